@@ -1,0 +1,39 @@
+"""What every command shares: one-line errors with exit status 2, the console, the data directory."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+#: Exit status for anything a user got wrong (a bad move, option, file): 2, as for usage errors.
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """An error a user caused; main() prints its message on one line and exits with status 2."""
+
+
+def fail(message: str) -> NoReturn:
+    """Report a user's error in one line on stderr and stop with exit status 2."""
+    err_console.print(f"gamelearn: error: {message}", markup=False, soft_wrap=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def data_dir() -> Path:
+    """$GAMELEARN_HOME, else the platform's user data directory."""
+    home = os.environ.get("GAMELEARN_HOME")
+    if home:
+        return Path(home)
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "gamelearn"
+    if sys.platform.startswith("win"):
+        return Path(os.environ.get("APPDATA", Path.home())) / "gamelearn"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "gamelearn"

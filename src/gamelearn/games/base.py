@@ -1,0 +1,167 @@
+"""The contract every game of gamelearn keeps (OpenSpiel style: each game declares its facts).
+
+Rules are pure functions of immutable, hashable states.  A move is a string in the game's own
+notation (DESIGN.md); ``play`` parses it, checks it against the rules and returns a *new* state,
+or raises :class:`IllegalMove` naming the move and the reason, leaving nothing changed.
+
+This module imports nothing of gamelearn and nothing outside the standard library.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Generic, Hashable, TypeVar
+
+S = TypeVar("S", bound=Hashable)
+
+#: A permutation of the squares: ``perm[i]`` is where square ``i`` goes.
+Permutation = tuple[int, ...]
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow in this state.  The message names the move and the reason."""
+
+    def __init__(self, move: object, reason: str) -> None:
+        self.move = move
+        self.reason = reason
+        super().__init__(f"illegal move {move!r}: {reason}")
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game declares about itself; the contract tests read these."""
+
+    name: str
+    players: int
+    rows: int
+    columns: int
+    symbols: tuple[str, str]
+    symmetry_names: tuple[str, ...]
+    #: True when a game can go on for ever (so play needs repetition / ply-cap draws).
+    can_cycle: bool
+    #: The value of the start position for player 0 with best play: +1 win, 0 draw, -1 loss.
+    value_of_start: int
+
+
+class Game(ABC, Generic[S]):
+    """A two-player, perfect-information, deterministic game.
+
+    Invariants every implementation keeps (checked by ``tests/test_contract.py``):
+
+    * ``legal_moves(s)`` is sorted and empty exactly when ``is_over(s)``;
+    * ``play`` never mutates its argument; equal states hash equal and pickle round-trip;
+    * ``from_board(board(s), to_move(s)) == s`` for every reachable ``s``.
+    """
+
+    facts: GameFacts
+    #: The square permutations that map the game onto itself (identity first).
+    symmetries: tuple[Permutation, ...]
+
+    @property
+    def name(self) -> str:
+        return self.facts.name
+
+    @property
+    def symbols(self) -> tuple[str, str]:
+        return self.facts.symbols
+
+    @property
+    def squares(self) -> int:
+        return self.facts.rows * self.facts.columns
+
+    @abstractmethod
+    def initial(self) -> S: ...
+
+    @abstractmethod
+    def to_move(self, state: S) -> int: ...
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> list[str]: ...
+
+    @abstractmethod
+    def play(self, state: S, move: str) -> S: ...
+
+    @abstractmethod
+    def winner(self, state: S) -> int | None: ...
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def board(self, state: S) -> str: ...
+
+    @abstractmethod
+    def from_board(self, board: str, to_move: int) -> S: ...
+
+    @abstractmethod
+    def transform(self, state: S, symmetry: int) -> S:
+        """The state with ``symmetries[symmetry]`` applied to its squares."""
+
+    @abstractmethod
+    def transform_move(self, move: str, symmetry: int) -> str:
+        """The move with ``symmetries[symmetry]`` applied to its squares."""
+
+    @abstractmethod
+    def rules_text(self) -> str:
+        """The rules, for ``gamelearn rules GAME``."""
+
+    # Derived helpers shared by every game -------------------------------------------------
+
+    def canonical(self, state: S) -> tuple[S, int]:
+        """The least image of ``state`` under the symmetries (by ``board``), and which symmetry gives it."""
+        best_index = 0
+        best = state
+        best_key = self.board(state)
+        for index in range(1, len(self.symmetries)):
+            image = self.transform(state, index)
+            key = self.board(image)
+            if key < best_key:
+                best, best_key, best_index = image, key, index
+        return best, best_index
+
+    def render(self, state: S) -> str:
+        """The board as rows of text with coordinates, for terminals."""
+        cells = self.board(state)
+        columns = self.facts.columns
+        lines = []
+        for row in range(self.facts.rows):
+            lines.append(" ".join(cells[row * columns:(row + 1) * columns]))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def invert(perm: Permutation) -> Permutation:
+    inverse = [0] * len(perm)
+    for square, image in enumerate(perm):
+        inverse[image] = square
+    return tuple(inverse)
+
+
+def square_symmetries(size: int) -> tuple[tuple[str, ...], tuple[Permutation, ...]]:
+    """The 8 symmetries of a ``size`` x ``size`` board (the dihedral group D4), identity first."""
+
+    def apply(name: str, r: int, c: int) -> tuple[int, int]:
+        n = size - 1
+        return {
+            "identity": (r, c),
+            "rotate90": (c, n - r),
+            "rotate180": (n - r, n - c),
+            "rotate270": (n - c, r),
+            "mirror": (r, n - c),
+            "flip": (n - r, c),
+            "transpose": (c, r),
+            "antitranspose": (n - c, n - r),
+        }[name]
+
+    names = ("identity", "rotate90", "rotate180", "rotate270", "mirror", "flip", "transpose", "antitranspose")
+    perms = []
+    for name in names:
+        perm = []
+        for square in range(size * size):
+            r, c = apply(name, square // size, square % size)
+            perm.append(r * size + c)
+        perms.append(tuple(perm))
+    return names, tuple(perms)

@@ -1,0 +1,147 @@
+"""Hexapawn (Martin Gardner, 1962) on a 3x3 board, as seed 003 plays it.
+
+The board is a string of 9 characters, squares 0-8 along the rows from the top: ``'B'`` a black
+pawn, ``'W'`` a white pawn, ``'.'`` empty; the start is ``'BBB...WWW'``.  White (player 0, bottom)
+moves first.  A pawn steps straight ahead to an empty square or diagonally ahead onto an enemy
+pawn, which it takes.  A side wins with a pawn on the far row, by taking every enemy pawn, or when
+the enemy is to move and has no move.  A move is ``"ab"``, from square a to square b.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .base import Game, GameFacts, IllegalMove
+
+START = "BBB...WWW"
+WHITE, BLACK = "W", "B"
+#: The mirror image: each row of three read back to front (seed 003's ``mirror``).
+MIRROR = (2, 1, 0, 5, 4, 3, 8, 7, 6)
+
+
+def pawn_moves(board: str, side: str) -> list[tuple[int, int]]:
+    """(from, to) pairs for ``side`` in seed 003's order: square by square, straight, left, right."""
+    step, enemy = (-3, BLACK) if side == WHITE else (3, WHITE)
+    found = []
+    for sq in range(9):
+        if board[sq] == side and 0 <= sq + step <= 8:
+            to = sq + step
+            if board[to] == ".":
+                found.append((sq, to))
+            if sq % 3 > 0 and board[to - 1] == enemy:
+                found.append((sq, to - 1))
+            if sq % 3 < 2 and board[to + 1] == enemy:
+                found.append((sq, to + 1))
+    return found
+
+
+def apply_move(board: str, src: int, dst: int) -> str:
+    squares = list(board)
+    squares[dst] = squares[src]
+    squares[src] = "."
+    return "".join(squares)
+
+
+class HexapawnState(NamedTuple):
+    """A hexapawn position: the 9-character board and the side to move (0 = White)."""
+
+    board: str
+    to_move: int
+
+
+class Hexapawn(Game[HexapawnState]):
+    facts = GameFacts(
+        name="hexapawn",
+        players=2,
+        rows=3,
+        columns=3,
+        symbols=(WHITE, BLACK),
+        symmetry_names=("identity", "mirror"),
+        can_cycle=False,
+        value_of_start=-1,  # Black, the second player, wins with best play (seed 003)
+    )
+    symmetries = (tuple(range(9)), MIRROR)
+
+    def initial(self) -> HexapawnState:
+        return HexapawnState(START, 0)
+
+    def to_move(self, state: HexapawnState) -> int:
+        return state.to_move
+
+    def legal_moves(self, state: HexapawnState) -> list[str]:
+        if self.winner(state) is not None:
+            return []
+        return sorted(f"{a}{b}" for a, b in pawn_moves(state.board, self.symbols[state.to_move]))
+
+    def play(self, state: HexapawnState, move: str) -> HexapawnState:
+        if not isinstance(move, str) or len(move) != 2 or not move.isascii() or not move.isdigit():
+            raise IllegalMove(move, "not a hexapawn move: write two squares 0-8, from and to (e.g. 63)")
+        src, dst = int(move[0]), int(move[1])
+        if src > 8 or dst > 8:
+            raise IllegalMove(move, "off the board: squares run from 0 to 8")
+        if self.winner(state) is not None:
+            raise IllegalMove(move, "the game is over")
+        side = self.symbols[state.to_move]
+        if state.board[src] != side:
+            raise IllegalMove(move, f"no {side} pawn on square {src}")
+        if (src, dst) not in pawn_moves(state.board, side):
+            direction = "up" if side == WHITE else "down"
+            raise IllegalMove(
+                move, f"a pawn steps one square {direction} to an empty square, or diagonally onto an enemy pawn"
+            )
+        return HexapawnState(apply_move(state.board, src, dst), 1 - state.to_move)
+
+    def winner(self, state: HexapawnState) -> int | None:
+        board = state.board
+        if WHITE in board[0:3] or BLACK not in board:
+            return 0
+        if BLACK in board[6:9] or WHITE not in board:
+            return 1
+        if not pawn_moves(board, self.symbols[state.to_move]):
+            return 1 - state.to_move
+        return None
+
+    def is_over(self, state: HexapawnState) -> bool:
+        return self.winner(state) is not None
+
+    def board(self, state: HexapawnState) -> str:
+        return state.board
+
+    def from_board(self, board: str, to_move: int) -> HexapawnState:
+        if to_move not in (0, 1):
+            raise ValueError(f"to_move must be 0 (W) or 1 (B), not {to_move!r}")
+        if not isinstance(board, str) or len(board) != 9 or set(board) - set(".WB"):
+            raise ValueError(f"a hexapawn board is 9 characters of '.', 'W' and 'B', not {board!r}")
+        if board.count(WHITE) > 3 or board.count(BLACK) > 3:
+            raise ValueError("each side has at most 3 pawns")
+        if not board.count(WHITE) and not board.count(BLACK):
+            raise ValueError("an empty board cannot happen")
+        white_home = WHITE in board[0:3] or BLACK not in board
+        black_home = BLACK in board[6:9] or WHITE not in board
+        if white_home and black_home:
+            raise ValueError("both sides have won: no game reaches this board")
+        if (white_home and to_move == 0) or (black_home and to_move == 1):
+            raise ValueError("the side that has just won cannot be the side to move")
+        return HexapawnState(board, to_move)
+
+    def transform(self, state: HexapawnState, symmetry: int) -> HexapawnState:
+        perm = self.symmetries[symmetry]
+        cells = [""] * 9
+        for sq, ch in enumerate(state.board):
+            cells[perm[sq]] = ch
+        return HexapawnState("".join(cells), state.to_move)
+
+    def transform_move(self, move: str, symmetry: int) -> str:
+        perm = self.symmetries[symmetry]
+        return f"{perm[int(move[0])]}{perm[int(move[1])]}"
+
+    def rules_text(self) -> str:
+        return (
+            "Hexapawn (Martin Gardner, 1962)\n"
+            "Three white pawns (W, bottom row) against three black pawns (B, top row) on a 3x3 board.\n"
+            "White moves first. A pawn steps one square straight ahead to an empty square, or one\n"
+            "square diagonally ahead onto an enemy pawn, which it takes. There is no double step.\n"
+            "A side wins by reaching the far row, by taking every enemy pawn, or when the enemy is to\n"
+            "move and has no move.\n"
+            "Notation: squares 0-8 along the rows from the top; a move is from and to, e.g. 63."
+        )

@@ -1,0 +1,276 @@
+"""Teeko (John Scarne, 1937) on bitboards.
+
+A board is two 25-bit integers, one per side; square ``rc`` (row r, column c, 0..4 from the top
+left) is bit ``5*r + c``.  X (player 0) moves first.  Each side puts down 4 pawns, one at a time
+(plies 1-8); then a move steps one own pawn to a free square among its 8 neighbours.  Four in a
+row (across, down, diagonal) or on the four squares of a 2x2 block wins: 28 lines + 16 blocks = 44
+winning sets, kept here as masks (seed 000; THESIS-FACTS.md section d).
+
+Notation: a placement is ``rc``; a step is ``rcRC`` (from, to).  The state keeps whose turn it is,
+since in the moving phase the board alone does not tell.
+
+Pure Python, no dependency: the solver and the thesis player build numba kernels over the same
+masks in their own layers.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .base import Game, GameFacts, IllegalMove, Permutation, invert, square_symmetries
+
+SIZE = 5
+SQUARES = 25
+PAWNS = 4
+FULL = (1 << SQUARES) - 1
+
+
+def square_name(square: int) -> str:
+    return f"{square // SIZE}{square % SIZE}"
+
+
+def _winning_sets() -> tuple[int, ...]:
+    masks: list[int] = []
+
+    def cells(r: int, c: int, dr: int, dc: int) -> int:
+        mask = 0
+        for k in range(4):
+            mask |= 1 << ((r + k * dr) * SIZE + (c + k * dc))
+        return mask
+
+    for r in range(SIZE):  # 10 horizontal lines
+        for c in range(2):
+            masks.append(cells(r, c, 0, 1))
+    for c in range(SIZE):  # 10 vertical lines
+        for r in range(2):
+            masks.append(cells(r, c, 1, 0))
+    for r in range(2):  # 4 diagonals down-right
+        for c in range(2):
+            masks.append(cells(r, c, 1, 1))
+    for r in range(2):  # 4 diagonals down-left
+        for c in range(3, 5):
+            masks.append(cells(r, c, 1, -1))
+    for r in range(4):  # 16 two-by-two blocks
+        for c in range(4):
+            sq = r * SIZE + c
+            masks.append((1 << sq) | (1 << (sq + 1)) | (1 << (sq + SIZE)) | (1 << (sq + SIZE + 1)))
+    return tuple(masks)
+
+
+#: The 44 winning sets: 28 lines of four, then 16 two-by-two blocks.
+WIN_MASKS: tuple[int, ...] = _winning_sets()
+LINE_MASKS = WIN_MASKS[:28]
+BLOCK_MASKS = WIN_MASKS[28:]
+
+
+def _neighbours() -> tuple[int, ...]:
+    result = []
+    for sq in range(SQUARES):
+        r, c = divmod(sq, SIZE)
+        mask = 0
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE:
+                    mask |= 1 << ((r + dr) * SIZE + c + dc)
+        result.append(mask)
+    return tuple(result)
+
+
+#: NEIGHBOURS[sq]: the mask of the (up to 8) squares one king step from ``sq``.
+NEIGHBOURS: tuple[int, ...] = _neighbours()
+
+SYMMETRY_NAMES, SYMMETRIES = square_symmetries(SIZE)
+
+
+def has_four(bits: int) -> bool:
+    """True if the pawns in ``bits`` cover one of the 44 winning sets."""
+    for mask in WIN_MASKS:
+        if bits & mask == mask:
+            return True
+    return False
+
+
+def squares_of(bits: int) -> list[int]:
+    """The set squares of ``bits`` in increasing order."""
+    result = []
+    while bits:
+        low = bits & -bits
+        result.append(low.bit_length() - 1)
+        bits ^= low
+    return result
+
+
+def permute_bits(bits: int, perm: Permutation) -> int:
+    out = 0
+    while bits:
+        low = bits & -bits
+        out |= 1 << perm[low.bit_length() - 1]
+        bits ^= low
+    return out
+
+
+class TeekoState(NamedTuple):
+    """A Teeko position: X's pawns, O's pawns (bitboards) and the side to move (0 = X)."""
+
+    x: int
+    o: int
+    to_move: int
+
+    def pawns(self, player: int) -> int:
+        return self.o if player else self.x
+
+
+class Teeko(Game[TeekoState]):
+    facts = GameFacts(
+        name="teeko",
+        players=2,
+        rows=SIZE,
+        columns=SIZE,
+        symbols=("X", "O"),
+        symmetry_names=SYMMETRY_NAMES,
+        can_cycle=True,
+        value_of_start=0,  # Guy Steele, 1998: a draw with best play
+    )
+    symmetries = SYMMETRIES
+    _inverse = tuple(invert(p) for p in SYMMETRIES)
+
+    def initial(self) -> TeekoState:
+        return TeekoState(0, 0, 0)
+
+    def to_move(self, state: TeekoState) -> int:
+        return state.to_move
+
+    @staticmethod
+    def placing(state: TeekoState) -> bool:
+        """True while pawns are still being put down (fewer than 8 on the board)."""
+        return (state.x | state.o).bit_count() < 2 * PAWNS
+
+    def legal_moves(self, state: TeekoState) -> list[str]:
+        if self.winner(state) is not None:
+            return []
+        empty = FULL & ~(state.x | state.o)
+        if self.placing(state):
+            return [square_name(sq) for sq in squares_of(empty)]
+        moves = []
+        for src in squares_of(state.pawns(state.to_move)):
+            name = square_name(src)
+            for dst in squares_of(NEIGHBOURS[src] & empty):
+                moves.append(name + square_name(dst))
+        return moves  # sorted: sources, then targets, in increasing square order
+
+    def play(self, state: TeekoState, move: str) -> TeekoState:
+        src, dst = self.parse_move(state, move)
+        mover = state.to_move
+        own = state.pawns(mover)
+        if src is not None:
+            own ^= 1 << src
+        own |= 1 << dst
+        if mover == 0:
+            return TeekoState(own, state.o, 1)
+        return TeekoState(state.x, own, 0)
+
+    def parse_move(self, state: TeekoState, move: str) -> tuple[int | None, int]:
+        """Check ``move`` in ``state``: (source square or None for a placement, target square).
+
+        Raises IllegalMove naming the move and the first rule it breaks.
+        """
+        if not isinstance(move, str) or len(move) not in (2, 4) or not move.isascii() or not move.isdigit():
+            raise IllegalMove(move, "not a Teeko move: write rc to place a pawn or rcRC to step (rows and columns 0-4)")
+        if any(ch > "4" for ch in move):
+            raise IllegalMove(move, "off the board: rows and columns run from 0 to 4")
+        if self.winner(state) is not None:
+            raise IllegalMove(move, "the game is over")
+        occupied = state.x | state.o
+        dst = int(move[-2]) * SIZE + int(move[-1])
+        symbol = self.symbols[state.to_move]
+        if len(move) == 2:
+            if not self.placing(state):
+                raise IllegalMove(move, "wrong phase: all 8 pawns are down, step a pawn with rcRC")
+            if occupied >> dst & 1:
+                raise IllegalMove(move, f"square {move} is occupied")
+            return None, dst
+        src = int(move[0]) * SIZE + int(move[1])
+        if self.placing(state):
+            raise IllegalMove(move, "wrong phase: pawns are still being placed, put one down with rc")
+        if not state.pawns(state.to_move) >> src & 1:
+            raise IllegalMove(move, f"no {symbol} pawn on {move[:2]}")
+        if occupied >> dst & 1:
+            raise IllegalMove(move, f"square {move[2:]} is occupied")
+        if not NEIGHBOURS[src] >> dst & 1:
+            raise IllegalMove(move, f"too far: {move[2:]} is not next to {move[:2]}")
+        return src, dst
+
+    def winner(self, state: TeekoState) -> int | None:
+        if has_four(state.x):
+            return 0
+        if has_four(state.o):
+            return 1
+        return None
+
+    def is_over(self, state: TeekoState) -> bool:
+        return self.winner(state) is not None
+
+    def board(self, state: TeekoState) -> str:
+        chars = []
+        for sq in range(SQUARES):
+            bit = 1 << sq
+            chars.append("X" if state.x & bit else "O" if state.o & bit else ".")
+        return "".join(chars)
+
+    def from_board(self, board: str, to_move: int) -> TeekoState:
+        if to_move not in (0, 1):
+            raise ValueError(f"to_move must be 0 (X) or 1 (O), not {to_move!r}")
+        if not isinstance(board, str) or len(board) != SQUARES or set(board) - set(".XO"):
+            raise ValueError(f"a Teeko board is 25 characters of '.', 'X' and 'O', not {board!r}")
+        x = o = 0
+        for sq, ch in enumerate(board):
+            if ch == "X":
+                x |= 1 << sq
+            elif ch == "O":
+                o |= 1 << sq
+        nx, no = x.bit_count(), o.bit_count()
+        if nx > PAWNS or no > PAWNS:
+            raise ValueError(f"each side has at most 4 pawns; this board has {nx} X and {no} O")
+        if nx + no < 2 * PAWNS and to_move != (0 if nx == no else 1):
+            if nx not in (no, no + 1):
+                raise ValueError(f"placing alternates from X: {nx} X and {no} O cannot happen")
+            raise ValueError(f"with {nx} X and {no} O on the board it is {self.symbols[0 if nx == no else 1]} to move")
+        x_four, o_four = has_four(x), has_four(o)
+        if x_four and o_four:
+            raise ValueError("both sides have four: no game reaches this board")
+        if (x_four and to_move == 0) or (o_four and to_move == 1):
+            raise ValueError("the side that has just made four cannot be the side to move")
+        return TeekoState(x, o, to_move)
+
+    def transform(self, state: TeekoState, symmetry: int) -> TeekoState:
+        perm = self.symmetries[symmetry]
+        return TeekoState(permute_bits(state.x, perm), permute_bits(state.o, perm), state.to_move)
+
+    def transform_move(self, move: str, symmetry: int) -> str:
+        perm = self.symmetries[symmetry]
+        out = []
+        for k in range(0, len(move), 2):
+            sq = perm[int(move[k]) * SIZE + int(move[k + 1])]
+            out.append(square_name(sq))
+        return "".join(out)
+
+    def render(self, state: TeekoState) -> str:
+        cells = self.board(state)
+        lines = ["  0 1 2 3 4"]
+        for r in range(SIZE):
+            lines.append(f"{r} " + " ".join(cells[r * SIZE:(r + 1) * SIZE]))
+        return "\n".join(lines)
+
+    def rules_text(self) -> str:
+        return (
+            "Teeko (John Scarne, 1937)\n"
+            "Two players, X and O, with four pawns each, on a 5x5 board. X begins.\n"
+            "1. Placing: in turn, each player puts one pawn on any free square, until all 8 are down.\n"
+            "2. Moving: in turn, each player steps one of their pawns to a free square next to it,\n"
+            "   in any of the 8 directions.\n"
+            "Whoever first has four pawns in a row (across, down or diagonally) or on the four\n"
+            "squares of a 2x2 block wins.\n"
+            "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle).\n"
+            "Place with rc (e.g. 22); step with rcRC, from and to (e.g. 2223).\n"
+            "A position repeated for the third time, or the ply limit, ends the game as a draw."
+        )

@@ -1,0 +1,118 @@
+"""``make_player(game, spec, seed=)``: player specs such as ``minimax:depth=2,eval=better``.
+
+Each kind of player registers itself with the options it takes; a spec is parsed here, at the
+edge, and an unknown kind or option is a ValueError that lists the valid ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from ..games import Game
+    from .base import Player
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    parse: Callable[[str], Any]
+    default: Any
+    help: str
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    name: str
+    factory: Callable[..., Player]
+    summary: str
+    games: frozenset[str] | None = None  # None: every game
+    options: tuple[Option, ...] = field(default_factory=tuple)
+
+
+_KINDS: dict[str, PlayerKind] = {}
+
+
+def register(kind: PlayerKind) -> None:
+    _KINDS[kind.name] = kind
+
+
+def kinds_for(game: Game) -> list[PlayerKind]:
+    _load_all()
+    return [k for k in _KINDS.values() if k.games is None or game.name in k.games]
+
+
+def parse_int(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise ValueError(f"{value} is outside {low}..{high}")
+        return value
+
+    return parse
+
+
+def parse_switch(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("on", "true", "yes", "1"):
+        return True
+    if lowered in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(f"{text!r} is not on or off")
+
+
+def parse_choice(*choices: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"{text!r} is not one of {', '.join(choices)}")
+        return text
+
+    return parse
+
+
+#: The modules of this layer that register player kinds, imported on first use.
+PLAYER_MODULES = ("basic", "search", "sharp", "mcts", "perfect", "thesis", "matchbox", "td")
+
+
+def _load_all() -> None:
+    """Import every player module so each registers itself."""
+    import importlib
+    import importlib.util
+
+    for module in PLAYER_MODULES:
+        name = f"{__package__}.{module}"
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+
+
+def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
+    """A player for ``game`` from a spec: ``NAME`` or ``NAME:opt=value,opt=value``."""
+    _load_all()
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError("a player spec is a name such as 'random' or 'minimax:depth=2'")
+    name, _, rest = spec.strip().partition(":")
+    valid = [k.name for k in kinds_for(game)]
+    kind = _KINDS.get(name)
+    if kind is None or name not in valid:
+        raise ValueError(f"unknown player {name!r} for {game.name}; valid players: {', '.join(valid)}")
+    given: dict[str, Any] = {}
+    known = {opt.name: opt for opt in kind.options}
+    if rest.strip():
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise ValueError(f"unknown option {key!r} for player {name!r}; valid options: {names}")
+            if not eq or not value:
+                raise ValueError(f"option {key!r} of player {name!r} needs a value: {key}=VALUE")
+            try:
+                given[key] = known[key].parse(value)
+            except ValueError as error:
+                raise ValueError(f"option {key!r} of player {name!r}: {error}") from None
+    options = {opt.name: given.get(opt.name, opt.default) for opt in kind.options}
+    return kind.factory(game, seed=seed, **options)

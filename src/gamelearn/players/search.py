@@ -1,0 +1,152 @@
+"""Depth-limited minimax and alpha-beta over a named evaluation function (seed 001: cut off the
+search at a depth and estimate the rest), and seed 003's Sharp."""
+
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+from .base import Player
+from .evaluation import default_evaluation, evaluation
+from .registry import Option, PlayerKind, parse_int, register
+
+#: A won game scores WIN_SCORE minus the plies it took, so a search prefers the faster win.
+WIN_SCORE = 10_000_000.0
+
+
+def terminal_score(game: Any, state: Hashable, player: int, ply: int) -> float | None:
+    """The score of a finished game for ``player``, or None if it goes on."""
+    if not game.is_over(state):
+        return None
+    winner = game.winner(state)
+    if winner is None:
+        return 0.0
+    return WIN_SCORE - ply if winner == player else -(WIN_SCORE - ply)
+
+
+class MinimaxPlayer(Player):
+    """Plays a move of best minimax value to ``depth`` plies; ties are broken at random (seeded)."""
+
+    kind = "minimax"
+    pruning = False
+
+    def __init__(self, game: Any, seed: int | None = None, depth: int = 2, eval: str | None = None) -> None:
+        eval_name = eval or default_evaluation(game.name)
+        super().__init__(game, seed, depth=depth, eval=eval_name)
+        self.depth = depth
+        self.evaluate = evaluation(game.name, eval_name)
+        self.nodes = 0
+
+    def value(self, state: Hashable, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
+        """Negamax value of ``state`` for ``player``, the side to move there."""
+        self.nodes += 1
+        done = terminal_score(self.game, state, player, ply)
+        if done is not None:
+            return done
+        if depth == 0:
+            score = self.evaluate(state)
+            return score if player == 0 else -score
+        best = -float("inf")
+        for move in self.game.legal_moves(state):
+            score = -self.value(self.game.play(state, move), 1 - player, depth - 1, ply + 1, -beta, -alpha)
+            if score > best:
+                best = score
+            if self.pruning:
+                alpha = max(alpha, score)
+                if alpha >= beta:
+                    break
+        return best
+
+    def scores(self, state: Hashable) -> dict[str, float]:
+        """Each legal move's value for the side to move (exact, with a full window)."""
+        player = self.game.to_move(state)
+        return {
+            move: -self.value(self.game.play(state, move), 1 - player, self.depth - 1, 1, -float("inf"), float("inf"))
+            for move in self.game.legal_moves(state)
+        }
+
+    def choose(self, state: Hashable) -> str | None:
+        scores = self.scores(state)
+        best = max(scores.values())
+        return self.rng.choice([move for move, score in scores.items() if score == best])
+
+
+class AlphaBetaPlayer(MinimaxPlayer):
+    """Minimax with alpha-beta pruning: the same values, fewer nodes."""
+
+    kind = "alphabeta"
+    pruning = True
+
+
+def can_force_win(game: Any, state: Hashable, plies: int | None) -> bool:
+    """True if the side to move can win within ``plies`` plies (None: no limit) whatever the other does."""
+    player = game.to_move(state)
+    if game.is_over(state) or plies is not None and plies <= 0:
+        return False
+    for move in game.legal_moves(state):
+        after = game.play(state, move)
+        if game.winner(after) == player:
+            return True
+        if game.is_over(after):
+            continue
+        remaining = None if plies is None else plies - 2
+        if remaining is not None and remaining <= 0:
+            continue
+        if all(
+            game.winner(reply) == player or (not game.is_over(reply) and can_force_win(game, reply, remaining))
+            for reply in (game.play(after, answer) for answer in game.legal_moves(after))
+        ):
+            return True
+    return False
+
+
+class SharpPlayer(Player):
+    """Seed 003's Sharp: whenever it can see a way to win however the other answers, it plays it;
+    otherwise any move.  It looks ``depth`` plies ahead (default: to the end in hexapawn and
+    tic-tac-toe, 3 plies in Teeko, whose tree has no end)."""
+
+    kind = "sharp"
+
+    def __init__(self, game: Any, seed: int | None = None, depth: int = 0) -> None:
+        super().__init__(game, seed, depth=depth)
+        self.horizon = depth if depth > 0 else (3 if game.facts.can_cycle else None)
+
+    def winning_moves(self, state: Hashable) -> list[str]:
+        player = self.game.to_move(state)
+        wins = []
+        for move in self.game.legal_moves(state):
+            after = self.game.play(state, move)
+            if self.game.winner(after) == player:
+                wins.append(move)
+                continue
+            if self.game.is_over(after):
+                continue
+            remaining = None if self.horizon is None else self.horizon - 2
+            if remaining is not None and remaining <= 0:
+                continue
+            replies = [self.game.play(after, answer) for answer in self.game.legal_moves(after)]
+            if all(
+                self.game.winner(r) == player or (not self.game.is_over(r) and can_force_win(self.game, r, remaining))
+                for r in replies
+            ):
+                wins.append(move)
+        return wins
+
+    def choose(self, state: Hashable) -> str | None:
+        wins = self.winning_moves(state)
+        return self.rng.choice(wins or self.game.legal_moves(state))
+
+
+_SEARCH_OPTIONS = (
+    Option("depth", parse_int(1, 12), 2, "plies to search before the evaluation takes over"),
+    Option("eval", str, None, "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines)"),
+)
+register(PlayerKind("minimax", MinimaxPlayer, "minimax to a depth, then a named evaluation", options=_SEARCH_OPTIONS))
+register(PlayerKind("alphabeta", AlphaBetaPlayer, "minimax with alpha-beta pruning", options=_SEARCH_OPTIONS))
+register(
+    PlayerKind(
+        "sharp",
+        SharpPlayer,
+        "seed 003's Sharp: a forced win when it sees one, else any move",
+        options=(Option("depth", parse_int(0, 20), 0, "plies it looks ahead; 0 = to the end where the game has one"),),
+    )
+)
