@@ -75,7 +75,7 @@ def parse_choice(*choices: str) -> Callable[[str], str]:
 
 
 #: The modules of this layer that register player kinds, imported on first use.
-PLAYER_MODULES = ("basic", "search", "sharp", "mcts", "perfect", "thesis", "matchbox", "td")
+PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbox")
 
 
 def _load_all() -> None:

@@ -1,0 +1,33 @@
+"""Shared fixtures: every test gets its own data directory; thesis data is read from ../shared."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def thesis_data_dir() -> Path:
+    """The thesis author's saved memories: $GAMELEARN_THESIS_DATA, else ../shared/thesis-data."""
+    override = os.environ.get("GAMELEARN_THESIS_DATA")
+    return Path(override) if override else REPO.parent / "shared" / "thesis-data"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh $GAMELEARN_HOME per test, so no test reads or writes a user's data."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("GAMELEARN_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def thesis_data() -> Path:
+    """The folder of the thesis's own files; the test is skipped, with the reason, where it is absent."""
+    folder = thesis_data_dir()
+    if not (folder / "memory after 10000 games.txt").is_file():
+        pytest.skip(f"thesis data not found at {folder} (set GAMELEARN_THESIS_DATA); it is not part of the repository")
+    return folder
