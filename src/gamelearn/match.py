@@ -4,14 +4,15 @@ learning after it (DESIGN.md, the play layer)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, Callable, Hashable, Sequence
+from enum import StrEnum
+from typing import Any
 
 from .games import Game
 
 
-class End(str, Enum):
+class End(StrEnum):
     """How a game ended."""
 
     WIN = "win"  # a side met the game's winning condition

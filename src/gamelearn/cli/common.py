@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 from typing import NoReturn
 
 import typer
 from rich.console import Console
+
+from ..store.paths import data_dir as store_data_dir
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -28,12 +28,5 @@ def fail(message: str) -> NoReturn:
 
 
 def data_dir() -> Path:
-    """$GAMELEARN_HOME, else the platform's user data directory."""
-    home = os.environ.get("GAMELEARN_HOME")
-    if home:
-        return Path(home)
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "gamelearn"
-    if sys.platform.startswith("win"):
-        return Path(os.environ.get("APPDATA", Path.home())) / "gamelearn"
-    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "gamelearn"
+    """$GAMELEARN_HOME, else the platform's user data directory (the store layer decides)."""
+    return store_data_dir()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from typing import Hashable
+from collections.abc import Hashable
 
 import typer
 

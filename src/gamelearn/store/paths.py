@@ -1,0 +1,18 @@
+"""Where gamelearn keeps its data: $GAMELEARN_HOME, else the platform's user data directory."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    home = os.environ.get("GAMELEARN_HOME")
+    if home:
+        return Path(home)
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "gamelearn"
+    if sys.platform.startswith("win"):
+        return Path(os.environ.get("APPDATA", str(Path.home()))) / "gamelearn"
+    return Path(os.environ.get("XDG_DATA_HOME", str(Path.home() / ".local" / "share"))) / "gamelearn"

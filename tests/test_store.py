@@ -1,0 +1,92 @@
+"""The SQLite store: round trips, owners kept apart, transactions that lose nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+import gamelearn
+from gamelearn.store.db import Store, default_store_path
+
+BOARD_A = "0000000000001111222200000"
+BOARD_B = "1111000000002222000000000"
+
+
+def test_default_path_is_under_gamelearn_home(isolated_home):
+    assert default_store_path().parent == isolated_home
+    Store().close()
+    assert default_store_path().is_file()
+
+
+def test_learner_round_trip_and_owners_are_separate(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    store.save_learner("her", "main", {"boxes": {"BBB...WWW": [[6, 3]]}}, owner="alice")
+    assert store.load_learner("her", "main", owner="alice") == {"boxes": {"BBB...WWW": [[6, 3]]}}
+    assert store.load_learner("her", "main", owner="bob") is None
+    assert store.list_learners(owner="bob") == []
+    assert not store.delete_learner("her", "main", owner="bob")
+    assert store.delete_learner("her", "main", owner="alice")
+    assert store.load_learner("her", "main", owner="alice") is None
+
+
+def test_data_survives_reopening(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    with Store(path) as store:
+        store.save_memory("thesis", [(BOARD_A, 3, 1)])
+    with Store(path) as store:
+        assert store.load_memory("thesis") == [(BOARD_A, 3, 1)]
+
+
+def test_memory_keeps_file_order_and_updates_in_place(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    store.save_memory("m", [(BOARD_B, 1, 0), (BOARD_A, 0, 2)])
+    store.update_memory("m", {1: (BOARD_A, 0, 3), 2: ("2" * 4 + "0" * 17 + "1" * 4, 1, 0)})
+    assert store.load_memory("m") == [(BOARD_B, 1, 0), (BOARD_A, 0, 3), ("2222" + "0" * 17 + "1111", 1, 0)]
+    assert store.list_memories() == ["m"]
+    assert store.load_memory("missing") is None
+
+
+def test_a_failed_transaction_changes_nothing(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    store.save_memory("m", [(BOARD_A, 1, 0)])
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            store.save_memory("m", [(BOARD_B, 5, 5)])
+            store.save_learner("menace", "x", {})
+            raise RuntimeError("crash in the middle")
+    assert store.load_memory("m") == [(BOARD_A, 1, 0)]
+    assert store.list_learners() == []
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [("123", 1, 0), (BOARD_A.replace("0", "3", 1), 1, 0), (BOARD_A, -1, 0), (BOARD_A, 1), (BOARD_A, 1.5, 0)],
+)
+def test_bad_memory_entries_are_refused_and_nothing_is_written(tmp_path, entry):
+    store = Store(tmp_path / "db.sqlite3")
+    store.save_memory("m", [(BOARD_A, 1, 0)])
+    with pytest.raises(ValueError):
+        store.save_memory("m", [(BOARD_B, 1, 0), entry])
+    assert store.load_memory("m") == [(BOARD_A, 1, 0)]
+
+
+def test_records_and_results(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    game = gamelearn.get_game("tictactoe")
+    players = [gamelearn.make_player(game, "random"), gamelearn.make_player(game, "random")]
+    records = [gamelearn.play_game(game, players, seed=seed) for seed in range(3)]
+    for record in records:
+        store.add_record(record, context="test")
+    stored = store.records(game="tictactoe", context="test")
+    assert [r["moves"] for r in stored] == [list(r.moves) for r in records]
+    assert [r["winner"] for r in stored] == [r.winner for r in records]
+    assert [r["moves"] for r in store.records(limit=2)] == [list(r.moves) for r in records[1:]]
+    store.save_result("exp", {"losses": [1, 2]})
+    assert store.results("exp") == [{"losses": [1, 2]}]
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path):
+    path = tmp_path / "junk.sqlite3"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(ValueError, match="not a gamelearn database"):
+        Store(path)
+    assert path.read_bytes() == b"this is not sqlite" * 100
