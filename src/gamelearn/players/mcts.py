@@ -1,0 +1,135 @@
+"""Monte Carlo tree search with UCT (Kocsis & Szepesvari 2006): ``mcts:playouts=N,c=C``.
+
+Each playout walks down the tree choosing the child of largest UCB1 value
+``wins/visits + c * sqrt(ln(parent visits) / visits)``, adds one new node, finishes the game with
+uniformly random moves, and backs the result up the path (win 1, draw 1/2, loss 0, counted for the
+side that made the move into each node).  The move played is the root child visited most.
+
+Every random choice (which untried move to expand, the random moves of a playout) comes from the
+player's seeded ``rng``, so the same seed gives the same moves.  Games that can go on for ever
+(Teeko) cut a playout after ``PLAYOUT_PLY_CAP`` plies and count it as a draw.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import Any
+
+from .base import Player
+from .registry import Option, PlayerKind, parse_int, register
+
+#: A random playout of a game that can cycle (Teeko) stops here and counts as a draw.
+PLAYOUT_PLY_CAP = 100
+
+
+def parse_positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not (value >= 0.0 and math.isfinite(value)):
+        raise ValueError(f"{value} is not a finite number >= 0")
+    return value
+
+
+class Node:
+    """A position in the search tree.  ``wins`` counts results for the side that moved into it."""
+
+    __slots__ = ("state", "parent", "move", "children", "untried", "visits", "wins", "mover")
+
+    def __init__(self, game: Any, state: Hashable, parent: Node | None, move: str | None) -> None:
+        self.state = state
+        self.parent = parent
+        self.move = move
+        self.children: list[Node] = []
+        self.untried: list[str] = list(game.legal_moves(state))
+        self.visits = 0
+        self.wins = 0.0
+        # The side that made the move into this node (the root's is the side not to move there).
+        self.mover = 1 - game.to_move(state)
+
+
+class MCTSPlayer(Player):
+    """UCT with random playouts; ``playouts`` tree walks per move, exploration constant ``c``."""
+
+    kind = "mcts"
+
+    def __init__(self, game: Any, seed: int | None = None, playouts: int = 1000, c: float = math.sqrt(2)) -> None:
+        super().__init__(game, seed, playouts=playouts, c=c)
+        self.playouts = playouts
+        self.exploration = c
+
+    def select_child(self, node: Node) -> Node:
+        log_parent = math.log(node.visits)
+        best = node.children[0]
+        best_value = -math.inf
+        for child in node.children:  # first of equal values wins: children keep the sorted move order
+            value = child.wins / child.visits + self.exploration * math.sqrt(log_parent / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def rollout(self, state: Hashable) -> int | None:
+        """The winner of a game finished with uniformly random moves (None: a draw or the ply cap)."""
+        game = self.game
+        plies = 0
+        while not game.is_over(state):
+            if plies >= PLAYOUT_PLY_CAP:
+                return None
+            state = game.play(state, self.rng.choice(game.legal_moves(state)))
+            plies += 1
+        return game.winner(state)
+
+    def search(self, state: Hashable) -> Node:
+        """The root of a tree grown by ``playouts`` UCT walks from ``state``."""
+        game = self.game
+        root = Node(game, state, None, None)
+        for _ in range(self.playouts):
+            node = root
+            while not node.untried and node.children:  # selection
+                node = self.select_child(node)
+            if node.untried:  # expansion: one untried move, chosen at random
+                move = node.untried.pop(self.rng.randrange(len(node.untried)))
+                child = Node(game, game.play(node.state, move), node, move)
+                node.children.append(child)
+                node = child
+            winner = self.rollout(node.state)  # simulation
+            walker: Node | None = node
+            while walker is not None:  # backpropagation
+                walker.visits += 1
+                if winner is None:
+                    walker.wins += 0.5
+                elif winner == walker.mover:
+                    walker.wins += 1.0
+                walker = walker.parent
+        return root
+
+    def move_values(self, state: Hashable) -> dict[str, tuple[int, float]]:
+        """Each root move's (visits, mean result for the side to move), after a search."""
+        root = self.search(state)
+        return {child.move: (child.visits, child.wins / child.visits) for child in root.children if child.move}
+
+    def choose(self, state: Hashable) -> str | None:
+        moves = self.game.legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        root = self.search(state)
+        if not root.children:
+            return self.rng.choice(moves)
+        # Most visited; equal visits go to the better mean, then to the earlier move in sorted order.
+        best = max(root.children, key=lambda child: (child.visits, child.wins / child.visits, -moves.index(child.move or "")))
+        return best.move
+
+
+register(
+    PlayerKind(
+        "mcts",
+        MCTSPlayer,
+        "Monte Carlo tree search (UCT) with random playouts",
+        options=(
+            Option("playouts", parse_int(1, 10_000_000), 1000, "tree walks (each ending in a random playout) per move"),
+            Option("c", parse_positive_float, math.sqrt(2), "UCB1 exploration constant"),
+        ),
+    )
+)

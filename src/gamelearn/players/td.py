@@ -1,0 +1,198 @@
+"""``td``: a tabular temporal-difference learner of afterstate values (Sutton & Barto, chapter 1's
+tic-tac-toe player; chapter 6's TD(0)).
+
+The player keeps one number per position, ``V(a)``: the chance, as it has learnt it, that the side
+that has just moved into ``a`` goes on to win (a draw counts one half).  Unknown positions start at
+one half.  To move it scores every legal move by the value of the position it leads to (a finished
+game by its result: 1, 1/2 or 0) and plays a best one, ties broken at random; with probability
+``epsilon`` it explores with a uniformly random move instead.
+
+Learning happens in ``learn(record, side)``, once a game is over: for each side it played, it walks
+back over the positions that side moved into, the last one moving towards the result and each
+earlier one towards the (just updated) value of the next, ``V(a) += alpha * (target - V(a))``: TD(0)
+replayed backwards, so one game carries the result all the way to the opening.  Positions are keyed
+by their least symmetric image (``symmetry=on``), as MENACE's boxes are.
+
+With ``name=NAME`` the table is loaded from the store (``Store.load_learner("td", NAME)``) when the
+player is made and saved after every game it learns from, in one transaction.
+
+Every random choice goes through the player's seeded ``rng`` in a fixed order (one ``random()`` per
+move, then one ``choice`` among the explored or the tied moves), which the numba training kernel in
+``gamelearn.experiments.kernels`` reproduces draw for draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+from .base import Player
+from .registry import Option, PlayerKind, parse_switch, register
+
+if TYPE_CHECKING:
+    from ..match import GameRecord
+
+#: The value of a position never seen: as likely to win as to lose.
+UNKNOWN_VALUE = 0.5
+
+
+def parse_fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{value} is outside 0..1")
+    return value
+
+
+def parse_name(text: str) -> str:
+    if not text.replace("-", "").replace("_", "").replace(".", "").isalnum():
+        raise ValueError(f"{text!r} is not a name of letters, digits, '-', '_' and '.'")
+    return text
+
+
+def result_for(winner: int | None, side: int) -> float:
+    """A finished game's result for ``side``: 1 won, 0 lost, 1/2 drawn."""
+    if winner is None:
+        return 0.5
+    return 1.0 if winner == side else 0.0
+
+
+class TDPlayer(Player):
+    """Tabular TD(0) over afterstates; see the module docstring."""
+
+    kind = "td"
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int | None = None,
+        alpha: float = 0.2,
+        epsilon: float = 0.1,
+        train: bool = True,
+        symmetry: bool = True,
+        name: str | None = None,
+    ) -> None:
+        options: dict[str, Any] = {"alpha": alpha, "epsilon": epsilon}
+        if not train:
+            options["train"] = "off"
+        if not symmetry:
+            options["symmetry"] = "off"
+        if name:
+            options["name"] = name
+        super().__init__(game, seed, **options)
+        self.alpha = alpha
+        self.epsilon = epsilon
+        self.train = train
+        self.symmetry = symmetry
+        self.name = name or None
+        #: key(position) -> learnt value for the side that moved into it.
+        self.values: dict[str, float] = {}
+        self.games_learnt = 0
+        self._store: Any = None
+        if self.name:
+            self.load()
+
+    # The table ----------------------------------------------------------------------------
+
+    def key(self, state: Hashable) -> str:
+        """The table key of a position: side to move, then the board (of its least symmetric image)."""
+        if self.symmetry:
+            state = self.game.canonical(state)[0]
+        return f"{self.game.to_move(state)}{self.game.board(state)}"
+
+    def value(self, state: Hashable, side: int) -> float:
+        """The value of ``state`` for ``side``, who has just moved into it."""
+        if self.game.is_over(state):
+            return result_for(self.game.winner(state), side)
+        return self.values.get(self.key(state), UNKNOWN_VALUE)
+
+    def move_values(self, state: Hashable) -> dict[str, float]:
+        side = self.game.to_move(state)
+        return {move: self.value(self.game.play(state, move), side) for move in self.game.legal_moves(state)}
+
+    # Playing and learning -----------------------------------------------------------------
+
+    def choose(self, state: Hashable) -> str | None:
+        moves = self.game.legal_moves(state)
+        if self.rng.random() < self.epsilon:
+            return self.rng.choice(moves)
+        scored = self.move_values(state)
+        best = max(scored.values())
+        return self.rng.choice([move for move in moves if scored[move] == best])
+
+    def learn(self, record: GameRecord, side: int | None = None) -> None:
+        if not self.train or record.game != self.game.name:
+            return
+        sides = (0, 1) if side is None else (side,)
+        states = record.states
+        for learner in sides:
+            target = result_for(record.winner, learner)
+            afterstates = [states[k + 1] for k in range(record.plies) if self.game.to_move(states[k]) == learner]
+            for after in reversed(afterstates):
+                if self.game.is_over(after):
+                    continue  # a finished game's value is its result, never learnt
+                key = self.key(after)
+                old = self.values.get(key, UNKNOWN_VALUE)
+                new = old + self.alpha * (target - old)
+                self.values[key] = new
+                target = new
+        self.games_learnt += 1
+        if self.name:
+            self.save()
+
+    # Persistence --------------------------------------------------------------------------
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "symmetry": self.symmetry,
+            "games_learnt": self.games_learnt,
+            "values": dict(self.values),
+        }
+
+    def load_payload(self, payload: dict[str, Any]) -> None:
+        """Take over a saved table; ValueError if it belongs to another game or keying."""
+        if payload.get("game") != self.game.name:
+            raise ValueError(f"td table {self.name!r} is for {payload.get('game')!r}, not {self.game.name!r}")
+        if bool(payload.get("symmetry", True)) != self.symmetry:
+            raise ValueError(f"td table {self.name!r} was learnt with symmetry={'on' if payload.get('symmetry') else 'off'}")
+        self.values = {str(k): float(v) for k, v in payload.get("values", {}).items()}
+        self.games_learnt = int(payload.get("games_learnt", 0))
+
+    def store_name(self) -> str:
+        return f"{self.game.name}/{self.name}"
+
+    def store(self) -> Any:
+        """The store this player's table lives in (the default database), opened once."""
+        if self._store is None:
+            from ..store.db import Store
+
+            self._store = Store()
+        return self._store
+
+    def load(self) -> None:
+        payload = self.store().load_learner("td", self.store_name())
+        if payload is not None:
+            self.load_payload(payload)
+
+    def save(self) -> None:
+        """Write the whole table in one transaction (the store's save_learner)."""
+        self.store().save_learner("td", self.store_name(), self.to_payload())
+
+
+register(
+    PlayerKind(
+        "td",
+        TDPlayer,
+        "tabular TD(0) learner of position values (Sutton & Barto), learning after each game",
+        options=(
+            Option("alpha", parse_fraction, 0.2, "step size of each update"),
+            Option("epsilon", parse_fraction, 0.1, "chance of an exploring random move"),
+            Option("train", parse_switch, True, "learn from each game (off: play what it knows)"),
+            Option("symmetry", parse_switch, True, "one entry for a position and its symmetric images"),
+            Option("name", parse_name, None, "load and save the table in the store under this name"),
+        ),
+    )
+)
