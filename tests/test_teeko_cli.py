@@ -1,0 +1,103 @@
+"""`gamelearn teeko ...` through the real command (Typer's CliRunner on the app of cli/main.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from gamelearn.cli.main import app
+from gamelearn.store.db import default_store_path
+
+runner = CliRunner()
+
+BOARD = "0000002120021000121000000"
+OTHER = "0000002120021000120000010"
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def store_rows() -> list[tuple]:
+    """Every row of the memory tables, read with sqlite3 directly (not through our code)."""
+    path = default_store_path()
+    if not path.exists():
+        return []
+    with sqlite3.connect(path) as db:
+        return db.execute(
+            "SELECT owner, name, position, board, x_wins, o_wins FROM memory_entries ORDER BY 1, 2, 3"
+        ).fetchall() + [
+            ("memories",) + row for row in db.execute("SELECT owner, name FROM memories ORDER BY 1, 2").fetchall()
+        ]
+
+
+def test_memory_import_export_round_trip_of_the_thesis_memory(thesis_data: Path, tmp_path: Path):
+    source = thesis_data / "memory after 10000 games.txt"
+    result = run("teeko", "memory", "import", str(source), "--name", "thesis10k")
+    assert result.exit_code == 0, result.output
+    assert "516 records" in result.stdout
+    target = tmp_path / "exported.m"
+    result = run("teeko", "memory", "export", "thesis10k", str(target))
+    assert result.exit_code == 0, result.output
+    assert target.read_bytes() == source.read_bytes()
+    listing = run("teeko", "memory", "list")
+    assert "thesis10k" in listing.stdout and "57659" in listing.stdout and "17974" in listing.stdout
+    shown = run("teeko", "memory", "show", "thesis10k", "--records", "2")
+    assert shown.exit_code == 0
+    assert "516 records" in shown.stdout and "57659" in shown.stdout
+    assert "00000 02120 02100 01200 00010" in shown.stdout  # the file's first record
+    assert run("teeko", "memory", "delete", "thesis10k").exit_code == 0
+    assert run("teeko", "memory", "show", "thesis10k").exit_code == 2
+
+
+def test_import_default_name_and_refusals_change_nothing(tmp_path: Path):
+    good = tmp_path / "my memory.m"
+    good.write_bytes((BOARD + "   3" + "   1" + OTHER + "    " + "  12").encode())
+    assert run("teeko", "memory", "import", str(good)).exit_code == 0
+    assert "my-memory" in run("teeko", "memory", "list").stdout
+    before = store_rows()
+    assert len(before) == 3
+
+    corrupt = tmp_path / "corrupt.m"
+    corrupt.write_bytes((BOARD + "   3" + "   1" + OTHER + "  1" + "x" + "   2").encode())
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("These are my notes about Teeko, not a memory.\n")
+    cases = [
+        (
+            ["import", str(corrupt), "--name", "my-memory", "--replace"],
+            "record 2 (byte offset 33): count field 1 is '  1x'",
+        ),
+        (["import", str(corrupt)], "record 2 (byte offset 33)"),
+        (["import", str(foreign)], "record 1 (byte offset 0): board character 1 is 'T'"),
+        (["import", str(tmp_path / "missing.m")], "cannot read"),
+        (["import", str(good)], "already in the store"),
+        (["export", "nothing-such", str(tmp_path / "out.m")], "no memory named 'nothing-such'"),
+        (["export", "my-memory", str(tmp_path / "no-folder" / "out.m")], "does not exist"),
+        (["delete", "nothing-such"], "no memory named"),
+    ]
+    for args, message in cases:
+        result = run("teeko", "memory", *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.output
+    assert store_rows() == before
+    assert not (tmp_path / "out.m").exists()
+
+
+def test_stat_show_and_reset(thesis_data: Path, tmp_path: Path):
+    result = run("teeko", "stat", "show", "--file", str(thesis_data / "stat.m"))
+    assert result.exit_code == 0
+    assert "7001" in result.stdout and "3214 (45.91%)" in result.stdout and "1106 (15.80%)" in result.stdout
+    copy = tmp_path / "stat.m"
+    copy.write_bytes((thesis_data / "stat.m").read_bytes())
+    assert run("teeko", "stat", "reset", "--file", str(copy)).exit_code == 0
+    assert copy.read_bytes() == b" " * 36
+    bad = tmp_path / "bad.m"
+    bad.write_bytes(b"abc")
+    result = run("teeko", "stat", "show", "--file", str(bad))
+    assert result.exit_code == 2 and "3 bytes, but a stat file is 36" in result.stderr
+    shown = run("teeko", "stat", "show")
+    assert shown.exit_code == 0 and "against you, program began" in shown.stdout
+    assert run("teeko", "stat", "reset").exit_code == 0

@@ -1,0 +1,182 @@
+"""Thesis memory and stat files in and out of the store (store/thesis_memories.py).
+
+Oracles: the thesis author's own files (byte for byte) and the record counts and sums that
+../shared/thesis-data/README.md lists for them, computed there independently.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gamelearn.store import thesis_memories as tm
+from gamelearn.store.db import Store
+
+# (file, records, sum of field 1, sum of field 2) from thesis-data/README.md
+README_TABLE = [
+    ("memory after 10000 games.txt", 516, 57659, 17974),
+    ("memory.m", 516, 57670, 17974),
+    ("2.m", 177, 40847, 12500),
+    ("memory after 2000 games.txt", 387, 10363, 4397),
+    ("memory after 2500 games.txt", 444, 12570, 5999),
+    ("memory after 3000 games.txt", 482, 15144, 7142),
+    ("memory 500 games all vs all.txt", 296, 5482, 2610),
+    ("memory 500 games 500 vs 0.txt", 342, 7710, 3897),
+    ("memory 1500 vs 0 500 games.txt", 340, 7581, 3491),
+    ("memory all vs nothing 100.txt", 2244, 2506, 0),
+]
+
+BOARD = "0000002120021000121000000"  # four 1s, four 2s
+OTHER = "0000002120021000120000010"
+
+
+def record(board: str, first: str, second: str) -> bytes:
+    return (board + first + second).encode("ascii")
+
+
+def test_count_format_is_the_originals():
+    assert tm.format_count(0) == "    "
+    assert tm.format_count(7) == "   7"
+    assert tm.format_count(9999) == "9999"
+    with pytest.raises(ValueError):
+        tm.format_count(10000)
+    assert tm.parse_count("    ") == 0
+    assert tm.parse_count("  42") == 42
+    for bad in ("   0", "0007", "7   ", " 1 2", "  -1", "\t  1"):
+        assert tm.parse_count(bad) is None, bad
+
+
+@pytest.mark.parametrize("name,records,x_sum,o_sum", README_TABLE)
+def test_thesis_files_round_trip_byte_for_byte(thesis_data: Path, name: str, records: int, x_sum: int, o_sum: int):
+    data = (thesis_data / name).read_bytes()
+    entries = tm.parse_memory(data)
+    assert (len(entries), sum(e[1] for e in entries), sum(e[2] for e in entries)) == (records, x_sum, o_sum)
+    assert tm.format_memory(entries) == data
+
+
+def test_store_import_export_is_byte_for_byte(thesis_data: Path, tmp_path: Path):
+    source = thesis_data / "memory after 10000 games.txt"
+    store = Store(tmp_path / "db.sqlite3")
+    summary = tm.import_memory(store, source)
+    assert summary.name == "memory-after-10000-games"
+    assert (summary.records, summary.x_wins, summary.o_wins) == (516, 57659, 17974)
+    target = tmp_path / "out.m"
+    tm.export_memory(store, summary.name, target)
+    assert target.read_bytes() == source.read_bytes()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_stat_file_round_trip(thesis_data: Path):
+    data = (thesis_data / "stat.m").read_bytes()
+    counts = tm.parse_stat(data)
+    assert counts == (3214, 2681, 1106, 0, 0, 0, 0, 0, 0)
+    assert tm.format_stat(counts) == data
+    assert tm.format_stat((0,) * 9) == b" " * 36
+
+
+@pytest.mark.parametrize(
+    "data,expected",
+    [
+        (record(BOARD, "   1", "    ") + b"12345", "record 2 (byte offset 33) is cut short at 5 bytes"),
+        (
+            record(BOARD, "   1", "    ") + record(OTHER.replace("0", "3", 1), "   1", "    "),
+            "record 2 (byte offset 33): board character 1 is '3'",
+        ),
+        (record(BOARD, "0001", "    "), "record 1 (byte offset 0): count field 1 is '0001'"),
+        (record(BOARD, "   1", "   0"), "record 1 (byte offset 0): count field 2 is '   0'"),
+        (record(BOARD, "    ", "    "), "record 1 (byte offset 0): both counts are blank"),
+        (
+            record("1111000002222000000000000".replace("1111", "1110"), "   1", "    "),
+            "has 3 pawns of side 1 and 4 of side 2",
+        ),
+        (
+            record(BOARD, "   1", "    ") + record(OTHER, "   2", "    ") + record(BOARD, "   3", "    "),
+            "record 3 (byte offset 66): board " + BOARD + " repeats record 1",
+        ),
+        (
+            record(OTHER, "   1", "    ") + record(tm.swap_sides(OTHER), "   2", "    "),
+            "repeats record 1 with the sides swapped",
+        ),
+        (record(BOARD, "   1", "    ")[:-1] + "é".encode(), "record 1 (byte offset 0): holds a byte that is not ASCII"),
+        (record(BOARD, "   1", "    ").replace(b"    ", b"   \n"), "count field 2 is '   \\n'"),
+    ],
+)
+def test_corrupt_files_are_refused_naming_record_offset_and_problem(data: bytes, expected: str):
+    with pytest.raises(tm.ThesisFormatError) as caught:
+        tm.parse_memory(data, source="f")
+    assert expected in str(caught.value)
+
+
+def test_refused_import_leaves_the_store_unchanged(tmp_path: Path):
+    db_path = tmp_path / "db.sqlite3"
+    store = Store(db_path)
+    good = tmp_path / "good.m"
+    good.write_bytes(record(BOARD, "   3", "   1") + record(OTHER, "    ", "  12"))
+    tm.import_memory(store, good, name="kept")
+    before = (store.list_memories(), store.load_memory("kept"))
+    bad = tmp_path / "bad.m"
+    bad.write_bytes(record(BOARD, "   3", "   1") + record(OTHER, "    ", "  1x"))
+    for name in ("kept", "new"):
+        with pytest.raises(ValueError, match="record 2 .byte offset 33.: count field 2"):
+            tm.import_memory(store, bad, name=name, replace=True)
+    with pytest.raises(ValueError, match="already in the store"):
+        tm.import_memory(store, good, name="kept")
+    assert (store.list_memories(), store.load_memory("kept")) == before
+
+
+def test_failed_export_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    store = Store(tmp_path / "db.sqlite3")
+    store.save_memory("m", [(BOARD, 5, 0)])
+    target = tmp_path / "out.m"
+    target.write_bytes(b"old contents")
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        tm.export_memory(store, "m", target)
+    assert target.read_bytes() == b"old contents"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out.m")) == []
+    monkeypatch.undo()
+    tm.export_memory(store, "m", target)
+    assert target.read_bytes() == record(BOARD, "   5", "    ")
+
+
+def test_stat_in_the_store(tmp_path: Path):
+    store = Store(tmp_path / "db.sqlite3")
+    assert tm.load_stat(store) == (0,) * 9
+    tm.add_to_stat(store, 4)
+    tm.add_to_stat(store, 4)
+    assert tm.add_to_stat(store, 8) == (0, 0, 0, 0, 2, 0, 0, 0, 1)
+    assert tm.load_stat(Store(tmp_path / "db.sqlite3")) == (0, 0, 0, 0, 2, 0, 0, 0, 1)
+
+
+def test_bad_stat_files_are_refused():
+    with pytest.raises(tm.ThesisFormatError, match="35 bytes"):
+        tm.parse_stat(b" " * 35)
+    with pytest.raises(tm.ThesisFormatError, match="field 3 .byte offset 8. is '12 3'"):
+        tm.parse_stat(b"   1   2" + b"12 3" + b" " * 24)
+
+
+def boards() -> st.SearchStrategy[str]:
+    cells = ["1"] * 4 + ["2"] * 4 + ["0"] * 17
+    return st.permutations(cells).map("".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(boards(), st.integers(0, 9999), st.integers(0, 9999)), max_size=12))
+def test_any_valid_memory_round_trips(raw: list[tuple[str, int, int]]):
+    entries, seen = [], set()
+    for board, x_wins, o_wins in raw:
+        if board in seen or tm.swap_sides(board) in seen or (x_wins, o_wins) == (0, 0):
+            continue
+        seen.add(board)
+        entries.append((board, x_wins, o_wins))
+    data = tm.format_memory(entries)
+    assert len(data) == 33 * len(entries)
+    assert tm.parse_memory(data) == entries
