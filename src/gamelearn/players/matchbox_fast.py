@@ -1,0 +1,229 @@
+"""The matchbox learners' fast path: whole trainings over the integer position tables.
+
+A training here plays exactly the games that ``play_game`` plays with the Player objects of
+``players/matchbox.py`` and the same seeds: game ``g`` reseeds the first player with ``seed`` and
+the second with ``seed + 1`` (as play_game does), every random choice is the same call on a
+``random.Random`` over a list in the same order (Random's and Sharp's ``rng.choice`` over the
+sorted legal moves, HER's ``rng.choice`` over its beads, MENACE's ``randrange`` over its bead
+total), and learning changes the boxes the same way.  ``tests/test_matchbox_fast.py`` checks it
+game for game.  What makes it fast is only that nothing is parsed, copied or searched during play:
+positions are integers, moves are precomputed successor indices, and Sharp's winning moves and the
+perfect player's best moves are looked up.
+
+(numba was measured and does not pay here: a training is a few microseconds of Python a game, and
+the cost is the Mersenne Twister that keeps it game-for-game identical to play_game.)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from ..games import get_game
+from ..games.hexapawn import pawn_moves
+from .matchbox import MENACE_BEADS, MENACE_REWARDS
+from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer
+
+OPPONENTS = ("random", "sharp", "perfect")
+
+
+@dataclass(frozen=True)
+class FastTables:
+    """Per position: what each opponent may play (as successor indices, in ``legal_moves`` order)
+    and, where the position is a box, the beads of the box and the successor each bead leads to."""
+
+    table: PositionTable
+    legal: tuple[tuple[int, ...], ...]
+    sharp: tuple[tuple[int, ...], ...]  # winning moves, else every move (seed 003's Sharp)
+    perfect: tuple[tuple[int, ...], ...]  # the moves that keep the exact value
+    #: the beads of a new box, in the order the Player objects create them
+    new_box: tuple[tuple[str, ...], ...]
+    #: bead (as written in the canonical box) -> successor of the real position
+    bead_child: tuple[dict[str, int], ...]
+
+
+@cache
+def fast_tables(game_name: str) -> FastTables:
+    table = position_table(game_name)
+    game = get_game(game_name)
+    legal: list[tuple[int, ...]] = []
+    sharp: list[tuple[int, ...]] = []
+    perfect: list[tuple[int, ...]] = []
+    new_box: list[tuple[str, ...]] = []
+    bead_child: list[dict[str, int]] = []
+    for i in range(len(table.states)):
+        kids = table.children[i]
+        legal.append(kids)
+        if table.over[i]:
+            sharp.append(())
+            perfect.append(())
+            new_box.append(())
+            bead_child.append({})
+            continue
+        wins = tuple(kids[k] for k in table.winning_moves(i))
+        sharp.append(wins or kids)
+        perfect.append(tuple(kids[k] for k in table.best_moves(i)))
+        box = table.canonical[i]
+        undo = table.inverse_symmetry[table.symmetry[i]]
+        if game_name == "hexapawn":
+            side = game.symbols[table.to_move[box]]
+            beads = tuple(f"{a}{b}" for a, b in pawn_moves(table.boards[box], side))
+        else:
+            fixed = stabilizer(game, table.states[box])
+            beads = tuple(sorted({colour_of(game, table.states[box], m, fixed) for m in table.moves[box]}, key=int))
+        new_box.append(beads)
+        bead_child.append({bead: kids[table.moves[i].index(game.transform_move(bead, undo))] for bead in beads})
+    return FastTables(table, tuple(legal), tuple(sharp), tuple(perfect), tuple(new_box), tuple(bead_child))
+
+
+def game_seed(base_seed: int, learner: int, game: int) -> int:
+    """The seed of game ``game`` of learner ``learner`` in a run seeded ``base_seed``: distinct for
+    up to 100,000 learners of up to 500,000 games (even, because play_game also uses seed + 1)."""
+    return (base_seed * 100_000 + learner) * 1_000_000 + 2 * game
+
+
+# HER and HIM -----------------------------------------------------------------------------------
+
+
+@dataclass
+class HerTraining:
+    """One HER's (or HIM's) training: a letter a game (W/L), and every bead taken out."""
+
+    record: str = ""
+    #: (canonical box position, bead) for every bead taken out, in order
+    removed: list[tuple[int, str]] = field(default_factory=list)
+    #: canonical box position -> beads
+    boxes: dict[int, list[str]] = field(default_factory=dict)
+
+    @property
+    def losses(self) -> int:
+        return self.record.count("L")
+
+
+def train_her(
+    seeds: Sequence[int], opponent: str = "sharp", him: bool = False, learner_side: int = 1,
+    training: HerTraining | None = None,
+) -> HerTraining:
+    """HER (HIM with ``him``) plays one hexapawn game per seed against ``opponent`` and learns."""
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown opponent {opponent!r}; valid: {', '.join(OPPONENTS)}")
+    fast = fast_tables("hexapawn")
+    table = fast.table
+    choices = {"random": fast.legal, "sharp": fast.sharp, "perfect": fast.perfect}[opponent]
+    over, winner, to_move, canonical = table.over, table.winner, table.to_move, table.canonical
+    new_box, bead_child = fast.new_box, fast.bead_child
+    run = training if training is not None else HerTraining()
+    boxes = run.boxes
+    letters = []
+    for seed in seeds:
+        other = random.Random(seed + 1 - learner_side)
+        mine = random.Random(seed + learner_side)
+        position = table.initial
+        drawn: list[tuple[list[str], int, str]] = []
+        while not over[position]:
+            if to_move[position] != learner_side:
+                position = other.choice(choices[position])
+                continue
+            box = canonical[position]
+            beads = boxes.get(box)
+            if beads is None:
+                beads = boxes[box] = list(new_box[box])
+            if not beads:
+                break  # an empty box: HER resigns
+            bead = mine.choice(beads)
+            drawn.append((beads, box, bead))
+            position = bead_child[position][bead]
+        won = over[position] and winner[position] == learner_side
+        if won:
+            letters.append("W")
+            if him:
+                for beads, _, bead in drawn:
+                    beads.append(bead)
+        else:
+            letters.append("L")
+            if drawn:
+                beads, box, bead = drawn[-1]
+                beads.remove(bead)
+                run.removed.append((box, bead))
+    run.record += "".join(letters)
+    return run
+
+
+# MENACE ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class MenaceTraining:
+    """One MENACE's training: a letter a game from its side (W/D/L; both sides' view is X's for
+    self-play) and its boxes as canonical position -> bead counts in colour order."""
+
+    record: str = ""
+    boxes: dict[int, list[int]] = field(default_factory=dict)
+
+
+def train_menace(
+    seeds: Sequence[int],
+    opponent: str = "random",
+    learner_side: int = 0,
+    beads: Sequence[int] = MENACE_BEADS,
+    rewards: Sequence[int] = MENACE_REWARDS,
+    training: MenaceTraining | None = None,
+) -> MenaceTraining:
+    """MENACE plays one tic-tac-toe game per seed against ``opponent`` ("random", "perfect", "sharp"
+    or "self": one MENACE on both sides, learning from both) and learns after each."""
+    if opponent not in OPPONENTS + ("self",):
+        raise ValueError(f"unknown opponent {opponent!r}; valid: {', '.join(OPPONENTS + ('self',))}")
+    fast = fast_tables("tictactoe")
+    table = fast.table
+    selfplay = opponent == "self"
+    choices = fast.legal if selfplay else {"random": fast.legal, "sharp": fast.sharp, "perfect": fast.perfect}[opponent]
+    over, winner, to_move, canonical = table.over, table.winner, table.to_move, table.canonical
+    new_box, bead_child, legal = fast.new_box, fast.bead_child, fast.legal
+    win, draw, loss = rewards
+    run = training if training is not None else MenaceTraining()
+    boxes = run.boxes
+    letters = []
+    for seed in seeds:
+        # play_game reseeds player 0 with seed and player 1 with seed + 1; one MENACE on both
+        # sides is one object, reseeded twice, so it keeps seed + 1
+        mine = random.Random(seed + 1 if selfplay else seed + learner_side)
+        other = random.Random(seed + 1 - learner_side)
+        position = table.initial
+        drawn: list[tuple[list[int], int, int]] = []  # (counts, colour, side)
+        resigned = -1
+        while not over[position]:
+            mover = to_move[position]
+            if not selfplay and mover != learner_side:
+                position = other.choice(choices[position])
+                continue
+            kids = legal[position]
+            if len(kids) == 1:
+                position = kids[0]
+                continue
+            box = canonical[position]
+            counts = boxes.get(box)
+            if counts is None:
+                stage = (9 - len(kids)) // 2
+                counts = boxes[box] = [beads[min(stage, len(beads) - 1)]] * len(new_box[box])
+            total = sum(counts)
+            if total <= 0:
+                resigned = mover
+                break
+            pick = mine.randrange(total)
+            colour = 0
+            while pick >= counts[colour]:
+                pick -= counts[colour]
+                colour += 1
+            drawn.append((counts, colour, mover))
+            position = bead_child[position][new_box[box][colour]]
+        game_winner = (1 - resigned) if resigned >= 0 else winner[position]
+        view = 0 if selfplay else learner_side
+        letters.append("D" if game_winner is None else "W" if game_winner == view else "L")
+        for counts, colour, side in drawn:
+            delta = draw if game_winner is None else win if game_winner == side else loss
+            value = counts[colour] + delta
+            counts[colour] = value if value > 0 else 0
+    run.record += "".join(letters)
+    return run
