@@ -1,0 +1,173 @@
+"""PettingZoo AEC environments for gamelearn's games (the split of PettingZoo's classic games: the
+rules live in gamelearn.games, this is the thin environment around them).
+
+Agents are ``player_0`` (moves first: X, or White in hexapawn) and ``player_1``.  An agent observes
+``{"observation": planes, "action_mask": mask}``: ``planes`` is an int8 array (rows, columns, 2),
+plane 0 the observing agent's own pawns, plane 1 the opponent's, so a policy sees the board from its
+own side, as PettingZoo's tic-tac-toe and connect four do; ``mask`` has a 1 for each legal action of
+the agent to move (all zeros for the other agent).  Action numbers: gamelearn.envs.actions.
+
+The winner gets +1 and the loser -1 when the game ends; a draw gives 0 to both.  A game that can go
+on for ever (Teeko) is truncated for both agents after ``max_plies`` plies.  An illegal action raises
+ValueError in ``raw_env``; ``env()`` wraps it the PettingZoo way, so an illegal action ends the game
+with -1 for the agent that made it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+from ..games import get_game
+from ..match import DEFAULT_MAX_PLIES
+from .actions import codec
+
+AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("human", "ansi")
+
+
+def planes(game: Any, state: Any, side: int) -> np.ndarray:
+    """The board as two int8 planes: ``side``'s pawns, then the other side's."""
+    board = game.board(state)
+    rows, columns = game.facts.rows, game.facts.columns
+    own, other = game.symbols[side], game.symbols[1 - side]
+    cells = np.frombuffer(board.encode("ascii"), dtype=np.uint8).reshape(rows, columns)
+    observation = np.empty((rows, columns, 2), dtype=np.int8)
+    observation[:, :, 0] = cells == ord(own)
+    observation[:, :, 1] = cells == ord(other)
+    return observation
+
+
+def legal_mask(game: Any, state: Any) -> np.ndarray:
+    numbering = codec(game.name)
+    mask = np.zeros(numbering.size, dtype=np.int8)
+    for move in game.legal_moves(state):
+        mask[numbering.to_action(move)] = 1
+    return mask
+
+
+def observation_space(game: Any) -> spaces.Dict:
+    rows, columns = game.facts.rows, game.facts.columns
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0, high=1, shape=(rows, columns, 2), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(codec(game.name).size,), dtype=np.int8),
+        }
+    )
+
+
+def text_view(game: Any, state: Any, plies: int) -> str:
+    """The board for ``ansi`` and ``human`` rendering, with whose move it is or how it ended."""
+    lines = [game.render(state)]
+    if game.is_over(state):
+        winner = game.winner(state)
+        lines.append("draw" if winner is None else f"{game.symbols[winner]} ({AGENTS[winner]}) has won")
+    else:
+        side = game.to_move(state)
+        lines.append(f"ply {plies}: {game.symbols[side]} ({AGENTS[side]}) to move")
+    return "\n".join(lines) + "\n"
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """One of gamelearn's games as a PettingZoo AEC environment; see the module docstring."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "gamelearn_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, game: str = "tictactoe", render_mode: str | None = None, max_plies: int = DEFAULT_MAX_PLIES):
+        EzPickle.__init__(self, game, render_mode, max_plies)
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
+        if max_plies < 1:
+            raise ValueError(f"max_plies must be at least 1, not {max_plies}")
+        self.game = get_game(game)
+        self.metadata = dict(self.metadata, name=f"gamelearn_{self.game.name}_v0")
+        self.render_mode = render_mode
+        self.max_plies = max_plies
+        self.codec = codec(self.game.name)
+        self.possible_agents = list(AGENTS)
+        self.agents = self.possible_agents[:]
+        self.observation_spaces = {agent: observation_space(self.game) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.codec.size) for agent in self.possible_agents}
+        self._selector = AgentSelector(self.agents)
+        self.reset()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        side = self.possible_agents.index(agent)
+        mask = (
+            legal_mask(self.game, self.state)
+            if agent == self.agent_selection and not self.game.is_over(self.state)
+            else np.zeros(self.codec.size, dtype=np.int8)
+        )
+        return {"observation": planes(self.game, self.state, side), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # The games hold no chance: ``seed`` has nothing to seed here (PettingZoo passes it on).
+        self.state = self.game.initial()
+        self.plies = 0
+        self.moves: list[str] = []
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._selector.reinit(self.agents)
+        self.agent_selection = self._selector.reset()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = self.codec.to_move(int(action))
+        self.state = self.game.play(self.state, move)  # IllegalMove (a ValueError) names the move
+        self.moves.append(move)
+        self.plies += 1
+        self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_over(self.state):
+            winner = self.game.winner(self.state)
+            if winner is not None:
+                self.rewards[AGENTS[winner]] = 1.0
+                self.rewards[AGENTS[1 - winner]] = -1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.plies >= self.max_plies:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = AGENTS[self.game.to_move(self.state)]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = text_view(self.game, self.state, self.plies)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: str = "tictactoe", render_mode: str | None = None, max_plies: int = DEFAULT_MAX_PLIES) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers: an illegal action ends the game with -1 for
+    the agent that made it, out-of-range actions are asserted, and the call order is enforced."""
+    wrapped: AECEnv = raw_env(game, render_mode=render_mode, max_plies=max_plies)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
