@@ -1,0 +1,34 @@
+"""The perfect player: a best move of the exact solution (issue 4, point 4).
+
+It plays the fastest win, else a draw, else the slowest loss, at random among equally good moves
+(seeded, like every player).  For Teeko it needs the solved table; without one it raises a
+ValueError that says how to build it (``gamelearn solve teeko``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from ..solve import Solution, solve
+from .base import Player
+from .registry import PlayerKind, register
+
+
+class PerfectPlayer(Player):
+    kind = "perfect"
+
+    def __init__(self, game: Any, seed: int | None = None, solution: Solution | None = None) -> None:
+        super().__init__(game, seed)
+        # Solving (or opening Teeko's table) up front: a missing table is reported when the player
+        # is made, not in the middle of a game.
+        self.solution = solution if solution is not None else solve(game)
+
+    def choose(self, state: Hashable) -> str | None:
+        best = self.solution.best_moves(state)
+        if not best:
+            return None
+        return self.rng.choice(best)
+
+
+register(PlayerKind("perfect", PerfectPlayer, "perfect play from the exact solution: fastest win, slowest loss"))

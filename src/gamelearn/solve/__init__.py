@@ -1,0 +1,54 @@
+"""Exact solutions: ``solve(game)`` returns a :class:`Solution` with value, distance, best_moves
+and grade (issue 4).  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
+once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
+
+This layer imports only the rules (gamelearn.games), numpy and numba.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from ..games import Game, get_game
+from .base import Grade, MoveAnalysis, Outcome, Solution
+
+_CACHE: dict[str, Solution] = {}
+
+
+def solve(game: Game | str, **options: Any) -> Solution:
+    """The exact solution of ``game``.
+
+    Options (Teeko only): ``path`` (the table file, default in the data directory) and
+    ``build=True`` to build a missing or damaged table instead of refusing it (ValueError).
+    """
+    if isinstance(game, str):
+        game = get_game(game)
+    if game.name in ("tictactoe", "hexapawn"):
+        if options:
+            raise ValueError(f"{game.name} takes no solve options; got {', '.join(sorted(options))}")
+        if game.name not in _CACHE:
+            from .exhaustive import ExhaustiveSolution
+
+            _CACHE[game.name] = ExhaustiveSolution(game)
+        return _CACHE[game.name]
+    if game.name == "teeko":
+        from .teeko import solve_teeko
+
+        return solve_teeko(game, **options)
+    raise ValueError(f"no solver for {game.name}")
+
+
+__all__ = ["Grade", "MoveAnalysis", "Outcome", "Solution", "solve"]
+
+
+class _CallableModule(types.ModuleType):
+    """Importing this package sets the attribute ``gamelearn.solve`` to the package itself, hiding
+    the function ``gamelearn.solve(game)`` of the public API; calling the package keeps that promise."""
+
+    def __call__(self, game: Game | str, **options: Any) -> Solution:
+        return solve(game, **options)
+
+
+sys.modules[__name__].__class__ = _CallableModule

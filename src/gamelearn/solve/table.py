@@ -1,0 +1,204 @@
+"""Building, writing and opening a solved Teeko table (issue 4, point 3).
+
+The file: a 4096-byte header (magic, then JSON: the variant's signature, the layers with their
+offsets, the census, and the SHA-256 of the payload), then the payload: one byte per stored
+position (see kernels.py for the code), layer after layer, only the rows of representative mover
+sets (the symmetries of the square divide the size by about 8).  It is written to a temporary file
+and renamed into place, so a crash never leaves a half-written table under the real name; on
+opening, the size and the checksum are verified and the payload is memory-mapped (numpy.memmap).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import kernels
+from .variant import Indexing, Variant
+
+MAGIC = b"GAMELEARN-SOLVED\n"
+FORMAT = 1
+HEADER_SIZE = 4096
+
+#: progress(stage, done, total): a stage name, and how far it has got.
+Progress = Callable[[str, int, int], None]
+
+
+class TableError(ValueError):
+    """A table that is missing, partial, corrupt or for another game: never used."""
+
+
+@dataclass
+class Census:
+    """Moving-phase arrangements by value for the side to move (the finished ones apart)."""
+
+    won: int
+    drawn: int
+    lost: int
+    finished: int
+    impossible: int
+    longest_win: int
+    longest_loss: int
+
+    def to_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def census_of_codes(histogram: np.ndarray) -> Census:
+    """The census from a histogram of codes (index: code, value: how many arrangements)."""
+    codes = np.arange(len(histogram))
+    decided = (codes >= 1) & (codes < kernels.INVALID)
+    distance = codes - 1
+    wins = decided & (distance % 2 == 1)
+    losses = decided & (distance % 2 == 0) & (distance > 0)
+    return Census(
+        won=int(histogram[wins].sum()),
+        drawn=int(histogram[kernels.DRAW]),
+        lost=int(histogram[losses].sum()),
+        finished=int(histogram[1]),
+        impossible=int(histogram[kernels.INVALID]),
+        longest_win=int(distance[wins & (histogram > 0)].max(initial=0)),
+        longest_loss=int(distance[losses & (histogram > 0)].max(initial=0)),
+    )
+
+
+def _nothing(stage: str, done: int, total: int) -> None:
+    return None
+
+
+def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
+    """Solve ``variant`` completely: the stored rows of every layer, and facts about the build."""
+    started = time.perf_counter()
+    index = Indexing(variant)
+    n, k = index.n, index.k
+    full = (1 << n) - 1
+    movers = index.subsets(n, k)
+    others = index.subsets(n - k, k)
+    free = index.free_squares(movers)
+    size = len(movers) * len(others)
+    code = np.empty(size, dtype=np.uint8)
+    count = np.empty(size, dtype=np.uint8)
+    progress("counting moves", 0, 1)
+    stuck = kernels.init_moving(code, count, movers, others, free, index.neighbours, index.win_masks, index.binom, full)
+    progress("counting moves", 1, 1)
+    levels = []
+    distance = 0
+    while True:
+        progress("retrograde analysis", distance, distance + 1)
+        resolved = kernels.retrograde_level(code, count, distance, movers, others, free, index.neighbours, index.binom, full)
+        if resolved == 0:
+            break
+        levels.append(resolved)
+        distance += 1
+    progress("retrograde analysis", distance, distance)
+    del count
+    census = census_of_codes(np.bincount(code, minlength=256))
+    moving_classes = index.classes[k]
+    rep_ranks = np.searchsorted(movers, moving_classes.reps)
+    layers: dict[tuple[int, int], np.ndarray] = {(k, k): kernels.gather_rows(code, len(others), rep_ranks)}
+    del code
+    child: tuple[int, int] = (k, k)
+    placing = variant.layers()[:-1]
+    for step, (m, o) in enumerate(reversed(placing)):
+        progress("placing phase", step, len(placing))
+        classes = index.classes[m]
+        rows = index.subsets(n - m, o)
+        out = np.empty(len(classes.reps) * len(rows), dtype=np.uint8)
+        child_classes = index.classes[child[0]]
+        kernels.placing_layer(
+            out, classes.reps, rows, index.free_squares(classes.reps), layers[child], len(index.subsets(n - child[0], child[1])),
+            child_classes.class_of, child_classes.sym_of, child_classes.reps, index.perms, index.win_masks, index.binom,
+            full, o == k,
+        )
+        layers[(m, o)] = out
+        child = (m, o)
+    progress("placing phase", len(placing), len(placing))
+    facts = {
+        "census": census.to_dict(),
+        "levels": levels,
+        "positions_without_moves": int(stuck),
+        "build_seconds": round(time.perf_counter() - started, 2),
+    }
+    return layers, facts
+
+
+def write_table(variant: Variant, layers: dict[tuple[int, int], np.ndarray], facts: dict[str, Any], path: Path) -> None:
+    """Write the table atomically: a temporary file in the same folder, flushed, then renamed."""
+    order = variant.layers()
+    digest = hashlib.sha256()
+    entries = []
+    offset = 0
+    for m, o in order:
+        data = layers[(m, o)]
+        digest.update(data.tobytes())
+        entries.append({"mover": m, "other": o, "offset": offset, "size": int(data.size)})
+        offset += int(data.size)
+    header = {
+        "format": FORMAT,
+        "variant": variant.name,
+        "signature": variant.signature(),
+        "layers": entries,
+        "payload_size": offset,
+        "sha256": digest.hexdigest(),
+        **facts,
+    }
+    text = MAGIC + json.dumps(header).encode()
+    if len(text) + 1 > HEADER_SIZE:
+        raise ValueError("table header too large")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(text + b"\n" + b"\0" * (HEADER_SIZE - len(text) - 1))
+            for m, o in order:
+                handle.write(layers[(m, o)].tobytes())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+
+
+def read_header(path: Path) -> dict[str, Any]:
+    """The header of the table at ``path``; TableError if it is missing or not a table."""
+    if not path.is_file():
+        raise TableError(f"no solved table at {path}")
+    with open(path, "rb") as handle:
+        head = handle.read(HEADER_SIZE)
+    if len(head) < HEADER_SIZE or not head.startswith(MAGIC):
+        raise TableError(f"{path} is not a gamelearn solved table (or its header is cut short)")
+    try:
+        header: dict[str, Any] = json.loads(head[len(MAGIC):].split(b"\n", 1)[0])
+    except ValueError:
+        raise TableError(f"{path}: the table's header is corrupt") from None
+    return header
+
+
+def open_table(variant: Variant, path: Path, verify: bool = True) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
+    """The layers of the table at ``path``, memory-mapped, after checking that it is complete, intact
+    and for ``variant``; TableError (a ValueError) otherwise."""
+    header = read_header(path)
+    if header.get("format") != FORMAT or header.get("signature") != variant.signature():
+        raise TableError(f"{path} is a table of another game or format ({header.get('variant')!r}, format {header.get('format')})")
+    expected = HEADER_SIZE + int(header["payload_size"])
+    actual = path.stat().st_size
+    if actual != expected:
+        raise TableError(f"{path} is partial or damaged: {actual} bytes where the header promises {expected}")
+    payload = np.memmap(path, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(int(header["payload_size"]),))
+    if verify:
+        digest = hashlib.sha256(payload.data).hexdigest()
+        if digest != header["sha256"]:
+            raise TableError(f"{path} is corrupt: its checksum does not match its header")
+    layers = {}
+    for entry in header["layers"]:
+        layers[(entry["mover"], entry["other"])] = payload[entry["offset"]:entry["offset"] + entry["size"]]
+    return layers, header
