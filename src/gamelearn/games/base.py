@@ -10,8 +10,9 @@ This module imports nothing of gamelearn and nothing outside the standard librar
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Generic, Hashable, TypeVar
+from typing import Generic, TypeVar
 
 S = TypeVar("S", bound=Hashable)
 

@@ -9,6 +9,7 @@ the enemy is to move and has no move.  A move is ``"ab"``, from square a to squa
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from .base import Game, GameFacts, IllegalMove
@@ -42,6 +43,20 @@ def apply_move(board: str, src: int, dst: int) -> str:
     return "".join(squares)
 
 
+@lru_cache(maxsize=1 << 16)
+def _analyse(board: str, to_move: int) -> tuple[int | None, tuple[str, ...]]:
+    """(winner, sorted legal moves) of a position.  Hexapawn has a few thousand boards at most,
+    so each is worked out once and then looked up: the rules' hot path is a dictionary hit."""
+    if WHITE in board[0:3] or BLACK not in board:
+        return 0, ()
+    if BLACK in board[6:9] or WHITE not in board:
+        return 1, ()
+    found = pawn_moves(board, BLACK if to_move else WHITE)
+    if not found:
+        return 1 - to_move, ()
+    return None, tuple(sorted(f"{a}{b}" for a, b in found))
+
+
 class HexapawnState(NamedTuple):
     """A hexapawn position: the 9-character board and the side to move (0 = White)."""
 
@@ -69,40 +84,31 @@ class Hexapawn(Game[HexapawnState]):
         return state.to_move
 
     def legal_moves(self, state: HexapawnState) -> list[str]:
-        if self.winner(state) is not None:
-            return []
-        return sorted(f"{a}{b}" for a, b in pawn_moves(state.board, self.symbols[state.to_move]))
+        return list(_analyse(state[0], state[1])[1])  # a new list each call: callers may change it
 
     def play(self, state: HexapawnState, move: str) -> HexapawnState:
+        board, to_move = state
+        winner, legal = _analyse(board, to_move)
+        if move in legal:  # the fast path; anything else is illegal, and the checks below say why
+            return HexapawnState(apply_move(board, int(move[0]), int(move[1])), 1 - to_move)
         if not isinstance(move, str) or len(move) != 2 or not move.isascii() or not move.isdigit():
             raise IllegalMove(move, "not a hexapawn move: write two squares 0-8, from and to (e.g. 63)")
         src, dst = int(move[0]), int(move[1])
         if src > 8 or dst > 8:
             raise IllegalMove(move, "off the board: squares run from 0 to 8")
-        if self.winner(state) is not None:
+        if winner is not None:
             raise IllegalMove(move, "the game is over")
-        side = self.symbols[state.to_move]
-        if state.board[src] != side:
+        side = self.symbols[to_move]
+        if board[src] != side:
             raise IllegalMove(move, f"no {side} pawn on square {src}")
-        if (src, dst) not in pawn_moves(state.board, side):
-            direction = "up" if side == WHITE else "down"
-            raise IllegalMove(
-                move, f"a pawn steps one square {direction} to an empty square, or diagonally onto an enemy pawn"
-            )
-        return HexapawnState(apply_move(state.board, src, dst), 1 - state.to_move)
+        direction = "up" if side == WHITE else "down"
+        raise IllegalMove(move, f"a pawn steps one square {direction} to an empty square, or diagonally onto an enemy pawn")
 
     def winner(self, state: HexapawnState) -> int | None:
-        board = state.board
-        if WHITE in board[0:3] or BLACK not in board:
-            return 0
-        if BLACK in board[6:9] or WHITE not in board:
-            return 1
-        if not pawn_moves(board, self.symbols[state.to_move]):
-            return 1 - state.to_move
-        return None
+        return _analyse(state[0], state[1])[0]
 
     def is_over(self, state: HexapawnState) -> bool:
-        return self.winner(state) is not None
+        return _analyse(state[0], state[1])[0] is not None
 
     def board(self, state: HexapawnState) -> str:
         return state.board

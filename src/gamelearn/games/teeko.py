@@ -82,12 +82,36 @@ NEIGHBOURS: tuple[int, ...] = _neighbours()
 SYMMETRY_NAMES, SYMMETRIES = square_symmetries(SIZE)
 
 
+#: The winning sets as a set: a side has at most 4 pawns, so it has won exactly when its pawns *are*
+#: one of the 44 sets, one hash lookup instead of 44 mask tests (this is the hot path).
+WIN_SET: frozenset[int] = frozenset(WIN_MASKS)
+
+#: SQUARE_NAMES[sq]: the notation of square ``sq`` ("00" .. "44").
+SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(SQUARES))
+#: Every placement's text to its square.
+PLACEMENTS: dict[str, int] = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+#: STEP_TARGETS[sq]: the (target bit, move text) of each step from ``sq``, in increasing target order.
+STEP_TARGETS: tuple[tuple[tuple[int, str], ...], ...] = tuple(
+    tuple((1 << dst, SQUARE_NAMES[src] + SQUARE_NAMES[dst]) for dst in range(SQUARES) if NEIGHBOURS[src] >> dst & 1)
+    for src in range(SQUARES)
+)
+#: Every legal-looking step's text (to a neighbour) to its (source, target) squares.
+STEPS: dict[str, tuple[int, int]] = {
+    SQUARE_NAMES[src] + SQUARE_NAMES[dst]: (src, dst)
+    for src in range(SQUARES)
+    for dst in range(SQUARES)
+    if NEIGHBOURS[src] >> dst & 1
+}
+
+
 def has_four(bits: int) -> bool:
     """True if the pawns in ``bits`` cover one of the 44 winning sets."""
-    for mask in WIN_MASKS:
-        if bits & mask == mask:
-            return True
-    return False
+    count = bits.bit_count()
+    if count == PAWNS:
+        return bits in WIN_SET
+    if count < PAWNS:
+        return False
+    return any(bits & mask == mask for mask in WIN_MASKS)
 
 
 def squares_of(bits: int) -> list[int]:
@@ -146,28 +170,47 @@ class Teeko(Game[TeekoState]):
         return (state.x | state.o).bit_count() < 2 * PAWNS
 
     def legal_moves(self, state: TeekoState) -> list[str]:
-        if self.winner(state) is not None:
+        x, o, mover = state
+        if x in WIN_SET or o in WIN_SET:
             return []
-        empty = FULL & ~(state.x | state.o)
-        if self.placing(state):
-            return [square_name(sq) for sq in squares_of(empty)]
+        occupied = x | o
+        if occupied.bit_count() < 2 * PAWNS:
+            return [SQUARE_NAMES[sq] for sq in range(SQUARES) if not occupied >> sq & 1]
         moves = []
-        for src in squares_of(state.pawns(state.to_move)):
-            name = square_name(src)
-            for dst in squares_of(NEIGHBOURS[src] & empty):
-                moves.append(name + square_name(dst))
-        return moves  # sorted: sources, then targets, in increasing square order
+        own = o if mover else x
+        while own:  # sources in increasing square order, then targets: the list comes out sorted
+            low = own & -own
+            own ^= low
+            for bit, name in STEP_TARGETS[low.bit_length() - 1]:
+                if not occupied & bit:
+                    moves.append(name)
+        return moves
 
     def play(self, state: TeekoState, move: str) -> TeekoState:
-        src, dst = self.parse_move(state, move)
-        mover = state.to_move
-        own = state.pawns(mover)
-        if src is not None:
-            own ^= 1 << src
-        own |= 1 << dst
-        if mover == 0:
-            return TeekoState(own, state.o, 1)
-        return TeekoState(state.x, own, 0)
+        x, o, mover = state
+        occupied = x | o
+        # Fast path for the moves the rules allow; anything else goes to parse_move for the reason.
+        placing = occupied.bit_count() < 2 * PAWNS
+        if placing:
+            dst = PLACEMENTS.get(move) if isinstance(move, str) else None
+            if dst is not None and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
+                return TeekoState(x | 1 << dst, o, 1) if mover == 0 else TeekoState(x, o | 1 << dst, 0)
+        else:
+            step = STEPS.get(move) if isinstance(move, str) else None
+            if step is not None:
+                src, dst = step
+                own = o if mover else x
+                if own >> src & 1 and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
+                    own ^= (1 << src) | (1 << dst)
+                    return TeekoState(own, o, 1) if mover == 0 else TeekoState(x, own, 0)
+        # Only an illegal move gets here, and parse_move raises IllegalMove with the reason; were it
+        # to accept one, the move is applied the slow way (tests check both paths agree).
+        source, target = self.parse_move(state, move)
+        own = o if mover else x
+        if source is not None:
+            own ^= 1 << source
+        own |= 1 << target
+        return TeekoState(own, o, 1) if mover == 0 else TeekoState(x, own, 0)
 
     def parse_move(self, state: TeekoState, move: str) -> tuple[int | None, int]:
         """Check ``move`` in ``state``: (source square or None for a placement, target square).
@@ -201,14 +244,14 @@ class Teeko(Game[TeekoState]):
         return src, dst
 
     def winner(self, state: TeekoState) -> int | None:
-        if has_four(state.x):
+        if state[0] in WIN_SET:
             return 0
-        if has_four(state.o):
+        if state[1] in WIN_SET:
             return 1
         return None
 
     def is_over(self, state: TeekoState) -> bool:
-        return self.winner(state) is not None
+        return state[0] in WIN_SET or state[1] in WIN_SET
 
     def board(self, state: TeekoState) -> str:
         chars = []
@@ -231,9 +274,9 @@ class Teeko(Game[TeekoState]):
         nx, no = x.bit_count(), o.bit_count()
         if nx > PAWNS or no > PAWNS:
             raise ValueError(f"each side has at most 4 pawns; this board has {nx} X and {no} O")
+        if nx + no < 2 * PAWNS and nx not in (no, no + 1):
+            raise ValueError(f"placing alternates from X: {nx} X and {no} O cannot happen")
         if nx + no < 2 * PAWNS and to_move != (0 if nx == no else 1):
-            if nx not in (no, no + 1):
-                raise ValueError(f"placing alternates from X: {nx} X and {no} O cannot happen")
             raise ValueError(f"with {nx} X and {no} O on the board it is {self.symbols[0 if nx == no else 1]} to move")
         x_four, o_four = has_four(x), has_four(o)
         if x_four and o_four:

@@ -21,11 +21,23 @@ LINES: tuple[int, ...] = tuple(
 SYMMETRY_NAMES, SYMMETRIES = square_symmetries(3)
 
 
+def _has_line_slow(bits: int) -> bool:
+    return any(bits & line == line for line in LINES)
+
+
+#: HAS_LINE[bits]: whether the marks ``bits`` hold three in a row; 512 entries, so every rule
+#: question on the hot path is a table lookup.
+HAS_LINE: tuple[bool, ...] = tuple(_has_line_slow(bits) for bits in range(1 << 9))
+#: EMPTY_SQUARES[occupied]: the legal moves' text for that set of occupied squares, in order.
+EMPTY_SQUARES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(str(sq) for sq in range(9) if not occupied >> sq & 1) for occupied in range(1 << 9)
+)
+_MOVE_SQUARES = {str(sq): sq for sq in range(9)}
+
+
 def has_line(bits: int) -> bool:
-    for line in LINES:
-        if bits & line == line:
-            return True
-    return False
+    """True if the marks in ``bits`` (9-bit mask) hold three in a row."""
+    return HAS_LINE[bits]
 
 
 class TicTacToeState(NamedTuple):
@@ -52,37 +64,39 @@ class TicTacToe(Game[TicTacToeState]):
         return TicTacToeState(0, 0)
 
     def to_move(self, state: TicTacToeState) -> int:
-        return 0 if state.x.bit_count() == state.o.bit_count() else 1
+        return 0 if state[0].bit_count() == state[1].bit_count() else 1
 
     def legal_moves(self, state: TicTacToeState) -> list[str]:
-        if self.is_over(state):
+        x, o = state
+        if HAS_LINE[x] or HAS_LINE[o]:
             return []
-        empty = FULL & ~(state.x | state.o)
-        return [str(sq) for sq in range(9) if empty >> sq & 1]
+        return list(EMPTY_SQUARES[x | o])  # a new list each call: callers may change it
 
     def play(self, state: TicTacToeState, move: str) -> TicTacToeState:
-        if not isinstance(move, str) or len(move) != 1 or not move.isascii() or not move.isdigit():
+        x, o = state
+        sq = _MOVE_SQUARES.get(move) if isinstance(move, str) else None
+        if sq is None:
+            if isinstance(move, str) and len(move) == 1 and move.isascii() and move.isdigit():
+                raise IllegalMove(move, "off the board: squares run from 0 to 8")
             raise IllegalMove(move, "not a tic-tac-toe move: write one square 0-8")
-        sq = int(move)
-        if sq > 8:
-            raise IllegalMove(move, "off the board: squares run from 0 to 8")
-        if self.is_over(state):
+        if HAS_LINE[x] or HAS_LINE[o] or (x | o) == FULL:
             raise IllegalMove(move, "the game is over")
-        if (state.x | state.o) >> sq & 1:
+        if (x | o) >> sq & 1:
             raise IllegalMove(move, f"square {sq} is occupied")
-        if self.to_move(state) == 0:
-            return TicTacToeState(state.x | 1 << sq, state.o)
-        return TicTacToeState(state.x, state.o | 1 << sq)
+        if x.bit_count() == o.bit_count():
+            return TicTacToeState(x | 1 << sq, o)
+        return TicTacToeState(x, o | 1 << sq)
 
     def winner(self, state: TicTacToeState) -> int | None:
-        if has_line(state.x):
+        if HAS_LINE[state[0]]:
             return 0
-        if has_line(state.o):
+        if HAS_LINE[state[1]]:
             return 1
         return None
 
     def is_over(self, state: TicTacToeState) -> bool:
-        return self.winner(state) is not None or (state.x | state.o) == FULL
+        x, o = state
+        return HAS_LINE[x] or HAS_LINE[o] or (x | o) == FULL
 
     def board(self, state: TicTacToeState) -> str:
         return "".join("X" if state.x >> sq & 1 else "O" if state.o >> sq & 1 else "." for sq in range(9))
