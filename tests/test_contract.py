@@ -1,0 +1,142 @@
+"""The contract of DESIGN.md, run against every game: what any player, store or interface may rely on."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from functools import cache
+
+import pytest
+
+import gamelearn
+from gamelearn import IllegalMove, get_game
+from gamelearn.games import GAME_NAMES
+
+NAMES = list(GAME_NAMES)
+
+
+def sample_states(name: str, games: int = 12, seed: int = 0) -> list:
+    """Every position of a few seeded random games (Teeko capped at 120 plies)."""
+    game = get_game(name)
+    rng = random.Random(seed)
+    states = []
+    for _ in range(games):
+        state = game.initial()
+        states.append(state)
+        for _ in range(120):
+            if game.is_over(state):
+                break
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+            states.append(state)
+    return states
+
+
+def test_the_three_games_and_their_names() -> None:
+    assert set(NAMES) == {"teeko", "hexapawn", "tictactoe"}
+    with pytest.raises(ValueError, match="teeko, hexapawn, tictactoe"):
+        get_game("chess")
+    assert get_game("Tic-Tac-Toe") is get_game("tictactoe")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_facts_are_declared_and_consistent(name: str) -> None:
+    game = get_game(name)
+    facts = game.facts
+    assert facts.name == name and facts.players == 2
+    assert game.symbols == facts.symbols == {"teeko": ("X", "O"), "tictactoe": ("X", "O"), "hexapawn": ("W", "B")}[name]
+    assert len(game.board(game.initial())) == facts.rows * facts.columns == game.squares
+    assert len(facts.symmetry_names) == len(game.symmetries) and facts.symmetry_names[0] == "identity"
+    assert game.symmetries[0] == tuple(range(game.squares))
+    for perm in game.symmetries:
+        assert sorted(perm) == list(range(game.squares))
+    assert len(set(game.symmetries)) == len(game.symmetries)
+    # the symmetries form a group: composing two gives one of them
+    group = set(game.symmetries)
+    for a in game.symmetries:
+        for b in game.symmetries:
+            assert tuple(b[a[sq]] for sq in range(game.squares)) in group
+    assert facts.can_cycle == (name == "teeko")
+    assert game.to_move(game.initial()) == 0
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "hexapawn"])
+def test_declared_value_of_start_is_the_solved_value(name: str) -> None:
+    game = get_game(name)
+
+    @cache
+    def value(state) -> int:  # for the side to move: +1 win, 0 draw, -1 loss
+        if game.is_over(state):
+            winner = game.winner(state)
+            return 0 if winner is None else (1 if winner == game.to_move(state) else -1)
+        return max(-value(game.play(state, m)) for m in game.legal_moves(state))
+
+    assert value(game.initial()) == game.facts.value_of_start
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_states_keep_the_contract(name: str) -> None:
+    game = get_game(name)
+    for state in sample_states(name):
+        moves = game.legal_moves(state)
+        assert moves == sorted(moves) and len(set(moves)) == len(moves)
+        assert (moves == []) == game.is_over(state)
+        if game.winner(state) is not None:
+            assert game.is_over(state)
+        assert game.to_move(state) in (0, 1)
+        board = game.board(state)
+        assert set(board) <= {".", *game.symbols}
+        assert game.from_board(board, game.to_move(state)) == state
+        # hashable, equal copies hash equal, pickling round-trips
+        clone = pickle.loads(pickle.dumps(state))
+        assert clone == state and hash(clone) == hash(state)
+        rebuilt = game.from_board(board, game.to_move(state))
+        assert hash(rebuilt) == hash(state)
+        frozen = copy.deepcopy(state)
+        for move in moves[:6]:
+            after = game.play(state, move)
+            assert state == frozen and game.board(state) == board  # play never mutates
+            assert after != state
+            assert game.to_move(after) == 1 - game.to_move(state)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_symmetries_map_legal_moves_to_legal_moves(name: str) -> None:
+    game = get_game(name)
+    for state in sample_states(name, games=4, seed=1):
+        moves = game.legal_moves(state)
+        for index in range(len(game.symmetries)):
+            image = game.transform(state, index)
+            assert game.to_move(image) == game.to_move(state)
+            assert game.winner(image) == game.winner(state)
+            assert game.legal_moves(image) == sorted(game.transform_move(m, index) for m in moves)
+            for move in moves[:3]:
+                assert game.transform(game.play(state, move), index) == game.play(image, game.transform_move(move, index))
+        canonical, used = game.canonical(state)
+        assert canonical == game.transform(state, used)
+        assert game.board(canonical) == min(game.board(game.transform(state, k)) for k in range(len(game.symmetries)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_play_refuses_every_move_outside_legal_moves_and_changes_nothing(name: str) -> None:
+    game = get_game(name)
+    digits = "0123456789"
+    width = {"teeko": (2, 4), "hexapawn": (2,), "tictactoe": (1,)}[name]
+    for state in sample_states(name, games=2, seed=2)[::5]:
+        legal = set(game.legal_moves(state))
+        frozen = copy.deepcopy(state)
+        rng = random.Random(3)
+        candidates = {"".join(rng.choice(digits) for _ in range(w)) for w in width for _ in range(60)}
+        for move in candidates | legal:
+            if move in legal:
+                game.play(state, move)
+            else:
+                with pytest.raises(IllegalMove) as caught:
+                    game.play(state, move)
+                assert repr(move) in str(caught.value) and caught.value.reason
+            assert state == frozen
+
+
+def test_illegal_move_is_a_value_error() -> None:
+    assert issubclass(IllegalMove, ValueError)
+    assert gamelearn.IllegalMove is IllegalMove
