@@ -8,7 +8,7 @@ sorted legal moves, HER's ``rng.choice`` over its beads, MENACE's ``randrange`` 
 total), and learning changes the boxes the same way.  ``tests/test_matchbox_fast.py`` checks it
 game for game.  What makes it fast is only that nothing is parsed, copied or searched during play:
 positions are integers, moves are precomputed successor indices, and Sharp's winning moves and the
-perfect player's best moves are looked up.
+perfect player's best moves (``gamelearn.solve``: fastest win, slowest loss) are looked up.
 
 (numba was measured and does not pay here: a training is a few microseconds of Python a game, and
 the cost is the Mersenne Twister that keeps it game-for-game identical to play_game.)
@@ -23,6 +23,7 @@ from functools import cache
 
 from ..games import get_game
 from ..games.hexapawn import pawn_moves
+from ..solve import solve
 from .matchbox import MENACE_BEADS, MENACE_REWARDS
 from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer
 
@@ -37,7 +38,7 @@ class FastTables:
     table: PositionTable
     legal: tuple[tuple[int, ...], ...]
     sharp: tuple[tuple[int, ...], ...]  # winning moves, else every move (seed 003's Sharp)
-    perfect: tuple[tuple[int, ...], ...]  # the moves that keep the exact value
+    perfect: tuple[tuple[int, ...], ...]  # the perfect player's choices: gamelearn.solve's best_moves
     #: the beads of a new box, in the order the Player objects create them
     new_box: tuple[tuple[str, ...], ...]
     #: bead (as written in the canonical box) -> successor of the real position
@@ -48,6 +49,7 @@ class FastTables:
 def fast_tables(game_name: str) -> FastTables:
     table = position_table(game_name)
     game = get_game(game_name)
+    solution = solve(game)  # the perfect player's choices are the solver's best moves
     legal: list[tuple[int, ...]] = []
     sharp: list[tuple[int, ...]] = []
     perfect: list[tuple[int, ...]] = []
@@ -64,7 +66,8 @@ def fast_tables(game_name: str) -> FastTables:
             continue
         wins = tuple(kids[k] for k in table.winning_moves(i))
         sharp.append(wins or kids)
-        perfect.append(tuple(kids[k] for k in table.best_moves(i)))
+        best = set(solution.best_moves(table.states[i]))
+        perfect.append(tuple(kid for move, kid in zip(table.moves[i], kids, strict=True) if move in best))
         box = table.canonical[i]
         undo = table.inverse_symmetry[table.symmetry[i]]
         if game_name == "hexapawn":

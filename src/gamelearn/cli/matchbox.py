@@ -1,0 +1,331 @@
+"""``gamelearn boxes``, ``her``, ``him`` and ``menace``: seed 003's box count and experiments with
+the matchbox learners, and moving a named learner's boxes in and out of the store as JSON.
+
+This module only parses, validates and renders: the learners live in players.matchbox, the runs in
+experiments.matchbox.
+"""
+
+# no "from __future__ import annotations": Typer reads the Annotated options of the nested
+# commands at run time, and their help texts use the enclosing function's variables
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from .common import console, data_dir, fail
+
+#: The opponents of a MENACE run by default (experiments.matchbox.MENACE_OPPONENTS, kept here so
+#: that `gamelearn --help` does not import the experiments).
+MENACE_OPPONENTS = ("random", "perfect", "self")
+
+HER_HELP = "Gardner's HER (seed 003): train fresh HERs as Black against Random and Sharp; export/import named ones."
+HIM_HELP = "HIM, HER with Gardner's reward: the same experiment, and the answer to seed 003's question against HER."
+MENACE_HELP = "Michie's MENACE: train fresh MENACEs against random, the perfect player and itself; export/import."
+
+
+def register(app: typer.Typer) -> None:
+    app.command("boxes")(boxes)
+    for kind, help_text in (("her", HER_HELP), ("him", HIM_HELP), ("menace", MENACE_HELP)):
+        app.add_typer(learner_app(kind), name=kind, help=help_text)
+
+
+def open_store() -> Any:
+    from ..store.db import Store
+
+    try:
+        return Store()
+    except ValueError as error:
+        fail(str(error))
+
+
+def boxes(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="hexapawn or tictactoe")],
+    no_symmetry: Annotated[bool, typer.Option("--no-symmetry", help="count a position and its mirror images apart")] = False,
+    side: Annotated[str, typer.Option("--side", help="whose boxes: W or B for hexapawn (default B, HER's side), X or O for tictactoe (default X)")] = "",
+) -> None:
+    """Count a matchbox learner's boxes and beads without playing (seed 003's count_boxes)."""
+    from ..games import get_game
+    from ..players.matchbox_tables import count_boxes
+
+    try:
+        game = get_game(game_name)
+    except ValueError as error:
+        fail(str(error))
+    if game.name not in ("hexapawn", "tictactoe"):
+        fail(f"the matchbox learners play hexapawn (her, him) and tictactoe (menace), not {game.name}")
+    symbol = side.strip().upper() or game.symbols[1 if game.name == "hexapawn" else 0]
+    if symbol not in game.symbols:
+        fail(f"--side must be {' or '.join(game.symbols)} for {game.name}, not {side!r}")
+    mover = game.symbols.index(symbol)
+    mirror = "up to the mirror image" if game.name == "hexapawn" else "up to the 8 symmetries of the square"
+    how = "every position counted apart" if no_symmetry else mirror
+    if game.name == "hexapawn":
+        count = count_boxes("hexapawn", mover, use_symmetry=not no_symmetry)
+        console.print(
+            f"hexapawn, {symbol} to move in a game not over ({how}): [bold]{count.boxes} boxes, {count.beads} beads[/bold], "
+            f"{count.bad_beads} of them bad (after them the other side can force a win)"
+        )
+        return
+    moves = count_boxes("tictactoe", mover, use_symmetry=not no_symmetry, min_choices=2)
+    colours = count_boxes("tictactoe", mover, use_symmetry=not no_symmetry, min_choices=2, merge_colours=True)
+    console.print(
+        f"tictactoe, {symbol} to move with more than one choice ({how}): [bold]{moves.boxes} boxes[/bold], "
+        f"{moves.beads} moves in them, [bold]{colours.beads} bead colours[/bold] (symmetric moves of a box's own "
+        f"position are one colour), {colours.bad_beads} colours that lose against best play"
+    )
+
+
+def learner_app(kind: str) -> typer.Typer:
+    """The sub-command ``kind``: without a sub-command it runs the experiment; export/import/show."""
+    sub = typer.Typer(no_args_is_help=False, invoke_without_command=True)
+    is_menace = kind == "menace"
+
+    if is_menace:
+
+        @sub.callback(invoke_without_command=True)
+        def menace_experiment(
+            ctx: typer.Context,
+            learners: Annotated[int, typer.Option("--learners", min=1, max=100_000, help="fresh MENACEs per opponent")] = 10,
+            games: Annotated[int, typer.Option("--games", min=1, max=500_000, help="games each MENACE plays")] = 1000,
+            against: Annotated[list[str] | None, typer.Option("--against", help="random, perfect, self or sharp; repeat for several")] = None,
+            side: Annotated[str, typer.Option("--side", help="X: MENACE moves first (Michie's), O: second")] = "X",
+            beads: Annotated[str, typer.Option("--beads", help="beads per colour at its 1st, 2nd, ... move")] = "4-3-2-1",
+            win: Annotated[int, typer.Option("--win", help="beads added per bead drawn after a win")] = 3,
+            draw: Annotated[int, typer.Option("--draw", help="after a draw")] = 1,
+            loss: Annotated[int, typer.Option("--loss", help="after a loss (negative: taken out)")] = -1,
+            seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
+            plot: Annotated[Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")] = None,
+            chart: Annotated[bool, typer.Option("--chart/--no-chart", help="print the chart of one MENACE per opponent")] = True,
+        ) -> None:
+            if ctx.invoked_subcommand is not None:
+                return
+            from ..players.matchbox import parse_beads
+
+            try:
+                bead_stages = parse_beads(beads)
+            except ValueError as error:
+                fail(f"--beads: {error}")
+            if side.upper() not in ("X", "O"):
+                fail(f"--side must be X or O, not {side!r}")
+            run_menace_command(learners, games, against or list(MENACE_OPPONENTS), 0 if side.upper() == "X" else 1, bead_stages, (win, draw, loss), seed, plot, chart)
+
+    else:
+
+        @sub.callback(invoke_without_command=True)
+        def her_experiment(
+            ctx: typer.Context,
+            learners: Annotated[int, typer.Option("--learners", min=1, max=100_000, help=f"fresh {kind.upper()}s per opponent")] = 50,
+            games: Annotated[int, typer.Option("--games", min=1, max=500_000, help="games each one plays")] = 200,
+            against: Annotated[list[str] | None, typer.Option("--against", help="random or sharp (or perfect); repeat for several")] = None,
+            seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
+            plot: Annotated[Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")] = None,
+            chart: Annotated[bool, typer.Option("--chart/--no-chart", help="print Gardner's chart of one learner per opponent")] = True,
+        ) -> None:
+            if ctx.invoked_subcommand is not None:
+                return
+            run_her_command(kind, learners, games, against or ["random", "sharp"], seed, plot, chart)
+
+    @sub.command("export")
+    def export(
+        name: Annotated[str, typer.Argument(help=f"a {kind} kept in the store (player spec {kind}:name=NAME)")],
+        path: Annotated[Path, typer.Argument(help="the JSON file to write (atomically)")],
+    ) -> None:
+        """Write a named learner's boxes to a JSON file."""
+        store = open_store()
+        if store.load_learner(kind, name) is None:
+            known = ", ".join(n for _, n in store.list_learners(kind)) or "none"
+            fail(f"no {kind} named {name!r} in the store (known: {known})")
+        player = make_learner(kind, name, store)
+        try:
+            player.export_boxes(path)
+        except OSError as error:
+            fail(f"{path}: cannot write it ({error.strerror or error})")
+        console.print(f"Exported {kind} [bold]{name}[/bold]: {len(player.boxes)} boxes to {path}.")
+
+    @sub.command("import")
+    def import_(
+        path: Annotated[Path, typer.Argument(help="a JSON file written by export")],
+        name: Annotated[str | None, typer.Option("--name", help="the name in the store (default: the file's name)")] = None,
+        replace: Annotated[bool, typer.Option("--replace", help="replace a learner of that name already in the store")] = False,
+    ) -> None:
+        """Read boxes from a JSON file into the store; every box and bead is checked, a bad file changes nothing."""
+        store = open_store()
+        target = name or path.stem
+        if store.load_learner(kind, target) is not None and not replace:
+            fail(f"a {kind} named {target!r} is already in the store (use --replace, or --name)")
+        player = make_learner(kind, "", store)
+        try:
+            player.import_boxes(path)
+        except ValueError as error:
+            fail(str(error))
+        try:
+            store.save_learner(kind, target, player.payload())
+        except ValueError as error:
+            fail(str(error))
+        console.print(f"Imported {len(player.boxes)} boxes from {path} as {kind} [bold]{target}[/bold].")
+
+    @sub.command("show")
+    def show(name: str = typer.Argument(..., help=f"a {kind} kept in the store")) -> None:
+        """Print a named learner's boxes: each canonical board and its beads."""
+        store = open_store()
+        if store.load_learner(kind, name) is None:
+            known = ", ".join(n for _, n in store.list_learners(kind)) or "none"
+            fail(f"no {kind} named {name!r} in the store (known: {known})")
+        player = make_learner(kind, name, store)
+        table = Table("box (canonical board)", "beads", title=f"{kind} {name}: {len(player.boxes)} boxes after {player.games_played} games")
+        for board, beads in sorted(player.boxes.items()):
+            shown = " ".join(f"{m}x{c}" for m, c in beads.items()) if isinstance(beads, dict) else " ".join(beads) or "(empty: resigns)"
+            table.add_row(board, shown)
+        console.print(table)
+
+    return sub
+
+
+def make_learner(kind: str, name: str, store: Any) -> Any:
+    from ..games import get_game
+    from ..players.matchbox import HerPlayer, HimPlayer, MenacePlayer
+
+    factory = {"her": HerPlayer, "him": HimPlayer, "menace": MenacePlayer}[kind]
+    game = get_game("tictactoe" if kind == "menace" else "hexapawn")
+    try:
+        return factory(game, name=name, store=store)
+    except ValueError as error:
+        fail(str(error))
+
+
+def default_plot(kind: str, seed: int) -> Path:
+    return data_dir() / "plots" / f"{kind}-learning-curve-seed{seed}.png"
+
+
+def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
+    chosen = []
+    for opponent in against:
+        if opponent not in valid:
+            fail(f"--against: unknown opponent {opponent!r}; valid: {', '.join(valid)}")
+        if opponent not in chosen:
+            chosen.append(opponent)
+    return chosen
+
+
+def print_chart(title: str, record: str) -> None:
+    from ..experiments.matchbox import chart
+
+    console.print(f"\n{title}")
+    for line in chart(record):
+        console.print("  " + line, markup=False)
+
+
+def save_and_plot(kind: str, result: dict[str, Any], plot: Path | None, title: str) -> None:
+    from ..experiments.matchbox import plot_learning_curve
+
+    path = plot if plot is not None else default_plot(kind, result["seed"])
+    try:
+        plot_learning_curve(result, path, title)
+    except OSError as error:
+        fail(f"{path}: cannot write the plot ({error.strerror or error})")
+    number = open_store().save_result(kind, result)
+    console.print(f"\nLearning curve: {path}\nResult saved in the store: {kind} #{number}")
+
+
+def run_her_command(kind: str, learners: int, games: int, against: list[str], seed: int, plot: Path | None, chart: bool) -> None:
+    from ..experiments.matchbox import run_her
+
+    opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    result = run_her(kind, learners, games, opponents, seed)
+    name = kind.upper()
+    table = Table(
+        "against", "most losses", "average", "good beads taken out", "bad beads taken out", "last loss (game)",
+        title=f"{learners} fresh {name}s as Black, {games} games each, seed {seed}",
+    )
+    for item in result["opponents"]:
+        table.add_row(
+            item["opponent"].capitalize(), str(item["most_losses"]), f"{item['average_losses']:.2f}",
+            str(item["good_beads_taken_out"]), str(item["bad_beads_taken_out"]), str(item["last_loss_game"]),
+        )
+    console.print(table)
+    counted, opened = result["boxes_counted"], result["boxes_opened"]
+    console.print(
+        f"Boxes counted without playing: {counted['boxes']} boxes, {counted['beads']} beads, {counted['bad_beads']} of them bad."
+    )
+    console.print(f"Boxes these runs opened: {opened['boxes']}, with {opened['beads']} beads, {opened['bad_beads']} of them bad.")
+    bad = counted["bad_beads"]
+    most = result["most_losses_overall"]
+    if kind == "her":
+        verdict = "confirmed: no HER lost an 18th game" if most <= bad else "NOT confirmed"
+        console.print(f"Most losses of any HER: {most}; the bound is the {bad} bad beads ({verdict}).")
+    else:
+        console.print(
+            f"Most losses of any HIM: {most}. HIM can lose more than {bad} games: a win puts back a second copy of a bead, "
+            "bad ones included, so a bad move can cost more than one loss."
+        )
+    good = result["good_beads_taken_out"]
+    console.print(
+        f"Good beads taken out: {good}" + (" (Gardner's rule only ever threw away bad moves)." if good == 0 else " (a good bead was lost!).")
+    )
+    if kind == "him":
+        compare_with_her(result, learners, games, opponents, seed)
+    if chart:
+        for item in result["opponents"]:
+            letters = item["chart"]
+            print_chart(
+                f"Gardner's chart, {name} no. 1 against {item['opponent'].capitalize()} (W won, L lost; ten games a line): "
+                f"lost {letters.count('L')} of {games}, the last loss in game {letters.rfind('L') + 1}", letters,
+            )
+    save_and_plot(kind, result, plot, f"{name}: losses per game, {learners} learners, seed {seed}")
+
+
+def compare_with_her(him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int) -> None:
+    """Seed 003's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
+    from ..experiments.matchbox import run_her
+
+    her = run_her("her", learners, games, opponents, seed)
+    console.print("\nDoes HIM lose more games than HER, or fewer? (same games' seeds for both)")
+    for mine, theirs in zip(him["opponents"], her["opponents"], strict=True):
+        a, b = mine["average_losses"], theirs["average_losses"]
+        answer = "more" if a > b else "fewer" if a < b else "as many"
+        console.print(
+            f"  against {mine['opponent'].capitalize()}: HIM loses {a:.2f} on average (most {mine['most_losses']}), "
+            f"HER {b:.2f} (most {theirs['most_losses']}): HIM loses [bold]{answer}[/bold]."
+        )
+    him["her_for_comparison"] = [
+        {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]} for t in her["opponents"]
+    ]
+
+
+def run_menace_command(
+    learners: int, games: int, against: list[str], side: int, beads: tuple[int, ...], rewards: tuple[int, int, int],
+    seed: int, plot: Path | None, chart: bool,
+) -> None:
+    from ..experiments.matchbox import run_menace
+
+    opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    result = run_menace(learners, games, opponents, seed, side=side, beads=beads, rewards=rewards)
+    symbol = "XO"[side]
+    window = result["opponents"][0]["window"]
+    table = Table(
+        "against", "wins", "draws", "losses", f"loss rate, first {window}", f"loss rate, last {window}", f"draw rate, last {window}",
+        "boxes opened",
+        title=(f"{learners} fresh MENACEs as {symbol}, {games} games each, beads {'-'.join(map(str, beads))}, "
+               f"rewards {rewards[0]:+d}/{rewards[1]:+d}/{rewards[2]:+d}, seed {seed} (averages a MENACE)"),
+    )
+    for item in result["opponents"]:
+        table.add_row(
+            item["opponent"], f"{item['average_wins']:.1f}", f"{item['average_draws']:.1f}", f"{item['average_losses']:.1f}",
+            f"{item['loss_rate_first']:.3f}", f"{item['loss_rate_last']:.3f}", f"{item['draw_rate_last']:.3f}",
+            f"{item['boxes_opened_average']:.0f}",
+        )
+    console.print(table)
+    counted = result["boxes_counted"]
+    console.print(f"MENACE's boxes as {symbol}, counted without playing: {counted['boxes']} boxes, {counted['colours']} bead colours.")
+    console.print("In self-play one MENACE plays both sides; its letters are X's results.")
+    if chart:
+        for item in result["opponents"]:
+            letters = item["chart"]
+            shown = letters[:200]
+            print_chart(
+                f"Chart of MENACE no. 1 against {item['opponent']} (W won, D drew, L lost; ten games a line"
+                + (f"; the first 200 of {games}" if len(letters) > 200 else "") + ")", shown,
+            )
+    save_and_plot("menace", result, plot, f"MENACE as {symbol}: losses per game, {learners} learners, seed {seed}")

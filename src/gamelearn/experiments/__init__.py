@@ -1,0 +1,1 @@
+"""Experiments: batch self-play, matchbox trainings, tournaments, grading, plots."""

@@ -1,0 +1,243 @@
+"""Seed 003's experiments with the matchbox learners: many fresh HERs (or HIMs) trained against
+Random and Sharp, the bead check against the exact solution, Gardner's chart, the learning curve;
+and MENACE trained against random, the perfect player and itself.
+
+Each run goes through the fast path (``players/matchbox_fast.py``), which plays the same games as
+``play_game`` with the Player objects and the same seeds: game ``g`` of learner ``n`` in a run
+seeded ``s`` is ``play_game(game, players, seed=game_seed(s, n, g))``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..games import get_game
+from ..players.matchbox import MENACE_BEADS, MENACE_REWARDS
+from ..players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
+from ..players.matchbox_tables import count_boxes
+from ..solve import solve
+
+HER_OPPONENTS = ("random", "sharp")
+MENACE_OPPONENTS = ("random", "perfect", "self")
+
+
+def chart(record: str, per_line: int = 10) -> list[str]:
+    """Gardner's chart: a letter a game, ``per_line`` to a line."""
+    return [record[start:start + per_line] for start in range(0, len(record), per_line)]
+
+
+# HER and HIM ------------------------------------------------------------------------------------
+
+
+def bead_is_bad(box_board: str, bead: str) -> bool:
+    """Seed 003's ``bad``: after this bead (Black's move in the box's position) White can force a
+    win.  Asked of the exact solver, not of the tables the training used."""
+    game = get_game("hexapawn")
+    after = game.play(game.from_board(box_board, 1), bead)
+    return solve(game).value(after) == 1 or game.winner(after) == 0
+
+
+@dataclass(frozen=True)
+class HerOpponentResult:
+    opponent: str
+    losses: tuple[int, ...]  # per learner
+    good_taken_out: int
+    bad_taken_out: int
+    last_loss: int  # the latest game (1-based) any learner lost; 0 if none lost
+    loss_matrix: tuple[str, ...]  # per learner, a letter a game
+
+    @property
+    def most(self) -> int:
+        return max(self.losses)
+
+    @property
+    def average(self) -> float:
+        return sum(self.losses) / len(self.losses)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "opponent": self.opponent,
+            "most_losses": self.most,
+            "average_losses": self.average,
+            "good_beads_taken_out": self.good_taken_out,
+            "bad_beads_taken_out": self.bad_taken_out,
+            "last_loss_game": self.last_loss,
+            "losses": list(self.losses),
+            "chart": self.loss_matrix[0],
+            "loss_rate_per_game": loss_rate(self.loss_matrix, "L"),
+        }
+
+
+def loss_rate(records: Sequence[str], letter: str) -> list[float]:
+    """The fraction of learners whose game ``g`` ended with ``letter``, for every ``g``."""
+    games = len(records[0])
+    return [sum(1 for r in records if r[g] == letter) / len(records) for g in range(games)]
+
+
+def run_her(kind: str, learners: int, games: int, opponents: Sequence[str], seed: int) -> dict[str, Any]:
+    """Train ``learners`` fresh HERs (``kind`` "her") or HIMs ("him") for ``games`` games against
+    each opponent, seeded; check every bead taken out against the exact solution."""
+    if kind not in ("her", "him"):
+        raise ValueError(f"kind must be her or him, not {kind!r}")
+    if learners < 1 or games < 1:
+        raise ValueError("learners and games must be at least 1")
+    table = fast_tables("hexapawn").table
+    verdict: dict[tuple[int, str], bool] = {}
+    results = []
+    opened: set[int] = set()
+    for number, opponent in enumerate(opponents):
+        losses, records = [], []
+        good = bad = last = 0
+        for learner in range(learners):
+            seeds = [game_seed(seed + number, learner, g) for g in range(games)]
+            run = train_her(seeds, opponent, him=kind == "him")
+            losses.append(run.losses)
+            records.append(run.record)
+            last = max(last, run.record.rfind("L") + 1)
+            opened.update(run.boxes)
+            for box, bead in run.removed:
+                if (box, bead) not in verdict:
+                    verdict[box, bead] = bead_is_bad(table.boards[box], bead)
+                if verdict[box, bead]:
+                    bad += 1
+                else:
+                    good += 1
+        results.append(HerOpponentResult(opponent, tuple(losses), good, bad, last, tuple(records)))
+    counted = count_boxes("hexapawn", side=1)
+    # the boxes the runs opened, with every bead a box starts with, checked against the solver
+    opened_beads = [(box, bead) for box in sorted(opened) for bead in fast_tables("hexapawn").new_box[box]]
+    opened_bad = sum(1 for box, bead in opened_beads if bead_is_bad(table.boards[box], bead))
+    return {
+        "experiment": kind,
+        "learners": learners,
+        "games": games,
+        "seed": seed,
+        "opponents": [r.to_dict() for r in results],
+        "boxes_counted": {"boxes": counted.boxes, "beads": counted.beads, "bad_beads": counted.bad_beads},
+        "boxes_opened": {"boxes": len(opened), "beads": len(opened_beads), "bad_beads": opened_bad},
+        "most_losses_overall": max(r.most for r in results),
+        "good_beads_taken_out": sum(r.good_taken_out for r in results),
+    }
+
+
+# MENACE -----------------------------------------------------------------------------------------
+
+
+def run_menace(
+    learners: int,
+    games: int,
+    opponents: Sequence[str],
+    seed: int,
+    side: int = 0,
+    beads: Sequence[int] = MENACE_BEADS,
+    rewards: Sequence[int] = MENACE_REWARDS,
+) -> dict[str, Any]:
+    """Train ``learners`` fresh MENACEs for ``games`` games against each opponent (MENACE plays
+    ``side``: 0 first, as Michie's did; in self-play one MENACE plays both sides)."""
+    if learners < 1 or games < 1:
+        raise ValueError("learners and games must be at least 1")
+    window = max(1, min(100, games // 10))
+    results = []
+    for number, opponent in enumerate(opponents):
+        records = []
+        boxes = 0
+        for learner in range(learners):
+            seeds = [game_seed(seed + number, learner, g) for g in range(games)]
+            run = train_menace(seeds, opponent, learner_side=side, beads=beads, rewards=rewards)
+            records.append(run.record)
+            boxes += len(run.boxes)
+        totals = {letter: sum(r.count(letter) for r in records) / learners for letter in "WDL"}
+        first = sum(r[:window].count("L") for r in records) / (learners * window)
+        final = sum(r[-window:].count("L") for r in records) / (learners * window)
+        results.append(
+            {
+                "opponent": opponent,
+                "average_wins": totals["W"],
+                "average_draws": totals["D"],
+                "average_losses": totals["L"],
+                "window": window,
+                "loss_rate_first": first,
+                "loss_rate_last": final,
+                "draw_rate_last": sum(r[-window:].count("D") for r in records) / (learners * window),
+                "boxes_opened_average": boxes / learners,
+                "chart": records[0],
+                "loss_rate_per_game": loss_rate(records, "L"),
+            }
+        )
+    counted = count_boxes("tictactoe", side=side, min_choices=2, merge_colours=True)
+    return {
+        "experiment": "menace",
+        "learners": learners,
+        "games": games,
+        "seed": seed,
+        "side": side,
+        "beads": list(beads),
+        "rewards": {"win": rewards[0], "draw": rewards[1], "loss": rewards[2]},
+        "boxes_counted": {"boxes": counted.boxes, "colours": counted.beads},
+        "opponents": results,
+    }
+
+
+# the learning curve -------------------------------------------------------------------------------
+
+
+def smoothed(values: Sequence[float], window: int) -> list[float]:
+    """A trailing moving average (the first points average what there is)."""
+    out, total = [], 0.0
+    for index, value in enumerate(values):
+        total += value
+        if index >= window:
+            total -= values[index - window]
+        out.append(total / min(index + 1, window))
+    return out
+
+
+def plot_learning_curve(result: dict[str, Any], path: Path, title: str) -> Path:
+    """Losses per game averaged over the learners (a trailing moving average), with the band of
+    +-1.96 standard errors of that average; one line per opponent.  Written atomically."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    learners = result["learners"]
+    window = max(1, result["games"] // 40)
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for item in result["opponents"]:
+        rates = smoothed(item["loss_rate_per_game"], window)
+        # each point averages learners x (up to) window games of 0/1 losses
+        spans = [min(i + 1, window) for i in range(len(rates))]
+        errors = [1.96 * math.sqrt(max(r * (1 - r), 0.0) / (learners * n)) for r, n in zip(rates, spans, strict=True)]
+        games = range(1, len(rates) + 1)
+        line = axes.plot(games, rates, label=f"against {item['opponent']}")[0]
+        axes.fill_between(
+            games,
+            [max(0.0, r - e) for r, e in zip(rates, errors, strict=True)],
+            [min(1.0, r + e) for r, e in zip(rates, errors, strict=True)],
+            color=line.get_color(),
+            alpha=0.2,
+        )
+    axes.set_xlabel("game")
+    axes.set_ylabel(f"losses per game (mean of {learners}, {window}-game moving average)")
+    axes.set_ylim(0, 1)
+    axes.set_title(title)
+    axes.legend()
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
+    os.close(handle)
+    try:
+        figure.savefig(temporary, format="png", dpi=100)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(figure)
+    return path
