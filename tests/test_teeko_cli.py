@@ -101,3 +101,34 @@ def test_stat_show_and_reset(thesis_data: Path, tmp_path: Path):
     shown = run("teeko", "stat", "show")
     assert shown.exit_code == 0 and "against you, program began" in shown.stdout
     assert run("teeko", "stat", "reset").exit_code == 0
+
+
+CONSOLE_SCRIPT = "1\n1344\n22\nq\np\nt\n3\n?\n\nq\n"
+
+
+def test_console_through_the_command_with_scripted_input():
+    result = runner.invoke(app, ["teeko", "console", "--seed", "5"], input=CONSOLE_SCRIPT)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "illegal move '1344': wrong phase" in out
+    assert "The game has been abandoned" in out
+    assert "Pause is now OFF." in out and "Thinking is now OFF." in out
+    assert "Self-play:    1 in all" in out  # the autoplay game, and only it, was counted
+    assert out.rstrip().endswith("Goodbye.")
+    # the same seed plays the same games
+    from gamelearn.store.db import Store
+    from gamelearn.store.thesis_memories import load_stat
+
+    counts = load_stat(Store(), "console")
+    assert sum(counts[:3]) == 1 and sum(counts[3:]) == 0
+
+
+def test_console_is_deterministic_by_seed(tmp_path: Path, monkeypatch):
+    outputs = []
+    for home in ("a", "b"):
+        monkeypatch.setenv("GAMELEARN_HOME", str(tmp_path / home))
+        result = runner.invoke(app, ["teeko", "console", "--seed", "11"], input="p\n3\nq\n")
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+    assert "Player I (X) plays" in outputs[0]

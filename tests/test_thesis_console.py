@@ -280,3 +280,33 @@ def test_any_line_beginning_with_q_abandons(tmp_path: Path, answer: str):
     assert session.mode is Mode.MOVE
     play(session, [answer])
     assert session.mode is Mode.MENU
+
+
+@pytest.mark.parametrize("command", ["1", "2"])
+def test_a_whole_game_against_the_thesis_engine(tmp_path: Path, command: str):
+    """A person who always plays the first legal move and accepts any draw, against the real engine."""
+    from gamelearn.experiments.thesis_console import EngineBrain
+
+    store = Store(tmp_path / "db.sqlite3")
+    session = ConsoleSession(store, EngineBrain(seed=2))
+    session.start()
+    out = play(session, [command])
+    while session.mode is not Mode.MENU:
+        if session.mode is Mode.DRAW_OFFER:
+            assert any("The moves repeat" in line for line in out[-6:])
+            out += play(session, ["y"])
+        else:
+            assert session.current is not None
+            out += play(session, [session.game.legal_moves(session.current.state)[0]])
+    counts = load_stat(store, "console")
+    group = counts[3:6] if command == "2" else counts[6:9]
+    assert sum(group) == 1 and sum(counts) == 1
+    memory = store.load_memory("console") or []
+    (record,) = store.records(game="teeko", context="teeko-console")
+    if record["plies"] < 9 or not (group[0] or group[2]):
+        assert memory == []  # won while placing, or drawn: nothing to learn
+    elif group[0]:  # the program won: everything learned is a win of side 1, the program
+        assert memory and all(o == 0 for _, _, o in memory)
+    else:
+        assert memory and all(x == 0 for _, x, _ in memory)
+    assert sum(x + o for _, x, o in memory) == (record["plies"] - 8 if memory else 0)

@@ -211,3 +211,35 @@ def stat_reset(
 
 
 __all__ = ["register", "teeko_app", "STAT_FIELD_NAMES"]
+
+
+# --- console ----------------------------------------------------------------------------------
+
+
+@teeko_app.command("console")
+def console_game(
+    memory: Annotated[str, typer.Option("--memory", help="the memory in the store it recalls and learns")] = "console",
+    seed: Annotated[int | None, typer.Option("--seed", help="seed of the program's random choices")] = None,
+) -> None:
+    """The thesis program's console game: you against it, or autoplay; it learns as it plays."""
+    from ..experiments.thesis_console import ConsoleSession, EngineBrain
+
+    store = open_store()
+    try:
+        session = ConsoleSession(store, EngineBrain(seed), memory_name=memory)
+    except ValueError as error:
+        fail(str(error))
+    screen = session.start()
+    while True:
+        for line in screen.lines:
+            console.print(line, markup=False, highlight=False)
+        if screen.board:
+            console.print(screen.board, markup=False, highlight=False)
+        if screen.finished:
+            return
+        try:
+            text = console.input(screen.prompt, markup=False)
+        except EOFError:  # end of input: leave as q would, abandoning any game in progress
+            console.print()
+            return
+        screen = session.send(text)

@@ -390,7 +390,7 @@ class ConsoleSession:
     def _finish(self, screen: Screen, winner: int | None, end: End) -> Screen:
         current = self.current
         assert current is not None
-        screen.board = self._board_text()
+        screen.lines.append(render_board(self.game.board(current.state)))  # the final position
         program = self._program_symbol()
         if winner is None:
             screen.lines.append("The game has been drawn.")
@@ -465,3 +465,70 @@ def statistics_lines(counts: Sequence[int]) -> list[str]:
             share = f"{100.0 * count / total:6.2f}%" if total else "     -"
             lines.append(f"    {label:<18} {count:4d}  {share}")
     return lines
+
+
+class EngineBrain:
+    """The thesis engine (players/thesis/engine.py, fixed mode) behind the Brain protocol.
+
+    Randomness: one seeded generator for the whole session, as the original had one for the run.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        from ..players.thesis.engine import EngineState
+        from ..players.thesis.fixes import Fixes
+        from ..players.thesis.rng import SeededDraws
+
+        self.fixes = Fixes.fixed()
+        self.draws = SeededDraws(seed)
+        self.state = EngineState()
+        self._memory_source: tuple[Entry, ...] | None = None
+        self._memory: object = None
+
+    def _memory_for(self, entries: Sequence[Entry]) -> object:
+        from ..players.thesis.memory import Memory
+
+        snapshot = tuple(entries)
+        if snapshot != self._memory_source:  # rebuilt only after the memory changed (after a game)
+            self._memory_source = snapshot
+            self._memory = Memory(snapshot)
+        return self._memory
+
+    def decide(self, board: str, side: int, ply: int, switches: Switches, memory: Sequence[Entry]) -> Decision:
+        from ..players.thesis.board import from_digits
+        from ..players.thesis.engine import Settings, decide
+
+        settings = Settings(switches.heuristics, switches.search, switches.learning)
+        found = decide(
+            from_digits(board),
+            side,
+            ply,
+            settings,
+            self._memory_for(memory),  # type: ignore[arg-type]
+            self.draws,
+            self.fixes,
+            self.state,
+        )
+        return Decision(found.move, thinking_lines(found))
+
+
+def thinking_lines(found: object) -> tuple[str, ...]:
+    """Thinking output: the heuristic that fired, the three candidates' evaluations, the choice."""
+
+    def shown(value: int | None) -> str:
+        return "none" if value is None or value <= -2000 else str(value)
+
+    source = str(getattr(found, "source", ""))
+    if source.startswith("o:"):
+        return (f"Thinking: opening rule {source[2:]}.",)
+    if source.startswith("killer:"):
+        return (f"Thinking: {source[7:]} is a killer move, played at once.",)
+    parts = []
+    if getattr(found, "heuristic", None):
+        parts.append(f"heuristic {found.heuristic}: {shown(found.eh)}")  # type: ignore[attr-defined]
+    else:
+        parts.append("heuristics off")
+    sk = getattr(found, "sk", None)
+    parts.append(f"search over {sk} moves: {shown(found.es)}" if sk is not None else "search off")  # type: ignore[attr-defined]
+    lc = getattr(found, "lc", None)
+    parts.append(f"memory ({lc} matching records): {shown(found.el)}" if lc is not None else "learning off")  # type: ignore[attr-defined]
+    return ("Thinking: " + "; ".join(parts) + f"; choice: {source}.",)
