@@ -5,7 +5,8 @@ A search negates the value for player 1.  Terminal positions are scored by the s
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..games.hexapawn import pawn_moves
 from ..games.teeko import BLOCK_MASKS, LINE_MASKS, has_four

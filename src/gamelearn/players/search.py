@@ -3,7 +3,9 @@ search at a depth and estimate the rest), and seed 003's Sharp."""
 
 from __future__ import annotations
 
-from typing import Any, Hashable
+import math
+from collections.abc import Hashable
+from typing import Any
 
 from .base import Player
 from .evaluation import default_evaluation, evaluation
@@ -65,9 +67,24 @@ class MinimaxPlayer(Player):
         }
 
     def choose(self, state: Hashable) -> str | None:
-        scores = self.scores(state)
-        best = max(scores.values())
-        return self.rng.choice([move for move, score in scores.items() if score == best])
+        """A move of best value, drawn at random among the equal best.
+
+        Each root move is searched with the window (just below the best so far, +inf): a worse
+        move fails low and is dropped, an equal or better one comes back exact.  So alpha-beta
+        prunes at the root too and still sees every tie, and minimax and alpha-beta with the same
+        seed choose the same moves.
+        """
+        player = self.game.to_move(state)
+        best = -math.inf
+        ties: list[str] = []
+        for move in self.game.legal_moves(state):
+            alpha = math.nextafter(best, -math.inf)
+            score = -self.value(self.game.play(state, move), 1 - player, self.depth - 1, 1, -math.inf, -alpha)
+            if score > best:
+                best, ties = score, [move]
+            elif score == best:
+                ties.append(move)
+        return self.rng.choice(ties)
 
 
 class AlphaBetaPlayer(MinimaxPlayer):

@@ -1,0 +1,195 @@
+"""Players behind make_player(game, spec, seed=): specs, options, seeding, seed 001's evaluations
+with the slides' figures, minimax = alpha-beta, and Sharp against an exact oracle."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from gamelearn import get_game, make_player
+from gamelearn.games import GAME_NAMES
+from gamelearn.players.evaluation import WIN, tictactoe_better, tictactoe_simple
+
+TTT = get_game("tictactoe")
+BASIC_SPECS = ["random", "minimax", "minimax:depth=1", "alphabeta:depth=2", "sharp"]
+
+
+def positions(name: str, games: int, seed: int, limit: int = 40) -> list:
+    game = get_game(name)
+    rng = random.Random(seed)
+    found = []
+    for _ in range(games):
+        state = game.initial()
+        while not game.is_over(state) and len(found) < limit * games:
+            found.append(state)
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+    return found
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("spec", BASIC_SPECS)
+def test_every_basic_player_chooses_legal_moves_and_repeats_itself_under_a_seed(name: str, spec: str) -> None:
+    game = get_game(name)
+    sample = positions(name, 2, seed=5)[:: 7 if name == "teeko" else 1][:12]
+    first = make_player(game, spec, seed=11)
+    again = make_player(game, spec, seed=11)
+    chosen = [first.choose(s) for s in sample]
+    assert chosen == [again.choose(s) for s in sample]
+    for state, move in zip(sample, chosen, strict=True):
+        assert move in game.legal_moves(state)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("chess-engine", "valid players: random, human"),
+        ("minimax:speed=3", "valid options: depth, eval"),
+        ("minimax:depth=x", "not a whole number"),
+        ("minimax:depth=99", "outside 1..12"),
+        ("minimax:depth", "needs a value"),
+        ("alphabeta:eval=clever", "valid: better, simple"),
+        ("random:depth=2", "valid options: none"),
+        ("", "a player spec"),
+    ],
+)
+def test_bad_specs_are_value_errors_that_list_the_valid_choices(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_player(TTT, spec, seed=1)
+
+
+def test_unknown_evaluation_lists_the_games_own_evaluations() -> None:
+    with pytest.raises(ValueError, match="thesis, lines"):
+        make_player(get_game("teeko"), "minimax:eval=better")
+    with pytest.raises(ValueError, match="valid: material"):
+        make_player(get_game("hexapawn"), "alphabeta:eval=simple")
+
+
+def test_human_needs_an_interface_and_answers_what_it_is_asked() -> None:
+    human = make_player(TTT, "human")
+    assert human.is_human
+    with pytest.raises(RuntimeError, match="interface"):
+        human.choose(TTT.initial())
+    human.ask = lambda state: "4"
+    assert human.choose(TTT.initial()) == "4"
+
+
+# Seed 001: the slides' figures -----------------------------------------------------------------
+
+
+def after(*moves: str):
+    state = TTT.initial()
+    for move in moves:
+        state = TTT.play(state, move)
+    return state
+
+
+def test_simple_evaluation_gives_the_slides_figures() -> None:
+    # "Value of evaluation function at start of game is zero" (8-8)
+    assert tictactoe_simple(after()) == 0
+    # "After X moves in center, score for X is +4" (8-4)
+    assert tictactoe_simple(after("4")) == 4
+    # "After O moves, score for X is +2" (6-4: O took an edge, which leaves X 6 lines)
+    assert tictactoe_simple(after("4", "1")) == 2
+    # "After X's next move, score for X is +3": X on the edge beside; the slide's picture, 6-2 = 4,
+    # is X on a corner, which blocks two of O's lines.
+    assert tictactoe_simple(after("4", "1", "3")) == 3
+    assert tictactoe_simple(after("4", "1", "6")) == 4
+    # evalO is the same count from O's side: -4, -2, -3 (the slide's "+2" for O contradicts its
+    # own picture, 4-6 = -2); a search negates the value for O.
+    assert [-tictactoe_simple(after(*m)) for m in (("4",), ("4", "1"), ("4", "1", "3"))] == [-4, -2, -3]
+
+
+def naive_better(board: str) -> int:
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    cells = [[board[i] for i in line] for line in lines]
+    if any(c.count("X") == 3 for c in cells):
+        return WIN
+    if any(c.count("O") == 3 for c in cells):
+        return -WIN
+    x2 = sum(c.count("X") == 2 and c.count(".") == 1 for c in cells)
+    x1 = sum(c.count("X") == 1 and c.count(".") == 2 for c in cells)
+    o2 = sum(c.count("O") == 2 and c.count(".") == 1 for c in cells)
+    o1 = sum(c.count("O") == 1 and c.count(".") == 2 for c in cells)
+    return 3 * x2 + x1 - (3 * o2 + o1)
+
+
+def test_better_evaluation_is_the_slides_formula_on_every_position() -> None:
+    assert tictactoe_better(after()) == 0
+    assert tictactoe_better(after("4")) == 4  # X1 = 4 lines through the centre
+    assert tictactoe_better(after("4", "1")) == 3 - 1
+    assert tictactoe_better(after("0", "3", "1", "4", "2")) == WIN  # "MaxInt if X wins"
+    seen = set()
+    stack = [TTT.initial()]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        assert tictactoe_better(state) == naive_better(TTT.board(state))
+        stack.extend(TTT.play(state, m) for m in TTT.legal_moves(state))
+    assert len(seen) == 5478
+
+
+def test_one_ply_search_with_the_simple_evaluation_takes_the_centre() -> None:
+    # centre +4, a corner 8-5 = +3, an edge 8-6 = +2
+    for seed in range(5):
+        assert make_player(TTT, "minimax:depth=1,eval=simple", seed=seed).choose(TTT.initial()) == "4"
+
+
+# Search -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, depth", [("tictactoe", 3), ("hexapawn", 4), ("teeko", 2)])
+def test_alphabeta_gives_minimax_values_and_moves_with_fewer_nodes(name: str, depth: int) -> None:
+    game = get_game(name)
+    minimax = make_player(game, f"minimax:depth={depth}", seed=1)
+    alphabeta = make_player(game, f"alphabeta:depth={depth}", seed=1)
+    sample = positions(name, 2, seed=3)[:: 9 if name == "teeko" else 1][:10]
+    for state in sample:
+        assert alphabeta.scores(state) == minimax.scores(state)
+    minimax.nodes = alphabeta.nodes = 0
+    for state in sample:  # the same seed, the same choices: ties are kept, worse moves cut off
+        assert alphabeta.choose(state) == minimax.choose(state)
+    assert alphabeta.nodes < minimax.nodes
+
+
+@cache
+def solved(name: str, state) -> int:
+    """Exact value for the side to move (+1 win, 0 draw, -1 loss): plain negamax, the oracle."""
+    game = get_game(name)
+    if game.is_over(state):
+        winner = game.winner(state)
+        return 0 if winner is None else (1 if winner == game.to_move(state) else -1)
+    return max(-solved(name, game.play(state, m)) for m in game.legal_moves(state))
+
+
+def test_full_depth_search_never_loses_tictactoe() -> None:
+    player = make_player(TTT, "alphabeta:depth=9,eval=better", seed=2)
+    for state in positions("tictactoe", 6, seed=8)[::3]:
+        move = player.choose(state)
+        assert -solved("tictactoe", TTT.play(state, move)) == solved("tictactoe", state)
+
+
+@pytest.mark.parametrize("name", ["hexapawn", "tictactoe"])
+def test_sharp_sees_exactly_the_forced_wins(name: str) -> None:
+    game = get_game(name)
+    sharp = make_player(game, "sharp", seed=4)
+    for state in positions(name, 30, seed=6):
+        forced = [m for m in game.legal_moves(state) if solved(name, game.play(state, m)) == -1]
+        assert sharp.winning_moves(state) == forced
+        if forced:
+            assert sharp.choose(state) in forced
+
+
+def test_sharp_in_teeko_takes_a_win_in_one() -> None:
+    game = get_game("teeko")
+    # X has 00 01 02 and places its fourth pawn: 03 wins at once.
+    state = game.from_board("XXX.." "OOO.." + "." * 15, 0)
+    sharp = make_player(game, "sharp", seed=1)
+    wins = sharp.winning_moves(state)
+    assert "03" in wins
+    assert all(sharp.choose(state) in wins for _ in range(5))
+    quiet = game.from_board("X.X.." "O...O" + "." * 15, 0)  # nothing forced within 3 plies
+    assert sharp.winning_moves(quiet) == []
