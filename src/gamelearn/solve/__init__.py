@@ -7,6 +7,7 @@ This layer imports only the rules (gamelearn.games), numpy and numba.
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from typing import Any
@@ -34,9 +35,22 @@ def solve(game: Game | str, **options: Any) -> Solution:
             _CACHE[game.name] = ExhaustiveSolution(game)
         return _CACHE[game.name]
     if game.name == "teeko":
-        from .teeko import solve_teeko
+        from .teeko import default_path, solve_teeko
 
-        return solve_teeko(game, **options)
+        # One open table per file (and per version of it: a rebuilt file is opened afresh), so
+        # that making many perfect players does not re-read and re-verify the table each time.
+        path = options.get("path") or default_path()
+        try:
+            stamp = os.stat(path)
+            key = f"teeko:{os.path.abspath(path)}:{stamp.st_mtime_ns}:{stamp.st_size}"
+        except OSError:
+            key = ""
+        if key and key in _CACHE and not options.get("build"):
+            return _CACHE[key]
+        solution = solve_teeko(game, **options)
+        if key:
+            _CACHE[key] = solution
+        return solution
     raise ValueError(f"no solver for {game.name}")
 
 

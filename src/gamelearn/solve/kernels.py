@@ -189,6 +189,15 @@ def retrograde_level(
 
 
 @njit(cache=True)
+def histogram(code: np.ndarray) -> np.ndarray:
+    """How many positions hold each code (np.bincount would first widen the bytes to 8 each)."""
+    counts = np.zeros(256, dtype=np.int64)
+    for value in code:
+        counts[value] += 1
+    return counts
+
+
+@njit(cache=True)
 def gather_rows(code: np.ndarray, row: int, rep_ranks: np.ndarray) -> np.ndarray:
     """The rows of the representatives' mover sets, back to back (the stored moving phase)."""
     out = np.empty(rep_ranks.shape[0] * row, dtype=np.uint8)

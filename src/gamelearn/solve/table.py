@@ -100,7 +100,7 @@ def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[
         distance += 1
     progress("retrograde analysis", distance, distance)
     del count
-    census = census_of_codes(np.bincount(code, minlength=256))
+    census = census_of_codes(kernels.histogram(code))
     moving_classes = index.classes[k]
     rep_ranks = np.searchsorted(movers, moving_classes.reps)
     layers: dict[tuple[int, int], np.ndarray] = {(k, k): kernels.gather_rows(code, len(others), rep_ranks)}
