@@ -1,0 +1,257 @@
+"""Batch self-play of the 1999 thesis program, fixed or original (seed 000; THESIS-FACTS.md f, h).
+
+``run_batch(BatchConfig(...)) -> BatchResult`` plays ``games`` games of player I (side +1, X,
+always first) against player II (side -1, O), each with its own h/s/l switches and its own memory
+('1' = player I in both), as ``teeko <I flags> <II flags> mem2.m N`` did:
+
+* the thesis's ply counter ``n`` (1-8 place, 9 on move); before each ply from ``n = 7`` in the
+  opening and every ply of the moving phase, a four of the side to move, then of the other side,
+  ends the game (a four made on ply 8 is seen at ``n = 9``, as in the original);
+* from ``n = 25`` the draw checks: ``n > 100`` (the 100-ply cap), then cycles of 2, 3 and 4 over
+  the 16-slot history of moving-phase boards (newest in slot 15): slots 8-11 = 12-15, 4-9 = 10-15,
+  0-7 = 8-15;
+* after a won game, if the winner (the last mover) has learning on and the moving phase was
+  reached, every board after plies 9 .. last is counted in player I's memory if player I learns,
+  and in player II's if player II learns (section a's update; the winner is side +1 when the last
+  ply is odd: the original's parity rule, right in batch since player I always begins);
+* stat.m's fields 1-3 count X wins, draws and O wins.
+
+``original=True`` plays the C as it was (every fix off, :class:`~gamelearn.players.thesis.fixes.Fixes`),
+drawing from Microsoft's rand() seeded with ``seed`` (the traces' TEEKO_TIME); ``original=False``
+plays the fixed program with ``random.Random(seed)``.  What hung the original (an opening pick
+with all four cells taken, a random move with no move) raises :class:`BatchHang` naming the game
+and ply; fixed mode falls back to a random free cell instead (fix 11).
+
+``trace`` (a path or a text stream) receives the reference traces' lines: ``TRACE SEED``, one
+``TRACE RAND`` per draw, one ``TRACE PLY`` per ply (g n side mv src [h] [eh es el] [sk smax si]
+[lc] r b) and ``TRACE END`` per game (ret lastmove plies result reason r oob), with the same keys
+and values as ../shared/thesis-data/original-traces (the per-point ``TRACE OOB`` lines are not
+written; the END line's oob counts are).  ``progress`` is called with each :class:`GameSummary`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from ..players.thesis.board import digits, key
+from ..players.thesis.engine import Decision, EngineState, Settings, decide, play
+from ..players.thesis.evaluation import has_four
+from ..players.thesis.fixes import Fixes
+from ..players.thesis.heuristics import NoMoveError
+from ..players.thesis.memory import Memory
+from ..players.thesis.opening import OpeningHang
+from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
+from ..store.thesis_files import read_memory
+
+MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
+
+HISTORY = 16  # DRAW*4 slots of draw detection
+FIRST_CHECK = 25  # checks run before each ply once n > 24
+CAP = 100  # n > 100 is a draw
+#: stat.m field (0-based) by result: X won, drawn, O won.
+STAT_FIELD = {"X": 0, "D": 1, "O": 2}
+
+
+class BatchHang(RuntimeError):
+    """The original would have hung here (reported instead of looping for ever)."""
+
+
+@dataclass
+class BatchConfig:
+    games: int
+    first: Settings = field(default_factory=Settings)
+    second: Settings = field(default_factory=Settings)
+    original: bool = False
+    seed: int = 1
+    first_memory: MemorySource = None  # memory.m: player I's memory
+    second_memory: MemorySource = None  # mem2.m: player II's memory
+    stat: Sequence[int] | None = None  # stat.m's nine counts at the start (default all zero)
+    trace: str | Path | IO[str] | None = None
+    progress: Callable[[GameSummary], None] | None = None
+    fixes: Fixes | None = None  # overrides ``original`` when given (e.g. one bug at a time)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    number: int  # from 1
+    last_move: int  # the program's "[last move was M]": plies + 1
+    plies: int
+    result: str  # "X", "O" or "D"
+    reason: str  # four, cycle2, cycle3, cycle4, cap100
+    moves: tuple[str, ...]
+
+    @property
+    def winner(self) -> int | None:
+        """0 (X), 1 (O) or None, as GameRecord.winner."""
+        return {"X": 0, "O": 1}.get(self.result)
+
+
+@dataclass
+class BatchResult:
+    games: list[GameSummary]
+    first_memory: Memory
+    second_memory: Memory
+    stat: tuple[int, ...]
+    rand_calls: int
+
+    def counts(self) -> tuple[int, int, int]:
+        """X wins, draws, O wins of this run."""
+        results = [g.result for g in self.games]
+        return results.count("X"), results.count("D"), results.count("O")
+
+
+def load_memory(source: MemorySource) -> Memory:
+    """A Memory from a Memory (used as is), a mapping, a memory.m path, or None (empty)."""
+    if source is None:
+        return Memory()
+    if isinstance(source, Memory):
+        return source
+    if isinstance(source, (str, Path)):
+        return Memory(read_memory(source))
+    return Memory(source)
+
+
+class _Tracer:
+    def __init__(self, stream: IO[str] | None) -> None:
+        self.stream = stream
+        self.game = 0
+        self.ply = 0
+
+    def write(self, line: str) -> None:
+        if self.stream is not None:
+            self.stream.write("TRACE " + line + "\n")
+
+    def listen(self, draws: Draws) -> None:
+        if self.stream is None:
+            return
+
+        def heard(site: str, value: int) -> None:
+            self.write(f"RAND g={self.game} n={self.ply} k={draws.calls} site={site} v={value}")
+
+        draws.listener = heard
+
+
+def _ply_line(g: int, n: int, side: int, d: Decision, rand_calls: int, board: str) -> str:
+    parts = [f"PLY g={g} n={n} side={'+1' if side > 0 else '-1'} mv={d.move} src={d.source}"]
+    if d.heuristic is not None:
+        parts.append(f"h={d.heuristic}")
+    if d.eh is not None:
+        parts.append(f"eh={d.eh} es={d.es} el={d.el}")
+    if d.sk is not None:
+        parts.append(f"sk={d.sk} smax={d.smax} si={d.si}")
+    if d.lc is not None:
+        parts.append(f"lc={d.lc}")
+    parts.append(f"r={rand_calls} b={board}")
+    return " ".join(parts)
+
+
+def _cycle(history: list[int], period: int) -> bool:
+    start, end, step = {2: (8, 11, 4), 3: (4, 9, 6), 4: (0, 7, 8)}[period]
+    return all(history[i] == history[i + step] for i in range(start, end + 1))
+
+
+def run_batch(config: BatchConfig) -> BatchResult:
+    if not isinstance(config.games, int) or config.games < 1:
+        raise ValueError(f"the number of games must be a whole number of at least 1, not {config.games!r}")
+    fixes = config.fixes if config.fixes is not None else (Fixes.original() if config.original else Fixes())
+    draws: Draws = MicrosoftRand(config.seed) if config.original else SeededDraws(config.seed)
+    memories = {1: load_memory(config.first_memory), -1: load_memory(config.second_memory)}
+    settings = {1: config.first, -1: config.second}
+    stat = list(config.stat) if config.stat is not None else [0] * 9
+    if len(stat) != 9:
+        raise ValueError(f"stat.m holds nine counts, not {len(stat)}")
+
+    own_stream = None
+    stream: IO[str] | None
+    if isinstance(config.trace, (str, Path)):
+        own_stream = open(config.trace, "w", encoding="ascii", newline="\n")
+        stream = own_stream
+    else:
+        stream = config.trace
+    tracer = _Tracer(stream)
+    tracer.listen(draws)
+    if config.original:
+        tracer.write(f"SEED teeko_time={config.seed} srand={config.seed}")
+
+    state = EngineState()
+    history = [0] * HISTORY  # the original's recentpositions survive from game to game
+    learning_flag = True  # the global `learning`, set by each moving-phase decision
+    summaries: list[GameSummary] = []
+    try:
+        for g in range(1, config.games + 1):
+            tracer.game = g
+            plus = minus = 0
+            n, side = 1, 1
+            moves: list[str] = []
+            game_boards: list[int] = []
+            off_reads = sensitive = 0
+            result, reason, ret = "D", "", 0
+            while True:
+                if n >= 7:
+                    mover_four = has_four(plus if side > 0 else minus)
+                    other_four = has_four(minus if side > 0 else plus)
+                    if mover_four or other_four:
+                        ret = 1 if mover_four else -1
+                        winner = side if mover_four else -side
+                        result, reason = ("X" if winner > 0 else "O"), "four"
+                        break
+                if n >= FIRST_CHECK:
+                    if n > CAP:
+                        result, reason = "D", "cap100"
+                        break
+                    cycle = next((c for c in (2, 3, 4) if _cycle(history, c)), None)
+                    if cycle is not None:
+                        result, reason = "D", f"cycle{cycle}"
+                        break
+                tracer.ply = n
+                try:
+                    decision = decide((plus, minus), side, n, settings[side], memories[side], draws, fixes, state)
+                except (OpeningHang, NoMoveError) as error:
+                    raise BatchHang(f"game {g}, ply {n}: {error}") from None
+                if n >= 9:
+                    learning_flag = settings[side].learn
+                plus, minus = play((plus, minus), side, decision)
+                moves.append(decision.move)
+                off_reads += decision.off_board_reads
+                sensitive += decision.layout_sensitive
+                tracer.write(_ply_line(g, n, side, decision, draws.calls, digits(plus, minus)))
+                if n >= 9:
+                    k = key(plus, minus)
+                    game_boards.append(k)
+                    history.pop(0)
+                    history.append(k)
+                n += 1
+                side = -side
+            stat[STAT_FIELD[result]] += 1
+            if result != "D" and (config.first.learn or config.second.learn) and learning_flag and n >= 9:
+                if fixes.winner_is_last_mover:
+                    winner_side = 1 if result == "X" else -1
+                else:
+                    winner_side = -1 if n % 2 else 1  # the original's parity rule
+                if config.first.learn:
+                    memories[1].learn(game_boards, winner_side)
+                if config.second.learn:
+                    memories[-1].learn(game_boards, winner_side)
+            tracer.write(
+                f"END g={g} ret={ret} lastmove={n} plies={n - 1} result={result} reason={reason} "
+                f"r={draws.calls} oob={off_reads}/{sensitive}"
+            )
+            summary = GameSummary(g, n, n - 1, result, reason, tuple(moves))
+            summaries.append(summary)
+            if config.progress is not None:
+                config.progress(summary)
+    finally:
+        if own_stream is not None:
+            own_stream.close()
+    return BatchResult(summaries, memories[1], memories[-1], tuple(stat), draws.calls)
+
+
+def trace_text(config: BatchConfig) -> tuple[BatchResult, str]:
+    """Run a batch and return its trace as text (the config's own trace target is ignored)."""
+    buffer = io.StringIO()
+    config = BatchConfig(**{**config.__dict__, "trace": buffer})
+    return run_batch(config), buffer.getvalue()
