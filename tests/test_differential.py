@@ -115,7 +115,25 @@ def test_hexapawn_agrees_with_easyai_over_random_games() -> None:
     assert onto_own_pawn > 0  # the set-aside easyAI moves do occur: the filter is not idle
 
 
-# Kernels against the Python players ----------------------------------------------------------
+# Kernels against the Python players ---
+
+
+def test_solve_kernel_agrees_with_gamelearn_solve_on_every_reachable_position() -> None:
+    values, distances = kernels.solve_all()
+    solution = gamelearn.solve(TICTACTOE)
+    seen = set()
+    stack = [TICTACTOE.initial()]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        index = kernels.board_index(TICTACTOE.board(state))
+        distance = None if distances[index] == -1 else int(distances[index])
+        assert (int(values[index]), distance) == solution.outcome(state)
+        stack.extend(TICTACTOE.play(state, move) for move in TICTACTOE.legal_moves(state))
+    assert len(seen) == 5478
+    assert int((distances > -2).sum()) == 6046  # boards with legal counts, reachable or not-------------------------------------------------------
 
 
 def test_mersenne_twister_matches_cpython() -> None:

@@ -213,6 +213,90 @@ def random_games_reseeded(seeds: Any) -> tuple[np.ndarray, np.ndarray]:
     return _random_games_reseeded(np.asarray(seeds, dtype=np.int64), TTT_LINES)
 
 
+# The full solve -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _solve(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every board with legal counts (X's = O's or one more), children before parents."""
+    values = np.zeros(TABLE_SIZE, dtype=np.int8)
+    distances = np.full(TABLE_SIZE, -2, dtype=np.int8)  # -2: no game has these counts; -1: a draw
+    xs = np.zeros(TABLE_SIZE, dtype=np.int64)
+    os_ = np.zeros(TABLE_SIZE, dtype=np.int64)
+    pieces = np.zeros(TABLE_SIZE, dtype=np.int64)
+    powers = np.empty(9, dtype=np.int64)
+    for square in range(9):
+        powers[square] = 3 ** (8 - square)
+    for index in range(TABLE_SIZE):
+        rest = index
+        x = 0
+        o = 0
+        for square in range(8, -1, -1):
+            digit = rest % 3
+            rest //= 3
+            if digit == 2:
+                x |= 1 << square
+            elif digit == 1:
+                o |= 1 << square
+        xs[index] = x
+        os_[index] = o
+        nx = 0
+        no = 0
+        for square in range(9):
+            nx += (x >> square) & 1
+            no += (o >> square) & 1
+        pieces[index] = nx + no if (nx == no or nx == no + 1) else -1
+    for count in range(9, -1, -1):
+        for index in range(TABLE_SIZE):
+            if pieces[index] != count:
+                continue
+            x = xs[index]
+            o = os_[index]
+            if ttt_has_line(x, lines) or ttt_has_line(o, lines):
+                values[index] = -1  # the side that has just moved has won
+                distances[index] = 0
+                continue
+            if count == 9:
+                values[index] = 0  # a full board without a line: drawn
+                distances[index] = -1
+                continue
+            digit = 2 if count % 2 == 0 else 1  # X moves when the counts are equal
+            best_rank = -1
+            best_key = 0
+            best_value = 0
+            best_distance = -1
+            for square in range(9):
+                if ((x | o) >> square) & 1:
+                    continue
+                child = index + digit * powers[square]
+                value = -values[child]
+                distance = -1 if distances[child] < 0 else distances[child] + 1
+                # outcome_key of solve/base.py: wins first (sooner better), draws, losses (later better)
+                rank = 2 if value > 0 else (1 if value == 0 else 0)
+                key = -distance if value > 0 else (distance if value < 0 else 0)
+                if rank > best_rank or (rank == best_rank and key > best_key):
+                    best_rank, best_key, best_value, best_distance = rank, key, value, distance
+            values[index] = best_value
+            distances[index] = best_distance
+    return values, distances
+
+
+def solve_all() -> tuple[np.ndarray, np.ndarray]:
+    """Every tic-tac-toe board with legal counts solved, indexed as the td table is (base 3, square 0
+    most significant, '.' 0, 'O' 1, 'X' 2): (value for the side to move: 1, 0, -1; plies to the end
+    with best play, -1 for a draw, -2 for a board no game has).  The values and distances of
+    ``gamelearn.solve`` (solve/base.py), for a superset of the 5,478 reachable positions."""
+    return _solve(TTT_LINES)
+
+
+def board_index(board: str) -> int:
+    """The table index of a board string ('.', 'O', 'X'; square 0 most significant)."""
+    index = 0
+    for cell in board:
+        index = index * 3 + ".OX".index(cell)
+    return index
+
+
 # The td learner -------------------------------------------------------------------------------
 
 
