@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 #: The value of a position never seen: as likely to win as to lose.
 UNKNOWN_VALUE = 0.5
+#: The most positions whose keys a player remembers (tic-tac-toe has 5,478, hexapawn fewer).
+KEY_CACHE_LIMIT = 200_000
 
 
 def parse_fraction(text: str) -> float:
@@ -91,6 +93,8 @@ class TDPlayer(Player):
         self.values: dict[str, float] = {}
         self.games_learnt = 0
         self._store: Any = None
+        #: position -> key: the symmetry search is the costly part of a move, and positions recur.
+        self._keys: dict[Hashable, str] = {}
         if self.name:
             self.load()
 
@@ -98,9 +102,15 @@ class TDPlayer(Player):
 
     def key(self, state: Hashable) -> str:
         """The table key of a position: side to move, then the board (of its least symmetric image)."""
-        if self.symmetry:
-            state = self.game.canonical(state)[0]
-        return f"{self.game.to_move(state)}{self.game.board(state)}"
+        known = self._keys.get(state)
+        if known is not None:
+            return known
+        image = self.game.canonical(state)[0] if self.symmetry else state
+        key = f"{self.game.to_move(image)}{self.game.board(image)}"
+        if len(self._keys) >= KEY_CACHE_LIMIT:  # Teeko has millions of positions: keep memory bounded
+            self._keys.clear()
+        self._keys[state] = key
+        return key
 
     def value(self, state: Hashable, side: int) -> float:
         """The value of ``state`` for ``side``, who has just moved into it."""
