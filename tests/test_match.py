@@ -1,0 +1,142 @@
+"""play_game and its record: moves, winner, plies, how the game ended; Teeko's repetition and
+ply-cap draws; seeds; learning after the game."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+import pytest
+
+from gamelearn import End, get_game, make_player, play_game
+from gamelearn.players.base import Player
+
+TEEKO = get_game("teeko")
+TTT = get_game("tictactoe")
+
+
+class Scripted(Player):
+    """Plays the moves it is given, in order (None resigns), and remembers what it learned."""
+
+    kind = "scripted"
+
+    def __init__(self, game, moves: Sequence[str | None]) -> None:
+        super().__init__(game, seed=None)
+        self.script = list(moves)
+        self.learned: list[tuple[object, int | None]] = []
+
+    def choose(self, state: Hashable) -> str | None:
+        return self.script.pop(0)
+
+    def learn(self, record, side: int | None = None) -> None:
+        self.learned.append((record, side))
+
+
+def replay(game, moves: Sequence[str]) -> list:
+    states = [game.initial()]
+    for move in moves:
+        states.append(game.play(states[-1], move))
+    return states
+
+
+def test_the_record_replays_to_the_same_positions_and_result() -> None:
+    players = [make_player(TTT, "random", seed=0), make_player(TTT, "random", seed=0)]
+    for seed in range(20):
+        record = play_game(TTT, players, seed=seed)
+        assert list(record.states) == replay(TTT, record.moves)
+        assert record.plies == len(record.moves) and record.final == record.states[-1]
+        assert record.winner == TTT.winner(record.final)
+        assert record.end is (End.WIN if record.winner is not None else End.DRAW)
+        assert record.to_dict()["moves"] == list(record.moves) and record.to_dict()["end"] == record.end.value
+
+
+def test_a_win_and_a_full_board_draw() -> None:
+    win = play_game(TTT, [Scripted(TTT, "012"), Scripted(TTT, "34")])
+    assert (win.winner, win.end, win.plies, win.moves) == (0, End.WIN, 5, ("0", "3", "1", "4", "2"))
+    draw = play_game(TTT, [Scripted(TTT, "02378"), Scripted(TTT, "1456")])  # XOX / XOO / OXX
+    assert (draw.winner, draw.end, draw.plies) == (None, End.DRAW, 9)
+
+
+def test_the_same_seed_replays_the_same_game_and_another_seed_another() -> None:
+    players = [make_player(TEEKO, "random"), make_player(TEEKO, "random")]
+    first = play_game(TEEKO, players, seed=3, max_plies=80)
+    again = play_game(TEEKO, players, seed=3, max_plies=80)
+    other = play_game(TEEKO, players, seed=4, max_plies=80)
+    assert first.moves == again.moves and first.end == again.end
+    assert other.moves != first.moves
+
+
+PLACING = ["00", "44", "01", "43", "02", "42", "20", "24"]  # no four among them
+
+
+def test_teeko_third_repetition_is_a_draw_and_the_record_says_so() -> None:
+    # After the placement, X shuffles 20-30-20 and O 24-34-24: the position after ply 8 comes back
+    # at plies 12 and 16, its third time.
+    x_moves = PLACING[0::2] + ["2030", "3020"] * 2 + ["2030"]
+    o_moves = PLACING[1::2] + ["2434", "3424"] * 2 + ["2434"]
+    record = play_game(TEEKO, [Scripted(TEEKO, x_moves), Scripted(TEEKO, o_moves)])
+    assert record.end is End.REPETITION and record.winner is None
+    assert record.plies == 16
+    assert record.states.count(record.final) == 3
+    assert all(record.states[:-1].count(s) < 3 for s in record.states[:-1])
+
+
+def test_repetition_is_of_board_and_side_to_move() -> None:
+    # X walks a triangle (20-30-31-20) while O shuffles (24-34-24): after 5 plies the board is
+    # back with the *other* side to move.  The position after ply 8 (X to move) comes back at plies
+    # 20 and 32; its board alone comes back at ply 13 already, with O to move, which does not count
+    # (counting boards alone would end the game at ply 20).
+    x_moves = PLACING[0::2] + ["2030", "3031", "3120"] * 5
+    o_moves = PLACING[1::2] + ["2434", "3424"] * 8
+    record = play_game(TEEKO, [Scripted(TEEKO, x_moves), Scripted(TEEKO, o_moves)])
+    assert record.end is End.REPETITION and record.plies == 32
+    assert record.final == record.states[8] == record.states[20]
+    assert TEEKO.board(record.states[13]) == TEEKO.board(record.final) and TEEKO.to_move(record.states[13]) == 1
+
+
+def test_the_ply_cap_is_a_draw_and_the_record_says_so() -> None:
+    record = play_game(TEEKO, [Scripted(TEEKO, PLACING[0::2] + ["2030"]), Scripted(TEEKO, PLACING[1::2])], max_plies=9)
+    assert (record.end, record.winner, record.plies) == (End.MAX_PLIES, None, 9)
+    random_game = play_game(TEEKO, [make_player(TEEKO, "random"), make_player(TEEKO, "random")], seed=1, max_plies=12)
+    assert random_game.plies <= 12
+    assert random_game.end in (End.MAX_PLIES, End.WIN, End.REPETITION)
+    if random_game.end is End.MAX_PLIES:
+        assert random_game.plies == 12 and random_game.winner is None
+
+
+def test_a_player_that_gives_up_loses() -> None:
+    record = play_game(TTT, [Scripted(TTT, ["4", None]), Scripted(TTT, ["0"])])
+    assert (record.winner, record.end, record.plies) == (1, End.RESIGN, 2)
+
+
+def test_each_player_learns_once_with_its_side() -> None:
+    x, o = Scripted(TTT, "012"), Scripted(TTT, "34")
+    record = play_game(TTT, [x, o])
+    assert x.learned == [(record, 0)] and o.learned == [(record, 1)]
+    quiet = [Scripted(TTT, "012"), Scripted(TTT, "34")]
+    play_game(TTT, quiet, learn=False)
+    assert quiet[0].learned == [] == quiet[1].learned
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="match.py calls learn(record, 0) and then learn(record, None) for one player on both sides, so a "
+    "self-play learner (td, matchbox: None means both sides) learns side 0 twice; fix proposed to the lead",
+)
+def test_one_player_on_both_sides_learns_once_from_the_whole_game() -> None:
+    both = Scripted(TTT, "031425")
+    record = play_game(TTT, [both, both])
+    assert both.learned == [(record, None)]
+
+
+def test_on_move_sees_every_move() -> None:
+    seen: list[tuple[Hashable, str, Hashable]] = []
+    record = play_game(TTT, [Scripted(TTT, "012"), Scripted(TTT, "34")], on_move=lambda b, m, a: seen.append((b, m, a)))
+    assert [m for _, m, _ in seen] == list(record.moves)
+    assert [a for _, _, a in seen] == list(record.states[1:])
+
+
+def test_bad_arguments_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        play_game(TTT, [make_player(TTT, "random")])
+    with pytest.raises(ValueError, match="max_plies"):
+        play_game(TTT, [make_player(TTT, "random")] * 2, max_plies=0)
