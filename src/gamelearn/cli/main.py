@@ -63,7 +63,7 @@ def terminal_ask(game: Game, who: str):
             try:
                 game.play(state, text)
             except IllegalMove as error:
-                console.print(f"[red]{error}[/red]")
+                console.print(str(error), style="red", markup=False, soft_wrap=True)  # the text is the user's: no markup, one line
                 continue
             return text
 
