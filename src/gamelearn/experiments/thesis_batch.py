@@ -45,13 +45,11 @@ from ..players.thesis.heuristics import NoMoveError
 from ..players.thesis.memory import Memory
 from ..players.thesis.opening import OpeningHang
 from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
+from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from ..store.thesis_files import read_memory
 
 MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
 
-HISTORY = 16  # DRAW*4 slots of draw detection
-FIRST_CHECK = 25  # checks run before each ply once n > 24
-CAP = 100  # n > 100 is a draw
 #: stat.m field (0-based) by result: X won, drawn, O won.
 STAT_FIELD = {"X": 0, "D": 1, "O": 2}
 
@@ -149,11 +147,6 @@ def _ply_line(g: int, n: int, side: int, d: Decision, rand_calls: int, board: st
     return " ".join(parts)
 
 
-def _cycle(history: list[int], period: int) -> bool:
-    start, end, step = {2: (8, 11, 4), 3: (4, 9, 6), 4: (0, 7, 8)}[period]
-    return all(history[i] == history[i + step] for i in range(start, end + 1))
-
-
 def run_batch(config: BatchConfig) -> BatchResult:
     if not isinstance(config.games, int) or config.games < 1:
         raise ValueError(f"the number of games must be a whole number of at least 1, not {config.games!r}")
@@ -178,7 +171,7 @@ def run_batch(config: BatchConfig) -> BatchResult:
         tracer.write(f"SEED teeko_time={config.seed} srand={config.seed}")
 
     state = EngineState()
-    history = [0] * HISTORY  # the original's recentpositions survive from game to game
+    history = [0] * HISTORY_SLOTS  # the original's recentpositions survive from game to game
     learning_flag = True  # the global `learning`, set by each moving-phase decision
     summaries: list[GameSummary] = []
     try:
@@ -199,14 +192,10 @@ def run_batch(config: BatchConfig) -> BatchResult:
                         winner = side if mover_four else -side
                         result, reason = ("X" if winner > 0 else "O"), "four"
                         break
-                if n >= FIRST_CHECK:
-                    if n > CAP:
-                        result, reason = "D", "cap100"
-                        break
-                    cycle = next((c for c in (2, 3, 4) if _cycle(history, c)), None)
-                    if cycle is not None:
-                        result, reason = "D", f"cycle{cycle}"
-                        break
+                drawn = draw_reason(history, n)
+                if drawn is not None:
+                    result, reason = "D", drawn
+                    break
                 tracer.ply = n
                 try:
                     decision = decide((plus, minus), side, n, settings[side], memories[side], draws, fixes, state)
@@ -222,16 +211,12 @@ def run_batch(config: BatchConfig) -> BatchResult:
                 if n >= 9:
                     k = key(plus, minus)
                     game_boards.append(k)
-                    history.pop(0)
-                    history.append(k)
+                    push(history, k)
                 n += 1
                 side = -side
             stat[STAT_FIELD[result]] += 1
             if result != "D" and (config.first.learn or config.second.learn) and learning_flag and n >= 9:
-                if fixes.winner_is_last_mover:
-                    winner_side = 1 if result == "X" else -1
-                else:
-                    winner_side = -1 if n % 2 else 1  # the original's parity rule
+                winner_side = learned_winner(n - 1, 1 if result == "X" else -1, fixes)
                 if config.first.learn:
                     memories[1].learn(game_boards, winner_side)
                 if config.second.learn:

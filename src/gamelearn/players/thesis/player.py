@@ -37,6 +37,7 @@ from .fixes import Fixes
 from .heuristics import NoMoveError, has_move
 from .memory import Memory
 from .rng import MicrosoftRand, SeededDraws
+from .rules import learned_winner
 
 if TYPE_CHECKING:
     from ...games.teeko import TeekoState
@@ -133,12 +134,8 @@ class ThesisPlayer(Player):
         boards = self.moving_phase_boards(record)
         if not boards:
             return
-        if self.fixes.winner_is_last_mover:
-            winner = 1 if record.winner == 0 else -1
-        else:
-            first_ply = self._first_ply(record.states[0])
-            last_ply = first_ply + record.plies - 1
-            winner = 1 if last_ply % 2 else -1  # the original's parity: n = last ply + 1 even -> '1'
+        last_ply = self._first_ply(record.states[0]) + record.plies - 1
+        winner = learned_winner(last_ply, 1 if record.winner == 0 else -1, self.fixes)
         self.memory.learn(boards, winner)
         if self.store_name is not None:
             from ...store.db import Store
