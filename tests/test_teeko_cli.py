@@ -132,3 +132,93 @@ def test_console_is_deterministic_by_seed(tmp_path: Path, monkeypatch):
         outputs.append(result.stdout)
     assert outputs[0] == outputs[1]
     assert "Player I (X) plays" in outputs[0]
+
+
+# --- batch ------------------------------------------------------------------------------------
+
+
+def reference_run(thesis_data: Path, tmp_path: Path, run: str, games: int, first: str, second: str) -> None:
+    """Run one reference setting through the command in a folder laid out as the original's was,
+    and compare everything it leaves with the reference files byte for byte."""
+    traces = thesis_data / "original-traces"
+    (tmp_path / "memory.m").write_bytes(b"")
+    start = (thesis_data / "memory after 10000 games.txt").read_bytes() if run[0] == "C" else b""
+    (tmp_path / "mem2.m").write_bytes(start)
+    (tmp_path / "stat.m").write_bytes(b" " * 36)
+    setting, seed = run.split("-")
+    result = run_in(
+        tmp_path,
+        ["teeko", "batch", "--games", str(games), "--first", first, "--second", second, "--original",
+         "--seed", seed, "--first-memory", str(tmp_path / "memory.m"), "--second-memory", str(tmp_path / "mem2.m"),
+         "--stat", str(tmp_path / "stat.m"), "--trace", str(tmp_path / "out.txt")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    expected = (traces / f"run-{run}.out").read_bytes()
+    expected = b"".join(line for line in expected.splitlines(keepends=True) if not line.startswith(b"TRACE OOB"))
+    assert (tmp_path / "out.txt").read_bytes() == expected
+    for ours, theirs in (("memory.m", "memory.m"), ("mem2.m", "memory2.m"), ("stat.m", "stat.m")):
+        assert (tmp_path / ours).read_bytes() == (traces / f"run-{run}.{theirs}").read_bytes(), ours
+
+
+def run_in(folder: Path, args: list[str]):
+    return runner.invoke(app, args)
+
+
+def test_batch_reproduces_reference_run_a1_byte_for_byte(thesis_data: Path, tmp_path: Path):
+    reference_run(thesis_data, tmp_path, "A-1", 30, "+h+s+l", "+h+s+l")
+
+
+def test_batch_reproduces_reference_run_c2_with_the_thesis_memory(thesis_data: Path, tmp_path: Path):
+    reference_run(thesis_data, tmp_path, "C-2", 20, "+h+s+l", "+h+s+l")
+
+
+def test_batch_with_store_memories_learns_into_the_store_and_records_the_result():
+    result = run(
+        "teeko", "batch", "--games", "12", "--seed", "4", "--first-memory", "mine", "--second-memory", "theirs"
+    )
+    assert result.exit_code == 0, result.output
+    assert "X wins (player I)" in result.stdout and "O wins (player II)" in result.stdout
+    from gamelearn.store.db import Store
+
+    store = Store()
+    (saved,) = store.results("teeko-batch")
+    assert saved["games"] == 12 and saved["x_wins"] + saved["draws"] + saved["o_wins"] == 12
+    assert saved["mode"] == "fixed" and saved["first"] == "+h+s+l"
+    mine, theirs = store.load_memory("mine"), store.load_memory("theirs")
+    # both sides learn every won game: two memories that start empty stay identical (section f)
+    assert mine == theirs
+    assert (len(mine) > 0) == (saved["x_wins"] + saved["o_wins"] > 0)
+    again = run(
+        "teeko", "batch", "--games", "12", "--seed", "4", "--first-memory", "mine2", "--second-memory", "theirs2"
+    )
+    assert Store().results("teeko-batch")[1]["per_game"] == saved["per_game"]  # same seed, same games
+    assert again.exit_code == 0
+
+
+def test_batch_refuses_bad_arguments_with_one_line(tmp_path: Path):
+    missing = str(tmp_path / "nothing.m")
+    bad_memory = tmp_path / "bad.m"
+    bad_memory.write_bytes(b"0" * 40)
+    cases = [
+        (["--games", "0"], "--games must be a positive whole number, not '0'"),
+        (["--games", "12x"], "--games must be a positive whole number, not '12x'"),
+        (["--games", "-3"], "--games must be a positive whole number"),
+        (["--games", "3", "--first", "+h+s+lx"], "--first: flags are six characters such as +h+s-l"),
+        (["--games", "3", "--second", "+h+s"], "--second: flags are six characters"),
+        (["--games", "3", "--first", "+s+h+l"], "--first: flags are six characters"),
+        (["--games", "3", "--seed", "x"], "--seed must be a whole number"),
+        (["--games", "3", "--second-memory", missing], f"--second-memory: memory file {missing} does not exist"),
+        (["--games", "3", "--first-memory", str(bad_memory)], "record 1 (byte offset 0): board"),
+        (["--games", "3", "--first-memory", "same", "--second-memory", "same"], "name the same memory"),
+        (["--games", "3", "--trace", str(tmp_path / "no" / "t.txt")], "--trace: cannot write"),
+        (["--games", "3", "--stat", str(bad_memory)], "40 bytes, but a stat file is 36"),
+    ]
+    for args, message in cases:
+        result = run("teeko", "batch", *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert not Path(missing).exists()
+    from gamelearn.store.db import Store
+
+    assert Store().list_memories() == [] and Store().results("teeko-batch") == []

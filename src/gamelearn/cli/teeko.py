@@ -243,3 +243,238 @@ def console_game(
             console.print()
             return
         screen = session.send(text)
+
+
+# --- batch ------------------------------------------------------------------------------------
+
+RESULT_LINES = {"X": "Player I (X) has won.", "O": "Player II (O) has won.", "D": "The game has been drawn."}
+
+
+def settings_table(games: int, first_flags: str, second_flags: str) -> str:
+    """The batch header the original printed (its spacing kept, for byte-exact transcripts)."""
+
+    def row(label: str, flags: str) -> str:
+        on = ["ON" if flags[k] == "+" else "OFF" for k in (0, 2, 4)]
+        return f"{label}{on[0]:>8}{on[1]:>9}{on[2]:>11}\n"
+
+    rule = "-" * 39 + "\n"
+    return (
+        f"\nPlaying {games} games in batch mode.\n{rule}          Heuristics Searching Learning\n"
+        + row("Player 1", first_flags)
+        + row("Player 2", second_flags)
+        + rule
+    )
+
+
+class Transcript:
+    """The original's standard output with the trace lines, in the reference traces' order: the
+    settings table, then per game its own lines ("Playing game k... [last move was M]", the result)
+    followed by that game's TRACE lines (../shared/thesis-data/original-traces/README.md)."""
+
+    def __init__(self, stream, header: str) -> None:  # stream: a text file
+        self.stream = stream
+        self.header = header
+        self.header_written = False
+        self.pending: list[str] = []
+
+    def _header(self) -> None:
+        if not self.header_written:
+            self.stream.write(self.header)
+            self.header_written = True
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines(keepends=True):
+            if line.startswith("TRACE SEED"):
+                self.stream.write(line)
+                self._header()
+            else:
+                self.pending.append(line)
+        return len(text)
+
+    def game_done(self, summary) -> None:  # summary: thesis_batch.GameSummary
+        self._header()
+        if summary.reason == "cap100":
+            self.stream.write(f"Playing game {summary.number}...100 moves reached! Draw!\n")
+            self.stream.write(f" [last move was {summary.last_move}]\n")
+        else:
+            self.stream.write(f"Playing game {summary.number}... [last move was {summary.last_move}]\n")
+        self.stream.write(RESULT_LINES[summary.result] + "\n")
+        self.stream.writelines(self.pending)
+        self.pending.clear()
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def positive_whole(option: str, text: str) -> int:
+    cleaned = text.strip()
+    if not cleaned.isascii() or not cleaned.isdigit() or int(cleaned) < 1:
+        fail(f"{option} must be a positive whole number, not {text!r}")
+    return int(cleaned)
+
+
+def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
+    total = x_wins + draws + o_wins
+    table = Table("", "games", "share")
+    for label, count in (("X wins (player I)", x_wins), ("draws", draws), ("O wins (player II)", o_wins)):
+        table.add_row(label, str(count), percent(count, total))
+    table.add_row("all", str(total), "")
+    return table
+
+
+@teeko_app.command("batch")
+def batch(
+    games: Annotated[str, typer.Option("--games", help="the number of games, a positive whole number")],
+    first: Annotated[str, typer.Option("--first", help="player I's (X's) switches, such as +h+s+l")] = "+h+s+l",
+    second: Annotated[str, typer.Option("--second", help="player II's (O's) switches")] = "+h+s+l",
+    first_memory: Annotated[
+        str | None, typer.Option("--first-memory", help="player I's memory: a thesis FILE or a store NAME")
+    ] = None,
+    second_memory: Annotated[
+        str | None, typer.Option("--second-memory", help="player II's memory: a thesis FILE or a store NAME")
+    ] = None,
+    stat: Annotated[
+        Path | None, typer.Option("--stat", help="a stat.m file: read at start, written at the end")
+    ] = None,
+    seed: Annotated[str, typer.Option("--seed", help="the seed (the original's srand(time) value)")] = "1",
+    original: Annotated[bool, typer.Option("--original", help="the 1999 program as it was, Microsoft rand()")] = False,
+    trace: Annotated[
+        Path | None, typer.Option("--trace", help="write the original's output with TRACE lines to FILE")
+    ] = None,
+) -> None:
+    """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did (section f)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..experiments.thesis_batch import BatchConfig, BatchHang, run_batch
+    from ..players.thesis.engine import Settings
+    from ..players.thesis.memory import Memory
+    from ..store.thesis_memories import resolve_memory
+
+    count = positive_whole("--games", games)
+    flags = {}
+    for option, value in (("--first", first), ("--second", second)):
+        try:
+            flags[option] = Settings.parse(value)
+        except ValueError as error:
+            fail(f"{option}: {error}")
+        if len(value.strip()) != 6:
+            fail(f"{option}: flags are exactly six characters such as +h+s-l, not {value!r}")
+    seed_text = seed.strip()
+    if not seed_text.isascii() or not seed_text.isdigit() or int(seed_text) >= 2**32:
+        fail(f"--seed must be a whole number from 0 to 4294967295, not {seed!r}")
+    for option, target in (("--trace", trace), ("--stat", stat)):
+        if target is not None and (target.is_dir() or not target.absolute().parent.is_dir()):
+            fail(f"{option}: cannot write {target}: " + ("it is a folder" if target.is_dir() else "no such folder"))
+    counts_at_start: tuple[int, ...] = (0,) * STAT_FIELDS
+    if stat is not None and stat.exists():
+        try:
+            counts_at_start = read_stat_counts(stat)
+        except ValueError as error:
+            fail(str(error))
+    store = open_store()
+    refs = {}
+    for option, spec in (("--first-memory", first_memory), ("--second-memory", second_memory)):
+        if spec is not None:
+            try:
+                refs[option] = resolve_memory(store, spec)
+            except ValueError as error:
+                fail(f"{option}: {error}")
+    if len(refs) == 2:
+        a, b = refs["--first-memory"], refs["--second-memory"]
+        same_file = a.path is not None and b.path is not None and a.path.resolve() == b.path.resolve()
+        if same_file or (a.name is not None and a.name == b.name):
+            fail("--first-memory and --second-memory name the same memory; each player keeps its own")
+    memories = {option: Memory(ref.entries) for option, ref in refs.items()}
+    first_settings, second_settings = flags["--first"], flags["--second"]
+    header = settings_table(count, first.strip(), second.strip())
+    trace_stream = open(trace, "w", encoding="ascii", newline="\n") if trace is not None else None  # noqa: SIM115
+    transcript = Transcript(trace_stream, header) if trace_stream is not None else None
+    results = {"X": 0, "D": 0, "O": 0}
+    per_game: list[list] = []
+    hang = None
+    mode = "original" if original else "fixed"
+    console.print(
+        f"{count} games, {mode} mode, seed {seed_text}: player I {first_settings.flags()}, "
+        f"player II {second_settings.flags()}"
+    )
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("playing", total=count)
+
+        def on_game(summary) -> None:
+            results[summary.result] += 1
+            per_game.append([summary.result, summary.plies, summary.reason])
+            if transcript is not None:
+                transcript.game_done(summary)
+            progress.advance(task)
+
+        config = BatchConfig(
+            games=count,
+            first=first_settings,
+            second=second_settings,
+            original=original,
+            seed=int(seed_text),
+            first_memory=memories.get("--first-memory"),
+            second_memory=memories.get("--second-memory"),
+            stat=counts_at_start,
+            trace=transcript,  # type: ignore[arg-type]
+            progress=on_game,
+        )
+        try:
+            run_batch(config)
+        except BatchHang as error:
+            hang = str(error)
+        except ValueError as error:  # a count past 9999 (fatal in the original too)
+            hang = str(error)
+        finally:
+            if trace_stream is not None:
+                trace_stream.close()
+    # What finished games taught is kept even when a later game hung, as the original's files were.
+    for option, ref in refs.items():
+        memory = memories[option]
+        try:
+            ref.save(store, list(memory.entries()), memory.take_changes())
+        except (OSError, ValueError) as error:
+            fail(f"{option}: cannot write {ref.label}: {error}")
+    final = list(counts_at_start)
+    final[0] += results["X"]
+    final[1] += results["D"]
+    final[2] += results["O"]
+    if stat is not None:
+        try:
+            write_stat_counts(final, stat)
+        except (OSError, ValueError) as error:
+            fail(f"--stat: cannot write {stat}: {error}")
+    played = sum(results.values())
+    store.save_result(
+        "teeko-batch",
+        {
+            "games": played,
+            "asked": count,
+            "mode": mode,
+            "seed": int(seed_text),
+            "first": first_settings.flags(),
+            "second": second_settings.flags(),
+            "first_memory": refs["--first-memory"].label if "--first-memory" in refs else None,
+            "second_memory": refs["--second-memory"].label if "--second-memory" in refs else None,
+            "x_wins": results["X"],
+            "draws": results["D"],
+            "o_wins": results["O"],
+            "per_game": per_game,
+            "stopped": hang,
+        },
+    )
+    console.print(score_table(results["X"], results["D"], results["O"]))
+    for option, ref in refs.items():
+        console.print(
+            f"{'Player I' if option == '--first-memory' else 'Player II'}'s memory: {ref.label}, "
+            f"{len(memories[option])} records"
+        )
+    if hang is not None:
+        fail(f"stopped after {played} of {count} games: {hang}")

@@ -362,3 +362,52 @@ def apply_changes(entries: Sequence[Entry], changes: dict[int, Entry]) -> list[E
         else:
             raise ValueError(f"change at position {position} leaves a gap after {len(result)} entries")
     return result
+
+
+# --- a memory named on the command line: a thesis file or a memory in the store ----------------
+
+
+@dataclass(frozen=True)
+class MemoryRef:
+    """Where a batch side's memory lives: a thesis file (read at start, written back at the end in
+    the thesis format, as the original did) or a memory in the store (updated in one transaction)."""
+
+    spec: str
+    path: Path | None  # a thesis file, or None for the store
+    name: str | None  # the store's name, or None for a file
+    entries: tuple[Entry, ...]
+    created: bool = False  # a store memory that did not exist yet
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path is not None else f"{self.name} (store)"
+
+    def save(self, store: Store, entries: Sequence[Entry], changes: dict[int, Entry]) -> None:
+        """Write the memory back: a file whole and atomically, the store's entry by its changes."""
+        if self.path is not None:
+            if changes:  # the original rewrote the file only when it learned something
+                write_memory_entries(entries, self.path)
+        elif self.name is not None and (changes or self.created):
+            if self.created:
+                store.save_memory(self.name, list(entries))
+            else:
+                store.update_memory(self.name, changes)
+
+
+def looks_like_path(spec: str) -> bool:
+    return os.sep in spec or "/" in spec or Path(spec).suffix.lower() in (".m", ".txt") or Path(spec).exists()
+
+
+def resolve_memory(store: Store, spec: str) -> MemoryRef:
+    """A memory from a command-line value: an existing thesis file (a path: it has a folder, ends in
+    .m or .txt, or exists), else a memory in the store by name (created empty when new)."""
+    if looks_like_path(spec):
+        path = Path(spec)
+        if not path.is_file():
+            raise ValueError(f"memory file {spec} does not exist (a store memory's name has no '/' or .m/.txt)")
+        return MemoryRef(spec, path, None, tuple(read_memory_entries(path)))
+    name = validate_name(spec)
+    entries = store.load_memory(name)
+    if entries is None:
+        return MemoryRef(spec, None, name, (), created=True)
+    return MemoryRef(spec, None, name, tuple(entries))
