@@ -215,6 +215,16 @@ def test_td_kernel_learns_the_same_table_as_the_python_player(games: int, alpha:
     assert table.as_dict() == player.values  # exactly: same keys, same floating-point values
 
 
+def test_td_self_play_through_play_game_learns_each_side_once() -> None:
+    # play_game calls learn(record, 0) then learn(record, None) for one player on both sides.
+    player = TDPlayer(TICTACTOE, seed=13)
+    for _ in range(300):
+        gamelearn.play_game(TICTACTOE, [player, player])
+    table, _ = kernels.td_selfplay(300, seed=13)
+    assert player.games_learnt == 300
+    assert table.as_dict() == player.values
+
+
 def test_kernel_trained_td_player_plays_from_the_kernels_table() -> None:
     player = kernels.train_td_player(TICTACTOE, games=3000, seed=5)
     assert player.games_learnt == 3000 and len(player.values) > 300

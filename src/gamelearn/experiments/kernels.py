@@ -12,8 +12,8 @@ makes the same choices in the same order:
 * ``random_games_reseeded(seeds)`` is ``play_game(..., seed=s)`` for each ``s`` (player 0 reseeded
   with ``s``, player 1 with ``s + 1``);
 * ``td_selfplay(n, seed, alpha, epsilon, symmetry)`` is a ``td`` player (players/td.py) playing
-  itself ``n`` games and learning once from each whole game (``record = play_game(tictactoe, [p, p],
-  learn=False)`` then ``p.learn(record, None)``), and returns its table.
+  itself ``n`` games through ``play_game(tictactoe, [p, p])``, learning each side of every game
+  once, and returns its table.
 
 tests/test_differential.py checks all three against the Python players game by game and entry by
 entry.  Board cells are numbered as the rules number them (square i is bit i); a position's table
@@ -433,8 +433,7 @@ def td_selfplay(
     """``n`` games of a td player (seeded ``seed``) against itself, learning after each.
 
     The same as ``p = make_player(tictactoe, f"td:alpha={alpha},epsilon={epsilon}", seed=seed)``
-    then, ``n`` times, ``p.learn(play_game(tictactoe, [p, p], learn=False), None)``.  Returns the
-    table and each game's result.
+    then ``play_game(tictactoe, [p, p])`` ``n`` times.  Returns the table and each game's result.
     """
     table = table or TDTable(symmetry)
     stream = new_mt_state(seed)

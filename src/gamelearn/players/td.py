@@ -95,6 +95,8 @@ class TDPlayer(Player):
         self._store: Any = None
         #: position -> key: the symmetry search is the costly part of a move, and positions recur.
         self._keys: dict[Hashable, str] = {}
+        self._last_record: GameRecord | None = None
+        self._learnt_sides: tuple[int, ...] = ()
         if self.name:
             self.load()
 
@@ -135,7 +137,17 @@ class TDPlayer(Player):
     def learn(self, record: GameRecord, side: int | None = None) -> None:
         if not self.train or record.game != self.game.name:
             return
-        sides = (0, 1) if side is None else (side,)
+        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
+        if record is self._last_record:
+            # One player on both sides: play_game calls learn(record, 0), then learn(record, None).
+            # Each side of a game is learnt once, whatever the calls (as the matchbox learners do).
+            sides = tuple(s for s in sides if s not in self._learnt_sides)
+            if not sides:
+                return
+        else:
+            self._last_record, self._learnt_sides = record, ()
+            self.games_learnt += 1
+        self._learnt_sides += sides
         states = record.states
         for learner in sides:
             target = result_for(record.winner, learner)
@@ -148,7 +160,6 @@ class TDPlayer(Player):
                 new = old + self.alpha * (target - old)
                 self.values[key] = new
                 target = new
-        self.games_learnt += 1
         if self.name:
             self.save()
 
@@ -200,7 +211,7 @@ register(
         options=(
             Option("alpha", parse_fraction, 0.2, "step size of each update"),
             Option("epsilon", parse_fraction, 0.1, "chance of an exploring random move"),
-            Option("train", parse_switch, True, "learn from each game (off: play what it knows)"),
+            Option("train", parse_switch, True, "learn from each game (off: learn nothing; add epsilon=0 to play only what it knows)"),
             Option("symmetry", parse_switch, True, "one entry for a position and its symmetric images"),
             Option("name", parse_name, None, "load and save the table in the store under this name"),
         ),
