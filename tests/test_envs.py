@@ -208,3 +208,17 @@ def test_learning_opponent_learns_from_the_episode() -> None:
         observation, _, terminated, truncated, _ = e.step(int(np.flatnonzero(observation["action_mask"])[0]))
         done = terminated or truncated
     assert e.opponent.values  # type: ignore[attr-defined]
+
+
+def test_aec_human_render_prints_and_teeko_steps_are_numbered(capsys: pytest.CaptureFixture[str]) -> None:
+    e = raw_env("teeko", render_mode="human")
+    e.reset()
+    rules = gamelearn.get_game("teeko")
+    placements = ["00", "44", "01", "43", "02", "42", "20", "30"]  # 8 placements: no four, stepping next
+    play_out(e, rules, placements)
+    assert "X (player_0) to move" in capsys.readouterr().out
+    mask = e.observe("player_0")["action_mask"]
+    legal = [codec("teeko").to_move(int(a)) for a in np.flatnonzero(mask)]
+    assert legal == rules.legal_moves(e.state) and all(len(move) == 4 for move in legal)
+    e.step(codec("teeko").to_action("0203"))
+    assert e.observe("player_1")["observation"][0, 3, 1] == 1  # X's pawn, seen by O as the enemy's
