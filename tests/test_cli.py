@@ -1,0 +1,151 @@
+"""The gamelearn command: play with scripted input (every bad move gets one line and a new prompt,
+never a traceback, never a changed position; q quits cleanly), rules, players, --help everywhere."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from gamelearn.cli.main import app
+from gamelearn.games import GAME_NAMES
+
+runner = CliRunner()
+
+
+def play(game: str, moves: list[str], *options: str):
+    return runner.invoke(app, ["play", game, "--first", "human", "--second", "human", *options], input="\n".join(moves) + "\n")
+
+
+def errors(output: str) -> list[str]:
+    return [line.split("to move, q to quit: ")[-1] for line in output.splitlines() if "illegal move" in line]
+
+
+def test_tictactoe_bad_input_gets_one_line_and_a_new_prompt_and_changes_nothing() -> None:
+    bad = ["4", "x", "9", "", "44", "-1", "[/red]"]
+    result = play("tictactoe", ["4", *bad, "0", "1", "2", "7"])
+    assert result.exit_code == 0, result.output
+    lines = errors(result.output)
+    assert len(lines) == len(bad)
+    reasons = ["occupied", "not a tic-tac-toe move", "off the board", "not a", "not a", "not a", "not a"]
+    for line, move, reason in zip(lines, bad, reasons, strict=True):
+        assert line.startswith(f"illegal move {move!r}: ") and reason in line
+    # X 4 1 7 make the middle column: had a bad input changed the position, this would not be the end
+    assert "X wins after 5 plies." in result.output
+    assert "Traceback" not in result.output
+
+
+def test_teeko_every_kind_of_bad_move_in_both_phases() -> None:
+    placing_errors = {"22": "occupied", "25": "off the board", "2": "not a Teeko move", "2223": "wrong phase", "xy": "not a Teeko move"}
+    # X: 22 44 43 42, O: 00 01 02 20 (no four); then X is to step
+    placing = ["22", *placing_errors, "00", "44", "01", "43", "02", "42", "20"]
+    moving_errors = {"22": "wrong phase", "2224": "too far", "4443": "occupied", "0010": "no X pawn", "1111": "no X pawn", "00010": "not a Teeko move"}
+    result = play("teeko", [*placing, *moving_errors, "q"])
+    assert result.exit_code == 0, result.output
+    lines = errors(result.output)
+    expected = list(placing_errors.items()) + list(moving_errors.items())
+    assert len(lines) == len(expected)
+    for line, (move, reason) in zip(lines, expected, strict=True):
+        assert line.startswith(f"illegal move {move!r}: ") and reason in line
+    assert result.output.rstrip().endswith("Game abandoned.")
+
+
+def test_teeko_a_game_to_its_end_through_the_terminal() -> None:
+    # X: 00 01 02 13, O: 44 43 42 40; then X steps 13 -> 03 and has four across the top row.
+    moves = ["00", "44", "01", "43", "02", "42", "13", "40", "1111", "00000", "1331", "1303"]
+    result = play("teeko", moves)
+    assert result.exit_code == 0, result.output
+    assert [line.split(":")[0] for line in errors(result.output)] == ["illegal move '1111'", "illegal move '00000'", "illegal move '1331'"]
+    assert "X wins after 9 plies." in result.output
+
+
+def test_hexapawn_bad_moves_then_a_game_to_its_end() -> None:
+    # W 63, B 14, W 84 (takes), B 24 (takes): White is stuck, Black wins.
+    moves = ["30", "73", "60", "63", "63", "03", "14", "74", "84", "wat", "24"]
+    result = play("hexapawn", moves)
+    assert result.exit_code == 0, result.output
+    assert [line.split(":")[0] for line in errors(result.output)] == [
+        f"illegal move {m!r}" for m in ("30", "73", "60", "63", "03", "74", "wat")
+    ]
+    assert "B wins after 4 plies." in result.output
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_q_and_end_of_input_quit_cleanly(game: str) -> None:
+    for typed in ("q", "quit", ""):
+        result = runner.invoke(app, ["play", game, "--first", "human", "--second", "random", "--seed", "1"], input=typed)
+        assert result.exit_code == 0
+        assert result.output.rstrip().endswith("Game abandoned.")
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_computer_against_computer_plays_to_the_end(game: str) -> None:
+    result = runner.invoke(app, ["play", game, "--first", "random", "--second", "random", "--seed", "3", "--max-plies", "60"])
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert "wins after" in last or "raw" in last
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["play", "chess"], "unknown game 'chess'; valid games: teeko, hexapawn, tictactoe"),
+        (["play", "tictactoe", "--first", "grandmaster"], "--first: unknown player 'grandmaster'"),
+        (["play", "tictactoe", "--second", "minimax:depth=0"], "--second: option 'depth'"),
+        (["rules", "go"], "valid games"),
+        (["players", "go"], "valid games"),
+    ],
+)
+def test_user_errors_are_one_line_and_exit_status_2(arguments: list[str], message: str) -> None:
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_rules_and_players(game: str) -> None:
+    rules = runner.invoke(app, ["rules", game])
+    assert rules.exit_code == 0 and "Notation" in rules.stdout
+    players = runner.invoke(app, ["players", game])
+    assert players.exit_code == 0
+    for spec in ("random", "human", "minimax", "alphabeta", "sharp"):
+        assert spec in players.stdout
+
+
+def all_command_paths() -> list[list[str]]:
+    root = typer.main.get_command(app)
+    paths: list[list[str]] = [[]]
+
+    def walk(command: object, path: list[str]) -> None:
+        # typer carries its own copy of click: look for sub-commands rather than a click class
+        for name, sub in getattr(command, "commands", {}).items():
+            paths.append([*path, name])
+            walk(sub, [*path, name])
+
+    walk(root, [])
+    return paths
+
+
+def test_help_everywhere() -> None:
+    paths = all_command_paths()
+    assert ["play"] in paths and ["rules"] in paths and ["players"] in paths
+    for path in paths:
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        assert "Usage:" in result.output
+
+
+def test_the_installed_command_with_a_real_terminal_pipe() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--first", "human", "--second", "human"],
+        input="4\n4\n0\nq\n", capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    assert errors(done.stdout) == ["illegal move '4': square 4 is occupied"]
+    assert done.stdout.rstrip().endswith("Game abandoned.")
+    bad = subprocess.run([sys.executable, "-m", "gamelearn.cli.main", "rules", "chess"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("gamelearn: error: unknown game") and bad.stderr.count("\n") == 1
