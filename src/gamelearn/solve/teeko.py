@@ -22,7 +22,7 @@ from .paths import table_path
 from .table import Census, Progress, TableError, build_layers, census_of_codes, open_table, write_table
 from .variant import Indexing, Variant, teeko
 
-BUILD_HINT = "build it with `gamelearn solve teeko` (about a minute and a half, 13 MB)"
+BUILD_HINT = "build it with `gamelearn solve teeko` (well under a minute, 13 MB)"
 
 
 def decode(code: int) -> Outcome:
