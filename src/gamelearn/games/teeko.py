@@ -104,6 +104,20 @@ STEPS: dict[str, tuple[int, int]] = {
 }
 
 
+#: NEIGHBOUR_WINDOWS[sq]: NEIGHBOURS[sq] seen through ``(bits << 6) >> sq``, the 13-bit window around
+#: ``sq``; ``(occupied << 6 >> sq) & NEIGHBOUR_WINDOWS[sq]`` says which neighbours are taken.
+NEIGHBOUR_WINDOWS: tuple[int, ...] = tuple((NEIGHBOURS[sq] << 6) >> sq for sq in range(SQUARES))
+#: _FREE_STEPS[sq][taken]: the steps from ``sq`` when its neighbours ``taken`` (a window as above) are
+#: occupied; filled on first use, at most 256 entries a square.
+_FREE_STEPS: tuple[dict[int, tuple[str, ...]], ...] = tuple({} for _ in range(SQUARES))
+
+
+def _free_steps(src: int, taken: int) -> tuple[str, ...]:
+    steps = tuple(name for bit, name in STEP_TARGETS[src] if not ((bit << 6) >> src) & taken)
+    _FREE_STEPS[src][taken] = steps
+    return steps
+
+
 def has_four(bits: int) -> bool:
     """True if the pawns in ``bits`` cover one of the 44 winning sets."""
     count = bits.bit_count()
@@ -176,14 +190,16 @@ class Teeko(Game[TeekoState]):
         occupied = x | o
         if occupied.bit_count() < 2 * PAWNS:
             return [SQUARE_NAMES[sq] for sq in range(SQUARES) if not occupied >> sq & 1]
-        moves = []
+        moves: list[str] = []
         own = o if mover else x
+        padded = occupied << 6
         while own:  # sources in increasing square order, then targets: the list comes out sorted
             low = own & -own
             own ^= low
-            for bit, name in STEP_TARGETS[low.bit_length() - 1]:
-                if not occupied & bit:
-                    moves.append(name)
+            src = low.bit_length() - 1
+            taken = (padded >> src) & NEIGHBOUR_WINDOWS[src]
+            steps = _FREE_STEPS[src].get(taken)
+            moves.extend(steps if steps is not None else _free_steps(src, taken))
         return moves
 
     def play(self, state: TeekoState, move: str) -> TeekoState:
