@@ -271,3 +271,15 @@ def test_missing_teeko_table_says_how_to_build_it(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="gamelearn solve teeko"):
         solve_teeko(get_game("teeko"), path=tmp_path / "none.table")
+
+
+def test_forward_check_accepts_the_table_and_catches_a_changed_byte(small_table: Path) -> None:
+    from gamelearn.solve.table import check_moving
+
+    layers, _ = open_table(SMALL, small_table)
+    assert check_moving(SMALL, layers) == 0
+    changed = {key: np.array(value) for key, value in layers.items()}
+    moving = changed[(3, 3)]
+    position = int(np.flatnonzero(moving == 0)[7])  # a draw ...
+    moving[position] = 4  # ... claimed a win in 3
+    assert check_moving(SMALL, changed) >= 1

@@ -63,7 +63,7 @@ def _build_teeko(path: Path) -> dict[str, Any]:
         return build_table(teeko(), path, report)
 
 
-def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None) -> None:
+def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None, verify: bool) -> None:
     from ..solve.table import TableError
     from ..solve.teeko import default_path, solve_teeko
 
@@ -77,9 +77,24 @@ def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None
             console.print(f"{str(error).split(';')[0]}: building it.", markup=False)
         else:
             _print_teeko(solution, target, built=None)
+            if verify:
+                _verify_teeko(solution)
             return
     facts = _build_teeko(target)
-    _print_teeko(solve_teeko(game, path=target), target, built=facts)
+    solution = solve_teeko(game, path=target)
+    _print_teeko(solution, target, built=facts)
+    if verify:
+        _verify_teeko(solution)
+
+
+def _verify_teeko(solution: Any) -> None:
+    from ..solve.table import check_moving
+
+    with console.status("checking every stored moving-phase position against its moves"):
+        wrong = check_moving(solution.variant, solution.layers)
+    if wrong:
+        fail(f"the table is inconsistent: {wrong} stored positions are not the best of their moves; rebuild it with --force")
+    console.print("Checked: every stored moving-phase position is the best of its moves.")
 
 
 def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None) -> None:
@@ -113,14 +128,15 @@ def solve_command(
     stats: Annotated[bool, typer.Option("--stats", help="print the census of the solved table (Teeko: needs the table)")] = False,
     force: Annotated[bool, typer.Option("--force", help="rebuild the Teeko table even if a good one exists")] = False,
     table: Annotated[Path | None, typer.Option("--table", help="the Teeko table file (default: in the data directory)")] = None,
+    verify: Annotated[bool, typer.Option("--verify", help="Teeko: check every stored position against its moves (about 20 s)")] = False,
 ) -> None:
     """Solve GAME exactly.  Teeko: build its table (retrograde analysis, about 20 s) into the data directory."""
     game = _game(game_name)
     if game.name == "teeko":
-        _solve_teeko_command(game, stats, force, table)
+        _solve_teeko_command(game, stats, force, table, verify)
         return
-    if table is not None or force:
-        fail(f"--table and --force are for Teeko's table; {game.name} is solved on the spot")
+    if table is not None or force or verify:
+        fail(f"--table, --force and --verify are for Teeko's table; {game.name} is solved on the spot")
     _solve_small(solve(game))
 
 

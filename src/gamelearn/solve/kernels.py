@@ -267,3 +267,63 @@ def placing_layer(
                     best_score = score
                     best_code = 0 if child == DRAW else child + 1
             out[idx] = best_code
+
+
+@njit(cache=True)
+def check_moving_layer(
+    rows: np.ndarray,
+    reps: np.ndarray,
+    others: np.ndarray,
+    free: np.ndarray,
+    class_of: np.ndarray,
+    sym_of: np.ndarray,
+    perms: np.ndarray,
+    neighbours: np.ndarray,
+    win_masks: np.ndarray,
+    binom: np.ndarray,
+    full: int,
+) -> int:
+    """Check the stored moving phase forwards, independently of how it was built: every stored
+    position's code must be the best of its moves' codes (looked up, through the symmetries, in the
+    same table), a win at the shortest distance, a loss at the longest, a draw where the best move
+    draws.  Returns the number of positions that break the rule."""
+    row = others.shape[0]
+    wrong = 0
+    for c in range(reps.shape[0]):
+        a = reps[c]
+        a_four = is_win(a, win_masks)
+        for j in range(row):
+            stored = rows[c * row + j]
+            if a_four:
+                if stored != INVALID:
+                    wrong += 1
+                continue
+            b = expand(others[j], free[c])
+            if is_win(b, win_masks):
+                if stored != 1:
+                    wrong += 1
+                continue
+            rank = rank_bits(b, binom)
+            child_class = class_of[rank]
+            perm = perms[sym_of[rank]]
+            child_rep = reps[child_class]
+            empty = full & ~(a | b)
+            best_score = -100000
+            best_code = 0
+            rest = a
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                targets = neighbours[popcount(low - 1)] & empty
+                while targets:
+                    to = targets & -targets
+                    targets ^= to
+                    moved = permute((a ^ low) | to, perm)
+                    child = rows[child_class * row + rank_among_free(moved, child_rep, binom)]
+                    score = move_score(child)
+                    if score > best_score:
+                        best_score = score
+                        best_code = 0 if child == DRAW else child + 1
+            if stored != best_code:
+                wrong += 1
+    return wrong

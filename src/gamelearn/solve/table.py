@@ -130,6 +130,21 @@ def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[
     return layers, facts
 
 
+def check_moving(variant: Variant, layers: dict[tuple[int, int], np.ndarray]) -> int:
+    """How many stored moving-phase positions are not the best of their moves (0 for a sound table);
+    see kernels.check_moving_layer."""
+    index = Indexing(variant)
+    k = index.k
+    classes = index.classes[k]
+    return int(
+        kernels.check_moving_layer(
+            np.asarray(layers[(k, k)]), classes.reps, index.subsets(index.n - k, k), index.free_squares(classes.reps),
+            classes.class_of, classes.sym_of, index.perms, index.neighbours, index.win_masks, index.binom,
+            (1 << index.n) - 1,
+        )
+    )
+
+
 def write_table(variant: Variant, layers: dict[tuple[int, int], np.ndarray], facts: dict[str, Any], path: Path) -> None:
     """Write the table atomically: a temporary file in the same folder, flushed, then renamed."""
     order = variant.layers()
