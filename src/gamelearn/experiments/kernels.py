@@ -301,19 +301,15 @@ def board_index(board: str) -> int:
 
 
 @njit(cache=True)
-def _canonical_index(x: int, o: int, symmetries: np.ndarray, use_symmetry: bool) -> int:
-    """The base-3 index of the least symmetric image of a board (square 0 most significant)."""
-    best = -1
+def _symmetric_weights(symmetries: np.ndarray, use_symmetry: bool) -> np.ndarray:
+    """weights[s, square]: what a digit on ``square`` is worth in the index of the board's image
+    under symmetry ``s`` (the square goes to symmetries[s, square]; square 0 most significant)."""
     count = symmetries.shape[0] if use_symmetry else 1
+    weights = np.empty((count, 9), dtype=np.int64)
     for s in range(count):
-        index = 0
         for square in range(9):
-            target = symmetries[s, square]
-            digit = 2 if (x >> square) & 1 else (1 if (o >> square) & 1 else 0)
-            index += digit * 3 ** (8 - target)
-        if best < 0 or index < best:
-            best = index
-    return best
+            weights[s, square] = 3 ** (8 - symmetries[s, square])
+    return weights
 
 
 @njit(cache=True)
@@ -328,16 +324,23 @@ def _td_selfplay(
     lines: np.ndarray,
     symmetries: np.ndarray,
 ) -> np.ndarray:
-    """``n`` self-play games of one td player learning after each (players/td.py, draw for draw)."""
+    """``n`` self-play games of one td player learning after each (players/td.py, draw for draw).
+
+    The indices of the board's symmetric images are kept up to date move by move, so a candidate
+    move's canonical index (the least image, as Game.canonical picks it) costs one add per symmetry.
+    """
+    weights = _symmetric_weights(symmetries, use_symmetry)
+    images = weights.shape[0]
+    image_index = np.zeros(images, dtype=np.int64)
     results = np.empty(n, dtype=np.int8)
     moves = np.empty(9, dtype=np.int64)
     scores = np.empty(9, dtype=np.float64)
     tied = np.empty(9, dtype=np.int64)
-    after_x = np.empty(9, dtype=np.int64)
-    after_o = np.empty(9, dtype=np.int64)
+    after_index = np.empty(9, dtype=np.int64)
     for game in range(n):
         x = 0
         o = 0
+        image_index[:] = 0
         result = DRAW
         plies = 0
         for ply in range(9):
@@ -347,20 +350,23 @@ def _td_selfplay(
                     moves[count] = square
                     count += 1
             me = ply % 2
+            digit = 2 if me == 0 else 1  # 'X' is 2, 'O' is 1
             if mt_random(stream) < epsilon:
                 square = moves[mt_randbelow(stream, count)]
             else:
                 best = -1.0
                 for k in range(count):
                     bit = 1 << moves[k]
-                    nx = x | bit if me == 0 else x
-                    no = o | bit if me == 1 else o
-                    if ttt_has_line(nx if me == 0 else no, lines):
+                    if ttt_has_line((x if me == 0 else o) | bit, lines):
                         score = 1.0
                     elif ply == 8:
                         score = 0.5
                     else:
-                        index = _canonical_index(nx, no, symmetries, use_symmetry)
+                        index = image_index[0] + digit * weights[0, moves[k]]
+                        for s in range(1, images):
+                            candidate = image_index[s] + digit * weights[s, moves[k]]
+                            if candidate < index:
+                                index = candidate
                         score = values[index] if seen[index] else 0.5
                     scores[k] = score
                     if score > best:
@@ -375,8 +381,12 @@ def _td_selfplay(
                 x |= 1 << square
             else:
                 o |= 1 << square
-            after_x[ply] = x
-            after_o[ply] = o
+            least = -1
+            for s in range(images):
+                image_index[s] += digit * weights[s, square]
+                if least < 0 or image_index[s] < least:
+                    least = image_index[s]
+            after_index[ply] = least
             plies = ply + 1
             if ttt_has_line(x if me == 0 else o, lines):
                 result = me
@@ -391,7 +401,7 @@ def _td_selfplay(
                     continue
                 if ply == last:  # the final position: its value is the result, never learnt
                     continue
-                index = _canonical_index(after_x[ply], after_o[ply], symmetries, use_symmetry)
+                index = after_index[ply]
                 old = values[index] if seen[index] else 0.5
                 new = old + alpha * (target - old)
                 values[index] = new
