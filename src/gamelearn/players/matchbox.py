@@ -30,6 +30,7 @@ import json
 import os
 import tempfile
 from collections.abc import Hashable
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,7 +155,9 @@ class MatchboxPlayer(Player):
         """(index of the position, index of its canonical image = the box, symmetry taking it there)."""
         position = self.table.index.get(state)
         if position is None:
-            raise ValueError(f"{self.kind}: {self.game.board(state)!r} is not a position of {self.game.name}")
+            raise ValueError(
+                f"{self.kind}: {self.game.board(state)!r} is not a position a game of {self.game.name} reaches from the start"
+            )
         return position, self.table.canonical[position], self.table.symmetry[position]
 
     def learn(self, record: GameRecord, side: int | None = None) -> None:
@@ -303,15 +306,22 @@ def _box_of_board(table: Any, board: Any, where: str, min_choices: int) -> int:
     position with at least ``min_choices`` moves."""
     if not isinstance(board, str):
         raise ValueError(f"{where}: box name {board!r} is not a board string")
-    matches = [i for i, b in enumerate(table.boards) if b == board and not table.over[i]]
-    if not matches:
+    position = _unfinished_positions(table.game_name).get(board)
+    if position is None:
         raise ValueError(f"{where}: box {board!r}: not a position any game reaches with a move to make")
-    position = matches[0]
     if table.canonical[position] != position:
         raise ValueError(f"{where}: box {board!r}: not the canonical board (its box is {table.boards[table.canonical[position]]!r})")
     if len(table.moves[position]) < min_choices:
         raise ValueError(f"{where}: box {board!r}: only one move there, so no box")
     return position
+
+
+@cache
+def _unfinished_positions(game_name: str) -> dict[str, int]:
+    """Board -> position for every position with a move to make (in hexapawn and tic-tac-toe the
+    board alone tells whose move it is there)."""
+    table = position_table(game_name)
+    return {board: i for i, board in enumerate(table.boards) if not table.over[i]}
 
 
 # MENACE -----------------------------------------------------------------------------------------
