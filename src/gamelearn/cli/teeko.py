@@ -478,3 +478,126 @@ def batch(
         )
     if hang is not None:
         fail(f"stopped after {played} of {count} games: {hang}")
+
+
+# --- experiment -------------------------------------------------------------------------------
+
+
+def default_thesis_memory() -> Path | None:
+    """The thesis's 10,000-game memory: in $GAMELEARN_THESIS_DATA, ../shared/thesis-data from here,
+    or ../shared/thesis-data beside this checkout; None where none of them holds it."""
+    import os
+
+    name = "memory after 10000 games.txt"
+    folders = []
+    if os.environ.get("GAMELEARN_THESIS_DATA"):
+        folders.append(Path(os.environ["GAMELEARN_THESIS_DATA"]))
+    folders.append(Path("..") / "shared" / "thesis-data")
+    folders.append(Path(__file__).resolve().parents[3].parent / "shared" / "thesis-data")
+    for folder in folders:
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+@teeko_app.command("experiment")
+def experiment(
+    games: Annotated[str, typer.Option("--games", help="games per run")] = "3000",
+    seeds: Annotated[str, typer.Option("--seeds", help="runs (seeds) per condition")] = "5",
+    first_seed: Annotated[
+        str, typer.Option("--first-seed", help="the first seed; runs use it and the next ones")
+    ] = "1",
+    train_games: Annotated[
+        str, typer.Option("--train-games", help="games our fixed program trains its memory")
+    ] = "10000",
+    chart_games: Annotated[
+        str | None, typer.Option("--chart-games", help="games per chart point (default --games)")
+    ] = None,
+    thesis_memory: Annotated[
+        Path | None, typer.Option("--thesis-memory", help="the thesis's 10,000-game memory file")
+    ] = None,
+    x_memory: Annotated[str, typer.Option("--x-memory", help="X's memory: 'same' as O's, or 'empty'")] = "same",
+    chart: Annotated[Path, typer.Option("--chart", help="the PNG chart to write")] = Path("teeko-experiment.png"),
+    workers: Annotated[str | None, typer.Option("--workers", help="local processes (default: the CPUs)")] = None,
+    dask: Annotated[str | None, typer.Option("--dask", help="a Dask scheduler ADDRESS, or 'local'")] = None,
+) -> None:
+    """Rerun the thesis's memory experiment over several seeds, with 95% intervals and a chart."""
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..experiments.thesis_experiment import ExperimentConfig, run_experiment, write_chart
+
+    numbers = {
+        "--games": positive_whole("--games", games),
+        "--seeds": positive_whole("--seeds", seeds),
+        "--train-games": positive_whole("--train-games", train_games),
+        "--workers": positive_whole("--workers", workers) if workers is not None else max(1, os.cpu_count() or 1),
+    }
+    chart_count = positive_whole("--chart-games", chart_games) if chart_games is not None else None
+    seed_text = first_seed.strip()
+    if not seed_text.isascii() or not seed_text.isdigit():
+        fail(f"--first-seed must be a whole number, not {first_seed!r}")
+    if x_memory not in ("same", "empty"):
+        fail(f"--x-memory is 'same' or 'empty', not {x_memory!r}")
+    memory_path = thesis_memory if thesis_memory is not None else default_thesis_memory()
+    if memory_path is None:
+        fail("the thesis's memory after 10000 games was not found in ../shared/thesis-data; give --thesis-memory PATH")
+    if chart.is_dir() or not chart.absolute().parent.is_dir():
+        fail(f"--chart: cannot write {chart}: " + ("it is a folder" if chart.is_dir() else "no such folder"))
+    if dask is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("dask") is None or importlib.util.find_spec("dask.distributed") is None:
+            fail("--dask needs dask[distributed] (pip install 'gamelearn[dask]')")
+    try:
+        from ..store.thesis_memories import read_memory_entries
+
+        read_memory_entries(memory_path)  # a bad file is refused before any run starts
+        config = ExperimentConfig(
+            thesis_memory=memory_path,
+            games=numbers["--games"],
+            seeds=numbers["--seeds"],
+            first_seed=int(seed_text),
+            train_games=numbers["--train-games"],
+            chart_games=chart_count,
+            x_memory=x_memory,
+            workers=numbers["--workers"],
+            dask=dask,
+        )
+    except ValueError as error:
+        fail(str(error))
+    store = open_store()
+    console.print(
+        f"Teeko thesis experiment: {config.games} games a run, seeds {config.seed_list[0]}..{config.seed_list[-1]}, "
+        f"our memory trained over {config.train_games} games; {config.workers} "
+        + (f"Dask workers ({dask})" if dask else "local processes")
+    )
+    with Progress(
+        TextColumn("runs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
+    ) as progress:
+        task = progress.add_task("runs", total=None)
+
+        def on_progress(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = run_experiment(config, progress=on_progress)
+    runs_table = Table("memory", "program", "O's memory", "seed", "X", "draw", "O", "O % (Wilson 95%)")
+    for run in report.runs:
+        if run.training_games is None:
+            runs_table.add_row(run.memory, run.mode, run.variant, str(run.seed), str(run.x_wins), str(run.draws),
+                               str(run.o_wins), run.o_rate.percent())  # fmt: skip
+    console.print(runs_table)
+    summary = Table("memory", "program", "O's memory", "games", "O % pooled (Wilson)", "O % of seeds (t)", "seed 000")
+    for row in report.conditions:
+        summary.add_row(
+            row.memory, row.mode, row.variant, str(row.games), row.pooled.percent(), row.across_seeds.percent(),
+            f"{100 * row.seed_figure:.1f}" if row.seed_figure is not None else "",
+        )  # fmt: skip
+    console.print(summary)
+    try:
+        write_chart(report, chart)
+    except OSError as error:
+        fail(f"--chart: cannot write {chart}: {error.strerror or error}")
+    result_id = store.save_result("teeko-thesis-experiment", report.to_payload())
+    console.print(f"Chart: {chart}.  Results saved in the store (teeko-thesis-experiment #{result_id}).")
