@@ -120,9 +120,9 @@ def play_game(
         seed=seed,
     )
     if learn:
-        for index, player in enumerate(players):
-            if index == 1 and player is players[0]:
-                player.learn(record, None)  # one player on both sides learns once, from the whole game
-                continue
-            player.learn(record, index)
+        if players[0] is players[1]:
+            players[0].learn(record, None)  # one player on both sides learns once, from both sides
+        else:
+            for index, player in enumerate(players):
+                player.learn(record, index)
     return record
