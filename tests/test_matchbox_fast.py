@@ -71,6 +71,15 @@ def test_seed_003_claims_come_out_of_the_runs() -> None:
     assert run_her("her", learners=50, games=200, opponents=("random", "sharp"), seed=1) == result  # same seed
 
 
+def test_her_as_white_throws_away_only_bad_beads_too() -> None:
+    result = run_her("her", learners=10, games=100, opponents=("random", "sharp"), seed=4, side=0)
+    assert result["side"] == "W"
+    assert result["boxes_counted"] == {"boxes": 18, "beads": 39, "bad_beads": 19}
+    assert result["good_beads_taken_out"] == 0
+    # White loses with best play: against Sharp every first-move bead goes, then it resigns
+    assert result["opponents"][1]["average_losses"] == 100
+
+
 def test_bead_check_is_the_solvers() -> None:
     # over HER's 19 boxes, the beads after which White can force a win, as gamelearn.solve says
     table = fast_tables("hexapawn").table

@@ -119,13 +119,16 @@ def learner_app(kind: str) -> typer.Typer:
             learners: Annotated[int, typer.Option("--learners", min=1, max=100_000, help=f"fresh {kind.upper()}s per opponent")] = 50,
             games: Annotated[int, typer.Option("--games", min=1, max=500_000, help="games each one plays")] = 200,
             against: Annotated[list[str] | None, typer.Option("--against", help="random or sharp (or perfect); repeat for several (default: random and sharp)")] = None,
+            side: Annotated[str, typer.Option("--side", help="B: the learner plays Black, second (seed 003's); W: White")] = "B",
             seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
             plot: Annotated[Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")] = None,
             chart: Annotated[bool, typer.Option("--chart/--no-chart", help="print Gardner's chart of one learner per opponent")] = True,
         ) -> None:
             if ctx.invoked_subcommand is not None:
                 return
-            run_her_command(kind, learners, games, against or ["random", "sharp"], seed, plot, chart)
+            if side.upper() not in ("W", "B"):
+                fail(f"--side must be W or B, not {side!r}")
+            run_her_command(kind, learners, games, against or ["random", "sharp"], seed, plot, chart, "WB".index(side.upper()))
 
     @sub.command("export")
     def export(
@@ -220,7 +223,7 @@ def print_chart(title: str, record: str) -> None:
 def save_and_plot(kind: str, result: dict[str, Any], plot: Path | None, title: str) -> None:
     from ..experiments.matchbox import plot_learning_curve
 
-    path = plot if plot is not None else default_plot(kind, result["seed"])
+    path = plot if plot is not None else default_plot(kind + ("-as-white" if result.get("side") == "W" else ""), result["seed"])
     try:
         plot_learning_curve(result, path, title)
     except OSError as error:
@@ -229,15 +232,18 @@ def save_and_plot(kind: str, result: dict[str, Any], plot: Path | None, title: s
     console.print(f"\nLearning curve: {path}\nResult saved in the store: {kind} #{number}")
 
 
-def run_her_command(kind: str, learners: int, games: int, against: list[str], seed: int, plot: Path | None, chart: bool) -> None:
+def run_her_command(
+    kind: str, learners: int, games: int, against: list[str], seed: int, plot: Path | None, chart: bool, side: int = 1
+) -> None:
     from ..experiments.matchbox import run_her
 
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
-    result = run_her(kind, learners, games, opponents, seed)
+    result = run_her(kind, learners, games, opponents, seed, side=side)
     name = kind.upper()
+    colour = ("White", "Black")[side]
     table = Table(
         "against", "most losses", "average", "good beads taken out", "bad beads taken out", "last loss (game)",
-        title=f"{learners} fresh {name}s as Black, {games} games each, seed {seed}",
+        title=f"{learners} fresh {name}s as {colour}, {games} games each, seed {seed}",
     )
     for item in result["opponents"]:
         table.add_row(
@@ -252,8 +258,13 @@ def run_her_command(kind: str, learners: int, games: int, against: list[str], se
     console.print(f"Boxes these runs opened: {opened['boxes']}, with {opened['beads']} beads, {opened['bad_beads']} of them bad.")
     bad = counted["bad_beads"]
     most = result["most_losses_overall"]
-    if kind == "her":
-        verdict = "confirmed: no HER lost an 18th game" if most <= bad else "NOT confirmed"
+    if side == 0:
+        console.print(
+            f"Most losses of any {name} as White: {most}. White loses hexapawn with best play, so every bead of its first "
+            "box is bad: once they are gone it resigns every game, and losses have no bound."
+        )
+    elif kind == "her":
+        verdict = f"confirmed: no HER lost game number {bad + 1}" if most <= bad else "NOT confirmed"
         console.print(f"Most losses of any HER: {most}; the bound is the {bad} bad beads ({verdict}).")
     else:
         console.print(
@@ -265,7 +276,7 @@ def run_her_command(kind: str, learners: int, games: int, against: list[str], se
         f"Good beads taken out: {good}" + (" (Gardner's rule only ever threw away bad moves)." if good == 0 else " (a good bead was lost!).")
     )
     if kind == "him":
-        compare_with_her(result, learners, games, opponents, seed)
+        compare_with_her(result, learners, games, opponents, seed, side)
     if chart:
         for item in result["opponents"]:
             letters = item["chart"]
@@ -276,11 +287,11 @@ def run_her_command(kind: str, learners: int, games: int, against: list[str], se
     save_and_plot(kind, result, plot, f"{name}: losses per game, {learners} learners, seed {seed}")
 
 
-def compare_with_her(him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int) -> None:
+def compare_with_her(him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int, side: int) -> None:
     """Seed 003's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
     from ..experiments.matchbox import run_her
 
-    her = run_her("her", learners, games, opponents, seed)
+    her = run_her("her", learners, games, opponents, seed, side=side)
     console.print("\nDoes HIM lose more games than HER, or fewer? (same games' seeds for both)")
     for mine, theirs in zip(him["opponents"], her["opponents"], strict=True):
         a, b = mine["average_losses"], theirs["average_losses"]

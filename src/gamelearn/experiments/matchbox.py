@@ -35,12 +35,13 @@ def chart(record: str, per_line: int = 10) -> list[str]:
 # HER and HIM ------------------------------------------------------------------------------------
 
 
-def bead_is_bad(box_board: str, bead: str) -> bool:
-    """Seed 003's ``bad``: after this bead (Black's move in the box's position) White can force a
-    win.  Asked of the exact solver, not of the tables the training used."""
+def bead_is_bad(box_board: str, bead: str, side: int = 1) -> bool:
+    """Seed 003's ``bad``: after this bead (``side``'s move in the box's position; Black by
+    default) the other side can force a win.  Asked of the exact solver, not of the tables the
+    training used."""
     game = get_game("hexapawn")
-    after = game.play(game.from_board(box_board, 1), bead)
-    return solve(game).value(after) == 1 or game.winner(after) == 0
+    after = game.play(game.from_board(box_board, side), bead)
+    return game.winner(after) == 1 - side or (not game.is_over(after) and solve(game).value(after) == 1)
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,12 @@ def loss_rate(records: Sequence[str], letter: str) -> list[float]:
     return [sum(1 for r in records if r[g] == letter) / len(records) for g in range(games)]
 
 
-def run_her(kind: str, learners: int, games: int, opponents: Sequence[str], seed: int) -> dict[str, Any]:
+def run_her(
+    kind: str, learners: int, games: int, opponents: Sequence[str], seed: int, side: int = 1
+) -> dict[str, Any]:
     """Train ``learners`` fresh HERs (``kind`` "her") or HIMs ("him") for ``games`` games against
-    each opponent, seeded; check every bead taken out against the exact solution."""
+    each opponent, seeded, playing ``side`` (1, Black, as in seed 003; 0 for White); check every
+    bead taken out against the exact solution."""
     if kind not in ("her", "him"):
         raise ValueError(f"kind must be her or him, not {kind!r}")
     if learners < 1 or games < 1:
@@ -96,28 +100,29 @@ def run_her(kind: str, learners: int, games: int, opponents: Sequence[str], seed
         good = bad = last = 0
         for learner in range(learners):
             seeds = [game_seed(seed + number, learner, g) for g in range(games)]
-            run = train_her(seeds, opponent, him=kind == "him")
+            run = train_her(seeds, opponent, him=kind == "him", learner_side=side)
             losses.append(run.losses)
             records.append(run.record)
             last = max(last, run.record.rfind("L") + 1)
             opened.update(run.boxes)
             for box, bead in run.removed:
                 if (box, bead) not in verdict:
-                    verdict[box, bead] = bead_is_bad(table.boards[box], bead)
+                    verdict[box, bead] = bead_is_bad(table.boards[box], bead, side)
                 if verdict[box, bead]:
                     bad += 1
                 else:
                     good += 1
         results.append(HerOpponentResult(opponent, tuple(losses), good, bad, last, tuple(records)))
-    counted = count_boxes("hexapawn", side=1)
+    counted = count_boxes("hexapawn", side=side)
     # the boxes the runs opened, with every bead a box starts with, checked against the solver
     opened_beads = [(box, bead) for box in sorted(opened) for bead in fast_tables("hexapawn").new_box[box]]
-    opened_bad = sum(1 for box, bead in opened_beads if bead_is_bad(table.boards[box], bead))
+    opened_bad = sum(1 for box, bead in opened_beads if bead_is_bad(table.boards[box], bead, side))
     return {
         "experiment": kind,
         "learners": learners,
         "games": games,
         "seed": seed,
+        "side": "WB"[side],
         "opponents": [r.to_dict() for r in results],
         "boxes_counted": {"boxes": counted.boxes, "beads": counted.beads, "bad_beads": counted.bad_beads},
         "boxes_opened": {"boxes": len(opened), "beads": len(opened_beads), "bad_beads": opened_bad},
