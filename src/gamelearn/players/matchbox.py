@@ -164,8 +164,8 @@ class MatchboxPlayer(Player):
         """Update the boxes from a finished game; ``side`` None means it played both sides."""
         sides: tuple[int, ...] = (0, 1) if side is None else (side,)
         if self._last_record is record:
-            # one player on both sides: play_game (match.py) calls learn(record, 0) and then
-            # learn(record, None); each side of a game is learned once, whatever the calls
+            # the same game again (a caller that seats one learner twice may call learn once per
+            # seat and once for both): each side of a game is learned once, whatever the calls
             sides = tuple(s for s in sides if s not in self._learned_sides)
         else:
             self._last_record, self._learned_sides = record, ()
