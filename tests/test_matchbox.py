@@ -337,3 +337,15 @@ def test_menace_file_validation_names_the_box(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="colours"):
         copy.import_boxes(path)
     assert copy.boxes == menace.boxes  # nothing changed
+
+
+def test_self_play_learns_each_side_of_a_game_once() -> None:
+    menace = MenacePlayer(TICTACTOE, seed=1)
+    record = play_game(TICTACTOE, [menace, menace], seed=5)
+    once = MenacePlayer(TICTACTOE)
+    once.learn(record, None)
+    assert once.boxes == menace.boxes and menace.games_played == 1
+    twice = MenacePlayer(TICTACTOE)
+    twice.learn(record, 0)
+    twice.learn(record, None)  # side 0 again is ignored, side 1 is learned
+    assert twice.boxes == once.boxes and twice.games_played == 1
