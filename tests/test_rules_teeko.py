@@ -231,3 +231,20 @@ def test_illegal_moves_name_the_move_and_the_reason() -> None:
 def test_from_board_refuses_boards_no_game_reaches(board: str, to_move: int, reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
         GAME.from_board(board, to_move)
+
+
+def test_a_side_without_four_can_always_step() -> None:
+    # Every set of 4 pawns that is not a win touches at least 6 other squares (naive neighbours),
+    # more than the enemy's 4 pawns can fill: so in the moving phase legal_moves is empty exactly
+    # when the game is won, for every position, not only those the playouts reach.
+    fewest = 25
+    for cells in combinations(CELLS, 4):
+        if frozenset(cells) in WINNING:
+            continue
+        around = {(r + dr, c + dc) for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+        free = {(a, b) for a, b in around if 0 <= a < 5 and 0 <= b < 5} - set(cells)
+        fewest = min(fewest, len(free))
+    assert fewest == 6
+    # a crowded example worked by hand: X on 00 01 10 12, O on 02 11 20 21; only 12 can step (to 03 13 22 23)
+    state = GAME.from_board("XXO.." "XOX.." "OO..." "....." ".....", 0)
+    assert GAME.legal_moves(state) == ["1203", "1213", "1222", "1223"]
