@@ -140,6 +140,7 @@ class RunResult:
     o_wins: int
     seconds: float
     training_games: int | None = None
+    stopped: str | None = None  # where the original would have hung, the run stops: what and where
 
     @property
     def o_rate(self) -> Interval:
@@ -159,15 +160,20 @@ def fixes_for(mode: str, variant: str):  # -> Fixes
 
 
 def run_task(task: RunTask) -> RunResult:
-    """Play one run (in a worker process or a Dask worker: everything it needs is in ``task``)."""
+    """Play one run (in a worker process or a Dask worker: everything it needs is in ``task``).
+
+    Where the original would have hung (original mode: an opening pick with its four cells taken,
+    a random move with no move), the run stops there and reports the games it finished.
+    """
     import time
 
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
-    from .thesis_batch import BatchConfig, run_batch
+    from .thesis_batch import BatchConfig, BatchHang, run_batch
 
     started = time.perf_counter()
     o_learns = task.variant != "none"
+    tally = {"X": 0, "D": 0, "O": 0}
     config = BatchConfig(
         games=task.games,
         first=Settings(True, True, True),
@@ -177,11 +183,16 @@ def run_task(task: RunTask) -> RunResult:
         first_memory=Memory(task.x_memory),
         second_memory=Memory(task.o_memory) if o_learns else None,
         fixes=fixes_for(task.mode, task.variant),
+        progress=lambda game: tally.__setitem__(game.result, tally[game.result] + 1),
     )
-    x_wins, draws, o_wins = run_batch(config).counts()
+    stopped = None
+    try:
+        run_batch(config)
+    except BatchHang as error:
+        stopped = str(error)
     return RunResult(
-        task.memory, task.mode, task.variant, task.seed, task.games, x_wins, draws, o_wins,
-        time.perf_counter() - started, task.training_games,
+        task.memory, task.mode, task.variant, task.seed, sum(tally.values()), tally["X"], tally["D"], tally["O"],
+        time.perf_counter() - started, task.training_games, stopped,
     )  # fmt: skip
 
 
@@ -190,22 +201,29 @@ def train_memory(games: int, seed: int, checkpoints: Sequence[int]) -> dict[int,
     memories, which stay identical: section f); the memory at each checkpoint (games played)."""
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
-    from .thesis_batch import BatchConfig, run_batch
+    from .thesis_batch import BatchConfig, BatchHang, run_batch
 
     first, second = Memory(), Memory()
     snapshots: dict[int, tuple[tuple[str, int, int], ...]] = {0: ()}
-    done = 0
-    for stage, target in enumerate(sorted({c for c in checkpoints if 0 < c <= games} | {games})):
-        config = BatchConfig(
-            games=target - done,
-            first=Settings(True, True, True),
-            second=Settings(True, True, True),
-            seed=seed * 1000 + stage,  # a seed per stage: the same seed and stages give the same memory
-            first_memory=first,
-            second_memory=second,
-        )
-        run_batch(config)
-        done = target
+    played = [0]  # games finished so far, counted as they end (a hang ends a stage early)
+    done = attempt = 0
+    for target in sorted({c for c in checkpoints if 0 < c <= games} | {games}):
+        while done < target:
+            config = BatchConfig(
+                games=target - done,
+                first=Settings(True, True, True),
+                second=Settings(True, True, True),
+                seed=seed * 1000 + attempt,  # a seed per stage: the same seed and stages give the same memory
+                first_memory=first,
+                second_memory=second,
+                progress=lambda _: played.__setitem__(0, played[0] + 1),
+            )
+            attempt += 1
+            try:
+                run_batch(config)
+            except BatchHang:  # a random move with no move: go on from the next game with the next seed
+                pass
+            done = played[0]
         snapshots[done] = tuple(first.entries())
     return snapshots
 
@@ -295,7 +313,10 @@ def summarize_runs(runs: Sequence[RunResult]) -> list[ConditionSummary]:
     for run in runs:
         groups.setdefault((run.memory, run.mode, run.variant, run.training_games), []).append(run)
     summaries = []
-    for (memory, mode, variant, trained), members in groups.items():
+    for (memory, mode, variant, trained), all_members in groups.items():
+        members = [r for r in all_members if r.games]  # a run that hung in its first game has no rate
+        if not members:
+            continue
         games = sum(r.games for r in members)
         o_wins = sum(r.o_wins for r in members)
         rates = [r.o_wins / r.games for r in members]
