@@ -3,6 +3,9 @@ over every reachable position (board and side to move)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from gamelearn import IllegalMove, get_game
@@ -140,3 +143,24 @@ def test_illegal_moves_name_the_move_and_the_reason(move: str, reason: str | Non
 def test_from_board_refuses_boards_no_game_reaches(board: str, to_move: int) -> None:
     with pytest.raises(ValueError):
         GAME.from_board(board, to_move)
+
+
+def test_perft_against_the_naive_counts_kept_as_data() -> None:
+    data = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["hexapawn"]
+    api_nodes: list[int] = []
+    api_ends = [0, 0]
+    layer = [GAME.initial()]
+    while layer:
+        api_nodes.append(len(layer))
+        for state in layer:
+            if GAME.is_over(state):
+                api_ends[GAME.winner(state)] += 1
+        layer = [GAME.play(s, m) for s in layer for m in GAME.legal_moves(s)]
+    naive_nodes: list[int] = []
+    naive_layer = [Naive([list("BBB"), list("..."), list("WWW")], "W")]
+    while naive_layer:
+        naive_nodes.append(len(naive_layer))
+        naive_layer = [p.after(m) for p in naive_layer for m in p.moves()]
+    assert api_nodes == naive_nodes == data["nodes_per_ply"]
+    assert api_ends == [data["first_player_wins"], data["second_player_wins"]] and sum(api_ends) == data["games"]
+    assert len(naive_reachable()) == data["reachable_positions"]

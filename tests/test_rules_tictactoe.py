@@ -6,7 +6,9 @@ move, winner, end, legal moves; the whole game tree has 549,946 nodes (the root 
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +150,26 @@ def test_illegal_moves_name_the_move_and_the_reason() -> None:
     won = GAME.from_board("XXXOO....", 1)
     with pytest.raises(IllegalMove, match="over"):
         GAME.play(won, "8")
+
+
+def perft(game, state, ply: int, nodes: list[int], ends: list[int]) -> None:
+    """Count the tree's nodes per ply and how each complete game ends (ends: X, O, draw)."""
+    if len(nodes) <= ply:
+        nodes.append(0)
+    nodes[ply] += 1
+    if game.is_over(state):
+        winner = game.winner(state)
+        ends[2 if winner is None else winner] += 1
+        return
+    for move in game.legal_moves(state):
+        perft(game, game.play(state, move), ply + 1, nodes, ends)
+
+
+def test_perft_against_the_published_counts() -> None:
+    data = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["tictactoe"]
+    nodes: list[int] = []
+    ends = [0, 0, 0]
+    perft(GAME, GAME.initial(), 0, nodes, ends)
+    assert nodes == data["nodes_per_ply"] and sum(nodes) == 549_946
+    assert ends == [data["first_player_wins"], data["second_player_wins"], data["draws"]]
+    assert sum(ends) == data["games"]
