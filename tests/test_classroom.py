@@ -38,6 +38,20 @@ def test_seed_program_prints_what_the_page_prints(name: str, tmp_path: Path) -> 
     assert run_program(name, tmp_path) == expected
 
 
+SEED_TEXT = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds" / "003_5620a91631f90d33.txt"
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_the_data_files_are_the_seeds_programs_and_outputs(name: str) -> None:
+    """The page lost its line breaks (a blank line became a space): undoing ours gives its text back."""
+    if not SEED_TEXT.is_file():
+        pytest.skip(f"seed 003 not found at {SEED_TEXT}; it is not part of the repository")
+    page = SEED_TEXT.read_text()
+    program = (SEED003 / f"{name}.py").read_text().rstrip("\n")
+    assert program.replace("\n\n", " ").replace("\n", "") in page
+    assert (SEED003 / f"{name}.out").read_text().replace("\n", "") in page
+
+
 def test_show_prints_three_rows(capsys: pytest.CaptureFixture[str]) -> None:
     classroom.show("BBBW...WW")
     assert capsys.readouterr().out == "BBB\nW..\n.WW\n"
