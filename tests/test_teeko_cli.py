@@ -119,7 +119,7 @@ def test_console_through_the_command_with_scripted_input():
     from gamelearn.store.db import Store
     from gamelearn.store.thesis_memories import load_stat
 
-    counts = load_stat(Store(), "console")
+    counts = load_stat(Store())
     assert sum(counts[:3]) == 1 and sum(counts[3:]) == 0
 
 
@@ -184,6 +184,11 @@ def test_batch_with_store_memories_learns_into_the_store_and_records_the_result(
     (saved,) = store.results("teeko-batch")
     assert saved["games"] == 12 and saved["x_wins"] + saved["draws"] + saved["o_wins"] == 12
     assert saved["mode"] == "fixed" and saved["first"] == "+h+s+l"
+    from gamelearn.store.thesis_memories import load_stat
+
+    assert load_stat(store) == (saved["x_wins"], saved["draws"], saved["o_wins"], 0, 0, 0, 0, 0, 0)
+    shown = run("teeko", "stat", "show")
+    assert f"{saved['x_wins']} (" in shown.stdout and "self-play" in shown.stdout
     mine, theirs = store.load_memory("mine"), store.load_memory("theirs")
     # both sides learn every won game: two memories that start empty stay identical (section f)
     assert mine == theirs

@@ -134,7 +134,7 @@ def test_bad_moves_are_refused_with_a_clear_line_and_asked_again(tmp_path: Path)
     # a leading q abandons: not counted, not learned
     out = play(session, ["quit"])
     assert any("abandoned" in line for line in out) and session.mode is Mode.MENU
-    assert load_stat(store, "console") == (0,) * 9
+    assert load_stat(store) == (0,) * 9
     assert store.load_memory("console") == []
     assert [r["end"] for r in store.records(game="teeko", context="teeko-console")] == ["abandoned"]
 
@@ -146,7 +146,7 @@ def test_the_person_wins_and_it_is_learned_as_the_persons_win(tmp_path: Path):
     assert "You have won. Congratulations!" in out
     # the program (O) is side 1 of the memory, the person (X) side 2: the ply-9 board, won by side 2
     assert store.load_memory("console") == [("2222000000000001000011100", 0, 1)]
-    assert load_stat(store, "console") == (0, 0, 0, 0, 0, 0, 0, 0, 1)  # program second, lost
+    assert load_stat(store) == (0, 0, 0, 0, 0, 0, 0, 0, 1)  # program second, lost
     assert [side for _, side, _ in brain.asked] == [1, 1, 1, 1]  # the program is +1 whoever begins
 
 
@@ -160,7 +160,7 @@ def test_the_program_wins_after_the_person_began_and_learns_it_the_right_way_rou
     assert brain.asked[-1] == (after_9, 1, 10)
     after_10 = "0200201111200020000000000"
     assert store.load_memory("console") == [(after_9, 1, 0), (after_10, 1, 0)]
-    assert load_stat(store, "console") == (0, 0, 0, 0, 0, 0, 1, 0, 0)  # program second, won
+    assert load_stat(store) == (0, 0, 0, 0, 0, 0, 1, 0, 0)  # program second, won
     assert any(line.startswith("Add " + after_9) for line in out)
 
 
@@ -172,7 +172,7 @@ def test_the_program_begins_and_wins_counting_in_the_program_first_fields(tmp_pa
     out = play(session, ["44"])  # the program (X) then steps 23 to 14: 11 12 13 14
     assert "I have won." in out
     assert store.load_memory("console") == [("2020001111000000000020002", 1, 0)]
-    assert load_stat(store, "console") == (0, 0, 0, 1, 0, 0, 0, 0, 0)  # program began, won
+    assert load_stat(store) == (0, 0, 0, 1, 0, 0, 0, 0, 0)  # program began, won
     assert [ply for _, _, ply in brain.asked] == [1, 3, 5, 7, 9]
 
 
@@ -192,7 +192,7 @@ def test_no_draw_offer_unless_the_moves_repeat_and_the_cap_draws_at_ply_100(tmp_
             break
     assert not any("offer" in line for line in out)
     assert "100 moves reached! Draw!" in out and "The game has been drawn." in out
-    assert load_stat(store, "console") == (0, 0, 0, 0, 0, 0, 0, 1, 0)
+    assert load_stat(store) == (0, 0, 0, 0, 0, 0, 0, 1, 0)
     assert store.load_memory("console") == []  # draws teach nothing
 
 
@@ -218,7 +218,7 @@ def test_a_draw_is_offered_when_five_moves_repeat_and_y_accepts(tmp_path: Path):
     assert sum("offer" in line for line in out) == 1
     out = play(session, ["y"])
     assert "You accepted the draw." in out and "The game has been drawn." in out
-    assert load_stat(store, "console") == (0, 0, 0, 0, 0, 0, 0, 1, 0)
+    assert load_stat(store) == (0, 0, 0, 0, 0, 0, 0, 1, 0)
 
 
 def test_a_declined_draw_plays_on_and_is_offered_again_while_it_repeats(tmp_path: Path):
@@ -240,7 +240,7 @@ def test_autoplay_without_pause_plays_a_whole_game_and_counts_it_as_self_play(tm
     out = play(session, ["3"])
     assert session.mode is Mode.MENU
     assert not any(line.startswith("thinking:") for line in out)  # thinking output is off
-    counts = load_stat(store, "console")
+    counts = load_stat(store)
     assert sum(counts[:3]) == 1 and sum(counts[3:]) == 0
     sides = [side for _, side, _ in brain.asked]
     assert sides[:4] == [1, -1, 1, -1]  # player I is +1, player II -1
@@ -256,7 +256,7 @@ def test_autoplay_with_pause_plays_one_ply_per_enter_and_q_aborts(tmp_path: Path
     assert len(brain.asked) == 2 and session.mode is Mode.PAUSED
     assert any(line.startswith("thinking:") for line in session.send("").lines)
     session.send("q")
-    assert session.mode is Mode.MENU and load_stat(store, "console") == (0,) * 9
+    assert session.mode is Mode.MENU and load_stat(store) == (0,) * 9
 
 
 def test_the_score_is_kept_across_sessions(tmp_path: Path):
@@ -269,7 +269,7 @@ def test_the_score_is_kept_across_sessions(tmp_path: Path):
     assert "Games the program played second:    1 in all" in stats
     assert any("lost" in line and "1  100.00%" in line for line in stats)
     play(again, ["r"])
-    assert load_stat(Store(tmp_path / "db.sqlite3"), "console") == (0,) * 9
+    assert load_stat(Store(tmp_path / "db.sqlite3")) == (0,) * 9
 
 
 @pytest.mark.parametrize("answer", ["q", "qx", "Q"])
@@ -298,7 +298,7 @@ def test_a_whole_game_against_the_thesis_engine(tmp_path: Path, command: str):
         else:
             assert session.current is not None
             out += play(session, [session.game.legal_moves(session.current.state)[0]])
-    counts = load_stat(store, "console")
+    counts = load_stat(store)
     group = counts[3:6] if command == "2" else counts[6:9]
     assert sum(group) == 1 and sum(counts) == 1
     memory = store.load_memory("console") or []

@@ -451,6 +451,12 @@ def batch(
             write_stat_counts(final, stat)
         except (OSError, ValueError) as error:
             fail(f"--stat: cannot write {stat}: {error}")
+    else:  # the store's score, as the original's stat.m counted every batch game
+        with store.transaction():
+            kept = list(load_stat(store))
+            for field_index, result in enumerate("XDO"):
+                kept[field_index] += results[result]
+            save_stat(store, kept)
     played = sum(results.values())
     store.save_result(
         "teeko-batch",

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..games import get_game
 from ..games.teeko import Teeko, TeekoState
 from ..match import End, GameRecord
-from ..store.thesis_memories import Entry, add_to_stat, learning_changes, load_stat, save_stat
+from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, learning_changes, load_stat, save_stat
 
 if TYPE_CHECKING:
     from ..store.db import Store
@@ -170,7 +170,7 @@ class ConsoleSession:
         store: Store,
         brain: Brain,
         memory_name: str = "console",
-        stat_name: str = "console",
+        stat_name: str = DEFAULT_STAT_NAME,  # the one score of `gamelearn teeko stat show`
         switches: Switches | None = None,
     ) -> None:
         self.store = store
