@@ -9,6 +9,7 @@ from gamelearn.players.thesis.board import digits_key, from_digits, successors
 from gamelearn.players.thesis.engine import Decision, Settings, decide, play
 from gamelearn.players.thesis.evaluation import evaluate, has_four
 from gamelearn.players.thesis.fixes import Fixes
+from gamelearn.players.thesis.heuristics import NoMoveError, random_move
 from gamelearn.players.thesis.memory import Memory
 from gamelearn.players.thesis.opening import OpeningHang
 from gamelearn.players.thesis.rng import MicrosoftRand, SeededDraws
@@ -174,3 +175,13 @@ def test_learning_without_search_uses_current_board() -> None:
     assert fixed.src == src and fixed.dst == dst
     assert (original.source, original.lc) == ("random", 0)  # an empty board has no successors
     assert digits_key(digits_of(after)) in memory.index
+
+
+def test_random_move_with_no_move_is_an_error_not_a_hang() -> None:
+    # playrandom draws until it finds a move: with none it never stops.  Built with a lone pawn on
+    # 00 walled in by 01, 10 and 11 (no full game reaches a side without a move).
+    own, opp = board("00", "01 10 11")
+    with pytest.raises(NoMoveError, match="no move"):
+        random_move(own, opp, MicrosoftRand(1))
+    own, opp = board("00", "01 10")
+    assert random_move(own, opp, MicrosoftRand(1)) == (0, 6)  # 00-11, the only move

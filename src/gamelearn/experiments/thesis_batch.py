@@ -24,9 +24,9 @@ and ply; fixed mode falls back to a random free cell instead (fix 11).
 
 ``trace`` (a path or a text stream) receives the reference traces' lines: ``TRACE SEED``, one
 ``TRACE RAND`` per draw, one ``TRACE PLY`` per ply (g n side mv src [h] [eh es el] [sk smax si]
-[lc] r b) and ``TRACE END`` per game (ret lastmove plies result reason r oob), with the same keys
-and values as ../shared/thesis-data/original-traces (the per-point ``TRACE OOB`` lines are not
-written; the END line's oob counts are).  ``progress`` is called with each :class:`GameSummary`.
+[lc] r b), ``TRACE OOB`` per layout-sensitive off-board read, and ``TRACE END`` per game (ret
+lastmove plies result reason r oob), with the same keys and values as
+../shared/thesis-data/original-traces.  ``progress`` is called with each :class:`GameSummary`.
 """
 
 from __future__ import annotations
@@ -114,23 +114,40 @@ def load_memory(source: MemorySource) -> Memory:
 
 
 class _Tracer:
+    """Writes TRACE lines; a ply's RAND lines wait until its OOB lines are known (they come first:
+    the heuristics read the off-board cell before the random move draws)."""
+
     def __init__(self, stream: IO[str] | None) -> None:
         self.stream = stream
         self.game = 0
         self.ply = 0
+        self.pending: list[str] = []
 
     def write(self, line: str) -> None:
         if self.stream is not None:
             self.stream.write("TRACE " + line + "\n")
+
+    def flush(self) -> None:
+        for line in self.pending:
+            self.write(line)
+        self.pending.clear()
 
     def listen(self, draws: Draws) -> None:
         if self.stream is None:
             return
 
         def heard(site: str, value: int) -> None:
-            self.write(f"RAND g={self.game} n={self.ply} k={draws.calls} site={site} v={value}")
+            self.pending.append(f"RAND g={self.game} n={self.ply} k={draws.calls} site={site} v={value}")
 
         draws.listener = heard
+
+    def off_board(self, side: int, points: int) -> None:
+        """One OOB line per layout-sensitive read: the cell read empty (gcc's padding) where a
+        back-to-back layout would have read the opponent's pawn (cell 04 of the last search)."""
+        asked = -side
+        for _ in range(points):
+            self.write(f"OOB g={self.game} n={self.ply} cell=54 asked_for={asked:+d} read=0 contiguous={asked} "
+                       "neighbour=0 canplay=0 canplay_if_contiguous=1")
 
 
 def _ply_line(g: int, n: int, side: int, d: Decision, rand_calls: int, board: str) -> str:
@@ -200,7 +217,10 @@ def run_batch(config: BatchConfig) -> BatchResult:
                 try:
                     decision = decide((plus, minus), side, n, settings[side], memories[side], draws, fixes, state)
                 except (OpeningHang, NoMoveError) as error:
+                    tracer.flush()
                     raise BatchHang(f"game {g}, ply {n}: {error}") from None
+                tracer.off_board(side, decision.layout_sensitive)
+                tracer.flush()
                 if n >= 9:
                     learning_flag = settings[side].learn
                 plus, minus = play((plus, minus), side, decision)
