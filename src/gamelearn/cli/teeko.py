@@ -594,6 +594,10 @@ def experiment(
             runs_table.add_row(run.memory, run.mode, run.variant, str(run.seed), str(run.x_wins), str(run.draws),
                                str(run.o_wins), run.o_rate.percent())  # fmt: skip
     console.print(runs_table)
+    for run in report.runs:
+        if run.stopped:
+            console.print(f"{run.memory}/{run.mode}/{run.variant} seed {run.seed}: stopped after {run.games} games "
+                          f"where the original hangs ({run.stopped})")  # fmt: skip
     summary = Table("memory", "program", "O's memory", "games", "O % pooled (Wilson)", "O % of seeds (t)", "seed 000")
     for row in report.conditions:
         summary.add_row(
