@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.test_solve_teeko import SmallTeeko
 
 import gamelearn
 from gamelearn.players.basic import RandomPlayer
@@ -13,6 +12,7 @@ from gamelearn.players.perfect import PerfectPlayer
 from gamelearn.solve.table import build_layers, open_table, write_table
 from gamelearn.solve.teeko import TableSolution
 from gamelearn.solve.variant import small_variant
+from test_solve_teeko import SmallTeeko
 
 
 def test_perfect_never_loses_tictactoe_and_draws_itself() -> None:

@@ -180,17 +180,13 @@ class Indexing:
         self.perms = np.array(variant.symmetries, dtype=np.int64)
         self.neighbours = np.array(variant.neighbours, dtype=np.int64)
         self.win_masks = np.array(variant.win_masks, dtype=np.int64)
+        self._subsets: dict[tuple[int, int], np.ndarray] = {}
 
     def subsets(self, n: int, m: int) -> np.ndarray:
-        return self._subsets(n, m)
-
-    _subset_cache: dict[tuple[int, int], np.ndarray]
-
-    def _subsets(self, n: int, m: int) -> np.ndarray:
-        cache = self.__dict__.setdefault("_subset_cache", {})
-        if (n, m) not in cache:
-            cache[(n, m)] = colex_subsets(n, m)
-        return cache[(n, m)]
+        """Every m-subset of range(n) in colex order (cached: the kernels index rows by it)."""
+        if (n, m) not in self._subsets:
+            self._subsets[(n, m)] = colex_subsets(n, m)
+        return self._subsets[(n, m)]
 
     @cached_property
     def classes(self) -> dict[int, MoverClasses]:
@@ -209,9 +205,9 @@ class Indexing:
         return MoverClasses(class_of.astype(np.int32), sym_of, reps.astype(np.int64), members.astype(np.int64))
 
     def free_squares(self, movers: np.ndarray) -> np.ndarray:
-        """free[i, j]: the j-th square not in movers[i], in increasing order."""
+        """free[i, j]: the j-th square not in movers[i], in increasing order (all sets the same size)."""
         n = self.n
-        m = int(bin(int(movers[0])).count("1")) if len(movers) else 0
+        m = int(movers[0]).bit_count() if len(movers) else 0
         free = np.zeros((len(movers), n - m), dtype=np.int8)
         for i, bits in enumerate(movers.tolist()):
             free[i] = [sq for sq in range(n) if not bits >> sq & 1]
