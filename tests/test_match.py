@@ -117,12 +117,6 @@ def test_each_player_learns_once_with_its_side() -> None:
     assert quiet[0].learned == [] == quiet[1].learned
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="match.py calls learn(record, 0) and then learn(record, None) for one player on both sides, against "
-    "its own comment ('learns once'); the td and matchbox learners guard against the double call; fix proposed "
-    "to the lead (remove this mark with it)",
-)
 def test_one_player_on_both_sides_learns_once_from_the_whole_game() -> None:
     both = Scripted(TTT, "031425")
     record = play_game(TTT, [both, both])
