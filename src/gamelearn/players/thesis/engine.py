@@ -89,8 +89,6 @@ class Decision:
         return to if self.src is None else f"{self.src // 5}{self.src % 5}" + to
 
 
-#: level1.s: the search kernel writes the first-level moves here (one buffer: decisions are not re-entrant).
-_LEVEL1 = new_move_buffer()
 
 
 def _sides(position: tuple[int, int], side: int) -> tuple[int, int]:
@@ -146,7 +144,7 @@ def decide(
 
     search_move: tuple[int, int] | None = None
     sk = smax = si = None
-    moves = _LEVEL1
+    moves = new_move_buffer()  # level1.s; one per decision, so threads (the web app) never share it
     k = 0
     if s_on:
         k, smax_v, si_v, fixed_i, orig_i = two_ply(own, opp, moves)
