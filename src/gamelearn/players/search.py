@@ -32,7 +32,8 @@ class MinimaxPlayer(Player):
     pruning = False
 
     def __init__(self, game: Any, seed: int | None = None, depth: int = 2, eval: str | None = None) -> None:
-        eval_name = eval or default_evaluation(game.name)
+        # "default" (what `gamelearn players` shows) and None both mean the game's first evaluation
+        eval_name = eval if eval and eval != "default" else default_evaluation(game.name)
         super().__init__(game, seed, depth=depth, eval=eval_name)
         self.depth = depth
         self.evaluate = evaluation(game.name, eval_name)
@@ -155,7 +156,7 @@ class SharpPlayer(Player):
 
 _SEARCH_OPTIONS = (
     Option("depth", parse_int(1, 12), 2, "plies to search before the evaluation takes over"),
-    Option("eval", str, None, "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines)"),
+    Option("eval", str, "default", "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines)"),
 )
 register(PlayerKind("minimax", MinimaxPlayer, "minimax to a depth, then a named evaluation", options=_SEARCH_OPTIONS))
 register(PlayerKind("alphabeta", AlphaBetaPlayer, "minimax with alpha-beta pruning", options=_SEARCH_OPTIONS))
