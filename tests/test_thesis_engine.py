@@ -233,3 +233,27 @@ def test_fixes_switches(mode: Fixes) -> None:
     assert Fixes.original().is_original and not Fixes().is_original
     assert Fixes.original().but(search_plays_best=True).search_plays_best
     assert mode == mode.but()
+
+
+def test_every_switch_combination_plays_a_legal_step_in_both_modes() -> None:
+    from gamelearn.players.thesis.engine import Settings, decide
+    from gamelearn.players.thesis.evaluation import has_four
+    from gamelearn.players.thesis.rng import SeededDraws
+
+    rng = random.Random(5)
+    memory = Memory()
+    checked = 0
+    while checked < 120:
+        plus, minus = random_board(rng)
+        if has_four(plus) or has_four(minus):
+            continue
+        checked += 1
+        memory.learn([key(plus, minus)], winner=1)  # some records, some of them successors later
+        for side in (1, -1):
+            own, opp = (plus, minus) if side > 0 else (minus, plus)
+            legal = set(successors(own, opp))
+            for fixes in (Fixes(), Fixes.original()):
+                for bits in range(8):
+                    settings = Settings(bool(bits & 4), bool(bits & 2), bool(bits & 1))
+                    decision = decide((plus, minus), side, 30, settings, memory, SeededDraws(checked), fixes)
+                    assert (decision.src, decision.dst) in legal, (digits(plus, minus), side, settings, fixes)

@@ -23,7 +23,9 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
 * Randomness: fixed mode draws from the player's seeded ``rng`` (``random.Random``); original mode
   from Microsoft's rand() seeded with ``seed`` (1 when none is given).  ``reseed`` restarts either.
 * When the side to move has no move at all the fixed player resigns (``None``); the original
-  would loop for ever, so ``original=on`` raises the engine's NoMoveError instead.
+  would loop for ever, so ``original=on`` raises the engine's NoMoveError instead, and
+  :class:`~.opening.OpeningHang` where its opening pick finds its four cells taken (a person can
+  bring that about, seed 000); the fixed player then takes a random free cell.
 """
 
 from __future__ import annotations
