@@ -1,0 +1,201 @@
+"""The web app (FastAPI): a page to play the three games by clicking, watch the learners learn and
+chart their results, over a JSON API documented at /docs (OpenAPI).
+
+An interface only (DESIGN.md): rules are the game's, decisions the players', memories the store's.
+Every bad request gets a 4xx with a one-line message in ``detail``, never a 5xx; request bodies
+are bounded (413 over the limit); each browser is an owner (cookie) with its own learners.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import __version__
+from ..games import GAME_NAMES
+from ..match import DEFAULT_MAX_PLIES
+from ..store.db import Store
+from .guards import OWNER_COOKIE, OWNER_MAX_AGE, BodyLimit, new_owner_id, valid_owner
+from .learners import ADAPTERS
+from .service import NotFound, NotYourTurn, WebService
+from .views import game_info
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: The largest request body the API accepts (a move or a new game is a few dozen bytes).
+DEFAULT_BODY_LIMIT = 16 * 1024
+GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
+NAME = r"^[a-z][a-z0-9-]{0,31}$"
+
+
+class Problem(BaseModel):
+    detail: str = Field(description="what was wrong, in one line")
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=40, description=f"one of {', '.join(GAME_NAMES)}", examples=["hexapawn"])
+    players: list[str] = Field(
+        min_length=2, max_length=2, description="two player specs, the first moves first", examples=[["human", "her"]]
+    )
+    seed: int | None = Field(None, ge=0, le=2**31 - 1, description="seed of the computers' random choices")
+    max_plies: int = Field(DEFAULT_MAX_PLIES, ge=1, le=1000, description="ply limit; reaching it is a draw")
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(max_length=16, description="a move in the game's notation: '4', '63', '22', '2223'", examples=["63"])
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem, "description": "an illegal move or a bad player spec"},
+    404: {"model": Problem, "description": "no such game or learner for this browser"},
+    409: {"model": Problem, "description": "not the moment: the other side is to move, or the game is over"},
+    413: {"model": Problem, "description": "request body too large"},
+    422: {"model": Problem, "description": "the request does not have the documented shape"},
+}
+
+
+def _one_line(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body") or "request"
+        parts.append(f"{where}: {item.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
+def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_BODY_LIMIT, games_per_owner: int = 16) -> FastAPI:
+    """The ASGI app.  ``store_path`` None: the default store in the data directory."""
+    store = Store(store_path)
+    service = WebService(store, per_owner=games_per_owner)
+    app = FastAPI(
+        title="gamelearn",
+        version=__version__,
+        description="Machines learn Teeko, hexapawn and tic-tac-toe by playing them. "
+        "Every error is a 4xx with a one-line `detail`.",
+    )
+    app.state.service = service
+    app.state.store = store
+    app.add_middleware(BodyLimit, limit=body_limit)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _one_line(error)}, status_code=422)
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, error: NotFound) -> JSONResponse:
+        return JSONResponse({"detail": str(error.args[0]) if error.args else "not found"}, status_code=404)
+
+    @app.exception_handler(NotYourTurn)
+    async def not_your_turn(request: Request, error: NotYourTurn) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=409)
+
+    # IllegalMove is a ValueError: like a bad spec or a bad name, a person's mistake, so a 400.
+    @app.exception_handler(ValueError)
+    async def bad_value(request: Request, error: ValueError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=400)
+
+    @app.middleware("http")
+    async def owner_cookie(request: Request, call_next: Any) -> Response:
+        owner = request.cookies.get(OWNER_COOKIE)
+        fresh = not valid_owner(owner)
+        request.state.owner = new_owner_id() if fresh else owner
+        response: Response = await call_next(request)
+        if fresh:
+            response.set_cookie(
+                OWNER_COOKIE, request.state.owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="lax", path="/"
+            )
+        return response
+
+    def owner_of(request: Request) -> str:
+        return str(request.state.owner)
+
+    def check_id(game_id: str) -> str:
+        if not re.match(GAME_ID, game_id):
+            raise NotFound(f"no game {game_id[:40]!r} here")
+        return game_id
+
+    # The page ---------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # Games ------------------------------------------------------------------------------------
+
+    @app.get("/api/games", tags=["games"], summary="The games and the players each accepts")
+    def list_games() -> list[dict[str, Any]]:
+        return [game_info(service.load_game(name)) for name in GAME_NAMES]
+
+    @app.post("/api/games", tags=["games"], summary="Start a game", responses=ERRORS)
+    def start_game(body: NewGame, request: Request) -> dict[str, Any]:
+        """Seats two players (any spec the game accepts, `human` included).  When a computer moves
+        first against a person, its move is in the answer's `events`."""
+        return service.start(owner_of(request), body.game, body.players, body.seed, body.max_plies)
+
+    @app.get("/api/games/{game_id}", tags=["games"], summary="A game in progress", responses=ERRORS)
+    def get_game(game_id: str, request: Request) -> dict[str, Any]:
+        return service.view(service.get(owner_of(request), check_id(game_id)))
+
+    @app.post("/api/games/{game_id}/move", tags=["games"], summary="A person's move", responses=ERRORS)
+    def move(game_id: str, body: MoveIn, request: Request) -> dict[str, Any]:
+        """The game checks the move (an illegal one is a 400 naming the move and why, and changes
+        nothing); the computer's answer follows in `events`."""
+        return service.human_move(owner_of(request), check_id(game_id), body.move)
+
+    @app.post("/api/games/{game_id}/advance", tags=["games"], summary="One computer move", responses=ERRORS)
+    def advance(game_id: str, request: Request) -> dict[str, Any]:
+        """For games between two computers: the side to move plays one move."""
+        return service.computer_move(owner_of(request), check_id(game_id))
+
+    @app.delete("/api/games/{game_id}", tags=["games"], summary="Abandon a game", responses=ERRORS, status_code=204)
+    def abandon(game_id: str, request: Request) -> Response:
+        service.abandon(owner_of(request), check_id(game_id))
+        return Response(status_code=204)
+
+    @app.get("/api/games/{game_id}/analysis", tags=["games"], summary="The perfect player's value of every move", responses=ERRORS)
+    def analysis(game_id: str, request: Request) -> dict[str, Any]:
+        """Each legal move's value for the side to move (+1 win, 0 draw, -1 loss with best play)
+        where the game's solution is available; `available` false and a `reason` where it is not."""
+        return service.analysis(owner_of(request), check_id(game_id))
+
+    # Learners and the chart ---------------------------------------------------------------------
+
+    @app.get("/api/learners", tags=["learners"], summary="This browser's learners")
+    def learners(request: Request) -> list[dict[str, Any]]:
+        owner = owner_of(request)
+        return [{"kind": kind, "name": name} for kind, name in store.list_learners(owner=owner)] + [
+            {"kind": "thesis-memory", "name": name} for name in store.list_memories(owner=owner)
+        ]
+
+    @app.post("/api/learners/{kind}/reset", tags=["learners"], summary="Forget what a learner learned", responses=ERRORS)
+    def reset(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
+        return {"kind": kind, "game": game, "deleted": service.reset_learner(owner_of(request), kind, game)}
+
+    @app.get("/api/learners/{kind}/export", tags=["learners"], summary="Download a learner", responses=ERRORS)
+    def export(kind: str, request: Request, game: str = Query(..., max_length=40)) -> Response:
+        """JSON for matchboxes (HER, HIM, MENACE); the thesis's memory.m for the Teeko memory."""
+        exported = service.export_learner(owner_of(request), kind, game)
+        return Response(
+            exported.content,
+            media_type=exported.media_type,
+            headers={"Content-Disposition": f'attachment; filename="{exported.filename}"'},
+        )
+
+    @app.get("/api/chart", tags=["learners"], summary="Wins and losses over this browser's games", responses=ERRORS)
+    def chart(request: Request, game: str = Query(..., max_length=40), learner: str | None = Query(None, max_length=40)) -> dict[str, Any]:
+        """Gardner's chart: a letter a game (W won, L lost, D drawn) from the learner's side."""
+        if learner is not None and learner not in ADAPTERS and learner != "human":
+            raise NotFound(f"no learner {learner!r}; learners: {', '.join(sorted(ADAPTERS))}")
+        return service.chart(owner_of(request), game, learner)
+
+    return app
+

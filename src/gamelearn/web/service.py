@@ -1,0 +1,345 @@
+"""The web app's work, apart from HTTP: seating players, moving, learning after a game, the chart.
+
+Every error a person can cause is a ValueError (or its IllegalMove / NotYourTurn) with a one-line
+message; app.py turns those into 4xx answers.  Learners are loaded from the store under the
+browser's owner id when a game starts and saved after it ends, in one transaction with the game's
+record, under a per-owner lock so two open games cannot overwrite each other's lessons.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import defaultdict
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..games import GAME_NAMES, Game, get_game
+from ..match import DEFAULT_MAX_PLIES, End
+from ..players.base import Player
+from ..players.registry import make_player
+from ..store.db import Store
+from .learners import ADAPTERS, LearnerAdapter, adapter_for, spec_kind
+from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
+from .views import game_view
+
+#: The records the web app adds to the store are marked with this context.
+RECORD_CONTEXT = "web"
+#: At most this many computer moves answer one request (a ply-capped game is far shorter).
+MAX_AUTOPLAY = 1000
+#: The chart reads at most this many of the latest games.
+CHART_GAMES = 1000
+
+
+#: Options a browser may not give: the web app keeps each browser's learners itself (the store's
+#: owner is the browser), and a name or a path would reach the command line's learners or files.
+REFUSED_OPTIONS = ("name", "memory", "store", "owner")
+#: Bounds on the work one computer move may cost the server: option -> (largest value, per game).
+WORK_BOUNDS: dict[str, dict[str, int]] = {
+    "playouts": {"teeko": 20_000, "hexapawn": 20_000, "tictactoe": 20_000},
+    "depth": {"teeko": 4, "hexapawn": 12, "tictactoe": 12},
+}
+
+
+def check_web_spec(game: Game, spec: str) -> None:
+    """Refuse, with the reason, what a spec may do on a command line but not from a browser."""
+    _, _, rest = spec.partition(":")
+    for item in rest.split(",") if rest.strip() else []:
+        key, _, value = item.partition("=")
+        key = key.strip()
+        if key in REFUSED_OPTIONS:
+            raise ValueError(
+                f"option {key!r} is not offered by the web app: it keeps this browser's learners itself"
+            )
+        bound = WORK_BOUNDS.get(key, {}).get(game.name)
+        if bound is not None and value.strip().isdigit() and int(value) > bound:
+            raise ValueError(f"option {key}={value.strip()} is more than the web app allows for {game.name} ({key} <= {bound})")
+
+
+class NotFound(LookupError):
+    """An id or a name this owner does not have."""
+
+
+@dataclass
+class GameExtras:
+    """What the web app keeps beside a game: the learner players and what they learned."""
+
+    learners: list[tuple[int, LearnerAdapter, Player]] = field(default_factory=list)
+    learning: list[dict[str, Any]] = field(default_factory=list)
+    opened: dict[int, list[str]] = field(default_factory=dict)  # side -> boxes the learner opened
+
+
+class WebService:
+    def __init__(self, store: Store, per_owner: int = 16, total: int = 2000) -> None:
+        self.store = store
+        self.table = GameTable(per_owner=per_owner, total=total)
+        self.extras: dict[str, GameExtras] = {}
+        self._owner_locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
+        self._locks_guard = threading.Lock()
+        self._solutions: dict[str, Any] = {}
+        self._solve_lock = threading.Lock()
+
+    def owner_lock(self, owner: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._owner_locks[owner]
+
+    # Games --------------------------------------------------------------------------------------
+
+    @staticmethod
+    def load_game(name: str) -> Game:
+        return get_game(name)  # ValueError listing the valid names
+
+    def new_game(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> WebGame:
+        game = self.load_game(game_name)
+        if len(specs) != 2:
+            raise ValueError(f"a game takes two players, not {len(specs)}")
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        players: list[Player] = []
+        extras = GameExtras()
+        with self.owner_lock(owner):
+            for index, spec in enumerate(specs):
+                adapter = adapter_for(spec)
+                if index == 1 and adapter is not None and specs[1].strip() == specs[0].strip():
+                    players.append(players[0])  # one learner on both sides, as play_game allows
+                    extras.learners.append((1, adapter, players[0]))
+                    continue
+                try:
+                    check_web_spec(game, spec)
+                    player = make_player(game, spec, seed=seed + index)
+                except ValueError as error:
+                    raise ValueError(f"player {index + 1} ({game.symbols[index]}): {error}") from None
+                if adapter is not None:
+                    adapter.load(self.store, owner, game, player)
+                    extras.learners.append((index, adapter, player))
+                players.append(player)
+        web_game = WebGame(
+            id=self.table.new_id(),
+            owner=owner,
+            game=game,
+            seats=(Seat(specs[0].strip(), players[0]), Seat(specs[1].strip(), players[1])),
+            seed=seed,
+            max_plies=max_plies,
+        )
+        self.table.add(web_game)
+        self.extras[web_game.id] = extras
+        return web_game
+
+    def get(self, owner: str, game_id: str) -> WebGame:
+        web_game = self.table.get(owner, game_id)
+        if web_game is None:
+            raise NotFound(f"no game {game_id!r} here (finished games are forgotten after a while; start a new one)")
+        return web_game
+
+    def view(self, web_game: WebGame, events: list[PlyEvent] | None = None) -> dict[str, Any]:
+        extras = self.extras.get(web_game.id, GameExtras())
+        view = game_view(web_game)
+        view["events"] = [event.to_dict() for event in (events or [])]
+        view["learning"] = extras.learning
+        view["learners"] = [self.learner_panel(web_game, side, adapter, player) for side, adapter, player in extras.learners]
+        return view
+
+    def learner_panel(self, web_game: WebGame, side: int, adapter: LearnerAdapter, player: Player) -> dict[str, Any]:
+        extras = self.extras.get(web_game.id, GameExtras())
+        panel = {"side": side, "kind": spec_kind(web_game.seats[side].spec)}
+        try:
+            panel.update(adapter.view(web_game.game, player, focus=extras.opened.get(side, [])))
+        except Exception as error:  # a learner module's view must never break the game page
+            panel["error"] = f"the learner's view failed: {error}"
+        return panel
+
+    def human_move(self, owner: str, game_id: str, move: str) -> dict[str, Any]:
+        web_game = self.get(owner, game_id)
+        with web_game.lock:
+            events = [web_game.play_human(move)]
+            # With a person at the table, the computer answers at once, until it is the person's
+            # turn again or the game is over.
+            while web_game.computer_to_move() and len(events) < MAX_AUTOPLAY:
+                event = self._computer_move(web_game)
+                if event is not None:
+                    events.append(event)
+            self._after(web_game)
+            return self.view(web_game, events)
+
+    def computer_move(self, owner: str, game_id: str) -> dict[str, Any]:
+        """One computer move (the page steps computer-against-computer games with this)."""
+        web_game = self.get(owner, game_id)
+        with web_game.lock:
+            if not web_game.computer_to_move():
+                if web_game.over:
+                    raise NotYourTurn("the game is over: start a new one")
+                raise NotYourTurn("it is a person's turn: click a move")
+            event = self._computer_move(web_game)
+            self._after(web_game)
+            return self.view(web_game, [event] if event is not None else [])
+
+    def start(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> dict[str, Any]:
+        web_game = self.new_game(owner, game_name, specs, seed, max_plies)
+        events: list[PlyEvent] = []
+        with web_game.lock:
+            # The computer moving first against a person plays its first move at once.
+            while web_game.computer_to_move() and web_game.has_human() and len(events) < MAX_AUTOPLAY:
+                event = self._computer_move(web_game)
+                if event is not None:
+                    events.append(event)
+            self._after(web_game)
+            return self.view(web_game, events)
+
+    def abandon(self, owner: str, game_id: str) -> None:
+        web_game = self.get(owner, game_id)
+        with web_game.lock:
+            web_game.abandon()
+        self.table.remove(owner, game_id)
+        self.extras.pop(game_id, None)
+
+    def _computer_move(self, web_game: WebGame) -> PlyEvent | None:
+        side = web_game.to_move
+        extras = self.extras.get(web_game.id, GameExtras())
+        adapter = next((a for s, a, _ in extras.learners if s == side), None)
+
+        def probe(player: Player, state: Hashable, move: str | None) -> dict[str, Any] | None:
+            if adapter is None:
+                return None
+            try:
+                decision = adapter.probe(web_game.game, player, state, move)
+            except Exception as error:  # the view of a learner never stops its play
+                return {"error": f"the learner's view failed: {error}"}
+            if decision and decision.get("box"):
+                extras.opened.setdefault(side, []).append(decision["box"])
+            return decision
+
+        event = web_game.play_computer(probe)
+        if event is None:  # resigned: the event is in web_game.events
+            return web_game.events[-1]
+        return event
+
+    def _after(self, web_game: WebGame) -> None:
+        """After the game ends: every player learns, learners are saved, the record is kept."""
+        extras = self.extras.get(web_game.id)
+        if not web_game.over or extras is None or web_game.learned:
+            return
+        web_game.learned = True
+        record = web_game.record
+        if record is None or record.end is End.ABANDONED:
+            return
+        owner, game = web_game.owner, web_game.game
+        with self.owner_lock(owner):
+            before: dict[int, Any] = {}
+            for side, adapter, player in extras.learners:
+                # Another tab may have taught this learner since this game began: start from the
+                # stored memory, so no lesson is lost.
+                adapter.load(self.store, owner, game, player)
+                before[side] = adapter.snapshot(player)
+            seats = web_game.seats
+            for index, seat in enumerate(seats):
+                if index == 1 and seat.player is seats[0].player:
+                    seat.player.learn(record, None)
+                else:
+                    seat.player.learn(record, index)
+            with self.store.transaction():
+                for side, adapter, player in extras.learners:
+                    if side == 1 and player is seats[0].player:
+                        continue
+                    adapter.save(self.store, owner, game, player)
+                    extras.learning.append(
+                        {"side": side, "kind": spec_kind(seats[side].spec), "changes": adapter.changes(game, before[side], player)}
+                    )
+                self.store.add_record(record, owner=owner, context=RECORD_CONTEXT)
+
+    # Learners -----------------------------------------------------------------------------------
+
+    def learner_adapter(self, kind: str, game_name: str) -> tuple[LearnerAdapter, Game]:
+        adapter = ADAPTERS.get(kind)
+        if adapter is None:
+            raise NotFound(f"no learner {kind!r}; learners: {', '.join(sorted(ADAPTERS))}")
+        game = self.load_game(game_name)
+        return adapter, game
+
+    def reset_learner(self, owner: str, kind: str, game_name: str) -> bool:
+        adapter, game = self.learner_adapter(kind, game_name)
+        with self.owner_lock(owner):
+            return adapter.reset(self.store, owner, game)
+
+    def export_learner(self, owner: str, kind: str, game_name: str) -> Any:
+        adapter, game = self.learner_adapter(kind, game_name)
+        exported = adapter.export(self.store, owner, game)
+        if exported is None:
+            raise NotFound(f"{kind} has nothing to export")
+        return exported
+
+    # The learning chart -------------------------------------------------------------------------
+
+    def chart(self, owner: str, game_name: str, learner: str | None) -> dict[str, Any]:
+        """Wins and losses over this owner's games, from one player's side: the learner's when one
+        is named (the games it took part in), else the first computer's."""
+        game = self.load_game(game_name)
+        records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        letters = []
+        for record in records:
+            kinds = [spec_kind(spec) for spec in record["players"]]
+            if learner:
+                if learner not in kinds:
+                    continue
+                side = kinds.index(learner)
+            else:
+                side = next((i for i, k in enumerate(kinds) if k != "human"), 0)
+            if record["end"] == End.ABANDONED.value:
+                continue
+            winner = record["winner"]
+            letters.append("D" if winner is None else "W" if winner == side else "L")
+        text = "".join(letters)
+        return {
+            "game": game.name,
+            "learner": learner,
+            "letters": text,
+            "games": len(text),
+            "wins": text.count("W"),
+            "losses": text.count("L"),
+            "draws": text.count("D"),
+        }
+
+    # Perfect analysis ---------------------------------------------------------------------------
+
+    def analysis(self, owner: str, game_id: str) -> dict[str, Any]:
+        """The perfect player's value of every legal move (for the side to move), where the
+        solution is available; else why not."""
+        web_game = self.get(owner, game_id)
+        game = web_game.game
+        try:
+            solution = self._solution(game)
+        except Exception as error:  # no solver module yet, or no table built: say so
+            return {"available": False, "reason": f"no solution for {game.name}: {error}", "moves": {}}
+        state = web_game.state
+        moves: dict[str, Any] = {}
+        if web_game.over:
+            return {"available": True, "reason": "", "moves": moves, "value": None}
+        try:
+            mover = game.to_move(state)
+            for move in game.legal_moves(state):
+                after = game.play(state, move)
+                if game.is_over(after):
+                    winner = game.winner(after)
+                    value = 0 if winner is None else (1 if winner == mover else -1)
+                else:
+                    value = -int(solution.value(after))
+                entry: dict[str, Any] = {"value": value}
+                grade = getattr(solution, "grade", None)
+                if callable(grade):
+                    graded = grade(state, move)
+                    entry["grade"] = str(getattr(graded, "value", graded))
+                moves[move] = entry
+            position = int(solution.value(state))
+        except Exception as error:
+            return {"available": False, "reason": f"the solution cannot value this position: {error}", "moves": {}}
+        return {"available": True, "reason": "", "moves": moves, "value": position}
+
+    def _solution(self, game: Game) -> Any:
+        with self._solve_lock:
+            if game.name not in self._solutions:
+                from .. import solve
+
+                self._solutions[game.name] = solve(game)
+            return self._solutions[game.name]
+
+
+__all__ = ["GAME_NAMES", "DEFAULT_MAX_PLIES", "NotFound", "NotYourTurn", "WebService"]
