@@ -12,7 +12,7 @@ import pytest
 import gamelearn
 from gamelearn.games.teeko import TeekoState
 from gamelearn.solve import kernels
-from gamelearn.solve.teeko import decode
+from gamelearn.solve.codes import decode
 from gamelearn.solve.variant import Indexing, teeko
 
 DEPTH = 3

@@ -2,10 +2,8 @@
 analysis level by level, and the placing phase layer by layer.
 
 A position is (a, b): the side to move's pawns a and the other side's pawns b, bitboards over
-n squares.  Its *code* is one byte: 0 a draw (or not yet resolved), ``d + 1`` a decided position at
-distance d plies, where an odd d is a win for the side to move and an even d a loss (a win comes on
-the winner's own move, so the parity says who wins), and 255 a position no game reaches (the side
-to move already has four).  Retrograde analysis (Thompson's method; the hints of issue 4):
+n squares.  Its *code* is one byte (codes.py): 0 a draw (or not yet resolved), ``d + 1`` decided
+at distance d (odd d a win for the side to move, even d a loss), 255 impossible.  Retrograde analysis (Thompson's method; the hints of issue 4):
 
 * level 0: every position whose *other* side has four is lost for the side to move;
 * from each loss at distance d, every predecessor is a win at d + 1 (unless resolved earlier,
@@ -20,8 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-DRAW = 0
-INVALID = 255
+from .codes import DRAW, INVALID
 
 
 @njit(cache=True, inline="always")

@@ -2,7 +2,7 @@
 
 The file: a 4096-byte header (magic, then JSON: the variant's signature, the layers with their
 offsets, the census, and the SHA-256 of the payload), then the payload: one byte per stored
-position (see kernels.py for the code), layer after layer, only the rows of representative mover
+position (see codes.py for the code), layer after layer, only the rows of representative mover
 sets (the symmetries of the square divide the size by about 8).  It is written to a temporary file
 and renamed into place, so a crash never leaves a half-written table under the real name; on
 opening, the size and the checksum are verified and the payload is memory-mapped (numpy.memmap).
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from . import kernels
+from .codes import DRAW, INVALID
 from .variant import Indexing, Variant
 
 MAGIC = b"GAMELEARN-SOLVED\n"
@@ -55,16 +55,16 @@ class Census:
 def census_of_codes(histogram: np.ndarray) -> Census:
     """The census from a histogram of codes (index: code, value: how many arrangements)."""
     codes = np.arange(len(histogram))
-    decided = (codes >= 1) & (codes < kernels.INVALID)
+    decided = (codes >= 1) & (codes < INVALID)
     distance = codes - 1
     wins = decided & (distance % 2 == 1)
     losses = decided & (distance % 2 == 0) & (distance > 0)
     return Census(
         won=int(histogram[wins].sum()),
-        drawn=int(histogram[kernels.DRAW]),
+        drawn=int(histogram[DRAW]),
         lost=int(histogram[losses].sum()),
         finished=int(histogram[1]),
-        impossible=int(histogram[kernels.INVALID]),
+        impossible=int(histogram[INVALID]),
         longest_win=int(distance[wins & (histogram > 0)].max(initial=0)),
         longest_loss=int(distance[losses & (histogram > 0)].max(initial=0)),
     )
@@ -76,6 +76,8 @@ def _nothing(stage: str, done: int, total: int) -> None:
 
 def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
     """Solve ``variant`` completely: the stored rows of every layer, and facts about the build."""
+    from . import kernels  # numba loads only for a build, not for reading a table
+
     started = time.perf_counter()
     index = Indexing(variant)
     n, k = index.n, index.k
@@ -133,6 +135,8 @@ def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[
 def check_moving(variant: Variant, layers: dict[tuple[int, int], np.ndarray]) -> int:
     """How many stored moving-phase positions are not the best of their moves (0 for a sound table);
     see kernels.check_moving_layer."""
+    from . import kernels
+
     index = Indexing(variant)
     k = index.k
     classes = index.classes[k]

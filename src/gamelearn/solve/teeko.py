@@ -16,23 +16,13 @@ from typing import Any
 import numpy as np
 
 from ..games import Game
-from . import kernels
 from .base import Outcome, Solution
+from .codes import decode
 from .paths import table_path
 from .table import Census, Progress, TableError, build_layers, census_of_codes, open_table, write_table
 from .variant import Indexing, Variant, teeko
 
 BUILD_HINT = "build it with `gamelearn solve teeko` (well under a minute, 13 MB)"
-
-
-def decode(code: int) -> Outcome:
-    """(value, distance) for the side to move from a table byte (see kernels.py)."""
-    if code == kernels.DRAW:
-        return (0, None)
-    if code == kernels.INVALID:
-        raise ValueError("no game reaches this position: the side to move already has four")
-    distance = code - 1
-    return (1, distance) if distance % 2 else (-1, distance)
 
 
 class TableSolution(Solution):
