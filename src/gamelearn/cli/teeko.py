@@ -8,7 +8,7 @@ renders: the logic lives in store.thesis_memories and experiments.thesis_*.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -25,6 +25,10 @@ from ..store.thesis_memories import (
     write_stat_counts,
 )
 from .common import console, fail
+
+if TYPE_CHECKING:
+    from ..experiments.thesis_batch import GameSummary
+    from ..store.db import Store
 
 teeko_app = typer.Typer(
     name="teeko",
@@ -45,7 +49,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(teeko_app, name="teeko")
 
 
-def open_store():  # -> Store; imported late so that `gamelearn --help` stays quick
+def open_store() -> Store:  # imported late so that `gamelearn --help` stays quick
     from ..store.db import Store
 
     try:
@@ -271,7 +275,7 @@ class Transcript:
     settings table, then per game its own lines ("Playing game k... [last move was M]", the result)
     followed by that game's TRACE lines (../shared/thesis-data/original-traces/README.md)."""
 
-    def __init__(self, stream, header: str) -> None:  # stream: a text file
+    def __init__(self, stream: IO[str], header: str) -> None:
         self.stream = stream
         self.header = header
         self.header_written = False
@@ -291,7 +295,7 @@ class Transcript:
                 self.pending.append(line)
         return len(text)
 
-    def game_done(self, summary) -> None:  # summary: thesis_batch.GameSummary
+    def game_done(self, summary: GameSummary) -> None:
         self._header()
         if summary.reason == "cap100":
             self.stream.write(f"Playing game {summary.number}...100 moves reached! Draw!\n")
@@ -390,7 +394,7 @@ def batch(
     trace_stream = open(trace, "w", encoding="ascii", newline="\n") if trace is not None else None  # noqa: SIM115
     transcript = Transcript(trace_stream, header) if trace_stream is not None else None
     results = {"X": 0, "D": 0, "O": 0}
-    per_game: list[list] = []
+    per_game: list[list[object]] = []
     hang = None
     mode = "original" if original else "fixed"
     console.print(
@@ -407,7 +411,7 @@ def batch(
     ) as progress:
         task = progress.add_task("playing", total=count)
 
-        def on_game(summary) -> None:
+        def on_game(summary: GameSummary) -> None:
             results[summary.result] += 1
             per_game.append([summary.result, summary.plies, summary.reason])
             if transcript is not None:
