@@ -104,6 +104,11 @@ def test_fixed_batch_is_seeded_and_both_learning_memories_stay_identical() -> No
 def test_batch_refuses_bad_settings() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         run_batch(BatchConfig(games=0))
+    from gamelearn.players.thesis.memory import Memory
+
+    shared = Memory()
+    with pytest.raises(ValueError, match="their own memory"):
+        run_batch(BatchConfig(games=1, first_memory=shared, second_memory=shared))
     with pytest.raises(ValueError, match="six characters"):
         Settings.parse("+h+s")
     assert Settings.parse("+h-s+l") == Settings(True, False, True)

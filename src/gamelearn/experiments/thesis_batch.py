@@ -170,6 +170,8 @@ def run_batch(config: BatchConfig) -> BatchResult:
     fixes = config.fixes if config.fixes is not None else (Fixes.original() if config.original else Fixes())
     draws: Draws = MicrosoftRand(config.seed) if config.original else SeededDraws(config.seed)
     memories = {1: load_memory(config.first_memory), -1: load_memory(config.second_memory)}
+    if memories[1] is memories[-1]:
+        raise ValueError("player I and player II each keep their own memory: pass two Memory objects")
     settings = {1: config.first, -1: config.second}
     stat = list(config.stat) if config.stat is not None else [0] * 9
     if len(stat) != 9:
