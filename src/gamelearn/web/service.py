@@ -77,7 +77,6 @@ class WebService:
         self.extras: dict[str, GameExtras] = {}
         self._owner_locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
-        self._solutions: dict[str, Any] = {}
         self._solve_lock = threading.Lock()
 
     def owner_lock(self, owner: str) -> threading.Lock:
@@ -334,12 +333,12 @@ class WebService:
         return {"available": True, "reason": "", "moves": moves, "value": position}
 
     def _solution(self, game: Game) -> Any:
+        # gamelearn.solve caches solutions itself (Teeko's table per file version, so a table
+        # built while the server runs is picked up); it never builds a table unless asked to.
         with self._solve_lock:
-            if game.name not in self._solutions:
-                from .. import solve
+            from ..solve import solve
 
-                self._solutions[game.name] = solve(game)
-            return self._solutions[game.name]
+            return solve(game)
 
 
 __all__ = ["GAME_NAMES", "DEFAULT_MAX_PLIES", "NotFound", "NotYourTurn", "WebService"]
