@@ -27,14 +27,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import apply, key, split_key
-from .evaluation import NO_CANDIDATE, evaluate
+from .board import apply, key
+from .evaluation import NO_CANDIDATE, evaluate, has_four
 from .fixes import Fixes
 from .heuristics import KILLERS, NONE_FIRED, TAGS, heuristic_move, random_move, tables
 from .memory import Memory
 from .opening import place
 from .rng import Draws
-from .search import new_move_buffer, two_ply
+from .search import generate, new_move_buffer, two_ply
 
 
 @dataclass(frozen=True)
@@ -160,8 +160,6 @@ def decide(
     if l_on:
         if s_on or fixes.learn_without_search_uses_board:
             if not s_on:
-                from .search import generate
-
                 k = generate(own, opp, moves)
             level1 = [(int(moves[i, 0]), int(moves[i, 1])) for i in range(k)]
         else:
@@ -202,8 +200,6 @@ def play(position: tuple[int, int], side: int, decision: Decision) -> tuple[int,
 
 def winner_of(plus: int, minus: int) -> int:
     """+1 or -1 if that side has four (checked in that order, as the original), else 0."""
-    from .evaluation import has_four
-
     if has_four(plus):
         return 1
     if has_four(minus):
@@ -211,4 +207,4 @@ def winner_of(plus: int, minus: int) -> int:
     return 0
 
 
-__all__ = ["Settings", "EngineState", "Decision", "decide", "play", "winner_of", "split_key"]
+__all__ = ["Settings", "EngineState", "Decision", "decide", "play", "winner_of"]
