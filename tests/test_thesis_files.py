@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamelearn.store.thesis_files import (
@@ -65,6 +65,7 @@ def test_counts_are_right_aligned_and_zero_is_blank() -> None:
         assert parse_count(never_written) is None
 
 
+@settings(deadline=None, max_examples=60)  # no deadline: two engineers share two cores
 @given(st.lists(st.tuples(st.text("012", min_size=25, max_size=25), st.integers(0, 9999), st.integers(0, 9999)),
                 max_size=20, unique_by=lambda t: t[0]))
 def test_memory_round_trip(entries: list[tuple[str, int, int]]) -> None:

@@ -221,7 +221,7 @@ def _windows() -> list[tuple[list[Cell], Cell]]:
     return windows
 
 
-def _square_threes(i: int, j: int, fixes: Fixes) -> list[tuple[list[Cell], Cell, Cell]]:
+def _square_threes(i: int, j: int) -> list[tuple[list[Cell], Cell, Cell]]:
     """(two own corners, target, guard): AB->C, AB->D, AC->B, AC->D, CD->A, CD->B, BD->A, BD->C."""
     a, b, c, d = _square_corners(i, j)
     return [([a, b], c, d), ([a, b], d, c), ([a, c], b, d), ([a, c], d, b),
@@ -237,7 +237,7 @@ def _makenondefendable3(fixes: Fixes) -> np.ndarray:
     if fixes.nondefendable3_squares:  # the original's loop never runs (it starts from a leftover 5)
         for i in range(4):
             for j in range(4):
-                for pawns, target, guard in _square_threes(i, j, fixes):
+                for pawns, target, guard in _square_threes(i, j):
                     builder.add(OWN, pawns, target, target, pawns, NOT_GUARD, [guard])
     return builder.array()
 
@@ -260,7 +260,7 @@ def _avoidnondefendable3(fixes: Fixes) -> np.ndarray:
     if fixes.nondefendable3_squares:
         for i in range(4):
             for j in range(4):
-                for pawns, target, _guard in _square_threes(i, j, fixes):
+                for pawns, target, _guard in _square_threes(i, j):
                     builder.add(OPPONENT, pawns, target, target, [])
     return builder.array()
 
