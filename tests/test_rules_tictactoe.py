@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,17 @@ def test_perft_against_the_published_counts() -> None:
     assert nodes == data["nodes_per_ply"] and sum(nodes) == 549_946
     assert ends == [data["first_player_wins"], data["second_player_wins"], data["draws"]]
     assert sum(ends) == data["games"]
+
+
+def test_from_board_accepts_exactly_the_reachable_positions() -> None:
+    # All 3**9 boards, each with either side to move: from_board accepts the 5,478 positions play
+    # reaches, and refuses every other with a ValueError.
+    reachable = set(api_reachable())
+    accepted = set()
+    for cells in product(".XO", repeat=9):
+        for to_move in (0, 1):
+            try:
+                accepted.add(GAME.from_board("".join(cells), to_move))
+            except ValueError:
+                pass
+    assert accepted == reachable
