@@ -257,7 +257,7 @@ def test_her_loses_the_bead_of_her_last_move_and_keeps_the_lesson(client: TestCl
     [lesson] = lost["learning"]
     assert lesson["kind"] == "her" and lesson["changes"] == [{"box": box, "removed": [bead], "added": []}]
     [panel] = lost["learners"]
-    shown = {b["board"]: b["beads"] for b in panel["boxes"]}
+    shown = {b["board"]: dict(b["beads"]) for b in panel["boxes"]}
     assert shown[box][bead] == 0  # the empty ring
     assert sum(shown[box].values()) == len(hexapawn.legal_moves(box_state)) - 1
     # A won game for HER changes nothing (seed 003: "Each time HER wins, nothing changes at all").
@@ -265,7 +265,7 @@ def test_her_loses_the_bead_of_her_last_move_and_keeps_the_lesson(client: TestCl
         assert view["winner"] == 1 and view["learning"][0]["changes"] == []
     # Across visits: the next game's HER starts from the stored boxes.
     again = start(client, "hexapawn", ["human", "her"], seed=99)
-    assert {b["board"]: b["beads"] for b in again["learners"][0]["boxes"]}[box][bead] == 0
+    assert {b["board"]: dict(b["beads"]) for b in again["learners"][0]["boxes"]}[box][bead] == 0
     # The chart: a letter a game from HER's side.
     chart = client.get("/api/chart", params={"game": "hexapawn", "learner": "her"}).json()
     assert chart["letters"] == "W" * (len(played) - 1) + "L" and chart["losses"] == 1
@@ -290,6 +290,8 @@ def test_her_decision_names_the_box_and_the_bead_she_drew(client: TestClient) ->
     assert decision["box"] == hexapawn.board(box_state) == "BBB..WWW."  # seed 003's Step 1
     assert decision["bead"] == hexapawn.transform_move(view["events"][-1]["move"], symmetry)
     assert decision["bead"] in ("03", "14", "15")
+    [box] = [b for b in view["learners"][0]["boxes"] if b["board"] == decision["box"]]
+    assert box["beads"] == [["03", 1], ["14", 1], ["15", 1]]  # seed 003: "The box holds [(0, 3), (1, 4), (1, 5)]"
 
 
 def test_menace_reinforces_every_bead_it_drew(client: TestClient) -> None:

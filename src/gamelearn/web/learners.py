@@ -159,7 +159,9 @@ class MatchboxAdapter(LearnerAdapter):
             except (ImportError, ValueError, AttributeError):
                 pass  # without the full set, show the beads there are (no empty rings)
             colours += [bead for bead in counts if bead not in colours]
-        return {"board": board, "beads": {colour: counts.get(colour, 0) for colour in colours}, "count": sum(counts.values())}
+        # A list of [move, count] pairs, not an object: the page keeps the box's own bead order
+        # (JavaScript would put "24" before "03" in an object's keys).
+        return {"board": board, "beads": [[colour, counts.get(colour, 0)] for colour in colours], "count": sum(counts.values())}
 
     def view(self, game: Game, player: Player, focus: list[str] | None = None) -> dict[str, Any]:
         boxes = getattr(player, "boxes", {})

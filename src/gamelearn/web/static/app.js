@@ -210,6 +210,9 @@ function drawBoard() {
   const board = $("board");
   board.style.gridTemplateColumns = `repeat(${view.columns}, 1fr)`;
   board.dataset.game = view.game;
+  board.dataset.id = view.id;
+  board.dataset.plies = String(view.moves.length);
+  board.dataset.over = view.over ? "yes" : "no";
   const cells = [];
   for (let sq = 0; sq < view.board.length; sq++) {
     const mark = view.board[sq];
@@ -335,7 +338,7 @@ function drawBoxes(root, panel, changedBoxes) {
     const node = el("div", { class: classes.join(" "), "data-box": box.board });
     node.append(boxPicture(view, box));
     const beads = el("div", { class: "beads" });
-    Object.entries(box.beads).forEach(([move, count], i) => {
+    box.beads.forEach(([move, count], i) => {
       const colour = BEAD_COLOURS[i % BEAD_COLOURS.length];
       if (count === 0) {
         beads.append(el("span", { class: "bead empty", "data-move": move, title: `no bead left for ${move}`, text: move }));
@@ -370,7 +373,7 @@ function boxPicture(view, box) {
       svg.append(t);
     }
   }
-  Object.entries(box.beads).forEach(([move, count], i) => {
+  box.beads.forEach(([move, count], i) => {
     const colour = BEAD_COLOURS[i % BEAD_COLOURS.length];
     const squares = moveSquares(view, move);
     if (squares.length === 2) {
