@@ -403,3 +403,64 @@ def test_serve_refuses_a_port_in_use() -> None:
         result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
     assert result.exit_code == 2
     assert "cannot listen" in result.output
+
+
+# The Teeko thesis memory ----------------------------------------------------------------------------
+
+
+def read_memory_file(data: bytes) -> dict[str, tuple[int, int]]:
+    """memory.m parsed here, independently: 33-byte records, 25 digits and two 4-character counts."""
+    assert len(data) % 33 == 0
+    records: dict[str, tuple[int, int]] = {}
+    for at in range(0, len(data), 33):
+        record = data[at:at + 33].decode("ascii")
+        records.setdefault(record[:25], (int(record[25:29].strip() or 0), int(record[29:33].strip() or 0)))
+    return records
+
+
+def digits(board: str) -> str:
+    return board.replace(".", "0").replace("X", "1").replace("O", "2")
+
+
+def swapped(board_digits: str) -> str:
+    return board_digits.translate(str.maketrans("12", "21"))
+
+
+def test_thesis_memory_learns_a_won_game_keeps_it_and_recalls_it(client: TestClient) -> None:
+    pytest.importorskip("gamelearn.players.thesis")
+    teeko = get_game("teeko")
+    for seed in range(8):
+        view = start(client, "teeko", ["thesis", "thesis"], seed=seed)
+        while not view["over"]:
+            view = client.post(f"/api/games/{view['id']}/advance").json()
+        if view["winner"] is not None:
+            break
+    else:
+        pytest.fail("no thesis game was won in 8 seeds")
+    [lesson] = view["learning"]
+    assert "positions added" in lesson["changes"][0]["text"]
+    exported = client.get("/api/learners/thesis/export", params={"game": "teeko"})
+    assert exported.headers["content-disposition"].endswith('filename="memory.m"')
+    records = read_memory_file(exported.content)
+    # Every board after ply 9 of the won game is remembered, as played or with X and O swapped.
+    state = teeko.initial()
+    for ply, played in enumerate(view["moves"], start=1):
+        state = teeko.play(state, played)
+        if ply >= 9:
+            board = digits(teeko.board(state))
+            assert board in records or swapped(board) in records
+    # The next game's recall shows what the file holds for each position it can reach.
+    again = start(client, "teeko", ["thesis", "thesis"], seed=seed)
+    rows = []
+    while not again["over"]:
+        again = client.post(f"/api/games/{again['id']}/advance").json()
+        rows += [r for e in again["events"] if e["decision"] for r in e["decision"]["recall"]]
+    assert rows, "the memory was never recalled"
+    for row in rows:
+        board = digits(row["board"])
+        if board in records:
+            assert records[board] == (row["x_wins"], row["o_wins"])
+        else:
+            assert records[swapped(board)] == (row["o_wins"], row["x_wins"])
+    assert client.post("/api/learners/thesis/reset", params={"game": "teeko"}).json()["deleted"] is True
+    assert client.get("/api/learners/thesis/export", params={"game": "teeko"}).content == b""

@@ -186,7 +186,96 @@ class MatchboxAdapter(LearnerAdapter):
         return Export(f"{self.kind}-boxes.json", "application/json", content)
 
 
+# The Teeko thesis memory (players/thesis/, seed 000) ---------------------------------------------
+
+
+class ThesisAdapter(LearnerAdapter):
+    """The thesis player's memory.m, kept as the store's ordered memory entries under the browser's
+    owner (file order matters: recall breaks ties by the earliest record, THESIS-FACTS.md a)."""
+
+    kinds = frozenset({"thesis"})
+    store_kind = "thesis-memory"
+    #: The recall table shows at most this many positions.
+    RECALL_ROWS = 40
+
+    def available(self) -> tuple[bool, str]:
+        try:
+            from ..players.thesis.memory import Memory  # noqa: F401
+        except ImportError as error:
+            return False, f"the thesis player is not installed here ({error})"
+        return True, ""
+
+    def load(self, store: Store, owner: str, game: Game, player: Player) -> None:
+        from ..players.thesis.memory import Memory
+
+        entries = store.load_memory(self.store_name(game), owner=owner)
+        player.memory = Memory(entries or ())  # type: ignore[attr-defined]
+
+    def save(self, store: Store, owner: str, game: Game, player: Player) -> None:
+        changes = player.memory.take_changes()  # type: ignore[attr-defined]
+        if changes:
+            store.update_memory(self.store_name(game), changes, owner=owner)
+
+    def snapshot(self, player: Player) -> Any:
+        return len(player.memory)  # type: ignore[attr-defined]
+
+    def changes(self, game: Game, before: Any, player: Player) -> list[dict[str, Any]]:
+        memory = player.memory  # type: ignore[attr-defined]
+        changed: set[int] = getattr(memory, "changed", set())
+        added = sum(1 for position in changed if position >= before)
+        adjusted = len(changed) - added
+        if not changed:
+            return []
+        text = f"{added} positions added to its memory, {adjusted} adjusted (seed 000: Add/Adjust)"
+        return [{"box": None, "removed": [], "added": [], "text": text}]
+
+    def probe(self, game: Game, player: Player, state: Hashable, move: str | None) -> dict[str, Any] | None:
+        """Recall for the move it plays: the positions its moves can reach that the memory holds,
+        with the games X and O won from each (a position and its X/O swap are one record)."""
+        from ..players.thesis.board import key, swap_key
+
+        memory = player.memory  # type: ignore[attr-defined]
+        mover = game.to_move(state)
+        original = bool(getattr(player, "original", False))
+        rows: list[dict[str, Any]] = []
+        for candidate in game.legal_moves(state):
+            after = game.play(state, candidate)
+            k = key(after.x, after.o)  # side +1 ('1') is X
+            for record, swapped in ((memory.index.get(k), False), (memory.index.get(swap_key(k)), True)):
+                if record is None:
+                    continue
+                first, second = memory.first[record], memory.second[record]
+                x_wins, o_wins = (second, first) if swapped else (first, second)
+                # Fixed: each side reads the memory from its own side; the original always as X.
+                score = x_wins - o_wins if (mover == 0 or original) else o_wins - x_wins
+                rows.append({"move": candidate, "board": game.board(after), "record": record,
+                             "x_wins": x_wins, "o_wins": o_wins, "score": score, "chosen": candidate == move})
+        rows.sort(key=lambda row: (-row["score"], row["record"]))
+        decision = getattr(player, "last_decision", None)
+        return {
+            "learner": "thesis",
+            "box": None,
+            "move": move,
+            "adviser": getattr(decision, "source", None),
+            "recall": rows[: self.RECALL_ROWS],
+            "recall_total": len(rows),
+        }
+
+    def view(self, game: Game, player: Player, focus: list[str] | None = None) -> dict[str, Any]:
+        return {"kind": "thesis", "memory_entries": len(player.memory)}  # type: ignore[attr-defined]
+
+    def reset(self, store: Store, owner: str, game: Game) -> bool:
+        return store.delete_memory(self.store_name(game), owner=owner)
+
+    def export(self, store: Store, owner: str, game: Game) -> Export | None:
+        from ..store.thesis_memories import format_memory
+
+        entries = store.load_memory(self.store_name(game), owner=owner) or []
+        return Export("memory.m", "application/octet-stream", format_memory(entries))
+
+
 ADAPTERS: dict[str, LearnerAdapter] = {kind: MatchboxAdapter(kind) for kind in ("her", "him", "menace")}
+ADAPTERS["thesis"] = ThesisAdapter()
 
 
 def adapter_for(spec: str) -> LearnerAdapter | None:

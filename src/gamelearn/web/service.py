@@ -230,19 +230,18 @@ class WebService:
                 adapter.load(self.store, owner, game, player)
                 before[side] = adapter.snapshot(player)
             seats = web_game.seats
-            for index, seat in enumerate(seats):
-                if index == 1 and seat.player is seats[0].player:
-                    seat.player.learn(record, None)
-                else:
+            if seats[1].player is seats[0].player:
+                seats[0].player.learn(record, None)  # one learner on both sides learns once, from both
+            else:
+                for index, seat in enumerate(seats):
                     seat.player.learn(record, index)
             with self.store.transaction():
                 for side, adapter, player in extras.learners:
                     if side == 1 and player is seats[0].player:
                         continue
+                    lesson = adapter.changes(game, before[side], player)  # before save: it may clear the marks
                     adapter.save(self.store, owner, game, player)
-                    extras.learning.append(
-                        {"side": side, "kind": spec_kind(seats[side].spec), "changes": adapter.changes(game, before[side], player)}
-                    )
+                    extras.learning.append({"side": side, "kind": spec_kind(seats[side].spec), "changes": lesson})
                 self.store.add_record(record, owner=owner, context=RECORD_CONTEXT)
 
     # Learners -----------------------------------------------------------------------------------
