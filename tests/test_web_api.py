@@ -464,3 +464,22 @@ def test_thesis_memory_learns_a_won_game_keeps_it_and_recalls_it(client: TestCli
             assert records[swapped(board)] == (row["o_wins"], row["x_wins"])
     assert client.post("/api/learners/thesis/reset", params={"game": "teeko"}).json()["deleted"] is True
     assert client.get("/api/learners/thesis/export", params={"game": "teeko"}).content == b""
+
+
+def test_a_computer_player_that_fails_ends_the_game_with_the_reason(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gamelearn.players import registry
+    from gamelearn.players.base import Player
+
+    class Broken(Player):
+        kind = "broken"
+
+        def choose(self, state):  # type: ignore[no-untyped-def]
+            raise RuntimeError("its random move would never end")
+
+    registry._load_all()
+    monkeypatch.setitem(registry._KINDS, "broken", registry.PlayerKind("broken", Broken, "fails"))
+    view = start(client, "tictactoe", ["human", "broken"])
+    view = move(client, view["id"], "4")
+    assert view["over"] and view["end"] == "abandoned" and view["board"] == "....X...."
+    assert "broken (O) could not move: its random move would never end" in view["result"]
+    assert client.get("/api/chart", params={"game": "tictactoe"}).json()["games"] == 0

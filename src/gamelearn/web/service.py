@@ -8,6 +8,7 @@ record, under a per-owner lock so two open games cannot overwrite each other's l
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections import defaultdict
@@ -208,7 +209,7 @@ class WebService:
             return decision
 
         event = web_game.play_computer(probe)
-        if event is None:  # resigned: the event is in web_game.events
+        if event is None and web_game.failure is None:  # resigned: the event is in web_game.events
             return web_game.events[-1]
         return event
 
@@ -306,7 +307,9 @@ class WebService:
         try:
             solution = self._solution(game)
         except Exception as error:  # no solver module yet, or no table built: say so
-            return {"available": False, "reason": f"no solution for {game.name}: {error}", "moves": {}}
+            # The server's paths are no business of a browser's.
+            reason = re.sub(r"(/[^\s:;,]+)+", "<data directory>", str(error))
+            return {"available": False, "reason": f"no solution for {game.name}: {reason}", "moves": {}}
         state = web_game.state
         moves: dict[str, Any] = {}
         if web_game.over:

@@ -90,6 +90,8 @@ class WebGame:
     record: GameRecord | None = None
     #: True once the players have learned from the finished game (it happens once).
     learned: bool = False
+    #: Why the game stopped when a computer player failed (the original thesis program's hangs).
+    failure: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     touched: float = field(default_factory=time.monotonic)
 
@@ -136,7 +138,8 @@ class WebGame:
         return self._advance(move, after, human=True, decision=None)
 
     def play_computer(self, probe: DecisionProbe | None = None) -> PlyEvent | None:
-        """The computer to move chooses and plays; None when it resigned (the game is then over)."""
+        """The computer to move chooses and plays; None when it resigned or failed (the game is
+        then over: a resignation is a loss, a failure abandons the game, nobody learns from it)."""
         if self.over:
             raise NotYourTurn("the game is over: start a new one")
         side = self.to_move
@@ -144,7 +147,12 @@ class WebGame:
         if seat.human:
             raise NotYourTurn(f"it is a person's turn ({self.game.symbols[side]}), not the computer's")
         before = self.state
-        move = seat.player.choose(before)
+        try:
+            move = seat.player.choose(before)
+        except Exception as error:  # a player that cannot go on ends the game; the page says why
+            self.failure = f"{seat.spec} ({self.game.symbols[side]}) could not move: {error}"
+            self.abandon()
+            return None
         decision = probe(seat.player, before, move) if probe is not None else None
         if move is None:  # an empty matchbox: the player gives up (play_game's End.RESIGN)
             self.winner, self.end = 1 - side, End.RESIGN

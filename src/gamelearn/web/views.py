@@ -71,7 +71,8 @@ def result_text(web_game: WebGame) -> str:
         return f"{game.symbols[web_game.to_move]} to move"
     plies = len(web_game.moves)
     if web_game.end is End.ABANDONED:
-        return f"Abandoned after {plies} plies"
+        why = f": {web_game.failure}" if web_game.failure else ""
+        return f"Abandoned after {plies} plies{why}"
     if web_game.winner is not None:
         how = " (the other side resigned: an empty box)" if web_game.end is End.RESIGN else ""
         return f"{game.symbols[web_game.winner]} wins after {plies} plies{how}"

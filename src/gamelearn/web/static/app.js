@@ -327,7 +327,7 @@ function drawBoxes(root, panel, changedBoxes) {
   const decision = page.decisions[panel.side] || null;
   root.append(el("p", { class: "summary", text: `${panel.boxes_total} boxes, ${panel.beads_total} beads in them.` }));
   if (decision && decision.box) {
-    const text = decision.resigned ? `It opened box ${decision.box}: empty, so it gave up.` : `It opened box ${decision.box}${decision.mirrored ? " (the mirror image of the board)" : ""} and drew bead ${decision.bead}.`;
+    const text = decision.resigned ? `It opened box ${decision.box}: empty, so it gave up.` : `It opened box ${decision.box}${decision.mirrored ? " (the board turned or mirrored)" : ""} and drew bead ${decision.bead}.`;
     root.append(el("p", { class: "summary decision", text }));
   }
   const wrap = el("div", { class: "boxes" });
@@ -416,12 +416,27 @@ function drawRecall(root, panel) {
     return;
   }
   const rows = recall.map((r) => el("tr", { class: r.chosen ? "chosen" : "" },
-    el("td", { text: r.move }), el("td", {}, el("code", { text: r.board })),
+    el("td", { text: r.move }), el("td", { title: r.board }, miniBoard(view, r.board, 44)),
     el("td", { text: String(r.x_wins) }), el("td", { text: String(r.o_wins) }), el("td", { text: String(r.score) })));
   const table = el("table", {},
     el("tr", {}, el("th", { text: "move" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" }), el("th", { text: "score" })),
     ...rows);
-  root.append(el("div", { class: "recall" }, el("p", { class: "caption", text: `Recall for ${decision.move}: the positions it can reach that it remembers.` }), table));
+  const adviser = decision.adviser ? ` (its choice came from: ${decision.adviser})` : "";
+  const more = decision.recall_total > recall.length ? ` The first ${recall.length} of ${decision.recall_total}.` : "";
+  root.append(el("div", { class: "recall" }, el("p", { class: "caption", text: `It played ${decision.move}${adviser}. Recall: the positions its moves can reach that it remembers, with the games X and O won from each; score = wins minus losses for its side.${more}` }), table));
+}
+
+function miniBoard(view, board, size) {
+  // A remembered position, small: X and O as the board shows them.
+  const n = view.columns, cell = size / n;
+  const svg = svgEl("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": board });
+  svg.append(svgEl("rect", { x: 0, y: 0, width: size, height: size, fill: "#efe8d6", stroke: "#c9c3b4" }));
+  for (let sq = 0; sq < board.length; sq++) {
+    if (board[sq] === ".") continue;
+    const x = (sq % n) * cell + cell / 2, y = Math.floor(sq / n) * cell + cell / 2;
+    svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.38, fill: board[sq] === "X" ? "#22313f" : "#c1272d" }));
+  }
+  return svg;
 }
 
 async function resetLearner(kind) {
