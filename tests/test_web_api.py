@@ -483,3 +483,11 @@ def test_a_computer_player_that_fails_ends_the_game_with_the_reason(client: Test
     assert view["over"] and view["end"] == "abandoned" and view["board"] == "....X...."
     assert "broken (O) could not move: its random move would never end" in view["result"]
     assert client.get("/api/chart", params={"game": "tictactoe"}).json()["games"] == 0
+
+
+def test_the_api_documentation_page_is_served_by_the_app_itself(client: TestClient) -> None:
+    page = client.get("/docs")
+    assert page.status_code == 200 and "/static/docs.js" in page.text
+    script = client.get("/static/docs.js").text
+    assert "/openapi.json" in script and "https://" not in script and "cdn" not in page.text.lower()
+    assert client.get("/redoc").status_code == 404

@@ -75,6 +75,9 @@ def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_B
     store = Store(store_path)
     service = WebService(store, per_owner=games_per_owner)
     app = FastAPI(
+        # FastAPI's own /docs and /redoc load their scripts from a CDN; ours are served here.
+        docs_url=None,
+        redoc_url=None,
         title="gamelearn",
         version=__version__,
         description="Machines learn Teeko, hexapawn and tic-tac-toe by playing them. "
@@ -126,6 +129,10 @@ def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_B
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> FileResponse:
+        return FileResponse(STATIC / "docs.html", media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
