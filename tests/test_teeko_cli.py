@@ -207,6 +207,7 @@ def test_batch_refuses_bad_arguments_with_one_line(tmp_path: Path):
     bad_memory = tmp_path / "bad.m"
     bad_memory.write_bytes(b"0" * 40)
     cases = [
+        ([], "--games N is required"),
         (["--games", "0"], "--games must be a positive whole number, not '0'"),
         (["--games", "12x"], "--games must be a positive whole number, not '12x'"),
         (["--games", "-3"], "--games must be a positive whole number"),

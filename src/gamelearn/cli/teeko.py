@@ -328,7 +328,7 @@ def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
 
 @teeko_app.command("batch")
 def batch(
-    games: Annotated[str, typer.Option("--games", help="the number of games, a positive whole number")],
+    games: Annotated[str | None, typer.Option("--games", help="the number of games (required)")] = None,
     first: Annotated[str, typer.Option("--first", help="player I's (X's) switches, such as +h+s+l")] = "+h+s+l",
     second: Annotated[str, typer.Option("--second", help="player II's (O's) switches")] = "+h+s+l",
     first_memory: Annotated[
@@ -338,7 +338,7 @@ def batch(
         str | None, typer.Option("--second-memory", help="player II's memory: a thesis FILE or a store NAME")
     ] = None,
     stat: Annotated[
-        Path | None, typer.Option("--stat", help="a stat.m file: read at start, written at the end")
+        Path | None, typer.Option("--stat", help="a stat.m file to count in (default: the store's score)")
     ] = None,
     seed: Annotated[str, typer.Option("--seed", help="the seed (the original's srand(time) value)")] = "1",
     original: Annotated[bool, typer.Option("--original", help="the 1999 program as it was, Microsoft rand()")] = False,
@@ -354,6 +354,8 @@ def batch(
     from ..players.thesis.memory import Memory
     from ..store.thesis_memories import resolve_memory
 
+    if games is None:
+        fail("--games N is required: the number of games to play")
     count = positive_whole("--games", games)
     flags = {}
     for option, value in (("--first", first), ("--second", second)):
