@@ -5,6 +5,7 @@ shows are replayed with the game object and must give the board the page shows."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,37 @@ def test_her_loses_a_bead_and_her_box_shows_it(page: Any) -> None:
     assert f"bead {bead} taken out of box {box}" in text
     page.wait_for_function("document.querySelector('#gardner').dataset.letters.endsWith('L')")
     screenshot(page, "hexapawn-her-loses-a-bead")
+    # Export: her boxes as JSON, without the bead; Reset: she forgets, in this browser.
+    with page.expect_download() as download:
+        page.click('.learner[data-kind="her"] a:has-text("Export JSON")')
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["kind"] == "her" and bead not in exported["boxes"][box]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('.learner[data-kind="her"] button.reset')
+    page.wait_for_function("document.querySelector('#message').textContent.includes('starts again from nothing')")
+    assert page.evaluate("fetch('/api/learners').then(r => r.json())") == []
+
+
+def test_analysis_shows_the_perfect_value_of_each_move(page: Any) -> None:
+    view = new_game(page, "tictactoe", "human", "human")
+    for name in ["0", "4", "8"]:
+        status, view = click_move(page, view, name)
+    page.check("#analysis-toggle")
+    page.wait_for_selector("#analysis .mv, #analysis .unavailable")
+    if page.locator("#analysis .unavailable").count():
+        pytest.skip(f"no tic-tac-toe solution here: {page.text_content('#analysis')}")
+    state = replay("tictactoe", view["moves"])
+    game = get_game("tictactoe")
+
+    def value(position: Any) -> int:  # a plain negamax, the oracle
+        if game.is_over(position):
+            return 0 if game.winner(position) is None else -1
+        return max(-value(game.play(position, m)) for m in game.legal_moves(position))
+
+    expected = {m: {1: "+", 0: "=", -1: "−"}[-value(game.play(state, m))] for m in game.legal_moves(state)}
+    shown = {name: square(page, name).locator(".value").text_content() for name in expected}
+    assert shown == expected and set(expected.values()) == {"=", "−"}
+    screenshot(page, "tictactoe-analysis")
 
 
 def test_teeko_placement_and_a_step(page: Any) -> None:

@@ -75,7 +75,6 @@ class WebService:
     def __init__(self, store: Store, per_owner: int = 16, total: int = 2000) -> None:
         self.store = store
         self.table = GameTable(per_owner=per_owner, total=total)
-        self.extras: dict[str, GameExtras] = {}
         self._owner_locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
         self._solve_lock = threading.Lock()
@@ -122,8 +121,13 @@ class WebService:
             max_plies=max_plies,
         )
         self.table.add(web_game)
-        self.extras[web_game.id] = extras
+        web_game.extras = extras  # kept with the game, so it goes when the table lets the game go
         return web_game
+
+    @staticmethod
+    def extras_of(web_game: WebGame) -> GameExtras:
+        extras = web_game.extras
+        return extras if isinstance(extras, GameExtras) else GameExtras()
 
     def get(self, owner: str, game_id: str) -> WebGame:
         web_game = self.table.get(owner, game_id)
@@ -132,7 +136,7 @@ class WebService:
         return web_game
 
     def view(self, web_game: WebGame, events: list[PlyEvent] | None = None) -> dict[str, Any]:
-        extras = self.extras.get(web_game.id, GameExtras())
+        extras = self.extras_of(web_game)
         view = game_view(web_game)
         view["events"] = [event.to_dict() for event in (events or [])]
         view["learning"] = extras.learning
@@ -140,7 +144,7 @@ class WebService:
         return view
 
     def learner_panel(self, web_game: WebGame, side: int, adapter: LearnerAdapter, player: Player) -> dict[str, Any]:
-        extras = self.extras.get(web_game.id, GameExtras())
+        extras = self.extras_of(web_game)
         panel = {"side": side, "kind": spec_kind(web_game.seats[side].spec)}
         try:
             panel.update(adapter.view(web_game.game, player, focus=extras.opened.get(side, [])))
@@ -190,11 +194,10 @@ class WebService:
         with web_game.lock:
             web_game.abandon()
         self.table.remove(owner, game_id)
-        self.extras.pop(game_id, None)
 
     def _computer_move(self, web_game: WebGame) -> PlyEvent | None:
         side = web_game.to_move
-        extras = self.extras.get(web_game.id, GameExtras())
+        extras = self.extras_of(web_game)
         adapter = next((a for s, a, _ in extras.learners if s == side), None)
 
         def probe(player: Player, state: Hashable, move: str | None) -> dict[str, Any] | None:
@@ -215,8 +218,8 @@ class WebService:
 
     def _after(self, web_game: WebGame) -> None:
         """After the game ends: every player learns, learners are saved, the record is kept."""
-        extras = self.extras.get(web_game.id)
-        if not web_game.over or extras is None or web_game.learned:
+        extras = web_game.extras
+        if not web_game.over or not isinstance(extras, GameExtras) or web_game.learned:
             return
         web_game.learned = True
         record = web_game.record

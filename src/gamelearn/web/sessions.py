@@ -90,6 +90,8 @@ class WebGame:
     record: GameRecord | None = None
     #: True once the players have learned from the finished game (it happens once).
     learned: bool = False
+    #: What the interface keeps beside the game (the web app's learner players and lessons).
+    extras: Any = None
     #: Why the game stopped when a computer player failed (the original thesis program's hangs).
     failure: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
