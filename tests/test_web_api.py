@@ -323,6 +323,8 @@ def test_unknown_learners_are_404(client: TestClient, kind: str) -> None:
 
 def test_learner_endpoints_check_their_game(client: TestClient) -> None:
     refused(client.post("/api/learners/her/reset", params={"game": "chess"}), 400)
+    assert "hexapawn" in refused(client.post("/api/learners/her/reset", params={"game": "teeko"}), 400)
+    assert "teeko" in refused(client.get("/api/learners/thesis/export", params={"game": "hexapawn"}), 400)
     refused(client.post("/api/learners/her/reset"), 422)
     refused(client.get("/api/chart", params={"game": "chess"}), 400)
     refused(client.get("/api/chart"), 422)

@@ -51,6 +51,8 @@ class LearnerAdapter:
 
     kinds: frozenset[str] = frozenset()
     store_kind: str = ""
+    #: The games this learner plays (its memory is kept per game).
+    games: frozenset[str] = frozenset()
 
     def available(self) -> tuple[bool, str]:
         return True, ""
@@ -98,6 +100,7 @@ class MatchboxAdapter(LearnerAdapter):
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.store_kind = kind
+        self.games = frozenset({"tictactoe" if kind == "menace" else "hexapawn"})
 
     def load(self, store: Store, owner: str, game: Game, player: Player) -> None:
         payload = store.load_learner(self.kind, self.store_name(game), owner=owner)
@@ -195,6 +198,7 @@ class ThesisAdapter(LearnerAdapter):
 
     kinds = frozenset({"thesis"})
     store_kind = "thesis-memory"
+    games = frozenset({"teeko"})
     #: The recall table shows at most this many positions.
     RECALL_ROWS = 40
 

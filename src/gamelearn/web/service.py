@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
-from collections import defaultdict
+import zlib
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +29,8 @@ from .views import game_view
 RECORD_CONTEXT = "web"
 #: At most this many computer moves answer one request (a ply-capped game is far shorter).
 MAX_AUTOPLAY = 1000
+#: How many locks serialise the learning of all browsers (see WebService.owner_lock).
+OWNER_LOCK_STRIPES = 64
 #: The chart reads at most this many of the latest games.
 CHART_GAMES = 1000
 
@@ -75,13 +77,13 @@ class WebService:
     def __init__(self, store: Store, per_owner: int = 16, total: int = 2000) -> None:
         self.store = store
         self.table = GameTable(per_owner=per_owner, total=total)
-        self._owner_locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
-        self._locks_guard = threading.Lock()
+        # Striped locks: a fixed number however many browsers come (one lock per owner would grow
+        # without bound); two owners sharing a stripe only wait for each other.
+        self._owner_locks = tuple(threading.Lock() for _ in range(OWNER_LOCK_STRIPES))
         self._solve_lock = threading.Lock()
 
     def owner_lock(self, owner: str) -> threading.Lock:
-        with self._locks_guard:
-            return self._owner_locks[owner]
+        return self._owner_locks[zlib.crc32(owner.encode()) % OWNER_LOCK_STRIPES]
 
     # Games --------------------------------------------------------------------------------------
 
@@ -255,6 +257,8 @@ class WebService:
         if adapter is None:
             raise NotFound(f"no learner {kind!r}; learners: {', '.join(sorted(ADAPTERS))}")
         game = self.load_game(game_name)
+        if game.name not in adapter.games:
+            raise ValueError(f"{kind} learns {', '.join(sorted(adapter.games))}, not {game.name}")
         return adapter, game
 
     def reset_learner(self, owner: str, kind: str, game_name: str) -> bool:
