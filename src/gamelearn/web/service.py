@@ -40,7 +40,7 @@ CHART_GAMES = 1000
 REFUSED_OPTIONS = ("name", "memory", "store", "owner")
 #: Bounds on the work one computer move may cost the server: option -> (largest value, per game).
 WORK_BOUNDS: dict[str, dict[str, int]] = {
-    "playouts": {"teeko": 20_000, "hexapawn": 20_000, "tictactoe": 20_000},
+    "playouts": {"teeko": 10_000, "hexapawn": 20_000, "tictactoe": 20_000},
     "depth": {"teeko": 4, "hexapawn": 12, "tictactoe": 12},
 }
 

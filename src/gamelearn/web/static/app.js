@@ -315,7 +315,10 @@ function drawLearner(panel) {
       if (change.text) parts.push(change.text);
       root.append(el("p", { class: "learned", text: `After this game: ${parts.join("; ")}.` }));
     }
-    if (view.over && !lesson.changes.length) root.append(el("p", { class: "learned", text: "After this game: nothing changed." }));
+    if (view.over && !lesson.changes.length) {
+      const why = { her: " (HER learns only from a loss)", thesis: " (the memory learns only from a won game that reached the moving phase)" }[panel.kind] || "";
+      root.append(el("p", { class: "learned", text: `After this game: nothing changed${why}.` }));
+    }
   }
   if (panel.boxes) drawBoxes(root, panel, changedBoxes);
   if (panel.recall !== undefined || panel.memory_entries !== undefined) drawRecall(root, panel);
