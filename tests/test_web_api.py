@@ -278,6 +278,10 @@ def test_her_loses_the_bead_of_her_last_move_and_keeps_the_lesson(client: TestCl
     assert client.post("/api/learners/her/reset", params={"game": "hexapawn"}).json()["deleted"] is True
     fresh = start(client, "hexapawn", ["human", "her"], seed=99)
     assert fresh["learners"][0]["boxes_total"] == 0
+    assert client.get("/api/learners").json() == []
+    # The chart starts again with her: the games before the reset are not hers any more.
+    assert client.get("/api/chart", params={"game": "hexapawn", "learner": "her"}).json()["letters"] == ""
+    assert client.get("/api/chart", params={"game": "hexapawn"}).json()["games"] == len(played)
 
 
 def test_her_decision_names_the_box_and_the_bead_she_drew(client: TestClient) -> None:

@@ -24,7 +24,7 @@ from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
 from .guards import OWNER_COOKIE, OWNER_MAX_AGE, BodyLimit, new_owner_id, valid_owner
 from .learners import ADAPTERS
-from .service import NotFound, NotYourTurn, WebService
+from .service import RESET_MARK_KIND, NotFound, NotYourTurn, WebService
 from .views import game_info
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -179,7 +179,8 @@ def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_B
     @app.get("/api/learners", tags=["learners"], summary="This browser's learners")
     def learners(request: Request) -> list[dict[str, Any]]:
         owner = owner_of(request)
-        return [{"kind": kind, "name": name} for kind, name in store.list_learners(owner=owner)] + [
+        kept = [(kind, name) for kind, name in store.list_learners(owner=owner) if kind != RESET_MARK_KIND]
+        return [{"kind": kind, "name": name} for kind, name in kept] + [
             {"kind": "thesis-memory", "name": name} for name in store.list_memories(owner=owner)
         ]
 

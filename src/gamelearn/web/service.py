@@ -29,6 +29,8 @@ from .views import game_view
 RECORD_CONTEXT = "web"
 #: At most this many computer moves answer one request (a ply-capped game is far shorter).
 MAX_AUTOPLAY = 1000
+#: The store kind of the marks "the chart of this learner starts after record N" that a reset leaves.
+RESET_MARK_KIND = "web-chart-reset"
 #: How many locks serialise the learning of all browsers (see WebService.owner_lock).
 OWNER_LOCK_STRIPES = 64
 #: The chart reads at most this many of the latest games.
@@ -263,7 +265,12 @@ class WebService:
 
     def reset_learner(self, owner: str, kind: str, game_name: str) -> bool:
         adapter, game = self.learner_adapter(kind, game_name)
-        with self.owner_lock(owner):
+        with self.owner_lock(owner), self.store.transaction():
+            # The chart starts again with the learner: it reads only the games after this mark
+            # (the records themselves are kept).
+            latest = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=1)
+            after = latest[-1]["id"] if latest else 0
+            self.store.save_learner(RESET_MARK_KIND, f"{kind}-{game.name}", {"after_record": after}, owner=owner)
             return adapter.reset(self.store, owner, game)
 
     def export_learner(self, owner: str, kind: str, game_name: str) -> Any:
@@ -280,8 +287,12 @@ class WebService:
         is named (the games it took part in), else the first computer's."""
         game = self.load_game(game_name)
         records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        mark = self.store.load_learner(RESET_MARK_KIND, f"{learner}-{game.name}", owner=owner) if learner else None
+        after = int(mark.get("after_record", 0)) if mark else 0
         letters = []
         for record in records:
+            if record["id"] <= after:
+                continue  # a game of the learner before its last reset
             kinds = [spec_kind(spec) for spec in record["players"]]
             if learner:
                 if learner not in kinds:
