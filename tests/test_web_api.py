@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
@@ -497,3 +499,35 @@ def test_the_api_documentation_page_is_served_by_the_app_itself(client: TestClie
     script = client.get("/static/docs.js").text
     assert "/openapi.json" in script and "https://" not in script and "cdn" not in page.text.lower()
     assert client.get("/redoc").status_code == 404
+
+
+# Fuzzing: whatever a browser sends, the answer is never a 5xx ------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+specs = st.sampled_from(["human", "random", "her", "menace", "thesis", "perfect", "minimax:depth=2", "sharp"]) | st.text(max_size=20)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    body=st.fixed_dictionaries(
+        {"game": st.sampled_from(["tictactoe", "hexapawn"]) | st.text(max_size=10), "players": st.lists(specs, max_size=3)},
+        optional={"seed": st.integers(-5, 2**33), "max_plies": st.integers(-5, 2000), "extra": json_values},
+    )
+    | json_values,
+    moves=st.lists(st.text(max_size=6) | st.sampled_from(["4", "63", "22", "2223", "0011"]), max_size=4),
+)
+def test_nothing_a_browser_sends_gets_a_5xx(client: TestClient, body: object, moves: list[str]) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code < 500, response.text
+    if response.status_code != 200:
+        return
+    game_id = response.json()["id"]
+    for text in moves:
+        answer = client.post(f"/api/games/{game_id}/move", json={"move": text})
+        assert answer.status_code < 500, answer.text
+        assert client.post(f"/api/games/{game_id}/advance").status_code < 500
+    assert client.get(f"/api/games/{game_id}/analysis").status_code < 500
