@@ -143,8 +143,15 @@ def test_failed_export_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path
     assert target.read_bytes() == b"old contents"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out.m")) == []
     monkeypatch.undo()
+    target.chmod(0o640)
     tm.export_memory(store, "m", target)
     assert target.read_bytes() == record(BOARD, "   5", "    ")
+    assert target.stat().st_mode & 0o777 == 0o640  # the target keeps its mode
+    fresh = tmp_path / "fresh.m"
+    tm.export_memory(store, "m", fresh)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask  # a new file as open() would make it
 
 
 def test_stat_in_the_store(tmp_path: Path):

@@ -210,6 +210,14 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        # mkstemp makes the file private (0600); give it the mode the target has, or a new file's
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temporary, mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
