@@ -119,7 +119,6 @@ def test_bad_configurations_are_refused(thesis_data: Path):
 
 
 def test_experiment_command(thesis_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from gamelearn.cli import teeko as teeko_cli
     from gamelearn.cli.main import app
     from gamelearn.store.db import Store
 
@@ -141,6 +140,7 @@ def test_experiment_command(thesis_data: Path, tmp_path: Path, monkeypatch: pyte
     ):
         failed = runner.invoke(app, ["teeko", "experiment", *bad])
         assert failed.exit_code == 2 and message in failed.stderr, (bad, failed.output)
-    monkeypatch.setattr(teeko_cli, "default_thesis_memory", lambda: None)
+    assert te.default_thesis_memory() is not None  # the thesis_data fixture found it
+    monkeypatch.setattr(te, "default_thesis_memory", lambda: None)
     failed = runner.invoke(app, ["teeko", "experiment"])
     assert failed.exit_code == 2 and "give --thesis-memory PATH" in failed.stderr

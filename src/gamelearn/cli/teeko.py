@@ -495,23 +495,6 @@ def batch(
 # --- experiment -------------------------------------------------------------------------------
 
 
-def default_thesis_memory() -> Path | None:
-    """The thesis's 10,000-game memory: in $GAMELEARN_THESIS_DATA, ../shared/thesis-data from here,
-    or ../shared/thesis-data beside this checkout; None where none of them holds it."""
-    import os
-
-    name = "memory after 10000 games.txt"
-    folders = []
-    if os.environ.get("GAMELEARN_THESIS_DATA"):
-        folders.append(Path(os.environ["GAMELEARN_THESIS_DATA"]))
-    folders.append(Path("..") / "shared" / "thesis-data")
-    folders.append(Path(__file__).resolve().parents[3].parent / "shared" / "thesis-data")
-    for folder in folders:
-        if (folder / name).is_file():
-            return folder / name
-    return None
-
-
 @teeko_app.command("experiment")
 def experiment(
     games: Annotated[str, typer.Option("--games", help="games per run")] = "3000",
@@ -538,6 +521,7 @@ def experiment(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from ..experiments import thesis_experiment
     from ..experiments.thesis_experiment import ExperimentConfig, run_experiment, write_chart
 
     numbers = {
@@ -552,7 +536,7 @@ def experiment(
         fail(f"--first-seed must be a whole number, not {first_seed!r}")
     if x_memory not in ("same", "empty"):
         fail(f"--x-memory is 'same' or 'empty', not {x_memory!r}")
-    memory_path = thesis_memory if thesis_memory is not None else default_thesis_memory()
+    memory_path = thesis_memory if thesis_memory is not None else thesis_experiment.default_thesis_memory()
     if memory_path is None:
         fail("the thesis's memory after 10000 games was not found in ../shared/thesis-data; give --thesis-memory PATH")
     if chart.is_dir() or not chart.absolute().parent.is_dir():

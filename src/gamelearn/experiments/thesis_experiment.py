@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -226,6 +227,21 @@ def train_memory(games: int, seed: int, checkpoints: Sequence[int]) -> dict[int,
             done = played[0]
         snapshots[done] = tuple(first.entries())
     return snapshots
+
+
+def default_thesis_memory() -> Path | None:
+    """The thesis's 10,000-game memory: in $GAMELEARN_THESIS_DATA, ../shared/thesis-data from here,
+    or ../shared/thesis-data beside this checkout; None where none of them holds it."""
+    name = "memory after 10000 games.txt"
+    folders = []
+    if os.environ.get("GAMELEARN_THESIS_DATA"):
+        folders.append(Path(os.environ["GAMELEARN_THESIS_DATA"]))
+    folders.append(Path("..") / "shared" / "thesis-data")
+    folders.append(Path(__file__).resolve().parents[3].parent / "shared" / "thesis-data")
+    for folder in folders:
+        if (folder / name).is_file():
+            return folder / name
+    return None
 
 
 # --- running the experiment ---------------------------------------------------------------------
