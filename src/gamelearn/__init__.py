@@ -11,21 +11,16 @@ The public API (DESIGN.md):
 
 from __future__ import annotations
 
-from typing import Any
-
 from .games import GAME_NAMES, Game, IllegalMove, get_game
 from .match import End, GameRecord, play_game
 from .players.base import Player
 from .players.registry import make_player
 
+# Bound after the subpackage is imported, so ``gamelearn.solve`` is the function of the public API
+# (importing a subpackage sets the parent's attribute to the module; this import comes first).
+from .solve import solve
+
 __version__ = "0.1.0"
-
-
-def solve(game: Game | str, **options: Any) -> Any:
-    """The exact solution of ``game`` (see gamelearn.solve)."""
-    from .solve import solve as _solve
-
-    return _solve(get_game(game) if isinstance(game, str) else game, **options)
 
 
 __all__ = [

@@ -8,8 +8,6 @@ This layer imports only the rules (gamelearn.games), numpy and numba.
 from __future__ import annotations
 
 import os
-import sys
-import types
 from typing import Any
 
 from ..games import Game, get_game
@@ -56,13 +54,3 @@ def solve(game: Game | str, **options: Any) -> Solution:
 
 __all__ = ["Grade", "MoveAnalysis", "Outcome", "Solution", "solve"]
 
-
-class _CallableModule(types.ModuleType):
-    """Importing this package sets the attribute ``gamelearn.solve`` to the package itself, hiding
-    the function ``gamelearn.solve(game)`` of the public API; calling the package keeps that promise."""
-
-    def __call__(self, game: Game | str, **options: Any) -> Solution:
-        return solve(game, **options)
-
-
-sys.modules[__name__].__class__ = _CallableModule
