@@ -8,7 +8,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
-from ..store.paths import data_dir as store_data_dir
+from ..paths import data_dir as store_data_dir
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)

@@ -2,7 +2,7 @@
 and grade (issue 4).  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
 once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
 
-This layer imports only the rules (gamelearn.games), numpy and numba.
+This layer imports only the rules (gamelearn.games), gamelearn.paths, numpy and numba.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .paths import data_dir
+from ..paths import data_dir
 
 if TYPE_CHECKING:
     from ..match import GameRecord

@@ -1,4 +1,8 @@
-"""Where gamelearn keeps its data: $GAMELEARN_HOME, else the platform's user data directory."""
+"""Where gamelearn keeps its data: $GAMELEARN_HOME, else the platform's user data directory.
+
+A leaf module (standard library only) so that every layer that keeps files, the store and the
+solver alike, asks the same rule without importing another layer.
+"""
 
 from __future__ import annotations
 
