@@ -1,0 +1,29 @@
+"""README's examples run (python-chess style): every ```python block is executed, in order."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.DOTALL)
+
+
+def test_readme_has_python_examples() -> None:
+    assert BLOCKS, "README.md should show the API with runnable examples"
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_readme_example_runs(index: int) -> None:
+    exec(compile(BLOCKS[index], f"README.md python block {index + 1}", "exec"), {"__name__": "readme"})
+
+
+def test_readme_gives_exactly_two_setup_commands_and_ci_runs_the_second() -> None:
+    text = README.read_text(encoding="utf-8")
+    setup = text.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```sh\n(.*?)```", setup, flags=re.DOTALL)
+    assert len(commands) == 2
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert commands[1].strip() in ci
