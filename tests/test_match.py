@@ -7,7 +7,8 @@ from collections.abc import Hashable, Sequence
 
 import pytest
 
-from gamelearn import End, get_game, make_player, play_game
+from gamelearn import End, IllegalMove, get_game, make_player, play_game
+from gamelearn.match import GameOver, Match
 from gamelearn.players.base import Player
 
 TEEKO = get_game("teeko")
@@ -135,3 +136,102 @@ def test_bad_arguments_are_value_errors() -> None:
         play_game(TTT, [make_player(TTT, "random")])
     with pytest.raises(ValueError, match="max_plies"):
         play_game(TTT, [make_player(TTT, "random")] * 2, max_plies=0)
+
+
+# --- Match: the same game a ply at a time (the web app's person moves in a later request) ------
+
+
+def test_a_match_stepped_by_hand_ends_and_records_like_the_rules_say() -> None:
+    x, o = Scripted(TTT, []), Scripted(TTT, "34")
+    match = Match(TTT, [x, o])
+    assert (match.state, match.to_move, match.is_finished, match.record) == (TTT.initial(), 0, False, None)
+    assert match.legal_moves() == TTT.legal_moves(TTT.initial())
+    match.play("0")  # a person's move for X
+    assert match.advance() == "3" and match.to_move == 0
+    match.play("1")
+    assert match.advance() == "4"
+    assert match.play("2") == TTT.play(TTT.play(TTT.play(TTT.play(TTT.play(TTT.initial(), "0"), "3"), "1"), "4"), "2")
+    assert match.is_finished and match.legal_moves() == []
+    record = match.record
+    assert record is not None
+    assert (record.winner, record.end, record.moves) == (0, End.WIN, ("0", "3", "1", "4", "2"))
+    assert list(record.states) == replay(TTT, record.moves) and match.states == record.states
+    assert x.learned == [(record, 0)] and o.learned == [(record, 1)]  # at the end, at once, once
+    assert match.learn_from_game() is False and x.learned == [(record, 0)]
+
+
+def test_an_illegal_move_from_outside_changes_nothing() -> None:
+    match = Match(TTT, [Scripted(TTT, []), Scripted(TTT, [])])
+    match.play("4")
+    for bad in ("4", "9", "x", ""):
+        with pytest.raises(IllegalMove):
+            match.play(bad)
+    assert match.moves == ("4",) and match.states == (TTT.initial(), TTT.play(TTT.initial(), "4"))
+    assert not match.is_finished and match.to_move == 1
+
+
+def test_a_finished_match_refuses_moves_and_keeps_its_end() -> None:
+    match = Match(TTT, [Scripted(TTT, ["4", None]), Scripted(TTT, ["0"])])
+    assert match.advance() == "4" and match.advance() == "0"
+    assert match.advance() is None  # X resigns
+    assert (match.winner, match.end, match.plies) == (1, End.RESIGN, 2)
+    with pytest.raises(IllegalMove, match="over"):
+        match.play("8")
+    with pytest.raises(GameOver):
+        match.advance()
+    assert match.abandon().end is End.RESIGN  # abandoning after the end changes nothing
+
+
+def test_an_abandoned_match_has_a_record_and_teaches_nobody() -> None:
+    x, o = Scripted(TTT, "0"), Scripted(TTT, [])
+    match = Match(TTT, [x, o])
+    match.advance()
+    record = match.abandon()
+    assert (record.end, record.winner, record.moves) == (End.ABANDONED, None, ("0",))
+    assert match.is_finished and match.record is record
+    assert match.learn_from_game() is False and x.learned == [] == o.learned
+
+
+def test_a_match_that_does_not_learn_by_itself_learns_once_when_asked() -> None:
+    both = Scripted(TTT, "031425")
+    match = Match(TTT, [both, both], learn=False)
+    assert match.learn_from_game() is False  # not finished yet
+    while not match.is_finished:
+        match.advance()
+    assert both.learned == [] and not match.learned
+    assert match.learn_from_game() is True and match.learned
+    assert match.learn_from_game() is False
+    assert both.learned == [(match.record, None)]
+
+
+def test_a_match_draws_on_the_third_repetition_and_the_ply_cap() -> None:
+    x_moves = PLACING[0::2] + ["2030", "3020"] * 2 + ["2030"]
+    o_moves = PLACING[1::2] + ["2434", "3424"] * 2 + ["2434"]
+    match = Match(TEEKO, [Scripted(TEEKO, []), Scripted(TEEKO, o_moves)])
+    for move in x_moves:  # X's moves from outside, O's from its player
+        if match.is_finished:
+            break
+        match.play(move)
+        match.advance()
+    assert (match.end, match.winner, match.plies) == (End.REPETITION, None, 16)
+    capped = Match(TEEKO, [Scripted(TEEKO, PLACING[0::2]), Scripted(TEEKO, PLACING[1::2])], max_plies=3)
+    while not capped.is_finished:
+        capped.advance()
+    assert (capped.end, capped.plies) == (End.MAX_PLIES, 3)
+
+
+def test_a_seeded_match_plays_the_seeded_game_of_play_game() -> None:
+    players = [make_player(TEEKO, "random"), make_player(TEEKO, "random")]
+    expected = play_game(TEEKO, players, seed=7, max_plies=60)
+    players[0].reseed(123)  # the match reseeds, whatever the players' streams were
+    match = Match(TEEKO, players, seed=7, max_plies=60)
+    while not match.is_finished:
+        match.advance()
+    assert match.record == expected
+
+
+def test_a_match_takes_two_players_and_a_positive_ply_cap() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        Match(TTT, [make_player(TTT, "random")] * 3)
+    with pytest.raises(ValueError, match="max_plies"):
+        Match(TTT, [make_player(TTT, "random")] * 2, max_plies=0)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .games import Game
+from .games import Game, IllegalMove
 
 
 class End(StrEnum):
@@ -58,6 +58,197 @@ class GameRecord:
 DEFAULT_MAX_PLIES = 200
 
 
+class GameOver(ValueError):
+    """A move asked of a match that has ended."""
+
+
+class Match:
+    """One game between two players, played a ply at a time (DESIGN.md, the play layer).
+
+    ``play_game`` loops over a Match; an interface whose person's move arrives later (the web app,
+    one HTTP request a move) keeps the Match between requests.  The policy is the play layer's, in
+    one place: with a ``seed`` each player is reseeded (``seed`` for player 0, ``seed + 1`` for
+    player 1) so the same seed and players replay the same game; the game ends by the rules (a win,
+    or a draw like tic-tac-toe's full board), or as a draw when a position (board and side to move)
+    comes up a third time or after ``max_plies`` plies, checked in that order after every move; a
+    player whose ``choose`` returns None resigns (an empty matchbox) and loses.  After the end each
+    player learns from the record with its side, exactly once: at once when ``learn`` is True (as
+    play_game does), else when the interface calls :meth:`learn_from_game` (the web app loads and
+    saves learners around it).  An abandoned game teaches nobody.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        players: Sequence[Any],
+        seed: int | None = None,
+        max_plies: int = DEFAULT_MAX_PLIES,
+        start: Hashable | None = None,
+        learn: bool = True,
+    ) -> None:
+        if len(players) != 2:
+            raise ValueError(f"a game takes two players, not {len(players)}")
+        if max_plies < 1:
+            raise ValueError(f"max_plies must be at least 1, not {max_plies}")
+        self.game = game
+        self.players: tuple[Any, Any] = (players[0], players[1])
+        self.seed = seed
+        self.max_plies = max_plies
+        self.auto_learn = learn
+        if seed is not None:
+            for index, player in enumerate(self.players):
+                player.reseed(seed + index)
+        state = game.initial() if start is None else start
+        self._states: list[Hashable] = [state]
+        self._moves: list[str] = []
+        self._seen: Counter[Hashable] = Counter({state: 1})
+        self._winner: int | None = None
+        self._end: End | None = None
+        self._record: GameRecord | None = None
+        self._learned = False
+        self._check_end()
+
+    # Where the game stands --------------------------------------------------------------------
+
+    @property
+    def state(self) -> Hashable:
+        return self._states[-1]
+
+    @property
+    def states(self) -> tuple[Hashable, ...]:
+        return tuple(self._states)
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return tuple(self._moves)
+
+    @property
+    def plies(self) -> int:
+        return len(self._moves)
+
+    @property
+    def to_move(self) -> int:
+        """The side whose turn it is in the current position (0 moves first)."""
+        return self.game.to_move(self.state)
+
+    @property
+    def is_finished(self) -> bool:
+        return self._end is not None
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    @property
+    def end(self) -> End | None:
+        """How the game ended; None while it goes on."""
+        return self._end
+
+    @property
+    def record(self) -> GameRecord | None:
+        """The record of the game once it has ended (abandoned included); None before."""
+        return self._record
+
+    @property
+    def learned(self) -> bool:
+        """True once the players have learned from this game."""
+        return self._learned
+
+    def legal_moves(self) -> list[str]:
+        return [] if self.is_finished else self.game.legal_moves(self.state)
+
+    # Moves ------------------------------------------------------------------------------------
+
+    def play(self, move: str) -> Hashable:
+        """Play ``move``, supplied from outside (a person's), for the side to move; the new
+        position.  IllegalMove when the rules refuse it or the game has ended: nothing changes."""
+        if self.is_finished:
+            raise IllegalMove(move, "the game is over")
+        after = self.game.play(self.state, move)  # IllegalMove leaves everything as it was
+        self._push(move, after)
+        return after
+
+    def advance(self) -> str | None:
+        """The player to move chooses and its move is played; the move, or None when it resigned
+        (the game is then over, won by the other side).  GameOver after the end.  Whatever the
+        player or the rules raise (IllegalMove for a move the rules refuse) goes through with the
+        game unchanged."""
+        if self.is_finished:
+            raise GameOver("the game is over")
+        mover = self.to_move
+        move = self.players[mover].choose(self.state)
+        if move is None:
+            self._winner, self._end = 1 - mover, End.RESIGN
+            self._finish()
+            return None
+        after = self.game.play(self.state, move)
+        self._push(move, after)
+        return move
+
+    def abandon(self) -> GameRecord:
+        """End an unfinished game without a winner (a person quit, a player failed); nobody
+        learns from it.  A game that has ended keeps its end.  The record either way."""
+        if self._end is None:
+            self._end = End.ABANDONED
+            self._record = self._make_record()
+        assert self._record is not None  # every end makes the record
+        return self._record
+
+    def learn_from_game(self) -> bool:
+        """Each player learns from the finished game with its side (one player on both sides once,
+        from both sides, ``side`` None), exactly once in the life of the match; True when they
+        learned now.  False for an unfinished or abandoned game, or when they already did."""
+        if self._record is None or self._learned or self._end is End.ABANDONED:
+            return False
+        self._learned = True
+        first, second = self.players
+        if first is second:
+            first.learn(self._record, None)
+        else:
+            first.learn(self._record, 0)
+            second.learn(self._record, 1)
+        return True
+
+    # The policy -------------------------------------------------------------------------------
+
+    def _push(self, move: str, after: Hashable) -> None:
+        self._moves.append(move)
+        self._states.append(after)
+        self._seen[after] += 1
+        self._check_end()
+
+    def _check_end(self) -> None:
+        # The rules' end first (a win on a third repetition is a win), then repetition, then the cap.
+        state = self.state
+        if self.game.is_over(state):
+            self._winner = self.game.winner(state)
+            self._end = End.WIN if self._winner is not None else End.DRAW
+        elif self._seen[state] >= 3:
+            self._end = End.REPETITION
+        elif len(self._moves) >= self.max_plies:
+            self._end = End.MAX_PLIES
+        else:
+            return
+        self._finish()
+
+    def _finish(self) -> None:
+        self._record = self._make_record()
+        if self.auto_learn:
+            self.learn_from_game()
+
+    def _make_record(self) -> GameRecord:
+        assert self._end is not None
+        return GameRecord(
+            game=self.game.name,
+            players=(self.players[0].spec(), self.players[1].spec()),
+            moves=tuple(self._moves),
+            states=tuple(self._states),
+            winner=self._winner,
+            end=self._end,
+            seed=self.seed,
+        )
+
+
 def play_game(
     game: Game,
     players: Sequence[Any],
@@ -72,57 +263,18 @@ def play_game(
     With a ``seed`` each player is reseeded (``seed`` for player 0, ``seed + 1`` for player 1),
     so the same seed and the same players replay the same game.  A position seen for the third
     time, or ``max_plies`` plies, ends the game as a draw.  After it, each player's ``learn`` is
-    called with the record and its side (unless ``learn`` is False).
+    called with the record and its side (unless ``learn`` is False).  ``on_move(before, move,
+    after)`` sees every move played, before anyone learns.  A thin loop over :class:`Match`.
     """
-    if len(players) != 2:
-        raise ValueError(f"a game takes two players, not {len(players)}")
-    if max_plies < 1:
-        raise ValueError(f"max_plies must be at least 1, not {max_plies}")
-    if seed is not None:
-        for index, player in enumerate(players):
-            player.reseed(seed + index)
-    state = game.initial() if start is None else start
-    states: list[Hashable] = [state]
-    moves: list[str] = []
-    seen: Counter[Hashable] = Counter({state: 1})
-    winner: int | None = None
-    end: End
-    while True:
-        if game.is_over(state):
-            winner = game.winner(state)
-            end = End.WIN if winner is not None else End.DRAW
-            break
-        if len(moves) >= max_plies:
-            end = End.MAX_PLIES
-            break
-        mover = game.to_move(state)
-        move = players[mover].choose(state)
-        if move is None:
-            winner, end = 1 - mover, End.RESIGN
-            break
-        after = game.play(state, move)
-        if on_move is not None:
-            on_move(state, move, after)
-        moves.append(move)
-        states.append(after)
-        state = after
-        seen[state] += 1
-        if seen[state] >= 3 and not game.is_over(state):
-            end = End.REPETITION
-            break
-    record = GameRecord(
-        game=game.name,
-        players=(players[0].spec(), players[1].spec()),
-        moves=tuple(moves),
-        states=tuple(states),
-        winner=winner,
-        end=end,
-        seed=seed,
-    )
+    # The match does not learn by itself: on_move sees the last move before the players learn.
+    match = Match(game, players, seed=seed, max_plies=max_plies, start=start, learn=False)
+    while not match.is_finished:
+        before = match.state
+        move = match.advance()
+        if move is not None and on_move is not None:
+            on_move(before, move, match.state)
     if learn:
-        if players[0] is players[1]:
-            players[0].learn(record, None)  # one player on both sides learns once, from both sides
-        else:
-            for index, player in enumerate(players):
-                player.learn(record, index)
+        match.learn_from_game()
+    record = match.record
+    assert record is not None  # a finished match has its record
     return record
