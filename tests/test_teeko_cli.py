@@ -67,10 +67,10 @@ def test_import_default_name_and_refusals_change_nothing(tmp_path: Path):
     cases = [
         (
             ["import", str(corrupt), "--name", "my-memory", "--replace"],
-            "record 2 (byte offset 33): count field 1 is '  1x'",
+            "record 2 (byte offset 33): count field 1 (byte offset 58) is '  1x'",
         ),
         (["import", str(corrupt)], "record 2 (byte offset 33)"),
-        (["import", str(foreign)], "record 1 (byte offset 0): board character 1 is 'T'"),
+        (["import", str(foreign)], "record 1 (byte offset 0): board digit 1 (byte offset 0) is 'T'"),
         (["import", str(tmp_path / "missing.m")], "cannot read"),
         (["import", str(good)], "already in the store"),
         (["export", "nothing-such", str(tmp_path / "out.m")], "no memory named 'nothing-such'"),

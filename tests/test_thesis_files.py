@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamelearn.store.thesis_files import (
+    ThesisFormatError,
     format_count,
     format_memory,
     format_stat,
@@ -61,19 +62,48 @@ def test_counts_are_right_aligned_and_zero_is_blank() -> None:
         format_count(10000)
     assert parse_count(b"    ") == 0
     assert parse_count(b"  12") == 12
-    for never_written in (b"   0", b"0012", b"12  ", b" 1 2", b"  -1", b"  +1"):
+    assert parse_count(b"1234") == 1234
+    for never_written in (b"   0", b"0012", b"0007", b"12  ", b"7   ", b" 1 2", b"  -1", b"  +1", b"\t  1", b"  \xb2"):
         assert parse_count(never_written) is None
 
 
-@settings(deadline=None, max_examples=60)  # no deadline: two engineers share two cores
-@given(st.lists(st.tuples(st.text("012", min_size=25, max_size=25), st.integers(0, 9999), st.integers(0, 9999)),
+def could_have_been_written(entries: list[tuple[str, int, int]]) -> bool:
+    """The policy restated independently: four pawns a side, a count that is not zero, no board twice
+    (nor its side swap)."""
+    seen: set[str] = set()
+    for board, a, b in entries:
+        if board.count("1") != 4 or board.count("2") != 4 or (a, b) == (0, 0):
+            return False
+        if board in seen or board.translate(str.maketrans("12", "21")) in seen:
+            return False
+        seen.add(board)
+    return True
+
+
+def memory_boards() -> st.SearchStrategy[str]:
+    return st.permutations(["1"] * 4 + ["2"] * 4 + ["0"] * 17).map("".join)
+
+
+@settings(deadline=None, max_examples=80)  # no deadline: engineers share two cores
+@given(st.lists(st.tuples(st.one_of(memory_boards(), st.text("012", min_size=25, max_size=25)),
+                          st.integers(0, 9999), st.integers(0, 9999)),
                 max_size=20, unique_by=lambda t: t[0]))
-def test_memory_round_trip(entries: list[tuple[str, int, int]]) -> None:
+def test_memory_round_trip_and_the_policy(entries: list[tuple[str, int, int]]) -> None:
+    """What the original could write round-trips in order; anything else is refused on writing,
+    and the same bytes are refused on reading (one policy both ways)."""
     mapping = {board: (a, b) for board, a, b in entries}
-    data = format_memory(mapping)
-    assert len(data) == 33 * len(mapping)
-    assert parse_memory(data) == mapping
-    assert list(parse_memory(data)) == list(mapping)  # file order kept
+    raw = b"".join(board.encode() + format_count(a) + format_count(b) for board, a, b in entries)
+    if could_have_been_written(entries):
+        data = format_memory(mapping)
+        assert data == raw
+        assert parse_memory(data) == mapping
+        assert list(parse_memory(data)) == list(mapping)  # file order kept
+        assert format_memory(entries) == data  # entries or a mapping, the same bytes
+    else:
+        with pytest.raises(ThesisFormatError, match=r"record \d+"):
+            format_memory(mapping)
+        with pytest.raises(ThesisFormatError, match=r"record \d+ \(byte offset \d+\)"):
+            parse_memory(raw)
 
 
 RECORD = b"0000002120021000120000010   1    "
@@ -81,7 +111,7 @@ RECORD = b"0000002120021000120000010   1    "
 
 def test_bad_board_digit_names_record_offset_and_fault() -> None:
     bad = RECORD + RECORD[:7] + b"3" + RECORD[8:]
-    with pytest.raises(ValueError, match=r"record 2 \(byte offset 33\).*digit 8 \(byte offset 40\).*'3'"):
+    with pytest.raises(ValueError, match=r"record 2 \(byte offset 33\): board digit 8 \(byte offset 40\) is '3'"):
         parse_memory(bad)
 
 
@@ -89,14 +119,14 @@ def test_bad_count_names_record_and_field() -> None:
     other = b"0000002120021000100002010   1    "
     third = b"0000002120021000000012010   1    "
     bad = RECORD + other + third[:25] + b"  1 " + third[29:]
-    with pytest.raises(ValueError, match=r"record 3 \(byte offset 66\): count 1 \(byte offset 91\)"):
+    with pytest.raises(ValueError, match=r"record 3 \(byte offset 66\): count field 1 \(byte offset 91\) is '  1 '"):
         parse_memory(bad)
 
 
 def test_cut_short_file_and_duplicate_board_are_refused() -> None:
     with pytest.raises(ValueError, match=r"record 2 \(byte offset 33\) is cut short: 10 of 33"):
         parse_memory(RECORD + RECORD[:10])
-    with pytest.raises(ValueError, match=r"record 2 .*appears twice"):
+    with pytest.raises(ValueError, match=r"record 2 \(byte offset 33\): board 0000002120021000120000010 repeats record 1"):
         parse_memory(RECORD + RECORD)
 
 

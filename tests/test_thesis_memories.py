@@ -38,22 +38,10 @@ def record(board: str, first: str, second: str) -> bytes:
     return (board + first + second).encode("ascii")
 
 
-def test_count_format_is_the_originals():
-    assert tm.format_count(0) == "    "
-    assert tm.format_count(7) == "   7"
-    assert tm.format_count(9999) == "9999"
-    with pytest.raises(ValueError):
-        tm.format_count(10000)
-    assert tm.parse_count("    ") == 0
-    assert tm.parse_count("  42") == 42
-    for bad in ("   0", "0007", "7   ", " 1 2", "  -1", "\t  1"):
-        assert tm.parse_count(bad) is None, bad
-
-
 @pytest.mark.parametrize("name,records,x_sum,o_sum", README_TABLE)
 def test_thesis_files_round_trip_byte_for_byte(thesis_data: Path, name: str, records: int, x_sum: int, o_sum: int):
     data = (thesis_data / name).read_bytes()
-    entries = tm.parse_memory(data)
+    entries = tm.parse_memory_entries(data)
     assert (len(entries), sum(e[1] for e in entries), sum(e[2] for e in entries)) == (records, x_sum, o_sum)
     assert tm.format_memory(entries) == data
 
@@ -81,13 +69,13 @@ def test_stat_file_round_trip(thesis_data: Path):
 @pytest.mark.parametrize(
     "data,expected",
     [
-        (record(BOARD, "   1", "    ") + b"12345", "record 2 (byte offset 33) is cut short at 5 bytes"),
+        (record(BOARD, "   1", "    ") + b"12345", "record 2 (byte offset 33) is cut short: 5 of 33 bytes"),
         (
             record(BOARD, "   1", "    ") + record(OTHER.replace("0", "3", 1), "   1", "    "),
-            "record 2 (byte offset 33): board character 1 is '3'",
+            "record 2 (byte offset 33): board digit 1 (byte offset 33) is '3'",
         ),
-        (record(BOARD, "0001", "    "), "record 1 (byte offset 0): count field 1 is '0001'"),
-        (record(BOARD, "   1", "   0"), "record 1 (byte offset 0): count field 2 is '   0'"),
+        (record(BOARD, "0001", "    "), "record 1 (byte offset 0): count field 1 (byte offset 25) is '0001'"),
+        (record(BOARD, "   1", "   0"), "record 1 (byte offset 0): count field 2 (byte offset 29) is '   0'"),
         (record(BOARD, "    ", "    "), "record 1 (byte offset 0): both counts are blank"),
         (
             record("1111000002222000000000000".replace("1111", "1110"), "   1", "    "),
@@ -101,13 +89,13 @@ def test_stat_file_round_trip(thesis_data: Path):
             record(OTHER, "   1", "    ") + record(tm.swap_sides(OTHER), "   2", "    "),
             "repeats record 1 with the sides swapped",
         ),
-        (record(BOARD, "   1", "    ")[:-1] + "é".encode(), "record 1 (byte offset 0): holds a byte that is not ASCII"),
-        (record(BOARD, "   1", "    ").replace(b"    ", b"   \n"), "count field 2 is '   \\n'"),
+        (record(BOARD, "   1", "    ")[:-1] + "é".encode(), "record 1 (byte offset 0): byte offset 32 holds 0xc3, a byte that is not ASCII"),
+        (record(BOARD, "   1", "    ").replace(b"    ", b"   \n"), "count field 2 (byte offset 29) is '   \\n'"),
     ],
 )
 def test_corrupt_files_are_refused_naming_record_offset_and_problem(data: bytes, expected: str):
     with pytest.raises(tm.ThesisFormatError) as caught:
-        tm.parse_memory(data, source="f")
+        tm.parse_memory_entries(data, source="f")
     assert expected in str(caught.value)
 
 
@@ -121,7 +109,7 @@ def test_refused_import_leaves_the_store_unchanged(tmp_path: Path):
     bad = tmp_path / "bad.m"
     bad.write_bytes(record(BOARD, "   3", "   1") + record(OTHER, "    ", "  1x"))
     for name in ("kept", "new"):
-        with pytest.raises(ValueError, match="record 2 .byte offset 33.: count field 2"):
+        with pytest.raises(ValueError, match="record 2 .byte offset 33.: count field 2 .byte offset 62. is '  1x'"):
             tm.import_memory(store, bad, name=name, replace=True)
     with pytest.raises(ValueError, match="already in the store"):
         tm.import_memory(store, good, name="kept")
@@ -186,7 +174,7 @@ def test_any_valid_memory_round_trips(raw: list[tuple[str, int, int]]):
         entries.append((board, x_wins, o_wins))
     data = tm.format_memory(entries)
     assert len(data) == 33 * len(entries)
-    assert tm.parse_memory(data) == entries
+    assert tm.parse_memory_entries(data) == entries
 
 
 @pytest.mark.parametrize("run", ["A-1", "A-2", "A-3", "A-4", "C-1", "C-2", "C-3", "C-4"])

@@ -1,5 +1,8 @@
 """The thesis's own files, byte for byte: memory.m and stat.m (THESIS-FACTS.md sections a, b).
 
+This module is the one place that parses and formats them; the engine, the trace replay, the
+store's import/export (:mod:`.thesis_memories`) and the web export all go through it.
+
 * memory.m: 33-byte ASCII records back to back, no separators: 25 board digits (row by row; '0'
   empty, '1' side +1, '2' side -1), then the games side '1' won and the games side '2' won from
   that position, each right-aligned in 4 characters, zero written as four spaces.
@@ -7,24 +10,37 @@
   program began won/drawn/lost; games it played second won/drawn/lost.
 
 ``read_memory(path)`` gives a dict (file order kept) from the 25-digit board to
-``(wins of '1', wins of '2')``; ``write_memory(mapping, path)`` writes it back byte for byte, through
-a temporary file and ``os.replace`` so a crash never leaves half a file.  ``parse_memory`` /
-``format_memory`` do the same on bytes; ``read_stat`` / ``write_stat`` / ``parse_stat`` /
-``format_stat`` for stat.m.
+``(wins of '1', wins of '2')``; ``read_memory_entries(path)`` the same as a list of
+``(board, wins of '1', wins of '2')``; ``write_memory(records, path)`` takes either and writes it
+back byte for byte, through a temporary file and ``os.replace`` so a crash never leaves half a
+file.  ``parse_memory`` / ``parse_memory_entries`` / ``format_memory`` do the same on bytes;
+``read_stat`` / ``write_stat`` / ``parse_stat`` / ``format_stat`` for stat.m.
 
-What is accepted is what the original could have written, so that reading and writing again gives
-the same bytes: digits right-aligned without leading zeros, or four spaces; a board of 25 digits
-'0'/'1'/'2'; no board twice (a dict could not keep both).  A board's pawn counts are not checked:
-the original writes whatever boards it played.  Anything else raises ``ValueError`` naming the
-record number (from 1), its byte offset and what is wrong.  An all-space count reads as 0, as the
-original's atoi does.
+The policy (one, for reading and writing): a file is accepted if and only if the original program
+could have written it, so that reading and writing again gives the same bytes and a foreign or
+damaged file is caught early.  Section a gives the rules the original's writer follows:
+
+1. a whole number of 33-byte records, every byte ASCII (no line breaks or separators);
+2. a board of 25 digits '0'/'1'/'2' with exactly four '1' and four '2': learning stores only
+   boards after ply 9 or later, all in the moving phase;
+3. counts right-aligned without leading zeros, or four spaces for zero ("   0", "0007", "7   ",
+   signs and tabs are never written); at most 9999;
+4. not both counts zero: a record is appended with a 1 in the winner's field and only grows;
+5. no board that repeats an earlier record or its side swap: an update changes the first record
+   equal to the board or its swap, so a second one is never appended.
+
+stat.m: exactly 36 bytes, nine counts under rule 3.  Every file in ../shared/thesis-data and
+every memory the reference runs in its original-traces left passes (tests/test_thesis_files.py).
+Anything else raises :class:`ThesisFormatError` (a ValueError) naming the record number (from 1),
+its byte offset, the offending byte's offset where there is one, and what is wrong.  Writing
+refuses, with the same words, what reading would refuse, before a byte is written.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 RECORD_BYTES = 33
@@ -32,14 +48,27 @@ BOARD_DIGITS = 25
 FIELD_WIDTH = 4
 STAT_FIELDS = 9
 STAT_BYTES = STAT_FIELDS * FIELD_WIDTH
-MAX_COUNT = 9999
+MAX_COUNT = 9999  # above this the original stopped: "Learned number is too big." (section a)
+PAWNS_A_SIDE = 4
 
 Counts = tuple[int, int]
+#: One memory record: the 25-digit board, the games side '1' won from it, the games side '2' won.
+Entry = tuple[str, int, int]
+Records = Mapping[str, Counts] | Iterable[Entry]
+
+_NOT_A_COUNT = "not a number right-aligned in 4 characters or four spaces"
+
+
+class ThesisFormatError(ValueError):
+    """A file (or records) the original could not have written; the message names where and what."""
+
+
+# --- counts -----------------------------------------------------------------------------------
 
 
 def format_count(count: int) -> bytes:
     """A count as the original's myitoa writes it: right-aligned in 4, zero as four spaces."""
-    if not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
         raise ValueError(f"count {count!r} does not fit in 4 characters (0..{MAX_COUNT})")
     return b"    " if count == 0 else str(count).rjust(FIELD_WIDTH).encode("ascii")
 
@@ -49,104 +78,191 @@ def parse_count(field: bytes) -> int | None:
     if len(field) != FIELD_WIDTH:
         return None
     if field == b"    ":
-        return 0
+        return 0  # the original's atoi reads an all-space field as 0
     digits = field.lstrip(b" ")
-    if not digits.isdigit() or digits.startswith(b"0"):
+    if not digits.isdigit() or digits.startswith(b"0"):  # bytes.isdigit is ASCII digits only
         return None  # a blank inside or after the digits, a sign, a leading zero: never written
     return int(digits)
 
 
-def _describe(field: bytes) -> str:
+def swap_sides(board: str) -> str:
+    """The same position with sides '1' and '2' exchanged (one memory entry covers both)."""
+    return board.translate(_SWAP)
+
+
+_SWAP = str.maketrans("12", "21")
+
+
+def _show(field: bytes) -> str:
     return repr(field.decode("latin-1"))
 
 
-def parse_memory(data: bytes, source: str = "memory") -> dict[str, Counts]:
-    """The records of a memory.m image, in file order; ValueError naming record, offset and fault."""
+# --- the record policy, shared by the reader and the writer ------------------------------------
+
+
+def _record_fault(raw: bytes, offset: int) -> tuple[str, Entry | None]:
+    """What is wrong with one 33-byte record at ``offset`` ('' if nothing), and its entry.
+
+    Rules 1-4 of the module's policy; rule 5 needs the records before it (see ``_Seen``).
+    """
+    for k, byte in enumerate(raw):
+        if byte > 0x7F:
+            return f"byte offset {offset + k} holds 0x{byte:02x}, a byte that is not ASCII (is this a thesis memory file?)", None
+    for k, byte in enumerate(raw[:BOARD_DIGITS]):
+        if byte not in b"012":
+            return (
+                f"board digit {k + 1} (byte offset {offset + k}) is {_show(bytes([byte]))}, not 0, 1 or 2 "
+                "(is this a thesis memory file?)"
+            ), None
+    board = raw[:BOARD_DIGITS].decode("ascii")
+    ones, twos = board.count("1"), board.count("2")
+    if ones != PAWNS_A_SIDE or twos != PAWNS_A_SIDE:
+        return (
+            f"board {board} has {ones} pawns of side 1 and {twos} of side 2, not four each "
+            "(a memory holds moving-phase boards only)"
+        ), None
+    counts = []
+    for which in range(2):
+        start = BOARD_DIGITS + which * FIELD_WIDTH
+        field = raw[start : start + FIELD_WIDTH]
+        value = parse_count(field)
+        if value is None:
+            return f"count field {which + 1} (byte offset {offset + start}) is {_show(field)}, {_NOT_A_COUNT}", None
+        counts.append(value)
+    if counts == [0, 0]:
+        return "both counts are blank; the original never writes such a record", None
+    return "", (board, counts[0], counts[1])
+
+
+class _Seen:
+    """Rule 5: each board, and its side swap, at most once."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, int] = {}
+
+    def fault(self, board: str, index: int) -> str:
+        for candidate in (board, swap_sides(board)):
+            if candidate in self.first:
+                swapped = " with the sides swapped" if candidate != board else ""
+                return f"board {board} repeats record {self.first[candidate] + 1}{swapped}"
+        self.first[board] = index
+        return ""
+
+
+def _where(source: str, index: int) -> str:
+    return f"{source}: record {index + 1} (byte offset {index * RECORD_BYTES})"
+
+
+# --- memory.m ---------------------------------------------------------------------------------
+
+
+def parse_memory_entries(data: bytes, source: str = "memory") -> list[Entry]:
+    """The records of a memory.m image in file order; ThesisFormatError naming record, offset, fault."""
     if not isinstance(data, (bytes, bytearray)):
-        raise TypeError("parse_memory takes bytes")
-    records: dict[str, Counts] = {}
+        raise TypeError("parse_memory_entries takes bytes")
+    entries: list[Entry] = []
+    seen = _Seen()
     whole = len(data) // RECORD_BYTES
-    for number in range(whole):
-        offset = number * RECORD_BYTES
-        raw = bytes(data[offset : offset + RECORD_BYTES])
-        where = f"{source}: record {number + 1} (byte offset {offset})"
-        board_bytes = raw[:BOARD_DIGITS]
-        for k, byte in enumerate(board_bytes):
-            if byte not in b"012":
-                raise ValueError(
-                    f"{where}: board digit {k + 1} (byte offset {offset + k}) is {_describe(bytes([byte]))}, not 0, 1 or 2"
-                )
-        board = board_bytes.decode("ascii")
-        counts = []
-        for which in range(2):
-            start = BOARD_DIGITS + which * FIELD_WIDTH
-            field = raw[start : start + FIELD_WIDTH]
-            value = parse_count(field)
-            if value is None:
-                raise ValueError(
-                    f"{where}: count {which + 1} (byte offset {offset + start}) is {_describe(field)}, "
-                    "not a number right-aligned in 4 characters or four spaces"
-                )
-            counts.append(value)
-        if board in records:
-            raise ValueError(f"{where}: board {board} appears twice in the file")
-        records[board] = (counts[0], counts[1])
-    if len(data) % RECORD_BYTES:
-        offset = whole * RECORD_BYTES
-        raise ValueError(
-            f"{source}: record {whole + 1} (byte offset {offset}) is cut short: {len(data) - offset} of "
-            f"{RECORD_BYTES} bytes ({len(data)} bytes is not a whole number of records)"
+    for index in range(whole):
+        offset = index * RECORD_BYTES
+        fault, entry = _record_fault(bytes(data[offset : offset + RECORD_BYTES]), offset)
+        if entry is None:
+            raise ThesisFormatError(f"{_where(source, index)}: {fault}")
+        fault = seen.fault(entry[0], index)
+        if fault:
+            raise ThesisFormatError(f"{_where(source, index)}: {fault}")
+        entries.append(entry)
+    if len(data) % RECORD_BYTES:  # checked after the whole records, so the first problem is named
+        raise ThesisFormatError(
+            f"{_where(source, whole)} is cut short: {len(data) - whole * RECORD_BYTES} of {RECORD_BYTES} bytes "
+            f"({len(data)} bytes is not a whole number of records)"
         )
+    return entries
+
+
+def parse_memory(data: bytes, source: str = "memory") -> dict[str, Counts]:
+    """The records of a memory.m image as a dict from board to counts, file order kept."""
+    return {board: (first, second) for board, first, second in parse_memory_entries(data, source)}
+
+
+def _entries(records: Records) -> Iterable[Entry]:
+    if isinstance(records, Mapping):
+        return ((board, counts[0], counts[1]) for board, counts in records.items())
     return records
 
 
-def format_memory(records: Mapping[str, Counts]) -> bytes:
-    """The memory.m image of ``records`` in their order."""
+def format_memory(records: Records) -> bytes:
+    """The memory.m image of ``records`` (a dict board -> counts, or entries) in their order.
+
+    Refuses, naming the record, what :func:`parse_memory` would refuse, so what is written reads back.
+    """
     parts = []
-    for number, (board, counts) in enumerate(records.items()):
-        if not isinstance(board, str) or len(board) != BOARD_DIGITS or set(board) - set("012"):
-            raise ValueError(f"record {number + 1}: {board!r} is not a board of 25 digits 0, 1, 2")
-        first, second = counts
-        parts.append(board.encode("ascii") + format_count(first) + format_count(second))
+    seen = _Seen()
+    for index, (board, first, second) in enumerate(_entries(records)):
+        if not isinstance(board, str) or len(board) != BOARD_DIGITS or not board.isascii():
+            raise ThesisFormatError(f"record {index + 1}: {board!r} is not a board of 25 digits 0, 1, 2")
+        raw = board.encode("ascii") + format_count(first) + format_count(second)
+        fault, _ = _record_fault(raw, index * RECORD_BYTES)
+        fault = fault or seen.fault(board, index)
+        if fault:
+            raise ThesisFormatError(f"record {index + 1}: {fault}")
+        parts.append(raw)
     return b"".join(parts)
 
 
+# --- stat.m -----------------------------------------------------------------------------------
+
+
 def parse_stat(data: bytes, source: str = "stat") -> tuple[int, ...]:
-    """The nine counts of a stat.m image; ValueError naming the field, its offset and the fault."""
+    """The nine counts of a stat.m image; ThesisFormatError naming the field, its offset and the fault."""
     if len(data) != STAT_BYTES:
-        raise ValueError(f"{source}: {len(data)} bytes, but stat.m is {STAT_BYTES} (nine 4-character counts)")
+        raise ThesisFormatError(
+            f"{source}: {len(data)} bytes, but a stat file is {STAT_BYTES} (nine 4-character counts)"
+        )
     counts = []
     for index in range(STAT_FIELDS):
         offset = index * FIELD_WIDTH
         field = bytes(data[offset : offset + FIELD_WIDTH])
         value = parse_count(field)
         if value is None:
-            raise ValueError(
-                f"{source}: field {index + 1} (byte offset {offset}) is {_describe(field)}, "
-                "not a number right-aligned in 4 characters or four spaces"
-            )
+            raise ThesisFormatError(f"{source}: field {index + 1} (byte offset {offset}) is {_show(field)}, {_NOT_A_COUNT}")
         counts.append(value)
     return tuple(counts)
 
 
 def format_stat(counts: Sequence[int]) -> bytes:
     if len(counts) != STAT_FIELDS:
-        raise ValueError(f"stat.m holds {STAT_FIELDS} counts, not {len(counts)}")
+        raise ThesisFormatError(f"stat.m holds {STAT_FIELDS} counts, not {len(counts)}")
     return b"".join(format_count(c) for c in counts)
+
+
+# --- files ------------------------------------------------------------------------------------
 
 
 def _read(path: Path | str) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+        raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
 
 
-def atomic_write(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
+def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
+
+    The result has the mode the target had, or a new file's (0666 less the umask), not mkstemp's
+    private 0600.
+    """
     target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
+    folder = target.parent if str(target.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temporary, mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
@@ -164,8 +280,12 @@ def read_memory(path: Path | str) -> dict[str, Counts]:
     return parse_memory(_read(path), source=str(path))
 
 
-def write_memory(records: Mapping[str, Counts], path: Path | str) -> None:
-    atomic_write(path, format_memory(records))
+def read_memory_entries(path: Path | str) -> list[Entry]:
+    return parse_memory_entries(_read(path), source=str(path))
+
+
+def write_memory(records: Records, path: Path | str) -> None:
+    atomic_write_bytes(path, format_memory(records))
 
 
 def read_stat(path: Path | str) -> tuple[int, ...]:
@@ -173,4 +293,4 @@ def read_stat(path: Path | str) -> tuple[int, ...]:
 
 
 def write_stat(counts: Sequence[int], path: Path | str) -> None:
-    atomic_write(path, format_stat(counts))
+    atomic_write_bytes(path, format_stat(counts))

@@ -2,37 +2,46 @@
 
 The 1999 program kept its memory in memory.m and its score in stat.m (seed 000; THESIS-FACTS.md
 sections a and b).  The store keeps a memory as ordered entries ``(board, x_wins, o_wins)``: file
-order matters, because recall breaks ties by the earliest record.  This module moves memories
-between the two, byte for byte: importing a thesis file and exporting it again gives the identical
-file.  To make that a guarantee rather than a hope, the parser accepts only what the original could
-have written and refuses anything else, naming the record, its byte offset and what is wrong.
+order matters, because recall breaks ties by the earliest record; it keeps the score as nine
+counts.  This module moves both between the store and the thesis files, byte for byte: importing
+a thesis file and exporting it again gives the identical file.  Parsing and formatting are
+:mod:`.thesis_files`'s (the one parser, with its one policy of what is refused); this module only
+adds the store.
 
-A refused file changes nothing in the store; an export is written to a temporary file beside the
-target and renamed over it, so a crash never leaves a half-written memory.
+A refused file changes nothing in the store (it is read and checked whole first); an export is
+written to a temporary file beside the target and renamed over it, so a crash never leaves a
+half-written file.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .thesis_files import (
+    MAX_COUNT,
+    RECORD_BYTES,
+    STAT_BYTES,
+    STAT_FIELDS,
+    Entry,
+    ThesisFormatError,
+    atomic_write_bytes,
+    format_memory,
+    format_stat,
+    parse_memory_entries,
+    parse_stat,
+    read_memory_entries,
+    read_stat,
+    swap_sides,
+    write_memory,
+    write_stat,
+)
+
 if TYPE_CHECKING:
     from .db import Store
-
-#: One memory record: the 25-digit board (0 empty, 1 side '1', 2 side '2'), then the games side
-#: '1' won from it and the games side '2' won from it.
-Entry = tuple[str, int, int]
-
-RECORD_BYTES = 33  # 25 board digits + two 4-character counts, no separator (section a)
-BOARD_CHARS = 25
-FIELD_CHARS = 4
-STAT_FIELDS = 9  # section b: self-play X/draw/O, program-first won/drawn/lost, program-second likewise
-STAT_BYTES = STAT_FIELDS * FIELD_CHARS
-MAX_COUNT = 9999  # a count above 9999 was fatal in the original (section a)
 
 #: The store keeps the console's score as a learner payload of this kind (nine counts).
 STAT_KIND = "thesis-stat"
@@ -51,192 +60,19 @@ STAT_FIELD_NAMES = (
     "program second: lost",
 )
 
+# Names this module has always offered, now thesis_files' own functions.
+read_stat_counts = read_stat
+write_stat_counts = write_stat
+write_memory_entries = write_memory
 
-class ThesisFormatError(ValueError):
-    """A file that is not a thesis memory or stat file; the message names where and what."""
-
-
-# --- the formats ------------------------------------------------------------------------------
-
-
-def format_count(count: int) -> str:
-    """A count as the original wrote it: right-aligned in 4 characters, zero as four spaces."""
-    if not 0 <= count <= MAX_COUNT:
-        raise ValueError(f"count {count} does not fit the thesis format (0..{MAX_COUNT})")
-    return " " * FIELD_CHARS if count == 0 else f"{count:>{FIELD_CHARS}d}"
-
-
-def parse_count(field: str) -> int | None:
-    """The value of a 4-character count field, or None where the original could not have written it.
-
-    Accepted: four spaces (0), or spaces then a number without leading zeros ("   7", "1234").
-    Refused: "   0", "0007", "7   ", tabs, signs: none of them would survive a round trip.
-    """
-    if len(field) != FIELD_CHARS:
-        return None
-    if field == " " * FIELD_CHARS:
-        return 0
-    digits = field.lstrip(" ")
-    if not digits.isascii() or not digits.isdigit() or digits[0] == "0":
-        return None
-    return int(digits)
-
-
-def swap_sides(board: str) -> str:
-    """The same position with sides '1' and '2' exchanged (one memory entry covers both)."""
-    return board.translate(str.maketrans("12", "21"))
-
-
-def _where(index: int) -> str:
-    return f"record {index + 1} (byte offset {index * RECORD_BYTES})"
-
-
-def parse_memory(data: bytes, source: str = "memory") -> list[Entry]:
-    """The entries of a memory.m image, in file order; ThesisFormatError for anything else.
-
-    Checks (THESIS-FACTS.md section a): a whole number of 33-byte ASCII records with no line
-    breaks; a board of 25 digits 0/1/2 with four pawns a side (memories hold moving-phase boards
-    only); counts in the original's exact format; no record with both counts zero (the original
-    never wrote one); no board that repeats an earlier board or its side swap (the original updates
-    the first match, so it never appends a second).
-    """
-    entries: list[Entry] = []
-    seen: dict[str, int] = {}
-    for index in range(len(data) // RECORD_BYTES):
-        raw = data[index * RECORD_BYTES : (index + 1) * RECORD_BYTES]
-        where = f"{source}: {_where(index)}"
-        try:
-            text = raw.decode("ascii")
-        except UnicodeDecodeError:
-            raise ThesisFormatError(f"{where}: holds a byte that is not ASCII") from None
-        board, first, second = text[:BOARD_CHARS], text[BOARD_CHARS:29], text[29:]
-        bad = next((k for k, ch in enumerate(board) if ch not in "012"), None)
-        if bad is not None:
-            raise ThesisFormatError(
-                f"{where}: board character {bad + 1} is {board[bad]!r}, not 0, 1 or 2 (is this a thesis memory file?)"
-            )
-        if board.count("1") != 4 or board.count("2") != 4:
-            raise ThesisFormatError(
-                f"{where}: board {board} has {board.count('1')} pawns of side 1 and {board.count('2')} of side 2, "
-                "not four each"
-            )
-        counts = [parse_count(first), parse_count(second)]
-        for which, (field, value) in enumerate(zip((first, second), counts, strict=True)):
-            if value is None:
-                raise ThesisFormatError(
-                    f"{where}: count field {which + 1} is {field!r}, not a right-aligned number or four spaces"
-                )
-        x_wins, o_wins = int(counts[0] or 0), int(counts[1] or 0)
-        if x_wins == 0 and o_wins == 0:
-            raise ThesisFormatError(f"{where}: both counts are blank; the original never writes such a record")
-        for key in (board, swap_sides(board)):
-            if key in seen:
-                raise ThesisFormatError(
-                    f"{where}: board {board} repeats record {seen[key] + 1}"
-                    + (" with the sides swapped" if key != board else "")
-                )
-        seen[board] = index
-        entries.append((board, x_wins, o_wins))
-    if len(data) % RECORD_BYTES:  # checked after the whole records, so the first problem is named
-        whole = len(data) // RECORD_BYTES
-        raise ThesisFormatError(
-            f"{source}: {len(data)} bytes is not a whole number of {RECORD_BYTES}-byte records: "
-            f"{_where(whole)} is cut short at {len(data) - whole * RECORD_BYTES} bytes"
-        )
-    return entries
-
-
-def format_memory(entries: Iterable[Entry]) -> bytes:
-    """The memory.m image of ``entries``, in their order."""
-    parts = []
-    for board, x_wins, o_wins in entries:
-        if len(board) != BOARD_CHARS or set(board) - set("012"):
-            raise ValueError(f"{board!r} is not a 25-digit board of 0, 1 and 2")
-        parts.append(board + format_count(x_wins) + format_count(o_wins))
-    return "".join(parts).encode("ascii")
-
-
-def parse_stat(data: bytes, source: str = "stat") -> tuple[int, ...]:
-    """The nine counts of a stat.m image (section b); ThesisFormatError for anything else."""
-    if len(data) != STAT_BYTES:
-        raise ThesisFormatError(
-            f"{source}: {len(data)} bytes, but a stat file is {STAT_BYTES} (nine 4-character counts)"
-        )
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
-        raise ThesisFormatError(f"{source}: holds a byte that is not ASCII") from None
-    counts = []
-    for index in range(STAT_FIELDS):
-        field = text[index * FIELD_CHARS : (index + 1) * FIELD_CHARS]
-        value = parse_count(field)
-        if value is None:
-            raise ThesisFormatError(
-                f"{source}: field {index + 1} (byte offset {index * FIELD_CHARS}) is {field!r}, "
-                "not a right-aligned number or four spaces"
-            )
-        counts.append(value)
-    return tuple(counts)
-
-
-def format_stat(counts: Sequence[int]) -> bytes:
-    if len(counts) != STAT_FIELDS:
-        raise ValueError(f"a stat file holds {STAT_FIELDS} counts, not {len(counts)}")
-    return "".join(format_count(c) for c in counts).encode("ascii")
-
-
-def read_memory_entries(path: Path | str) -> list[Entry]:
-    """A memory file's entries in file order; ThesisFormatError (a ValueError) naming the problem."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
-    return parse_memory(data, source=str(path))
-
-
-def read_stat_counts(path: Path | str) -> tuple[int, ...]:
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
-    return parse_stat(data, source=str(path))
-
-
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        # mkstemp makes the file private (0600); give it the mode the target has, or a new file's
-        try:
-            mode = path.stat().st_mode & 0o7777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(temporary, mode)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def write_memory_entries(entries: Iterable[Entry], path: Path | str) -> None:
-    atomic_write_bytes(path, format_memory(entries))
-
-
-def write_stat_counts(counts: Sequence[int], path: Path | str) -> None:
-    atomic_write_bytes(path, format_stat(counts))
+__all__ = [
+    "MAX_COUNT", "RECORD_BYTES", "STAT_BYTES", "STAT_FIELDS", "STAT_FIELD_NAMES", "STAT_KIND", "DEFAULT_STAT_NAME",
+    "Entry", "MemoryRef", "MemorySummary", "ThesisFormatError", "add_to_stat", "apply_changes",
+    "atomic_write_bytes", "export_memory", "export_stat", "format_memory", "format_stat", "import_memory",
+    "import_stat", "learning_changes", "load_stat", "parse_memory_entries", "parse_stat", "read_memory_entries",
+    "read_stat_counts", "resolve_memory", "save_stat", "summarize", "swap_sides", "write_memory_entries",
+    "write_stat_counts",
+]
 
 
 # --- the store --------------------------------------------------------------------------------
@@ -319,6 +155,34 @@ def add_to_stat(store: Store, field: int, name: str = DEFAULT_STAT_NAME) -> tupl
     counts[field] += 1
     save_stat(store, counts, name)
     return tuple(counts)
+
+
+def import_stat(
+    store: Store, path: Path | str, name: str = DEFAULT_STAT_NAME, replace: bool = False
+) -> tuple[int, ...]:
+    """Read a thesis stat.m and make it the store's score ``name``; returns the nine counts.
+
+    The file is read and checked whole first, so a refused file changes nothing.  A score that
+    already counts games is refused unless ``replace`` (its games would be lost).  The score is
+    one store row, written in one transaction.
+    """
+    counts = read_stat(path)
+    with store.transaction():
+        kept = load_stat(store, name)
+        if any(kept) and not replace and kept != counts:
+            raise ValueError(
+                f"the store's score already counts {sum(kept)} games (see: gamelearn teeko stat show); "
+                "give --replace to overwrite it"
+            )
+        save_stat(store, counts, name)
+    return counts
+
+
+def export_stat(store: Store, path: Path | str, name: str = DEFAULT_STAT_NAME) -> tuple[int, ...]:
+    """Write the store's score ``name`` to ``path`` as a thesis stat.m, atomically; the counts written."""
+    counts = load_stat(store, name)
+    write_stat(counts, path)  # format_stat refuses a count past 9999 before anything is written
+    return counts
 
 
 # --- learning (THESIS-FACTS.md section a, "Update per position") ------------------------------
