@@ -235,3 +235,28 @@ def test_a_match_takes_two_players_and_a_positive_ply_cap() -> None:
         Match(TTT, [make_player(TTT, "random")] * 3)
     with pytest.raises(ValueError, match="max_plies"):
         Match(TTT, [make_player(TTT, "random")] * 2, max_plies=0)
+
+
+def test_the_web_apps_game_is_the_play_layers_game() -> None:
+    # web/sessions.py keeps a Match between requests: the same seed plays play_game's game, and a
+    # computer that resigns or plays an illegal move ends it as the play layer says.
+    from gamelearn.web.sessions import Seat, WebGame
+
+    specs = ("random", "mcts:playouts=8")
+    expected = play_game(TEEKO, [make_player(TEEKO, spec) for spec in specs], seed=11, max_plies=40)
+    seats = (Seat(specs[0], make_player(TEEKO, specs[0])), Seat(specs[1], make_player(TEEKO, specs[1])))
+    web = WebGame(id="g", owner="o", game=TEEKO, seats=seats, seed=11, max_plies=40)
+    while web.computer_to_move():
+        web.play_computer()
+    assert expected.plies > 8  # a real game, not one that ends at once
+    assert web.record == expected and [e.move for e in web.events] == list(expected.moves)
+    resigning = WebGame("g", "o", TTT, (Seat("x", Scripted(TTT, ["4", None])), Seat("o", Scripted(TTT, ["0"]))), seed=1)
+    while resigning.computer_to_move():
+        resigning.play_computer()
+    assert (resigning.end, resigning.winner, resigning.moves) == (End.RESIGN, 1, ("4", "0"))
+    assert [e.move for e in resigning.events] == ["4", "0", ""]
+    cheating = WebGame("g", "o", TTT, (Seat("x", Scripted(TTT, ["4"])), Seat("o", Scripted(TTT, ["4"]))), seed=1)
+    while cheating.computer_to_move():
+        cheating.play_computer()
+    assert (cheating.end, cheating.moves) == (End.ABANDONED, ("4",))
+    assert cheating.failure is not None and "illegal move '4'" in cheating.failure

@@ -238,11 +238,7 @@ class WebService:
                 adapter.load(self.store, owner, game, player)
                 before[side] = adapter.snapshot(player)
             seats = web_game.seats
-            if seats[1].player is seats[0].player:
-                seats[0].player.learn(record, None)  # one learner on both sides learns once, from both
-            else:
-                for index, seat in enumerate(seats):
-                    seat.player.learn(record, index)
+            web_game.match.learn_from_game()  # once; one learner on both sides learns from both
             with self.store.transaction():
                 for side, adapter, player in extras.learners:
                     if side == 1 and player is seats[0].player:

@@ -1,14 +1,15 @@
 """Games in progress in the web app: one game between two seats, played a move at a time.
 
-The web app cannot hand a game to ``match.play_game`` (a person's move arrives in a later HTTP
-request), so a :class:`WebGame` steps through the same loop one ply at a time and keeps the same
-policy as ``play_game``: players reseeded with ``seed`` and ``seed + 1``, a position seen for the
-third time or the ply cap ends the game as a draw, an empty matchbox (``choose`` returning None)
-resigns, and after the game each player learns from the :class:`GameRecord` with its side.
+A person's move arrives in a later HTTP request than the computer's, so a :class:`WebGame` keeps
+a :class:`gamelearn.match.Match` between requests: the play layer's policy (players reseeded with
+``seed`` and ``seed + 1``, a third repetition or the ply cap a draw, an empty matchbox a
+resignation, learning once after the game) lives there, as it does for ``play_game``.  Here is
+only what the web adds: who sits where (a person or a computer), the moves as they happened for
+the page, and a computer that fails ending the game instead of the server's request.
 
-Every rule question goes to the game object (``legal_moves``, ``play``, ``winner``, ``is_over``):
-nothing here knows a rule.  Games live in server memory, keyed by (owner, game id), in a
-:class:`GameTable` bounded per owner and in all (least recently used goes first).
+Every rule question goes to the game object through the match: nothing here knows a rule.  Games
+live in server memory, keyed by (owner, game id), in a :class:`GameTable` bounded per owner and in
+all (least recently used goes first).
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import Game
-from ..match import DEFAULT_MAX_PLIES, End, GameRecord
+from ..match import DEFAULT_MAX_PLIES, End, GameRecord, Match
 from ..players.base import Player
 
 
@@ -80,15 +81,8 @@ class WebGame:
     seats: tuple[Seat, Seat]
     seed: int
     max_plies: int = DEFAULT_MAX_PLIES
-    state: Hashable = None
-    states: list[Hashable] = field(default_factory=list)
-    moves: list[str] = field(default_factory=list)
     events: list[PlyEvent] = field(default_factory=list)
-    seen: Counter[Hashable] = field(default_factory=Counter)
-    winner: int | None = None
-    end: End | None = None
-    record: GameRecord | None = None
-    #: True once the players have learned from the finished game (it happens once).
+    #: True once the service has dealt with the game's end (learners taught and saved, record kept).
     learned: bool = False
     #: What the interface keeps beside the game (the web app's learner players and lessons).
     extras: Any = None
@@ -96,28 +90,46 @@ class WebGame:
     failure: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     touched: float = field(default_factory=time.monotonic)
+    #: The game itself.  It does not learn by itself: the service loads the learners from the
+    #: store, has them learn (match.learn_from_game) and saves them, under the owner's lock.
+    match: Match = field(init=False)
 
     def __post_init__(self) -> None:
-        # Same seeding as play_game, so a web game with a seed replays like the CLI's.
-        for index, seat in enumerate(self.seats):
-            seat.player.reseed(self.seed + index)
-        self.state = self.game.initial()
-        self.states = [self.state]
-        self.seen = Counter({self.state: 1})
-        self._check_end()
+        players = (self.seats[0].player, self.seats[1].player)
+        self.match = Match(self.game, players, seed=self.seed, max_plies=self.max_plies, learn=False)
 
     # What the page asks -----------------------------------------------------------------------
 
     @property
+    def state(self) -> Hashable:
+        return self.match.state
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return self.match.moves
+
+    @property
+    def winner(self) -> int | None:
+        return self.match.winner
+
+    @property
+    def end(self) -> End | None:
+        return self.match.end
+
+    @property
+    def record(self) -> GameRecord | None:
+        return self.match.record
+
+    @property
     def over(self) -> bool:
-        return self.end is not None
+        return self.match.is_finished
 
     @property
     def to_move(self) -> int:
-        return self.game.to_move(self.state)
+        return self.match.to_move
 
     def legal_moves(self) -> list[str]:
-        return [] if self.over else self.game.legal_moves(self.state)
+        return self.match.legal_moves()
 
     def human_to_move(self) -> bool:
         return not self.over and self.seats[self.to_move].human
@@ -134,10 +146,11 @@ class WebGame:
         """A person's move; IllegalMove (from the game) when the rules refuse it, nothing changed."""
         if self.over:
             raise NotYourTurn("the game is over: start a new one")
-        if not self.seats[self.to_move].human:
-            raise NotYourTurn(f"it is the computer's turn ({self.game.symbols[self.to_move]}), not yours")
-        after = self.game.play(self.state, move)  # raises IllegalMove, leaving everything as it was
-        return self._advance(move, after, human=True, decision=None)
+        side = self.to_move
+        if not self.seats[side].human:
+            raise NotYourTurn(f"it is the computer's turn ({self.game.symbols[side]}), not yours")
+        self.match.play(move)  # raises IllegalMove, leaving everything as it was
+        return self._event(side, move, human=True, decision=None)
 
     def play_computer(self, probe: DecisionProbe | None = None) -> PlyEvent | None:
         """The computer to move chooses and plays; None when it resigned or failed (the game is
@@ -150,63 +163,26 @@ class WebGame:
             raise NotYourTurn(f"it is a person's turn ({self.game.symbols[side]}), not the computer's")
         before = self.state
         try:
-            move = seat.player.choose(before)
-        except Exception as error:  # a player that cannot go on ends the game; the page says why
+            move = self.match.advance()
+        except Exception as error:  # a player that cannot go on (or plays an illegal move) ends the game; the page says why
             self.failure = f"{seat.spec} ({self.game.symbols[side]}) could not move: {error}"
             self.abandon()
             return None
+        # The probe reads the player's view of ``before`` and its choice; nobody has learned yet.
         decision = probe(seat.player, before, move) if probe is not None else None
-        if move is None:  # an empty matchbox: the player gives up (play_game's End.RESIGN)
-            self.winner, self.end = 1 - side, End.RESIGN
+        if move is None:  # an empty matchbox: the player gave up (End.RESIGN, the match ended)
             self.events.append(PlyEvent(len(self.moves), side, "", seat.spec, False, decision))
-            self._finish()
             return None
-        after = self.game.play(before, move)
-        return self._advance(move, after, human=False, decision=decision)
+        return self._event(side, move, human=False, decision=decision)
 
     def abandon(self) -> None:
         """A person left the game: it ends without a winner and nobody learns from it."""
-        if not self.over:
-            self.end = End.ABANDONED
-            self.record = self._make_record()
+        self.match.abandon()
 
-    def _advance(self, move: str, after: Hashable, human: bool, decision: dict[str, Any] | None) -> PlyEvent:
-        side = self.to_move
-        self.moves.append(move)
-        self.states.append(after)
-        self.state = after
-        self.seen[after] += 1
+    def _event(self, side: int, move: str, human: bool, decision: dict[str, Any] | None) -> PlyEvent:
         event = PlyEvent(len(self.moves), side, move, self.seats[side].spec, human, decision)
         self.events.append(event)
-        self._check_end()
         return event
-
-    def _check_end(self) -> None:
-        # The order of play_game's loop: the rules' end first, then repetition, then the ply cap.
-        if self.game.is_over(self.state):
-            self.winner = self.game.winner(self.state)
-            self.end = End.WIN if self.winner is not None else End.DRAW
-        elif self.seen[self.state] >= 3:
-            self.end = End.REPETITION
-        elif len(self.moves) >= self.max_plies:
-            self.end = End.MAX_PLIES
-        else:
-            return
-        self._finish()
-
-    def _finish(self) -> None:
-        self.record = self._make_record()
-
-    def _make_record(self) -> GameRecord:
-        return GameRecord(
-            game=self.game.name,
-            players=(self.seats[0].spec, self.seats[1].spec),
-            moves=tuple(self.moves),
-            states=tuple(self.states),
-            winner=self.winner,
-            end=self.end if self.end is not None else End.ABANDONED,
-            seed=self.seed,
-        )
 
 
 class GameTable:
