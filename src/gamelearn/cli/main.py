@@ -99,10 +99,12 @@ def play(
             second = "alphabeta:depth=4"
     players = [make_or_fail(game, first, seed, "--first"), make_or_fail(game, second, None if seed is None else seed + 1, "--second")]
     names = []
+    humans = sum(player.is_human for player in players)
     for index, player in enumerate(players):
-        label = "You" if player.is_human else f"{player.spec()}"
+        # One person is "You"; two people at one terminal are "Player 1" and "Player 2".
+        label = ("You" if humans == 1 else f"Player {index + 1}") if player.is_human else player.spec()
         if isinstance(player, HumanPlayer) and player.ask is None:
-            player.ask = terminal_ask(game, "You" if sum(p.is_human for p in players) == 1 else f"Player {index + 1}")
+            player.ask = terminal_ask(game, label)
         names.append(label)
     console.print(f"[bold]{game.name}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
 
