@@ -1,0 +1,230 @@
+"""``gamelearn teeko memory ...`` and ``gamelearn teeko stat ...``: the thesis's memory.m and
+stat.m in and out of the store (THESIS-FACTS.md sections a, b; DESIGN.md "Storage").
+
+Parsing is store.thesis_files' (one policy: a file the original could not have written is refused
+naming the record, its byte offset and what is wrong); the store's side is
+store.thesis_memories'.  A refused file is one line on stderr, exit status 2, nothing changed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ..store.thesis_memories import (
+    STAT_FIELDS,
+    export_memory,
+    export_stat,
+    import_memory,
+    import_stat,
+    load_stat,
+    read_stat,
+    save_stat,
+    summarize,
+    write_stat,
+)
+from .common import console, fail
+from .teeko import open_store, percent
+
+memory_app = typer.Typer(
+    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.", no_args_is_help=True
+)
+stat_app = typer.Typer(
+    help="The thesis score (stat.m): show, reset, import or export, in the store or in a file.",
+    no_args_is_help=True,
+)
+
+
+def register(teeko_app: typer.Typer) -> None:
+    teeko_app.add_typer(memory_app, name="memory")
+    teeko_app.add_typer(stat_app, name="stat")
+
+
+def writable_file(path: Path) -> None:
+    """Refuse, in one line, a target that is a folder or lies in a folder that does not exist."""
+    if path.is_dir():
+        fail(f"{path} is a folder; give the file to write")
+    if not path.absolute().parent.is_dir():
+        fail(f"folder {path.parent} does not exist")
+
+
+# --- memory -----------------------------------------------------------------------------------
+
+
+@memory_app.command("import")
+def memory_import(
+    path: Annotated[Path, typer.Argument(help="a thesis memory file (memory.m format: 33-byte records)")],
+    name: str | None = typer.Option(None, "--name", help="the name in the store (default: the file's name)"),
+    replace: bool = typer.Option(False, "--replace", help="replace a memory of that name already in the store"),
+) -> None:
+    """Import a thesis memory file into the store; a bad file is refused and nothing changes."""
+    store = open_store()
+    try:
+        summary = import_memory(store, path, name=name, replace=replace)
+    except ValueError as error:
+        fail(str(error))
+    console.print(
+        f"Imported {summary.records} records ({summary.x_wins} wins of side 1, {summary.o_wins} of side 2) "
+        f"from {path} as [bold]{summary.name}[/bold]."
+    )
+
+
+@memory_app.command("export")
+def memory_export(
+    name: Annotated[str, typer.Argument(help="a memory in the store (see: gamelearn teeko memory list)")],
+    path: Annotated[Path, typer.Argument(help="the file to write, in the thesis format (written atomically)")],
+) -> None:
+    """Write a stored memory to PATH byte for byte in the thesis format."""
+    writable_file(path)
+    store = open_store()
+    try:
+        summary = export_memory(store, name, path)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    except ValueError as error:
+        fail(str(error))
+    console.print(f"Wrote {summary.records} records ({summary.bytes} bytes) of {name} to {path}.")
+
+
+@memory_app.command("list")
+def memory_list() -> None:
+    """The memories in the store, with their sizes."""
+    store = open_store()
+    names = store.list_memories()
+    if not names:
+        console.print("No memories in the store (import one: gamelearn teeko memory import PATH).")
+        return
+    table = Table("name", "records", "side 1 wins", "side 2 wins")
+    for name in names:
+        summary = summarize(name, store.load_memory(name) or [])
+        table.add_row(name, str(summary.records), str(summary.x_wins), str(summary.o_wins))
+    console.print(table)
+
+
+@memory_app.command("show")
+def memory_show(
+    name: str = typer.Argument(..., help="a memory in the store"),
+    records: int = typer.Option(0, "--records", min=0, help="also list the first N records"),
+) -> None:
+    """A stored memory: its records and the sums of both counts."""
+    store = open_store()
+    entries = store.load_memory(name)
+    if entries is None:
+        fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
+    summary = summarize(name, entries)
+    console.print(f"[bold]{name}[/bold]: {summary.records} records ({summary.bytes} bytes as memory.m)")
+    console.print(f"  games won by side 1 (X in self-play), summed over records: {summary.x_wins}")
+    console.print(f"  games won by side 2 (O in self-play), summed over records: {summary.o_wins}")
+    if records:
+        table = Table("#", "board (rows from the top)", "side 1", "side 2")
+        for index, (board, x_wins, o_wins) in enumerate(entries[:records]):
+            rows = " ".join(board[r * 5 : r * 5 + 5] for r in range(5))
+            table.add_row(str(index + 1), rows, str(x_wins), str(o_wins))
+        console.print(table)
+
+
+@memory_app.command("delete")
+def memory_delete(name: str = typer.Argument(..., help="a memory in the store")) -> None:
+    """Delete a stored memory."""
+    store = open_store()
+    if not store.delete_memory(name):
+        fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
+    console.print(f"Deleted {name}.")
+
+
+# --- stat -------------------------------------------------------------------------------------
+
+
+def stat_table(counts: tuple[int, ...]) -> Table:
+    """The statistics screen (section b): self-play, games the program began, games it played second."""
+    table = Table("games", "total", "won / X wins", "drawn", "lost / O wins")
+    groups = (("self-play (X, draws, O)", 0), ("against you, program began", 3), ("against you, program second", 6))
+    for label, start in groups:
+        a, d, b = counts[start : start + 3]
+        total = a + d + b
+        table.add_row(
+            label,
+            str(total),
+            f"{a} ({percent(a, total)})",
+            f"{d} ({percent(d, total)})",
+            f"{b} ({percent(b, total)})",
+        )
+    return table
+
+
+@stat_app.command("show")
+def stat_show(
+    file: Annotated[
+        Path | None, typer.Option("--file", help="a thesis stat.m file instead of the store's score")
+    ] = None,
+) -> None:
+    """The score: self-play results and games against people, with percentages."""
+    if file is not None:
+        try:
+            counts = read_stat(file)
+        except ValueError as error:
+            fail(str(error))
+        source = str(file)
+    else:
+        try:
+            counts = load_stat(open_store())
+        except ValueError as error:
+            fail(str(error))
+        source = "the store"
+    console.print(f"Statistics from {source}:")
+    console.print(stat_table(counts))
+
+
+@stat_app.command("reset")
+def stat_reset(
+    file: Annotated[
+        Path | None, typer.Option("--file", help="reset this stat.m file (36 spaces) instead of the store's score")
+    ] = None,
+) -> None:
+    """Reset the score to nothing, as the original's ? then r did."""
+    zeros = (0,) * STAT_FIELDS
+    if file is not None:
+        if file.is_dir():
+            fail(f"{file} is a folder")
+        try:
+            write_stat(zeros, file)
+        except OSError as error:
+            fail(f"cannot write {file}: {error.strerror or error}")
+        console.print(f"Reset {file}.")
+        return
+    save_stat(open_store(), zeros)
+    console.print("Reset the score in the store.")
+
+
+@stat_app.command("import")
+def stat_import(
+    path: Annotated[Path, typer.Argument(help="a thesis stat.m file (nine 4-character counts, 36 bytes)")],
+    replace: bool = typer.Option(False, "--replace", help="overwrite a score in the store that already counts games"),
+) -> None:
+    """Make a thesis stat.m the store's score; a bad file is refused and nothing changes."""
+    store = open_store()
+    try:
+        counts = import_stat(store, path, replace=replace)
+    except ValueError as error:
+        fail(str(error))
+    console.print(f"Imported the score from {path}: {sum(counts)} games.")
+    console.print(stat_table(counts))
+
+
+@stat_app.command("export")
+def stat_export(
+    path: Annotated[Path, typer.Argument(help="the stat.m file to write (written atomically)")],
+) -> None:
+    """Write the store's score to PATH byte for byte in the thesis's stat.m format."""
+    writable_file(path)
+    store = open_store()
+    try:
+        counts = export_stat(store, path)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    except ValueError as error:
+        fail(f"cannot write {path}: {error}")
+    console.print(f"Wrote the score ({sum(counts)} games, 36 bytes) to {path}.")
