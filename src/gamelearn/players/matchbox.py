@@ -276,7 +276,7 @@ class HerPlayer(MatchboxPlayer):
     def check_boxes(self, boxes: dict[str, Any], where: str) -> dict[str, list[str]]:
         checked: dict[str, list[str]] = {}
         for board, beads in boxes.items():
-            position = _box_of_board(self.table, board, where, min_choices=1)
+            position = box_of_board(self.table, board, where, min_choices=1)
             legal = set(self.new_box(position))
             if not isinstance(beads, list):
                 raise ValueError(f"{where}: box {board!r}: beads must be a list of moves, not {beads!r}")
@@ -301,7 +301,7 @@ class HimPlayer(HerPlayer):
     rewards_wins = True
 
 
-def _box_of_board(table: Any, board: Any, where: str, min_choices: int) -> int:
+def box_of_board(table: Any, board: Any, where: str, min_choices: int) -> int:
     """The position a box's name stands for; ValueError unless it is a canonical, unfinished
     position with at least ``min_choices`` moves."""
     if not isinstance(board, str):
@@ -446,7 +446,7 @@ class MenacePlayer(MatchboxPlayer):
     def check_boxes(self, boxes: dict[str, Any], where: str) -> dict[str, dict[str, int]]:
         checked: dict[str, dict[str, int]] = {}
         for board, counts in boxes.items():
-            box = _box_of_board(self.table, board, where, min_choices=2)
+            box = box_of_board(self.table, board, where, min_choices=2)
             colours = self.colours(box)[0]
             if not isinstance(counts, dict):
                 raise ValueError(f"{where}: box {board!r}: beads must be an object from colour to count")

@@ -155,9 +155,9 @@ class MatchboxAdapter(LearnerAdapter):
         else:
             colours = []
             try:  # HER's and HIM's new box: a bead for every legal move (seed 003's order)
-                from ..players.matchbox import _box_of_board
+                from ..players.matchbox import box_of_board
 
-                position = _box_of_board(player.table, board, "box", min_choices=1)  # type: ignore[attr-defined]
+                position = box_of_board(player.table, board, "box", min_choices=1)  # type: ignore[attr-defined]
                 colours = list(player.new_box(position))  # type: ignore[attr-defined]
             except (ImportError, ValueError, AttributeError):
                 pass  # without the full set, show the beads there are (no empty rings)
