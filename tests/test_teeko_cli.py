@@ -230,3 +230,149 @@ def test_batch_refuses_bad_arguments_with_one_line(tmp_path: Path):
     from gamelearn.store.db import Store
 
     assert Store().list_memories() == [] and Store().results("teeko-batch") == []
+
+
+# --- stat import / export ---------------------------------------------------------------------
+
+
+def stat_rows() -> list[tuple]:
+    """The store's score rows, read with sqlite3 directly (not through our code)."""
+    path = default_store_path()
+    if not path.exists():
+        return []
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT kind, name, payload FROM learners WHERE kind = 'thesis-stat'").fetchall()
+
+
+def test_stat_import_export_round_trip_of_the_thesis_score(thesis_data: Path, tmp_path: Path):
+    source = thesis_data / "stat.m"
+    result = run("teeko", "stat", "import", str(source))
+    assert result.exit_code == 0, result.output
+    assert "7001 games" in result.stdout  # 3214 + 2681 + 1106, THESIS-FACTS.md section b
+    shown = run("teeko", "stat", "show")
+    assert "3214 (45.91%)" in shown.stdout and "1106 (15.80%)" in shown.stdout
+    target = tmp_path / "out" / "stat.m"
+    target.parent.mkdir()
+    result = run("teeko", "stat", "export", str(target))
+    assert result.exit_code == 0, result.output
+    assert target.read_bytes() == source.read_bytes()
+    assert [p.name for p in target.parent.iterdir()] == ["stat.m"]  # no temporary left behind
+    # a fresh store's score exports as the original's fresh stat.m: 36 spaces
+    assert run("teeko", "stat", "reset").exit_code == 0
+    assert run("teeko", "stat", "export", str(target)).exit_code == 0
+    assert target.read_bytes() == b" " * 36
+
+
+def test_stat_import_refusals_are_one_line_and_change_nothing(thesis_data: Path, tmp_path: Path):
+    mine = tmp_path / "mine.m"
+    mine.write_bytes(b"   5   1   2" + b" " * 24)
+    assert run("teeko", "stat", "import", str(mine)).exit_code == 0
+    before = stat_rows()
+    assert len(before) == 1
+    cut = tmp_path / "cut.m"
+    cut.write_bytes(b"   5   1   2")
+    padded = tmp_path / "zero.m"
+    padded.write_bytes(b"   5   0   2" + b" " * 24)
+    memory = thesis_data / "memory after 10000 games.txt"
+    cases = [
+        (["import", str(cut), "--replace"], "12 bytes, but a stat file is 36"),
+        (["import", str(padded), "--replace"], "field 2 (byte offset 4) is '   0'"),
+        (["import", str(memory), "--replace"], "17028 bytes, but a stat file is 36"),
+        (["import", str(tmp_path / "missing.m")], "cannot read"),
+        (["import", str(thesis_data / "stat.m")], "already counts 8 games"),
+        (["export", str(tmp_path / "no-folder" / "stat.m")], "does not exist"),
+        (["export", str(tmp_path)], "is a folder"),
+    ]
+    for args, message in cases:
+        result = run("teeko", "stat", *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert stat_rows() == before
+    assert run("teeko", "stat", "import", str(thesis_data / "stat.m"), "--replace").exit_code == 0
+    from gamelearn.store.db import Store
+    from gamelearn.store.thesis_memories import load_stat
+
+    assert load_stat(Store()) == (3214, 2681, 1106, 0, 0, 0, 0, 0, 0)
+
+
+def test_stat_export_of_a_count_past_9999_is_refused_and_leaves_the_file(tmp_path: Path):
+    from gamelearn.store.db import Store
+    from gamelearn.store.thesis_memories import save_stat
+
+    save_stat(Store(), (10000, 0, 0, 0, 0, 0, 0, 0, 0))
+    target = tmp_path / "stat.m"
+    target.write_bytes(b"old")
+    result = run("teeko", "stat", "export", str(target))
+    assert result.exit_code == 2 and "10000" in result.stderr and "9999" in result.stderr
+    assert target.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["stat.m"]
+
+
+# --- a thesis memory file played from, every way a user would try ------------------------------
+
+
+def test_play_with_a_thesis_memory_path_that_holds_blanks(thesis_data: Path, monkeypatch):
+    """The brief's command, its path relative to the working folder, with blanks; and the bare file
+    name from its own folder.  The file is read, never written, and nothing enters the store."""
+    import gamelearn
+
+    source = thesis_data / "memory after 10000 games.txt"
+    before = source.read_bytes()
+    monkeypatch.chdir(thesis_data / "original-traces")
+    for value in ("../memory after 10000 games.txt", str(source)):
+        spec = f"thesis:memory={value}"
+        player = gamelearn.make_player(gamelearn.get_game("teeko"), spec, seed=1)
+        assert len(player.memory) == 516  # type: ignore[attr-defined]
+        result = run("play", "teeko", "--first", "random", "--second", spec, "--seed", "1")
+        assert result.exit_code == 0, result.output
+        assert "wins after" in result.stdout or "draw" in result.stdout.lower()
+    monkeypatch.chdir(thesis_data)
+    player = gamelearn.make_player(gamelearn.get_game("teeko"), "thesis:memory=memory after 10000 games.txt", seed=1)
+    assert len(player.memory) == 516  # type: ignore[attr-defined]
+    assert source.read_bytes() == before
+    from gamelearn.store.db import Store
+
+    assert Store().list_memories() == []
+
+
+def test_play_with_a_missing_or_bad_memory_file_is_one_line(tmp_path: Path):
+    bad = tmp_path / "bad memory.m"
+    bad.write_bytes(b"0" * 33)
+    cases = [
+        (f"thesis:memory={tmp_path / 'missing.m'}", "does not exist"),
+        (f"thesis:memory={bad}", "record 1 (byte offset 0): board 0000000000000000000000000 has 0 pawns"),
+    ]
+    for spec, message in cases:
+        result = run("play", "teeko", "--first", "random", "--second", spec, "--seed", "1")
+        assert result.exit_code == 2, (spec, result.output)
+        assert message in result.stderr, (spec, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_imported_memory_is_recalled_by_the_console_and_learned_into(thesis_data: Path):
+    """Import the 10,000-game memory, then autoplay one game in the console from it: the program
+    finds matching records (with the same seed and an empty memory it finds none), and whatever
+    the game teaches goes into that memory in the store."""
+    import re
+
+    source = thesis_data / "memory after 10000 games.txt"
+    assert run("teeko", "memory", "import", str(source), "--name", "thesis10k").exit_code == 0
+    outputs = {}
+    for name in ("thesis10k", "empty"):
+        result = runner.invoke(app, ["teeko", "console", "--memory", name, "--seed", "2"], input="p\n3\nq\n")
+        assert result.exit_code == 0, result.output
+        outputs[name] = result.stdout
+    matches = {name: [int(k) for k in re.findall(r"memory \((\d+) matching", out)] for name, out in outputs.items()}
+    assert matches["thesis10k"] and max(matches["thesis10k"]) > 0
+    assert matches["empty"] and max(matches["empty"]) == 0
+    from gamelearn.store.db import Store
+    from gamelearn.store.thesis_files import read_memory_entries
+
+    kept, imported = Store().load_memory("thesis10k"), read_memory_entries(source)
+    assert kept is not None
+    assert [e[0] for e in kept[:516]] == [e[0] for e in imported]  # file order kept, appended after
+    # seed 2's game is won (seed 3's, drawn, leaves the memory as imported): learning adds one
+    # count per moving-phase board after the import's 516 records, in place or appended
+    assert "Learned" in outputs["thesis10k"] and "(memory 'thesis10k'" in outputs["thesis10k"]
+    plies = int(re.findall(r"Learned (\d+) positions", outputs["thesis10k"])[0])
+    assert sum(e[1] + e[2] for e in kept) == 57659 + 17974 + plies

@@ -13,7 +13,10 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
 * ``memory``: absent, an in-RAM memory that starts empty and lives as long as the player; a NAME,
   the store's memory of that name (:class:`gamelearn.store.db.Store`), loaded when the player is
   made (empty if new) and saved, changed records only, after each game it learns from; a PATH (a
-  value ending in ``.m`` or holding '/'), a thesis memory.m read once at start and never written.
+  value holding '/', ending in ``.m`` or ``.txt``, or naming an existing file), a thesis memory.m
+  read once at start and never written.  Blanks in a path are fine; a ',' cannot pass the spec
+  parser, which splits options on it: import such a file first (``gamelearn teeko memory import
+  PATH --name NAME``) and give ``memory=NAME``.
 * ``learn(record, side)`` with learning on, after a won game that reached the moving phase: every
   board after each ply from the thesis ply 9 through the last, as section a says.  The winner is
   the side that made the last move (fix 3); with ``original=on``, the ply parity (an odd last
@@ -47,7 +50,11 @@ if TYPE_CHECKING:
 
 
 def is_memory_path(value: str) -> bool:
-    return value.endswith(".m") or "/" in value
+    """A memory.m file rather than a store name: the same rule as the CLI's (it holds a folder,
+    ends in .m or .txt, as the thesis's saved memories do, or names an existing file)."""
+    from ...store.thesis_memories import looks_like_path
+
+    return looks_like_path(value)
 
 
 class ThesisPlayer(Player):
@@ -88,8 +95,15 @@ class ThesisPlayer(Player):
         elif isinstance(memory, Memory):
             self.memory = memory
         elif is_memory_path(memory):
+            from pathlib import Path
+
             from ...store.thesis_files import read_memory
 
+            if not Path(memory).is_file():
+                raise ValueError(
+                    f"memory file {memory} does not exist (a memory in the store is named without '/', .m or .txt: "
+                    "gamelearn teeko memory list)"
+                )
             self.memory = Memory(read_memory(memory))
             self.read_only = True
         else:
