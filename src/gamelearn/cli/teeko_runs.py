@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from ..store.thesis_memories import STAT_FIELDS, load_stat, read_stat, save_stat, write_stat
+from ..store.thesis_memories import STAT_FIELDS, read_stat
 from .common import console, fail
 from .teeko import open_store, percent, positive_whole
 
@@ -92,7 +92,7 @@ def batch(
     """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did (section f)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ..experiments.thesis_batch import BatchConfig, BatchHang, run_batch
+    from ..experiments.thesis_batch import BatchConfig, BatchHang, KeptMemory, keep_outcome, run_batch
     from ..experiments.thesis_transcript import Transcript, settings_table
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
@@ -186,46 +186,27 @@ def batch(
             if trace_stream is not None:
                 trace_stream.close()
     # What finished games taught is kept even when a later game hung, as the original's files were.
-    for option, ref in refs.items():
-        memory = memories[option]
-        try:
-            ref.save(store, list(memory.entries()), memory.take_changes())
-        except (OSError, ValueError) as error:
-            fail(f"{option}: cannot write {ref.label}: {error}")
-    final = list(counts_at_start)
-    final[0] += results["X"]
-    final[1] += results["D"]
-    final[2] += results["O"]
-    if stat is not None:
-        try:
-            write_stat(final, stat)
-        except (OSError, ValueError) as error:
-            fail(f"--stat: cannot write {stat}: {error}")
-    else:  # the store's score, as the original's stat.m counted every batch game
-        with store.transaction():
-            kept = list(load_stat(store))
-            for field_index, result in enumerate("XDO"):
-                kept[field_index] += results[result]
-            save_stat(store, kept)
     played = sum(results.values())
-    store.save_result(
-        "teeko-batch",
-        {
-            "games": played,
-            "asked": count,
-            "mode": mode,
-            "seed": int(seed_text),
-            "first": first_settings.flags(),
-            "second": second_settings.flags(),
-            "first_memory": refs["--first-memory"].label if "--first-memory" in refs else None,
-            "second_memory": refs["--second-memory"].label if "--second-memory" in refs else None,
-            "x_wins": results["X"],
-            "draws": results["D"],
-            "o_wins": results["O"],
-            "per_game": per_game,
-            "stopped": hang,
-        },
-    )
+    record = {
+        "games": played,
+        "asked": count,
+        "mode": mode,
+        "seed": int(seed_text),
+        "first": first_settings.flags(),
+        "second": second_settings.flags(),
+        "first_memory": refs["--first-memory"].label if "--first-memory" in refs else None,
+        "second_memory": refs["--second-memory"].label if "--second-memory" in refs else None,
+        "x_wins": results["X"],
+        "draws": results["D"],
+        "o_wins": results["O"],
+        "per_game": per_game,
+        "stopped": hang,
+    }
+    kept = [KeptMemory(option, ref, memories[option]) for option, ref in refs.items()]
+    try:
+        keep_outcome(store, kept, results, counts_at_start, stat, record)
+    except ValueError as error:
+        fail(str(error))
     console.print(score_table(results["X"], results["D"], results["O"]))
     for option, ref in refs.items():
         console.print(

@@ -35,7 +35,7 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..players.thesis.board import digits, key
 from ..players.thesis.engine import Decision, EngineState, Settings, decide, play
@@ -46,7 +46,11 @@ from ..players.thesis.memory import Memory
 from ..players.thesis.opening import OpeningHang
 from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
-from ..store.thesis_files import read_memory
+from ..store.thesis_files import read_memory, write_stat
+from ..store.thesis_memories import MemoryRef, load_stat, save_stat
+
+if TYPE_CHECKING:
+    from ..store.db import Store
 
 MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
 
@@ -262,3 +266,53 @@ def trace_text(config: BatchConfig) -> tuple[BatchResult, str]:
     buffer = io.StringIO()
     config = BatchConfig(**{**config.__dict__, "trace": buffer})
     return run_batch(config), buffer.getvalue()
+
+
+# --- keeping a batch's outcome: its memories, its score, its record ----------------------------
+
+
+@dataclass(frozen=True)
+class KeptMemory:
+    """A side's memory to keep after a batch: where it lives (``ref``), what it holds now."""
+
+    label: str  # what a message calls it, e.g. the option that named it
+    ref: MemoryRef
+    memory: Memory
+
+
+def keep_outcome(
+    store: Store,
+    memories: Sequence[KeptMemory],
+    results: Mapping[str, int],
+    stat_at_start: Sequence[int],
+    stat_path: Path | None,
+    record: Mapping[str, object],
+) -> None:
+    """Write back what a batch (possibly stopped early) taught and counted, as the original's files were.
+
+    Each memory goes back where it came from (a thesis file whole and atomically, if it learned
+    anything; a store memory by its changed records).  ``results`` ("X", "D", "O" counts) are added to
+    stat.m's fields 1-3: in ``stat_path`` (from ``stat_at_start``), or in the store's score when
+    None.  ``record`` is saved as a ``teeko-batch`` result.  A write that fails raises ValueError
+    naming the label and the target; what was written before it stays.
+    """
+    for kept in memories:
+        try:
+            kept.ref.save(store, list(kept.memory.entries()), kept.memory.take_changes())
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{kept.label}: cannot write {kept.ref.label}: {error}") from None
+    if stat_path is not None:
+        final = list(stat_at_start)
+        for field_index, result in enumerate("XDO"):
+            final[field_index] += results.get(result, 0)
+        try:
+            write_stat(final, stat_path)
+        except (OSError, ValueError) as error:
+            raise ValueError(f"--stat: cannot write {stat_path}: {error}") from None
+    else:  # the store's score, as the original's stat.m counted every batch game
+        with store.transaction():
+            counts = list(load_stat(store))
+            for field_index, result in enumerate("XDO"):
+                counts[field_index] += results.get(result, 0)
+            save_stat(store, counts)
+    store.save_result("teeko-batch", dict(record))
