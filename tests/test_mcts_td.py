@@ -61,9 +61,11 @@ def test_mcts_takes_a_win_and_blocks_a_loss() -> None:
     assert player.choose(win) in winning_moves(TICTACTOE, win) == {"2"}
     block = TICTACTOE.from_board("XX..O....", 1)  # O must take 2
     assert player.choose(block) == "2"
-    # Hexapawn: White to move with a pawn one step from the far row.
-    state = HEXAPAWN.from_board("B.B.W.W..", 0)
-    assert player_for(HEXAPAWN).choose(state) in winning_moves(HEXAPAWN, state)
+    # Hexapawn: White to move with a pawn one step from the far row, in a position games reach
+    # (found by search over them): blocked straight ahead, it wins by taking on 1; 73 and 74 don't.
+    state = HEXAPAWN.from_board(".BBB.WWW.", 0)
+    assert HEXAPAWN.legal_moves(state) == ["51", "73", "74"]
+    assert player_for(HEXAPAWN).choose(state) in winning_moves(HEXAPAWN, state) == {"51"}
 
 
 def player_for(game: gamelearn.Game) -> gamelearn.Player:

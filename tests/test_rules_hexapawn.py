@@ -112,10 +112,14 @@ def test_black_wins_with_best_play() -> None:
 
 
 def test_the_three_ways_to_win() -> None:
-    assert GAME.winner(GAME.from_board("W.B......", 1)) == 0  # a pawn on the far row
-    assert GAME.winner(GAME.from_board("......W..", 1)) == 0  # every enemy pawn taken
-    stuck = GAME.from_board("B..W.....", 0)  # White to move, its pawn blocked by B straight ahead
+    # Positions games reach (found by search over the reachable ones).  White never takes every
+    # black pawn in a game: a win on the far row or a blocked Black always comes first.
+    assert GAME.winner(GAME.from_board("..WWB....", 1)) == 0  # a pawn on the far row
+    assert GAME.winner(GAME.from_board("...BB....", 0)) == 1  # every enemy pawn taken
+    stuck = GAME.from_board(".B..WB..W", 0)  # White to move, both pawns blocked, nothing to take
     assert GAME.legal_moves(stuck) == [] and GAME.winner(stuck) == 1
+    black_stuck = GAME.from_board(".B..W....", 1)
+    assert GAME.legal_moves(black_stuck) == [] and GAME.winner(black_stuck) == 0
 
 
 @pytest.mark.parametrize(
@@ -133,16 +137,39 @@ def test_illegal_moves_name_the_move_and_the_reason(move: str, reason: str | Non
     with pytest.raises(IllegalMove, match="steps one square"):
         GAME.play(GAME.play(GAME.play(state, "63"), "03"), "63")  # straight onto an enemy pawn
     with pytest.raises(IllegalMove, match="game is over"):
-        GAME.play(GAME.from_board("W.B......", 1), "25")
+        GAME.play(GAME.from_board("..WWB....", 1), "47")
 
 
 @pytest.mark.parametrize(
     "board, to_move",
-    [("WWW.B.BBB", 0), ("BBBB..WWW", 0), ("W.B......", 0), ("W.....B..", 1), (".........", 0), ("BBB...WW", 0), ("BBB...WWX", 0)],
+    [("WWW.B.BBB", 0), ("BBBB..WWW", 0), ("W.B......", 0), ("W.....B..", 1), (".........", 0), ("BBB...WW", 0), ("BBB...WWX", 0),
+     ("BBB...WWW", 1), ("W.B......", 1), ("......W..", 1), ("B.B.W.W..", 0), ("BBB.W.W.W", 0)],
 )
 def test_from_board_refuses_boards_no_game_reaches(board: str, to_move: int) -> None:
     with pytest.raises(ValueError):
         GAME.from_board(board, to_move)
+
+
+def test_from_board_accepts_exactly_the_positions_games_reach() -> None:
+    # DESIGN.md: a ValueError for a board no game can reach.  Every board of 3^9 with either side
+    # to move, against the naive oracle's positions reachable from the start (finished included).
+    reachable = naive_reachable()
+    assert len(reachable) == 135
+    accepted = set()
+    for code in range(3**9):
+        digits = [(code // 3**k) % 3 for k in range(9)]
+        board = "".join(".WB"[d] for d in digits)
+        for to_move in (0, 1):
+            try:
+                state = GAME.from_board(board, to_move)
+            except ValueError as error:
+                assert (board, to_move) not in reachable, f"{board} {to_move}: {error}"
+                continue
+            assert (GAME.board(state), GAME.to_move(state)) == (board, to_move)
+            accepted.add((board, to_move))
+    assert accepted == set(reachable)
+    with pytest.raises(ValueError, match="cannot arise from the start"):
+        GAME.from_board("B.B.W.W..", 0)  # pawns as they could stand, but no game gets there
 
 
 def test_perft_against_the_naive_counts_kept_as_data() -> None:
@@ -153,8 +180,9 @@ def test_perft_against_the_naive_counts_kept_as_data() -> None:
     while layer:
         api_nodes.append(len(layer))
         for state in layer:
-            if GAME.is_over(state):
-                api_ends[GAME.winner(state)] += 1
+            winner = GAME.winner(state)
+            if winner is not None:  # hexapawn has no draws: every finished game has a winner
+                api_ends[winner] += 1
         layer = [GAME.play(s, m) for s in layer for m in GAME.legal_moves(s)]
     naive_nodes: list[int] = []
     naive_layer = [Naive([list("BBB"), list("..."), list("WWW")], "W")]

@@ -57,6 +57,25 @@ def _analyse(board: str, to_move: int) -> tuple[int | None, tuple[str, ...]]:
     return None, tuple(sorted(f"{a}{b}" for a, b in found))
 
 
+@lru_cache(maxsize=1)
+def reachable_positions() -> frozenset[tuple[str, int]]:
+    """Every (board, side to move) some game reaches from the start, finished ones included:
+    135 of them.  Worked out once, on first use, by playing every legal move from every
+    unfinished position; ``from_board`` accepts exactly these (DESIGN.md: a ValueError for a
+    board no game can reach)."""
+    start = (START, 0)
+    found = {start}
+    frontier = [start]
+    while frontier:
+        board, to_move = frontier.pop()
+        for move in _analyse(board, to_move)[1]:  # none from a finished position
+            after = (apply_move(board, int(move[0]), int(move[1])), 1 - to_move)
+            if after not in found:
+                found.add(after)
+                frontier.append(after)
+    return frozenset(found)
+
+
 class HexapawnState(NamedTuple):
     """A hexapawn position: the 9-character board and the side to move (0 = White)."""
 
@@ -128,6 +147,9 @@ class Hexapawn(Game[HexapawnState]):
             raise ValueError("both sides have won: no game reaches this board")
         if (white_home and to_move == 0) or (black_home and to_move == 1):
             raise ValueError("the side that has just won cannot be the side to move")
+        if (board, to_move) not in reachable_positions():
+            side = self.symbols[to_move]
+            raise ValueError(f"board {board!r} with {side} to move cannot arise from the start: no game reaches it")
         return HexapawnState(board, to_move)
 
     def transform(self, state: HexapawnState, symmetry: int) -> HexapawnState:
