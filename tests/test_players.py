@@ -49,6 +49,7 @@ def test_every_basic_player_chooses_legal_moves_and_repeats_itself_under_a_seed(
         ("minimax:depth=x", "not a whole number"),
         ("minimax:depth=99", "outside 1..12"),
         ("minimax:depth", "needs a value"),
+        ("minimax:depth=2,junk", "'2,junk' is not a whole number"),
         ("alphabeta:eval=clever", "valid: better, simple"),
         ("random:depth=2", "valid options: none"),
         ("", "a player spec"),
@@ -57,6 +58,14 @@ def test_every_basic_player_chooses_legal_moves_and_repeats_itself_under_a_seed(
 def test_bad_specs_are_value_errors_that_list_the_valid_choices(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_player(TTT, spec, seed=1)
+
+
+def test_an_option_value_may_hold_a_comma() -> None:
+    """Options are split on commas; a piece without '=' continues the value before it, so a file
+    name with a comma reaches the player whole (here: refused as missing, named in full)."""
+    teeko = get_game("teeko")
+    with pytest.raises(ValueError, match=r"/nowhere/a,b\.m"):
+        make_player(teeko, "thesis:memory=/nowhere/a,b.m,learn=off", seed=1)
 
 
 def test_unknown_evaluation_lists_the_games_own_evaluations() -> None:

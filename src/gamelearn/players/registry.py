@@ -90,6 +90,22 @@ def _load_all() -> None:
             importlib.import_module(name)
 
 
+def _split_options(text: str) -> list[tuple[str, str, str]]:
+    """``a=1,b=x,y`` -> [("a", "=", "1"), ("b", "=", "x,y")]: options are split on commas, and a
+    piece with no ``=`` continues the value before it (a file name may hold a comma)."""
+    items: list[tuple[str, str, str]] = []
+    if not text.strip():
+        return items
+    for piece in text.split(","):
+        key, eq, value = piece.partition("=")
+        if not eq and items and items[-1][1]:
+            last_key, last_eq, last_value = items[-1]
+            items[-1] = (last_key, last_eq, f"{last_value},{piece}")
+            continue
+        items.append((key.strip(), eq, value))
+    return [(key, eq, value.strip()) for key, eq, value in items]
+
+
 def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
     """A player for ``game`` from a spec: ``NAME`` or ``NAME:opt=value,opt=value``."""
     _load_all()
@@ -102,18 +118,15 @@ def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
         raise ValueError(f"unknown player {name!r} for {game.name}; valid players: {', '.join(valid)}")
     given: dict[str, Any] = {}
     known = {opt.name: opt for opt in kind.options}
-    if rest.strip():
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            key, value = key.strip(), value.strip()
-            if key not in known:
-                names = ", ".join(known) or "none"
-                raise ValueError(f"unknown option {key!r} for player {name!r}; valid options: {names}")
-            if not eq or not value:
-                raise ValueError(f"option {key!r} of player {name!r} needs a value: {key}=VALUE")
-            try:
-                given[key] = known[key].parse(value)
-            except ValueError as error:
-                raise ValueError(f"option {key!r} of player {name!r}: {error}") from None
+    for key, eq, value in _split_options(rest):
+        if key not in known:
+            names = ", ".join(known) or "none"
+            raise ValueError(f"unknown option {key!r} for player {name!r}; valid options: {names}")
+        if not eq or not value:
+            raise ValueError(f"option {key!r} of player {name!r} needs a value: {key}=VALUE")
+        try:
+            given[key] = known[key].parse(value)
+        except ValueError as error:
+            raise ValueError(f"option {key!r} of player {name!r}: {error}") from None
     options = {opt.name: given.get(opt.name, opt.default) for opt in kind.options}
     return kind.factory(game, seed=seed, **options)

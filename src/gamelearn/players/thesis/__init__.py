@@ -50,7 +50,7 @@ register(
             Option("search", parse_switch, True, "use the two-ply search (on|off)"),
             Option("learn", parse_switch, True, "recall from and learn into the memory (on|off)"),
             Option("memory", _parse_memory, None,
-                   "a memory NAME in the store, or a memory.m PATH (ends in .m or holds '/') read-only"),
+                   "a memory NAME in the store, or a memory.m PATH (holds '/', ends in .m or .txt, or names an existing file) read-only"),
             Option("original", parse_switch, False, "play the 1999 C with its bugs and Microsoft rand() (on|off)"),
         ),
     )
