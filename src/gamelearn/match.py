@@ -173,16 +173,16 @@ class Match:
         (the game is then over, won by the other side).  GameOver after the end.  Whatever the
         player or the rules raise (IllegalMove for a move the rules refuse) goes through with the
         game unchanged."""
-        if self.is_finished:
+        if self._end is not None:
             raise GameOver("the game is over")
-        mover = self.to_move
-        move = self.players[mover].choose(self.state)
+        state = self._states[-1]
+        mover = self.game.to_move(state)
+        move = self.players[mover].choose(state)
         if move is None:
             self._winner, self._end = 1 - mover, End.RESIGN
             self._finish()
             return None
-        after = self.game.play(self.state, move)
-        self._push(move, after)
+        self._push(move, self.game.play(state, move))
         return move
 
     def abandon(self) -> GameRecord:
@@ -219,7 +219,7 @@ class Match:
 
     def _check_end(self) -> None:
         # The rules' end first (a win on a third repetition is a win), then repetition, then the cap.
-        state = self.state
+        state = self._states[-1]
         if self.game.is_over(state):
             self._winner = self.game.winner(state)
             self._end = End.WIN if self._winner is not None else End.DRAW
@@ -268,11 +268,15 @@ def play_game(
     """
     # The match does not learn by itself: on_move sees the last move before the players learn.
     match = Match(game, players, seed=seed, max_plies=max_plies, start=start, learn=False)
-    while not match.is_finished:
-        before = match.state
-        move = match.advance()
-        if move is not None and on_move is not None:
-            on_move(before, move, match.state)
+    if on_move is None:
+        while match.end is None:
+            match.advance()
+    else:
+        while match.end is None:
+            before = match.state
+            move = match.advance()
+            if move is not None:
+                on_move(before, move, match.state)
     if learn:
         match.learn_from_game()
     record = match.record
