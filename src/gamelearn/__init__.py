@@ -12,7 +12,7 @@ The public API (DESIGN.md):
 from __future__ import annotations
 
 from .games import GAME_NAMES, Game, IllegalMove, get_game
-from .match import End, GameRecord, play_game
+from .match import End, GameRecord, Match, play_game
 from .players.base import Player
 from .players.registry import make_player
 
@@ -29,6 +29,7 @@ __all__ = [
     "Game",
     "GameRecord",
     "IllegalMove",
+    "Match",
     "Player",
     "get_game",
     "make_player",

@@ -39,9 +39,18 @@ def register(kind: PlayerKind) -> None:
     _KINDS[kind.name] = kind
 
 
+def _module_rank(kind: PlayerKind) -> int:
+    """Where the kind's module stands in PLAYER_MODULES, so listings do not depend on import order."""
+    module = kind.factory.__module__.rsplit(".", 1)[-1]
+    if module not in PLAYER_MODULES:  # a package (players/thesis/player.py): its package's name
+        module = kind.factory.__module__.split(".players.", 1)[-1].split(".", 1)[0]
+    return PLAYER_MODULES.index(module) if module in PLAYER_MODULES else len(PLAYER_MODULES)
+
+
 def kinds_for(game: Game) -> list[PlayerKind]:
     _load_all()
-    return [k for k in _KINDS.values() if k.games is None or game.name in k.games]
+    kinds = [k for k in _KINDS.values() if k.games is None or game.name in k.games]
+    return sorted(kinds, key=_module_rank)  # stable: registration order within a module
 
 
 def parse_int(low: int, high: int) -> Callable[[str], int]:
