@@ -39,6 +39,13 @@ class Player:
     def choose(self, state: Hashable) -> str | None:
         raise NotImplementedError
 
+    def moves_to_choose_from(self, state: Hashable) -> list[str]:
+        """The legal moves; a ValueError (not an IndexError from an empty choice) when there are none."""
+        moves = self.game.legal_moves(state)
+        if not moves:
+            raise ValueError(f"the game is over: {type(self).__name__} has no move to choose")
+        return moves
+
     def learn(self, record: GameRecord, side: int | None = None) -> None:
         """Update from a finished game; ``side`` is the player index this player had in it."""
         return None

@@ -15,7 +15,7 @@ class RandomPlayer(Player):
     kind = "random"
 
     def choose(self, state: Hashable) -> str | None:
-        return self.rng.choice(self.game.legal_moves(state))
+        return self.rng.choice(self.moves_to_choose_from(state))
 
 
 class HumanPlayer(Player):

@@ -111,7 +111,7 @@ class MCTSPlayer(Player):
         return {child.move: (child.visits, child.wins / child.visits) for child in root.children if child.move}
 
     def choose(self, state: Hashable) -> str | None:
-        moves = self.game.legal_moves(state)
+        moves = self.moves_to_choose_from(state)
         if len(moves) == 1:
             return moves[0]
         root = self.search(state)

@@ -25,9 +25,8 @@ class PerfectPlayer(Player):
         self.solution = solution if solution is not None else solve(game)
 
     def choose(self, state: Hashable) -> str | None:
+        self.moves_to_choose_from(state)  # a finished game is an error, not a resignation
         best = self.solution.best_moves(state)
-        if not best:
-            return None
         return self.rng.choice(best)
 
 

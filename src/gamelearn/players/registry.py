@@ -6,6 +6,8 @@ edge, and an unknown kind or option is a ValueError that lists the valid ones.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -55,10 +57,11 @@ def kinds_for(game: Game) -> list[PlayerKind]:
 
 def parse_int(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise ValueError(f"{text!r} is not a whole number") from None
+        # Digits only: int() would also take "+9", " 9" and "1_000_000", spellings a bound check
+        # on the text could miss.
+        if not re.fullmatch(r"-?[0-9]{1,9}", text):
+            raise ValueError(f"{text!r} is not a whole number")
+        value = int(text)
         if not low <= value <= high:
             raise ValueError(f"{value} is outside {low}..{high}")
         return value
@@ -133,6 +136,8 @@ def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
             raise ValueError(f"unknown option {key!r} for player {name!r}; valid options: {names}")
         if not eq or not value:
             raise ValueError(f"option {key!r} of player {name!r} needs a value: {key}=VALUE")
+        if key in given:
+            raise ValueError(f"option {key!r} of player {name!r} is given twice")
         try:
             given[key] = known[key].parse(value)
         except ValueError as error:

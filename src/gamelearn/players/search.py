@@ -78,7 +78,7 @@ class MinimaxPlayer(Player):
         player = self.game.to_move(state)
         best = -math.inf
         ties: list[str] = []
-        for move in self.game.legal_moves(state):
+        for move in self.moves_to_choose_from(state):
             alpha = math.nextafter(best, -math.inf)
             score = -self.value(self.game.play(state, move), 1 - player, self.depth - 1, 1, -math.inf, -alpha)
             if score > best:
@@ -150,8 +150,9 @@ class SharpPlayer(Player):
         return wins
 
     def choose(self, state: Hashable) -> str | None:
+        moves = self.moves_to_choose_from(state)
         wins = self.winning_moves(state)
-        return self.rng.choice(wins or self.game.legal_moves(state))
+        return self.rng.choice(wins or moves)
 
 
 _SEARCH_OPTIONS = (

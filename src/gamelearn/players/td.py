@@ -127,7 +127,7 @@ class TDPlayer(Player):
     # Playing and learning -----------------------------------------------------------------
 
     def choose(self, state: Hashable) -> str | None:
-        moves = self.game.legal_moves(state)
+        moves = self.moves_to_choose_from(state)
         if self.rng.random() < self.epsilon:
             return self.rng.choice(moves)
         scored = self.move_values(state)

@@ -127,6 +127,8 @@ class ThesisPlayer(Player):
         self._make_draws(seed)
 
     def choose(self, state: Any) -> str | None:
+        if self.game.winner(state) is not None:  # the thesis's own loop never asks after a four
+            raise ValueError("the game is over: the thesis program has no move to choose")
         return self.choose_with_ply(state, None)
 
     def choose_with_ply(self, state: TeekoState, ply: int | None) -> str | None:
