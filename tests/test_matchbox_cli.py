@@ -51,7 +51,7 @@ def test_her_experiment_prints_the_figures_saves_the_plot_and_the_result(isolate
     chart_lines = [line.strip() for line in out.splitlines() if line.startswith("  ") and set(line.strip()) <= {"W", "L"}]
     assert len(chart_lines) == 12 and all(len(line) == 10 for line in chart_lines)
     code, again = run("her", "--learners", "5", "--games", "60", "--seed", "3", "--plot", str(plot))
-    assert again.split("Learning curve")[0] == out.split("Learning curve")[0]  # same seed, same results
+    assert again.split("Result saved")[0] == out.split("Result saved")[0]  # same seed, same results
 
 
 def test_him_answers_seed_003s_question() -> None:

@@ -148,3 +148,45 @@ def test_write_is_atomic_and_a_refused_mapping_leaves_the_file(tmp_path: Path) -
     assert [p.name for p in tmp_path.iterdir()] == ["memory.m"]  # no temporary left behind
     with pytest.raises(ValueError, match="cannot read"):
         read_memory(tmp_path / "missing.m")
+
+
+# --- store.files: the one writer of exported files (thesis_files re-exports atomic_write_bytes) ---
+
+
+def test_the_atomic_writer_gives_open_s_mode_keeps_a_files_mode_and_refuses_a_missing_folder(tmp_path: Path) -> None:
+    import os
+    import stat as modes
+
+    from gamelearn.store import thesis_files
+    from gamelearn.store.files import AtomicFile, MissingFolderError, atomic_write_bytes
+
+    assert thesis_files.atomic_write_bytes is atomic_write_bytes
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "stat.m"
+        write_stat((0,) * 9, fresh)
+        assert modes.S_IMODE(fresh.stat().st_mode) == 0o644
+        os.umask(0o027)
+        other = tmp_path / "other"
+        atomic_write_bytes(other, b"x")
+        assert modes.S_IMODE(other.stat().st_mode) == 0o640
+        os.chmod(fresh, 0o600)
+        write_stat((1,) * 9, fresh)
+        assert modes.S_IMODE(fresh.stat().st_mode) == 0o600 and read_stat(fresh) == (1,) * 9
+    finally:
+        os.umask(old)
+    missing = tmp_path / "no" / "such" / "stat.m"
+    with pytest.raises(ValueError, match=r"cannot write .*stat\.m: no such folder .*such$") as caught:
+        write_stat((0,) * 9, missing)
+    assert isinstance(caught.value, MissingFolderError) and isinstance(caught.value, OSError)
+    assert caught.value.strerror == f"no such folder {missing.parent}"  # for callers that catch OSError
+    assert not (tmp_path / "no").exists()
+    # a discarded (or failed) file leaves the target as it was, and no temporary behind
+    with AtomicFile(fresh, encoding="ascii") as file:
+        file.stream.write("half")
+        file.discard()
+    with pytest.raises(RuntimeError), AtomicFile(fresh) as file:
+        file.stream.write(b"half")
+        raise RuntimeError("stop")
+    assert read_stat(fresh) == (1,) * 9
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "stat.m"]

@@ -130,6 +130,8 @@ def learner_app(kind: str) -> typer.Typer:
                 fail(f"--side must be W or B, not {side!r}")
             run_her_command(kind, learners, games, against or ["random", "sharp"], seed, plot, chart, "WB".index(side.upper()))
 
+    from ..store.files import MissingFolderError
+
     @sub.command("export")
     def export(
         name: Annotated[str, typer.Argument(help=f"a {kind} kept in the store (player spec {kind}:name=NAME)")],
@@ -137,14 +139,13 @@ def learner_app(kind: str) -> typer.Typer:
     ) -> None:
         """Write a named learner's boxes to a JSON file."""
         store = open_store()
-        if store.load_learner(kind, name) is None:
-            known = ", ".join(n for _, n in store.list_learners(kind)) or "none"
-            fail(f"no {kind} named {name!r} in the store (known: {known})")
-        player = make_learner(kind, name, store)
+        player = stored_learner(kind, name, store)
         try:
             player.export_boxes(path)
+        except MissingFolderError as error:
+            fail(str(error))
         except OSError as error:
-            fail(f"{path}: cannot write it ({error.strerror or error})")
+            fail(f"cannot write {path}: {error.strerror or error}")
         console.print(f"Exported {kind} [bold]{name}[/bold]: {len(player.boxes)} boxes to {path}.")
 
     @sub.command("import")
@@ -156,7 +157,8 @@ def learner_app(kind: str) -> typer.Typer:
         """Read boxes from a JSON file into the store; every box and bead is checked, a bad file changes nothing."""
         store = open_store()
         target = name or path.stem
-        if store.load_learner(kind, target) is not None and not replace:
+        # by name, without reading the payload: --replace may overwrite a damaged one
+        if (kind, target) in store.list_learners(kind) and not replace:
             fail(f"a {kind} named {target!r} is already in the store (use --replace, or --name)")
         player = make_learner(kind, "", store)
         try:
@@ -172,11 +174,7 @@ def learner_app(kind: str) -> typer.Typer:
     @sub.command("show")
     def show(name: str = typer.Argument(..., help=f"a {kind} kept in the store")) -> None:
         """Print a named learner's boxes: each canonical board and its beads."""
-        store = open_store()
-        if store.load_learner(kind, name) is None:
-            known = ", ".join(n for _, n in store.list_learners(kind)) or "none"
-            fail(f"no {kind} named {name!r} in the store (known: {known})")
-        player = make_learner(kind, name, store)
+        player = stored_learner(kind, name, open_store())
         table = Table("box (canonical board)", "beads", title=f"{kind} {name}: {len(player.boxes)} boxes after {player.games_played} games")
         for board, beads in sorted(player.boxes.items()):
             shown = " ".join(f"{m}x{c}" for m, c in beads.items()) if isinstance(beads, dict) else " ".join(beads) or "(empty: resigns)"
@@ -184,6 +182,15 @@ def learner_app(kind: str) -> typer.Typer:
         console.print(table)
 
     return sub
+
+
+def stored_learner(kind: str, name: str, store: Any) -> Any:
+    """The learner kept in the store as ``name``; one line, exit 2, if there is none or it is
+    damaged (the message then begins "KIND 'NAME' in the store:")."""
+    names = [n for _, n in store.list_learners(kind)]
+    if name not in names:
+        fail(f"no {kind} named {name!r} in the store (known: {', '.join(names) or 'none'})")
+    return make_learner(kind, name, store)
 
 
 def make_learner(kind: str, name: str, store: Any) -> Any:
@@ -200,6 +207,12 @@ def make_learner(kind: str, name: str, store: Any) -> Any:
 
 def default_plot(kind: str, seed: int) -> Path:
     return data_dir() / "plots" / f"{kind}-learning-curve-seed{seed}.png"
+
+
+def check_plot(plot: Path | None) -> None:
+    """Refuse a --plot the run could not write before the run starts (its folder is never made)."""
+    if plot is not None and (plot.is_dir() or not plot.absolute().parent.is_dir()):
+        fail(f"--plot: cannot write {plot}: " + ("it is a folder" if plot.is_dir() else f"no such folder {plot.parent}"))
 
 
 def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
@@ -221,15 +234,26 @@ def print_chart(title: str, record: str) -> None:
 
 
 def save_and_plot(kind: str, result: dict[str, Any], plot: Path | None, title: str) -> None:
+    """Save the result in the store, then draw the learning curve: a plot that cannot be written
+    (a missing folder, a full disk) costs the picture, never the run's figures."""
     from ..experiments.matchbox import plot_learning_curve
+    from ..store.files import MissingFolderError
 
-    path = plot if plot is not None else default_plot(kind + ("-as-white" if result.get("side") == "W" else ""), result["seed"])
+    number = open_store().save_result(kind, result)
+    console.print(f"\nResult saved in the store: {kind} #{number}")
+    if plot is not None:
+        path = plot
+    else:  # the data directory's own plots folder is ours to make; a folder the user names is not
+        path = default_plot(kind + ("-as-white" if result.get("side") == "W" else ""), result["seed"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+    saved = f" (the result is saved: {kind} #{number})"
     try:
         plot_learning_curve(result, path, title)
+    except MissingFolderError as error:
+        fail(f"--plot: {error}{saved}")
     except OSError as error:
-        fail(f"{path}: cannot write the plot ({error.strerror or error})")
-    number = open_store().save_result(kind, result)
-    console.print(f"\nLearning curve: {path}\nResult saved in the store: {kind} #{number}")
+        fail(f"--plot: cannot write {path}: {error.strerror or error}{saved}")
+    console.print(f"Learning curve: {path}")
 
 
 def run_her_command(
@@ -238,6 +262,7 @@ def run_her_command(
     from ..experiments.matchbox import run_her
 
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    check_plot(plot)
     result = run_her(kind, learners, games, opponents, seed, side=side)
     name = kind.upper()
     colour = ("White", "Black")[side]
@@ -312,6 +337,7 @@ def run_menace_command(
     from ..experiments.matchbox import run_menace
 
     opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    check_plot(plot)
     result = run_menace(learners, games, opponents, seed, side=side, beads=beads, rewards=rewards)
     symbol = "XO"[side]
     window = result["opponents"][0]["window"]

@@ -9,9 +9,8 @@ seeded ``s`` is ``play_game(game, players, seed=game_seed(s, n, g))``.
 
 from __future__ import annotations
 
+import io
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from ..players.matchbox import MENACE_BEADS, MENACE_REWARDS
 from ..players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
 from ..players.matchbox_tables import count_boxes
 from ..solve import solve
+from ..store.files import atomic_write_bytes
 
 HER_OPPONENTS = ("random", "sharp")
 MENACE_OPPONENTS = ("random", "perfect", "self")
@@ -205,7 +205,8 @@ def smoothed(values: Sequence[float], window: int) -> list[float]:
 
 def plot_learning_curve(result: dict[str, Any], path: Path, title: str) -> Path:
     """Losses per game averaged over the learners (a trailing moving average), with the band of
-    +-1.96 standard errors of that average; one line per opponent.  Written atomically."""
+    +-1.96 standard errors of that average; one line per opponent.  Written atomically
+    (store.files.atomic_write_bytes); ``path``'s folder must exist (ValueError otherwise)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -234,15 +235,11 @@ def plot_learning_curve(result: dict[str, Any], path: Path, title: str) -> Path:
     axes.set_title(title)
     axes.legend()
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
-    os.close(handle)
+    buffer = io.BytesIO()
     try:
-        figure.savefig(temporary, format="png", dpi=100)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        figure.savefig(buffer, format="png", dpi=100)
     finally:
         plt.close(figure)
+    # rendered first, then written whole: a missing folder is refused (ValueError), never created
+    atomic_write_bytes(path, buffer.getvalue())
     return path

@@ -27,8 +27,6 @@ every ``learn``; the payload is the same JSON that ``export_boxes`` writes, chec
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Hashable
 from functools import cache
 from pathlib import Path
@@ -36,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import Game, get_game
 from ..games.hexapawn import pawn_moves
+from ..store.files import atomic_write_bytes
 from .base import Player
 from .matchbox_tables import colour_of, position_table, stabilizer
 from .registry import Option, PlayerKind, register
@@ -79,9 +78,13 @@ class MatchboxPlayer(Player):
         self._learned_sides: tuple[int, ...] = ()
         self.table = position_table(game.name)
         if name:
-            payload = self.store().load_learner(self.kind, name, owner=owner)
+            where = f"{self.kind} {name!r} in the store"
+            try:
+                payload = self.store().load_learner(self.kind, name, owner=owner)
+            except ValueError as error:  # a payload that is not JSON (json.JSONDecodeError)
+                raise ValueError(f"{where}: {error}") from None
             if payload is not None:
-                self.load_payload(payload, where=f"{self.kind} {name!r} in the store")
+                self.load_payload(payload, where=where)
 
     # persistence -------------------------------------------------------------------------------
 
@@ -200,17 +203,11 @@ class MatchboxPlayer(Player):
 
 
 def write_json_atomically(path: Path, payload: Any) -> None:
-    """Write JSON to a temporary file next to ``path``, then rename it over ``path``."""
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(payload, stream, indent=1, sort_keys=True)
-            stream.write("\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write JSON whole or not at all, through the one writer of exported files (store.files: a
+    temporary file renamed over ``path``, a new file's mode as open() gives it, a missing folder
+    refused with a ValueError)."""
+    text = json.dumps(payload, indent=1, sort_keys=True) + "\n"
+    atomic_write_bytes(path, text.encode("utf-8"))
 
 
 # HER and HIM ------------------------------------------------------------------------------------

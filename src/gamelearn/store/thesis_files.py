@@ -12,8 +12,9 @@ store's import/export (:mod:`.thesis_memories`) and the web export all go throug
 ``read_memory(path)`` gives a dict (file order kept) from the 25-digit board to
 ``(wins of '1', wins of '2')``; ``read_memory_entries(path)`` the same as a list of
 ``(board, wins of '1', wins of '2')``; ``write_memory(records, path)`` takes either and writes it
-back byte for byte, through a temporary file and ``os.replace`` so a crash never leaves half a
-file.  ``parse_memory`` / ``parse_memory_entries`` / ``format_memory`` do the same on bytes;
+back byte for byte, through :func:`gamelearn.store.files.atomic_write_bytes` (a temporary file and
+``os.replace``, so a crash never leaves half a file; a missing folder is refused).
+``parse_memory`` / ``parse_memory_entries`` / ``format_memory`` do the same on bytes;
 ``read_stat`` / ``write_stat`` / ``parse_stat`` / ``format_stat`` for stat.m.
 
 The policy (one, for reading and writing): a file is accepted if and only if the original program
@@ -38,10 +39,11 @@ refuses, with the same words, what reading would refuse, before a byte is writte
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+
+# re-exported: store.thesis_memories and older callers import it from here
+from .files import atomic_write_bytes as atomic_write_bytes
 
 RECORD_BYTES = 33
 BOARD_DIGITS = 25
@@ -244,36 +246,6 @@ def _read(path: Path | str) -> bytes:
         return Path(path).read_bytes()
     except OSError as error:
         raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
-
-
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
-
-    The result has the mode the target had, or a new file's (0666 less the umask), not mkstemp's
-    private 0600.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(temporary, mode)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
 
 
 def read_memory(path: Path | str) -> dict[str, Counts]:
