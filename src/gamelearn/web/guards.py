@@ -1,4 +1,5 @@
-"""The web app's edges: the browser's owner id (a cookie) and the bound on request bodies.
+"""The web app's edges: the browser's owner id (a cookie), the bound on request bodies, and the
+scrubbing of server paths out of every message a browser is shown.
 
 The owner id is the store's ``owner``: random (``secrets``), HttpOnly so page scripts cannot read
 it, SameSite=Lax so other sites cannot use it in a form post.  A cookie that is not one of ours
@@ -11,6 +12,8 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from ..paths import data_dir
 
 OWNER_COOKIE = "gamelearn_id"
 OWNER_PATTERN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
@@ -30,6 +33,58 @@ def new_owner_id() -> str:
 
 def valid_owner(value: str | None) -> bool:
     return bool(value) and OWNER_PATTERN.match(value or "") is not None
+
+
+#: A run of characters that may be (part of) a file path: no blanks, quotes, brackets or ';'.
+_TOKEN = re.compile(r"[^\s'\"`()\[\]<>;]+")
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_DATA_MARK = "\x00data\x00"
+#: What the data directory's path is replaced with in a message.
+DATA_DIRECTORY = "<data directory>"
+
+
+def _looks_like_path(token: str) -> bool:
+    """``/srv/x``, ``~/x``, ``C:\\x``, ``a/b/c``: a path.  ``1/2`` or ``4-3-2-1`` (option values) is not."""
+    return (
+        token.startswith(("/", "~/", "\\"))
+        or _DRIVE.match(token) is not None
+        or token.count("/") >= 2
+        or token.count("\\") >= 2
+    )
+
+
+def _scrub_paths(message: str) -> str:
+    pieces: list[str] = []
+    kept_until = 0
+    after_path = False  # the token before (blanks between) was a path: "/srv/my docs/x" goes whole
+    for match in _TOKEN.finditer(message):
+        token = match.group()
+        core = token.rstrip(".,:")  # a sentence's punctuation after a path stays
+        between = message[kept_until : match.start()]
+        continues = after_path and not between.strip() and ("/" in core or "\\" in core)
+        after_path = not core.startswith(_DATA_MARK) and (continues or _looks_like_path(core))
+        pieces.append(between)
+        pieces.append("<server path>" + token[len(core) :] if after_path else token)
+        kept_until = match.end()
+    pieces.append(message[kept_until:])
+    return "".join(pieces)
+
+
+def public_message(text: object) -> str:
+    """An error's message as a browser may see it: one line, and no path of the server's files.
+
+    A player's or a game's error may name a file (a missing solved table, a memory file); the
+    browser needs the reason, not where the server keeps its data.  The data directory is named
+    as such (its own path may hold blanks a pattern could not see through); any other path
+    becomes ``<server path>``."""
+    # Idempotent: a message scrubbed once (then again where it becomes an HTTP detail) keeps its
+    # "<data directory>/solved/teeko.table".
+    message = " ".join(str(text).split()).replace(DATA_DIRECTORY, _DATA_MARK)
+    home = str(data_dir())
+    if len(home) > 1 and (home.startswith("/") or _DRIVE.match(home)):
+        # The directory itself, not a longer name that starts with it (/srv/gl in /srv/glx).
+        message = re.sub(re.escape(home.rstrip("/\\")) + r"(?![\w-])", _DATA_MARK, message)
+    return _scrub_paths(message).replace(_DATA_MARK, DATA_DIRECTORY)
 
 
 class BodyLimit:

@@ -8,7 +8,6 @@ record, under a per-owner lock so two open games cannot overwrite each other's l
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 import zlib
@@ -21,6 +20,7 @@ from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player
 from ..players.registry import make_player
 from ..store.db import Store
+from .guards import public_message
 from .learners import ADAPTERS, LearnerAdapter, adapter_for, spec_kind
 from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
 from .views import game_view
@@ -47,19 +47,38 @@ WORK_BOUNDS: dict[str, dict[str, int]] = {
 }
 
 
+#: The attributes that hold an option's value on a player made from a spec, besides the parsed
+#: options themselves (Player.options): Sharp keeps the depth it really searches as ``horizon``.
+WORK_ATTRIBUTES: dict[str, tuple[str, ...]] = {"playouts": ("playouts",), "depth": ("depth", "horizon")}
+
+
 def check_web_spec(game: Game, spec: str) -> None:
-    """Refuse, with the reason, what a spec may do on a command line but not from a browser."""
+    """Refuse, before the player is made, the options a spec may give on a command line but not
+    from a browser (a memory or a store name is read as soon as the player is made)."""
     _, _, rest = spec.partition(":")
     for item in rest.split(",") if rest.strip() else []:
-        key, _, value = item.partition("=")
-        key = key.strip()
+        key = item.partition("=")[0].strip()
         if key in REFUSED_OPTIONS:
             raise ValueError(
                 f"option {key!r} is not offered by the web app: it keeps this browser's learners itself"
             )
-        bound = WORK_BOUNDS.get(key, {}).get(game.name)
-        if bound is not None and value.strip().isdigit() and int(value) > bound:
-            raise ValueError(f"option {key}={value.strip()} is more than the web app allows for {game.name} ({key} <= {bound})")
+
+
+def check_web_work(game: Game, player: Player) -> None:
+    """Refuse a player whose moves would cost the server more than WORK_BOUNDS allows.
+
+    The bound is read on the player made from the spec, the values it will really use, not on
+    the spec's text: "+9", " 9", "1_000_000" or whatever spelling the option parser accepts
+    cannot slip past it."""
+    options = getattr(player, "options", None) or {}
+    for option, bounds in WORK_BOUNDS.items():
+        bound = bounds.get(game.name)
+        if bound is None:
+            continue
+        values = [options.get(option)] + [getattr(player, name, None) for name in WORK_ATTRIBUTES[option]]
+        largest = max((v for v in values if isinstance(v, int) and not isinstance(v, bool)), default=None)
+        if largest is not None and largest > bound:
+            raise ValueError(f"option {option}={largest} is more than the web app allows for {game.name} ({option} <= {bound})")
 
 
 class NotFound(LookupError):
@@ -110,8 +129,9 @@ class WebService:
                 try:
                     check_web_spec(game, spec)
                     player = make_player(game, spec, seed=seed + index)
-                except ValueError as error:
-                    raise ValueError(f"player {index + 1} ({game.symbols[index]}): {error}") from None
+                    check_web_work(game, player)
+                except (ValueError, OSError) as error:  # OSError: a file a player needs (a table)
+                    raise ValueError(public_message(f"player {index + 1} ({game.symbols[index]}): {error}")) from None
                 if adapter is not None:
                     adapter.load(self.store, owner, game, player)
                     extras.learners.append((index, adapter, player))
@@ -153,7 +173,7 @@ class WebService:
         try:
             panel.update(adapter.view(web_game.game, player, focus=extras.opened.get(side, [])))
         except Exception as error:  # a learner module's view must never break the game page
-            panel["error"] = f"the learner's view failed: {error}"
+            panel["error"] = public_message(f"the learner's view failed: {error}")
         return panel
 
     def human_move(self, owner: str, game_id: str, move: str) -> dict[str, Any]:
@@ -210,7 +230,7 @@ class WebService:
             try:
                 decision = adapter.probe(web_game.game, player, state, move)
             except Exception as error:  # the view of a learner never stops its play
-                return {"error": f"the learner's view failed: {error}"}
+                return {"error": public_message(f"the learner's view failed: {error}")}
             if decision and decision.get("box"):
                 extras.opened.setdefault(side, []).append(decision["box"])
             return decision
@@ -251,6 +271,8 @@ class WebService:
     # Learners -----------------------------------------------------------------------------------
 
     def learner_adapter(self, kind: str, game_name: str) -> tuple[LearnerAdapter, Game]:
+        """The learner and the game, checked for every learner endpoint alike: an unknown learner
+        is a NotFound, a game the learner does not learn a ValueError."""
         adapter = ADAPTERS.get(kind)
         if adapter is None:
             raise NotFound(f"no learner {kind!r}; learners: {', '.join(sorted(ADAPTERS))}")
@@ -280,7 +302,10 @@ class WebService:
 
     def chart(self, owner: str, game_name: str, learner: str | None) -> dict[str, Any]:
         """Wins and losses over this owner's games, from one player's side: the learner's when one
-        is named (the games it took part in), else the first computer's."""
+        is named (the games it took part in), else the first computer's.  ``human`` names the
+        person's side; any other learner must learn ``game_name`` (as for reset and export)."""
+        if learner is not None and learner != "human":
+            self.learner_adapter(learner, game_name)
         game = self.load_game(game_name)
         records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
         mark = self.store.load_learner(RESET_MARK_KIND, f"{learner}-{game.name}", owner=owner) if learner else None
@@ -321,9 +346,7 @@ class WebService:
         try:
             solution = self._solution(game)
         except Exception as error:  # no solver module yet, or no table built: say so
-            # The server's paths are no business of a browser's.
-            reason = re.sub(r"(/[^\s:;,]+)+", "<data directory>", str(error))
-            return {"available": False, "reason": f"no solution for {game.name}: {reason}", "moves": {}}
+            return {"available": False, "reason": public_message(f"no solution for {game.name}: {error}"), "moves": {}}
         state = web_game.state
         moves: dict[str, Any] = {}
         if web_game.over:
@@ -345,7 +368,8 @@ class WebService:
                 moves[move] = entry
             position = int(solution.value(state))
         except Exception as error:
-            return {"available": False, "reason": f"the solution cannot value this position: {error}", "moves": {}}
+            reason = public_message(f"the solution cannot value this position: {error}")
+            return {"available": False, "reason": reason, "moves": {}}
         return {"available": True, "reason": "", "moves": moves, "value": position}
 
     def _solution(self, game: Game) -> Any:

@@ -25,6 +25,7 @@ from typing import Any
 from ..games import Game
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord, Match
 from ..players.base import Player
+from .guards import public_message
 
 
 class NotYourTurn(ValueError):
@@ -165,7 +166,8 @@ class WebGame:
         try:
             move = self.match.advance()
         except Exception as error:  # a player that cannot go on (or plays an illegal move) ends the game; the page says why
-            self.failure = f"{seat.spec} ({self.game.symbols[side]}) could not move: {error}"
+            # The page shows this: the reason, never the server's paths (guards.public_message).
+            self.failure = public_message(f"{seat.spec} ({self.game.symbols[side]}) could not move: {error}")
             self.abandon()
             return None
         # The probe reads the player's view of ``before`` and its choice; nobody has learned yet.
