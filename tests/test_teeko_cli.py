@@ -376,3 +376,88 @@ def test_imported_memory_is_recalled_by_the_console_and_learned_into(thesis_data
     assert "Learned" in outputs["thesis10k"] and "(memory 'thesis10k'" in outputs["thesis10k"]
     plies = int(re.findall(r"Learned (\d+) positions", outputs["thesis10k"])[0])
     assert sum(e[1] + e[2] for e in kept) == 57659 + 17974 + plies
+
+
+# --- the --trace file: written beside its target, renamed at the end, left alone by a stopped run ---
+
+
+def hang_after(games: int, monkeypatch) -> None:
+    """Make the batch stop as an original-mode hang does, after ``games`` real games (their trace
+    lines already written), by wrapping the real run_batch."""
+    from gamelearn.experiments import thesis_batch
+
+    real = thesis_batch.run_batch
+
+    def stopping(config):
+        inner = config.progress
+
+        def progress(summary):
+            inner(summary)
+            if summary.number == games:
+                raise thesis_batch.BatchHang(f"game {games + 1}, ply 3: the original's opening loops for ever")
+
+        config.progress = progress
+        return real(config)
+
+    monkeypatch.setattr(thesis_batch, "run_batch", stopping)
+
+
+def test_a_batch_that_stops_leaves_the_trace_target_as_it_was(tmp_path: Path, monkeypatch):
+    import os
+    import stat as modes
+
+    old_umask = os.umask(0o022)
+    try:
+        done = tmp_path / "done.txt"
+        result = run("teeko", "batch", "--games", "3", "--original", "--trace", str(done))
+        assert result.exit_code == 0, result.output
+        assert done.read_text().count("TRACE END") == 3 and modes.S_IMODE(done.stat().st_mode) == 0o644
+    finally:
+        os.umask(old_umask)
+    kept = tmp_path / "kept.txt"
+    kept.write_text("an earlier trace\n")
+    absent = tmp_path / "absent.txt"
+    hang_after(2, monkeypatch)
+    for target in (kept, absent):
+        result = run("teeko", "batch", "--games", "5", "--original", "--trace", str(target))
+        assert result.exit_code == 2 and "stopped after 2 of 5 games" in result.stderr, result.output
+    assert kept.read_text() == "an earlier trace\n" and not absent.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done.txt", "kept.txt"]  # no temporary left
+    from gamelearn.store.db import Store
+
+    assert [r["games"] for r in Store().results("teeko-batch")] == [3, 2, 2]  # what was played is kept
+
+
+def test_run_batch_writes_a_trace_path_whole_or_not_at_all(tmp_path: Path):
+    from gamelearn.experiments.thesis_batch import BatchConfig, run_batch, trace_text
+
+    target = tmp_path / "t.txt"
+    config = BatchConfig(games=2, original=True, seed=5, trace=target)
+    run_batch(config)
+    assert target.read_text(encoding="ascii") == trace_text(BatchConfig(games=2, original=True, seed=5))[1]
+    written = target.read_bytes()
+
+    def interrupted(summary):
+        raise KeyboardInterrupt
+
+    try:
+        run_batch(BatchConfig(games=2, original=True, seed=6, trace=target, progress=interrupted))
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the progress callback's interrupt was swallowed")
+    assert target.read_bytes() == written and [p.name for p in tmp_path.iterdir()] == ["t.txt"]
+
+
+def test_experiment_results_are_saved_before_the_chart_is_written(thesis_data: Path, tmp_path: Path, monkeypatch):
+    from gamelearn.experiments import thesis_experiment
+    from gamelearn.store.db import Store
+
+    def full_disk(report, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(thesis_experiment, "write_chart", full_disk)
+    result = run("teeko", "experiment", "--games", "2", "--seeds", "1", "--train-games", "2", "--chart-games", "1",
+                 "--workers", "1", "--chart", str(tmp_path / "c.png"))  # fmt: skip
+    assert result.exit_code == 2 and "No space left on device" in result.stderr, result.output
+    assert len(Store().results("teeko-thesis-experiment")) == 1

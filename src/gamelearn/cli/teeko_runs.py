@@ -96,6 +96,7 @@ def batch(
     from ..experiments.thesis_transcript import Transcript, settings_table
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
+    from ..store.files import AtomicFile
     from ..store.thesis_memories import resolve_memory
 
     if games is None:
@@ -137,8 +138,13 @@ def batch(
     memories = {option: Memory(ref.entries) for option, ref in refs.items()}
     first_settings, second_settings = flags["--first"], flags["--second"]
     header = settings_table(count, first.strip(), second.strip())
-    trace_stream = open(trace, "w", encoding="ascii", newline="\n") if trace is not None else None  # noqa: SIM115
-    transcript = Transcript(trace_stream, header) if trace_stream is not None else None
+    # The trace goes to a file beside FILE, renamed over it once every game is played: a run that
+    # stops early (an original-mode hang, a count past 9999, ^C) leaves FILE as it was.
+    try:
+        trace_file = AtomicFile(trace, encoding="ascii", newline="\n") if trace is not None else None
+    except OSError as error:
+        fail(f"--trace: cannot write {trace}: {error.strerror or error}")
+    transcript = Transcript(trace_file.stream, header) if trace_file is not None else None
     results = {"X": 0, "D": 0, "O": 0}
     per_game: list[list[object]] = []
     hang = None
@@ -182,9 +188,15 @@ def batch(
             hang = str(error)
         except ValueError as error:  # a count past 9999 (fatal in the original too)
             hang = str(error)
-        finally:
-            if trace_stream is not None:
-                trace_stream.close()
+        except BaseException:
+            if trace_file is not None:
+                trace_file.discard()
+            raise
+        if trace_file is not None:
+            if hang is None:
+                trace_file.commit()
+            else:
+                trace_file.discard()
     # What finished games taught is kept even when a later game hung, as the original's files were.
     played = sum(results.values())
     record = {
@@ -247,6 +259,7 @@ def experiment(
 
     from ..experiments import thesis_experiment
     from ..experiments.thesis_experiment import ExperimentConfig, run_experiment, write_chart
+    from ..store.files import MissingFolderError
 
     numbers = {
         "--games": positive_whole("--games", games),
@@ -319,9 +332,14 @@ def experiment(
             f"{100 * row.seed_figure:.1f}" if row.seed_figure is not None else "",
         )  # fmt: skip
     console.print(summary)
+    # the results first: a chart that cannot be written costs the picture, never the runs
+    result_id = store.save_result("teeko-thesis-experiment", report.to_payload())
+    console.print(f"Results saved in the store (teeko-thesis-experiment #{result_id}).")
     try:
         write_chart(report, chart)
+    except MissingFolderError as error:
+        fail(f"--chart: {error} (the results are saved: teeko-thesis-experiment #{result_id})")
     except OSError as error:
-        fail(f"--chart: cannot write {chart}: {error.strerror or error}")
-    result_id = store.save_result("teeko-thesis-experiment", report.to_payload())
-    console.print(f"Chart: {chart}.  Results saved in the store (teeko-thesis-experiment #{result_id}).")
+        fail(f"--chart: cannot write {chart}: {error.strerror or error} "
+             f"(the results are saved: teeko-thesis-experiment #{result_id})")  # fmt: skip
+    console.print(f"Chart: {chart}.")

@@ -46,6 +46,7 @@ from ..players.thesis.memory import Memory
 from ..players.thesis.opening import OpeningHang
 from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
+from ..store.files import AtomicFile
 from ..store.thesis_files import read_memory, write_stat
 from ..store.thesis_memories import MemoryRef, load_stat, save_stat
 
@@ -181,11 +182,13 @@ def run_batch(config: BatchConfig) -> BatchResult:
     if len(stat) != 9:
         raise ValueError(f"stat.m holds nine counts, not {len(stat)}")
 
-    own_stream = None
+    # A trace file is written beside its target and renamed over it when every game is done: a
+    # run that stops (a hang, a count past 9999, an interrupt) leaves the target as it was.
+    own_file = None
     stream: IO[str] | None
     if isinstance(config.trace, (str, Path)):
-        own_stream = open(config.trace, "w", encoding="ascii", newline="\n")
-        stream = own_stream
+        own_file = AtomicFile(config.trace, encoding="ascii", newline="\n")
+        stream = own_file.stream
     else:
         stream = config.trace
     tracer = _Tracer(stream)
@@ -255,9 +258,12 @@ def run_batch(config: BatchConfig) -> BatchResult:
             summaries.append(summary)
             if config.progress is not None:
                 config.progress(summary)
-    finally:
-        if own_stream is not None:
-            own_stream.close()
+    except BaseException:
+        if own_file is not None:
+            own_file.discard()
+        raise
+    if own_file is not None:
+        own_file.commit()
     return BatchResult(summaries, memories[1], memories[-1], tuple(stat), draws.calls)
 
 

@@ -478,7 +478,8 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[int, int], None
 
 def write_chart(report: ExperimentReport, path: Path | str) -> None:
     """O's win rate against the games its memory was trained over, one line per series, with the
-    95% t interval across seeds; written to a temporary file and renamed (matplotlib's Agg)."""
+    95% t interval across seeds; rendered to bytes (matplotlib's Agg), then written whole by
+    store.files.atomic_write_bytes: a new file gets open()'s mode, a missing folder is a ValueError."""
     import io
 
     import matplotlib
@@ -486,7 +487,7 @@ def write_chart(report: ExperimentReport, path: Path | str) -> None:
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from ..store.thesis_memories import atomic_write_bytes
+    from ..store.files import atomic_write_bytes
 
     figure = Figure(figsize=(9, 5), dpi=100, layout="constrained")
     axes = figure.add_subplot()
