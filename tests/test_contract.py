@@ -10,7 +10,7 @@ from functools import cache
 import pytest
 
 import gamelearn
-from gamelearn import IllegalMove, get_game
+from gamelearn import IllegalMove, get_game, make_player, play_game
 from gamelearn.games import GAME_NAMES
 
 NAMES = list(GAME_NAMES)
@@ -140,3 +140,26 @@ def test_play_refuses_every_move_outside_legal_moves_and_changes_nothing(name: s
 def test_illegal_move_is_a_value_error() -> None:
     assert issubclass(IllegalMove, ValueError)
     assert gamelearn.IllegalMove is IllegalMove
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_no_player_is_asked_to_move_in_a_finished_game_without_a_value_error(name: str) -> None:
+    """choose() on a finished position is a ValueError naming the reason, not an IndexError from
+    an empty choice, not a made-up move, and not a resignation."""
+    from gamelearn.players.registry import kinds_for
+
+    game = get_game(name)
+    finished = None
+    for seed in range(50):
+        record = play_game(game, [make_player(game, "random", seed=seed)] * 2, seed=seed, max_plies=2000)
+        if record.winner is not None:
+            finished = record.final
+            break
+    assert finished is not None and game.is_over(finished)
+    for kind in kinds_for(game):
+        if kind.name == "human" or (kind.name == "perfect" and name == "teeko"):
+            continue  # a person is asked by the interface; Teeko's perfect player needs its table
+        spec = "mcts:playouts=5" if kind.name == "mcts" else kind.name
+        player = make_player(game, spec, seed=1)
+        with pytest.raises(ValueError, match="over"):
+            player.choose(finished)

@@ -161,6 +161,8 @@ class MatchboxPlayer(Player):
             raise ValueError(
                 f"{self.kind}: {self.game.board(state)!r} is not a position a game of {self.game.name} reaches from the start"
             )
+        if not self.table.moves[position]:  # a finished game has no box: asking is an error, not a resignation
+            self.moves_to_choose_from(state)
         return position, self.table.canonical[position], self.table.symmetry[position]
 
     def learn(self, record: GameRecord, side: int | None = None) -> None:
