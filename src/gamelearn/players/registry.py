@@ -7,7 +7,6 @@ edge, and an unknown kind or option is a ValueError that lists the valid ones.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
