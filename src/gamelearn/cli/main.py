@@ -28,6 +28,10 @@ app = typer.Typer(
 COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "experiments")
 
 
+#: The opponent of `gamelearn play GAME` without --second.
+DEFAULT_OPPONENTS = {"teeko": "thesis:memory=play", "hexapawn": "her:name=play", "tictactoe": "menace:name=play"}
+
+
 class Quit(Exception):
     """The person typed q."""
 
@@ -93,10 +97,10 @@ def play(
     """Play GAME in the terminal: you, or any player spec, against any other."""
     game = load_game(game_name)
     if not second:
-        second = {"teeko": "thesis", "hexapawn": "her", "tictactoe": "menace"}.get(game.name, "alphabeta")
-        valid = {k.name for k in kinds_for(game)}
-        if second not in valid:
-            second = "alphabeta:depth=4"
+        # The game's own learner, kept in the store under the name "play": it goes on learning
+        # from the games you play, session after session (seeds 000 and 003).
+        second = DEFAULT_OPPONENTS.get(game.name, "alphabeta:depth=4")
+        console.print(f"Your opponent is {second}: it keeps what it learns from your games in the store.")
     players = [make_or_fail(game, first, seed, "--first"), make_or_fail(game, second, None if seed is None else seed + 1, "--second")]
     names = []
     humans = sum(player.is_human for player in players)
