@@ -149,3 +149,20 @@ def test_the_installed_command_with_a_real_terminal_pipe() -> None:
     assert done.stdout.rstrip().endswith("Game abandoned.")
     bad = subprocess.run([sys.executable, "-m", "gamelearn.cli.main", "rules", "chess"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("gamelearn: error: unknown game") and bad.stderr.count("\n") == 1
+
+
+def test_the_default_opponent_keeps_learning_from_your_games_across_sessions() -> None:
+    """`gamelearn play tictactoe` without --second: MENACE named "play", saved in the store after
+    each game, so the next session starts from what the last one taught it."""
+    from gamelearn.store.db import Store
+
+    first = runner.invoke(app, ["play", "tictactoe", "--seed", "1"], input="0\n3\n1\n6\n2\n5\n7\n8\n4\n")
+    assert first.exit_code == 0, first.output
+    assert "menace:name=play" in first.output
+    with Store() as store:
+        saved = store.load_learner("menace", "play")
+    assert saved is not None
+    second = runner.invoke(app, ["play", "tictactoe", "--seed", "1"], input="q\n")
+    assert second.exit_code == 0
+    with Store() as store:
+        assert store.load_learner("menace", "play") == saved  # an abandoned game teaches nothing
