@@ -96,12 +96,14 @@ def play(
 ) -> None:
     """Play GAME in the terminal: you, or any player spec, against any other."""
     game = load_game(game_name)
-    if not second:
-        # The game's own learner, kept in the store under the name "play": it goes on learning
-        # from the games you play, session after session (seeds 000 and 003).
+    # Without --second: the game's own learner, kept in the store under the name "play": it goes on learning
+    # from the games you play, session after session (seeds 000 and 003).
+    chosen_for_you = not second
+    if chosen_for_you:
         second = DEFAULT_OPPONENTS.get(game.name, "alphabeta:depth=4")
-        console.print(f"Your opponent is {second}: it keeps what it learns from your games in the store.")
     players = [make_or_fail(game, first, seed, "--first"), make_or_fail(game, second, None if seed is None else seed + 1, "--second")]
+    if chosen_for_you:
+        console.print(f"Your opponent is {second}: it keeps what it learns from your games in the store.")
     names = []
     humans = sum(player.is_human for player in players)
     for index, player in enumerate(players):
