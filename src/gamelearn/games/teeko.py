@@ -128,16 +128,6 @@ def has_four(bits: int) -> bool:
     return any(bits & mask == mask for mask in WIN_MASKS)
 
 
-def squares_of(bits: int) -> list[int]:
-    """The set squares of ``bits`` in increasing order."""
-    result = []
-    while bits:
-        low = bits & -bits
-        result.append(low.bit_length() - 1)
-        bits ^= low
-    return result
-
-
 def permute_bits(bits: int, perm: Permutation) -> int:
     out = 0
     while bits:

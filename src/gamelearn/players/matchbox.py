@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..games import Game, get_game
+from ..games import Game
 from ..games.hexapawn import pawn_moves
 from ..store.files import atomic_write_bytes
 from .base import Player
@@ -509,7 +509,3 @@ register(
         ),
     )
 )
-
-
-def game_of(kind: str) -> Game:
-    return get_game(HerPlayer.game_name if kind in ("her", "him") else MenacePlayer.game_name)

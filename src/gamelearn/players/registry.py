@@ -77,15 +77,6 @@ def parse_switch(text: str) -> bool:
     raise ValueError(f"{text!r} is not on or off")
 
 
-def parse_choice(*choices: str) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if text not in choices:
-            raise ValueError(f"{text!r} is not one of {', '.join(choices)}")
-        return text
-
-    return parse
-
-
 #: The modules of this layer that register player kinds, imported on first use.
 PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbox")
 

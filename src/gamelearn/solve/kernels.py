@@ -30,11 +30,6 @@ def popcount(x: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def lowest_square(x: int) -> int:
-    return popcount((x & -x) - 1)
-
-
-@njit(cache=True, inline="always")
 def rank_bits(bits: int, binom: np.ndarray) -> int:
     rank = 0
     index = 1

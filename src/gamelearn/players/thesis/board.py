@@ -110,11 +110,6 @@ def digits_key(board: str) -> int:
     return key(*from_digits(board))
 
 
-def move_name(src: int | None, dst: int) -> str:
-    """The notation of seed 000 and DESIGN.md: ``rc`` to place, ``rcRC`` to step."""
-    return name(dst) if src is None else name(src) + name(dst)
-
-
 def apply(own: int, src: int | None, dst: int) -> int:
     """The mover's bits after a placement (src None) or a step."""
     if src is not None:
