@@ -25,7 +25,7 @@ app = typer.Typer(
 )
 
 #: Modules of this layer that add commands (each has register(app)).
-COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "experiments")
+COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament")
 
 
 #: The opponent of `gamelearn play GAME` without --second.
