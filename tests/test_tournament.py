@@ -1,0 +1,210 @@
+"""Tournaments (gamelearn.experiments.tournament and `gamelearn tournament`), checked against facts
+found independently: tic-tac-toe's and hexapawn's values from a plain negamax written here, replays
+with play_game, closed forms of the Wilson interval and of a two-player Bradley-Terry fit."""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+
+import pytest
+from typer.testing import CliRunner
+
+import gamelearn
+from gamelearn.cli.main import app
+from gamelearn.experiments.tournament import (
+    GRADES,
+    bradley_terry_ratings,
+    game_seed,
+    run_tournament,
+    wilson_interval,
+)
+from gamelearn.store.db import Store
+
+runner = CliRunner()
+
+# An independent solver: negamax over the rules API, (value, distance) for the side to move, the
+# winner hurrying and the loser holding out.  Slow but plain; tic-tac-toe and hexapawn are small.
+
+
+def negamax_for(game: gamelearn.Game):
+    @cache
+    def outcome(state) -> tuple[int, int]:
+        if game.is_over(state):
+            return (0 if game.winner(state) is None else -1, 0)
+        results = [outcome(game.play(state, move)) for move in game.legal_moves(state)]
+        best = max(results, key=lambda r: (-r[0], r[1] if r[0] > 0 else -r[1]))  # child's view
+        return (-best[0], best[1] + 1)
+
+    return outcome
+
+
+def independent_grade(game: gamelearn.Game, outcome, state, move: str) -> str:
+    """Grade of a move from negamax values: drop of 2 blunder, 1 mistake, else best at the best
+    distance, keeps otherwise (draws have no distance to compare)."""
+    value, distance = outcome(state)
+    child_value, child_distance = outcome(game.play(state, move))
+    mine = -child_value
+    drop = value - mine
+    if drop >= 2:
+        return "blunder"
+    if drop == 1:
+        return "mistake"
+    if value == 0 or child_distance + 1 == distance:
+        return "best"
+    return "keeps"
+
+
+@pytest.mark.parametrize("game_name", ["tictactoe", "hexapawn"])
+def test_perfect_never_loses_what_it_can_hold_and_every_move_grades_best(game_name: str) -> None:
+    # Two randoms, so that random also meets won positions it can throw away (perfect never hands
+    # one over: against perfect alone random could never blunder).
+    game = gamelearn.get_game(game_name)
+    start_value = negamax_for(game)(game.initial())[0]  # for the first player: tic-tac-toe 0, hexapawn -1
+    result = run_tournament(game, ["random", "perfect", "random"], 20, seed=7, grade=True, workers=1)
+    rand, perfect, _ = result.standings
+    for played in result.games:
+        if 1 in played.players:
+            side = played.players.index(1)
+            can_hold = (start_value if side == 0 else -start_value) >= 0
+            if can_hold:
+                assert played.winner != played.players[1 - side]
+            if can_hold and start_value != 0:  # hexapawn as Black: a win every time
+                assert played.winner == 1
+    if game_name == "tictactoe":
+        assert perfect.losses == 0
+    assert perfect.grades is not None and rand.grades is not None
+    assert perfect.grades["best"] == perfect.moves > 0 and perfect.best_share == 1.0
+    assert perfect.grades["mistake"] == perfect.grades["blunder"] == 0
+    assert rand.grades["blunder"] > 0
+    assert perfect.rating > rand.rating
+
+
+@pytest.mark.parametrize("game_name", ["tictactoe", "hexapawn"])
+def test_grades_agree_with_an_independent_negamax(game_name: str) -> None:
+    game = gamelearn.get_game(game_name)
+    outcome = negamax_for(game)
+    specs = ["random", "minimax:depth=1", "perfect"]
+    result = run_tournament(game, specs, 6, seed=11, grade=True, workers=1)
+    totals = {index: dict.fromkeys(GRADES, 0) for index in range(len(specs))}
+    for played in result.games:
+        state = game.initial()
+        for move in played.moves:
+            totals[played.players[game.to_move(state)]][independent_grade(game, outcome, state, move)] += 1
+            state = game.play(state, move)
+    assert [s.grades for s in result.standings] == [totals[i] for i in range(len(specs))]
+
+
+def test_every_game_replays_with_play_game_and_learners_replay_in_order() -> None:
+    game = gamelearn.get_game("tictactoe")
+    specs = ["random", "mcts:playouts=20", "menace"]
+    result = run_tournament(game, specs, 5, seed=3, workers=1)
+    by_pair: dict[int, list] = {}
+    for played in result.games:
+        by_pair.setdefault(played.pair, []).append(played)
+    for pair, games in by_pair.items():
+        assert [g.index for g in games] == list(range(5))
+        assert all(g.seed == game_seed(3, pair, g.index) for g in games)
+        # One player object per spec for the whole pair (menace learns from game to game).
+        made = {spec: gamelearn.make_player(game, specs[spec], seed=0) for spec in set(games[0].players)}
+        for played in games:
+            record = gamelearn.play_game(game, [made[played.players[0]], made[played.players[1]]], seed=played.seed)
+            assert record.moves == played.moves
+            assert (None if record.winner is None else played.players[record.winner]) == played.winner
+    # Without menace, any single game replays alone from its seed with fresh players.
+    lone = result.games[3]
+    assert result.specs[lone.players[0]] != "menace" and result.specs[lone.players[1]] != "menace"
+    fresh = [gamelearn.make_player(game, result.specs[i], seed=99) for i in lone.players]
+    assert gamelearn.play_game(game, fresh, seed=lone.seed).moves == lone.moves
+
+
+def test_colours_alternate_and_points_add_up() -> None:
+    games_per_pair = 7
+    result = run_tournament("hexapawn", ["random", "her", "sharp", "perfect"], games_per_pair, seed=5, workers=1)
+    assert len(result.games) == 6 * games_per_pair
+    for pair in result.pairs:
+        own = [g for g in result.games if g.pair == pair.pair]
+        firsts = [g.players[0] for g in own]
+        assert firsts == [pair.first if k % 2 == 0 else pair.second for k in range(games_per_pair)]
+        assert pair.wins + pair.draws + pair.losses == games_per_pair
+    points = sum(s.points for s in result.standings)
+    assert points == len(result.games)  # one point shared out per game
+    assert all(s.games == 3 * games_per_pair for s in result.standings)
+    # Hexapawn is a win for the second player (Black): perfect as Black beats sharp every time.
+    perfect_vs_sharp = [g for g in result.games if set(g.players) == {2, 3}]
+    assert all(g.winner == 3 for g in perfect_vs_sharp if g.players[1] == 3)
+
+
+def test_runners_give_identical_results() -> None:
+    arguments = dict(game="tictactoe", specs=["random", "menace", "perfect"], games_per_pair=4, seed=21, grade=True)
+    alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
+    processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
+    assert processes == alone
+    pytest.importorskip("dask.distributed")
+    on_dask = run_tournament(**arguments, workers=2, dask="local")  # type: ignore[arg-type]
+    assert on_dask == alone
+    other_seed = run_tournament(**{**arguments, "seed": 22}, workers=1)  # type: ignore[arg-type]
+    assert [g.moves for g in other_seed.games] != [g.moves for g in alone.games]
+
+
+def test_wilson_interval_matches_the_closed_form() -> None:
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = wilson_interval(10, 10)
+    assert high == pytest.approx(1.0) and low == pytest.approx(0.7225, abs=1e-4)
+
+
+def test_bradley_terry_two_players_has_the_closed_form() -> None:
+    # 3 points of 4 plus one virtual draw: p = 3.5 / 5 and the rating gap is 400 log10(p / (1 - p)).
+    ratings = bradley_terry_ratings(2, {(0, 1): (3.0, 4)})
+    assert ratings[0] == 1500.0
+    assert ratings[0] - ratings[1] == pytest.approx(400 * math.log10(0.7 / 0.3), abs=1e-6)
+    # Three players in a cycle of equal results are equal.
+    cycle = bradley_terry_ratings(3, {(0, 1): (2.0, 3), (1, 2): (2.0, 3), (0, 2): (1.0, 3)})
+    assert cycle == pytest.approx([1500.0] * 3, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("random",), "at least 2"),
+        (("random", "perfect", "--games", "0"), "--games"),
+        (("random", "bogus"), "unknown player 'bogus'"),
+        (("random", "minimax:depht=2"), "unknown option 'depht'"),
+        (("random", "human"), "machines only"),
+        (("random", "menace:name=mine"), "in memory only"),
+        (("random", "perfect", "--workers", "0"), "--workers"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(arguments: tuple[str, ...], message: str) -> None:
+    result = runner.invoke(app, ["tournament", "tictactoe", *arguments])
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.strip().count("\n") == 0
+    assert result.stdout == ""
+    assert Store().results("tournament") == []
+
+
+def test_unknown_game_and_teeko_grading_without_its_table() -> None:
+    result = runner.invoke(app, ["tournament", "chess", "random", "random"])
+    assert result.exit_code == 2 and "chess" in result.stderr
+    result = runner.invoke(app, ["tournament", "teeko", "random", "random", "--grade"])
+    assert result.exit_code == 2 and "gamelearn solve teeko" in result.stderr
+    with pytest.raises(ValueError, match="gamelearn solve teeko"):
+        run_tournament("teeko", ["random", "random"], 1, seed=0, grade=True, workers=1)
+
+
+def test_cli_tables_store_and_json() -> None:
+    result = runner.invoke(app, ["tournament", "hexapawn", "random", "perfect", "--games", "6", "--grade", "--seed", "2", "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert "W-D-L against" in result.stdout and "standings" in result.stdout
+    assert "6-0-0" in result.stdout and "0-0-6" in result.stdout  # perfect wins every game
+    assert "100.0%" in result.stdout and "blunders" in result.stdout
+    saved = Store().results("tournament")
+    assert len(saved) == 1 and saved[0]["specs"] == ["random", "perfect"] and saved[0]["graded"] is True
+    result = runner.invoke(app, ["tournament", "hexapawn", "random", "perfect", "--games", "6", "--grade", "--seed", "2", "--json", "--workers", "1"])
+    assert result.exit_code == 0
+    payload = json.loads(result.stdout)
+    assert payload["standings"][1]["wins"] == 6 and payload["standings"][1]["best_share"] == 1.0
+    assert [g["moves"] for g in payload["games"]] == [g["moves"] for g in saved[0]["games"]]  # same seed, same games
+    assert len(Store().results("tournament")) == 2
