@@ -55,18 +55,9 @@ def rank_among_free(bits: int, blocked: int, binom: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def expand(compressed: int, free_row: np.ndarray) -> int:
-    """The set of squares ``free_row[j]`` for the bits j of ``compressed``."""
-    out = 0
-    while compressed:
-        low = compressed & -compressed
-        out |= 1 << free_row[popcount(low - 1)]
-        compressed ^= low
-    return out
-
-
-@njit(cache=True, inline="always")
 def permute(bits: int, perm: np.ndarray) -> int:
+    """The set of squares ``perm[j]`` for the bits j of ``bits``: a symmetry of the board, or, with a
+    row of free squares, a set compressed to the free squares expanded back onto the board."""
     out = 0
     while bits:
         low = bits & -bits
@@ -108,7 +99,7 @@ def init_moving(
                 count[base + j] = 0
             continue
         for j in range(row):
-            b = expand(others[j], free[i])
+            b = permute(others[j], free[i])
             empty = full & ~(a | b)
             moves = 0
             rest = a
@@ -154,7 +145,7 @@ def retrograde_level(
             continue
         i = idx // row
         a = movers[i]
-        b = expand(others[idx - i * row], free[i])
+        b = permute(others[idx - i * row], free[i])
         empty = full & ~(a | b)
         # un-move one of b's pawns: the predecessor is (b', a) with b' to move
         rest = b
@@ -235,7 +226,7 @@ def placing_layer(
     for c in range(reps.shape[0]):
         a = reps[c]
         for j in range(row):
-            b = expand(others[j], free[c])
+            b = permute(others[j], free[c])
             idx = c * row + j
             if other_complete and is_win(b, win_masks):
                 out[idx] = 1  # the other side made four with its last pawn: lost
@@ -290,7 +281,7 @@ def check_moving_layer(
                 if stored != INVALID:
                     wrong += 1
                 continue
-            b = expand(others[j], free[c])
+            b = permute(others[j], free[c])
             if is_win(b, win_masks):
                 if stored != 1:
                     wrong += 1
