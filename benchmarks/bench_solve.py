@@ -82,13 +82,23 @@ def main() -> None:
         subprocess.run([sys.executable, __file__, "--child-build", str(path)], check=True)
         wall = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        figures += [("full build, wall clock", f"{wall:.1f} s (target < 300 s)"), ("build peak memory (RSS)", f"{peak:.0f} MB (target < 1024 MB)")]
+        figures += [
+            ("full build, wall clock", f"{wall:.1f} s (target < 300 s)"),
+            ("build peak memory (RSS)", f"{peak:.0f} MB (target < 1024 MB)"),
+        ]
     figures.append(("table file", f"{path.stat().st_size / 1e6:.2f} MB (target < 50 MB)"))
     loads = []
     for _ in range(3):
-        out = subprocess.run([sys.executable, __file__, "--child-load", str(path)], check=True, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--child-load", str(path)], check=True, capture_output=True, text=True
+        )
         loads.append(tuple(float(x) for x in out.stdout.split()))
-    figures.append(("load (open, size + SHA-256 check, memmap)", f"{min(t for _, t in loads) * 1000:.0f} ms (target < 1 s); import gamelearn {min(i for i, _ in loads) * 1000:.0f} ms"))
+    figures.append(
+        (
+            "load (open, size + SHA-256 check, memmap)",
+            f"{min(t for _, t in loads) * 1000:.0f} ms (target < 1 s); import gamelearn {min(i for i, _ in loads) * 1000:.0f} ms",
+        )
+    )
 
     import gamelearn
     from gamelearn.solve.teeko import solve_teeko
@@ -118,7 +128,11 @@ def main() -> None:
     census = solution.census()
     start = solution.outcome(game.initial())
     firsts = {solution.outcome(game.play(game.initial(), m)) for m in game.legal_moves(game.initial())}
-    ok = all(getattr(census, key) == value for key, value in KNOWN.items()) and start == (0, None) and firsts == {(0, None)}
+    ok = (
+        all(getattr(census, key) == value for key, value in KNOWN.items())
+        and start == (0, None)
+        and firsts == {(0, None)}
+    )
     figures.append(("census won / drawn / lost", f"{census.won:,} / {census.drawn:,} / {census.lost:,}"))
     figures.append(("non-terminal arrangements", f"{census.won + census.drawn + census.lost:,}"))
     figures.append(("longest forced win", f"{census.longest_win} plies"))
@@ -135,7 +149,9 @@ def main() -> None:
         checked += 1
         agreed += got == expected
         decided += expected is not None
-    figures.append(("plain 3-ply search agrees", f"{agreed}/{checked} sampled moving positions ({decided} decided within 3 plies)"))
+    figures.append(
+        ("plain 3-ply search agrees", f"{agreed}/{checked} sampled moving positions ({decided} decided within 3 plies)")
+    )
 
     from gamelearn.players.perfect import PerfectPlayer
 
@@ -146,14 +162,21 @@ def main() -> None:
         players = [perfect, other] if seed % 2 == 0 else [other, perfect]
         record = gamelearn.play_game(game, players, seed=seed, max_plies=200)
         results.append("win" if record.winner == seed % 2 else "draw" if record.winner is None else "LOSS")
-    figures.append(("perfect vs random, 10 games", ", ".join(sorted(set(results), key=results.count, reverse=True)) + f" ({results.count('win')} wins)"))
+    figures.append(
+        (
+            "perfect vs random, 10 games",
+            ", ".join(sorted(set(results), key=results.count, reverse=True)) + f" ({results.count('win')} wins)",
+        )
+    )
 
     if args.verify:
         from gamelearn.solve.table import check_moving
 
         started = time.perf_counter()
         wrong = check_moving(solution.variant, solution.layers)
-        figures.append(("forward check of every stored moving position", f"{wrong} wrong, {time.perf_counter() - started:.1f} s"))
+        figures.append(
+            ("forward check of every stored moving position", f"{wrong} wrong, {time.perf_counter() - started:.1f} s")
+        )
 
     width = max(len(name) for name, _ in figures)
     print("Teeko solve benchmark (2-core machine)")

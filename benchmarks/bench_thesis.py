@@ -31,8 +31,10 @@ def batch(label: str, games: int, seed: int, settings: Settings, original: bool)
     elapsed = time.perf_counter() - start
     x, d, o = result.counts()
     plies = sum(g.plies for g in result.games) / games
-    print(f"{label:<34} {games / elapsed:8.1f} games/s  ({games} games in {elapsed:.1f} s; "
-          f"X {x} / draws {d} / O {o}; {plies:.1f} plies a game; memory {len(result.first_memory)} records)")
+    print(
+        f"{label:<34} {games / elapsed:8.1f} games/s  ({games} games in {elapsed:.1f} s; "
+        f"X {x} / draws {d} / O {o}; {plies:.1f} plies a game; memory {len(result.first_memory)} records)"
+    )
     for g in result.games[:200]:
         boards.extend(g.moves)
     return boards
@@ -84,8 +86,10 @@ def original_search_share(games: int) -> None:
                 searches += 1
                 best += worst == smax
             before = from_digits(fields["b"])
-    print(f"original search's candidate among the best: {best} of {searches} searches "
-          f"({100 * best / searches:.1f}%) in {games} games (seed 000: 613 of 8,206, 7.5%)")
+    print(
+        f"original search's candidate among the best: {best} of {searches} searches "
+        f"({100 * best / searches:.1f}%) in {games} games (seed 000: 613 of 8,206, 7.5%)"
+    )
 
 
 def main() -> None:

@@ -276,7 +276,9 @@ def main() -> None:
     from gamelearn.experiments import kernels
 
     compile_time, _ = timed(lambda: (kernels.random_games(2, 1, 2), kernels.td_selfplay(2, 1), kernels.solve_all()))
-    print(f"tic-tac-toe, {n:,} games a row, fastest of {REPEAT} runs; numba kernels ready in {compile_time:.2f} s (not counted)")
+    print(
+        f"tic-tac-toe, {n:,} games a row, fastest of {REPEAT} runs; numba kernels ready in {compile_time:.2f} s (not counted)"
+    )
 
     print_table(
         "1. full solve",

@@ -152,7 +152,7 @@ def test_sharp_plays_only_forced_wins_when_it_has_one() -> None:
             after = classroom.play(board, bead)
             if classroom.has_lost(after, "W"):
                 continue
-            grid = [list(after[k:k + 3]) for k in (0, 3, 6)]
+            grid = [list(after[k : k + 3]) for k in (0, 3, 6)]
             winning = {m for m in naive_moves(grid, "W") if not naive_wins(naive_after(grid, m), "B")}
             chosen = {classroom.sharp_white(after) for _ in range(12)}
             assert chosen <= (winning or set(naive_moves(grid, "W")))

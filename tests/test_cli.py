@@ -17,7 +17,9 @@ runner = CliRunner()
 
 
 def play(game: str, moves: list[str], *options: str):
-    return runner.invoke(app, ["play", game, "--first", "human", "--second", "human", *options], input="\n".join(moves) + "\n")
+    return runner.invoke(
+        app, ["play", game, "--first", "human", "--second", "human", *options], input="\n".join(moves) + "\n"
+    )
 
 
 def errors(output: str) -> list[str]:
@@ -39,10 +41,23 @@ def test_tictactoe_bad_input_gets_one_line_and_a_new_prompt_and_changes_nothing(
 
 
 def test_teeko_every_kind_of_bad_move_in_both_phases() -> None:
-    placing_errors = {"22": "occupied", "25": "off the board", "2": "not a Teeko move", "2223": "wrong phase", "xy": "not a Teeko move"}
+    placing_errors = {
+        "22": "occupied",
+        "25": "off the board",
+        "2": "not a Teeko move",
+        "2223": "wrong phase",
+        "xy": "not a Teeko move",
+    }
     # X: 22 44 43 42, O: 00 01 02 20 (no four); then X is to step
     placing = ["22", *placing_errors, "00", "44", "01", "43", "02", "42", "20"]
-    moving_errors = {"22": "wrong phase", "2224": "too far", "4443": "occupied", "0010": "no X pawn", "1111": "no X pawn", "00010": "not a Teeko move"}
+    moving_errors = {
+        "22": "wrong phase",
+        "2224": "too far",
+        "4443": "occupied",
+        "0010": "no X pawn",
+        "1111": "no X pawn",
+        "00010": "not a Teeko move",
+    }
     result = play("teeko", [*placing, *moving_errors, "q"])
     assert result.exit_code == 0, result.output
     lines = errors(result.output)
@@ -58,7 +73,11 @@ def test_teeko_a_game_to_its_end_through_the_terminal() -> None:
     moves = ["00", "44", "01", "43", "02", "42", "13", "40", "1111", "00000", "1331", "1303"]
     result = play("teeko", moves)
     assert result.exit_code == 0, result.output
-    assert [line.split(":")[0] for line in errors(result.output)] == ["illegal move '1111'", "illegal move '00000'", "illegal move '1331'"]
+    assert [line.split(":")[0] for line in errors(result.output)] == [
+        "illegal move '1111'",
+        "illegal move '00000'",
+        "illegal move '1331'",
+    ]
     assert "X wins after 9 plies." in result.output
 
 
@@ -76,14 +95,18 @@ def test_hexapawn_bad_moves_then_a_game_to_its_end() -> None:
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_q_and_end_of_input_quit_cleanly(game: str) -> None:
     for typed in ("q", "quit", ""):
-        result = runner.invoke(app, ["play", game, "--first", "human", "--second", "random", "--seed", "1"], input=typed)
+        result = runner.invoke(
+            app, ["play", game, "--first", "human", "--second", "random", "--seed", "1"], input=typed
+        )
         assert result.exit_code == 0
         assert result.output.rstrip().endswith("Game abandoned.")
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_computer_against_computer_plays_to_the_end(game: str) -> None:
-    result = runner.invoke(app, ["play", game, "--first", "random", "--second", "random", "--seed", "3", "--max-plies", "60"])
+    result = runner.invoke(
+        app, ["play", game, "--first", "random", "--second", "random", "--seed", "3", "--max-plies", "60"]
+    )
     assert result.exit_code == 0, result.output
     last = result.output.strip().splitlines()[-1]
     assert "wins after" in last or "raw" in last
@@ -142,13 +165,20 @@ def test_help_everywhere() -> None:
 def test_the_installed_command_with_a_real_terminal_pipe() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--first", "human", "--second", "human"],
-        input="4\n4\n0\nq\n", capture_output=True, text=True, timeout=60,
+        input="4\n4\n0\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0 and done.stderr == ""
     assert errors(done.stdout) == ["illegal move '4': square 4 is occupied"]
     assert done.stdout.rstrip().endswith("Game abandoned.")
-    bad = subprocess.run([sys.executable, "-m", "gamelearn.cli.main", "rules", "chess"], capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and bad.stderr.startswith("gamelearn: error: unknown game") and bad.stderr.count("\n") == 1
+    bad = subprocess.run(
+        [sys.executable, "-m", "gamelearn.cli.main", "rules", "chess"], capture_output=True, text=True, timeout=60
+    )
+    assert (
+        bad.returncode == 2 and bad.stderr.startswith("gamelearn: error: unknown game") and bad.stderr.count("\n") == 1
+    )
 
 
 def test_the_default_opponent_keeps_learning_from_your_games_across_sessions() -> None:

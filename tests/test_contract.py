@@ -111,7 +111,9 @@ def test_symmetries_map_legal_moves_to_legal_moves(name: str) -> None:
             assert game.winner(image) == game.winner(state)
             assert game.legal_moves(image) == sorted(game.transform_move(m, index) for m in moves)
             for move in moves[:3]:
-                assert game.transform(game.play(state, move), index) == game.play(image, game.transform_move(move, index))
+                assert game.transform(game.play(state, move), index) == game.play(
+                    image, game.transform_move(move, index)
+                )
         canonical, used = game.canonical(state)
         assert canonical == game.transform(state, used)
         assert game.board(canonical) == min(game.board(game.transform(state, k)) for k in range(len(game.symmetries)))

@@ -133,7 +133,9 @@ def test_solve_kernel_agrees_with_gamelearn_solve_on_every_reachable_position() 
         assert (int(values[index]), distance) == solution.outcome(state)
         stack.extend(TICTACTOE.play(state, move) for move in TICTACTOE.legal_moves(state))
     assert len(seen) == 5478
-    assert int((distances > -2).sum()) == 6046  # boards with legal counts, reachable or not-------------------------------------------------------
+    assert (
+        int((distances > -2).sum()) == 6046
+    )  # boards with legal counts, reachable or not-------------------------------------------------------
 
 
 def test_mersenne_twister_matches_cpython() -> None:
@@ -203,7 +205,9 @@ def test_the_quoted_probabilities_are_the_game_trees() -> None:
 
 
 @pytest.mark.parametrize(("games", "alpha", "epsilon", "symmetry"), [(400, 0.2, 0.1, True), (150, 0.5, 0.3, False)])
-def test_td_kernel_learns_the_same_table_as_the_python_player(games: int, alpha: float, epsilon: float, symmetry: bool) -> None:
+def test_td_kernel_learns_the_same_table_as_the_python_player(
+    games: int, alpha: float, epsilon: float, symmetry: bool
+) -> None:
     player = TDPlayer(TICTACTOE, seed=21, alpha=alpha, epsilon=epsilon, symmetry=symmetry)
     python_results = []
     for _ in range(games):

@@ -116,7 +116,7 @@ def test_menace_has_304_boxes_as_first_player() -> None:
             if x_to_move and b.count(".") > 1:
                 boxes.add(min(images(b)))
             mark = "X" if x_to_move else "O"
-            nxt |= {b[:i] + mark + b[i + 1:] for i in range(9) if b[i] == "."}
+            nxt |= {b[:i] + mark + b[i + 1 :] for i in range(9) if b[i] == "."}
         frontier = nxt
     assert len(boxes) == 304
     assert count_boxes("tictactoe", side=0, min_choices=2).boxes == 304

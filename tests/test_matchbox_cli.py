@@ -48,7 +48,9 @@ def test_her_experiment_prints_the_figures_saves_the_plot_and_the_result(isolate
     results = Store().results("her")
     assert len(results) == 1 and results[0]["learners"] == 5 and results[0]["seed"] == 3
     # the chart lines: ten letters a line, W and L only
-    chart_lines = [line.strip() for line in out.splitlines() if line.startswith("  ") and set(line.strip()) <= {"W", "L"}]
+    chart_lines = [
+        line.strip() for line in out.splitlines() if line.startswith("  ") and set(line.strip()) <= {"W", "L"}
+    ]
     assert len(chart_lines) == 12 and all(len(line) == 10 for line in chart_lines)
     code, again = run("her", "--learners", "5", "--games", "60", "--seed", "3", "--plot", str(plot))
     assert again.split("Result saved")[0] == out.split("Result saved")[0]  # same seed, same results

@@ -21,7 +21,14 @@ def letter(winner: int | None, side: int) -> str:
 
 @pytest.mark.parametrize(
     ("opponent", "him", "side"),
-    [("sharp", False, 1), ("random", False, 1), ("sharp", True, 1), ("random", True, 1), ("random", False, 0), ("perfect", False, 1)],
+    [
+        ("sharp", False, 1),
+        ("random", False, 1),
+        ("sharp", True, 1),
+        ("random", True, 1),
+        ("random", False, 0),
+        ("perfect", False, 1),
+    ],
 )
 def test_her_fast_path_plays_play_games_games(opponent: str, him: bool, side: int) -> None:
     seeds = [game_seed(3, 1, g) for g in range(80)]
@@ -37,7 +44,8 @@ def test_her_fast_path_plays_play_games_games(opponent: str, him: bool, side: in
 
 
 @pytest.mark.parametrize(
-    ("opponent", "side", "games"), [("random", 0, 150), ("random", 1, 150), ("perfect", 0, 100), ("self", 0, 150), ("sharp", 1, 15)]
+    ("opponent", "side", "games"),
+    [("random", 0, 150), ("random", 1, 150), ("perfect", 0, 100), ("self", 0, 150), ("sharp", 1, 15)],
 )
 def test_menace_fast_path_plays_play_games_games(opponent: str, side: int, games: int) -> None:
     seeds = [game_seed(5, 2, g) for g in range(games)]
@@ -53,7 +61,9 @@ def test_menace_fast_path_plays_play_games_games(opponent: str, side: int, games
     record = "".join(letter(play_game(TICTACTOE, players, seed=s).winner, view) for s in seeds)
     assert record == fast.record
     tables = fast_tables("tictactoe")
-    boxes = {tables.table.boards[b]: dict(zip(tables.new_box[b], counts, strict=True)) for b, counts in fast.boxes.items()}
+    boxes = {
+        tables.table.boards[b]: dict(zip(tables.new_box[b], counts, strict=True)) for b, counts in fast.boxes.items()
+    }
     assert boxes == menace.boxes
 
 
@@ -83,8 +93,12 @@ def test_her_as_white_throws_away_only_bad_beads_too() -> None:
 def test_bead_check_is_the_solvers() -> None:
     # over HER's 19 boxes, the beads after which White can force a win, as gamelearn.solve says
     table = fast_tables("hexapawn").table
-    bad = sum(bead_is_bad(table.boards[i], b) for i in range(len(table.states)) if table.canonical[i] == i
-              and not table.over[i] and table.to_move[i] == 1 for b in fast_tables("hexapawn").new_box[i])
+    bad = sum(
+        bead_is_bad(table.boards[i], b)
+        for i in range(len(table.states))
+        if table.canonical[i] == i and not table.over[i] and table.to_move[i] == 1
+        for b in fast_tables("hexapawn").new_box[i]
+    )
     assert bad == 17
 
 

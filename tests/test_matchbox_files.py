@@ -87,12 +87,16 @@ def test_cli_plot_into_a_missing_folder_is_one_line_exit_2_and_creates_nothing(i
 
 
 @pytest.mark.parametrize("kind", ["her", "menace"])
-def test_a_plot_that_fails_late_loses_no_result(kind: str, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plot_that_fails_late_loses_no_result(
+    kind: str, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def full_disk(result: dict[str, Any], path: Path, title: str) -> Path:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(experiments, "plot_learning_curve", full_disk)
-    result = runner.invoke(app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--plot", str(isolated_home / "x.png")])
+    result = runner.invoke(
+        app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--plot", str(isolated_home / "x.png")]
+    )
     assert result.exit_code == 2 and "No space left on device" in result.output
     saved = Store().results(kind)
     assert len(saved) == 1 and saved[0]["learners"] == 2 and saved[0]["games"] == 10

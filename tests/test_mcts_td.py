@@ -97,7 +97,9 @@ def record_of(game: gamelearn.Game, moves: list[str]) -> GameRecord:
     for move in moves:
         states.append(game.play(states[-1], move))
     winner = game.winner(states[-1])
-    return GameRecord(game.name, ("td", "td"), tuple(moves), tuple(states), winner, End.WIN if winner is not None else End.DRAW)
+    return GameRecord(
+        game.name, ("td", "td"), tuple(moves), tuple(states), winner, End.WIN if winner is not None else End.DRAW
+    )
 
 
 def test_td_update_by_hand() -> None:

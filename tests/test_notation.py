@@ -56,7 +56,10 @@ def test_any_text_is_a_legal_move_or_an_illegal_move_with_a_reason(position, mov
 
 
 @PROFILE
-@given(positions, st.one_of(st.none(), st.integers(), st.binary(max_size=4), st.tuples(st.integers(0, 8), st.integers(0, 8))))
+@given(
+    positions,
+    st.one_of(st.none(), st.integers(), st.binary(max_size=4), st.tuples(st.integers(0, 8), st.integers(0, 8))),
+)
 def test_things_that_are_not_text_are_illegal_moves_too(position, move: object) -> None:
     name, seed, plies = position
     check(name, reachable(name, seed, plies), move)
@@ -75,8 +78,12 @@ def test_every_legal_move_plays_and_transforms_back(position, data: st.DataObjec
     check(name, state, move)
     symmetry = data.draw(st.integers(0, len(game.symmetries) - 1))
     image = game.transform_move(move, symmetry)
-    inverse = next(k for k in range(len(game.symmetries)) if game.transform_move(image, k) == move and
-                   all(game.symmetries[k][game.symmetries[symmetry][sq]] == sq for sq in range(game.squares)))
+    inverse = next(
+        k
+        for k in range(len(game.symmetries))
+        if game.transform_move(image, k) == move
+        and all(game.symmetries[k][game.symmetries[symmetry][sq]] == sq for sq in range(game.squares))
+    )
     assert game.transform_move(image, inverse) == move
 
 

@@ -201,10 +201,10 @@ def test_sharp_sees_exactly_the_forced_wins(name: str) -> None:
 def test_sharp_in_teeko_takes_a_win_in_one() -> None:
     game = get_game("teeko")
     # X has 00 01 02 and places its fourth pawn: 03 wins at once.
-    state = game.from_board("XXX.." "OOO.." + "." * 15, 0)
+    state = game.from_board("XXX..OOO.." + "." * 15, 0)
     sharp = make_player(game, "sharp", seed=1)
     wins = sharp.winning_moves(state)
     assert "03" in wins
     assert all(sharp.choose(state) in wins for _ in range(5))
-    quiet = game.from_board("X.X.." "O...O" + "." * 15, 0)  # nothing forced within 3 plies
+    quiet = game.from_board("X.X..O...O" + "." * 15, 0)  # nothing forced within 3 plies
     assert sharp.winning_moves(quiet) == []

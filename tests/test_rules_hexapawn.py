@@ -124,7 +124,15 @@ def test_the_three_ways_to_win() -> None:
 
 @pytest.mark.parametrize(
     "move, reason",
-    [("30", "no W pawn"), ("73", "steps one square"), ("60", "steps one square"), ("63", None), ("6", "not a hexapawn move"), ("69", "off the board"), ("x3", "not a hexapawn")],
+    [
+        ("30", "no W pawn"),
+        ("73", "steps one square"),
+        ("60", "steps one square"),
+        ("63", None),
+        ("6", "not a hexapawn move"),
+        ("69", "off the board"),
+        ("x3", "not a hexapawn"),
+    ],
 )
 def test_illegal_moves_name_the_move_and_the_reason(move: str, reason: str | None) -> None:
     state = GAME.initial()
@@ -142,8 +150,20 @@ def test_illegal_moves_name_the_move_and_the_reason(move: str, reason: str | Non
 
 @pytest.mark.parametrize(
     "board, to_move",
-    [("WWW.B.BBB", 0), ("BBBB..WWW", 0), ("W.B......", 0), ("W.....B..", 1), (".........", 0), ("BBB...WW", 0), ("BBB...WWX", 0),
-     ("BBB...WWW", 1), ("W.B......", 1), ("......W..", 1), ("B.B.W.W..", 0), ("BBB.W.W.W", 0)],
+    [
+        ("WWW.B.BBB", 0),
+        ("BBBB..WWW", 0),
+        ("W.B......", 0),
+        ("W.....B..", 1),
+        (".........", 0),
+        ("BBB...WW", 0),
+        ("BBB...WWX", 0),
+        ("BBB...WWW", 1),
+        ("W.B......", 1),
+        ("......W..", 1),
+        ("B.B.W.W..", 0),
+        ("BBB.W.W.W", 0),
+    ],
 )
 def test_from_board_refuses_boards_no_game_reaches(board: str, to_move: int) -> None:
     with pytest.raises(ValueError):

@@ -75,7 +75,7 @@ def naive_placement_layers(plies: int) -> list[set[str]]:
         for board in layers[-1]:
             if naive_has_four(cells_of(board, "X")) or naive_has_four(cells_of(board, "O")):
                 continue
-            rows = [list(board[5 * r:5 * r + 5]) for r in range(5)]
+            rows = [list(board[5 * r : 5 * r + 5]) for r in range(5)]
             for r, c in CELLS:
                 if rows[r][c] == ".":
                     rows[r][c] = symbol
@@ -158,8 +158,10 @@ def test_random_playouts_keep_the_rules(seed: int) -> None:
             # the naive list of steps: every own pawn to every free neighbour
             naive = sorted(
                 f"{a // 5}{a % 5}{b // 5}{b % 5}"
-                for a in range(25) if board[a] == mover
-                for b in range(25) if board[b] == "." and max(abs(a // 5 - b // 5), abs(a % 5 - b % 5)) == 1
+                for a in range(25)
+                if board[a] == mover
+                for b in range(25)
+                if board[b] == "." and max(abs(a // 5 - b // 5), abs(a % 5 - b % 5)) == 1
             )
             assert moves == naive
             assert board.count("X") == board.count("O") == 4
@@ -180,7 +182,7 @@ def test_random_playouts_keep_the_rules(seed: int) -> None:
 
 def moving_state() -> object:
     # X on 00 01 02 10, O on 34 42 43 44; X to move.
-    return GAME.from_board("XXX.." "X...." "....." "....O" "..OOO", 0)
+    return GAME.from_board("XXX..X.............O..OOO", 0)
 
 
 def test_illegal_moves_name_the_move_and_the_reason() -> None:
@@ -246,5 +248,5 @@ def test_a_side_without_four_can_always_step() -> None:
         fewest = min(fewest, len(free))
     assert fewest == 6
     # a crowded example worked by hand: X on 00 01 10 12, O on 02 11 20 21; only 12 can step (to 03 13 22 23)
-    state = GAME.from_board("XXO.." "XOX.." "OO..." "....." ".....", 0)
+    state = GAME.from_board("XXO..XOX..OO.............", 0)
     assert GAME.legal_moves(state) == ["1203", "1213", "1222", "1223"]

@@ -16,10 +16,14 @@ import pytest
 from gamelearn import IllegalMove, get_game
 
 GAME = get_game("tictactoe")
-LINES = [[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)] + [
-    [(0, 0), (1, 1), (2, 2)],
-    [(0, 2), (1, 1), (2, 0)],
-]
+LINES = (
+    [[(r, 0), (r, 1), (r, 2)] for r in range(3)]
+    + [[(0, c), (1, c), (2, c)] for c in range(3)]
+    + [
+        [(0, 0), (1, 1), (2, 2)],
+        [(0, 2), (1, 1), (2, 0)],
+    ]
+)
 
 
 class Naive:

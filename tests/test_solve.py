@@ -108,7 +108,9 @@ def test_analysis_is_sorted_best_first_and_a_win_is_taken_at_once() -> None:
     assert solution.best_moves(state) == ["2"]
     rows = solution.analyze(state)
     assert rows[0].move == "2" and rows[0].grade is Grade.BEST
-    assert [outcome_key((r.value, r.distance)) for r in rows] == sorted((outcome_key((r.value, r.distance)) for r in rows), reverse=True)
+    assert [outcome_key((r.value, r.distance)) for r in rows] == sorted(
+        (outcome_key((r.value, r.distance)) for r in rows), reverse=True
+    )
     assert solution.grade(state, "8") is Grade.BLUNDER  # O then completes 3-4-5
     with pytest.raises(gamelearn.IllegalMove):
         solution.grade(state, "0")

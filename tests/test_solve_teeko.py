@@ -53,12 +53,14 @@ class SmallTeeko(Game[TeekoState]):
         n = self.variant.squares
         occupied = state.x | state.o
         own = state.o if state.to_move else state.x
-        if (own.bit_count() < self.variant.pawns):
+        if own.bit_count() < self.variant.pawns:
             return [self.name_of(sq) for sq in range(n) if not occupied >> sq & 1]
         return [
             self.name_of(src) + self.name_of(dst)
-            for src in range(n) if own >> src & 1
-            for dst in range(n) if self.variant.neighbours[src] >> dst & 1 and not occupied >> dst & 1
+            for src in range(n)
+            if own >> src & 1
+            for dst in range(n)
+            if self.variant.neighbours[src] >> dst & 1 and not occupied >> dst & 1
         ]
 
     def play(self, state: TeekoState, move: str) -> TeekoState:
@@ -73,7 +75,9 @@ class SmallTeeko(Game[TeekoState]):
         return TeekoState(state.x, own, 0) if state.to_move else TeekoState(own, state.o, 1)
 
     def board(self, state: TeekoState) -> str:
-        return "".join("X" if state.x >> sq & 1 else "O" if state.o >> sq & 1 else "." for sq in range(self.variant.squares))
+        return "".join(
+            "X" if state.x >> sq & 1 else "O" if state.o >> sq & 1 else "." for sq in range(self.variant.squares)
+        )
 
     def from_board(self, board: str, to_move: int) -> TeekoState:
         raise NotImplementedError
@@ -140,7 +144,9 @@ def oracle_moving(variant: Variant) -> dict[tuple[int, int], tuple[int, int | No
     return {p: (int(v), None if v == 0 else int(d)) for p, v, d in zip(positions, value, distance, strict=True)}
 
 
-def oracle_placing(variant: Variant, moving: dict[tuple[int, int], tuple[int, int | None]]) -> dict[tuple[int, int], tuple[int, int | None]]:
+def oracle_placing(
+    variant: Variant, moving: dict[tuple[int, int], tuple[int, int | None]]
+) -> dict[tuple[int, int], tuple[int, int | None]]:
     """Every placing-phase position by memoised negamax down to the moving phase."""
     n, k = variant.squares, variant.pawns
     memo: dict[tuple[int, int], tuple[int, int | None]] = {}
@@ -196,7 +202,9 @@ def test_real_teeko_masks_are_the_variant_of_5x5_with_four_pawns() -> None:
     assert teeko().layers() == [(0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]
 
 
-def test_every_moving_position_matches_the_plain_solver(small_solution: TableSolution, oracle: tuple[dict, dict]) -> None:
+def test_every_moving_position_matches_the_plain_solver(
+    small_solution: TableSolution, oracle: tuple[dict, dict]
+) -> None:
     moving, _ = oracle
     mismatches = []
     for (a, b), expected in moving.items():
@@ -209,7 +217,9 @@ def test_every_moving_position_matches_the_plain_solver(small_solution: TableSol
     assert values.count(0) and values.count(1) and values.count(-1)  # all three outcomes occur
 
 
-def test_every_placing_position_matches_the_plain_solver(small_solution: TableSolution, oracle: tuple[dict, dict]) -> None:
+def test_every_placing_position_matches_the_plain_solver(
+    small_solution: TableSolution, oracle: tuple[dict, dict]
+) -> None:
     _, placing = oracle
     assert len(placing) > 1000
     for (a, b), expected in placing.items():
@@ -218,7 +228,9 @@ def test_every_placing_position_matches_the_plain_solver(small_solution: TableSo
         assert small_solution.outcome(state) == expected, (a, b)
 
 
-def test_census_from_the_stored_rows_matches_the_plain_solver(small_solution: TableSolution, small_table: Path, oracle: tuple[dict, dict]) -> None:
+def test_census_from_the_stored_rows_matches_the_plain_solver(
+    small_solution: TableSolution, small_table: Path, oracle: tuple[dict, dict]
+) -> None:
     moving, _ = oracle
     census = small_solution.census()
     live = [(v, d) for (a, b), (v, d) in moving.items() if d != 0]

@@ -42,7 +42,10 @@ def shallow_codes() -> tuple[np.ndarray, Indexing]:
     code = np.empty(len(movers) * len(others), dtype=np.uint8)
     count = np.empty_like(code)
     full = (1 << 25) - 1
-    assert kernels.init_moving(code, count, movers, others, free, index.neighbours, index.win_masks, index.binom, full) == 0
+    assert (
+        kernels.init_moving(code, count, movers, others, free, index.neighbours, index.win_masks, index.binom, full)
+        == 0
+    )
     for distance in range(DEPTH - 1 + 1):
         kernels.retrograde_level(code, count, distance, movers, others, free, index.neighbours, index.binom, full)
     return code, index

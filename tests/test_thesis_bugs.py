@@ -26,8 +26,9 @@ def board(x: str, o: str) -> tuple[int, int]:
     return plus, minus
 
 
-def move(position: tuple[int, int], side: int, settings: Settings, fixes: Fixes,
-         memory: Memory | None = None, n: int = 30) -> Decision:
+def move(
+    position: tuple[int, int], side: int, settings: Settings, fixes: Fixes, memory: Memory | None = None, n: int = 30
+) -> Decision:
     draws = MicrosoftRand(1) if fixes == ORIGINAL else SeededDraws(1)
     return decide(position, side, n, settings, memory, draws, fixes)
 

@@ -43,12 +43,17 @@ def oracle_three(g: Grid, t: int) -> bool:
             own = [i for i, v in enumerate(cells) if v == t]
             if len(own) == 3 and own[2] - own[0] == 2:
                 return True
-    diagonals = [[(0, 1), (1, 2), (2, 3), (3, 4)], [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)],
-                 [(1, 0), (2, 1), (3, 2), (4, 3)], [(0, 3), (1, 2), (2, 1), (3, 0)],
-                 [(0, 4), (1, 3), (2, 2), (3, 1), (4, 0)], [(1, 4), (2, 3), (3, 2), (4, 1)]]
+    diagonals = [
+        [(0, 1), (1, 2), (2, 3), (3, 4)],
+        [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)],
+        [(1, 0), (2, 1), (3, 2), (4, 3)],
+        [(0, 3), (1, 2), (2, 1), (3, 0)],
+        [(0, 4), (1, 3), (2, 2), (3, 1), (4, 0)],
+        [(1, 4), (2, 3), (3, 2), (4, 1)],
+    ]
     for line in diagonals:
         for s in range(len(line) - 2):
-            if all(g[r][c] == t for r, c in line[s:s + 3]):
+            if all(g[r][c] == t for r, c in line[s : s + 3]):
                 return True
     for r in range(4):
         for c in range(4):
@@ -93,9 +98,13 @@ def test_level1_order_is_pawns_row_major_then_scan_order() -> None:
     rng = random.Random(3)
     for _ in range(200):
         own, opp = random_board(rng)
-        state = game.from_board(
-            "".join("X" if own >> s & 1 else "O" if opp >> s & 1 else "." for s in range(25)), to_move=0
-        ) if not (oracle_four(grid(own, opp), 1) or oracle_four(grid(own, opp), -1)) else None
+        state = (
+            game.from_board(
+                "".join("X" if own >> s & 1 else "O" if opp >> s & 1 else "." for s in range(25)), to_move=0
+            )
+            if not (oracle_four(grid(own, opp), 1) or oracle_four(grid(own, opp), -1))
+            else None
+        )
         moves = [f"{s // 5}{s % 5}{d // 5}{d % 5}" for s, d in successors(own, opp)]
         buffer = new_move_buffer()
         k = two_ply(own, opp, buffer)[0]

@@ -85,9 +85,17 @@ def memory_boards() -> st.SearchStrategy[str]:
 
 
 @settings(deadline=None, max_examples=80)  # no deadline: engineers share two cores
-@given(st.lists(st.tuples(st.one_of(memory_boards(), st.text("012", min_size=25, max_size=25)),
-                          st.integers(0, 9999), st.integers(0, 9999)),
-                max_size=20, unique_by=lambda t: t[0]))
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(memory_boards(), st.text("012", min_size=25, max_size=25)),
+            st.integers(0, 9999),
+            st.integers(0, 9999),
+        ),
+        max_size=20,
+        unique_by=lambda t: t[0],
+    )
+)
 def test_memory_round_trip_and_the_policy(entries: list[tuple[str, int, int]]) -> None:
     """What the original could write round-trips in order; anything else is refused on writing,
     and the same bytes are refused on reading (one policy both ways)."""
@@ -126,7 +134,9 @@ def test_bad_count_names_record_and_field() -> None:
 def test_cut_short_file_and_duplicate_board_are_refused() -> None:
     with pytest.raises(ValueError, match=r"record 2 \(byte offset 33\) is cut short: 10 of 33"):
         parse_memory(RECORD + RECORD[:10])
-    with pytest.raises(ValueError, match=r"record 2 \(byte offset 33\): board 0000002120021000120000010 repeats record 1"):
+    with pytest.raises(
+        ValueError, match=r"record 2 \(byte offset 33\): board 0000002120021000120000010 repeats record 1"
+    ):
         parse_memory(RECORD + RECORD)
 
 

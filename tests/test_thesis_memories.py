@@ -89,7 +89,10 @@ def test_stat_file_round_trip(thesis_data: Path):
             record(OTHER, "   1", "    ") + record(tm.swap_sides(OTHER), "   2", "    "),
             "repeats record 1 with the sides swapped",
         ),
-        (record(BOARD, "   1", "    ")[:-1] + "é".encode(), "record 1 (byte offset 0): byte offset 32 holds 0xc3, a byte that is not ASCII"),
+        (
+            record(BOARD, "   1", "    ")[:-1] + "é".encode(),
+            "record 1 (byte offset 0): byte offset 32 holds 0xc3, a byte that is not ASCII",
+        ),
         (record(BOARD, "   1", "    ").replace(b"    ", b"   \n"), "count field 2 (byte offset 29) is '   \\n'"),
     ],
 )

@@ -47,7 +47,7 @@ def test_original_make4_and_avoid4_differ_only_where_section_i_says() -> None:
         fixed, original = heuristic(Fixes(), tag), heuristic(Fixes.original(), tag)
         assert fixed.shape == original.shape
         differing = [r for r in range(len(fixed)) if (fixed[r] != original[r]).any()]
-        off_line = [r for r in differing if (fixed[r, :KEEPS.start] != original[r, :KEEPS.start]).any()]
+        off_line = [r for r in differing if (fixed[r, : KEEPS.start] != original[r, : KEEPS.start]).any()]
         # 10-43 and 14-41: the missing-third and missing-second patterns name 34/30 (avoid4: and 00 for 04).
         expected = [86, 87, 102, 103] + ([105] if tag == "a4" else [])
         assert off_line == expected

@@ -97,7 +97,9 @@ def test_fixed_batch_is_seeded_and_both_learning_memories_stay_identical() -> No
     assert sum(first.counts()) == 40 == sum(first.stat[:3])
     assert all(g.result == "D" or g.reason == "four" for g in first.games)
     assert all(g.reason in ("four", "cycle2", "cycle3", "cycle4", "cap100") for g in first.games)
-    other = run_batch(BatchConfig(games=40, seed=10, first=Settings(True, True, False), second=Settings(True, False, False)))
+    other = run_batch(
+        BatchConfig(games=40, seed=10, first=Settings(True, True, False), second=Settings(True, False, False))
+    )
     assert len(other.first_memory) == 0 and len(other.second_memory) == 0  # nobody learns
 
 

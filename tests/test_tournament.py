@@ -195,14 +195,32 @@ def test_unknown_game_and_teeko_grading_without_its_table() -> None:
 
 
 def test_cli_tables_store_and_json() -> None:
-    result = runner.invoke(app, ["tournament", "hexapawn", "random", "perfect", "--games", "6", "--grade", "--seed", "2", "--workers", "1"])
+    result = runner.invoke(
+        app, ["tournament", "hexapawn", "random", "perfect", "--games", "6", "--grade", "--seed", "2", "--workers", "1"]
+    )
     assert result.exit_code == 0, result.stderr
     assert "W-D-L against" in result.stdout and "standings" in result.stdout
     assert "6-0-0" in result.stdout and "0-0-6" in result.stdout  # perfect wins every game
     assert "100.0%" in result.stdout and "blunders" in result.stdout
     saved = Store().results("tournament")
     assert len(saved) == 1 and saved[0]["specs"] == ["random", "perfect"] and saved[0]["graded"] is True
-    result = runner.invoke(app, ["tournament", "hexapawn", "random", "perfect", "--games", "6", "--grade", "--seed", "2", "--json", "--workers", "1"])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "hexapawn",
+            "random",
+            "perfect",
+            "--games",
+            "6",
+            "--grade",
+            "--seed",
+            "2",
+            "--json",
+            "--workers",
+            "1",
+        ],
+    )
     assert result.exit_code == 0
     payload = json.loads(result.stdout)
     assert payload["standings"][1]["wins"] == 6 and payload["standings"][1]["best_share"] == 1.0

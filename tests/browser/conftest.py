@@ -58,7 +58,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests")
+        pytest.skip(
+            f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests"
+        )
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
     profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_api.sync_playwright() as playwright:
@@ -83,11 +85,17 @@ def page(browser_context: Any, server_url: str) -> Iterator[Any]:
     tab.on("pageerror", lambda error: failures.append(str(error)))
     # Nothing from the internet: every request the page makes goes to our own server.
     outside: list[str] = []
-    tab.on("request", lambda request: None if request.url.startswith(server_url) or request.url.startswith("data:") else outside.append(request.url))
+    tab.on(
+        "request",
+        lambda request: (
+            None
+            if request.url.startswith(server_url) or request.url.startswith("data:")
+            else outside.append(request.url)
+        ),
+    )
     tab.goto(server_url + "/")
     tab.wait_for_selector("#game-select option", state="attached")
     yield tab
     tab.close()
     assert not failures, f"errors in the page: {failures}"
     assert not outside, f"the page fetched from outside the app: {outside}"
-

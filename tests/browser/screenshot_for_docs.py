@@ -15,8 +15,14 @@ import threading
 import time
 from pathlib import Path
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 
 
 def main(target: Path) -> None:
@@ -38,7 +44,10 @@ def main(target: Path) -> None:
     white = make_player(hexapawn, "alphabeta:depth=9", seed=5)
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            tempfile.mkdtemp(prefix="chromium-"), executable_path="/usr/bin/chromium", headless=True, args=ARGS,
+            tempfile.mkdtemp(prefix="chromium-"),
+            executable_path="/usr/bin/chromium",
+            headless=True,
+            args=ARGS,
             viewport={"width": 1280, "height": 760},
         )
         page = context.new_page()

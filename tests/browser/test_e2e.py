@@ -49,7 +49,7 @@ def square(tab: Any, name: str) -> Any:
 
 def split(view: dict, move: str) -> list[str]:
     width = len(view["square_names"][0])
-    return [move[i:i + width] for i in range(0, len(move), width)]
+    return [move[i : i + width] for i in range(0, len(move), width)]
 
 
 def click_move(tab: Any, view: dict, move: str) -> tuple[int, dict]:
@@ -92,7 +92,7 @@ def test_a_full_tictactoe_game(page: Any) -> None:
     assert page.text_content("#status") == view["result"]
     last = page.eval_on_selector_all("#board .square.last", "els => els.map(e => e.dataset.name)")
     assert last == [view["last_move"]]
-    page.wait_for_selector('#gardner[data-letters]')
+    page.wait_for_selector("#gardner[data-letters]")
     assert len(page.get_attribute("#gardner", "data-letters") or "") >= 1
     screenshot(page, "tictactoe-full-game")
 

@@ -162,7 +162,11 @@ def test_bodies_over_the_limit_are_413_declared_or_streamed() -> None:
 def test_the_owner_cookie_is_random_httponly_and_lax(client: TestClient) -> None:
     response = client.get("/api/games")
     header = response.headers["set-cookie"]
-    assert header.startswith(f"{OWNER_COOKIE}=") and "HttpOnly" in header and "SameSite=lax" in header.replace("Lax", "lax")
+    assert (
+        header.startswith(f"{OWNER_COOKIE}=")
+        and "HttpOnly" in header
+        and "SameSite=lax" in header.replace("Lax", "lax")
+    )
     other = TestClient(client.app).get("/api/games").headers["set-cookie"]
     assert other.split(";")[0] != header.split(";")[0]
     assert "set-cookie" not in client.get("/api/games").headers  # known browser: no new id
@@ -276,8 +280,15 @@ def test_menace_reinforces_every_bead_it_drew(client: TestClient) -> None:
     # for every bead it drew (one box per position; a position with one move has no box).
     delta = {0: 3, None: 1, 1: -1}[view["winner"]]
     expected = sorted(
-        ({"box": d["box"], "removed": [d["bead"]] * -delta if delta < 0 else [], "added": [d["bead"]] * max(delta, 0)}
-         for d in drawn if d["box"]),
+        (
+            {
+                "box": d["box"],
+                "removed": [d["bead"]] * -delta if delta < 0 else [],
+                "added": [d["bead"]] * max(delta, 0),
+            }
+            for d in drawn
+            if d["box"]
+        ),
         key=lambda c: c["box"],
     )
     [lesson] = view["learning"]
@@ -385,7 +396,7 @@ def read_memory_file(data: bytes) -> dict[str, tuple[int, int]]:
     assert len(data) % 33 == 0
     records: dict[str, tuple[int, int]] = {}
     for at in range(0, len(data), 33):
-        record = data[at:at + 33].decode("ascii")
+        record = data[at : at + 33].decode("ascii")
         records.setdefault(record[:25], (int(record[25:29].strip() or 0), int(record[29:33].strip() or 0)))
     return records
 
@@ -438,7 +449,9 @@ def test_thesis_memory_learns_a_won_game_keeps_it_and_recalls_it(client: TestCli
     assert client.get("/api/learners/thesis/export", params={"game": "teeko"}).content == b""
 
 
-def test_a_computer_player_that_fails_ends_the_game_with_the_reason(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_computer_player_that_fails_ends_the_game_with_the_reason(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gamelearn.players import registry
     from gamelearn.players.base import Player
 

@@ -21,13 +21,18 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=8,
 )
-specs = st.sampled_from(["human", "random", "her", "menace", "thesis", "perfect", "minimax:depth=2", "sharp"]) | st.text(max_size=20)
+specs = st.sampled_from(
+    ["human", "random", "her", "menace", "thesis", "perfect", "minimax:depth=2", "sharp"]
+) | st.text(max_size=20)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     body=st.fixed_dictionaries(
-        {"game": st.sampled_from(["tictactoe", "hexapawn"]) | st.text(max_size=10), "players": st.lists(specs, max_size=3)},
+        {
+            "game": st.sampled_from(["tictactoe", "hexapawn"]) | st.text(max_size=10),
+            "players": st.lists(specs, max_size=3),
+        },
         optional={"seed": st.integers(-5, 2**33), "max_plies": st.integers(-5, 2000), "extra": json_values},
     )
     | json_values,
@@ -73,7 +78,9 @@ def lenient(kind_name: str, option: str, monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 @pytest.mark.timeout(60)
-def test_the_limits_are_checked_on_the_player_made_not_on_the_spec_text(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_limits_are_checked_on_the_player_made_not_on_the_spec_text(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lenient("alphabeta", "depth", monkeypatch)
     lenient("mcts", "playouts", monkeypatch)
     lenient("sharp", "depth", monkeypatch)
@@ -153,9 +160,11 @@ def test_scrubbing_keeps_what_is_not_a_path(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_the_chart_checks_the_learners_game_as_reset_and_export_do(client: TestClient) -> None:
-    for game, learner, words in [("hexapawn", "menace", "menace learns tictactoe, not hexapawn"),
-                                 ("teeko", "her", "her learns hexapawn, not teeko"),
-                                 ("tictactoe", "thesis", "thesis learns teeko, not tictactoe")]:
+    for game, learner, words in [
+        ("hexapawn", "menace", "menace learns tictactoe, not hexapawn"),
+        ("teeko", "her", "her learns hexapawn, not teeko"),
+        ("tictactoe", "thesis", "thesis learns teeko, not tictactoe"),
+    ]:
         detail = refused(client.get("/api/chart", params={"game": game, "learner": learner}), 400)
         assert detail == refused(client.post(f"/api/learners/{learner}/reset", params={"game": game}), 400)
         assert words in detail

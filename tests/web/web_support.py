@@ -9,7 +9,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 
-
 def start(client: TestClient, game: str, players: list[str], **extra: object) -> dict:
     response = client.post("/api/games", json={"game": game, "players": players, **extra})
     assert response.status_code == 200, response.text

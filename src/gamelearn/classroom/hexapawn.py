@@ -59,7 +59,7 @@ def mirror(board: str) -> str:
 def show(board: str) -> None:
     """Print the board as three rows of three (the page's "BBB", "W..", ".WW")."""
     for row in range(3):
-        print(board[3 * row:3 * row + 3])
+        print(board[3 * row : 3 * row + 3])
 
 
 def _other(side: str) -> str:
@@ -72,7 +72,9 @@ def _wins_with(board: str, side: str, move: Move) -> bool:
     enemy = _other(side)
     if has_lost(after, enemy):
         return True
-    return all(not has_lost(reply, side) and can_win(reply, side) for reply in (play(after, m) for m in moves(after, enemy)))
+    return all(
+        not has_lost(reply, side) and can_win(reply, side) for reply in (play(after, m) for m in moves(after, enemy))
+    )
 
 
 @cache

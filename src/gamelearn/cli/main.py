@@ -67,7 +67,9 @@ def terminal_ask(game: Game, who: str):
             try:
                 game.play(state, text)
             except IllegalMove as error:
-                console.print(str(error), style="red", markup=False, soft_wrap=True)  # the text is the user's: no markup, one line
+                console.print(
+                    str(error), style="red", markup=False, soft_wrap=True
+                )  # the text is the user's: no markup, one line
                 continue
             return text
 
@@ -101,7 +103,10 @@ def play(
     chosen_for_you = not second
     if chosen_for_you:
         second = DEFAULT_OPPONENTS.get(game.name, "alphabeta:depth=4")
-    players = [make_or_fail(game, first, seed, "--first"), make_or_fail(game, second, None if seed is None else seed + 1, "--second")]
+    players = [
+        make_or_fail(game, first, seed, "--first"),
+        make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
+    ]
     if chosen_for_you:
         console.print(f"Your opponent is {second}: it keeps what it learns from your games in the store.")
     names = []

@@ -42,8 +42,15 @@ def open_store() -> Any:
 
 def boxes(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="hexapawn or tictactoe")],
-    no_symmetry: Annotated[bool, typer.Option("--no-symmetry", help="count a position and its mirror images apart")] = False,
-    side: Annotated[str, typer.Option("--side", help="whose boxes: W or B for hexapawn (default B, HER's side), X or O for tictactoe (default X)")] = "",
+    no_symmetry: Annotated[
+        bool, typer.Option("--no-symmetry", help="count a position and its mirror images apart")
+    ] = False,
+    side: Annotated[
+        str,
+        typer.Option(
+            "--side", help="whose boxes: W or B for hexapawn (default B, HER's side), X or O for tictactoe (default X)"
+        ),
+    ] = "",
 ) -> None:
     """Count a matchbox learner's boxes and beads without playing (seed 003's count_boxes)."""
     from ..games import get_game
@@ -87,17 +94,31 @@ def learner_app(kind: str) -> typer.Typer:
         @sub.callback(invoke_without_command=True)
         def menace_experiment(
             ctx: typer.Context,
-            learners: Annotated[int, typer.Option("--learners", min=1, max=100_000, help="fresh MENACEs per opponent")] = 10,
+            learners: Annotated[
+                int, typer.Option("--learners", min=1, max=100_000, help="fresh MENACEs per opponent")
+            ] = 10,
             games: Annotated[int, typer.Option("--games", min=1, max=500_000, help="games each MENACE plays")] = 1000,
-            against: Annotated[list[str] | None, typer.Option("--against", help="random, perfect, self or sharp; repeat for several (default: random, perfect, self)")] = None,
+            against: Annotated[
+                list[str] | None,
+                typer.Option(
+                    "--against",
+                    help="random, perfect, self or sharp; repeat for several (default: random, perfect, self)",
+                ),
+            ] = None,
             side: Annotated[str, typer.Option("--side", help="X: MENACE moves first (Michie's), O: second")] = "X",
-            beads: Annotated[str, typer.Option("--beads", help="beads per colour at its 1st, 2nd, ... move")] = "4-3-2-1",
+            beads: Annotated[
+                str, typer.Option("--beads", help="beads per colour at its 1st, 2nd, ... move")
+            ] = "4-3-2-1",
             win: Annotated[int, typer.Option("--win", help="beads added per bead drawn after a win")] = 3,
             draw: Annotated[int, typer.Option("--draw", help="after a draw")] = 1,
             loss: Annotated[int, typer.Option("--loss", help="after a loss (negative: taken out)")] = -1,
             seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
-            plot: Annotated[Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")] = None,
-            chart: Annotated[bool, typer.Option("--chart/--no-chart", help="print the chart of one MENACE per opponent")] = True,
+            plot: Annotated[
+                Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")
+            ] = None,
+            chart: Annotated[
+                bool, typer.Option("--chart/--no-chart", help="print the chart of one MENACE per opponent")
+            ] = True,
         ) -> None:
             if ctx.invoked_subcommand is not None:
                 return
@@ -109,26 +130,51 @@ def learner_app(kind: str) -> typer.Typer:
                 fail(f"--beads: {error}")
             if side.upper() not in ("X", "O"):
                 fail(f"--side must be X or O, not {side!r}")
-            run_menace_command(learners, games, against or list(MENACE_OPPONENTS), 0 if side.upper() == "X" else 1, bead_stages, (win, draw, loss), seed, plot, chart)
+            run_menace_command(
+                learners,
+                games,
+                against or list(MENACE_OPPONENTS),
+                0 if side.upper() == "X" else 1,
+                bead_stages,
+                (win, draw, loss),
+                seed,
+                plot,
+                chart,
+            )
 
     else:
 
         @sub.callback(invoke_without_command=True)
         def her_experiment(
             ctx: typer.Context,
-            learners: Annotated[int, typer.Option("--learners", min=1, max=100_000, help=f"fresh {kind.upper()}s per opponent")] = 50,
+            learners: Annotated[
+                int, typer.Option("--learners", min=1, max=100_000, help=f"fresh {kind.upper()}s per opponent")
+            ] = 50,
             games: Annotated[int, typer.Option("--games", min=1, max=500_000, help="games each one plays")] = 200,
-            against: Annotated[list[str] | None, typer.Option("--against", help="random or sharp (or perfect); repeat for several (default: random and sharp)")] = None,
-            side: Annotated[str, typer.Option("--side", help="B: the learner plays Black, second (seed 003's); W: White")] = "B",
+            against: Annotated[
+                list[str] | None,
+                typer.Option(
+                    "--against", help="random or sharp (or perfect); repeat for several (default: random and sharp)"
+                ),
+            ] = None,
+            side: Annotated[
+                str, typer.Option("--side", help="B: the learner plays Black, second (seed 003's); W: White")
+            ] = "B",
             seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
-            plot: Annotated[Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")] = None,
-            chart: Annotated[bool, typer.Option("--chart/--no-chart", help="print Gardner's chart of one learner per opponent")] = True,
+            plot: Annotated[
+                Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")
+            ] = None,
+            chart: Annotated[
+                bool, typer.Option("--chart/--no-chart", help="print Gardner's chart of one learner per opponent")
+            ] = True,
         ) -> None:
             if ctx.invoked_subcommand is not None:
                 return
             if side.upper() not in ("W", "B"):
                 fail(f"--side must be W or B, not {side!r}")
-            run_her_command(kind, learners, games, against or ["random", "sharp"], seed, plot, chart, "WB".index(side.upper()))
+            run_her_command(
+                kind, learners, games, against or ["random", "sharp"], seed, plot, chart, "WB".index(side.upper())
+            )
 
     from ..store.files import MissingFolderError
 
@@ -151,8 +197,12 @@ def learner_app(kind: str) -> typer.Typer:
     @sub.command("import")
     def import_(
         path: Annotated[Path, typer.Argument(help="a JSON file written by export")],
-        name: Annotated[str | None, typer.Option("--name", help="the name in the store (default: the file's name)")] = None,
-        replace: Annotated[bool, typer.Option("--replace", help="replace a learner of that name already in the store")] = False,
+        name: Annotated[
+            str | None, typer.Option("--name", help="the name in the store (default: the file's name)")
+        ] = None,
+        replace: Annotated[
+            bool, typer.Option("--replace", help="replace a learner of that name already in the store")
+        ] = False,
     ) -> None:
         """Read boxes from a JSON file into the store; every box and bead is checked, a bad file changes nothing."""
         store = open_store()
@@ -175,9 +225,17 @@ def learner_app(kind: str) -> typer.Typer:
     def show(name: str = typer.Argument(..., help=f"a {kind} kept in the store")) -> None:
         """Print a named learner's boxes: each canonical board and its beads."""
         player = stored_learner(kind, name, open_store())
-        table = Table("box (canonical board)", "beads", title=f"{kind} {name}: {len(player.boxes)} boxes after {player.games_played} games")
+        table = Table(
+            "box (canonical board)",
+            "beads",
+            title=f"{kind} {name}: {len(player.boxes)} boxes after {player.games_played} games",
+        )
         for board, beads in sorted(player.boxes.items()):
-            shown = " ".join(f"{m}x{c}" for m, c in beads.items()) if isinstance(beads, dict) else " ".join(beads) or "(empty: resigns)"
+            shown = (
+                " ".join(f"{m}x{c}" for m, c in beads.items())
+                if isinstance(beads, dict)
+                else " ".join(beads) or "(empty: resigns)"
+            )
             table.add_row(board, shown)
         console.print(table)
 
@@ -212,7 +270,9 @@ def default_plot(kind: str, seed: int) -> Path:
 def check_plot(plot: Path | None) -> None:
     """Refuse a --plot the run could not write before the run starts (its folder is never made)."""
     if plot is not None and (plot.is_dir() or not plot.absolute().parent.is_dir()):
-        fail(f"--plot: cannot write {plot}: " + ("it is a folder" if plot.is_dir() else f"no such folder {plot.parent}"))
+        fail(
+            f"--plot: cannot write {plot}: " + ("it is a folder" if plot.is_dir() else f"no such folder {plot.parent}")
+        )
 
 
 def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
@@ -267,20 +327,31 @@ def run_her_command(
     name = kind.upper()
     colour = ("White", "Black")[side]
     table = Table(
-        "against", "most losses", "average", "good beads taken out", "bad beads taken out", "last loss (game)",
+        "against",
+        "most losses",
+        "average",
+        "good beads taken out",
+        "bad beads taken out",
+        "last loss (game)",
         title=f"{learners} fresh {name}s as {colour}, {games} games each, seed {seed}",
     )
     for item in result["opponents"]:
         table.add_row(
-            item["opponent"].capitalize(), str(item["most_losses"]), f"{item['average_losses']:.2f}",
-            str(item["good_beads_taken_out"]), str(item["bad_beads_taken_out"]), str(item["last_loss_game"]),
+            item["opponent"].capitalize(),
+            str(item["most_losses"]),
+            f"{item['average_losses']:.2f}",
+            str(item["good_beads_taken_out"]),
+            str(item["bad_beads_taken_out"]),
+            str(item["last_loss_game"]),
         )
     console.print(table)
     counted, opened = result["boxes_counted"], result["boxes_opened"]
     console.print(
         f"Boxes counted without playing: {counted['boxes']} boxes, {counted['beads']} beads, {counted['bad_beads']} of them bad."
     )
-    console.print(f"Boxes these runs opened: {opened['boxes']}, with {opened['beads']} beads, {opened['bad_beads']} of them bad.")
+    console.print(
+        f"Boxes these runs opened: {opened['boxes']}, with {opened['beads']} beads, {opened['bad_beads']} of them bad."
+    )
     bad = counted["bad_beads"]
     most = result["most_losses_overall"]
     if side == 0:
@@ -298,7 +369,8 @@ def run_her_command(
         )
     good = result["good_beads_taken_out"]
     console.print(
-        f"Good beads taken out: {good}" + (" (Gardner's rule only ever threw away bad moves)." if good == 0 else " (a good bead was lost!).")
+        f"Good beads taken out: {good}"
+        + (" (Gardner's rule only ever threw away bad moves)." if good == 0 else " (a good bead was lost!).")
     )
     if kind == "him":
         compare_with_her(result, learners, games, opponents, seed, side)
@@ -307,12 +379,15 @@ def run_her_command(
             letters = item["chart"]
             print_chart(
                 f"Gardner's chart, {name} no. 1 against {item['opponent'].capitalize()} (W won, L lost; ten games a line): "
-                f"lost {letters.count('L')} of {games}, the last loss in game {letters.rfind('L') + 1}", letters,
+                f"lost {letters.count('L')} of {games}, the last loss in game {letters.rfind('L') + 1}",
+                letters,
             )
     save_and_plot(kind, result, plot, f"{name}: losses per game, {learners} learners, seed {seed}")
 
 
-def compare_with_her(him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int, side: int) -> None:
+def compare_with_her(
+    him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int, side: int
+) -> None:
     """Seed 003's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
     from ..experiments.matchbox import run_her
 
@@ -326,13 +401,21 @@ def compare_with_her(him: dict[str, Any], learners: int, games: int, opponents: 
             f"HER {b:.2f} (most {theirs['most_losses']}): HIM loses [bold]{answer}[/bold]."
         )
     him["her_for_comparison"] = [
-        {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]} for t in her["opponents"]
+        {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]}
+        for t in her["opponents"]
     ]
 
 
 def run_menace_command(
-    learners: int, games: int, against: list[str], side: int, beads: tuple[int, ...], rewards: tuple[int, int, int],
-    seed: int, plot: Path | None, chart: bool,
+    learners: int,
+    games: int,
+    against: list[str],
+    side: int,
+    beads: tuple[int, ...],
+    rewards: tuple[int, int, int],
+    seed: int,
+    plot: Path | None,
+    chart: bool,
 ) -> None:
     from ..experiments.matchbox import run_menace
 
@@ -342,20 +425,35 @@ def run_menace_command(
     symbol = "XO"[side]
     window = result["opponents"][0]["window"]
     table = Table(
-        "against", "wins", "draws", "losses", f"loss rate, first {window}", f"loss rate, last {window}", f"draw rate, last {window}",
+        "against",
+        "wins",
+        "draws",
+        "losses",
+        f"loss rate, first {window}",
+        f"loss rate, last {window}",
+        f"draw rate, last {window}",
         "boxes opened",
-        title=(f"{learners} fresh MENACEs as {symbol}, {games} games each, beads {'-'.join(map(str, beads))}, "
-               f"rewards {rewards[0]:+d}/{rewards[1]:+d}/{rewards[2]:+d}, seed {seed} (averages a MENACE)"),
+        title=(
+            f"{learners} fresh MENACEs as {symbol}, {games} games each, beads {'-'.join(map(str, beads))}, "
+            f"rewards {rewards[0]:+d}/{rewards[1]:+d}/{rewards[2]:+d}, seed {seed} (averages a MENACE)"
+        ),
     )
     for item in result["opponents"]:
         table.add_row(
-            item["opponent"], f"{item['average_wins']:.1f}", f"{item['average_draws']:.1f}", f"{item['average_losses']:.1f}",
-            f"{item['loss_rate_first']:.3f}", f"{item['loss_rate_last']:.3f}", f"{item['draw_rate_last']:.3f}",
+            item["opponent"],
+            f"{item['average_wins']:.1f}",
+            f"{item['average_draws']:.1f}",
+            f"{item['average_losses']:.1f}",
+            f"{item['loss_rate_first']:.3f}",
+            f"{item['loss_rate_last']:.3f}",
+            f"{item['draw_rate_last']:.3f}",
             f"{item['boxes_opened_average']:.0f}",
         )
     console.print(table)
     counted = result["boxes_counted"]
-    console.print(f"MENACE's boxes as {symbol}, counted without playing: {counted['boxes']} boxes, {counted['colours']} bead colours.")
+    console.print(
+        f"MENACE's boxes as {symbol}, counted without playing: {counted['boxes']} boxes, {counted['colours']} bead colours."
+    )
     console.print("In self-play one MENACE plays both sides; its letters are X's results.")
     if chart:
         for item in result["opponents"]:
@@ -363,6 +461,8 @@ def run_menace_command(
             shown = letters[:200]
             print_chart(
                 f"Chart of MENACE no. 1 against {item['opponent']} (W won, D drew, L lost; ten games a line"
-                + (f"; the first 200 of {games}" if len(letters) > 200 else "") + ")", shown,
+                + (f"; the first 200 of {games}" if len(letters) > 200 else "")
+                + ")",
+                shown,
             )
     save_and_plot("menace", result, plot, f"MENACE as {symbol}: losses per game, {learners} learners, seed {seed}")

@@ -50,7 +50,13 @@ def _build_teeko(path: Path) -> dict[str, Any]:
     from ..solve.teeko import build_table
     from ..solve.variant import teeko
 
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console, transient=False) as progress:
         tasks: dict[str, TaskID] = {}
 
@@ -93,7 +99,9 @@ def _verify_teeko(solution: Any) -> None:
     with console.status("checking every stored moving-phase position against its moves"):
         wrong = check_moving(solution.variant, solution.layers)
     if wrong:
-        fail(f"the table is inconsistent: {wrong} stored positions are not the best of their moves; rebuild it with --force")
+        fail(
+            f"the table is inconsistent: {wrong} stored positions are not the best of their moves; rebuild it with --force"
+        )
     console.print("Checked: every stored moving-phase position is the best of its moves.")
 
 
@@ -102,7 +110,9 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None) -> Non
     value, distance = solution.outcome(game.initial())
     size = path.stat().st_size
     if built:
-        console.print(f"Built the Teeko table in {built['total_seconds']:.1f} s: {path} ({size / 1e6:.1f} MB)", markup=False)
+        console.print(
+            f"Built the Teeko table in {built['total_seconds']:.1f} s: {path} ({size / 1e6:.1f} MB)", markup=False
+        )
     else:
         console.print(f"Teeko table: {path} ({size / 1e6:.1f} MB, checksum verified)", markup=False)
     console.print(f"The start: {describe(game, 0, value, distance)}.")
@@ -117,7 +127,9 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None) -> Non
 def _solve_small(solution: Solution) -> None:
     facts = solution.summary()
     game = solution.game
-    console.print(f"{game.name}: solved by exhaustive search over {facts['positions']:,} positions reachable from the start.")
+    console.print(
+        f"{game.name}: solved by exhaustive search over {facts['positions']:,} positions reachable from the start."
+    )
     console.print(f"The start: {describe(game, 0, facts['start_value'], facts['start_distance'])}.")
     console.print(_census_table(facts, "Positions reachable from the start"))
     console.print(f"Longest forced win: {facts['longest_forced_win']} plies.")
@@ -125,10 +137,16 @@ def _solve_small(solution: Solution) -> None:
 
 def solve_command(
     game_name: GameArgument,
-    stats: Annotated[bool, typer.Option("--stats", help="print the census of the solved table (Teeko: needs the table)")] = False,
+    stats: Annotated[
+        bool, typer.Option("--stats", help="print the census of the solved table (Teeko: needs the table)")
+    ] = False,
     force: Annotated[bool, typer.Option("--force", help="rebuild the Teeko table even if a good one exists")] = False,
-    table: Annotated[Path | None, typer.Option("--table", help="the Teeko table file (default: in the data directory)")] = None,
-    verify: Annotated[bool, typer.Option("--verify", help="Teeko: check every stored position against its moves (about 20 s)")] = False,
+    table: Annotated[
+        Path | None, typer.Option("--table", help="the Teeko table file (default: in the data directory)")
+    ] = None,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Teeko: check every stored position against its moves (about 20 s)")
+    ] = False,
 ) -> None:
     """Solve GAME exactly.  Teeko: build its table (retrograde analysis, about 20 s) into the data directory."""
     game = _game(game_name)
@@ -149,7 +167,9 @@ def _solution_or_fail(game: Game) -> Solution:
 
 def analyze_command(
     game_name: GameArgument,
-    moves: Annotated[list[str] | None, typer.Argument(metavar="[MOVES]...", help="moves from the start, in the game's notation")] = None,
+    moves: Annotated[
+        list[str] | None, typer.Argument(metavar="[MOVES]...", help="moves from the start, in the game's notation")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON for programs")] = False,
 ) -> None:
     """The position after MOVES: its value and distance with best play, and the grade of every legal move."""

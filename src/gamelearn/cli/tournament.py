@@ -75,10 +75,14 @@ def register(app: typer.Typer) -> None:
         specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
         games: Annotated[int, typer.Option("--games", help="games per pair, colours alternating")] = 10,
         seed: Annotated[int, typer.Option("--seed", help="seed of every game (same seed, same tournament)")] = 0,
-        max_plies: Annotated[int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")] = DEFAULT_MAX_PLIES,
+        max_plies: Annotated[
+            int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")
+        ] = DEFAULT_MAX_PLIES,
         grade: Annotated[bool, typer.Option("--grade", help="grade every move against the perfect player")] = False,
         workers: Annotated[int | None, typer.Option("--workers", help="local processes (1: in this process)")] = None,
-        dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run the pairs on a Dask cluster")] = None,
+        dask: Annotated[
+            str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run the pairs on a Dask cluster")
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON (tables go away)")] = False,
     ) -> None:
         """A round robin between player SPECs: each pair plays --games games, every game seeded, every
@@ -131,4 +135,6 @@ def register(app: typer.Typer) -> None:
         out = console if console.is_terminal else Console(width=max(console.width, 160), highlight=False)
         out.print(crosstable(result))
         out.print(standings_table(result))
-        out.print(f"{pairs * games} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}.")
+        out.print(
+            f"{pairs * games} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
+        )

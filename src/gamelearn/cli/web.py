@@ -11,7 +11,9 @@ from .common import console, fail
 
 
 def serve(
-    host: Annotated[str, typer.Option("--host", help="address to listen on (127.0.0.1: this machine only)")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="address to listen on (127.0.0.1: this machine only)")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="port to listen on")] = 8000,
     store: Annotated[
         Path | None, typer.Option("--store", help="the SQLite store (default: gamelearn.sqlite3 in the data directory)")

@@ -17,4 +17,13 @@ from .single import SingleAgentEnv, register_environments
 
 register_environments()
 
-__all__ = ["AGENTS", "TEEKO_DIRECTIONS", "ActionCodec", "SingleAgentEnv", "codec", "env", "raw_env", "register_environments"]
+__all__ = [
+    "AGENTS",
+    "TEEKO_DIRECTIONS",
+    "ActionCodec",
+    "SingleAgentEnv",
+    "codec",
+    "env",
+    "raw_env",
+    "register_environments",
+]

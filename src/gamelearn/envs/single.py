@@ -88,7 +88,9 @@ class SingleAgentEnv(gymnasium.Env):
         record = GameRecord(self.game.name, players, tuple(self.moves), tuple(self.states), winner, end, None)
         self.opponent.learn(record, 1 - self.agent_side)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self.opponent.reseed(seed)

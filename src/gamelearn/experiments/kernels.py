@@ -171,7 +171,9 @@ def _random_game(x_stream: np.ndarray, o_stream: np.ndarray, lines: np.ndarray, 
 
 
 @njit(cache=True)
-def _random_games(n: int, x_stream: np.ndarray, o_stream: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _random_games(
+    n: int, x_stream: np.ndarray, o_stream: np.ndarray, lines: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     results = np.empty(n, dtype=np.int8)
     moves = np.full((n, 9), -1, dtype=np.int8)
     row = np.empty(9, dtype=np.int64)
@@ -447,9 +449,7 @@ def td_selfplay(
     """
     table = table or TDTable(symmetry)
     stream = new_mt_state(seed)
-    results = _td_selfplay(
-        n, stream, alpha, epsilon, symmetry, table.values, table.seen, TTT_LINES, TTT_SYMMETRIES
-    )
+    results = _td_selfplay(n, stream, alpha, epsilon, symmetry, table.values, table.seen, TTT_LINES, TTT_SYMMETRIES)
     return table, results
 
 

@@ -29,7 +29,7 @@ MENACE_OPPONENTS = ("random", "perfect", "self")
 
 def chart(record: str, per_line: int = 10) -> list[str]:
     """Gardner's chart: a letter a game, ``per_line`` to a line."""
-    return [record[start:start + per_line] for start in range(0, len(record), per_line)]
+    return [record[start : start + per_line] for start in range(0, len(record), per_line)]
 
 
 # HER and HIM ------------------------------------------------------------------------------------
@@ -81,9 +81,7 @@ def loss_rate(records: Sequence[str], letter: str) -> list[float]:
     return [sum(1 for r in records if r[g] == letter) / len(records) for g in range(games)]
 
 
-def run_her(
-    kind: str, learners: int, games: int, opponents: Sequence[str], seed: int, side: int = 1
-) -> dict[str, Any]:
+def run_her(kind: str, learners: int, games: int, opponents: Sequence[str], seed: int, side: int = 1) -> dict[str, Any]:
     """Train ``learners`` fresh HERs (``kind`` "her") or HIMs ("him") for ``games`` games against
     each opponent, seeded, playing ``side`` (1, Black, as in seed 003; 0 for White); check every
     bead taken out against the exact solution."""

@@ -151,8 +151,10 @@ class _Tracer:
         back-to-back layout would have read the opponent's pawn (cell 04 of the last search)."""
         asked = -side
         for _ in range(points):
-            self.write(f"OOB g={self.game} n={self.ply} cell=54 asked_for={asked:+d} read=0 contiguous={asked} "
-                       "neighbour=0 canplay=0 canplay_if_contiguous=1")
+            self.write(
+                f"OOB g={self.game} n={self.ply} cell=54 asked_for={asked:+d} read=0 contiguous={asked} "
+                "neighbour=0 canplay=0 canplay_if_contiguous=1"
+            )
 
 
 def _ply_line(g: int, n: int, side: int, d: Decision, rand_calls: int, board: str) -> str:

@@ -123,7 +123,9 @@ def play_pair(task: PairTask) -> list[GameResult]:
     """Play one pair's games in order with one player object per spec (learners keep learning)."""
     game = get_game(task.game)
     spec_indices = (task.first, task.second)
-    players = [make_player(game, spec, seed=game_seed(task.seed, task.pair, -1 - side)) for side, spec in enumerate(task.specs)]
+    players = [
+        make_player(game, spec, seed=game_seed(task.seed, task.pair, -1 - side)) for side, spec in enumerate(task.specs)
+    ]
     solution = solve(game) if task.grade else None
     results = []
     for index in range(task.games):
@@ -189,7 +191,9 @@ def bradley_terry_ratings(
     for _ in range(10_000):
         new = []
         for i in range(count):
-            denominator = sum(n / (strength[i] + strength[j if a == i else a]) for (a, j), n in played.items() if i in (a, j))
+            denominator = sum(
+                n / (strength[i] + strength[j if a == i else a]) for (a, j), n in played.items() if i in (a, j)
+            )
             new.append(wins[i] / denominator if denominator > 0 else strength[i])
         # Normalise (the model only fixes ratios) so the numbers stay in range.
         total = math.exp(sum(math.log(g) for g in new) / count)
@@ -296,7 +300,13 @@ class TournamentResult:
 
 
 def summarize(
-    game: str, specs: Sequence[str], games_per_pair: int, seed: int, max_plies: int, graded: bool, games: Sequence[GameResult]
+    game: str,
+    specs: Sequence[str],
+    games_per_pair: int,
+    seed: int,
+    max_plies: int,
+    graded: bool,
+    games: Sequence[GameResult],
 ) -> TournamentResult:
     """Tables from the games (sorted by pair and index first, so the runner's order does not matter)."""
     ordered = tuple(sorted(games, key=lambda g: (g.pair, g.index)))
@@ -360,7 +370,9 @@ def summarize(
 # Checking the arguments, then the runners ----------------------------------------------------------
 
 
-def check_arguments(game: Game, specs: Sequence[str], games_per_pair: int, max_plies: int, grade: bool, workers: int) -> None:
+def check_arguments(
+    game: Game, specs: Sequence[str], games_per_pair: int, max_plies: int, grade: bool, workers: int
+) -> None:
     """ValueError, naming what is wrong, before any game is played."""
     if len(specs) < 2:
         raise ValueError(f"a tournament needs at least 2 player specs, not {len(specs)}")

@@ -127,7 +127,7 @@ class Game(ABC, Generic[S]):
         columns = self.facts.columns
         lines = []
         for row in range(self.facts.rows):
-            lines.append(" ".join(cells[row * columns:(row + 1) * columns]))
+            lines.append(" ".join(cells[row * columns : (row + 1) * columns]))
         return "\n".join(lines)
 
     def __repr__(self) -> str:

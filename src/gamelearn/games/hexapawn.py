@@ -121,7 +121,9 @@ class Hexapawn(Game[HexapawnState]):
         if board[src] != side:
             raise IllegalMove(move, f"no {side} pawn on square {src}")
         direction = "up" if side == WHITE else "down"
-        raise IllegalMove(move, f"a pawn steps one square {direction} to an empty square, or diagonally onto an enemy pawn")
+        raise IllegalMove(
+            move, f"a pawn steps one square {direction} to an empty square, or diagonally onto an enemy pawn"
+        )
 
     def winner(self, state: HexapawnState) -> int | None:
         return _analyse(state[0], state[1])[0]

@@ -307,7 +307,7 @@ class Teeko(Game[TeekoState]):
         cells = self.board(state)
         lines = ["  0 1 2 3 4"]
         for r in range(SIZE):
-            lines.append(f"{r} " + " ".join(cells[r * SIZE:(r + 1) * SIZE]))
+            lines.append(f"{r} " + " ".join(cells[r * SIZE : (r + 1) * SIZE]))
         return "\n".join(lines)
 
     def rules_text(self) -> str:

@@ -94,7 +94,7 @@ def _three_windows() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     ]
     for cells in diagonal_lines:
         for start in range(len(cells) - 2):
-            diagonals.append(sum(1 << (r * 5 + c) for r, c in cells[start:start + 3]))
+            diagonals.append(sum(1 << (r * 5 + c) for r, c in cells[start : start + 3]))
     return tuple(rows_cols), tuple(diagonals), BLOCK_MASKS
 
 

@@ -177,8 +177,11 @@ class MatchboxPlayer(Player):
             self.games_played += 1
         self._learned_sides += sides
         for mover in sides:
-            drawn = [(state, move) for state, move in zip(record.states, record.moves, strict=False)
-                     if self.game.to_move(state) == mover]
+            drawn = [
+                (state, move)
+                for state, move in zip(record.states, record.moves, strict=False)
+                if self.game.to_move(state) == mover
+            ]
             outcome = 0 if record.winner is None else (1 if record.winner == mover else -1)
             self.reinforce(drawn, outcome)
         self.save()
@@ -281,11 +284,15 @@ class HerPlayer(MatchboxPlayer):
                 raise ValueError(f"{where}: box {board!r}: beads must be a list of moves, not {beads!r}")
             for bead in beads:
                 if not isinstance(bead, str) or bead not in legal:
-                    raise ValueError(f"{where}: box {board!r}: bead {bead!r} is not a legal move there (legal: {', '.join(sorted(legal))})")
+                    raise ValueError(
+                        f"{where}: box {board!r}: bead {bead!r} is not a legal move there (legal: {', '.join(sorted(legal))})"
+                    )
             if not self.rewards_wins:
                 for bead in set(beads):
                     if beads.count(bead) > 1:
-                        raise ValueError(f"{where}: box {board!r}: bead {bead!r} is there {beads.count(bead)} times; HER has one of each (HIM may have copies)")
+                        raise ValueError(
+                            f"{where}: box {board!r}: bead {bead!r} is there {beads.count(bead)} times; HER has one of each (HIM may have copies)"
+                        )
             checked[board] = list(beads)
         return checked
 
@@ -309,7 +316,9 @@ def box_of_board(table: Any, board: Any, where: str, min_choices: int) -> int:
     if position is None:
         raise ValueError(f"{where}: box {board!r}: not a position any game reaches with a move to make")
     if table.canonical[position] != position:
-        raise ValueError(f"{where}: box {board!r}: not the canonical board (its box is {table.boards[table.canonical[position]]!r})")
+        raise ValueError(
+            f"{where}: box {board!r}: not the canonical board (its box is {table.boards[table.canonical[position]]!r})"
+        )
     if len(table.moves[position]) < min_choices:
         raise ValueError(f"{where}: box {board!r}: only one move there, so no box")
     return position
@@ -420,7 +429,12 @@ class MenacePlayer(MatchboxPlayer):
             counts[colour] = max(0, counts[colour] + delta)
 
     def settings(self) -> dict[str, Any]:
-        return {"beads": list(self.beads_by_stage), "win": self.rewards[0], "draw": self.rewards[1], "loss": self.rewards[2]}
+        return {
+            "beads": list(self.beads_by_stage),
+            "win": self.rewards[0],
+            "draw": self.rewards[1],
+            "loss": self.rewards[2],
+        }
 
     def apply_settings(self, settings: Any, where: str) -> None:
         # the boxes carry their own counts; the settings say how new boxes and rewards work, and a
@@ -450,10 +464,14 @@ class MenacePlayer(MatchboxPlayer):
             if not isinstance(counts, dict):
                 raise ValueError(f"{where}: box {board!r}: beads must be an object from colour to count")
             if set(counts) != set(colours):
-                raise ValueError(f"{where}: box {board!r}: colours {sorted(counts)} but the position has {list(colours)}")
+                raise ValueError(
+                    f"{where}: box {board!r}: colours {sorted(counts)} but the position has {list(colours)}"
+                )
             for colour, count in counts.items():
                 if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                    raise ValueError(f"{where}: box {board!r}: colour {colour!r} has {count!r} beads, not a whole number >= 0")
+                    raise ValueError(
+                        f"{where}: box {board!r}: colour {colour!r} has {count!r} beads, not a whole number >= 0"
+                    )
             checked[board] = {colour: counts[colour] for colour in colours}
         return checked
 

@@ -106,7 +106,10 @@ class HerTraining:
 
 
 def train_her(
-    seeds: Sequence[int], opponent: str = "sharp", him: bool = False, learner_side: int = 1,
+    seeds: Sequence[int],
+    opponent: str = "sharp",
+    him: bool = False,
+    learner_side: int = 1,
     training: HerTraining | None = None,
 ) -> HerTraining:
     """HER (HIM with ``him``) plays one hexapawn game per seed against ``opponent`` and learns."""

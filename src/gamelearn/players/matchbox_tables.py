@@ -152,7 +152,9 @@ class BoxCount:
     bad_beads: int
 
 
-def count_boxes(game_name: str, side: int, use_symmetry: bool = True, min_choices: int = 1, merge_colours: bool = False) -> BoxCount:
+def count_boxes(
+    game_name: str, side: int, use_symmetry: bool = True, min_choices: int = 1, merge_colours: bool = False
+) -> BoxCount:
     """Seed 003's ``count_boxes``, without playing: every position ``side`` can face on its turn in a
     game not yet over, reached by any sequence of legal moves, with at least ``min_choices`` legal
     moves; with ``use_symmetry`` a position and its symmetric images count once.  Beads are the

@@ -118,7 +118,9 @@ class MCTSPlayer(Player):
         if not root.children:
             return self.rng.choice(moves)
         # Most visited; equal visits go to the better mean, then to the earlier move in sorted order.
-        best = max(root.children, key=lambda child: (child.visits, child.wins / child.visits, -moves.index(child.move or "")))
+        best = max(
+            root.children, key=lambda child: (child.visits, child.wins / child.visits, -moves.index(child.move or ""))
+        )
         return best.move
 
 

@@ -157,7 +157,12 @@ class SharpPlayer(Player):
 
 _SEARCH_OPTIONS = (
     Option("depth", parse_int(1, 12), 2, "plies to search before the evaluation takes over"),
-    Option("eval", str, "default", "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines)"),
+    Option(
+        "eval",
+        str,
+        "default",
+        "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines)",
+    ),
 )
 register(PlayerKind("minimax", MinimaxPlayer, "minimax to a depth, then a named evaluation", options=_SEARCH_OPTIONS))
 register(PlayerKind("alphabeta", AlphaBetaPlayer, "minimax with alpha-beta pruning", options=_SEARCH_OPTIONS))

@@ -178,7 +178,9 @@ class TDPlayer(Player):
         if payload.get("game") != self.game.name:
             raise ValueError(f"td table {self.name!r} is for {payload.get('game')!r}, not {self.game.name!r}")
         if bool(payload.get("symmetry", True)) != self.symmetry:
-            raise ValueError(f"td table {self.name!r} was learnt with symmetry={'on' if payload.get('symmetry') else 'off'}")
+            raise ValueError(
+                f"td table {self.name!r} was learnt with symmetry={'on' if payload.get('symmetry') else 'off'}"
+            )
         self.values = {str(k): float(v) for k, v in payload.get("values", {}).items()}
         self.games_learnt = int(payload.get("games_learnt", 0))
 
@@ -211,7 +213,12 @@ register(
         options=(
             Option("alpha", parse_fraction, 0.2, "step size of each update"),
             Option("epsilon", parse_fraction, 0.1, "chance of an exploring random move"),
-            Option("train", parse_switch, True, "learn from each game (off: learn nothing; add epsilon=0 to play only what it knows)"),
+            Option(
+                "train",
+                parse_switch,
+                True,
+                "learn from each game (off: learn nothing; add epsilon=0 to play only what it knows)",
+            ),
             Option("symmetry", parse_switch, True, "one entry for a position and its symmetric images"),
             Option("name", parse_name, None, "load and save the table in the store under this name"),
         ),

@@ -53,4 +53,3 @@ def solve(game: Game | str, **options: Any) -> Solution:
 
 
 __all__ = ["Grade", "MoveAnalysis", "Outcome", "Solution", "solve"]
-

@@ -83,7 +83,9 @@ class Solution(ABC):
 
     def move_outcomes(self, state: Hashable) -> list[tuple[str, Outcome]]:
         """Every legal move with its outcome for the side that plays it, in the game's move order."""
-        return [(move, move_outcome(self.outcome(self.game.play(state, move)))) for move in self.game.legal_moves(state)]
+        return [
+            (move, move_outcome(self.outcome(self.game.play(state, move)))) for move in self.game.legal_moves(state)
+        ]
 
     def best_moves(self, state: Hashable) -> list[str]:
         """The moves of perfect play: the best value, then the fastest win or the slowest loss.

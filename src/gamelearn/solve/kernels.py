@@ -186,7 +186,7 @@ def gather_rows(code: np.ndarray, row: int, rep_ranks: np.ndarray) -> np.ndarray
     out = np.empty(rep_ranks.shape[0] * row, dtype=np.uint8)
     for c in range(rep_ranks.shape[0]):
         start = rep_ranks[c] * row
-        out[c * row:(c + 1) * row] = code[start:start + row]
+        out[c * row : (c + 1) * row] = code[start : start + row]
     return out
 
 

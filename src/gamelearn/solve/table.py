@@ -74,7 +74,9 @@ def _nothing(stage: str, done: int, total: int) -> None:
     return None
 
 
-def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
+def build_layers(
+    variant: Variant, progress: Progress = _nothing
+) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
     """Solve ``variant`` completely: the stored rows of every layer, and facts about the build."""
     from . import kernels  # numba loads only for a build, not for reading a table
 
@@ -95,7 +97,9 @@ def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[
     distance = 0
     while True:
         progress("retrograde analysis", distance, distance + 1)
-        resolved = kernels.retrograde_level(code, count, distance, movers, others, free, index.neighbours, index.binom, full)
+        resolved = kernels.retrograde_level(
+            code, count, distance, movers, others, free, index.neighbours, index.binom, full
+        )
         if resolved == 0:
             break
         levels.append(resolved)
@@ -116,9 +120,20 @@ def build_layers(variant: Variant, progress: Progress = _nothing) -> tuple[dict[
         out = np.empty(len(classes.reps) * len(rows), dtype=np.uint8)
         child_classes = index.classes[child[0]]
         kernels.placing_layer(
-            out, classes.reps, rows, index.free_squares(classes.reps), layers[child], len(index.subsets(n - child[0], child[1])),
-            child_classes.class_of, child_classes.sym_of, child_classes.reps, index.perms, index.win_masks, index.binom,
-            full, o == k,
+            out,
+            classes.reps,
+            rows,
+            index.free_squares(classes.reps),
+            layers[child],
+            len(index.subsets(n - child[0], child[1])),
+            child_classes.class_of,
+            child_classes.sym_of,
+            child_classes.reps,
+            index.perms,
+            index.win_masks,
+            index.binom,
+            full,
+            o == k,
         )
         layers[(m, o)] = out
         child = (m, o)
@@ -142,8 +157,16 @@ def check_moving(variant: Variant, layers: dict[tuple[int, int], np.ndarray]) ->
     classes = index.classes[k]
     return int(
         kernels.check_moving_layer(
-            np.asarray(layers[(k, k)]), classes.reps, index.subsets(index.n - k, k), index.free_squares(classes.reps),
-            classes.class_of, classes.sym_of, index.perms, index.neighbours, index.win_masks, index.binom,
+            np.asarray(layers[(k, k)]),
+            classes.reps,
+            index.subsets(index.n - k, k),
+            index.free_squares(classes.reps),
+            classes.class_of,
+            classes.sym_of,
+            index.perms,
+            index.neighbours,
+            index.win_masks,
+            index.binom,
             (1 << index.n) - 1,
         )
     )
@@ -196,18 +219,22 @@ def read_header(path: Path) -> dict[str, Any]:
     if len(head) < HEADER_SIZE or not head.startswith(MAGIC):
         raise TableError(f"{path} is not a gamelearn solved table (or its header is cut short)")
     try:
-        header: dict[str, Any] = json.loads(head[len(MAGIC):].split(b"\n", 1)[0])
+        header: dict[str, Any] = json.loads(head[len(MAGIC) :].split(b"\n", 1)[0])
     except ValueError:
         raise TableError(f"{path}: the table's header is corrupt") from None
     return header
 
 
-def open_table(variant: Variant, path: Path, verify: bool = True) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
+def open_table(
+    variant: Variant, path: Path, verify: bool = True
+) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
     """The layers of the table at ``path``, memory-mapped, after checking that it is complete, intact
     and for ``variant``; TableError (a ValueError) otherwise."""
     header = read_header(path)
     if header.get("format") != FORMAT or header.get("signature") != variant.signature():
-        raise TableError(f"{path} is a table of another game or format ({header.get('variant')!r}, format {header.get('format')})")
+        raise TableError(
+            f"{path} is a table of another game or format ({header.get('variant')!r}, format {header.get('format')})"
+        )
     expected = HEADER_SIZE + int(header["payload_size"])
     actual = path.stat().st_size
     if actual != expected:
@@ -219,5 +246,5 @@ def open_table(variant: Variant, path: Path, verify: bool = True) -> tuple[dict[
             raise TableError(f"{path} is corrupt: its checksum does not match its header")
     layers = {}
     for entry in header["layers"]:
-        layers[(entry["mover"], entry["other"])] = payload[entry["offset"]:entry["offset"] + entry["size"]]
+        layers[(entry["mover"], entry["other"])] = payload[entry["offset"] : entry["offset"] + entry["size"]]
     return layers, header

@@ -29,7 +29,9 @@ class TableSolution(Solution):
     """A Teeko-like game read from its solved table.  States have ``x``, ``o`` (bitboards) and
     ``to_move``, as gamelearn.games.teeko.TeekoState."""
 
-    def __init__(self, game: Game, variant: Variant, layers: dict[tuple[int, int], np.ndarray], header: dict[str, Any]) -> None:
+    def __init__(
+        self, game: Game, variant: Variant, layers: dict[tuple[int, int], np.ndarray], header: dict[str, Any]
+    ) -> None:
         super().__init__(game)
         self.variant = variant
         self.layers = layers

@@ -100,7 +100,9 @@ def small_variant(rows: int, columns: int, pawns: int) -> Variant:
                 lambda sq: (rows - 1 - sq // columns, columns - 1 - sq % columns),
             )
         )
-    return Variant(f"teeko-{rows}x{columns}-{pawns}", rows, columns, pawns, tuple(sorted(masks)), tuple(neighbours), symmetries)
+    return Variant(
+        f"teeko-{rows}x{columns}-{pawns}", rows, columns, pawns, tuple(sorted(masks)), tuple(neighbours), symmetries
+    )
 
 
 def binomials(n: int, k: int) -> np.ndarray:

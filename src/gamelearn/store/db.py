@@ -138,9 +138,7 @@ class Store:
         _check_name("a learner name", name)
         text = json.dumps(payload, separators=(",", ":"))
         with self.transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO learners VALUES (?, ?, ?, ?, ?)", (owner, kind, name, text, time.time())
-            )
+            db.execute("INSERT OR REPLACE INTO learners VALUES (?, ?, ?, ?, ?)", (owner, kind, name, text, time.time()))
 
     def load_learner(self, kind: str, name: str, owner: str = "local") -> dict[str, Any] | None:
         with self._lock:

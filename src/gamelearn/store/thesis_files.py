@@ -109,7 +109,10 @@ def _record_fault(raw: bytes, offset: int) -> tuple[str, Entry | None]:
     """
     for k, byte in enumerate(raw):
         if byte > 0x7F:
-            return f"byte offset {offset + k} holds 0x{byte:02x}, a byte that is not ASCII (is this a thesis memory file?)", None
+            return (
+                f"byte offset {offset + k} holds 0x{byte:02x}, a byte that is not ASCII (is this a thesis memory file?)",
+                None,
+            )
     for k, byte in enumerate(raw[:BOARD_DIGITS]):
         if byte not in b"012":
             return (
@@ -227,7 +230,9 @@ def parse_stat(data: bytes, source: str = "stat") -> tuple[int, ...]:
         field = bytes(data[offset : offset + FIELD_WIDTH])
         value = parse_count(field)
         if value is None:
-            raise ThesisFormatError(f"{source}: field {index + 1} (byte offset {offset}) is {_show(field)}, {_NOT_A_COUNT}")
+            raise ThesisFormatError(
+                f"{source}: field {index + 1} (byte offset {offset}) is {_show(field)}, {_NOT_A_COUNT}"
+            )
         counts.append(value)
     return tuple(counts)
 

@@ -49,7 +49,9 @@ class NewGame(BaseModel):
 
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    move: str = Field(max_length=16, description="a move in the game's notation: '4', '63', '22', '2223'", examples=["63"])
+    move: str = Field(
+        max_length=16, description="a move in the game's notation: '4', '63', '22', '2223'", examples=["63"]
+    )
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -69,7 +71,9 @@ def _one_line(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_BODY_LIMIT, games_per_owner: int = 16) -> FastAPI:
+def create_app(
+    store_path: str | Path | None = None, body_limit: int = DEFAULT_BODY_LIMIT, games_per_owner: int = 16
+) -> FastAPI:
     """The ASGI app.  ``store_path`` None: the default store in the data directory."""
     store = Store(store_path)
     service = WebService(store, per_owner=games_per_owner)
@@ -168,7 +172,12 @@ def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_B
         service.abandon(owner_of(request), check_id(game_id))
         return Response(status_code=204)
 
-    @app.get("/api/games/{game_id}/analysis", tags=["games"], summary="The perfect player's value of every move", responses=ERRORS)
+    @app.get(
+        "/api/games/{game_id}/analysis",
+        tags=["games"],
+        summary="The perfect player's value of every move",
+        responses=ERRORS,
+    )
     def analysis(game_id: str, request: Request) -> dict[str, Any]:
         """Each legal move's value for the side to move (+1 win, 0 draw, -1 loss with best play)
         where the game's solution is available; `available` false and a `reason` where it is not."""
@@ -184,7 +193,9 @@ def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_B
             {"kind": "thesis-memory", "name": name} for name in store.list_memories(owner=owner)
         ]
 
-    @app.post("/api/learners/{kind}/reset", tags=["learners"], summary="Forget what a learner learned", responses=ERRORS)
+    @app.post(
+        "/api/learners/{kind}/reset", tags=["learners"], summary="Forget what a learner learned", responses=ERRORS
+    )
     def reset(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
         return {"kind": kind, "game": game, "deleted": service.reset_learner(owner_of(request), kind, game)}
 
@@ -199,9 +210,10 @@ def create_app(store_path: str | Path | None = None, body_limit: int = DEFAULT_B
         )
 
     @app.get("/api/chart", tags=["learners"], summary="Wins and losses over this browser's games", responses=ERRORS)
-    def chart(request: Request, game: str = Query(..., max_length=40), learner: str | None = Query(None, max_length=40)) -> dict[str, Any]:
+    def chart(
+        request: Request, game: str = Query(..., max_length=40), learner: str | None = Query(None, max_length=40)
+    ) -> dict[str, Any]:
         """Gardner's chart: a letter a game (W won, L lost, D drawn) from the learner's side."""
         return service.chart(owner_of(request), game, learner)
 
     return app
-

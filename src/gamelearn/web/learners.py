@@ -134,7 +134,13 @@ class MatchboxAdapter(LearnerAdapter):
         position, box, symmetry = player.box_position(state)  # type: ignore[attr-defined]
         table = player.table  # type: ignore[attr-defined]
         if self.kind == "menace" and len(table.moves[position]) == 1:
-            return {"learner": self.kind, "box": None, "bead": None, "resigned": False, "note": "one legal move: no box"}
+            return {
+                "learner": self.kind,
+                "box": None,
+                "bead": None,
+                "resigned": False,
+                "note": "one legal move: no box",
+            }
         board = table.boards[box]
         bead = game.transform_move(move, symmetry) if move is not None else None
         if bead is not None and self.kind == "menace":
@@ -164,7 +170,11 @@ class MatchboxAdapter(LearnerAdapter):
             colours += [bead for bead in counts if bead not in colours]
         # A list of [move, count] pairs, not an object: the page keeps the box's own bead order
         # (JavaScript would put "24" before "03" in an object's keys).
-        return {"board": board, "beads": [[colour, counts.get(colour, 0)] for colour in colours], "count": sum(counts.values())}
+        return {
+            "board": board,
+            "beads": [[colour, counts.get(colour, 0)] for colour in colours],
+            "count": sum(counts.values()),
+        }
 
     def view(self, game: Game, player: Player, focus: list[str] | None = None) -> dict[str, Any]:
         boxes = getattr(player, "boxes", {})
@@ -252,8 +262,17 @@ class ThesisAdapter(LearnerAdapter):
                 x_wins, o_wins = (second, first) if swapped else (first, second)
                 # Fixed: each side reads the memory from its own side; the original always as X.
                 score = x_wins - o_wins if (mover == 0 or original) else o_wins - x_wins
-                rows.append({"move": candidate, "board": game.board(after), "record": record,
-                             "x_wins": x_wins, "o_wins": o_wins, "score": score, "chosen": candidate == move})
+                rows.append(
+                    {
+                        "move": candidate,
+                        "board": game.board(after),
+                        "record": record,
+                        "x_wins": x_wins,
+                        "o_wins": o_wins,
+                        "score": score,
+                        "chosen": candidate == move,
+                    }
+                )
         rows.sort(key=lambda row: (-row["score"], row["record"]))
         decision = getattr(player, "last_decision", None)
         return {

@@ -59,9 +59,7 @@ def check_web_spec(game: Game, spec: str) -> None:
     for item in rest.split(",") if rest.strip() else []:
         key = item.partition("=")[0].strip()
         if key in REFUSED_OPTIONS:
-            raise ValueError(
-                f"option {key!r} is not offered by the web app: it keeps this browser's learners itself"
-            )
+            raise ValueError(f"option {key!r} is not offered by the web app: it keeps this browser's learners itself")
 
 
 def check_web_work(game: Game, player: Player) -> None:
@@ -78,7 +76,9 @@ def check_web_work(game: Game, player: Player) -> None:
         values = [options.get(option)] + [getattr(player, name, None) for name in WORK_ATTRIBUTES[option]]
         largest = max((v for v in values if isinstance(v, int) and not isinstance(v, bool)), default=None)
         if largest is not None and largest > bound:
-            raise ValueError(f"option {option}={largest} is more than the web app allows for {game.name} ({option} <= {bound})")
+            raise ValueError(
+                f"option {option}={largest} is more than the web app allows for {game.name} ({option} <= {bound})"
+            )
 
 
 class NotFound(LookupError):
@@ -164,7 +164,9 @@ class WebService:
         view = game_view(web_game)
         view["events"] = [event.to_dict() for event in (events or [])]
         view["learning"] = extras.learning
-        view["learners"] = [self.learner_panel(web_game, side, adapter, player) for side, adapter, player in extras.learners]
+        view["learners"] = [
+            self.learner_panel(web_game, side, adapter, player) for side, adapter, player in extras.learners
+        ]
         return view
 
     def learner_panel(self, web_game: WebGame, side: int, adapter: LearnerAdapter, player: Player) -> dict[str, Any]:

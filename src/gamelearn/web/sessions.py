@@ -165,7 +165,9 @@ class WebGame:
         before = self.state
         try:
             move = self.match.advance()
-        except Exception as error:  # a player that cannot go on (or plays an illegal move) ends the game; the page says why
+        except (
+            Exception
+        ) as error:  # a player that cannot go on (or plays an illegal move) ends the game; the page says why
             # The page shows this: the reason, never the server's paths (guards.public_message).
             self.failure = public_message(f"{seat.spec} ({self.game.symbols[side]}) could not move: {error}")
             self.abandon()

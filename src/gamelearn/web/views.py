@@ -36,7 +36,7 @@ def move_squares(game: Game, move: str) -> list[int]:
     index = {name: sq for sq, name in enumerate(names)}
     found = []
     for start in range(0, len(move), width):
-        square = index.get(move[start:start + width])
+        square = index.get(move[start : start + width])
         if square is not None:
             found.append(square)
     return found

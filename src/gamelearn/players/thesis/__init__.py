@@ -49,8 +49,12 @@ register(
             Option("heuristics", parse_switch, True, "use the heuristics (on|off)"),
             Option("search", parse_switch, True, "use the two-ply search (on|off)"),
             Option("learn", parse_switch, True, "recall from and learn into the memory (on|off)"),
-            Option("memory", _parse_memory, None,
-                   "a memory NAME in the store, or a memory.m PATH (holds '/', ends in .m or .txt, or names an existing file) read-only"),
+            Option(
+                "memory",
+                _parse_memory,
+                None,
+                "a memory NAME in the store, or a memory.m PATH (holds '/', ends in .m or .txt, or names an existing file) read-only",
+            ),
             Option("original", parse_switch, False, "play the 1999 C with its bugs and Microsoft rand() (on|off)"),
         ),
     )

@@ -62,9 +62,7 @@ def _neighbour_table() -> np.ndarray:
 
 NEIGHBOUR_TABLE = _neighbour_table()
 #: NEIGHBOUR_LISTS[sq]: the same, as tuples, for pure-Python callers.
-NEIGHBOUR_LISTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(int(v) for v in row if v >= 0) for row in NEIGHBOUR_TABLE
-)
+NEIGHBOUR_LISTS: tuple[tuple[int, ...], ...] = tuple(tuple(int(v) for v in row if v >= 0) for row in NEIGHBOUR_TABLE)
 NEIGHBOUR_MASKS: tuple[int, ...] = tuple(sum(1 << n for n in row) for row in NEIGHBOUR_LISTS[:SQUARES])
 
 

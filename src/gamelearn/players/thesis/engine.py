@@ -89,8 +89,6 @@ class Decision:
         return to if self.src is None else f"{self.src // 5}{self.src % 5}" + to
 
 
-
-
 def _sides(position: tuple[int, int], side: int) -> tuple[int, int]:
     plus, minus = position
     return (plus, minus) if side > 0 else (minus, plus)
@@ -133,8 +131,14 @@ def decide(
         alt_code = 1 if alt >> 4 & 1 else 2 if alt_opp >> 4 & 1 else 0
         h, hs, hd, off_reads, sensitive = heuristic_move(own, opp, table, bounds, alt_code)
         if h < KILLERS:
-            return Decision(int(hs), int(hd), "killer:" + TAGS[h], heuristic=TAGS[h],
-                            off_board_reads=off_reads, layout_sensitive=sensitive)
+            return Decision(
+                int(hs),
+                int(hd),
+                "killer:" + TAGS[h],
+                heuristic=TAGS[h],
+                off_board_reads=off_reads,
+                layout_sensitive=sensitive,
+            )
         if h == NONE_FIRED:
             tag = "rnd"
             heur = random_move(own, opp, draws)
@@ -177,8 +181,18 @@ def decide(
     eh = value(heur) if h_on else NO_CANDIDATE
     es = value(search_move) if s_on else NO_CANDIDATE
     el = value(learned) if l_on else NO_CANDIDATE
-    extra = dict(heuristic=tag, eh=eh, es=es, el=el, sk=sk, smax=smax, si=si, lc=lc,
-                 off_board_reads=off_reads, layout_sensitive=sensitive)
+    extra = dict(
+        heuristic=tag,
+        eh=eh,
+        es=es,
+        el=el,
+        sk=sk,
+        smax=smax,
+        si=si,
+        lc=lc,
+        off_board_reads=off_reads,
+        layout_sensitive=sensitive,
+    )
     if el > NO_CANDIDATE and el >= eh and el >= es:
         assert learned is not None
         return Decision(*learned, "learn", **extra)  # type: ignore[arg-type]

@@ -166,8 +166,12 @@ def _all_four_patterns(fixes: Fixes) -> list[tuple[list[Cell], Cell, Cell, list[
     for i in range(4):
         for j in range(4):
             a, b, c, d = _square_corners(i, j)  # missing D, C, B, A
-            patterns += [([a, b, c], d, d, [a, b, c]), ([a, b, d], c, c, [a, b, d]),
-                         ([a, c, d], b, b, [a, c, d]), ([b, c, d], a, a, [b, c, d])]
+            patterns += [
+                ([a, b, c], d, d, [a, b, c]),
+                ([a, b, d], c, c, [a, b, d]),
+                ([a, c, d], b, b, [a, c, d]),
+                ([b, c, d], a, a, [b, c, d]),
+            ]
     return patterns
 
 
@@ -224,8 +228,16 @@ def _windows() -> list[tuple[list[Cell], Cell]]:
 def _square_threes(i: int, j: int) -> list[tuple[list[Cell], Cell, Cell]]:
     """(two own corners, target, guard): AB->C, AB->D, AC->B, AC->D, CD->A, CD->B, BD->A, BD->C."""
     a, b, c, d = _square_corners(i, j)
-    return [([a, b], c, d), ([a, b], d, c), ([a, c], b, d), ([a, c], d, b),
-            ([c, d], a, b), ([c, d], b, a), ([b, d], a, c), ([b, d], c, a)]
+    return [
+        ([a, b], c, d),
+        ([a, b], d, c),
+        ([a, c], b, d),
+        ([a, c], d, b),
+        ([c, d], a, b),
+        ([c, d], b, a),
+        ([b, d], a, c),
+        ([b, d], c, a),
+    ]
 
 
 def _makenondefendable3(fixes: Fixes) -> np.ndarray:
@@ -268,8 +280,14 @@ def _avoidnondefendable3(fixes: Fixes) -> np.ndarray:
 @cache
 def tables(fixes: Fixes) -> tuple[np.ndarray, np.ndarray]:
     """All six heuristics' patterns in one table, and the bounds: heuristic h is rows bounds[h]..bounds[h+1]."""
-    parts = [_make4(fixes), _avoid4(fixes), _makedouble3(fixes), _makenondefendable3(fixes),
-             _avoiddouble3(fixes), _avoidnondefendable3(fixes)]
+    parts = [
+        _make4(fixes),
+        _avoid4(fixes),
+        _makedouble3(fixes),
+        _makenondefendable3(fixes),
+        _avoiddouble3(fixes),
+        _avoidnondefendable3(fixes),
+    ]
     bounds = np.zeros(len(parts) + 1, dtype=np.int64)
     for h, part in enumerate(parts):
         bounds[h + 1] = bounds[h] + len(part)

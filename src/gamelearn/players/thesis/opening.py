@@ -39,7 +39,9 @@ def _free(own: int, opp: int, cell: int) -> bool:
     return not ((own | opp) >> cell & 1)
 
 
-def _pick(own: int, opp: int, cells: tuple[int, ...], site: str, tag: str, draws: Draws, fixes: Fixes) -> tuple[int, str]:
+def _pick(
+    own: int, opp: int, cells: tuple[int, ...], site: str, tag: str, draws: Draws, fixes: Fixes
+) -> tuple[int, str]:
     if not any(_free(own, opp, c) for c in cells):
         if not fixes.opening_fallback:
             names = "/".join(f"{c // 5}{c % 5}" for c in sorted(cells))
@@ -78,11 +80,11 @@ def _hv(own: int, opp: int, draws: Draws) -> int | None:
     coin = draws.draw(COIN, 2)  # drawn before any test, even when the second branch places
     c11, c13, c31, c33 = sq(1, 1), sq(1, 3), sq(3, 1), sq(3, 3)
     if own >> c11 & 1 or own >> c33 & 1:
-        for cell in ((c13, c31) if coin == 0 else (c31, c13)):
+        for cell in (c13, c31) if coin == 0 else (c31, c13):
             if _free(own, opp, cell):
                 return cell
     if own >> c13 & 1 or own >> c31 & 1:
-        for cell in ((c11, c33) if coin == 0 else (c33, c11)):
+        for cell in (c11, c33) if coin == 0 else (c33, c11):
             if _free(own, opp, cell):
                 return cell
     return None
@@ -105,6 +107,7 @@ def _move3(own: int, opp: int, draws: Draws, fixes: Fixes) -> tuple[int, str]:
 
 def _block_three(own: int, opp: int) -> int | None:
     """oavoid3: the opponent holds two of cells 1-3 of a line and the third is empty."""
+
     def theirs(r: int, c: int) -> bool:
         return bool(opp >> sq(r, c) & 1)
 
@@ -116,7 +119,12 @@ def _block_three(own: int, opp: int) -> int | None:
         for a, b, t in ((1, 2, 3), (2, 3, 1), (1, 3, 2)):
             if theirs(a, j) and theirs(b, j) and _free(own, opp, sq(t, j)):
                 return sq(t, j)
-    for (p, q, r) in (((1, 1), (2, 2), (3, 3)), ((2, 2), (3, 3), (1, 1)), ((1, 3), (2, 2), (3, 1)), ((3, 1), (2, 2), (1, 3))):
+    for p, q, r in (
+        ((1, 1), (2, 2), (3, 3)),
+        ((2, 2), (3, 3), (1, 1)),
+        ((1, 3), (2, 2), (3, 1)),
+        ((3, 1), (2, 2), (1, 3)),
+    ):
         if theirs(*p) and theirs(*q) and _free(own, opp, sq(*r)):
             return sq(*r)
     return None
@@ -124,13 +132,28 @@ def _block_three(own: int, opp: int) -> int | None:
 
 # omake3's patterns in the C's order: (held, held, empty, where the pawn goes).
 _MAKE3 = (
-    ((1, 1), (1, 2), (1, 3)), ((1, 2), (1, 3), (1, 1)), ((1, 1), (1, 3), (1, 2)),
-    ((2, 1), (2, 2), (2, 3)), ((2, 2), (2, 3), (2, 1)), ((2, 3), (2, 1), (2, 2)),
-    ((3, 1), (3, 2), (3, 3)), ((3, 2), (3, 3), (3, 1)), ((3, 1), (3, 3), (3, 2)),
-    ((1, 1), (2, 1), (3, 1)), ((2, 1), (3, 1), (1, 1)), ((1, 1), (3, 1), (2, 1)),
-    ((1, 2), (2, 2), (3, 2)), ((1, 2), (3, 2), (2, 2)), ((2, 2), (3, 2), (1, 2)),
-    ((1, 3), (2, 3), (3, 3)), ((1, 3), (3, 3), (2, 3)), ((2, 3), (3, 3), (1, 3)),
-    ((1, 1), (2, 2), (3, 3)), ((2, 2), (3, 3), (1, 1)), ((1, 3), (2, 2), (3, 1)), ((3, 1), (2, 2), (1, 3)),
+    ((1, 1), (1, 2), (1, 3)),
+    ((1, 2), (1, 3), (1, 1)),
+    ((1, 1), (1, 3), (1, 2)),
+    ((2, 1), (2, 2), (2, 3)),
+    ((2, 2), (2, 3), (2, 1)),
+    ((2, 3), (2, 1), (2, 2)),
+    ((3, 1), (3, 2), (3, 3)),
+    ((3, 2), (3, 3), (3, 1)),
+    ((3, 1), (3, 3), (3, 2)),
+    ((1, 1), (2, 1), (3, 1)),
+    ((2, 1), (3, 1), (1, 1)),
+    ((1, 1), (3, 1), (2, 1)),
+    ((1, 2), (2, 2), (3, 2)),
+    ((1, 2), (3, 2), (2, 2)),
+    ((2, 2), (3, 2), (1, 2)),
+    ((1, 3), (2, 3), (3, 3)),
+    ((1, 3), (3, 3), (2, 3)),
+    ((2, 3), (3, 3), (1, 3)),
+    ((1, 1), (2, 2), (3, 3)),
+    ((2, 2), (3, 3), (1, 1)),
+    ((1, 3), (2, 2), (3, 1)),
+    ((3, 1), (2, 2), (1, 3)),
 )
 
 
@@ -157,17 +180,24 @@ def _four_lines() -> list[tuple[tuple[int, int], ...]]:
 
 
 _DIAGONAL_FOURS = (
-    ((0, 1), (1, 2), (2, 3), (3, 4)), ((3, 4), (1, 2), (2, 3), (0, 1)),
-    ((0, 0), (1, 1), (2, 2), (3, 3)), ((2, 2), (3, 3), (4, 4), (1, 1)),
-    ((1, 0), (2, 1), (3, 2), (4, 3)), ((2, 1), (3, 2), (4, 3), (1, 0)),
-    ((0, 3), (1, 2), (2, 1), (3, 0)), ((3, 0), (1, 2), (2, 1), (0, 3)),
-    ((0, 4), (1, 3), (2, 2), (3, 1)), ((2, 2), (3, 1), (4, 0), (1, 3)),
-    ((1, 4), (2, 3), (3, 2), (4, 1)), ((2, 3), (3, 2), (4, 1), (1, 4)),
+    ((0, 1), (1, 2), (2, 3), (3, 4)),
+    ((3, 4), (1, 2), (2, 3), (0, 1)),
+    ((0, 0), (1, 1), (2, 2), (3, 3)),
+    ((2, 2), (3, 3), (4, 4), (1, 1)),
+    ((1, 0), (2, 1), (3, 2), (4, 3)),
+    ((2, 1), (3, 2), (4, 3), (1, 0)),
+    ((0, 3), (1, 2), (2, 1), (3, 0)),
+    ((3, 0), (1, 2), (2, 1), (0, 3)),
+    ((0, 4), (1, 3), (2, 2), (3, 1)),
+    ((2, 2), (3, 1), (4, 0), (1, 3)),
+    ((1, 4), (2, 3), (3, 2), (4, 1)),
+    ((2, 3), (3, 2), (4, 1), (1, 4)),
 )
 
 
 def _four_placement(held: int, own: int, opp: int, make: bool) -> int | None:
     """oavoid4 (``held`` = opponent) or omake4 (``held`` = own): three held, the fourth empty."""
+
     def h(cell: tuple[int, int]) -> bool:
         return bool(held >> sq(*cell) & 1)
 

@@ -142,8 +142,9 @@ class ThesisPlayer(Player):
             if self.original:
                 raise NoMoveError("the side to move has no move: the original's random move would never end")
             return None
-        self.last_decision = decide((state.x, state.o), side, ply, self.settings, self.memory,
-                                    self._draws, self.fixes, self.state)
+        self.last_decision = decide(
+            (state.x, state.o), side, ply, self.settings, self.memory, self._draws, self.fixes, self.state
+        )
         return self.last_decision.move
 
     def learn(self, record: GameRecord, side: int | None = None) -> None:
