@@ -1,0 +1,126 @@
+"""What a learner knows, as a value of its own.
+
+Every learning player (HER, HIM, MENACE, TD, the thesis program, the AlphaZero-style ``az``)
+derives from :class:`Learner`.  Its knowledge is a plain value: boxes and beads, a table of
+values, a thesis memory's records, a network's weights.  The player learns **in memory only**:
+``learn(record, side)`` changes the value it holds and touches no file and no database.  Keeping
+knowledge is the play layer's job (:class:`gamelearn.keeper.Keeper`): it loads a named learner from
+the store and applies each game's lesson to the latest stored knowledge inside one write
+transaction, so many processes may teach one learner at once and no lesson is lost.
+
+The contract, which every learner keeps and ``tests/test_knowledge.py`` checks for each:
+
+* ``knowledge()`` returns a value that JSON can write (dicts, lists, strings, numbers), a copy: later
+  learning never changes a value already returned;
+* ``load(knowledge)`` checks all of a value first and then replaces what the player knows with it;
+  a bad value raises ValueError naming what is wrong and changes nothing;
+* ``learn(record, side)`` after a finished game; a learner made with ``train=off`` (``frozen``)
+  learns nothing, so stored learners may be measured in tournaments and experiments;
+* ``describe()`` counts for people (boxes, beads, records, entries, games);
+* ``lesson(before, after)`` the difference between two knowledge values of this learner: beads taken
+  out or put in per box, memory records added or changed, table entries moved.  The web page and
+  the command line show it after a game.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .base import Player
+
+if TYPE_CHECKING:
+    from ..match import GameRecord
+
+#: A learner's knowledge: a value JSON can write.
+Knowledge = Any
+
+
+@dataclass(frozen=True)
+class Change:
+    """One place where knowledge changed: a box, a memory record, a table entry.
+
+    ``removed`` and ``added`` name beads (moves) taken out of or put into a box; ``before`` and
+    ``after`` hold a value that moved (a record's counts, a table entry), None where there was none.
+    """
+
+    where: str
+    removed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    before: Any = None
+    after: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "where": self.where,
+            "removed": list(self.removed),
+            "added": list(self.added),
+            "before": self.before,
+            "after": self.after,
+        }
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What one game (or several) taught a learner: the changes, and one line saying them."""
+
+    kind: str
+    changes: tuple[Change, ...] = field(default_factory=tuple)
+    text: str = "nothing changed"
+
+    def __bool__(self) -> bool:
+        return bool(self.changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "changes": [change.to_dict() for change in self.changes]}
+
+
+class Learner(Player):
+    """A player whose knowledge is a value (see the module docstring for the contract)."""
+
+    #: Where the keeper keeps the knowledge: "document" (one JSON value under kind and name) or
+    #: "thesis-memory" (the thesis memory's ordered records, which the memory commands share).
+    knowledge_format: ClassVar[str] = "document"
+
+    #: The name the keeper keeps this learner under (None: it lives as long as the player).
+    name: str | None = None
+    #: False for a learner made with train=off: it learns nothing and the keeper writes nothing.
+    trains: bool = True
+
+    def keep_kind(self) -> str:
+        """The kind the knowledge is kept under (learners that share boxes may share a kind)."""
+        return self.kind
+
+    def keep_name(self) -> str | None:
+        """The name the knowledge is kept under, or None for a learner nobody keeps."""
+        return self.name
+
+    @abstractmethod
+    def knowledge(self) -> Knowledge:
+        """What the learner knows, as a fresh value JSON can write."""
+
+    @abstractmethod
+    def load(self, knowledge: Knowledge) -> None:
+        """Replace what the learner knows with ``knowledge``, checked whole first (ValueError)."""
+
+    @abstractmethod
+    def learn(self, record: GameRecord, side: int | None = None) -> None:
+        """Learn from a finished game, in memory only; nothing when frozen."""
+
+    @abstractmethod
+    def describe(self) -> dict[str, int]:
+        """Counts for people: boxes, beads, records, entries, games."""
+
+    @abstractmethod
+    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+        """The difference between two knowledge values of this learner."""
+
+    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+        """What the learner looked at to choose ``move`` in ``state`` (a box, a recall), for people."""
+        return None
+
+
+def is_learner(player: object) -> bool:
+    return isinstance(player, Learner)
