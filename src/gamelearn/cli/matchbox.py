@@ -31,11 +31,12 @@ def register(app: typer.Typer) -> None:
         app.add_typer(learner_app(kind), name=kind, help=help_text)
 
 
-def open_store() -> Any:
+def open_store(readonly: bool = False) -> Any:
+    """The store; ``readonly`` for commands that only read (they work on a read-only store)."""
     from ..store.db import Store
 
     try:
-        return Store()
+        return Store(readonly=readonly)
     except ValueError as error:
         fail(str(error))
 
@@ -184,7 +185,7 @@ def learner_app(kind: str) -> typer.Typer:
         path: Annotated[Path, typer.Argument(help="the JSON file to write (atomically)")],
     ) -> None:
         """Write a named learner's boxes to a JSON file."""
-        store = open_store()
+        store = open_store(readonly=True)
         player = stored_learner(kind, name, store)
         try:
             player.export_boxes(path)
@@ -224,7 +225,7 @@ def learner_app(kind: str) -> typer.Typer:
     @sub.command("show")
     def show(name: str = typer.Argument(..., help=f"a {kind} kept in the store")) -> None:
         """Print a named learner's boxes: each canonical board and its beads."""
-        player = stored_learner(kind, name, open_store())
+        player = stored_learner(kind, name, open_store(readonly=True))
         table = Table(
             "box (canonical board)",
             "beads",

@@ -37,11 +37,12 @@ def register(app: typer.Typer) -> None:
     app.add_typer(teeko_app, name="teeko")
 
 
-def open_store() -> Store:  # imported late so that `gamelearn --help` stays quick
+def open_store(readonly: bool = False) -> Store:  # imported late so that `gamelearn --help` stays quick
+    """The store; ``readonly`` for commands that only read (they work on a read-only store)."""
     from ..store.db import Store
 
     try:
-        return Store()
+        return Store(readonly=readonly)
     except ValueError as error:
         fail(str(error))
 

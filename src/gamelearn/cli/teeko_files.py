@@ -79,7 +79,7 @@ def memory_export(
 ) -> None:
     """Write a stored memory to PATH byte for byte in the thesis format."""
     writable_file(path)
-    store = open_store()
+    store = open_store(readonly=True)
     try:
         summary = export_memory(store, name, path)
     except OSError as error:
@@ -92,7 +92,7 @@ def memory_export(
 @memory_app.command("list")
 def memory_list() -> None:
     """The memories in the store, with their sizes."""
-    store = open_store()
+    store = open_store(readonly=True)
     names = store.list_memories()
     if not names:
         console.print("No memories in the store (import one: gamelearn teeko memory import PATH).")
@@ -110,7 +110,7 @@ def memory_show(
     records: int = typer.Option(0, "--records", min=0, help="also list the first N records"),
 ) -> None:
     """A stored memory: its records and the sums of both counts."""
-    store = open_store()
+    store = open_store(readonly=True)
     entries = store.load_memory(name)
     if entries is None:
         fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
@@ -170,7 +170,7 @@ def stat_show(
         source = str(file)
     else:
         try:
-            counts = load_stat(open_store())
+            counts = load_stat(open_store(readonly=True))
         except ValueError as error:
             fail(str(error))
         source = "the store"
@@ -220,7 +220,7 @@ def stat_export(
 ) -> None:
     """Write the store's score to PATH byte for byte in the thesis's stat.m format."""
     writable_file(path)
-    store = open_store()
+    store = open_store(readonly=True)
     try:
         counts = export_stat(store, path)
     except OSError as error:

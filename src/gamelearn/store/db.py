@@ -11,7 +11,10 @@ data, not an accident of storage.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -75,29 +78,194 @@ def _check_entry(entry: Any) -> MemoryEntry:
     return board, x_wins, o_wins
 
 
-class Store:
-    """The database.  Safe to share between threads (one connection, serialised by a lock)."""
+class StoreError(ValueError):
+    """The store cannot do what was asked; the message names the real cause in one line
+    (permission denied, a read-only file system, a full disk, a lock held by another process,
+    a file that is not a gamelearn database).  A ValueError, as every user-facing refusal is."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+
+#: How long a write waits for another process's write transaction before giving up.  Every
+#: transaction of ours is short (one game's lesson, one import), so a longer wait means a stuck
+#: process, and the person is better told than kept waiting.
+LOCK_WAIT_SECONDS = 10.0
+
+
+def _folder_problem(folder: Path) -> str:
+    """Why ``folder`` cannot hold the store, or '' if it can."""
+    for parent in (folder, *folder.parents):
+        if parent.exists() and not parent.is_dir():
+            return f"{parent} is a file, not a folder"
+    return ""
+
+
+def _read_only_reason(path: Path) -> str:
+    """Why the store at ``path`` cannot be written: the file system, the file's or folder's permissions."""
+    folder = path.parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return f"{folder} is on a read-only file system"
+    except OSError:
+        pass
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"permission denied on {path}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"permission denied on the folder {folder}"
+    return ""
+
+
+def _disk_full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < 64 * 1024
+    except OSError:
+        return False
+
+
+def describe_failure(path: Path, error: BaseException, lock_wait: float = LOCK_WAIT_SECONDS) -> str:
+    """One line naming the real cause of a store failure (an sqlite3 or OS error) on ``path``."""
+    if isinstance(error, OSError) and not isinstance(error, sqlite3.Error):
+        if error.errno == errno.ENOSPC:
+            return f"cannot write the store {path}: the disk is full"
+        if error.errno in (errno.EACCES, errno.EPERM):
+            return f"cannot write the store {path}: permission denied on {error.filename or path}"
+        if error.errno == errno.EROFS:
+            return f"cannot write the store {path}: {path.parent} is on a read-only file system"
+        return f"cannot use the store {path}: {error.strerror or error}"
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return (
+            f"the store {path} is locked by another process (waited {lock_wait:g} s); "
+            "try again when the other gamelearn command has finished"
+        )
+    if primary == sqlite3.SQLITE_READONLY:
+        reason = _read_only_reason(path)
+        return f"cannot write the store {path}: " + (reason or "it is read-only")
+    if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and _disk_full(path.parent)):
+        return f"cannot write the store {path}: the disk is full"
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        problem = _folder_problem(path.parent)
+        if problem:
+            return f"cannot open the store {path}: {problem}"
+        if path.exists() and not os.access(path, os.R_OK):
+            return f"cannot open the store {path}: permission denied"
+        reason = _read_only_reason(path)
+        return f"cannot open the store {path}: " + (reason or str(error))
+    if primary == sqlite3.SQLITE_IOERR:
+        return f"cannot use the store {path}: input/output error ({error})"
+    if primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+        return f"{path}: not a gamelearn database ({error})"
+    return f"the store {path}: {error}"
+
+
+class Store:
+    """The database.  Safe to share between threads (one connection, serialised by a lock).
+
+    ``readonly=True`` opens it with SQLite's ``mode=ro``: every read works on a store that cannot
+    be written (a read-only file, folder or file system), and a store that does not exist yet reads
+    as empty (nothing is created).  A writable store (the default) is checked writable when it is
+    opened, so that a long run is refused before it plays, not after.  Every failure is a
+    :class:`StoreError` naming its real cause.
+    """
+
+    def __init__(
+        self, path: str | Path | None = None, readonly: bool = False, lock_wait: float = LOCK_WAIT_SECONDS
+    ) -> None:
         self.path = Path(path) if path is not None else default_store_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
+        self.lock_wait = lock_wait
         self._lock = threading.RLock()
         self._depth = 0
+        problem = _folder_problem(self.path.parent)
+        if problem:
+            raise StoreError(f"cannot open the store {self.path}: {problem}")
+        if readonly:
+            self._db = self._open_read_only()
+            return
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.lock_wait)
+        except sqlite3.Error as error:
+            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             with self.transaction():
-                for statement in _SCHEMA.strip().split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                if row is None:
-                    self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-                elif int(row[0]) > SCHEMA_VERSION:
-                    raise ValueError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
-        except sqlite3.DatabaseError as error:
-            raise ValueError(f"{self.path}: not a gamelearn database ({error})") from None
+                self._create_schema()
+                # A write that is rolled back: SQLite opens a file it may not write read-only
+                # without a word, so this is where a read-only store is found, before any work.
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('writable', '1')")
+                self._db.execute("DELETE FROM meta WHERE key='writable'")
+            if _disk_full(self.path.parent):
+                raise StoreError(f"cannot write the store {self.path}: the disk is full")
+        except sqlite3.Error as error:
+            self._db.close()
+            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _create_schema(self) -> None:
+        for statement in _SCHEMA.strip().split(";"):
+            if statement.strip():
+                self._db.execute(statement)
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
+
+    def _connect_read_only(self) -> tuple[sqlite3.Connection, set[str]]:
+        """A ``mode=ro`` connection and the tables it sees.
+
+        A WAL database needs its ``-shm`` file to be read; where that cannot be created (a
+        read-only folder or file system, and no ``-shm`` left there) SQLite refuses, and the store
+        is opened ``immutable=1``: nothing can write a store there, so nothing can change under us
+        (SQLite's "Read-Only Databases", https://sqlite.org/wal.html).
+        """
+        base = self.path.absolute().as_uri()
+        last: sqlite3.Error | None = None
+        for query in ("mode=ro", "mode=ro&immutable=1"):
+            if "immutable" in query and not _read_only_reason(self.path):
+                break
+            db = sqlite3.connect(
+                f"{base}?{query}", uri=True, isolation_level=None, check_same_thread=False, timeout=self.lock_wait
+            )
+            try:
+                tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            except sqlite3.Error as error:
+                db.close()
+                last = error
+                if (getattr(error, "sqlite_errorcode", 0) & 0xFF) != sqlite3.SQLITE_CANTOPEN:
+                    raise
+                continue
+            return db, tables
+        assert last is not None
+        raise last
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """``mode=ro``; a store not made yet reads as an empty one, held in memory."""
+        empty = not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
+        if not empty:
+            try:
+                db, tables = self._connect_read_only()
+            except sqlite3.Error as error:
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            if "meta" in tables:
+                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                if row is not None and int(row[0]) > SCHEMA_VERSION:
+                    db.close()
+                    raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
+                return db
+            db.close()
+            if tables:
+                raise StoreError(f"{self.path}: not a gamelearn database (it has no gamelearn tables)")
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self._db = db
+        self._create_schema()
+        return db
 
     def close(self) -> None:
         self._db.close()
@@ -110,7 +278,8 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One transaction for everything inside; nested uses join the outer one."""
+        """One write transaction (``BEGIN IMMEDIATE``) for everything inside; nested uses join the
+        outer one.  A failure of the store itself is a :class:`StoreError` naming its cause."""
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -119,17 +288,42 @@ class Store:
                 finally:
                     self._depth -= 1
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            if self.readonly:
+                raise StoreError(f"the store {self.path} was opened read-only")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
             self._depth = 1
             try:
                 yield self._db
+            except sqlite3.Error as error:
+                self._rollback()
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
             else:
-                self._db.execute("COMMIT")
+                try:
+                    self._db.execute("COMMIT")
+                except sqlite3.Error as error:
+                    self._rollback()
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
             finally:
                 self._depth = 0
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection for a read, its failures named as a transaction's are."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as error:
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
 
     # Learners (any JSON payload) --------------------------------------------------------------
 
@@ -141,7 +335,7 @@ class Store:
             db.execute("INSERT OR REPLACE INTO learners VALUES (?, ?, ?, ?, ?)", (owner, kind, name, text, time.time()))
 
     def load_learner(self, kind: str, name: str, owner: str = "local") -> dict[str, Any] | None:
-        with self._lock:
+        with self._reading():
             row = self._db.execute(
                 "SELECT payload FROM learners WHERE owner=? AND kind=? AND name=?", (owner, kind, name)
             ).fetchone()
@@ -153,7 +347,7 @@ class Store:
         return cursor.rowcount > 0
 
     def list_learners(self, kind: str | None = None, owner: str = "local") -> list[tuple[str, str]]:
-        with self._lock:
+        with self._reading():
             if kind is None:
                 rows = self._db.execute("SELECT kind, name FROM learners WHERE owner=? ORDER BY kind, name", (owner,))
             else:
@@ -199,7 +393,7 @@ class Store:
         if limit is not None:
             query = f"SELECT * FROM ({query.replace('ORDER BY id', 'ORDER BY id DESC')} LIMIT ?) ORDER BY id"
             args.append(int(limit))
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(query, args).fetchall()
         keys = ("id", "context", "game", "players", "moves", "winner", "end", "plies", "seed", "created")
         result = []
@@ -222,7 +416,7 @@ class Store:
         return int(cursor.lastrowid or 0)
 
     def results(self, experiment: str) -> list[dict[str, Any]]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT payload FROM results WHERE experiment=? ORDER BY id", (experiment,)
             ).fetchall()
@@ -240,7 +434,7 @@ class Store:
             db.executemany("INSERT INTO memory_entries VALUES (?, ?, ?, ?, ?, ?)", rows)
 
     def load_memory(self, name: str, owner: str = "local") -> list[MemoryEntry] | None:
-        with self._lock:
+        with self._reading():
             if self._db.execute("SELECT 1 FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone() is None:
                 return None
             rows = self._db.execute(
@@ -264,6 +458,6 @@ class Store:
         return cursor.rowcount > 0
 
     def list_memories(self, owner: str = "local") -> list[str]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute("SELECT name FROM memories WHERE owner=? ORDER BY name", (owner,)).fetchall()
         return [row[0] for row in rows]
