@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import Game
 from ..games.hexapawn import pawn_moves
-from ..store.files import atomic_write_bytes
+from ..store.files import atomic_write_bytes, read_regular_file
 from .base import Player
 from .matchbox_tables import colour_of, position_table, stabilizer
 from .registry import Option, PlayerKind, register
@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 
 FORMAT = "gamelearn-matchboxes"
 FORMAT_VERSION = 1
+#: The largest matchbox file read: a file of every box of tic-tac-toe (765 positions up to symmetry,
+#: nine colours of beads each) is well under 1 MiB even with counts in the millions, so anything
+#: larger is not one of ours (and is refused by its size, before it is read).
+MAX_FILE_BYTES = 16 * 1024 * 1024
 
 #: MENACE's defaults (Michie 1961): beads per colour at its 1st, 2nd, 3rd and 4th move, and rewards.
 MENACE_BEADS = (4, 3, 2, 1)
@@ -145,7 +149,8 @@ class MatchboxPlayer(Player):
         """Read boxes from a JSON file written by ``export_boxes``; a bad file changes nothing."""
         path = Path(path)
         try:
-            payload = json.loads(path.read_text(encoding="utf-8"))
+            data = read_regular_file(path, MAX_FILE_BYTES, "a matchbox file")
+            payload = json.loads(data.decode("utf-8"))
         except OSError as error:
             raise ValueError(f"{path}: cannot read it ({error.strerror or error})") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as error:

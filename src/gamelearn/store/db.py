@@ -14,11 +14,12 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,7 @@ CREATE TABLE IF NOT EXISTS memory_entries (
 """
 
 MemoryEntry = tuple[str, int, int]
+_BOARD = re.compile("[012]{25}")
 
 
 def default_store_path() -> Path:
@@ -70,7 +72,7 @@ def _check_entry(entry: Any) -> MemoryEntry:
         board, x_wins, o_wins = entry
     except (TypeError, ValueError):
         raise ValueError(f"a memory entry is (board, x_wins, o_wins), not {entry!r}") from None
-    if not isinstance(board, str) or len(board) != 25 or set(board) - set("012"):
+    if not isinstance(board, str) or _BOARD.fullmatch(board) is None:
         raise ValueError(f"a memory board is 25 digits 0/1/2, not {board!r}")
     for count in (x_wins, o_wins):
         if not isinstance(count, int) or count < 0:
@@ -424,14 +426,44 @@ class Store:
 
     # Teeko thesis memories --------------------------------------------------------------------
 
-    def save_memory(self, name: str, entries: list[MemoryEntry], owner: str = "local") -> None:
-        """Replace the memory ``name`` with ``entries`` (in file order), atomically."""
+    def save_memory(self, name: str, entries: Iterable[MemoryEntry], owner: str = "local") -> None:
+        """Replace the memory ``name`` with ``entries`` (in file order), atomically.
+
+        ``entries`` may be a stream (an iterator): it is written as it comes, so memory stays
+        bounded; an error raised while it is consumed rolls everything back."""
         _check_name("a memory name", name)
-        rows = [(owner, name, index, *_check_entry(entry)) for index, entry in enumerate(entries)]
+        rows = ((owner, name, index, *_check_entry(entry)) for index, entry in enumerate(entries))
         with self.transaction() as db:
             db.execute("DELETE FROM memory_entries WHERE owner=? AND name=?", (owner, name))
             db.execute("INSERT OR REPLACE INTO memories VALUES (?, ?, ?)", (owner, name, time.time()))
             db.executemany("INSERT INTO memory_entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def has_memory(self, name: str, owner: str = "local") -> bool:
+        with self._reading() as db:
+            return db.execute("SELECT 1 FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone() is not None
+
+    def iter_memory(self, name: str, owner: str = "local", batch: int = 10000) -> Iterator[MemoryEntry]:
+        """The entries of memory ``name`` in order, ``batch`` rows at a time (memory stays bounded
+        for an export of any size); nothing if there is no such memory.  Read in one transaction,
+        so a writer in between changes nothing of what is read."""
+        with self._lock:
+            cursor = self._db.cursor()
+            own = not self._db.in_transaction
+            try:
+                if own:
+                    cursor.execute("BEGIN")
+                cursor.execute(
+                    "SELECT board, x_wins, o_wins FROM memory_entries WHERE owner=? AND name=? ORDER BY position",
+                    (owner, name),
+                )
+                while rows := cursor.fetchmany(batch):
+                    yield from rows
+            except sqlite3.Error as error:
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            finally:
+                cursor.close()
+                if own and self._db.in_transaction:
+                    self._db.execute("ROLLBACK")  # a read: nothing to keep
 
     def load_memory(self, name: str, owner: str = "local") -> list[MemoryEntry] | None:
         with self._reading():

@@ -13,6 +13,15 @@ all of it is written (``os.replace`` is atomic within a folder).  A failure, or 
 * A missing parent folder is refused with :class:`MissingFolderError` (never created silently):
   a typing mistake in a path should not scatter folders.
 
+Reading goes through :func:`open_regular_file` (and :func:`read_regular_file`): a FIFO, a device,
+a folder or a socket is refused saying what it is, before a byte is read (opened ``O_NONBLOCK``,
+so a FIFO with no writer cannot hang the open), and a file larger than its format can hold is
+refused by its size, before it is read.
+
+Temporary files of ours (``.NAME.<12 hex>.tmp`` beside the target) that a killed process left
+behind are removed by the next write of the same target, once they are older than
+:data:`STALE_SECONDS`; a renamed file's folder is synced, so the rename itself survives a crash.
+
 This is a leaf module (standard library only), so every layer may use it.
 """
 
@@ -20,9 +29,16 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import stat
+import time
 from pathlib import Path
 from types import TracebackType
-from typing import IO
+from typing import IO, BinaryIO
+
+#: A temporary file of ours older than this was left by a process that died: no write of ours
+#: takes an hour between creating its temporary file and renaming it.
+STALE_SECONDS = 3600.0
 
 
 class MissingFolderError(FileNotFoundError, ValueError):
@@ -64,8 +80,10 @@ class AtomicFile:
             keep_mode: int | None = self.target.stat().st_mode & 0o7777
         except OSError:
             keep_mode = None  # a new file: the umask decides, as for open()
+        remove_stale_temporaries(self.target)
         while True:
-            temporary = folder / f".{self.target.name}.{os.urandom(6).hex()}.tmp"
+            # the pid in the name tells a later write whether the process that made it still runs
+            temporary = folder / f".{self.target.name}.{os.getpid():x}-{os.urandom(6).hex()}.tmp"
             try:
                 handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
                 break
@@ -98,6 +116,7 @@ class AtomicFile:
             self.discard()
             raise
         self._done = True
+        sync_folder(self.target.parent if str(self.target.parent) else Path("."))
 
     def discard(self) -> None:
         """Remove the temporary file; the target stays as it was."""
@@ -121,8 +140,140 @@ class AtomicFile:
             self.discard()
 
 
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a rename in it is on disk (POSIX: the rename is the folder's data).
+    Where a folder cannot be opened or synced (Windows, some network file systems) nothing is done."""
+    try:
+        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+_TEMPORARY = re.compile(r"(?:(?P<pid>[0-9a-f]{1,16})-)?[0-9a-f]{12}")
+
+
+def _process_runs(pid: int) -> bool:
+    if os.name != "posix":
+        return True  # no cheap, safe check: leave it to the age rule
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it runs, as another user
+    return True
+
+
+def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
+    """Remove the temporary files of ours beside ``target`` that a dead process left behind.
+
+    A temporary file is ours if its name is ``.NAME.<pid hex>-<12 hex>.tmp`` (or the older
+    ``.NAME.<12 hex>.tmp``); it is stale if the process of that pid no longer runs, or if it is
+    older than :data:`STALE_SECONDS`.  Files of other programs are never touched.  Returns what
+    was removed.
+    """
+    folder = target.parent if str(target.parent) else Path(".")
+    prefix, suffix = f".{target.name}.", ".tmp"
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        candidates = [entry for entry in os.scandir(folder) if entry.name.startswith(prefix)]
+    except OSError:
+        return removed
+    for entry in candidates:
+        middle = entry.name[len(prefix) : -len(suffix)] if entry.name.endswith(suffix) else ""
+        match = _TEMPORARY.fullmatch(middle)
+        if match is None:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        pid = int(match["pid"], 16) if match["pid"] else None
+        dead = pid is not None and pid != os.getpid() and not _process_runs(pid)
+        if dead or now - info.st_mtime > STALE_SECONDS:
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                continue
+            removed.append(Path(entry.path))
+    return removed
+
+
 def atomic_write_bytes(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (see the module's docstring for the mode and
     the missing-folder rule)."""
     with AtomicFile(path) as file:
         file.stream.write(data)
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+class NotARegularFileError(ValueError):
+    """The path names a FIFO, a device, a folder or a socket: reading it could hang or never end."""
+
+
+class FileTooLargeError(ValueError):
+    """The file is larger than its format can hold."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` (st_mode) is, in words: 'a FIFO (named pipe)', 'a folder', ..."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "not a regular file"
+
+
+def open_regular_file(path: Path | str, max_bytes: int | None = None, what: str = "this format") -> BinaryIO:
+    """Open ``path`` for reading in binary, if it is a regular file of at most ``max_bytes``.
+
+    Refuses (ValueError, naming the path) a FIFO, device, folder or socket, saying which, and a
+    file over ``max_bytes`` ("more than WHAT can hold").  A missing or unreadable file raises the
+    OSError of open().  The check is made on the opened file (fstat), so nothing can swap the
+    path for a FIFO between a check and the read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    handle = os.open(path, flags)
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotARegularFileError(f"{path} is {kind_of(info.st_mode)}, not a file: nothing was read")
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise FileTooLargeError(
+                f"{path} is {info.st_size:,} bytes, more than {what} can hold ({max_bytes:,} bytes): nothing was read"
+            )
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(handle, True)
+        return os.fdopen(handle, "rb")
+    except BaseException:
+        os.close(handle)
+        raise
+
+
+def read_regular_file(path: Path | str, max_bytes: int, what: str = "this format") -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` (see :func:`open_regular_file`);
+    a file that grew past the limit while read is refused too."""
+    with open_regular_file(path, max_bytes, what) as file:
+        data = file.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise FileTooLargeError(f"{path} is more than {what} can hold ({max_bytes:,} bytes): nothing was kept")
+    return data

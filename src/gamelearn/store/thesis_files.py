@@ -39,8 +39,15 @@ refuses, with the same words, what reading would refuse, before a byte is writte
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from math import comb
 from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from .files import AtomicFile, open_regular_file
 
 # re-exported: store.thesis_memories and older callers import it from here
 from .files import atomic_write_bytes as atomic_write_bytes
@@ -52,6 +59,13 @@ STAT_FIELDS = 9
 STAT_BYTES = STAT_FIELDS * FIELD_WIDTH
 MAX_COUNT = 9999  # above this the original stopped: "Learned number is too big." (section a)
 PAWNS_A_SIDE = 4
+
+#: The most records a memory.m can hold: one per moving-phase board (four pawns a side) and its
+#: side swap, rule 5: C(25,4) * C(21,4) / 2 = 37,855,125; a larger file is refused by its size.
+MAX_MEMORY_RECORDS = comb(25, PAWNS_A_SIDE) * comb(25 - PAWNS_A_SIDE, PAWNS_A_SIDE) // 2
+MAX_MEMORY_BYTES = MAX_MEMORY_RECORDS * RECORD_BYTES
+#: Records read and checked at a time: memory stays bounded whatever the file's size.
+CHUNK_RECORDS = 16384
 
 Counts = tuple[int, int]
 #: One memory record: the 25-digit board, the games side '1' won from it, the games side '2' won.
@@ -165,24 +179,137 @@ def parse_memory_entries(data: bytes, source: str = "memory") -> list[Entry]:
     """The records of a memory.m image in file order; ThesisFormatError naming record, offset, fault."""
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError("parse_memory_entries takes bytes")
-    entries: list[Entry] = []
-    seen = _Seen()
-    whole = len(data) // RECORD_BYTES
-    for index in range(whole):
-        offset = index * RECORD_BYTES
-        fault, entry = _record_fault(bytes(data[offset : offset + RECORD_BYTES]), offset)
-        if entry is None:
-            raise ThesisFormatError(f"{_where(source, index)}: {fault}")
-        fault = seen.fault(entry[0], index)
-        if fault:
-            raise ThesisFormatError(f"{_where(source, index)}: {fault}")
-        entries.append(entry)
-    if len(data) % RECORD_BYTES:  # checked after the whole records, so the first problem is named
-        raise ThesisFormatError(
-            f"{_where(source, whole)} is cut short: {len(data) - whole * RECORD_BYTES} of {RECORD_BYTES} bytes "
-            f"({len(data)} bytes is not a whole number of records)"
-        )
-    return entries
+    return list(_checked_entries(_chunks_of(bytes(data)), source))
+
+
+def iter_memory_entries(stream: BinaryIO, source: str = "memory") -> Iterator[Entry]:
+    """The records of a memory.m stream in file order, read :data:`CHUNK_RECORDS` at a time, so
+    that memory stays bounded (about 9 bytes a record for rule 5's check, none for the records
+    themselves).  Every record is checked as it is read; a board that repeats an earlier record
+    (rule 5) is found when the end is reached, so a consumer that must change nothing on a refused
+    file (the store's import) consumes it inside one transaction."""
+    return _checked_entries(_chunks_from(stream), source)
+
+
+def _chunks_of(data: bytes) -> Iterator[bytes]:
+    step = CHUNK_RECORDS * RECORD_BYTES
+    for start in range(0, len(data), step):
+        yield data[start : start + step]
+
+
+def _chunks_from(stream: BinaryIO) -> Iterator[bytes]:
+    step = CHUNK_RECORDS * RECORD_BYTES
+    pending = b""
+    while True:
+        piece = stream.read(step - len(pending))
+        if not piece:
+            if pending:
+                yield pending
+            return
+        pending += piece
+        if len(pending) == step:
+            yield pending
+            pending = b""
+
+
+_POWERS = np.left_shift(np.int64(1), np.arange(BOARD_DIGITS, dtype=np.int64))
+_FIELD_WEIGHTS = np.array([1000, 100, 10, 1], dtype=np.int64)
+
+
+def _suspects(rows: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
+    """Rows that may break rules 1-4, found for a whole chunk at once (numpy); each is then judged
+    by ``_record_fault``, the one policy, so this only has to catch every bad row, never decide.
+    Also gives both counts of every row (meaningful for the rows not suspected)."""
+    board = rows[:, :BOARD_DIGITS]
+    suspect = (rows > 0x7F).any(axis=1)
+    suspect |= ((board < ord("0")) | (board > ord("2"))).any(axis=1)
+    suspect |= (board == ord("1")).sum(axis=1) != PAWNS_A_SIDE
+    suspect |= (board == ord("2")).sum(axis=1) != PAWNS_A_SIDE
+    values = []
+    for start in (BOARD_DIGITS, BOARD_DIGITS + FIELD_WIDTH):
+        field = rows[:, start : start + FIELD_WIDTH]
+        space, digit = field == ord(" "), (field >= ord("0")) & (field <= ord("9"))
+        leading = np.cumprod(space, axis=1).sum(axis=1)
+        well_formed = (space | digit).all(axis=1) & (space.sum(axis=1) == leading)
+        first = field[np.arange(len(field)), np.minimum(leading, FIELD_WIDTH - 1)]
+        well_formed &= (leading == FIELD_WIDTH) | (first != ord("0"))
+        suspect |= ~well_formed
+        values.append((np.where(digit, field.astype(np.int64) - ord("0"), 0) * _FIELD_WEIGHTS).sum(axis=1))
+    suspect |= (values[0] == 0) & (values[1] == 0)
+    return suspect, values[0].tolist(), values[1].tolist()
+
+
+def _keys(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each board as one number (side 1's cells, then side 2's, as 25-bit masks), the smaller of
+    it and its side swap's (so a board and its swap get the same key), and whether it was swapped."""
+    board = rows[:, :BOARD_DIGITS]
+    ones = (board == ord("1")).astype(np.int64) @ _POWERS
+    twos = (board == ord("2")).astype(np.int64) @ _POWERS
+    direct, swapped = (ones << BOARD_DIGITS) | twos, (twos << BOARD_DIGITS) | ones
+    return np.minimum(direct, swapped), swapped < direct
+
+
+def _board_of(key: int, flipped: bool) -> str:
+    high, low = key >> BOARD_DIGITS, key & ((1 << BOARD_DIGITS) - 1)
+    ones, twos = (low, high) if flipped else (high, low)
+    return "".join("1" if ones >> k & 1 else "2" if twos >> k & 1 else "0" for k in range(BOARD_DIGITS))
+
+
+def _first_repeat(keys: list[np.ndarray], flips: list[np.ndarray], source: str) -> ThesisFormatError | None:
+    """Rule 5 over every record read so far: the first record (in file order) whose board, or its
+    side swap, an earlier record holds, as the error ``_Seen`` would have raised for it."""
+    if not keys:
+        return None
+    every = np.concatenate(keys)
+    ordered = np.sort(every)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return None
+    order = np.argsort(every, kind="stable")
+    ordered = every[order]
+    repeats = order[1:][ordered[1:] == ordered[:-1]]
+    index = int(repeats.min())
+    earlier = int(order[np.searchsorted(ordered, every[index])])
+    flip = np.concatenate(flips)
+    board = _board_of(int(every[index]), bool(flip[index]))
+    swapped = " with the sides swapped" if flip[index] != flip[earlier] else ""
+    return ThesisFormatError(f"{_where(source, index)}: board {board} repeats record {earlier + 1}{swapped}")
+
+
+def _checked_entries(chunks: Iterable[bytes], source: str) -> Iterator[Entry]:
+    """Rules 1-5 over a memory image given in chunks of whole records (the last may be cut
+    short).  The first fault in file order is raised, as the record-by-record reading would."""
+    keys: list[np.ndarray] = []
+    flips: list[np.ndarray] = []
+    index = 0
+    for chunk in chunks:
+        whole = len(chunk) // RECORD_BYTES
+        rows = np.frombuffer(chunk, dtype=np.uint8, count=whole * RECORD_BYTES).reshape(whole, RECORD_BYTES)
+        suspects, firsts, seconds = _suspects(rows)
+        chunk_keys, chunk_flips = _keys(rows)
+        for row in range(whole):
+            at = row * RECORD_BYTES
+            if suspects[row]:
+                fault, entry = _record_fault(chunk[at : at + RECORD_BYTES], (index + row) * RECORD_BYTES)
+                if entry is None:
+                    keys.append(chunk_keys[:row])
+                    flips.append(chunk_flips[:row])
+                    raise _first_repeat(keys, flips, source) or ThesisFormatError(
+                        f"{_where(source, index + row)}: {fault}"
+                    )
+                yield entry
+            else:
+                yield chunk[at : at + BOARD_DIGITS].decode("ascii"), firsts[row], seconds[row]
+        keys.append(chunk_keys)
+        flips.append(chunk_flips)
+        index += whole
+        if len(chunk) % RECORD_BYTES:  # checked after the whole records, so the first problem is named
+            raise _first_repeat(keys, flips, source) or ThesisFormatError(
+                f"{_where(source, index)} is cut short: {len(chunk) - whole * RECORD_BYTES} of {RECORD_BYTES} bytes "
+                f"(the file is not a whole number of records)"
+            )
+    repeat = _first_repeat(keys, flips, source)
+    if repeat is not None:
+        raise repeat
 
 
 def parse_memory(data: bytes, source: str = "memory") -> dict[str, Counts]:
@@ -246,27 +373,82 @@ def format_stat(counts: Sequence[int]) -> bytes:
 # --- files ------------------------------------------------------------------------------------
 
 
-def _read(path: Path | str) -> bytes:
+def open_memory_file(path: Path | str) -> BinaryIO:
+    """A thesis memory file opened for :func:`iter_memory_entries`: a FIFO, device or folder is
+    refused saying what it is, a file over :data:`MAX_MEMORY_BYTES` by its size, before a read."""
     try:
-        return Path(path).read_bytes()
+        return open_regular_file(path, MAX_MEMORY_BYTES, f"a thesis memory ({MAX_MEMORY_RECORDS:,} records)")
     except OSError as error:
         raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def read_memory(path: Path | str) -> dict[str, Counts]:
-    return parse_memory(_read(path), source=str(path))
+    return {board: (first, second) for board, first, second in read_memory_entries(path)}
 
 
 def read_memory_entries(path: Path | str) -> list[Entry]:
-    return parse_memory_entries(_read(path), source=str(path))
+    with open_memory_file(path) as stream:
+        try:
+            return list(iter_memory_entries(stream, source=str(path)))
+        except OSError as error:
+            raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
 
 
-def write_memory(records: Records, path: Path | str) -> None:
-    atomic_write_bytes(path, format_memory(records))
+def write_memory(records: Records, path: Path | str) -> tuple[int, int, int]:
+    """Write ``records`` (a dict, entries, or a stream of entries) to ``path`` whole or not at all,
+    :data:`CHUNK_RECORDS` at a time (memory stays bounded).  Refuses, naming the record, what
+    reading would refuse; the target is then left as it was.  Returns the number of records and
+    the sums of both counts."""
+    records_written = firsts = seconds = 0
+    keys: list[np.ndarray] = []
+    flips: list[np.ndarray] = []
+    with AtomicFile(path) as file:
+        pending: list[bytes] = []
+
+        def flush() -> None:
+            data = b"".join(pending)
+            rows = np.frombuffer(data, dtype=np.uint8).reshape(len(pending), RECORD_BYTES)
+            suspects, _, _ = _suspects(rows)
+            start = records_written - len(pending)
+            for row in np.flatnonzero(suspects):
+                fault, _ = _record_fault(pending[row], (start + int(row)) * RECORD_BYTES)
+                if fault:
+                    raise ThesisFormatError(f"record {start + int(row) + 1}: {fault}")
+            chunk_keys, chunk_flips = _keys(rows)
+            keys.append(chunk_keys)
+            flips.append(chunk_flips)
+            file.stream.write(data)
+            pending.clear()
+
+        for index, (board, first, second) in enumerate(_entries(records)):
+            if not isinstance(board, str) or len(board) != BOARD_DIGITS or not board.isascii():
+                raise ThesisFormatError(f"record {index + 1}: {board!r} is not a board of 25 digits 0, 1, 2")
+            pending.append(board.encode("ascii") + format_count(first) + format_count(second))
+            records_written += 1
+            firsts += first
+            seconds += second
+            if len(pending) == CHUNK_RECORDS:
+                flush()
+        if pending:
+            flush()
+        repeat = _first_repeat(keys, flips, "records")
+        if repeat is not None:
+            raise ThesisFormatError(str(repeat).removeprefix("records: "))
+    return records_written, firsts, seconds
 
 
 def read_stat(path: Path | str) -> tuple[int, ...]:
-    return parse_stat(_read(path), source=str(path))
+    try:
+        with open_regular_file(path) as file:
+            size = os.fstat(file.fileno()).st_size
+            if size > STAT_BYTES:  # refused by its size: a huge file is never read
+                raise ThesisFormatError(
+                    f"{path}: {size} bytes, but a stat file is {STAT_BYTES} (nine 4-character counts)"
+                )
+            data = file.read(STAT_BYTES + 1)
+    except OSError as error:
+        raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
+    return parse_stat(data, source=str(path))
 
 
 def write_stat(counts: Sequence[int], path: Path | str) -> None:

@@ -16,7 +16,7 @@ half-written file.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +31,8 @@ from .thesis_files import (
     atomic_write_bytes,
     format_memory,
     format_stat,
+    iter_memory_entries,
+    open_memory_file,
     parse_memory_entries,
     parse_stat,
     read_memory_entries,
@@ -138,24 +140,37 @@ def validate_name(name: str) -> str:
 def import_memory(store: Store, path: Path | str, name: str | None = None, replace: bool = False) -> MemorySummary:
     """Read a thesis memory file and save it in the store under ``name`` (default: from the file name).
 
-    The file is read and checked whole before the store is touched, so a refused file changes
-    nothing; an existing name is refused unless ``replace``.
+    The file is read as a stream (memory stays bounded whatever its size) into one transaction,
+    which also holds the check that the name is free: a refused file changes nothing, and of two
+    imports of one name at once exactly one wins, the other is refused (unless ``replace``).  A
+    FIFO, device or folder, or a file over what the format holds, is refused before a read.
     """
-    entries = read_memory_entries(path)
     target = validate_name(name) if name is not None else name_from_path(path)
-    if not replace and store.load_memory(target) is not None:
-        raise ValueError(f"a memory named {target!r} is already in the store (choose --name, or --replace)")
-    store.save_memory(target, entries)
-    return summarize(target, entries)
+    totals = [0, 0, 0]
+
+    def counted(entries: Iterable[Entry]) -> Iterator[Entry]:
+        for entry in entries:
+            totals[0] += 1
+            totals[1] += entry[1]
+            totals[2] += entry[2]
+            yield entry
+
+    with open_memory_file(path) as stream, store.transaction():
+        if not replace and store.has_memory(target):
+            raise ValueError(f"a memory named {target!r} is already in the store (choose --name, or --replace)")
+        try:
+            store.save_memory(target, counted(iter_memory_entries(stream, source=str(path))))
+        except OSError as error:
+            raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
+    return MemorySummary(target, *totals)
 
 
 def export_memory(store: Store, name: str, path: Path | str) -> MemorySummary:
-    """Write the stored memory ``name`` to ``path`` in the thesis format, atomically."""
-    entries = store.load_memory(name)
-    if entries is None:
+    """Write the stored memory ``name`` to ``path`` in the thesis format, atomically, as a stream."""
+    if not store.has_memory(name):
         raise ValueError(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
-    write_memory_entries(entries, path)
-    return summarize(name, entries)
+    records, x_wins, o_wins = write_memory(store.iter_memory(name), path)
+    return MemorySummary(name, records, x_wins, o_wins)
 
 
 def load_stat(store: Store, name: str = DEFAULT_STAT_NAME) -> tuple[int, ...]:
@@ -301,9 +316,9 @@ def resolve_memory(store: Store, spec: str) -> MemoryRef:
     .m or .txt, or exists), else a memory in the store by name (created empty when new)."""
     if looks_like_path(spec):
         path = Path(spec)
-        if not path.is_file():
+        if not path.exists():
             raise ValueError(f"memory file {spec} does not exist (a store memory's name has no '/' or .m/.txt)")
-        return MemoryRef(spec, path, None, tuple(read_memory_entries(path)))
+        return MemoryRef(spec, path, None, tuple(read_memory_entries(path)))  # a FIFO, folder...: named
     name = validate_name(spec)
     entries = store.load_memory(name)
     if entries is None:

@@ -99,7 +99,7 @@ class ThesisPlayer(Player):
 
             from ...store.thesis_files import read_memory
 
-            if not Path(memory).is_file():
+            if not Path(memory).exists():  # a FIFO or a folder is named by read_memory
                 raise ValueError(
                     f"memory file {memory} does not exist (a memory in the store is named without '/', .m or .txt: "
                     "gamelearn teeko memory list)"
