@@ -149,7 +149,7 @@ def players(game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {
     game = load_game(game_name)
     table = Table("spec", "what it is", "options")
     for kind in kinds_for(game):
-        options = ", ".join(f"{o.name}={o.default}" for o in kind.options)
+        options = ", ".join(option.describe(game.name) for option in kind.options)
         table.add_row(kind.name, kind.summary, options)
     console.print(table)
 

@@ -37,7 +37,7 @@ from ..games.hexapawn import pawn_moves
 from ..store.files import atomic_write_bytes, read_regular_file
 from .base import Player
 from .matchbox_tables import colour_of, position_table, stabilizer
-from .registry import Option, PlayerKind, register
+from .registry import Option, PlayerKind, parse_int, register
 
 if TYPE_CHECKING:
     from ..match import GameRecord
@@ -351,14 +351,8 @@ def parse_beads(text: str) -> tuple[int, ...]:
     return values
 
 
-def parse_reward(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a whole number") from None
-    if not -1000 <= value <= 1000:
-        raise ValueError(f"{value} is outside -1000..1000")
-    return value
+#: Beads added (or, negative, taken out) after a result: a whole number with its range shown.
+parse_reward = parse_int(-1000, 1000)
 
 
 class MenacePlayer(MatchboxPlayer):

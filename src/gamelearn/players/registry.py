@@ -18,10 +18,32 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Option:
+    """One option of a player spec.  A whole-number option (``parse_int``) has a range, and
+    ``limits`` may lower its top for a game where larger values would take more than about a
+    minute a move (:data:`WORK_LIMIT`): a spec that could never finish is refused, not started."""
+
     name: str
     parse: Callable[[str], Any]
     default: Any
     help: str
+    limits: tuple[tuple[str, int], ...] = ()  # (game, largest value) pairs
+
+    def bounds(self, game: str) -> tuple[int, int] | None:
+        """The values this option accepts for ``game``, or None if it is not a whole number."""
+        if not isinstance(self.parse, IntRange):
+            return None
+        return self.parse.low, min([self.parse.high, *(high for name, high in self.limits if name == game)])
+
+    def describe(self, game: str) -> str:
+        """``name=default``, with the range for ``game`` where there is one: ``depth=2 (1..4)``."""
+        bounds = self.bounds(game)
+        return f"{self.name}={self.default}" + (f" ({bounds[0]}..{bounds[1]})" if bounds else "")
+
+
+#: What a top of a range promises: a move takes at most about a minute (measured on a 2-core machine
+#: shared with others; a faster one has room to spare).  Above it a move would take minutes or,
+#: for Teeko's deep searches, longer than anyone waits: silence, not a game.
+WORK_LIMIT = "a move takes at most about a minute"
 
 
 @dataclass(frozen=True)
@@ -54,18 +76,25 @@ def kinds_for(game: Game) -> list[PlayerKind]:
     return sorted(kinds, key=_module_rank)  # stable: registration order within a module
 
 
-def parse_int(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
+class IntRange:
+    """Parses a whole number from ``low`` to ``high``; the range is kept, so it can be shown."""
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def __call__(self, text: str) -> int:
         # Digits only: int() would also take "+9", " 9" and "1_000_000", spellings a bound check
         # on the text could miss.
         if not re.fullmatch(r"-?[0-9]{1,9}", text):
             raise ValueError(f"{text!r} is not a whole number")
         value = int(text)
-        if not low <= value <= high:
-            raise ValueError(f"{value} is outside {low}..{high}")
+        if not self.low <= value <= self.high:
+            raise ValueError(f"{value} is outside {self.low}..{self.high}")
         return value
 
-    return parse
+
+def parse_int(low: int, high: int) -> IntRange:
+    return IntRange(low, high)
 
 
 def parse_switch(text: str) -> bool:
@@ -132,5 +161,11 @@ def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
             given[key] = known[key].parse(value)
         except ValueError as error:
             raise ValueError(f"option {key!r} of player {name!r}: {error}") from None
+        bounds = known[key].bounds(game.name)
+        if bounds is not None and not bounds[0] <= given[key] <= bounds[1]:
+            raise ValueError(
+                f"option {key!r} of player {name!r}: {given[key]} is outside {bounds[0]}..{bounds[1]} for "
+                f"{game.name} (the range where {WORK_LIMIT})"
+            )
     options = {opt.name: given.get(opt.name, opt.default) for opt in kind.options}
     return kind.factory(game, seed=seed, **options)

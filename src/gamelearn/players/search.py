@@ -117,6 +117,11 @@ def can_force_win(game: Any, state: Hashable, plies: int | None) -> bool:
     return False
 
 
+#: Sharp's deepest look in Teeko: a first move took 6 s at depth 8 on the 2-core machine, more than
+#: 200 s at depth 9.
+SHARP_TEEKO_DEPTH = 8
+
+
 class SharpPlayer(Player):
     """Seed 003's Sharp: whenever it can see a way to win however the other answers, it plays it;
     otherwise any move.  It looks ``depth`` plies ahead (default: to the end in hexapawn and
@@ -155,8 +160,14 @@ class SharpPlayer(Player):
         return self.rng.choice(wins or moves)
 
 
-_SEARCH_OPTIONS = (
-    Option("depth", parse_int(1, 12), 2, "plies to search before the evaluation takes over"),
+def _depth(limits: tuple[tuple[str, int], ...]) -> Option:
+    return Option("depth", parse_int(1, 12), 2, "plies to search before the evaluation takes over", limits=limits)
+
+
+# Teeko's tree is wide (25 placements, then up to 32 moves): a first move took 20 s at minimax
+# depth 4 and 14 s at alpha-beta depth 5 on the 2-core machine; one ply more is 20-30 times that.
+_MINIMAX_OPTIONS = (
+    _depth((("teeko", 4),)),
     Option(
         "eval",
         str,
@@ -164,13 +175,22 @@ _SEARCH_OPTIONS = (
         "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines)",
     ),
 )
-register(PlayerKind("minimax", MinimaxPlayer, "minimax to a depth, then a named evaluation", options=_SEARCH_OPTIONS))
-register(PlayerKind("alphabeta", AlphaBetaPlayer, "minimax with alpha-beta pruning", options=_SEARCH_OPTIONS))
+_ALPHABETA_OPTIONS = (_depth((("teeko", 5),)), _MINIMAX_OPTIONS[1])
+register(PlayerKind("minimax", MinimaxPlayer, "minimax to a depth, then a named evaluation", options=_MINIMAX_OPTIONS))
+register(PlayerKind("alphabeta", AlphaBetaPlayer, "minimax with alpha-beta pruning", options=_ALPHABETA_OPTIONS))
 register(
     PlayerKind(
         "sharp",
         SharpPlayer,
         "seed 003's Sharp: a forced win when it sees one, else any move",
-        options=(Option("depth", parse_int(0, 20), 0, "plies it looks ahead; 0 = to the end where the game has one"),),
+        options=(
+            Option(
+                "depth",
+                parse_int(0, 20),
+                0,
+                "plies it looks ahead; 0 = to the end where the game has one",
+                limits=(("teeko", SHARP_TEEKO_DEPTH),),
+            ),
+        ),
     )
 )

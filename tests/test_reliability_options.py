@@ -1,0 +1,40 @@
+"""Arguments that can never finish are refused (docs/store.md, "Work limits"): each whole-number
+option of a player has a range, lowered per game where a larger value would take more than
+about a minute a move, and the range is shown by `gamelearn players GAME`."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamelearn.games import get_game
+from gamelearn.players.registry import kinds_for, make_player
+
+NEVER_FINISH = ["minimax:depth=12", "alphabeta:depth=12", "sharp:depth=20", "mcts:playouts=10000000"]
+
+
+@pytest.mark.parametrize("spec", NEVER_FINISH)
+def test_teeko_searches_that_could_never_finish_are_refused_naming_the_range(spec: str):
+    with pytest.raises(ValueError, match=r"is outside \d+\.\.\d+ for teeko \(the range where a move takes"):
+        make_player(get_game("teeko"), spec)
+
+
+def test_every_whole_number_option_has_a_range_and_its_top_is_accepted():
+    for name in ("teeko", "tictactoe", "hexapawn"):
+        game = get_game(name)
+        for kind in kinds_for(game):
+            for option in kind.options:
+                bounds = option.bounds(game.name)
+                if isinstance(option.default, int) and not isinstance(option.default, bool):
+                    assert bounds is not None, (name, kind.name, option.name)
+                if bounds is None:
+                    continue
+                assert bounds[0] <= option.default <= bounds[1], (name, kind.name, option.name)
+                for value in bounds:
+                    make_player(game, f"{kind.name}:{option.name}={value}")  # the ends are accepted
+                with pytest.raises(ValueError, match="is outside"):
+                    make_player(game, f"{kind.name}:{option.name}={bounds[1] + 1}")
+
+
+def test_a_smaller_game_keeps_the_full_range():
+    make_player(get_game("tictactoe"), "minimax:depth=9")
+    make_player(get_game("hexapawn"), "sharp:depth=20")
