@@ -7,6 +7,10 @@ options, refuses bad ones in one line (exit 2) and renders.
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,7 +18,7 @@ import typer
 from rich.table import Table
 
 from ..store.thesis_memories import STAT_FIELDS, read_stat
-from .common import console, fail
+from .common import console, err_console, fail
 from .teeko import open_store, percent, positive_whole
 
 if TYPE_CHECKING:
@@ -92,7 +96,7 @@ def batch(
     """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did (section f)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ..experiments.thesis_batch import BatchConfig, BatchHang, KeptMemory, keep_outcome, run_batch
+    from ..experiments.thesis_batch import BatchConfig, BatchHang, BatchKeeper, KeptMemory, run_batch
     from ..experiments.thesis_transcript import Transcript, settings_table
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
@@ -145,30 +149,47 @@ def batch(
     except OSError as error:
         fail(f"--trace: cannot write {trace}: {error.strerror or error}")
     transcript = Transcript(trace_file.stream, header) if trace_file is not None else None
-    results = {"X": 0, "D": 0, "O": 0}
-    per_game: list[list[object]] = []
     hang = None
+    interrupted = False
     mode = "original" if original else "fixed"
+    record = {
+        "asked": count,
+        "mode": mode,
+        "seed": int(seed_text),
+        "first": first_settings.flags(),
+        "second": second_settings.flags(),
+        "first_memory": refs["--first-memory"].label if "--first-memory" in refs else None,
+        "second_memory": refs["--second-memory"].label if "--second-memory" in refs else None,
+    }
+    sides = {"--first-memory": 1, "--second-memory": -1}
+    kept = [KeptMemory(option, ref, memories[option], sides[option]) for option, ref in refs.items()]
+    # Progress is saved every few seconds and when the run ends or is stopped (^C, SIGTERM): a
+    # crash loses at most the last few seconds of play (docs/store.md).
+    keeper = BatchKeeper(store, kept, counts_at_start, stat, record)
     console.print(
         f"{count} games, {mode} mode, seed {seed_text}: player I {first_settings.flags()}, "
         f"player II {second_settings.flags()}"
     )
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with (
+        Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as progress,
+        terminate_as_interrupt(),
+    ):
         task = progress.add_task("playing", total=count)
 
         def on_game(summary: GameSummary) -> None:
-            results[summary.result] += 1
-            per_game.append([summary.result, summary.plies, summary.reason])
+            keeper.add(summary)
             if transcript is not None:
                 transcript.game_done(summary)
             progress.advance(task)
+            if keeper.due():
+                keeper.save()
 
         config = BatchConfig(
             games=count,
@@ -186,47 +207,74 @@ def batch(
             run_batch(config)
         except BatchHang as error:
             hang = str(error)
-        except ValueError as error:  # a count past 9999 (fatal in the original too)
+        except ValueError as error:  # a count past 9999 (fatal in the original too), a store failure
             hang = str(error)
+        except KeyboardInterrupt:
+            interrupted = True
         except BaseException:
             if trace_file is not None:
                 trace_file.discard()
             raise
         if trace_file is not None:
-            if hang is None:
+            if hang is None and not interrupted:
                 trace_file.commit()
             else:
                 trace_file.discard()
-    # What finished games taught is kept even when a later game hung, as the original's files were.
-    played = sum(results.values())
-    record = {
-        "games": played,
-        "asked": count,
-        "mode": mode,
-        "seed": int(seed_text),
-        "first": first_settings.flags(),
-        "second": second_settings.flags(),
-        "first_memory": refs["--first-memory"].label if "--first-memory" in refs else None,
-        "second_memory": refs["--second-memory"].label if "--second-memory" in refs else None,
-        "x_wins": results["X"],
-        "draws": results["D"],
-        "o_wins": results["O"],
-        "per_game": per_game,
-        "stopped": hang,
-    }
-    kept = [KeptMemory(option, ref, memories[option]) for option, ref in refs.items()]
-    try:
-        keep_outcome(store, kept, results, counts_at_start, stat, record)
-    except ValueError as error:
-        fail(str(error))
+    # What finished games taught is kept even when a later game hung or the run was stopped, as
+    # the original's files were.
+    with signals_held():  # a second ^C cannot cut the last save short
+        try:
+            played = keeper.save("interrupted" if interrupted else hang)
+        except ValueError as error:
+            fail(str(error))
+    results = keeper.results(keeper.played[:played])
     console.print(score_table(results["X"], results["D"], results["O"]))
     for option, ref in refs.items():
         console.print(
             f"{'Player I' if option == '--first-memory' else 'Player II'}'s memory: {ref.label}, "
             f"{len(memories[option])} records"
         )
+    if interrupted:
+        err_console.print(
+            f"gamelearn: interrupted after {played} of {count} games; all {played} are kept "
+            f"(memories, score and the result teeko-batch #{keeper.result_id})",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(130)
     if hang is not None:
         fail(f"stopped after {played} of {count} games: {hang}")
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the run as ^C does (KeyboardInterrupt), so that what was played is kept."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait (POSIX) until the block is done; elsewhere nothing is held."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 # --- experiment -------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from ..store.files import AtomicFile
 from ..store.thesis_files import read_memory, write_stat
-from ..store.thesis_memories import MemoryRef, load_stat, save_stat
+from ..store.thesis_memories import MemoryRef, load_stat, save_stat, write_memory_entries
 
 if TYPE_CHECKING:
     from ..store.db import Store
@@ -79,6 +79,16 @@ class BatchConfig:
 
 
 @dataclass(frozen=True)
+class Lesson:
+    """What a won game taught: its boards after plies 9 .. last (keys, in order) and the side
+    (+1/-1) it is learned as won by, for the memories of ``sides`` (+1 player I, -1 player II)."""
+
+    boards: tuple[int, ...]
+    winner: int
+    sides: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class GameSummary:
     number: int  # from 1
     last_move: int  # the program's "[last move was M]": plies + 1
@@ -86,6 +96,7 @@ class GameSummary:
     result: str  # "X", "O" or "D"
     reason: str  # four, cycle2, cycle3, cycle4, cap100
     moves: tuple[str, ...]
+    lesson: Lesson | None = None  # None: nothing learned (a draw, learning off, no moving phase)
 
     @property
     def winner(self) -> int | None:
@@ -246,17 +257,18 @@ def run_batch(config: BatchConfig) -> BatchResult:
                 n += 1
                 side = -side
             stat[STAT_FIELD[result]] += 1
+            lesson = None
             if result != "D" and (config.first.learn or config.second.learn) and learning_flag and n >= 9:
                 winner_side = learned_winner(n - 1, 1 if result == "X" else -1, fixes)
-                if config.first.learn:
-                    memories[1].learn(game_boards, winner_side)
-                if config.second.learn:
-                    memories[-1].learn(game_boards, winner_side)
+                sides = tuple(side for side in (1, -1) if settings[side].learn)
+                lesson = Lesson(tuple(game_boards), winner_side, sides)
+                for learner in sides:
+                    memories[learner].learn(game_boards, winner_side)
             tracer.write(
                 f"END g={g} ret={ret} lastmove={n} plies={n - 1} result={result} reason={reason} "
                 f"r={draws.calls} oob={off_reads}/{sensitive}"
             )
-            summary = GameSummary(g, n, n - 1, result, reason, tuple(moves))
+            summary = GameSummary(g, n, n - 1, result, reason, tuple(moves), lesson)
             summaries.append(summary)
             if config.progress is not None:
                 config.progress(summary)
@@ -276,51 +288,146 @@ def trace_text(config: BatchConfig) -> tuple[BatchResult, str]:
     return run_batch(config), buffer.getvalue()
 
 
-# --- keeping a batch's outcome: its memories, its score, its record ----------------------------
+# --- keeping a batch's outcome as it goes: its memories, its score, its record ------------------
+
+#: A batch saves what it played at least this often (and when it ends or is interrupted): a crash
+#: loses at most this much play.
+SAVE_EVERY_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
 class KeptMemory:
-    """A side's memory to keep after a batch: where it lives (``ref``), what it holds now."""
+    """A side's memory to keep: where it lives (``ref``), the batch's own copy (``memory``, what
+    it recalls from), and the side (+1 player I, -1 player II)."""
 
     label: str  # what a message calls it, e.g. the option that named it
     ref: MemoryRef
     memory: Memory
+    side: int = -1
 
 
-def keep_outcome(
-    store: Store,
-    memories: Sequence[KeptMemory],
-    results: Mapping[str, int],
-    stat_at_start: Sequence[int],
-    stat_path: Path | None,
-    record: Mapping[str, object],
-) -> None:
-    """Write back what a batch (possibly stopped early) taught and counted, as the original's files were.
+class BatchKeeper:
+    """Saves a batch's progress: every won game's lesson, the score and the ``teeko-batch`` result,
+    together in one store transaction, at most :data:`SAVE_EVERY_SECONDS` apart.
 
-    Each memory goes back where it came from (a thesis file whole and atomically, if it learned
-    anything; a store memory by its changed records).  ``results`` ("X", "D", "O" counts) are added to
-    stat.m's fields 1-3: in ``stat_path`` (from ``stat_at_start``), or in the store's score when
-    None.  ``record`` is saved as a ``teeko-batch`` result.  A write that fails raises ValueError
-    naming the label and the target; what was written before it stays.
+    A memory in the store gets each lesson applied to its latest stored state inside the
+    transaction (reload, apply the pending lessons in order, write the changed records), so
+    batches, games and imports writing the same memory at once lose nothing: the memory is what
+    some serial order of all their lessons makes.  A thesis file (and a ``stat_path``) is written
+    whole from the batch's own copy, as the original program did: one writer per file.
     """
-    for kept in memories:
+
+    def __init__(
+        self,
+        store: Store,
+        memories: Sequence[KeptMemory],
+        stat_at_start: Sequence[int],
+        stat_path: Path | None,
+        record: Mapping[str, object],
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        import time
+
+        self.store = store
+        self.memories = list(memories)
+        self.stat_at_start = tuple(stat_at_start)
+        self.stat_path = stat_path
+        self.record = dict(record)
+        self.clock = clock or time.monotonic
+        self.played: list[GameSummary] = []  # every game, in order; one append per game
+        self.saved_games = 0  # how many of them are in the store
+        self.result_id: int | None = None
+        self.last_save = self.clock()
+        self._stored: dict[str, tuple[float | None, Memory]] = {}  # name -> (version, contents)
+
+    def add(self, summary: GameSummary) -> None:
+        """A finished game (one list append: an interrupt leaves it counted or not, never half)."""
+        self.played.append(summary)
+
+    def due(self) -> bool:
+        return self.clock() - self.last_save >= SAVE_EVERY_SECONDS
+
+    def results(self, games: Sequence[GameSummary]) -> dict[str, int]:
+        counts = {"X": 0, "D": 0, "O": 0}
+        for game in games:
+            counts[game.result] += 1
+        return counts
+
+    def payload(self, games: int, stopped: str | None) -> dict[str, object]:
+        kept = self.played[:games]
+        counts = self.results(kept)
+        return {
+            **self.record,
+            "games": games,
+            "x_wins": counts["X"],
+            "draws": counts["D"],
+            "o_wins": counts["O"],
+            "per_game": [[g.result, g.plies, g.reason] for g in kept],
+            "stopped": stopped,
+        }
+
+    def save(self, stopped: str | None = None) -> int:
+        """Keep every game played so far; returns how many games are kept.  All or nothing: if this
+        fails (or is interrupted) the store holds what the previous save kept."""
+        games = len(self.played)
+        new = self.played[self.saved_games : games]
         try:
-            kept.ref.save(store, list(kept.memory.entries()), kept.memory.take_changes())
-        except (OSError, ValueError) as error:
-            raise ValueError(f"{kept.label}: cannot write {kept.ref.label}: {error}") from None
-    if stat_path is not None:
-        final = list(stat_at_start)
-        for field_index, result in enumerate("XDO"):
-            final[field_index] += results.get(result, 0)
-        try:
-            write_stat(final, stat_path)
-        except (OSError, ValueError) as error:
-            raise ValueError(f"--stat: cannot write {stat_path}: {error}") from None
-    else:  # the store's score, as the original's stat.m counted every batch game
-        with store.transaction():
-            counts = list(load_stat(store))
-            for field_index, result in enumerate("XDO"):
-                counts[field_index] += results.get(result, 0)
-            save_stat(store, counts)
-    store.save_result("teeko-batch", dict(record))
+            self._save(games, new, stopped)
+        except BaseException:
+            self._stored.clear()  # rolled back: what was applied to the cached copies never happened
+            raise
+        for name, (_, memory) in list(self._stored.items()):  # committed: what we wrote is current
+            self._stored[name] = (self.store.memory_version(name), memory)
+        self.saved_games = games
+        self.last_save = self.clock()
+        return games
+
+    def _save(self, games: int, new: Sequence[GameSummary], stopped: str | None) -> None:
+        with self.store.transaction():
+            for kept in self.memories:
+                self._save_memory(kept, new)
+            if self.stat_path is None:  # the store's score, as the original's stat.m counted every game
+                counts = list(load_stat(self.store))
+                for field_index, result in enumerate("XDO"):
+                    counts[field_index] += self.results(new)[result]
+                save_stat(self.store, counts)
+            else:
+                final = list(self.stat_at_start)
+                for field_index, result in enumerate("XDO"):
+                    final[field_index] += self.results(self.played[:games])[result]
+                try:
+                    write_stat(final, self.stat_path)
+                except (OSError, ValueError) as error:
+                    raise ValueError(f"--stat: cannot write {self.stat_path}: {error}") from None
+            payload = self.payload(games, stopped)
+            if self.result_id is None:
+                self.result_id = self.store.save_result("teeko-batch", payload)
+            else:
+                self.store.update_result(self.result_id, payload)
+
+    def _save_memory(self, kept: KeptMemory, new: Sequence[GameSummary]) -> None:
+        lessons = [g.lesson for g in new if g.lesson is not None and kept.side in g.lesson.sides]
+        ref = kept.ref
+        if ref.path is not None:  # a thesis file: the batch's own copy, whole, if it learned anything
+            if kept.memory.take_changes():
+                try:
+                    write_memory_entries(list(kept.memory.entries()), ref.path)
+                except (OSError, ValueError) as error:
+                    raise ValueError(f"{kept.label}: cannot write {ref.label}: {error}") from None
+            return
+        assert ref.name is not None
+        name = ref.name
+        version = self.store.memory_version(name)
+        cached = self._stored.get(name)
+        if cached is not None and cached[0] == version:
+            stored = cached[1]
+        else:  # another process wrote it since: reload
+            stored = Memory(self.store.load_memory(name) or [])
+        for lesson in lessons:
+            stored.learn(lesson.boards, lesson.winner)
+        changes = stored.take_changes()
+        if version is None:
+            self.store.save_memory(name, list(stored.entries()))
+        elif changes:
+            self.store.update_memory(name, changes)
+        self._stored[name] = (None, stored)  # its version is read back once the transaction commits

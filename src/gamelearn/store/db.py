@@ -417,6 +417,13 @@ class Store:
             )
         return int(cursor.lastrowid or 0)
 
+    def update_result(self, result_id: int, payload: dict[str, Any]) -> None:
+        """Replace the payload of result ``result_id`` (a run that saves its progress as it goes)."""
+        with self.transaction() as db:
+            cursor = db.execute("UPDATE results SET payload=? WHERE id=?", (json.dumps(payload), int(result_id)))
+            if cursor.rowcount != 1:
+                raise StoreError(f"the store {self.path} has no result #{result_id}")
+
     def results(self, experiment: str) -> list[dict[str, Any]]:
         with self._reading():
             rows = self._db.execute(
@@ -437,6 +444,12 @@ class Store:
             db.execute("DELETE FROM memory_entries WHERE owner=? AND name=?", (owner, name))
             db.execute("INSERT OR REPLACE INTO memories VALUES (?, ?, ?)", (owner, name, time.time()))
             db.executemany("INSERT INTO memory_entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def memory_version(self, name: str, owner: str = "local") -> float | None:
+        """When memory ``name`` was last written (None if there is none): equal versions, equal contents."""
+        with self._reading() as db:
+            row = db.execute("SELECT updated FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone()
+        return None if row is None else float(row[0])
 
     def has_memory(self, name: str, owner: str = "local") -> bool:
         with self._reading() as db:
