@@ -21,6 +21,7 @@ def command_env(home: Path) -> dict[str, str]:
     env["GAMELEARN_HOME"] = str(home)
     env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
     env["COLUMNS"] = "200"  # one error line stays one line
+    env["PYTHONUNBUFFERED"] = "1"  # a child's lines arrive as it prints them
     return env
 
 
