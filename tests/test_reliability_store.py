@@ -108,7 +108,7 @@ def test_a_lock_held_by_another_process_is_named_after_a_short_wait(tmp_path: Pa
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with pytest.raises(StoreError, match=r"locked by another process \(waited 0\.2 s\); try again"):
+        with pytest.raises(StoreError, match=r"locked by another process \(no write finished for 0\.2 s\); try again"):
             Store(path, lock_wait=0.2)
         with Store(path, readonly=True, lock_wait=0.2) as reader:  # readers are never blocked (WAL)
             assert reader.list_memories() == []

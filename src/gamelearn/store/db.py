@@ -86,10 +86,12 @@ class StoreError(ValueError):
     a file that is not a gamelearn database).  A ValueError, as every user-facing refusal is."""
 
 
-#: How long a write waits for another process's write transaction before giving up.  Every
-#: transaction of ours is short (one game's lesson, one import), so a longer wait means a stuck
-#: process, and the person is better told than kept waiting.
+#: How long a write waits with no other write finishing before giving up.  Every transaction of
+#: ours is short (one game's lesson, one save of a batch, one import), so a lock held that long
+#: means a stuck process, and the person is better told than kept waiting.
 LOCK_WAIT_SECONDS = 10.0
+#: One attempt's wait for the write lock (SQLite's busy timeout); see Store._begin.
+BUSY_SLICE_SECONDS = 0.5
 
 
 def _folder_problem(folder: Path) -> str:
@@ -136,7 +138,7 @@ def describe_failure(path: Path, error: BaseException, lock_wait: float = LOCK_W
     primary = code & 0xFF if isinstance(code, int) else None
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return (
-            f"the store {path} is locked by another process (waited {lock_wait:g} s); "
+            f"the store {path} is locked by another process (no write finished for {lock_wait:g} s); "
             "try again when the other gamelearn command has finished"
         )
     if primary == sqlite3.SQLITE_READONLY:
@@ -188,7 +190,12 @@ class Store:
         except OSError as error:
             raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.lock_wait)
+            self._db = sqlite3.connect(
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=min(self.lock_wait, BUSY_SLICE_SECONDS),
+            )
         except sqlite3.Error as error:
             raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
         try:
@@ -233,7 +240,11 @@ class Store:
             if "immutable" in query and not _read_only_reason(self.path):
                 break
             db = sqlite3.connect(
-                f"{base}?{query}", uri=True, isolation_level=None, check_same_thread=False, timeout=self.lock_wait
+                f"{base}?{query}",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=min(self.lock_wait, BUSY_SLICE_SECONDS),
             )
             try:
                 tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -292,10 +303,7 @@ class Store:
                 return
             if self.readonly:
                 raise StoreError(f"the store {self.path} was opened read-only")
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as error:
-                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            self._begin()
             self._depth = 1
             try:
                 yield self._db
@@ -313,6 +321,36 @@ class Store:
                     raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
             finally:
                 self._depth = 0
+
+    def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``, waiting while other processes' writes hold the lock.
+
+        SQLite's own wait polls, and is not fair: with many writers one of them can lose every
+        race for longer than any fixed wait, though every other writer makes progress.  So each
+        attempt waits :data:`BUSY_SLICE_SECONDS`, and the wait goes on as long as other writes
+        keep finishing (``PRAGMA data_version`` changes); only a lock held with no write finishing
+        for ``lock_wait`` seconds (a stuck or paused process) is reported.
+        """
+        version: int | None = None
+        changed = time.monotonic()
+        while True:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.Error as error:
+                code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+                if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                now_version: int | None
+                try:
+                    now_version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+                except sqlite3.Error:
+                    now_version = version
+                now = time.monotonic()
+                if now_version != version:
+                    version, changed = now_version, now
+                elif now - changed >= self.lock_wait:
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
