@@ -8,7 +8,10 @@ import random
 from typing import Any
 
 import numpy as np
+import pyspiel
 import pytest
+from easyAI import Human_Player
+from easyAI.games.Hexapawn import Hexapawn as EasyHexapawn
 
 import gamelearn
 from gamelearn.experiments import kernels
@@ -22,7 +25,6 @@ HEXAPAWN = gamelearn.get_game("hexapawn")
 
 
 def test_tictactoe_agrees_with_openspiel_on_every_state() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
     spiel_game = pyspiel.load_game("tic_tac_toe")
     seen: set[Any] = set()
     terminal = {0: 0, 1: 0, None: 0}
@@ -81,10 +83,6 @@ def easyai_moves_on_own_pawns(game: Any) -> set[str]:
 
 
 def test_hexapawn_agrees_with_easyai_over_random_games() -> None:
-    pytest.importorskip("easyAI")
-    from easyAI import Human_Player
-    from easyAI.games.Hexapawn import Hexapawn as EasyHexapawn
-
     rng = random.Random(2024)
     onto_own_pawn = 0
     results = {0: 0, 1: 0}

@@ -105,7 +105,6 @@ def test_tiny_experiment_structure_and_determinism(thesis_data: Path, tmp_path: 
 
 
 def test_the_dask_runner_gives_the_same_runs(thesis_data: Path):
-    pytest.importorskip("dask.distributed")
     config = tiny(thesis_data, seeds=1, chart_steps=1)
     assert outcomes(te.run_experiment(tiny(thesis_data, seeds=1, chart_steps=1, dask="local"))) == outcomes(
         te.run_experiment(config)

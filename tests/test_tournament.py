@@ -141,7 +141,6 @@ def test_runners_give_identical_results() -> None:
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
     processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
     assert processes == alone
-    pytest.importorskip("dask.distributed")
     on_dask = run_tournament(**arguments, workers=2, dask="local")  # type: ignore[arg-type]
     assert on_dask == alone
     other_seed = run_tournament(**{**arguments, "seed": 22}, workers=1)  # type: ignore[arg-type]
