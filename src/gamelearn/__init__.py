@@ -1,6 +1,6 @@
 """gamelearn: machines learn strategic games by playing them.
 
-The public API (DESIGN.md):
+The public API (docs/api.md):
 
 >>> import gamelearn
 >>> game = gamelearn.get_game("tictactoe")

@@ -1,7 +1,7 @@
-"""The thesis's memory experiment, rerun with confidence intervals (seed 000, "Player O reads the
-memory backwards"; THESIS-FACTS.md, "Measured on the original").
+"""The thesis's memory experiment, rerun with confidence intervals (Despotović 1999:
+player O reads the memory backwards).
 
-The seed reports, for batch self-play where O is player II: O with the memory after 10,000 games
+The author reports, for batch self-play where O is player II: O with the memory after 10,000 games
 won 20.9% of 3,000 games, O with no memory 24.8%, O with only the sign fixed 34.0%.  One run of
 3,000 games is noisy (the same setting gave O 37.7%, 37.1% and 13.3% in three runs), so this
 module runs each condition with several seeds and reports every run, the pooled rate with a
@@ -98,7 +98,7 @@ def mean_interval(values: Sequence[float], bounds: tuple[float, float] = (0.0, 1
 MODES = ("original", "fixed")
 VARIANTS = ("none", "original-sign", "fixed-sign")
 MEMORIES = ("thesis", "trained")
-#: The seed's figures (000): O's share of 3,000 games in the original program, X and O with memories.
+#: The author's figures (Despotović 1999): O's share of 3,000 games in the original program, X and O with memories.
 SEED_FIGURES = {
     ("thesis", "original", "original-sign"): 0.209,
     ("thesis", "original", "none"): 0.248,
@@ -149,7 +149,7 @@ class RunResult:
 
 
 def fixes_for(mode: str, variant: str):  # -> Fixes
-    """The program of ``mode`` with O's memory sign as ``variant`` says (the seed's one-bug study)."""
+    """The program of ``mode`` with O's memory sign as ``variant`` says (the author's one-bug study)."""
     from ..players.thesis.fixes import Fixes
 
     if mode not in MODES or variant not in VARIANTS:
@@ -199,7 +199,7 @@ def run_task(task: RunTask) -> RunResult:
 
 def train_memory(games: int, seed: int, checkpoints: Sequence[int]) -> dict[int, tuple[tuple[str, int, int], ...]]:
     """Our fixed program trains a memory by self-play (both sides +h+s+l, both learning, from empty
-    memories, which stay identical: section f); the memory at each checkpoint (games played)."""
+    memories, which stay identical); the memory at each checkpoint (games played)."""
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
     from .thesis_batch import BatchConfig, BatchHang, run_batch

@@ -1,5 +1,5 @@
 """Round-robin tournaments between player specs, every move optionally graded against the perfect
-player (DESIGN.md, the experiments layer: "tournaments, grading against the perfect player ...
+player (the experiments layer: "tournaments, grading against the perfect player ...
 runners: local processes (default) and a Dask cluster").
 
 The policy, in one place:

@@ -1,7 +1,7 @@
 """The contract every game of gamelearn keeps (OpenSpiel style: each game declares its facts).
 
 Rules are pure functions of immutable, hashable states.  A move is a string in the game's own
-notation (DESIGN.md); ``play`` parses it, checks it against the rules and returns a *new* state,
+notation (docs/api.md); ``play`` parses it, checks it against the rules and returns a *new* state,
 or raises :class:`IllegalMove` naming the move and the reason, leaving nothing changed.
 
 This module imports nothing of gamelearn and nothing outside the standard library.

@@ -1,4 +1,4 @@
-"""Hexapawn (Martin Gardner, 1962) on a 3x3 board, as seed 003 plays it.
+"""Hexapawn on a 3x3 board, as Martin Gardner described it ("A Matchbox Game-Learning Machine", 1962).
 
 The board is a string of 9 characters, squares 0-8 along the rows from the top: ``'B'`` a black
 pawn, ``'W'`` a white pawn, ``'.'`` empty; the start is ``'BBB...WWW'``.  White (player 0, bottom)
@@ -16,12 +16,12 @@ from .base import Game, GameFacts, IllegalMove
 
 START = "BBB...WWW"
 WHITE, BLACK = "W", "B"
-#: The mirror image: each row of three read back to front (seed 003's ``mirror``).
+#: The mirror image: each row of three read back to front (the classroom page's ``mirror``).
 MIRROR = (2, 1, 0, 5, 4, 3, 8, 7, 6)
 
 
 def pawn_moves(board: str, side: str) -> list[tuple[int, int]]:
-    """(from, to) pairs for ``side`` in seed 003's order: square by square, straight, left, right."""
+    """(from, to) pairs for ``side`` in the classroom page's order: square by square, straight, left, right."""
     step, enemy = (-3, BLACK) if side == WHITE else (3, WHITE)
     found = []
     for sq in range(9):
@@ -61,7 +61,7 @@ def _analyse(board: str, to_move: int) -> tuple[int | None, tuple[str, ...]]:
 def reachable_positions() -> frozenset[tuple[str, int]]:
     """Every (board, side to move) some game reaches from the start, finished ones included:
     135 of them.  Worked out once, on first use, by playing every legal move from every
-    unfinished position; ``from_board`` accepts exactly these (DESIGN.md: a ValueError for a
+    unfinished position; ``from_board`` accepts exactly these (the public API: a ValueError for a
     board no game can reach)."""
     start = (START, 0)
     found = {start}
@@ -92,7 +92,7 @@ class Hexapawn(Game[HexapawnState]):
         symbols=(WHITE, BLACK),
         symmetry_names=("identity", "mirror"),
         can_cycle=False,
-        value_of_start=-1,  # Black, the second player, wins with best play (seed 003)
+        value_of_start=-1,  # Black, the second player, wins with best play (Gardner 1962)
     )
     symmetries = (tuple(range(9)), MIRROR)
 

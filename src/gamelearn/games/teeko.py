@@ -4,7 +4,7 @@ A board is two 25-bit integers, one per side; square ``rc`` (row r, column c, 0.
 left) is bit ``5*r + c``.  X (player 0) moves first.  Each side puts down 4 pawns, one at a time
 (plies 1-8); then a move steps one own pawn to a free square among its 8 neighbours.  Four in a
 row (across, down, diagonal) or on the four squares of a 2x2 block wins: 28 lines + 16 blocks = 44
-winning sets, kept here as masks (seed 000; THESIS-FACTS.md section d).
+winning sets, kept here as masks (Despotović 1999).
 
 Notation: a placement is ``rc``; a step is ``rcRC`` (from, to).  The state keeps whose turn it is,
 since in the moving phase the board alone does not tell.

@@ -1,4 +1,4 @@
-"""Tic-tac-toe (noughts and crosses) on bitboards, as seed 001 states it.
+"""Tic-tac-toe (noughts and crosses) on bitboards, as Russell & Norvig state it.
 
 Squares 0-8 along the rows from the top; square i is bit i.  X (player 0) always goes first;
 players alternate; three in a row across, down or diagonally wins; a full board with no three is

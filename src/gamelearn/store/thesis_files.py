@@ -55,7 +55,7 @@ BOARD_DIGITS = 25
 FIELD_WIDTH = 4
 STAT_FIELDS = 9
 STAT_BYTES = STAT_FIELDS * FIELD_WIDTH
-MAX_COUNT = 9999  # above this the original stopped: "Learned number is too big." (section a)
+MAX_COUNT = 9999  # above this the original stopped: "Learned number is too big."
 PAWNS_A_SIDE = 4
 
 Counts = tuple[int, int]
