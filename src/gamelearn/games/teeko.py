@@ -15,6 +15,7 @@ masks in their own layers.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from .base import Game, GameFacts, IllegalMove, Permutation, invert, square_symmetries
@@ -148,6 +149,32 @@ class TeekoState(NamedTuple):
         return self.o if player else self.x
 
 
+#: TeekoState(x, o, to_move) without the Python-level __new__ of a NamedTuple: the hot path makes one
+#: state a ply, so it calls tuple.__new__ directly (the same object, made faster).
+_new_state = partial(tuple.__new__, TeekoState)
+
+#: The free squares' names, by halves of the board: _FREE_LOW[occupied & LOW_MASK] for squares
+#: 0-12, _FREE_HIGH[occupied >> LOW_BITS] for 13-24, filled on first use (8,192 and 4,096 entries
+#: at most), so the placements of a position are two look-ups instead of a loop over 25 squares.
+LOW_BITS = 13
+LOW_MASK = (1 << LOW_BITS) - 1
+_FREE_LOW: dict[int, tuple[str, ...]] = {}
+_FREE_HIGH: dict[int, tuple[str, ...]] = {}
+
+
+def _free_squares(occupied: int) -> list[str]:
+    low, high = occupied & LOW_MASK, occupied >> LOW_BITS
+    first = _FREE_LOW.get(low)
+    if first is None:
+        first = _FREE_LOW[low] = tuple(SQUARE_NAMES[sq] for sq in range(LOW_BITS) if not low >> sq & 1)
+    second = _FREE_HIGH.get(high)
+    if second is None:
+        second = _FREE_HIGH[high] = tuple(
+            SQUARE_NAMES[sq] for sq in range(LOW_BITS, SQUARES) if not high >> (sq - LOW_BITS) & 1
+        )
+    return [*first, *second]
+
+
 class Teeko(Game[TeekoState]):
     facts = GameFacts(
         name="teeko",
@@ -179,7 +206,7 @@ class Teeko(Game[TeekoState]):
             return []
         occupied = x | o
         if occupied.bit_count() < 2 * PAWNS:
-            return [SQUARE_NAMES[sq] for sq in range(SQUARES) if not occupied >> sq & 1]
+            return _free_squares(occupied)
         moves: list[str] = []
         own = o if mover else x
         padded = occupied << 6
@@ -200,7 +227,7 @@ class Teeko(Game[TeekoState]):
         if placing:
             dst = PLACEMENTS.get(move) if isinstance(move, str) else None
             if dst is not None and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
-                return TeekoState(x | 1 << dst, o, 1) if mover == 0 else TeekoState(x, o | 1 << dst, 0)
+                return _new_state((x | 1 << dst, o, 1) if mover == 0 else (x, o | 1 << dst, 0))
         else:
             step = STEPS.get(move) if isinstance(move, str) else None
             if step is not None:
@@ -208,7 +235,7 @@ class Teeko(Game[TeekoState]):
                 own = o if mover else x
                 if own >> src & 1 and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
                     own ^= (1 << src) | (1 << dst)
-                    return TeekoState(own, o, 1) if mover == 0 else TeekoState(x, own, 0)
+                    return _new_state((own, o, 1) if mover == 0 else (x, own, 0))
         # Only an illegal move gets here, and parse_move raises IllegalMove with the reason; were it
         # to accept one, the move is applied the slow way (tests check both paths agree).
         source, target = self.parse_move(state, move)
