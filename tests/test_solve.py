@@ -139,3 +139,18 @@ def test_regression_solve_function_hid_the_solve_package() -> None:
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "0"
+
+
+def test_the_bitboard_pass_agrees_with_the_search_over_the_public_api() -> None:
+    """gamelearn.solve's first tic-tac-toe solve runs over bitboards (solve/tictactoe.py); the generic
+    search over legal_moves/play, with no help, finds the same outcome for every reachable position."""
+    from gamelearn.solve.exhaustive import ExhaustiveSolution
+    from gamelearn.solve.tictactoe import outcomes
+
+    game = gamelearn.get_game("tictactoe")
+    generic = ExhaustiveSolution(game)
+    fast = outcomes()
+    assert generic.reachable == len(fast) == 5478
+    for position, outcome in fast.items():
+        assert generic.outcome(game.from_board(game.board(position), game.to_move(position))) == outcome  # type: ignore[arg-type]
+    assert gamelearn.solve(game).reachable == 5478

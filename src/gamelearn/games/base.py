@@ -109,6 +109,11 @@ class Game(ABC, Generic[S]):
 
     # Derived helpers shared by every game -------------------------------------------------
 
+    def successors(self, state: S) -> tuple[tuple[str, S], ...]:
+        """Every legal move with the position it leads to, in ``legal_moves`` order (for searches
+        that visit every child; a game with interned states keeps the answer)."""
+        return tuple((move, self.play(state, move)) for move in self.legal_moves(state))
+
     def canonical(self, state: S) -> tuple[S, int]:
         """The least image of ``state`` under the symmetries (by ``board``), and which symmetry gives it."""
         best_index = 0

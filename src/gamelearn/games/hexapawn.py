@@ -91,6 +91,7 @@ class HexapawnState(tuple[str, int]):
     _winner: int | None
     _moves: tuple[str, ...]
     _next: dict[str, HexapawnState]
+    _successors: tuple[tuple[str, HexapawnState], ...]
 
     def __new__(cls, board: str, to_move: int) -> HexapawnState:
         state = _STATES.get((board, to_move))
@@ -172,6 +173,16 @@ class Hexapawn(Game[HexapawnState]):
         if type(state) is HexapawnState:
             state._next[move] = after  # only legal moves get here; an illegal one has raised
         return after
+
+    def successors(self, state: HexapawnState) -> tuple[tuple[str, HexapawnState], ...]:
+        try:
+            return state._successors
+        except AttributeError:
+            pass
+        if type(state) is not HexapawnState:
+            return self.successors(HexapawnState(*state))
+        answer = state.__dict__["_successors"] = tuple((move, self.play(state, move)) for move in state._moves)
+        return answer
 
     def _play_by_the_rules(self, state: HexapawnState, move: str) -> HexapawnState:
         board, to_move = state

@@ -56,9 +56,9 @@ class TicTacToeState(tuple[int, int]):
     # No __slots__: each state keeps the rules' answers in its own (private) __dict__.
     _mover: int
     _winner: int | None
-    _over: bool
-    _moves: tuple[str, ...]
-    _next: dict[str, TicTacToeState]
+    _moves: tuple[str, ...]  # empty exactly when the game is over
+    _next: dict[str, TicTacToeState]  # with _successors, made the first time a move is played
+    _successors: tuple[tuple[str, TicTacToeState], ...]
 
     def __new__(cls, x: int, o: int) -> TicTacToeState:
         state = _STATES.get((x, o))
@@ -96,15 +96,17 @@ _STATES: dict[tuple[int, int], TicTacToeState] = {}
 
 def _intern(x: int, o: int) -> TicTacToeState:
     """Make the one state of position (x, o), with the rules' answers about it."""
-    state = tuple.__new__(TicTacToeState, (x, o))
-    answers = state.__dict__
-    answers["_mover"] = 0 if x.bit_count() == o.bit_count() else 1
-    answers["_winner"] = 0 if HAS_LINE[x] else 1 if HAS_LINE[o] else None
-    answers["_over"] = HAS_LINE[x] or HAS_LINE[o] or (x | o) == FULL
-    answers["_moves"] = () if HAS_LINE[x] or HAS_LINE[o] else EMPTY_SQUARES[x | o]
-    answers["_next"] = {}
-    _STATES[(x, o)] = state
+    state = _STATES[(x, o)] = _new_tuple(TicTacToeState, (x, o))
+    winner = 0 if HAS_LINE[x] else 1 if HAS_LINE[o] else None
+    state.__dict__.update(
+        _mover=0 if x.bit_count() == o.bit_count() else 1,
+        _winner=winner,
+        _moves=EMPTY_SQUARES[x | o] if winner is None else (),
+    )
     return state
+
+
+_new_tuple = tuple.__new__
 
 
 class TicTacToe(Game[TicTacToeState]):
@@ -137,13 +139,33 @@ class TicTacToe(Game[TicTacToeState]):
 
     def play(self, state: TicTacToeState, move: str) -> TicTacToeState:
         try:
-            return state._next[move]  # played before from this position: the successor is kept
+            return state._next[move]  # the successors are worked out once a position
         except (AttributeError, KeyError, TypeError):
             pass
-        after = self._play_by_the_rules(state, move)
-        if type(state) is TicTacToeState:
-            state._next[move] = after  # only legal moves get here; an illegal one has raised
-        return after
+        if type(state) is TicTacToeState and "_next" not in state.__dict__:
+            self.successors(state)
+            after = state._next.get(move) if isinstance(move, str) else None
+            if after is not None:
+                return after
+        return self._play_by_the_rules(state, move)  # an illegal move (it raises), or a plain tuple
+
+    def successors(self, state: TicTacToeState) -> tuple[tuple[str, TicTacToeState], ...]:
+        try:
+            return state._successors
+        except AttributeError:
+            pass
+        if type(state) is not TicTacToeState:
+            return self.successors(TicTacToeState(*state))
+        x, o = state
+        mark_x = state._mover == 0
+        found = []
+        for move in state._moves:
+            bit = 1 << _MOVE_SQUARES[move]
+            key = (x | bit, o) if mark_x else (x, o | bit)
+            found.append((move, _STATES.get(key) or _intern(*key)))
+        answer = tuple(found)
+        state.__dict__.update(_successors=answer, _next=dict(answer))
+        return answer
 
     def _play_by_the_rules(self, state: TicTacToeState, move: str) -> TicTacToeState:
         x, o = state
@@ -168,12 +190,13 @@ class TicTacToe(Game[TicTacToeState]):
 
     def is_over(self, state: TicTacToeState) -> bool:
         try:
-            return state._over
+            return not state._moves
         except AttributeError:
-            return TicTacToeState(*state)._over
+            return not TicTacToeState(*state)._moves
 
     def board(self, state: TicTacToeState) -> str:
-        return "".join("X" if state.x >> sq & 1 else "O" if state.o >> sq & 1 else "." for sq in range(9))
+        x, o = state
+        return "".join("X" if x >> sq & 1 else "O" if o >> sq & 1 else "." for sq in range(9))
 
     def from_board(self, board: str, to_move: int) -> TicTacToeState:
         if to_move not in (0, 1):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import types
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ..games import Game, get_game
@@ -37,7 +38,12 @@ def solve(game: Game | str, **options: Any) -> Solution:
         if game.name not in _CACHE:
             from .exhaustive import ExhaustiveSolution
 
-            _CACHE[game.name] = ExhaustiveSolution(game)
+            known: Mapping[Hashable, Outcome] | None = None
+            if game.name == "tictactoe":  # the fastest first solve: over bitboards, no state objects
+                from .tictactoe import outcomes
+
+                known = outcomes()
+            _CACHE[game.name] = ExhaustiveSolution(game, known)
         return _CACHE[game.name]
     if game.name == "teeko":
         from .teeko import default_path, solve_teeko
