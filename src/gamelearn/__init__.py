@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .games import GAME_NAMES, Game, IllegalMove, get_game
+from .keeper import Keeper, load_player
 from .match import End, GameRecord, Match, play_game
 from .players.base import Player
 from .players.registry import make_player
@@ -35,9 +36,11 @@ __all__ = [
     "Game",
     "GameRecord",
     "IllegalMove",
+    "Keeper",
     "Match",
     "Player",
     "get_game",
+    "load_player",
     "make_player",
     "play_game",
     "solve",

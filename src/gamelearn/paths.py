@@ -22,3 +22,10 @@ def data_dir() -> Path:
         return Path(home)
     # appauthor=False: no vendor folder above ours on Windows; roaming: the folder a user's profile keeps.
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=True))
+
+
+def looks_like_path(spec: str) -> bool:
+    """A thesis memory named on the command line or in a spec is a file rather than a store name
+    when it holds a folder, ends in .m or .txt (as the thesis's saved memories do), or names an
+    existing file."""
+    return os.sep in spec or "/" in spec or Path(spec).suffix.lower() in (".m", ".txt") or Path(spec).exists()
