@@ -175,6 +175,16 @@ def _free_squares(occupied: int) -> list[str]:
     return [*first, *second]
 
 
+#: _PAWN_SQUARES[pawns]: the squares of a side's pawns in increasing order, filled on first use (in
+#: the moving phase a side has 4 pawns: C(25, 4) = 12,650 sets at most).
+_PAWN_SQUARES: dict[int, tuple[int, ...]] = {}
+
+
+def _pawn_squares(pawns: int) -> tuple[int, ...]:
+    squares = _PAWN_SQUARES[pawns] = tuple(sq for sq in range(SQUARES) if pawns >> sq & 1)
+    return squares
+
+
 class Teeko(Game[TeekoState]):
     facts = GameFacts(
         name="teeko",
@@ -210,10 +220,8 @@ class Teeko(Game[TeekoState]):
         moves: list[str] = []
         own = o if mover else x
         padded = occupied << 6
-        while own:  # sources in increasing square order, then targets: the list comes out sorted
-            low = own & -own
-            own ^= low
-            src = low.bit_length() - 1
+        sources = _PAWN_SQUARES.get(own) or _pawn_squares(own)
+        for src in sources:  # sources in increasing square order, then targets: the list comes out sorted
             taken = (padded >> src) & NEIGHBOUR_WINDOWS[src]
             steps = _FREE_STEPS[src].get(taken)
             moves.extend(steps if steps is not None else _free_steps(src, taken))
