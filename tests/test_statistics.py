@@ -74,3 +74,9 @@ def test_wilson_of_a_score_with_half_points_follows_the_same_formula() -> None:
     half = statistics.wilson(5.5, 10)
     assert (half.low, half.high) == pytest.approx(closed_form(5.5, 10), abs=1e-12)
     assert statistics.wilson(5, 10).low < half.low < statistics.wilson(6, 10).low
+
+
+def test_z_is_the_normal_quantile() -> None:
+    from scipy import stats
+
+    assert statistics.Z_95 == float(stats.norm.ppf(0.975))

@@ -4,6 +4,9 @@ a few runs (Student's t), both from scipy.stats.
 Every experiment that reports a rate goes through here: the thesis experiment (O's share of the
 games, pooled and across seeds) and the tournaments (a player's score, draws counted as half a
 point).
+
+scipy.stats is imported on first use, not with the module: the command line imports the
+experiments for every command, and scipy.stats takes longer to import than most commands run.
 """
 
 from __future__ import annotations
@@ -12,11 +15,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scipy import stats
-
 CONFIDENCE = 0.95
-#: The standard normal's 97.5% quantile: z of a two-sided 95% interval.
-Z_95 = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+#: The standard normal's 97.5% quantile, z of a two-sided 95% interval: scipy.stats.norm.ppf(0.975)
+#: (tests/test_statistics.py checks it against scipy).
+Z_95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ def wilson(successes: float, trials: int) -> Interval:
     """
     if trials <= 0 or not 0 <= successes <= trials:
         raise ValueError(f"need 0 <= successes <= trials and trials > 0, not {successes}/{trials}")
+    from scipy import stats
+
     p = successes / trials
     if float(successes).is_integer():
         bounds = stats.binomtest(int(successes), trials).proportion_ci(CONFIDENCE, method="wilson")
@@ -57,6 +61,8 @@ def t_quantile_975(df: int) -> float:
     """Student's t 97.5% quantile with ``df`` degrees of freedom (scipy.stats.t)."""
     if df < 1:
         raise ValueError(f"degrees of freedom must be at least 1, not {df}")
+    from scipy import stats
+
     return float(stats.t.ppf(0.5 + CONFIDENCE / 2, df))
 
 
