@@ -310,7 +310,10 @@ def _split_statements(text: str, names: _Names) -> list[str]:
         word = WORD.match(comment, j)
         if word is None or comment[j - 1] == " " or not names.known(word.group()):
             continue
-        after = _fewest_statements(comment[j:], names)
+        try:
+            after = _fewest_statements(comment[j:], names)
+        except ExtractionError:  # prose read more than one way: not where the comment ends
+            continue
         if after is not None:
             return _attach(before, comment[:j]) + after
     return _attach(before, comment)
