@@ -306,6 +306,7 @@ def experiment(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..experiments import thesis_experiment
+    from ..experiments.runners import Interrupted
     from ..experiments.thesis_experiment import ExperimentConfig, run_experiment, write_chart
     from ..store.files import MissingFolderError
 
@@ -364,7 +365,20 @@ def experiment(
         def on_progress(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        report = run_experiment(config, progress=on_progress)
+        try:
+            with terminate_as_interrupt():
+                report = run_experiment(config, progress=on_progress)
+        except KeyboardInterrupt as stopped:  # ^C or SIGTERM: the runner has stopped the workers
+            progress.stop()
+            finished = stopped.finished if isinstance(stopped, Interrupted) else []
+            done = sum(result is not None for result in finished)
+            err_console.print(
+                f"gamelearn: interrupted: {done} runs had finished; the workers are stopped and nothing is "
+                "saved (the intervals need every run)",
+                markup=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(130) from None
     runs_table = Table("memory", "program", "O's memory", "seed", "X", "draw", "O", "O % (Wilson 95%)")
     for run in report.runs:
         if run.training_games is None:

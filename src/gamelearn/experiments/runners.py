@@ -5,12 +5,21 @@ same wherever they run; the thesis experiment and the tournaments both go throug
 ``workers=1`` runs each task at once in this process; more start a ``ProcessPoolExecutor``;
 ``dask="local"`` starts a ``LocalCluster`` of ``workers`` processes, and any other text is the
 address of a running scheduler (ValueError, in one line, if it cannot be reached).
+
+Local workers are bounded by the CPUs (:func:`check_workers`): more processes than cores only
+share them, and a typo such as ``--workers 100000`` would start thousands of processes.
+
+An interrupt (^C, or SIGTERM turned into one by the command) stops a run within seconds: the
+pending tasks are cancelled (``shutdown(cancel_futures=True)``), the worker processes, which
+ignore ^C themselves, are terminated, a Dask client and its local cluster are closed; what had
+finished is handed back on the :class:`Interrupted` raised (a KeyboardInterrupt).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -32,8 +41,9 @@ class InlineExecutor:
         future: Future[Any] = Future()
         try:
             future.set_result(fn(*args))
-        except BaseException as error:  # handed to whoever asks for the result, as a pool would
+        except Exception as error:  # handed to whoever asks for the result, as a pool would
             future.set_exception(error)
+        # an interrupt is not a task's result: it stops the run here, before the next task starts
         return future
 
 
@@ -48,11 +58,53 @@ class DaskExecutor:
         return self.client.submit(fn, *args, pure=False)
 
 
+def max_workers() -> int:
+    """The most local worker processes a run may start: this machine's CPUs."""
+    return max(1, os.cpu_count() or 1)
+
+
+def check_workers(workers: int, dask: str | None = None) -> None:
+    """ValueError, in one line, for a number of local workers below 1 or above the CPUs (a remote
+    Dask scheduler brings its own workers: only the local ones are bounded)."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    if dask in (None, "local") and workers > max_workers():
+        raise ValueError(
+            f"workers: {workers} is more than the {max_workers()} CPUs of this machine; give at most {max_workers()} "
+            "(more processes would only share them)"
+        )
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by an interrupt; ``finished`` holds the results of the tasks that had finished
+    (``None`` for the others), in the order of the tasks."""
+
+    def __init__(self, finished: list[Any]) -> None:
+        super().__init__(f"interrupted with {sum(r is not None for r in finished)} of {len(finished)} tasks finished")
+        self.finished = finished
+
+
+def _ignore_interrupts() -> None:
+    """In a worker process: ^C reaches the whole process group, and only the parent should act."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the worker processes now, not when their tasks finish."""
+    # the pool's own processes: concurrent.futures has no public way to end running tasks
+    running = getattr(pool, "_processes", None)
+    processes = list(running.values()) if isinstance(running, dict) else []
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+
+
 @contextmanager
 def executor(workers: int, dask: str | None = None) -> Iterator[Any]:
     """Something with ``submit(fn, *args)`` giving a future: inline, a process pool, or a Dask client."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    check_workers(workers, dask)
     if dask is not None:
         from dask.distributed import Client, LocalCluster
 
@@ -81,8 +133,13 @@ def executor(workers: int, dask: str | None = None) -> Iterator[Any]:
     if workers == 1:
         yield InlineExecutor()
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
         yield pool
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def wait_all(futures: Sequence[Any], on_done: Callable[[Any], None] | None = None) -> list[Any]:
@@ -93,11 +150,24 @@ def wait_all(futures: Sequence[Any], on_done: Callable[[Any], None] | None = Non
         completed: Iterator[Any] = dask_completed(list(futures))
     else:
         completed = as_completed(futures)
-    for future in completed:
-        result = future.result()
-        if on_done is not None:
-            on_done(result)
+    try:
+        for future in completed:
+            result = future.result()
+            if on_done is not None:
+                on_done(result)
+    except KeyboardInterrupt:
+        raise Interrupted([_finished(future) for future in futures]) from None
     return [future.result() for future in futures]
+
+
+def _finished(future: Any) -> Any:
+    """The result of a future that finished well, else None."""
+    try:
+        if future.done() and not future.cancelled():
+            return future.result()
+    except Exception:
+        return None
+    return None
 
 
 def run_all(

@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from .runners import executor, wait_all
+from .runners import check_workers, executor, wait_all
 from .statistics import Z_95, Interval, mean_interval, t_quantile_975, wilson
 from .thesis_chart import write_chart
 from .thesis_runs import (
@@ -85,6 +85,7 @@ class ExperimentConfig:
         for name in ("games", "seeds", "train_games", "chart_steps", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1, not {getattr(self, name)}")
+        check_workers(self.workers, self.dask)  # at most the CPUs, before any run starts
         if self.chart_games is not None and self.chart_games < 1:
             raise ValueError(f"chart-games must be at least 1, not {self.chart_games}")
         if self.x_memory not in ("same", "empty"):

@@ -1,0 +1,70 @@
+"""Experiments stop when asked and never flood the machine (docs/store.md, "Experiments").
+
+`--workers` is bounded by the CPUs; ^C (SIGINT) to a real `gamelearn teeko experiment` running
+two worker processes ends it, and its workers, within seconds (the communicate() timeout below is
+a guard against a hang, not a measurement) with exit status 130.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from reliability_support import gamelearn, memory_file, one_error_line, start_gamelearn
+
+pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="child processes are found through /proc")
+
+
+def children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_more_workers_than_cpus_is_refused_in_one_line(tmp_path: Path):
+    memory = memory_file(tmp_path / "thesis.m", 50)
+    args = ("teeko", "experiment", "--thesis-memory", str(memory), "--chart", str(tmp_path / "c.png"))
+    line = one_error_line(gamelearn(tmp_path / "home", *args, "--workers", "100000"))
+    assert f"more than the {os.cpu_count()} CPUs of this machine" in line
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="two worker processes need two CPUs")
+def test_an_interrupted_experiment_stops_its_workers_and_exits_130(tmp_path: Path):
+    memory = memory_file(tmp_path / "thesis.m", 50)
+    process = start_gamelearn(
+        tmp_path / "home", "teeko", "experiment", "--thesis-memory", str(memory), "--workers", "2",
+        "--games", "3000", "--seeds", "3", "--train-games", "20000", "--chart", str(tmp_path / "c.png"),
+    )  # fmt: skip
+    workers: set[int] = set()
+    for _ in range(600):  # until the pool's two processes run (a guard, at most 60 s)
+        workers = children(process.pid)
+        if len(workers) >= 2 or process.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2 and process.poll() is None, "the experiment did not start its workers"
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "interrupted" in err
+    time.sleep(0.5)
+    assert not [pid for pid in workers if alive(pid)], "worker processes outlived the interrupt"
