@@ -1,6 +1,6 @@
 """`gamelearn teeko batch` loses nothing (docs/store.md, "Promises" 1 and 2).
 
-* Stopped by SIGINT or killed by SIGKILL at a random (seeded) moment, a real batch process has
+* Stopped by SIGINT or SIGTERM, or killed by SIGKILL, at a random (seeded) moment, a real batch process has
   kept a consistent prefix of its games: the stored result says k games, the score counts the
   first k games' results, and the memory holds exactly the first k games' lessons (checked by
   playing those k games again in this process, an independent run of the same seeded program).
@@ -53,7 +53,7 @@ def replay(games: int, seed: int) -> tuple[tuple[int, ...], list[tuple[str, int,
     return (x, d, o, 0, 0, 0, 0, 0, 0), list(result.second_memory.entries())
 
 
-@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["SIGINT", "SIGTERM", "SIGKILL"])
 def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals, tmp_path: Path):
     rng = random.Random(f"batch-{how.name}")
     seed = rng.randrange(1, 1000)
@@ -68,7 +68,7 @@ def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals
     process.send_signal(how)
     out, err = process.communicate(timeout=60)
     games, score, memory = kept_state(home)
-    if how == signal.SIGINT:
+    if how in (signal.SIGINT, signal.SIGTERM):
         assert process.returncode == 130, err
         said = re.search(r"interrupted after (\d+) of 200000 games; all (\d+) are kept", err)
         assert said is not None and int(said[1]) == int(said[2]) == games > 0, err
