@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from .common import console, data_dir, fail
+from .common import HELP_MARKUP, console, data_dir, fail
 
 #: The opponents of a MENACE run by default (experiments.matchbox.MENACE_OPPONENTS, kept here so
 #: that `gamelearn --help` does not import the experiments).
@@ -86,7 +86,7 @@ def boxes(
 
 def learner_app(kind: str) -> typer.Typer:
     """The sub-command ``kind``: without a sub-command it runs the experiment; export/import/show."""
-    sub = typer.Typer(no_args_is_help=False, invoke_without_command=True)
+    sub = typer.Typer(rich_markup_mode=HELP_MARKUP, no_args_is_help=False, invoke_without_command=True)
     is_menace = kind == "menace"
 
     if is_menace:

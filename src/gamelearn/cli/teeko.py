@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import fail
+from .common import HELP_MARKUP, fail
 
 if TYPE_CHECKING:
     from ..store.db import Store
 
-teeko_app = typer.Typer(
+teeko_app = typer.Typer(rich_markup_mode=HELP_MARKUP, 
     name="teeko",
     help="The 1999 thesis Teeko program: its memories and scores, batch self-play, the console game, the experiment.",
     no_args_is_help=True,

@@ -131,6 +131,18 @@ class Hexapawn(Game[HexapawnState]):
     def is_over(self, state: HexapawnState) -> bool:
         return _analyse(state[0], state[1])[0] is not None
 
+    def end_reason(self, state: HexapawnState) -> str:
+        board, to_move = state[0], state[1]
+        winner = _analyse(board, to_move)[0]
+        if winner is None:
+            return ""
+        side, other = self.symbols[winner], self.symbols[1 - winner]
+        if side in (board[0:3] if winner == 0 else board[6:9]):
+            return f"{side} reached the far row"
+        if other not in board:
+            return f"{side} took every {other} pawn"
+        return f"{other} has no move left"
+
     def board(self, state: HexapawnState) -> str:
         return state.board
 

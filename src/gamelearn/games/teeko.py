@@ -259,6 +259,15 @@ class Teeko(Game[TeekoState]):
     def is_over(self, state: TeekoState) -> bool:
         return state[0] in WIN_SET or state[1] in WIN_SET
 
+    def end_reason(self, state: TeekoState) -> str:
+        winner = self.winner(state)
+        if winner is None:
+            return ""
+        squares = [sq for sq in range(SQUARES) if state[winner] >> sq & 1]
+        rows, columns = {sq // SIZE for sq in squares}, {sq % SIZE for sq in squares}
+        shape = "on a 2x2 square" if len(rows) == len(columns) == 2 else "in a row"
+        return f"{self.symbols[winner]} has four {shape}"
+
     def board(self, state: TeekoState) -> str:
         chars = []
         for sq in range(SQUARES):

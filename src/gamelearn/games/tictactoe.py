@@ -98,6 +98,12 @@ class TicTacToe(Game[TicTacToeState]):
         x, o = state
         return HAS_LINE[x] or HAS_LINE[o] or (x | o) == FULL
 
+    def end_reason(self, state: TicTacToeState) -> str:
+        if not self.is_over(state):
+            return ""
+        winner = self.winner(state)
+        return "the board is full" if winner is None else f"{self.symbols[winner]} has three in a row"
+
     def board(self, state: TicTacToeState) -> str:
         return "".join("X" if state.x >> sq & 1 else "O" if state.o >> sq & 1 else "." for sq in range(9))
 
