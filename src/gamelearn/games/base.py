@@ -105,7 +105,8 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def rules_text(self) -> str:
-        """The rules, for ``gamelearn rules GAME``."""
+        """The rules, for ``gamelearn rules GAME``: one paragraph or list item a line, unwrapped
+        (each interface wraps them to its width)."""
 
     # Derived helpers shared by every game -------------------------------------------------
 

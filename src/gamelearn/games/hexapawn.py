@@ -181,9 +181,9 @@ class Hexapawn(Game[HexapawnState]):
         return (
             "Hexapawn (Martin Gardner, 1962)\n"
             "Three white pawns (W, bottom row) against three black pawns (B, top row) on a 3x3 board.\n"
-            "White moves first. A pawn steps one square straight ahead to an empty square, or one\n"
+            "White moves first. A pawn steps one square straight ahead to an empty square, or one "
             "square diagonally ahead onto an enemy pawn, which it takes. There is no double step.\n"
-            "A side wins by reaching the far row, by taking every enemy pawn, or when the enemy is to\n"
+            "A side wins by reaching the far row, by taking every enemy pawn, or when the enemy is to "
             "move and has no move.\n"
             "Notation: squares 0-8 along the rows from the top; a move is from and to, e.g. 63."
         )
