@@ -7,8 +7,9 @@ The sub-app is split along its seams, each module adding its commands in ``regis
 * :mod:`.teeko_runs`: ``console``, ``batch`` and ``experiment``, the program at play.
 
 The CLI only parses, validates and renders: the formats are store.thesis_files', the store's side
-store.thesis_memories', the games experiments.thesis_*'s (the original's batch screen output
-included, experiments.thesis_transcript).  This module holds what both halves share.
+store.thesis_memories', the games experiments.thesis_*'s; the console game and the original's
+batch screen output are this layer's own (.teeko_console, .teeko_transcript).  This module holds
+what both halves share.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """``gamelearn teeko console``, ``batch`` and ``experiment``: the thesis program at play.
 
-The games are experiments.thesis_console's, thesis_batch's and thesis_experiment's; the original's
-batch screen output (for ``--trace``) is experiments.thesis_transcript's.  This module parses the
-options, refuses bad ones in one line (exit 2) and renders.
+The console game is :mod:`.teeko_console`'s (a user interface, so it lives here), the games of
+batch and experiment are experiments.thesis_batch's and thesis_experiment's; the original's batch
+screen output (for ``--trace``) is :mod:`.teeko_transcript`'s.  This module parses the options,
+refuses bad ones in one line (exit 2) and renders.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def console_game(
     seed: Annotated[int | None, typer.Option("--seed", help="seed of the program's random choices")] = None,
 ) -> None:
     """The thesis program's console game: you against it, or autoplay; it learns as it plays."""
-    from ..experiments.thesis_console import ConsoleSession, EngineBrain
+    from .teeko_console import ConsoleSession, EngineBrain
 
     store = open_store()
     try:
@@ -93,7 +94,7 @@ def batch(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..experiments.thesis_batch import BatchConfig, BatchHang, KeptMemory, keep_outcome, run_batch
-    from ..experiments.thesis_transcript import Transcript, settings_table
+    from .teeko_transcript import Transcript, settings_table
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
     from ..store.files import AtomicFile
