@@ -94,9 +94,7 @@ def test_a_plot_that_fails_late_loses_no_result(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(experiments, "plot_learning_curve", full_disk)
-    result = runner.invoke(
-        app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--out", str(isolated_home)]
-    )
+    result = runner.invoke(app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--out", str(isolated_home)])
     assert result.exit_code == 2 and "No space left on device" in result.output
     saved = Store().results(kind)
     assert len(saved) == 1 and saved[0]["learners"] == 2 and saved[0]["games"] == 10

@@ -65,7 +65,7 @@ SEED_MIN, SEED_MAX = 0, 2**32 - 1
 SEED_RANGE = f"{SEED_MIN}..{SEED_MAX}"
 #: The most games one learner plays in a matchbox experiment, and the most of a thesis batch run.
 MAX_LEARNER_GAMES = 500_000
-MAX_BATCH_GAMES = 10_000_000
+MAX_BATCH_GAMES = 1_000_000
 
 
 #: How --help reads docstrings: Markdown joins a paragraph's lines (Rich markup would keep each

@@ -31,7 +31,8 @@ from .play import TerminalGame
 
 quiet_flag_types()
 
-app = typer.Typer(rich_markup_mode=HELP_MARKUP, 
+app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
     name="gamelearn",
     help="Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe.",
     no_args_is_help=True,

@@ -131,13 +131,9 @@ def learner_app(kind: str) -> typer.Typer:
             ] = "4-3-2-1",
             win: Annotated[
                 int,
-                typer.Option(
-                    "--win", min=-MAX_REWARD, max=MAX_REWARD, help="beads added per bead drawn after a win"
-                ),
+                typer.Option("--win", min=-MAX_REWARD, max=MAX_REWARD, help="beads added per bead drawn after a win"),
             ] = 3,
-            draw: Annotated[
-                int, typer.Option("--draw", min=-MAX_REWARD, max=MAX_REWARD, help="after a draw")
-            ] = 1,
+            draw: Annotated[int, typer.Option("--draw", min=-MAX_REWARD, max=MAX_REWARD, help="after a draw")] = 1,
             loss: Annotated[
                 int,
                 typer.Option("--loss", min=-MAX_REWARD, max=MAX_REWARD, help="after a loss (negative: taken out)"),
@@ -488,7 +484,6 @@ def run_menace_command(
         f"draw rate, last {window}",
         "boxes opened",
         title=f"{learners} fresh MENACEs as {symbol}, {games} games each, seed {seed}: one MENACE on average",
-
     )
     for item in result["opponents"]:
         table.add_row(

@@ -23,7 +23,8 @@ from .common import HELP_MARKUP, fail
 if TYPE_CHECKING:
     from ..store.db import Store
 
-teeko_app = typer.Typer(rich_markup_mode=HELP_MARKUP, 
+teeko_app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
     name="teeko",
     help="The 1999 thesis Teeko program: its memories and scores, batch self-play, the console game, the experiment.",
     no_args_is_help=True,
@@ -52,11 +53,4 @@ def percent(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.2f}%" if whole else "-"
 
 
-def positive_whole(option: str, text: str) -> int:
-    cleaned = text.strip()
-    if not cleaned.isascii() or not cleaned.isdigit() or int(cleaned) < 1:
-        fail(f"{option} must be a positive whole number, not {text!r}")
-    return int(cleaned)
-
-
-__all__ = ["open_store", "percent", "positive_whole", "register", "teeko_app"]
+__all__ = ["open_store", "percent", "register", "teeko_app"]

@@ -29,10 +29,13 @@ from ..store.thesis_memories import (
 from .common import HELP_MARKUP, console, fail
 from .teeko import open_store, percent
 
-memory_app = typer.Typer(rich_markup_mode=HELP_MARKUP, 
-    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.", no_args_is_help=True
+memory_app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
+    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.",
+    no_args_is_help=True,
 )
-stat_app = typer.Typer(rich_markup_mode=HELP_MARKUP, 
+stat_app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
     help="The thesis score (stat.m): show, reset, import or export, in the store or in a file.",
     no_args_is_help=True,
 )

@@ -54,7 +54,10 @@ def standings_table(result: TournamentResult) -> Table:
     games = {s.games for s in result.standings}
     each = f", {games.pop()} games each" if len(games) == 1 else ""
     table = Table(
-        title=f"standings{each} (rating: Bradley-Terry, player 1 = 1500)", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+        title=f"standings{each} (rating: Bradley-Terry, player 1 = 1500)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
     )
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("player", overflow="fold", min_width=8)
@@ -92,7 +95,8 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--games", min=1, max=MAX_PAIR_GAMES, help="games per pair, colours alternating")
         ] = 10,
         seed: Annotated[
-            int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same tournament)")
+            int,
+            typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same tournament)"),
         ] = 0,
         max_plies: Annotated[
             int, typer.Option("--max-plies", min=1, max=MAX_PLIES_LIMIT, help="ply limit; reaching it is a draw")
