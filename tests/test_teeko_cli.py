@@ -196,7 +196,17 @@ def test_batch_with_store_memories_learns_into_the_store_and_records_the_result(
     assert mine == theirs
     assert (len(mine) > 0) == (saved["x_wins"] + saved["o_wins"] > 0)
     again = run(
-        "teeko", "batch", "--games", "12", "--seed", "4", "--first-memory", "mine2", "--second-memory", "theirs2", "--new"
+        "teeko",
+        "batch",
+        "--games",
+        "12",
+        "--seed",
+        "4",
+        "--first-memory",
+        "mine2",
+        "--second-memory",
+        "theirs2",
+        "--new",
     )
     assert Store().results("teeko-batch")[1]["per_game"] == saved["per_game"]  # same seed, same games
     assert again.exit_code == 0
