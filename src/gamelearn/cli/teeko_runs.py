@@ -130,7 +130,9 @@ def batch(
     ] = False,
 ) -> None:
     """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did (section f).
-    A memory FILE is updated in place after the run, as the original did; a store NAME in the store."""
+
+    A memory FILE is updated in place after the run, as the original did; a NAME in the store.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..experiments.thesis_batch import BatchConfig, BatchHang, KeptMemory, keep_outcome, run_batch
@@ -404,10 +406,23 @@ def experiment(
     console.print(f"Chart: {chart}", markup=False, soft_wrap=True)
 
 
+def compact_table(*headers: str, title: str | None = None) -> Table:
+    """A table of figures that fits 80 columns: rules under the header only, one space between
+    columns; the figures never wrap or shrink."""
+    from rich import box
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for header in headers:
+        table.add_column(header, no_wrap=True)
+    return table
+
+
 def print_experiment(report: Any) -> None:
     """The runs, then one row per condition: the pooled rate (Wilson) and the mean over seeds (t);
     one seed gives no interval across seeds, and says so."""
-    runs_table = Table("memory", "program", "O's memory", "seed", "X", "draw", "O", "O % (Wilson 95%)")
+    runs_table = compact_table(
+        "memory", "program", "O's memory", "seed", "X", "draw", "O", "O % (Wilson 95%)", title="Each run"
+    )
     for run in report.runs:
         if run.training_games is None:
             runs_table.add_row(run.memory, run.mode, run.variant, str(run.seed), str(run.x_wins), str(run.draws),
@@ -418,14 +433,16 @@ def print_experiment(report: Any) -> None:
             console.print(f"{run.memory}/{run.mode}/{run.variant} seed {run.seed}: stopped after {run.games} games "
                           f"where the original hangs ({run.stopped})")  # fmt: skip
     one_seed = report.config.seeds == 1
-    summary = Table(
-        "memory", "program", "O's memory", "games", "O % pooled (Wilson)",
-        "O % mean" if one_seed else "O % mean of seeds (t)", "seed 000",
+    games = {row.games for row in report.conditions}
+    each = f"{games.pop()} games a condition" if len(games) == 1 else "games a condition vary"
+    summary = compact_table(
+        "memory", "program", "O's memory", "pooled (Wilson)", "mean" if one_seed else "mean of seeds (t)",
+        "thesis", title=f"O's wins in % of the games, 95% intervals ({each}; thesis: the 1999 figure)",
     )  # fmt: skip
     for row in report.conditions:
         across = f"{100 * row.across_seeds.estimate:.1f}" if one_seed else row.across_seeds.percent()
         summary.add_row(
-            row.memory, row.mode, row.variant, str(row.games), row.pooled.percent(), across,
+            row.memory, row.mode, row.variant, row.pooled.percent(), across,
             f"{100 * row.seed_figure:.1f}" if row.seed_figure is not None else "",
         )  # fmt: skip
     console.print(summary)
