@@ -190,3 +190,17 @@ def test_a_user_error_is_one_line_and_exit_2(
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and err.startswith("gamelearn: error: ") and "chess" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "hexapawn", "--first", "her:name=a\x07b", "--second", "random"],
+        ["menace", "export", "a\x1bb", "out.json"],
+        ["teeko", "console", "--memory", "a\x00b"],
+    ],
+)
+def test_learner_names_refuse_control_characters(args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "control character" in result.stderr, result.output
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -17,6 +17,7 @@ from rich.table import Table
 from .common import (
     HELP_MARKUP,
     MAX_LEARNER_GAMES,
+    check_name,
     SEED_MAX,
     SEED_MIN,
     console,
@@ -224,7 +225,7 @@ def learner_app(kind: str) -> typer.Typer:
     ) -> None:
         """Write a named learner's boxes to a JSON file."""
         store = open_store()
-        player = stored_learner(kind, name, store)
+        player = stored_learner(kind, check_name("NAME", name), store)
         try:
             player.export_boxes(path)
         except MissingFolderError as error:
@@ -245,7 +246,7 @@ def learner_app(kind: str) -> typer.Typer:
     ) -> None:
         """Read boxes from a JSON file into the store; every box and bead is checked, a bad file changes nothing."""
         store = open_store()
-        target = name or path.stem
+        target = check_name("--name", name or path.stem)
         # by name, without reading the payload: --replace may overwrite a damaged one
         if (kind, target) in store.list_learners(kind) and not replace:
             fail(f"a {kind} named {target!r} is already in the store (use --replace, or --name)")
@@ -263,7 +264,7 @@ def learner_app(kind: str) -> typer.Typer:
     @sub.command("show")
     def show(name: str = typer.Argument(..., help=f"a {kind} kept in the store")) -> None:
         """Print a named learner's boxes: each canonical board and its beads."""
-        player = stored_learner(kind, name, open_store())
+        player = stored_learner(kind, check_name("NAME", name), open_store())
         table = Table(
             "box (canonical board)",
             "beads",

@@ -47,14 +47,16 @@ def register(teeko_app: typer.Typer) -> None:
 
 def console_game(
     memory: Annotated[str, typer.Option("--memory", help="the memory in the store it recalls and learns")] = "console",
-    seed: Annotated[int | None, typer.Option("--seed", help="seed of the program's random choices")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of the program's random choices")
+    ] = None,
 ) -> None:
     """The thesis program's console game: you against it, or autoplay; it learns as it plays."""
     from .teeko_console import ConsoleSession, EngineBrain
 
     store = open_store()
     try:
-        session = ConsoleSession(store, EngineBrain(seed), memory_name=memory)
+        session = ConsoleSession(store, EngineBrain(seed), memory_name=check_name("--memory", memory))
     except ValueError as error:
         fail(str(error))
     screen = session.start()
@@ -67,7 +69,7 @@ def console_game(
             return
         try:
             text = console.input(screen.prompt, markup=False)
-        except EOFError:  # end of input: leave as q would, abandoning any game in progress
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: leave as q would, on a line of its own
             console.print()
             return
         screen = session.send(text)

@@ -493,7 +493,16 @@ def draw_colour(rng: Any, counts: dict[str, int]) -> str | None:
     raise AssertionError("unreachable: pick < total")
 
 
-_NAME = Option("name", str, "", "keep the boxes in the store under this name (loaded now, saved after each game)")
+def _parse_name(text: str) -> str:
+    """A learner's name in the store: as a memory's name, no control character."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise ValueError(f"learner name {text!r} holds a control character")
+    return text
+
+
+_NAME = Option(
+    "name", _parse_name, "", "keep the boxes in the store under this name (loaded now, saved after each game)"
+)
 register(
     PlayerKind(
         "her",
