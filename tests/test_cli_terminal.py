@@ -257,3 +257,29 @@ def test_command_lists_have_no_stray_line_break() -> None:
             continues = following.startswith("  ")  # the next line goes on with the same description
             if continues and not row.endswith((".", ":", ")")):
                 assert len(row) > 60, (group, row, following)
+
+
+def test_a_progress_bar_in_a_terminal_is_drawn_and_ends(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Regression: while a bar shows, Rich swaps sys.stderr for a proxy that prints through the
+    console; a console that wrote to that proxy fed the bar to itself and hung, the bar never drawn."""
+    import threading
+
+    from rich.progress import Progress
+
+    monkeypatch.setattr(common.err_console, "_force_terminal", True)
+    finished = threading.Event()
+
+    def show() -> None:
+        with Progress(console=common.err_console, transient=False) as progress:
+            task = progress.add_task("training our memory", total=2)
+            print("a line printed while the bar shows")
+            progress.advance(task, 2)
+        finished.set()
+
+    worker = threading.Thread(target=show, daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert finished.is_set(), "the progress bar hung"
+    captured = capsys.readouterr()
+    assert "training our memory" in captured.err and "2/2" not in captured.out
+    assert "a line printed while the bar shows" in captured.out + captured.err

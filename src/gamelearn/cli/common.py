@@ -30,7 +30,10 @@ class TrimmedOutput:
 
     @property
     def stream(self) -> Any:
-        return sys.stderr if self.stderr else sys.stdout
+        stream = sys.stderr if self.stderr else sys.stdout
+        # while a progress bar shows, Rich puts proxies in sys.stdout and sys.stderr that print
+        # through the console: write to the file behind them, or the bar would feed itself
+        return getattr(stream, "rich_proxied_file", stream)
 
     def write(self, text: str) -> int:
         self.stream.write(_TRAILING_SPACES.sub(r"\1\n", text))
