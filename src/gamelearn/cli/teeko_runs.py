@@ -439,7 +439,7 @@ def print_experiment(report: Any) -> None:
     each = f"{games.pop()} games a condition" if len(games) == 1 else "games a condition vary"
     summary = compact_table(
         "memory", "program", "O's memory", "pooled (Wilson)", "mean" if one_seed else "mean of seeds (t)",
-        "thesis", title=f"O's wins in % of the games, 95% intervals ({each}; thesis: the 1999 figure)",
+        "thesis", title=f"O's wins, % of the games, 95% intervals ({each})",
     )  # fmt: skip
     for row in report.conditions:
         across = f"{100 * row.across_seeds.estimate:.1f}" if one_seed else row.across_seeds.percent()
@@ -448,5 +448,6 @@ def print_experiment(report: Any) -> None:
             f"{100 * row.seed_figure:.1f}" if row.seed_figure is not None else "",
         )  # fmt: skip
     console.print(summary)
+    console.print("thesis: the 1999 thesis's own figure for the condition.")
     if one_seed:
         console.print("One seed gives no interval across seeds: run --seeds 2 or more for one.")
