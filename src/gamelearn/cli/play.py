@@ -17,7 +17,7 @@ from ..match import End, GameRecord, Match
 from .common import console
 
 QUIT_WORDS = ("q", "quit", "exit")
-HELP_LINE = "Type a move, ? for the legal moves, hint for perfect play, undo to take back, q to quit."
+HELP_LINE = "Type a move, or ? (legal moves), hint (perfect play), undo, q (quit)."
 
 
 class Quit(Exception):

@@ -49,7 +49,7 @@ def crosstable(result: TournamentResult) -> Table:
 
 
 def standings_table(result: TournamentResult) -> Table:
-    """Players by rating: points, score with its 95% interval, rating, and the grades of their moves.
+    """Players by rating: W-D-L, score with its 95% interval, rating, and the grades of their moves.
     It fits 80 columns: the figures never wrap or shrink, a long player spec folds."""
     games = {s.games for s in result.standings}
     each = f", {games.pop()} games each" if len(games) == 1 else ""
@@ -61,7 +61,7 @@ def standings_table(result: TournamentResult) -> Table:
     )
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("player", overflow="fold", min_width=8)
-    headers = ["W-D-L", "pts", "score", "95% CI", "rating"]
+    headers = ["W-D-L", "score", "95% CI", "rating"]  # points = wins + draws/2: in the score, and the JSON
     if result.graded:
         headers += ["best", "mist.", "blun."]
     for name in headers:
@@ -74,7 +74,6 @@ def standings_table(result: TournamentResult) -> Table:
             str(i + 1),
             s.spec,
             f"{s.wins}-{s.draws}-{s.losses}",
-            f"{s.points:g}",
             f"{100 * s.score:.1f}%",
             f"{100 * low:.0f}-{100 * high:.0f}%",
             f"{s.rating:.0f}",

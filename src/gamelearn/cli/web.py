@@ -42,6 +42,7 @@ def serve(
         uvicorn.run(app, host=host, port=port, log_level="warning")
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error}")
+    console.print("\nThe web app has stopped.")  # after ^C, on a line of its own
 
 
 def register(app: typer.Typer) -> None:
