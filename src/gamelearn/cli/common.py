@@ -9,7 +9,7 @@ import sys
 import traceback
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import typer
 from rich.console import Console
@@ -73,7 +73,7 @@ MAX_BATCH_GAMES = 1_000_000
 
 #: How --help reads docstrings: Markdown joins a paragraph's lines (Rich markup would keep each
 #: line break of a docstring, a stray break in the middle of a sentence) and shows `code` as code.
-HELP_MARKUP = "markdown"
+HELP_MARKUP: Final = "markdown"
 
 
 class UserError(Exception):

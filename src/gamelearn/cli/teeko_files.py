@@ -110,7 +110,7 @@ def memory_list() -> None:
 @memory_app.command("show")
 def memory_show(
     name: str = typer.Argument(..., help="a memory in the store"),
-    records: int = typer.Option(0, "--records", min=0, help="also list the first N records"),
+    records: int = typer.Option(0, "--records", min=0, max=1_000_000, help="also list the first N records"),
 ) -> None:
     """A stored memory: its records and the sums of both counts."""
     store = open_store()

@@ -508,7 +508,7 @@ def write_chart(report: ExperimentReport, path: Path | str) -> None:
                                 label=f"{family}: {mode} program, O {variant} (mean)")  # fmt: skip
             runs = [r for r in report.runs if r.memory == family and r.mode == mode and r.variant == variant
                     and r.training_games is not None]  # fmt: skip
-            axes.scatter([r.training_games for r in runs], [100 * r.o_rate.estimate for r in runs],
+            axes.scatter([r.training_games or 0 for r in runs], [100 * r.o_rate.estimate for r in runs],
                          s=12, alpha=0.45, color=line.get_color(), linewidths=0)  # fmt: skip
     for (_, _, variant), figure_value in SEED_FIGURES.items():
         axes.axhline(100 * figure_value, color="grey", linewidth=0.8, linestyle=":")
