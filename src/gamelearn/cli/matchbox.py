@@ -17,9 +17,9 @@ from rich.table import Table
 from .common import (
     HELP_MARKUP,
     MAX_LEARNER_GAMES,
-    check_name,
     SEED_MAX,
     SEED_MIN,
+    check_name,
     console,
     err_console,
     fail,
