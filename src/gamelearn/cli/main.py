@@ -49,6 +49,8 @@ MAX_PLIES_LIMIT = 100_000
 
 #: The opponent of `gamelearn play GAME` without --second.
 DEFAULT_OPPONENTS = {"teeko": "thesis:memory=play", "hexapawn": "her:name=play", "tictactoe": "menace:name=play"}
+#: The name an unnamed learner seated by `gamelearn play` is kept under (per game and kind).
+PLAY_LEARNER_NAME = "play"
 
 
 def load_game(name: str) -> Game:
@@ -89,15 +91,40 @@ def play(
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
     ]
+    from ..keeper import Keeper, default_keeper
+    from ..players.knowledge import Learner
+
     if chosen_for_you:
-        console.print(f"Your opponent is {second}: it keeps what it learns from your games in the store.")
+        console.print(f"Your opponent is {second}.", markup=False)
+
+    for player in players:
+        # An unnamed learner is kept too, as the default opponent is: what you teach it lasts.
+        if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
+            player.keep_as(PLAY_LEARNER_NAME)
+    for player in dict.fromkeys(players):
+        if isinstance(player, Learner) and player.keep_name() is not None:
+            fresh = "name" if player.kind != "thesis" else "memory"
+            how = "it learns from this game" if player.trains else "frozen (train=off): it learns nothing"
+            console.print(
+                f"{player.kind} is kept in the store as {player.keep_name()!r}: {how}; "
+                f"give {player.kind}:{fresh}=NEW to start a fresh one.",
+                markup=False,
+            )
     names = []
     humans = sum(player.is_human for player in players)
     for index, player in enumerate(players):
         # One person is "You"; two people at one terminal are "Player 1" and "Player 2".
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else player.spec())
     console.print(f"[bold]{game.name}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
-    TerminalGame(game, players, names, seed=None, max_plies=max_plies).run()
+    try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
+        session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
+    except ValueError as error:
+        fail(str(error))
+    if session.run() is None:
+        return
+    for kept in session.match.lessons:
+        if kept.learner.keep_name() is not None and kept.learner.trains:
+            console.print(f"{kept.learner.kind} learned: {kept.lesson.text}.", markup=False)
 
 
 @app.command()

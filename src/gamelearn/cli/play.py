@@ -71,13 +71,16 @@ class TerminalGame:
         seed: int | None,
         max_plies: int,
         learn: bool = True,
+        keeper: Any = None,
     ) -> None:
         self.game = game
         self.players = list(players)
         self.names = list(names)
         self.max_plies = max_plies
         self.learn = learn
-        self.match = Match(game, self.players, seed=seed, max_plies=max_plies, learn=False)
+        # the keeper loads the stored learners now, and keeps each lesson after the game
+        self.keeper = keeper
+        self.match = Match(game, self.players, seed=seed, max_plies=max_plies, learn=False, keeper=keeper)
         humans = [index for index, player in enumerate(self.players) if player.is_human]
         self.you = humans[0] if len(humans) == 1 else None
 
@@ -150,7 +153,7 @@ class TerminalGame:
         if last is None:
             return 0
         # No seed: the computer players go on with their own random streams.
-        match = Match(self.game, self.players, max_plies=self.max_plies, learn=False)
+        match = Match(self.game, self.players, max_plies=self.max_plies, learn=False, keeper=self.keeper)
         match.seed = self.match.seed  # the record still names the seed the game began with
         for move in moves[:last]:
             match.play(move)
