@@ -37,7 +37,10 @@ def hint(game: Game, state: Hashable) -> str:
     best = solution.best_moves(state)
     value, distance = solution.outcome(state)
     mover = game.to_move(state)
-    others = f" (as good: {', '.join(best[1:])})" if len(best) > 1 else ""
+    if len(best) > 6:  # the start of a drawn game: most moves are as good, a list would say little
+        others = f" (or any of {len(best) - 1} others as good)"
+    else:
+        others = f" (as good: {', '.join(best[1:])})" if len(best) > 1 else ""
     return f"Perfect play: {best[0]}{others}; {describe(game, mover, value, distance)}."
 
 

@@ -138,7 +138,7 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None, stats:
         console.print("The census of the moving phase: gamelearn solve teeko --stats", markup=False)
         return
     census = solution.census()
-    console.print(_census_table(census.to_dict(), "Moving phase: 4 pawns each, the side to move's set first"))
+    console.print(_census_table(census.to_dict(), "The moving phase, 4 pawns each"))
     total = census.won + census.drawn + census.lost
     console.print(f"Non-terminal arrangements: {total:,}; longest forced win: {census.longest_win} plies.")
 
