@@ -67,11 +67,11 @@ def small(args: list[str]) -> list[str] | None:
         previous = args[index - 1] if index else ""
         if previous in SMALLER and arg.isdigit():
             arg = str(min(int(arg), SMALLER[previous]))
-        if "../shared/thesis-data" in arg:
-            data = thesis_data_dir()
-            if not data.is_dir():
+        if arg.endswith((".txt", ".m")):  # a thesis file, read from the working folder: the thesis data's
+            found = thesis_data_dir() / Path(arg).name
+            if not found.is_file():
                 return None
-            arg = arg.replace("../shared/thesis-data", str(data))
+            arg = str(found)
         out.append(arg)
     for prefix, extra in EXTRA.items():
         if tuple(out[: len(prefix)]) == prefix:

@@ -131,7 +131,7 @@ def batch(
         bool, typer.Option("--json", help="print the outcome as one JSON object on stdout (progress on stderr)")
     ] = False,
 ) -> None:
-    """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did (section f).
+    """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did.
 
     A memory FILE is updated in place after the run, as the original did; a NAME in the store.
     """
@@ -342,7 +342,9 @@ def experiment(
         fail(f"--x-memory is 'same' or 'empty', not {x_memory!r}")
     memory_path = thesis_memory if thesis_memory is not None else thesis_experiment.default_thesis_memory()
     if memory_path is None:
-        fail("the thesis's memory after 10000 games was not found in ../shared/thesis-data; give --thesis-memory PATH")
+        fail(
+            "the thesis's memory after 10000 games was not found (set GAMELEARN_THESIS_DATA to its folder); give --thesis-memory PATH"
+        )
     folder = output_dir(out, "plots")
     chart = folder / f"teeko-experiment-seed{first_seed}.png"
     if dask is not None:
@@ -439,7 +441,7 @@ def print_experiment(report: Any) -> None:
     each = f"{games.pop()} games a condition" if len(games) == 1 else "games a condition vary"
     summary = compact_table(
         "memory", "program", "O's memory", "pooled (Wilson)", "mean" if one_seed else "mean of seeds (t)",
-        "thesis", title=f"O's wins, % of the games, 95% intervals ({each})",
+        "author", title=f"O's wins, % of the games, 95% intervals ({each})",
     )  # fmt: skip
     for row in report.conditions:
         across = f"{100 * row.across_seeds.estimate:.1f}" if one_seed else row.across_seeds.percent()
@@ -448,6 +450,6 @@ def print_experiment(report: Any) -> None:
             f"{100 * row.seed_figure:.1f}" if row.seed_figure is not None else "",
         )  # fmt: skip
     console.print(summary)
-    console.print("thesis: the 1999 thesis's own figure for the condition.")
+    console.print("author: the thesis author's own figure for the condition.")
     if one_seed:
         console.print("One seed gives no interval across seeds: run --seeds 2 or more for one.")
