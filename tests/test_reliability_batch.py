@@ -59,11 +59,15 @@ def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals
     seed = rng.randrange(1, 1000)
     home = tmp_path / "home"
     process = start_gamelearn(
-        home, "teeko", "batch", "--games", "200000", "--seed", str(seed), "--second-memory", "probe"
+        home, "teeko", "batch", "--games", "200000", "--seed", str(seed), "--second-memory", "probe", "--new"
     )
     assert process.stdout is not None
     assert "games, fixed mode" in process.stdout.readline()  # the header: play begins
-    time.sleep(rng.uniform(0.3, 3.5))
+    for _ in range(600):  # until its first save (a guard of 60 s, not a measurement)
+        if (home / "gamelearn.sqlite3").exists() and kept_state(home)[0] > 0:
+            break
+        time.sleep(0.1)
+    time.sleep(rng.uniform(0.0, 2.5))  # then a random moment, before or after its next save
     assert process.poll() is None, "the batch ended before the signal: give it more games"
     process.send_signal(how)
     out, err = process.communicate(timeout=60)
@@ -170,6 +174,7 @@ def test_four_concurrent_batches_on_one_memory_lose_no_lesson(tmp_path: Path):
             str(seed),
             "--second-memory",
             "probe",
+            "--new",
             "--trace",
             str(tmp_path / f"trace-{seed}.txt"),
         )  # fmt: skip
