@@ -203,10 +203,13 @@ class Store:
             self._db.execute("PRAGMA foreign_keys=ON")
             with self.transaction():
                 self._create_schema()
-                # A write that is rolled back: SQLite opens a file it may not write read-only
-                # without a word, so this is where a read-only store is found, before any work.
+            # A write that is rolled back: SQLite opens a file it may not write read-only without
+            # a word, so this is where a read-only store is found, before any work is done.
+            self._begin()
+            try:
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES ('writable', '1')")
-                self._db.execute("DELETE FROM meta WHERE key='writable'")
+            finally:
+                self._db.execute("ROLLBACK")
             if _disk_full(self.path.parent):
                 raise StoreError(f"cannot write the store {self.path}: the disk is full")
         except sqlite3.Error as error:
