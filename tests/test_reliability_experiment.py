@@ -40,10 +40,11 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.skipif((os.cpu_count() or 1) >= 256, reason="the option's own bound (256) comes first here")
 def test_more_workers_than_cpus_is_refused_in_one_line(tmp_path: Path):
     memory = memory_file(tmp_path / "thesis.m", 50)
-    args = ("teeko", "experiment", "--thesis-memory", str(memory), "--chart", str(tmp_path / "c.png"))
-    line = one_error_line(gamelearn(tmp_path / "home", *args, "--workers", "100000"))
+    args = ("teeko", "experiment", "--thesis-memory", str(memory), "--out", str(tmp_path))
+    line = one_error_line(gamelearn(tmp_path / "home", *args, "--workers", str((os.cpu_count() or 1) + 1)))
     assert f"more than the {os.cpu_count()} CPUs of this machine" in line
 
 
@@ -52,7 +53,7 @@ def test_an_interrupted_experiment_stops_its_workers_and_exits_130(tmp_path: Pat
     memory = memory_file(tmp_path / "thesis.m", 50)
     process = start_gamelearn(
         tmp_path / "home", "teeko", "experiment", "--thesis-memory", str(memory), "--workers", "2",
-        "--games", "3000", "--seeds", "3", "--train-games", "20000", "--chart", str(tmp_path / "c.png"),
+        "--games", "3000", "--seeds", "3", "--train-games", "20000", "--out", str(tmp_path),
     )  # fmt: skip
     workers: set[int] = set()
     for _ in range(600):  # until the pool's two processes run (a guard, at most 60 s)
