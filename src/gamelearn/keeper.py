@@ -31,6 +31,7 @@ from .store.db import Store
 
 if TYPE_CHECKING:
     from .match import GameRecord
+    from .players.thesis.memory import Memory as ThesisMemory
 
 #: The store's owner for the command line and the Python API (the web app uses each browser's id).
 LOCAL_OWNER = "local"
@@ -179,6 +180,44 @@ class Keeper:
                 for record in records:
                     self.store.add_record(record, owner=self.owner, context=record_context)
         return results
+
+    def teach_memory(
+        self,
+        name: str,
+        lessons: Iterable[tuple[Sequence[int], int]],
+        cached: tuple[float | None, ThesisMemory] | None = None,
+    ) -> ThesisMemory:
+        """Apply thesis-engine lessons to the latest stored thesis memory ``name``, in one
+        transaction (the caller's, when it holds one: a batch saves its memories, score and
+        result together): reload, learn each lesson in order, write the changed records; a name
+        not kept yet is created.  A lesson is the boards after plies 9.. of a won game (keys) and
+        the side (+1/-1) it is learned as won by, as ``Memory.learn`` takes them.
+
+        ``cached`` is (version, memory) of what the caller last got back, with the version
+        :meth:`memory_version` gave after its transaction committed: when the store's version
+        is still that one, nobody wrote since, and the reload is skipped (a large memory is not
+        read again every few seconds).  Returns the memory as written.
+        """
+        from .players.thesis.memory import Memory
+
+        with self.store.transaction():
+            version = self.store.memory_version(name, owner=self.owner)
+            if cached is not None and version is not None and cached[0] == version:
+                memory = cached[1]
+            else:  # another process wrote it since (or nothing is cached): reload
+                memory = Memory(self.store.load_memory(name, owner=self.owner) or [])
+            for boards, winner in lessons:
+                memory.learn(boards, winner)
+            changes = memory.take_changes()
+            if version is None:
+                self.store.save_memory(name, list(memory.entries()), owner=self.owner)
+            elif changes:
+                self.store.update_memory(name, changes, owner=self.owner)
+        return memory
+
+    def memory_version(self, name: str) -> float | None:
+        """When thesis memory ``name`` was last written (None: not kept); see :meth:`teach_memory`."""
+        return self.store.memory_version(name, owner=self.owner)
 
     def save(self, learner: Learner, replace: bool = True) -> None:
         """Write what ``learner`` knows now under its name (an import, a training run's result),

@@ -311,7 +311,8 @@ class BatchKeeper:
     together in one store transaction, at most :data:`SAVE_EVERY_SECONDS` apart.
 
     A memory in the store gets each lesson applied to its latest stored state inside the
-    transaction (reload, apply the pending lessons in order, write the changed records), so
+    transaction, by the keeper (:meth:`gamelearn.keeper.Keeper.teach_memory`: reload, apply the
+    pending lessons in order, write the changed records), so
     batches, games and imports writing the same memory at once lose nothing: the memory is what
     some serial order of all their lessons makes.  A thesis file (and a ``stat_path``) is written
     whole from the batch's own copy, as the original program did: one writer per file.
@@ -328,7 +329,10 @@ class BatchKeeper:
     ) -> None:
         import time
 
+        from ..keeper import Keeper
+
         self.store = store
+        self.keeper = Keeper(store)  # a store memory's lessons go through the play layer's keeper
         self.memories = list(memories)
         self.stat_at_start = tuple(stat_at_start)
         self.stat_path = stat_path
@@ -377,7 +381,7 @@ class BatchKeeper:
             self._stored.clear()  # rolled back: what was applied to the cached copies never happened
             raise
         for name, (_, memory) in list(self._stored.items()):  # committed: what we wrote is current
-            self._stored[name] = (self.store.memory_version(name), memory)
+            self._stored[name] = (self.keeper.memory_version(name), memory)
         self.saved_games = games
         self.last_save = self.clock()
         return games
@@ -416,18 +420,6 @@ class BatchKeeper:
                     raise ValueError(f"{kept.label}: cannot write {ref.label}: {error}") from None
             return
         assert ref.name is not None
-        name = ref.name
-        version = self.store.memory_version(name)
-        cached = self._stored.get(name)
-        if cached is not None and cached[0] == version:
-            stored = cached[1]
-        else:  # another process wrote it since: reload
-            stored = Memory(self.store.load_memory(name) or [])
-        for lesson in lessons:
-            stored.learn(lesson.boards, lesson.winner)
-        changes = stored.take_changes()
-        if version is None:
-            self.store.save_memory(name, list(stored.entries()))
-        elif changes:
-            self.store.update_memory(name, changes)
-        self._stored[name] = (None, stored)  # its version is read back once the transaction commits
+        lessons_in_order = [(lesson.boards, lesson.winner) for lesson in lessons]
+        stored = self.keeper.teach_memory(ref.name, lessons_in_order, self._stored.get(ref.name))
+        self._stored[ref.name] = (None, stored)  # its version is read back once the transaction commits
