@@ -67,7 +67,7 @@ def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals
         if (home / "gamelearn.sqlite3").exists() and kept_state(home)[0] > 0:
             break
         time.sleep(0.1)
-    time.sleep(rng.uniform(0.0, 2.5))  # then a random moment, before or after its next save
+    time.sleep(rng.uniform(0.0, 2.2))  # then a random moment, before or after its next save (every 2 s)
     assert process.poll() is None, "the batch ended before the signal: give it more games"
     process.send_signal(how)
     out, err = process.communicate(timeout=60)
@@ -169,7 +169,7 @@ def test_four_concurrent_batches_on_one_memory_lose_no_lesson(tmp_path: Path):
             "batch",
             "--original",
             "--games",
-            "80",
+            "60",
             "--seed",
             str(seed),
             "--second-memory",
@@ -184,7 +184,7 @@ def test_four_concurrent_batches_on_one_memory_lose_no_lesson(tmp_path: Path):
         out, err = process.communicate(timeout=240)
         assert process.returncode == 0, err
     runs = [lessons_from_trace((tmp_path / f"trace-{seed}.txt").read_text()) for seed in seeds]
-    assert sum(map(len, runs)) > 60  # enough lessons for the writers to meet
+    assert sum(map(len, runs)) > 40  # enough lessons for the writers to meet
     exported = gamelearn(home, "teeko", "memory", "export", "probe", str(tmp_path / "probe.m"))
     assert exported.returncode == 0, exported.stderr  # no board stored twice
     with Store(home / "gamelearn.sqlite3", readonly=True) as store:

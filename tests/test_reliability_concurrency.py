@@ -39,7 +39,7 @@ def stored_games(home: Path) -> int:
 
 def test_eight_processes_teaching_one_menace_through_play_game_lose_no_game(tmp_path: Path):
     home = tmp_path / "home"
-    processes, games = 8, 50  # the 8 x 200 (docs/store.md) takes a minute on two cores
+    processes, games = 8, 25  # the 8 x 200 (docs/store.md) takes a minute on two cores
     env = {**command_env(home), "PYTHONPATH": str(REPO / "src")}
     writers = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(index), str(games)], env=env, stderr=subprocess.PIPE)
@@ -53,7 +53,7 @@ def test_eight_processes_teaching_one_menace_through_play_game_lose_no_game(tmp_
 
 def test_concurrent_gamelearn_play_runs_lose_no_game(tmp_path: Path):
     home = tmp_path / "home"
-    rounds, at_once = 2, 4  # 8 runs, 4 at a time (the 8 x 25 takes minutes of start-ups)
+    rounds, at_once = 1, 4  # 4 runs at once (the 8 x 25 takes minutes of start-ups)
     for round_number in range(rounds):
         runs = [
             start_gamelearn(
