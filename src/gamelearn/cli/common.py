@@ -8,10 +8,14 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
+from ..games import GAME_NAMES
 from ..paths import data_dir as store_data_dir
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
+
+#: The help of every GAME argument.
+GAME_HELP = f"one of {', '.join(GAME_NAMES)}, or a spec with options: teeko:goals=advanced,drops=saaa,centre=off"
 
 #: Exit status for anything a user got wrong (a bad move, option, file): 2, as for usage errors.
 EXIT_USAGE = 2

@@ -14,7 +14,7 @@ from ..games import GAME_NAMES, Game, IllegalMove, get_game
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord, play_game
 from ..players.basic import HumanPlayer
 from ..players.registry import kinds_for, make_player
-from .common import EXIT_USAGE, UserError, console, err_console, fail
+from .common import EXIT_USAGE, GAME_HELP, UserError, console, err_console, fail
 
 app = typer.Typer(
     name="gamelearn",
@@ -58,8 +58,12 @@ def terminal_ask(game: Game, who: str):
         console.print(game.render(state))
         while True:
             symbol = game.symbols[game.to_move(state)]
+            # In a drop round of Scarne's Alternate Game the side to move places the other's pawn.
+            owner = getattr(game, "owner", None)
+            whose = owner(state) if owner is not None else game.to_move(state)
+            placing = "" if whose == game.to_move(state) else f", placing {game.symbols[whose]}'s pawn"
             try:
-                text = console.input(f"{who} ({symbol}) to move, q to quit: ").strip()
+                text = console.input(f"{who} ({symbol}) to move{placing}, q to quit: ").strip()
             except EOFError:
                 raise Quit from None
             if text.lower() in ("q", "quit", "exit"):
@@ -90,7 +94,7 @@ def describe_result(game: Game, record: GameRecord) -> str:
 
 @app.command()
 def play(
-    game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}"),
+    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP),
     first: str = typer.Option("human", "--first", help="the player who moves first: a player spec"),
     second: str = typer.Option("", "--second", help="the second player (default: a good computer player)"),
     seed: int | None = typer.Option(None, "--seed", help="seed for the computer players' random choices"),
@@ -102,13 +106,15 @@ def play(
     # from the games you play, session after session (seeds 000 and 003).
     chosen_for_you = not second
     if chosen_for_you:
-        second = DEFAULT_OPPONENTS.get(game.name, "alphabeta:depth=4")
+        second = DEFAULT_OPPONENTS.get(game.spec, "alphabeta:depth=4")
     players = [
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
     ]
-    if chosen_for_you:
+    if chosen_for_you and game.spec in DEFAULT_OPPONENTS:
         console.print(f"Your opponent is {second}: it keeps what it learns from your games in the store.")
+    elif chosen_for_you:
+        console.print(f"Your opponent is {second}.")
     names = []
     humans = sum(player.is_human for player in players)
     for index, player in enumerate(players):
@@ -117,7 +123,7 @@ def play(
         if isinstance(player, HumanPlayer) and player.ask is None:
             player.ask = terminal_ask(game, label)
         names.append(label)
-    console.print(f"[bold]{game.name}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
+    console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
 
     def show(before: Hashable, move: str, after: Hashable) -> None:
         mover = game.to_move(before)
@@ -135,14 +141,14 @@ def play(
 
 
 @app.command()
-def rules(game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")) -> None:
+def rules(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
     """Print the rules of GAME and its move notation."""
     game = load_game(game_name)
     console.print(game.rules_text(), markup=False)
 
 
 @app.command()
-def players(game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")) -> None:
+def players(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
     """List the player specs GAME accepts, with their options."""
     from rich.table import Table
 

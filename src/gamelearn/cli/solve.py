@@ -12,11 +12,11 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..games import GAME_NAMES, Game, IllegalMove, get_game
+from ..games import Game, IllegalMove, get_game
 from ..solve import Solution, solve
-from .common import console, fail
+from .common import GAME_HELP, console, fail
 
-GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")]
+GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)]
 
 
 def _game(name: str) -> Game:
@@ -46,18 +46,20 @@ def _census_table(census: dict[str, int], title: str) -> Table:
     return table
 
 
-def _build_teeko(path: Path) -> dict[str, Any]:
-    from ..solve.teeko import build_table
-    from ..solve.variant import teeko
-
-    columns = (
+def _progress_columns() -> tuple[Any, ...]:
+    return (
         SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as progress:
+
+
+def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
+    from ..solve.teeko import build_table, variant_of
+
+    with Progress(*_progress_columns(), console=console, transient=False) as progress:
         tasks: dict[str, TaskID] = {}
 
         def report(stage: str, done: int, total: int) -> None:
@@ -66,14 +68,14 @@ def _build_teeko(path: Path) -> dict[str, Any]:
             label = f"{stage} (distance {done})" if stage == "retrograde analysis" else stage
             progress.update(tasks[stage], completed=done, total=total, description=label)
 
-        return build_table(teeko(), path, report)
+        return build_table(variant_of(game), path, report)
 
 
 def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None, verify: bool) -> None:
     from ..solve.table import TableError
     from ..solve.teeko import default_path, solve_teeko
 
-    target = path or default_path()
+    target = path or default_path(game)
     if not force:
         try:
             solution = solve_teeko(game, path=target)
@@ -86,7 +88,7 @@ def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None
             if verify:
                 _verify_teeko(solution)
             return
-    facts = _build_teeko(target)
+    facts = _build_teeko(game, target)
     solution = solve_teeko(game, path=target)
     _print_teeko(solution, target, built=facts)
     if verify:
@@ -107,21 +109,82 @@ def _verify_teeko(solution: Any) -> None:
 
 def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None) -> None:
     game = solution.game
-    value, distance = solution.outcome(game.initial())
+    title = "Teeko" if game.spec == "teeko" else game.spec
     size = path.stat().st_size
     if built:
+        shared = f", moving phase from {built['moving_from']}" if built.get("moving_from") else ""
         console.print(
-            f"Built the Teeko table in {built['total_seconds']:.1f} s: {path} ({size / 1e6:.1f} MB)", markup=False
+            f"Built the {title} table in {built['total_seconds']:.1f} s{shared}: {path} ({size / 1e6:.1f} MB)",
+            markup=False,
         )
     else:
-        console.print(f"Teeko table: {path} ({size / 1e6:.1f} MB, checksum verified)", markup=False)
-    console.print(f"The start: {describe(game, 0, value, distance)}.")
-    firsts = {solution.outcome(game.play(game.initial(), move)) for move in game.legal_moves(game.initial())}
-    console.print(f"The 25 first placements: {'all draws' if firsts == {(0, None)} else sorted(firsts, key=str)}.")
+        console.print(f"{title} table: {path} ({size / 1e6:.1f} MB, checksum verified)", markup=False)
+    if game.spec != "teeko":
+        console.print(f"The form: {game.form.describe()}.", markup=False)
+    start = game.initial()
+    value, distance = solution.outcome(start)
+    mover = game.to_move(start)
+    console.print(f"The start: {describe(game, mover, value, distance)}.")
+    firsts = {solution.result_of(start, move) for move in game.legal_moves(start)}
+    count = len(game.legal_moves(start))
+    words = "all draws" if firsts == {(0, None)} else sorted(firsts, key=str)
+    console.print(f"The {count} first placements (for {game.symbols[mover]}, who chooses): {words}.")
     census = solution.census()
     console.print(_census_table(census.to_dict(), "Moving phase: 4 pawns each, the side to move's set first"))
     total = census.won + census.drawn + census.lost
     console.print(f"Non-terminal arrangements: {total:,}; longest forced win: {census.longest_win} plies.")
+
+
+def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
+    """Steele's table: the 2 goal sets x 8 drop patterns x 2 centre rules of Scarne's book."""
+    from ..solve.forms import markdown, replace_section, solve_forms
+    from ..solve.paths import table_path
+
+    steps = game.form.steps  # type: ignore[attr-defined]
+    with Progress(*_progress_columns(), console=console, transient=True) as progress:
+        task = progress.add_task("solving the forms", total=32)
+
+        def report(spec: str, done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, description=f"solved {spec}")
+
+        result = solve_forms(steps=steps, report=report, keep=table_path("teeko").parent if keep else None)
+    table = Table(
+        "goals",
+        "drops",
+        "Scarne's name",
+        "centre",
+        "value (X)",
+        "win, plies",
+        "published (Steele 1998)",
+        "agrees",
+        title=f"The forms of Teeko ({steps} steps), solved in {result.total_seconds:.1f} s",
+    )
+    words = {1: "X wins", 0: "draw", -1: "O wins"}
+    for row in result.results:
+        published = row.published[1] if row.published else "not found"
+        agrees = {True: "yes", False: "NO", None: "-"}[row.agrees]
+        distance = "" if row.distance is None else str(row.distance)
+        table.add_row(row.goals, row.drops, row.name, row.centre, words[row.value], distance, published, agrees)
+    console.print(table)
+    for goals, census in result.census.items():
+        title = f"Moving phase census, {goals} goals ({census.longest_win} plies the longest forced win)"
+        console.print(_census_table(census.to_dict(), title))
+    if keep:
+        console.print(f"Kept every form's table in {table_path('teeko').parent}.", markup=False)
+    if doc is not None:
+        command = "gamelearn solve teeko --variants" + (f" (steps={steps})" if steps != "king" else "")
+        try:
+            text = doc.read_text() if doc.exists() else ""
+            updated = replace_section(text, markdown(result, command))
+            temporary = doc.with_name(f".{doc.name}.tmp")
+            temporary.write_text(updated)
+            temporary.replace(doc)
+        except OSError as error:
+            fail(f"--doc {doc}: {error.strerror or error}")
+        console.print(f"Wrote the table into {doc}.", markup=False)
+    disagreements = [row.spec for row in result.results if row.agrees is False]
+    if disagreements:
+        fail(f"these forms disagree with the published values: {', '.join(disagreements)}")
 
 
 def _solve_small(solution: Solution) -> None:
@@ -147,9 +210,32 @@ def solve_command(
     verify: Annotated[
         bool, typer.Option("--verify", help="Teeko: check every stored position against its moves (about 20 s)")
     ] = False,
+    variants: Annotated[
+        bool,
+        typer.Option(
+            "--variants",
+            help="Teeko: solve the 32 forms of Scarne's book (2 goal sets x 8 drop patterns x 2 centre rules)",
+        ),
+    ] = False,
+    keep: Annotated[bool, typer.Option("--keep", help="with --variants: keep every form's table (13 MB each)")] = False,
+    doc: Annotated[
+        Path | None, typer.Option("--doc", help="with --variants: write the table into this Markdown file")
+    ] = None,
 ) -> None:
-    """Solve GAME exactly.  Teeko: build its table (retrograde analysis, about 20 s) into the data directory."""
+    """Solve GAME exactly.  Teeko, in any form: build its table (retrograde analysis, about 20 s) into the
+    data directory; --variants: every form of Scarne's book, beside Steele's published results."""
     game = _game(game_name)
+    if variants:
+        if game.name != "teeko":
+            fail(f"--variants is for Teeko's forms, not {game.name}")
+        if game.spec not in ("teeko", "teeko:steps=knight"):
+            fail(f"--variants solves every goal set, drop pattern and centre rule; name only steps=, not {game.spec}")
+        if stats or force or table is not None or verify:
+            fail("--variants takes --keep and --doc only")
+        _solve_forms_command(game, keep, doc)
+        return
+    if keep or doc is not None:
+        fail("--keep and --doc go with --variants")
     if game.name == "teeko":
         _solve_teeko_command(game, stats, force, table, verify)
         return
@@ -189,7 +275,7 @@ def analyze_command(
     if as_json:
         winner = game.winner(state)
         report = {
-            "game": game.name,
+            "game": game.spec,
             "moves": played,
             "board": game.board(state),
             "to_move": game.symbols[mover],

@@ -15,10 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..experiments.tournament import TournamentResult, check_arguments, default_workers, run_tournament
-from ..games import GAME_NAMES, get_game
+from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .common import console, err_console, fail
+from .common import GAME_HELP, console, err_console, fail
 
 
 def crosstable(result: TournamentResult) -> Table:
@@ -71,7 +71,7 @@ def standings_table(result: TournamentResult) -> Table:
 def register(app: typer.Typer) -> None:
     @app.command()
     def tournament(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
         games: Annotated[int, typer.Option("--games", help="games per pair, colours alternating")] = 10,
         seed: Annotated[int, typer.Option("--seed", help="seed of every game (same seed, same tournament)")] = 0,

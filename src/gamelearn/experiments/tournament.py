@@ -395,7 +395,7 @@ def check_arguments(
             solve(game)
         except ValueError as error:
             raise ValueError(
-                f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
+                f"grading {game.spec} needs its solved table: run `gamelearn solve {game.spec}` first ({error})"
             ) from None
 
 
@@ -454,7 +454,7 @@ def run_tournament(
     specs = [spec.strip() if isinstance(spec, str) else spec for spec in specs]
     check_arguments(game, specs, games_per_pair, max_plies, grade, workers)
     tasks = [
-        PairTask(game.name, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade)
+        PairTask(game.spec, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade)
         for number, (i, j) in enumerate(pairings(len(specs)))
     ]
     collected: list[GameResult] = []
@@ -468,4 +468,4 @@ def run_tournament(
         _run_dask(tasks, dask, workers, done)
     else:
         _run_local(tasks, workers, done)
-    return summarize(game.name, specs, games_per_pair, seed, max_plies, grade, collected)
+    return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, collected)
