@@ -151,20 +151,17 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
     table = Table(
         "goals",
         "drops",
-        "Scarne's name",
         "centre",
-        "value (X)",
-        "win, plies",
-        "published (Steele 1998)",
+        "solved (X's view)",
+        "published (Steele)",
         "agrees",
-        title=f"The forms of Teeko ({steps} steps), solved in {result.total_seconds:.1f} s",
+        title=f"The forms of Teeko ({steps} steps): {result.total_seconds:.1f} s, {result.cpu_seconds:.1f} s of CPU",
     )
-    words = {1: "X wins", 0: "draw", -1: "O wins"}
     for row in result.results:
-        published = row.published[1] if row.published else "not found"
+        published = row.published[1].replace("first-player win", "X wins") if row.published else "not found"
         agrees = {True: "yes", False: "NO", None: "-"}[row.agrees]
-        distance = "" if row.distance is None else str(row.distance)
-        table.add_row(row.goals, row.drops, row.name, row.centre, words[row.value], distance, published, agrees)
+        solved = row.words().replace("first-player win", "X wins").replace("second-player win", "O wins")
+        table.add_row(row.goals, row.drops, row.centre, solved, published, agrees)
     console.print(table)
     for goals, census in result.census.items():
         title = f"Moving phase census, {goals} goals ({census.longest_win} plies the longest forced win)"

@@ -20,7 +20,7 @@ from gymnasium import spaces
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord
 from ..players.registry import make_player
-from .actions import codec
+from .actions import codec_for
 from .aec import RENDER_MODES, legal_mask, observation_space, planes, text_view
 
 
@@ -44,7 +44,7 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
         self.game = get_game(game)
-        self.codec = codec(self.game.name)
+        self.codec = codec_for(self.game)
         self.opponent = make_player(self.game, opponent)  # ValueError lists the valid specs
         if self.opponent.is_human:
             raise ValueError("the opponent of a Gymnasium environment cannot be a person")

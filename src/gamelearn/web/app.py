@@ -39,7 +39,11 @@ class Problem(BaseModel):
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=40, description=f"one of {', '.join(GAME_NAMES)}", examples=["hexapawn"])
+    game: str = Field(
+        max_length=100,
+        description=f"one of {', '.join(GAME_NAMES)}, or a spec with the options `/api/games` lists",
+        examples=["hexapawn", "teeko:goals=advanced,drops=saaa"],
+    )
     players: list[str] = Field(
         min_length=2, max_length=2, description="two player specs, the first moves first", examples=[["human", "her"]]
     )

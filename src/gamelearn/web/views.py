@@ -45,9 +45,12 @@ def move_squares(game: Game, move: str) -> list[int]:
 def game_info(game: Game) -> dict[str, Any]:
     kinds = kinds_for(game)
     names = {kind.name for kind in kinds}
-    defaults = [spec if spec in names else "random" for spec in DEFAULT_SEATS.get(game.name, ("human", "random"))]
+    defaults = [spec if spec in names else "random" for spec in DEFAULT_SEATS.get(game.spec, ("human", "random"))]
     return {
         "name": game.name,
+        "spec": game.spec,
+        # the game's options (Teeko's forms): name, default, allowed values (or a pattern), help
+        "options": [option.to_dict() for option in game.game_options],
         "symbols": list(game.symbols),
         "rows": game.facts.rows,
         "columns": game.facts.columns,
@@ -90,6 +93,7 @@ def game_view(web_game: WebGame) -> dict[str, Any]:
     return {
         "id": web_game.id,
         "game": game.name,
+        "spec": game.spec,
         "players": [seat.spec for seat in web_game.seats],
         "humans": [seat.human for seat in web_game.seats],
         "symbols": list(game.symbols),
