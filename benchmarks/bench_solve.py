@@ -129,7 +129,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", type=Path, help="the table file (default: a temporary one, built here)")
     parser.add_argument("--verify", action="store_true", help="check every stored position against its moves")
-    parser.add_argument("--forms", action="store_true", help="the forms of Scarne's book: one Advanced table, --variants")
+    parser.add_argument(
+        "--forms", action="store_true", help="the forms of Scarne's book: one Advanced table, --variants"
+    )
     parser.add_argument("--child-build")
     parser.add_argument("--child-load")
     parser.add_argument("--child-advanced")

@@ -49,7 +49,9 @@ def test_a_forms_missing_table_names_the_command_that_builds_it() -> None:
 
 
 def test_play_a_form_between_two_computers() -> None:
-    code, out, _ = run("play", "teeko:drops=aaaa,steps=knight", "--first", "random", "--second", "random", "--seed", "3")
+    code, out, _ = run(
+        "play", "teeko:drops=aaaa,steps=knight", "--first", "random", "--second", "random", "--seed", "3"
+    )
     assert code == 0 and "teeko:drops=aaaa,steps=knight" in out
 
 

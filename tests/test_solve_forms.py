@@ -11,7 +11,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from test_solve_teeko import SmallTeeko, oracle_moving
 
 from gamelearn.games import IllegalMove
 from gamelearn.games.teeko import TeekoState
@@ -19,6 +18,7 @@ from gamelearn.solve import Grade
 from gamelearn.solve.table import build_layers, build_moving, open_table, write_table
 from gamelearn.solve.teeko import TableSolution
 from gamelearn.solve.variant import Variant, small_variant
+from test_solve_teeko import SmallTeeko, oracle_moving
 
 PAWNS = 3
 PATTERNS = ["".join(letters) for letters in itertools.product("sa", repeat=PAWNS)]

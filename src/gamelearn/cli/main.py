@@ -10,7 +10,7 @@ from collections.abc import Hashable
 
 import typer
 
-from ..games import GAME_NAMES, Game, IllegalMove, get_game
+from ..games import Game, IllegalMove, get_game
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord, play_game
 from ..players.basic import HumanPlayer
 from ..players.registry import kinds_for, make_player

@@ -24,7 +24,16 @@ TEEKO_DIRECTIONS: tuple[tuple[int, int], ...] = ((-1, -1), (-1, 0), (-1, 1), (0,
 
 
 #: Knight jumps (row, column), in action order, for the forms of Teeko with ``steps=knight``.
-KNIGHT_DIRECTIONS: tuple[tuple[int, int], ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+KNIGHT_DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (-2, -1),
+    (-2, 1),
+    (-1, -2),
+    (-1, 2),
+    (1, -2),
+    (1, 2),
+    (2, -1),
+    (2, 1),
+)
 
 
 def _tictactoe_actions() -> list[str | None]:

@@ -386,9 +386,7 @@ class Teeko(Game[TeekoState]):
         if (x_four and to_move == 0) or (o_four and to_move == 1):
             raise ValueError("the side that has just made four cannot be the side to move")
         if nx + no < 2 * PAWNS and not (x_four or o_four) and to_move != self.chooser[nx + no]:
-            raise ValueError(
-                f"with {nx} X and {no} O on the board it is {self.symbols[self.chooser[nx + no]]} to move"
-            )
+            raise ValueError(f"with {nx} X and {no} O on the board it is {self.symbols[self.chooser[nx + no]]} to move")
         if self.forbidden[0] & (x | o) and nx + no == 1:
             raise ValueError("the first pawn may not be on the centre square (centre=off)")
         return TeekoState(x, o, to_move)
@@ -421,7 +419,9 @@ class Teeko(Game[TeekoState]):
         ]
         if "a" in form.drops:
             rounds = ", ".join(str(k + 1) for k, letter in enumerate(form.drops) if letter == "a")
-            lines.append(f"   In drop round {rounds} (each side's drop of that number) the OPPONENT chooses the square.")
+            lines.append(
+                f"   In drop round {rounds} (each side's drop of that number) the OPPONENT chooses the square."
+            )
         if form.centre == "off":
             lines.append("   The first pawn dropped may not go on the centre square (22).")
         if form.steps == "knight":

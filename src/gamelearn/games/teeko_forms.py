@@ -49,7 +49,9 @@ SCARNE_DROPS: dict[str, str] = {
 
 #: The options of ``teeko``, in the order a canonical spec lists them.
 TEEKO_OPTIONS: tuple[GameOption, ...] = (
-    GameOption("goals", "standard", GOALS, "the goal sets: standard (44) or advanced (58, with the corners of larger squares)"),
+    GameOption(
+        "goals", "standard", GOALS, "the goal sets: standard (44) or advanced (58, with the corners of larger squares)"
+    ),
     GameOption(
         "drops",
         "ssss",
@@ -59,7 +61,9 @@ TEEKO_OPTIONS: tuple[GameOption, ...] = (
         labels=tuple(SCARNE_DROPS.items()),
     ),
     GameOption("centre", "on", SWITCH, "off: the first pawn dropped may not go on the centre square"),
-    GameOption("steps", "king", STEPS, "how a pawn moves after the drops: one square any way (king) or a knight's jump"),
+    GameOption(
+        "steps", "king", STEPS, "how a pawn moves after the drops: one square any way (king) or a knight's jump"
+    ),
 )
 
 
@@ -164,11 +168,7 @@ def step_masks(steps: str) -> tuple[int, ...]:
     for sq in range(SQUARES):
         r, c = divmod(sq, SIZE)
         result.append(
-            sum(
-                1 << ((r + dr) * SIZE + c + dc)
-                for dr, dc in offsets
-                if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
-            )
+            sum(1 << ((r + dr) * SIZE + c + dc) for dr, dc in offsets if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE)
         )
     return tuple(result)
 

@@ -118,9 +118,7 @@ def default_path(game: Game | None = None) -> Path:
     return table_path(table_name(game.spec if game is not None else "teeko"))
 
 
-def solve_teeko(
-    game: Game, path: str | Path | None = None, build: bool = False, verify: bool = True
-) -> TableSolution:
+def solve_teeko(game: Game, path: str | Path | None = None, build: bool = False, verify: bool = True) -> TableSolution:
     """The solved table of ``game`` (a form of Teeko) at ``path`` (default: the data directory).  A
     missing, partial or corrupt table is refused with a ValueError saying how to build it, or
     rebuilt with ``build``."""
@@ -171,9 +169,7 @@ def shared_moving_phase(variant: Variant, folder: Path) -> tuple[np.ndarray, dic
     return None
 
 
-def build_table(
-    variant: Variant, path: Path, progress: Progress | None = None, share: bool = True
-) -> dict[str, Any]:
+def build_table(variant: Variant, path: Path, progress: Progress | None = None, share: bool = True) -> dict[str, Any]:
     """Solve ``variant`` and write its table to ``path`` (atomically); returns the build's facts.
     With ``share``, the moving phase is taken from a table of the same goals and steps in the same
     folder when one is there, so that only the placing phase is computed."""
