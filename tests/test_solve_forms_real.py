@@ -35,10 +35,13 @@ def start(goals: str, drops: str, centre: str) -> tuple[int, int | None]:
     return decode(int(layers[(0, 0)][0]))
 
 
+# Each of the first two builds a goal set's moving phase: 20-30 s of CPU, minutes on a loaded machine.
+@pytest.mark.timeout(900)
 def test_standard_teeko_is_a_draw() -> None:
     assert start("standard", "ssss", "on") == (0, None)
 
 
+@pytest.mark.timeout(900)
 def test_advanced_teeko_is_a_first_player_win_and_a_draw_without_the_centre() -> None:
     value, plies = start("advanced", "ssss", "on")
     assert value == 1
@@ -47,6 +50,7 @@ def test_advanced_teeko_is_a_first_player_win_and_a_draw_without_the_centre() ->
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_every_published_value_of_the_forms() -> None:
     found = {}
     for goals in ("standard", "advanced"):

@@ -89,6 +89,15 @@ def test_knight_steps() -> None:
         get_game("teeko").play(state, "0423")
 
 
+def test_a_hemmed_in_knight_ends_the_game_drawn() -> None:
+    """X on the four corners, O on their four knight targets: X has no move, the game is a draw
+    (the solver counts such positions as draws: they are never resolved)."""
+    game = get_game("teeko:steps=knight")
+    state = game.from_board("X...X" + "..O.." + ".O.O." + "..O.." + "X...X", 0)
+    assert game.legal_moves(state) == [] and game.is_over(state) and game.winner(state) is None
+    assert not game.is_over(game.from_board(game.board(state), 1))  # O can move
+
+
 def test_knight_steps_against_a_plain_definition() -> None:
     game = get_game("teeko:steps=knight")
     rng = random.Random(4)

@@ -355,7 +355,11 @@ class Teeko(Game[TeekoState]):
         return None
 
     def is_over(self, state: TeekoState) -> bool:
-        return state[0] in self.win_set or state[1] in self.win_set
+        if state[0] in self.win_set or state[1] in self.win_set:
+            return True
+        # A knight can be hemmed in (four corner pawns, their four targets taken): a side with no
+        # move ends the game drawn, as the solver counts it.  A king always has a free square.
+        return self.form.steps == "knight" and not self.placing(state) and not self.legal_moves(state)
 
     def board(self, state: TeekoState) -> str:
         chars = []
@@ -426,7 +430,7 @@ class Teeko(Game[TeekoState]):
             lines.append("   The first pawn dropped may not go on the centre square (22).")
         if form.steps == "knight":
             lines.append("2. Moving: in turn, each player jumps one of their pawns to a free square a chess knight's")
-            lines.append("   move away.")
+            lines.append("   move away. A player who has no jump ends the game drawn.")
         else:
             lines.append("2. Moving: in turn, each player steps one of their pawns to a free square next to it,")
             lines.append("   in any of the 8 directions.")
