@@ -95,7 +95,7 @@ def forms_benchmark() -> None:
         print(f"  {name:<{width}}  {value}")
     print("  the forms (solved here | published):")
     for spec, words, published, _ in forms:
-        print(f"    {spec:<40} {words:<32} {published}")
+        print(f"    {spec:<44} {words:<30} {published}")
 
 
 def child_load(path: str) -> None:
