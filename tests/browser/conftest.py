@@ -1,8 +1,9 @@
 """End-to-end fixtures: the web app served by uvicorn in a thread on a free loopback port, and
 Debian's Chromium (/usr/bin/chromium) driven by Playwright with a fresh user-data directory.
 
-Nothing is downloaded: Playwright is pointed at the system browser.  Where /usr/bin/chromium or
-Playwright is missing the tests skip and say why (CI installs both).
+Nothing is downloaded: Playwright is pointed at the system browser.  Where /usr/bin/chromium is
+missing the tests skip and say why (CI installs it); Playwright is a test dependency, so a broken
+install fails them.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn")
+    import uvicorn
+
     from gamelearn.web import create_app
 
     store = tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3"
@@ -61,7 +63,8 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         pytest.skip(
             f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests"
         )
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    from playwright import sync_api  # a declared test dependency: missing, it fails the tests
+
     profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
