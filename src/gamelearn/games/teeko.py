@@ -249,6 +249,7 @@ class Teeko(Game[TeekoState]):
         self.win_set: frozenset[int] = WIN_SET if goals == "standard" else frozenset(self.win_masks)
         self.neighbours: tuple[int, ...] = NEIGHBOURS if steps == "king" else step_masks(steps)
         self.step_tables = KING_STEPS if steps == "king" else StepTables(self.neighbours)
+        self.can_be_hemmed_in = steps == "knight"
         #: chooser[placed]: the side to move with ``placed`` pawns down and no four (8: X steps first).
         self.chooser = choosers(drops)
         #: forbidden[placed]: squares the next pawn may not take (the centre for the first, centre=off).
@@ -389,11 +390,12 @@ class Teeko(Game[TeekoState]):
         return None
 
     def is_over(self, state: TeekoState) -> bool:
-        if state[0] in self.win_set or state[1] in self.win_set:
+        win_set = self.win_set
+        if state[0] in win_set or state[1] in win_set:
             return True
         # A knight can be hemmed in (four corner pawns, their four targets taken): a side with no
         # move ends the game drawn, as the solver counts it.  A king always has a free square.
-        return self.form.steps == "knight" and not self.placing(state) and not self.legal_moves(state)
+        return self.can_be_hemmed_in and not self.placing(state) and not self.legal_moves(state)
 
     def board(self, state: TeekoState) -> str:
         chars = []
