@@ -397,6 +397,19 @@ class Teeko(Game[TeekoState]):
         # move ends the game drawn, as the solver counts it.  A king always has a free square.
         return self.can_be_hemmed_in and not self.placing(state) and not self.legal_moves(state)
 
+    def end_reason(self, state: TeekoState) -> str:
+        winner = self.winner(state)
+        if winner is None:
+            return ""
+        squares = [sq for sq in range(SQUARES) if state[winner] >> sq & 1]
+        rows, columns = {sq // SIZE for sq in squares}, {sq % SIZE for sq in squares}
+        if len(rows) == len(columns) == 2:
+            span = max(rows) - min(rows)
+            shape = "on a 2x2 square" if span == 1 else f"on the corners of a {span + 1}x{span + 1} square"
+        else:
+            shape = "in a row"
+        return f"{self.symbols[winner]} has four {shape}"
+
     def board(self, state: TeekoState) -> str:
         chars = []
         for sq in range(SQUARES):
@@ -452,31 +465,33 @@ class Teeko(Game[TeekoState]):
 
     def rules_text(self) -> str:
         form = self.form
-        lines = [
-            "Teeko (John Scarne, 1937)" + ("" if form.is_standard else f": {form.describe()} ({form.spec})"),
-            "Two players, X and O, with four pawns each, on a 5x5 board. X's pawn goes down first.",
-            "1. Placing: in turn, each player puts one pawn on any free square, until all 8 are down.",
-        ]
+        placing = "1. Placing: in turn, each player puts one pawn on any free square, until all 8 are down."
         if "a" in form.drops:
             rounds = ", ".join(str(k + 1) for k, letter in enumerate(form.drops) if letter == "a")
-            lines.append(
-                f"   In drop round {rounds} (each side's drop of that number) the OPPONENT chooses the square."
-            )
+            placing += f" In drop round {rounds} (each side's drop of that number) the OPPONENT chooses the square."
         if form.centre == "off":
-            lines.append("   The first pawn dropped may not go on the centre square (22).")
+            placing += " The first pawn dropped may not go on the centre square (22)."
         if form.steps == "knight":
-            lines.append("2. Moving: in turn, each player jumps one of their pawns to a free square a chess knight's")
-            lines.append("   move away. A player who has no jump ends the game drawn.")
+            moving = (
+                "2. Moving: in turn, each player jumps one of their pawns to a free square a chess knight's move "
+                "away. A player who has no jump ends the game drawn."
+            )
         else:
-            lines.append("2. Moving: in turn, each player steps one of their pawns to a free square next to it,")
-            lines.append("   in any of the 8 directions.")
-        lines.append("Whoever first has four pawns in a row (across, down or diagonally) or on the four")
+            moving = (
+                "2. Moving: in turn, each player steps one of their pawns to a free square next to it, "
+                "in any of the 8 directions."
+            )
+        goals = "squares of a 2x2 block"
         if form.goals == "advanced":
-            lines.append("squares of a 2x2 block, or on the four corners of any larger square (3x3, 4x4, 5x5), wins.")
-        else:
-            lines.append("squares of a 2x2 block wins.")
-        lines += [
-            "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle).",
+            goals += ", or on the four corners of any larger square (3x3, 4x4, 5x5),"
+        lines = [
+            "Teeko (John Scarne, 1937)" + ("" if form.is_standard else f": {form.describe()} ({form.spec})"),
+            "Two players, X and O, with four pawns each, on a 5x5 board. "
+            + ("X begins." if form.drops[0] == "s" else "X's pawn goes down first, where O chooses."),
+            placing,
+            moving,
+            f"Whoever first has four pawns in a row (across, down or diagonally) or on the four {goals} wins.",
+            "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle). "
             "Place with rc (e.g. 22); step with rcRC, from and to (e.g. 2223).",
             "A position repeated for the third time, or the ply limit, ends the game as a draw.",
         ]
