@@ -58,7 +58,7 @@ console = Console(file=TrimmedOutput(), highlight=False)  # type: ignore[arg-typ
 err_console = Console(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
 
 #: The help of every GAME argument.
-GAME_HELP = f"one of {', '.join(GAME_NAMES)}, or a spec with options: teeko:goals=advanced,drops=saaa,centre=off"
+GAME_HELP = f"one of {', '.join(GAME_NAMES)}, or a form of Teeko such as teeko:goals=advanced"
 
 #: Exit status for anything a user got wrong (a bad move, option, file): 2, as for usage errors.
 EXIT_USAGE = 2
