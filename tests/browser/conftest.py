@@ -1,5 +1,6 @@
 """End-to-end fixtures: the web app served by uvicorn in a thread on a free loopback port, and
-Debian's Chromium (/usr/bin/chromium) driven by Playwright with a fresh user-data directory.
+Debian's Chromium (/usr/bin/chromium) driven by Playwright, a fresh browser context (cookies,
+storage) for each test, at the two sizes every flow is tried at: 1280x800 and 390x844.
 
 Nothing is downloaded: Playwright is pointed at the system browser.  Where /usr/bin/chromium or
 Playwright is missing the tests skip and say why (CI installs both).
@@ -12,6 +13,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 def free_port() -> int:
@@ -34,15 +37,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """The app served on a free loopback port while the block runs; its address."""
     uvicorn = pytest.importorskip("uvicorn")
-    from gamelearn.web import create_app
-
-    store = tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3"
     port = free_port()
-    config = uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -50,41 +50,61 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.monotonic() > deadline or not thread.is_alive():
             pytest.fail("the web app did not start within 20 s")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")
-def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def web_app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from gamelearn.web import create_app
+
+    return create_app(tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3")
+
+
+@pytest.fixture(scope="session")
+def server_url(web_app: Any) -> Iterator[str]:
+    with serving(web_app) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(
             f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests"
         )
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
-    profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900},
-        )
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
-            yield context
+            yield launched
         finally:
-            context.close()
+            launched.close()
+
+
+@pytest.fixture(params=sorted(SIZES), ids=sorted(SIZES))
+def size(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 @pytest.fixture
-def page(browser_context: Any, server_url: str) -> Iterator[Any]:
-    tab = browser_context.new_page()
-    tab.set_default_timeout(15_000)
+def context(browser: Any, size: str) -> Iterator[Any]:
+    width, height = SIZES[size]
+    fresh = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    try:
+        yield fresh
+    finally:
+        fresh.close()
+
+
+def watched(tab: Any, server_url: str) -> tuple[list[str], list[str]]:
+    """Errors in the page, and requests that left our own server."""
     failures: list[str] = []
-    tab.on("pageerror", lambda error: failures.append(str(error)))
-    # Nothing from the internet: every request the page makes goes to our own server.
     outside: list[str] = []
+    tab.on("pageerror", lambda error: failures.append(str(error)))
     tab.on(
         "request",
         lambda request: (
@@ -93,8 +113,16 @@ def page(browser_context: Any, server_url: str) -> Iterator[Any]:
             else outside.append(request.url)
         ),
     )
+    return failures, outside
+
+
+@pytest.fixture
+def page(context: Any, server_url: str) -> Iterator[Any]:
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    failures, outside = watched(tab, server_url)
     tab.goto(server_url + "/")
-    tab.wait_for_selector("#game-select option", state="attached")
+    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square')
     yield tab
     tab.close()
     assert not failures, f"errors in the page: {failures}"
