@@ -33,6 +33,8 @@ def is_start(response: Any) -> bool:
 def new_game(tab: Any, game: str, first: str, second: str, seed: int | None = None) -> dict:
     """A game started as a person would: the game chosen (which starts one at once with the
     players kept for it), then the players' specs typed and Start pressed."""
+    if not tab.evaluate("document.querySelector('#setup').open"):
+        tab.click("#setup > summary")  # folded on a phone, so the board comes first
     if tab.input_value("#game-select") != game:
         with tab.expect_response(is_start) as info:
             tab.select_option("#game-select", game)

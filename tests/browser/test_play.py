@@ -148,7 +148,7 @@ def test_illegal_clicks_are_refused_and_change_nothing(page: Any, size: str) -> 
     before = marks(page)
     status, answer = click_move(page, view, "22")  # O clicks X's pawn: the server says no
     assert status == 400 and "occupied" in answer["detail"]
-    page.wait_for_function("document.querySelector('#message').textContent.includes('occupied')")
+    page.wait_for_selector('#message:has-text("occupied")')
     assert marks(page) == before and page.get_attribute("#board", "data-plies") == "1"
     for name in ["00", "01", "44", "02", "40", "04", "43"]:
         status, view = click_move(page, view, name)
@@ -157,7 +157,7 @@ def test_illegal_clicks_are_refused_and_change_nothing(page: Any, size: str) -> 
     assert status == 400 and "too far" in answer["detail"]
     assert marks(page) == before
     square(page, "33").click()  # an empty square with no pawn picked: refused on the page
-    page.wait_for_function("document.querySelector('#message').textContent.includes('Pick one of your pawns')")
+    page.wait_for_selector('#message:has-text("Pick one of your pawns")')
     screenshot(page, "illegal-click-refused", size)
 
 

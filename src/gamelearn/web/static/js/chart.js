@@ -7,6 +7,8 @@ export async function refreshChart(view) {
   if (!view) return;
   const learnerPanel = (view.learners || [])[0];
   const learner = learnerPanel ? learnerPanel.kind : "";
+  $("chart-panel").hidden = !learner;  // the chart follows a learner; none at this table
+  if (!learner) return;
   const query = `game=${encodeURIComponent(view.game)}` + (learner ? `&learner=${encodeURIComponent(learner)}` : "");
   try {
     drawChart(await api("GET", `/api/chart?${query}`));

@@ -117,7 +117,7 @@ export class Review {
         el("span", { class: "mv", text: `${info.symbols[ply.side]} ${ply.move}` }),
         el("span", { class: `badge ${ply.grade}`, text: badge(ply.grade) }))));
     $("review-moves").replaceChildren(...items);
-    const counts = (data.grades || []).map((c, side) => `${info.symbols[side]} (${playerName(data.players[side])}): ${c.best} best, ${c.keeps} keeps, ${c.mistake} mistakes, ${c.blunder} blunders`);
+    const counts = (data.grades || []).map((c, side) => `${info.symbols[side]} (${playerName(data.players[side])}): ${c.best} best, ${c.keeps} keeps, ${plural(c.mistake, "mistake")}, ${plural(c.blunder, "blunder")}`);
     $("review-summary").textContent = counts.join(" · ");
   }
 
@@ -135,6 +135,7 @@ export class Review {
     const share = position.value > 0 ? 100 : position.value < 0 ? 0 : 50;
     $("eval-fill").style.height = `${share}%`;
     $("eval").dataset.value = String(position.value);
+    $("eval").dataset.game = data.game;
     const who = position.value > 0 ? info.symbols[0] : info.symbols[1];
     const text = position.over ? "Game over" : position.value === 0 ? "Draw with best play" : `${who} wins${position.distance ? ` in ${position.distance}` : ""} with best play`;
     $("eval-text").textContent = text;
@@ -155,6 +156,8 @@ export class Review {
     });
   }
 }
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function badge(grade) {
   return { best: "✓", keeps: "=", mistake: "?", blunder: "??" }[grade] || grade;

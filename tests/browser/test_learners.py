@@ -1,0 +1,100 @@
+"""The learners on the page: HER loses a bead and her box shows it (Gardner's hexapawn), a lesson in
+red only when the learner lost, Reset empties the panel at once, and the perfect values of each
+move on the board.  Oracles: the rules API replaying the game, a plain negamax."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import api_move, click_move, marks, new_game, rendered, replay, screenshot, square
+
+from gamelearn import get_game, make_player
+
+pytestmark = pytest.mark.browser
+
+
+def test_her_loses_a_bead_her_box_shows_it_and_reset_empties_the_panel(page: Any, size: str) -> None:
+    hexapawn = get_game("hexapawn")
+    white = make_player(hexapawn, "alphabeta:depth=9", seed=5)
+    for seed in range(40):
+        view = new_game(page, "hexapawn", "human", "her", seed=seed)
+        while not view["over"]:
+            state = hexapawn.from_board(marks(page), view["to_move"])
+            status, view = click_move(page, view, white.choose(state))
+            assert status == 200
+        if view["winner"] == 0:
+            break
+    else:
+        pytest.fail("HER never lost in 40 games")
+    [lesson] = view["learning"]
+    [change] = lesson["changes"]
+    box, [bead] = change["box"], change["removed"]
+    # The oracle: HER's last move in the record, seen in her box's orientation.
+    her_plies = [i for i in range(len(view["moves"])) if i % 2 == 1]
+    before = replay("hexapawn", view["moves"][: her_plies[-1]])
+    canonical, symmetry = hexapawn.canonical(before)
+    assert box == hexapawn.board(canonical)
+    assert bead == hexapawn.transform_move(view["moves"][her_plies[-1]], symmetry)
+    shown = page.locator(f'.learner[data-kind="her"] .box.changed[data-box="{box}"]')
+    shown.wait_for()
+    ring = shown.locator(f'.bead.empty[data-move="{bead}"]')
+    assert ring.count() == 1 and ring.is_visible()
+    assert shown.locator("svg line[stroke-dasharray]").count() >= 1
+    lesson_line = page.locator('.learner[data-kind="her"] .learned', has_text=f"bead {bead} taken out of box {box}")
+    assert "lost" in (lesson_line.get_attribute("class") or "")  # red: she lost this game
+    assert page.text_content("#status") in ("You win: a pawn reached the far row", "You win: every pawn taken", "You win: B cannot move")
+    page.wait_for_selector('#gardner[data-letters$="L"]')
+    screenshot(page, "hexapawn-her-loses-a-bead", size)
+    with page.expect_download() as download:
+        page.click('.learner[data-kind="her"] a:has-text("Export JSON")')
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["kind"] == "her" and bead not in exported["boxes"][box]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('.learner[data-kind="her"] button.reset')
+    page.wait_for_selector('.learner[data-kind="her"] .reset-note')  # at once, before any new game
+    assert page.locator('.learner[data-kind="her"] .box').count() == 0
+    assert page.evaluate("fetch('/api/learners').then(r => r.json())") == []
+
+
+def test_a_lesson_is_red_only_when_the_learner_lost(page: Any, size: str) -> None:
+    ttt = get_game("tictactoe")
+    classes = None
+    for seed in range(30):
+        view = new_game(page, "tictactoe", "human", "menace", seed=seed)
+        while not view["over"]:
+            view = api_move(page, view["id"], view["legal_moves"][-1])  # a careless X
+        if view["winner"] == 1:
+            page.reload()
+            rendered(page, view)
+            classes = page.eval_on_selector_all('.learner[data-kind="menace"] .learned', "els => els.map(e => e.className)")
+            break
+    else:
+        pytest.fail("MENACE never won against the last legal move in 30 games")
+    assert classes and all("lost" not in c for c in classes)  # it won: its lesson is not red
+    assert page.text_content("#status") == "MENACE wins: three in a row"
+    assert ttt.winner(replay("tictactoe", view["moves"])) == 1
+    screenshot(page, "menace-wins-lesson", size)
+
+
+def test_analysis_shows_the_perfect_value_of_each_move(page: Any, size: str) -> None:
+    view = new_game(page, "tictactoe", "human", "human")
+    for name in ["0", "4", "8"]:
+        status, view = click_move(page, view, name)
+    page.check("#analysis-toggle")
+    page.wait_for_selector("#analysis .mv")
+    state = replay("tictactoe", view["moves"])
+    game = get_game("tictactoe")
+
+    def value(position: Any) -> int:  # a plain negamax, the oracle
+        if game.is_over(position):
+            return 0 if game.winner(position) is None else -1
+        return max(-value(game.play(position, m)) for m in game.legal_moves(position))
+
+    expected = {m: {1: "+", 0: "=", -1: "−"}[-value(game.play(state, m))] for m in game.legal_moves(state)}
+    page.wait_for_selector("#board .square .value")
+    shown = {name: square(page, name).locator(".value").text_content() for name in expected}
+    assert shown == expected and set(expected.values()) == {"=", "−"}
+    screenshot(page, "tictactoe-analysis", size)
