@@ -3,8 +3,15 @@ page's own controls, clicking moves, and the oracle (the rules API replaying wha
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from gamelearn import get_game
 
@@ -88,7 +95,9 @@ def api_move(tab: Any, game_id: str, move: str) -> dict:
 
 def marks(tab: Any) -> str:
     """The board's marks in square order (whatever way round it is drawn)."""
-    found = tab.eval_on_selector_all("#board .square", "els => els.map(e => [Number(e.dataset.square), e.dataset.mark])")
+    found = tab.eval_on_selector_all(
+        "#board .square", "els => els.map(e => [Number(e.dataset.square), e.dataset.mark])"
+    )
     return "".join(mark for _, mark in sorted(found))
 
 
@@ -103,3 +112,45 @@ def replay(game_name: str, moves: list[str]) -> Any:
 def current_view(tab: Any) -> dict:
     game_id = tab.get_attribute("#board", "data-id")
     return dict(tab.evaluate("id => fetch(`/api/games/${id}`).then(r => r.json())", game_id))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """The app served on a free loopback port while the block runs; its address."""
+    uvicorn = pytest.importorskip("uvicorn")
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web app did not start within 20 s")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def watched(tab: Any, server_url: str) -> tuple[list[str], list[str]]:
+    """Errors in the page, and requests that left our own server."""
+    failures: list[str] = []
+    outside: list[str] = []
+    tab.on("pageerror", lambda error: failures.append(str(error)))
+    tab.on(
+        "request",
+        lambda request: (
+            None
+            if request.url.startswith(server_url) or request.url.startswith("data:")
+            else outside.append(request.url)
+        ),
+    )
+    return failures, outside

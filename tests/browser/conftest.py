@@ -9,15 +9,12 @@ Playwright is missing the tests skip and say why (CI installs both).
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import serving, watched
 
 CHROMIUM = Path(os.environ.get("GAMELEARN_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -29,32 +26,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """The app served on a free loopback port while the block runs; its address."""
-    uvicorn = pytest.importorskip("uvicorn")
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web app did not start within 20 s")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")
@@ -98,22 +69,6 @@ def context(browser: Any, size: str) -> Iterator[Any]:
         yield fresh
     finally:
         fresh.close()
-
-
-def watched(tab: Any, server_url: str) -> tuple[list[str], list[str]]:
-    """Errors in the page, and requests that left our own server."""
-    failures: list[str] = []
-    outside: list[str] = []
-    tab.on("pageerror", lambda error: failures.append(str(error)))
-    tab.on(
-        "request",
-        lambda request: (
-            None
-            if request.url.startswith(server_url) or request.url.startswith("data:")
-            else outside.append(request.url)
-        ),
-    )
-    return failures, outside
 
 
 @pytest.fixture

@@ -34,7 +34,9 @@ def test_take_back_resign_new_game_flip_and_the_rules(page: Any, size: str) -> N
     assert first == [str(i) for i in range(8, -1, -1)] and marks(page) == back["board"]
     # The rules, as the server states them.
     page.click("#rules > summary")
-    rules = [g for g in page.evaluate("fetch('/api/games').then(r => r.json())") if g["name"] == "tictactoe"][0]["rules"]
+    rules = [g for g in page.evaluate("fetch('/api/games').then(r => r.json())") if g["name"] == "tictactoe"][0][
+        "rules"
+    ]
     assert page.text_content("#rules-text") == rules and page.is_visible("#rules-text")
     screenshot(page, "controls-flipped-rules", size)
     # Resign: two clicks, and the computer wins.
@@ -63,9 +65,15 @@ def test_the_picker_builds_the_spec_from_the_servers_options(page: Any, size: st
     kinds = page.eval_on_selector_all("#second-kind option", "els => els.map(e => e.value)")
     assert kinds == [p["name"] for p in games["hexapawn"]["players"]]
     page.select_option("#second-kind", "alphabeta")
-    depth = next(o for o in next(p for p in games["hexapawn"]["players"] if p["name"] == "alphabeta")["options"] if o["name"] == "depth")
+    depth = next(
+        o
+        for o in next(p for p in games["hexapawn"]["players"] if p["name"] == "alphabeta")["options"]
+        if o["name"] == "depth"
+    )
     field = page.locator("#second-opt-depth")
-    assert field.get_attribute("max") == str(depth["max"]) and field.get_attribute("placeholder") == str(depth["default"])
+    assert field.get_attribute("max") == str(depth["max"]) and field.get_attribute("placeholder") == str(
+        depth["default"]
+    )
     assert page.input_value("#second-player") == "alphabeta"
     field.fill("3")
     assert page.input_value("#second-player") == "alphabeta:depth=3"

@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import click_move, current_view, marks, new_game, rendered, screenshot, square
-from conftest import serving, watched
+from browser_support import click_move, current_view, marks, new_game, rendered, screenshot, serving, square, watched
 
 from gamelearn.web import create_app
 from gamelearn.web.settings import WebSettings
@@ -59,7 +58,9 @@ def test_a_server_restart_resumes_the_game_and_a_gone_game_says_so(context: Any,
 
 
 def test_a_full_move_pool_is_said_and_the_page_tries_again(context: Any, size: str, tmp_path: Any) -> None:
-    app = create_app(tmp_path / "busy.sqlite3", settings=WebSettings(move_workers=1, move_wait_seconds=0.05, retry_after_seconds=1))
+    app = create_app(
+        tmp_path / "busy.sqlite3", settings=WebSettings(move_workers=1, move_wait_seconds=0.05, retry_after_seconds=1)
+    )
     pool = app.state.service.pool
     tab = context.new_page()
     tab.set_default_timeout(15_000)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import api_move, click_move, marks, new_game, rendered, replay, screenshot, square
+from browser_support import api_move, click_move, new_game, rendered, replay, screenshot, square
 
 from gamelearn import get_game, make_player
 
@@ -21,10 +21,15 @@ def test_her_loses_a_bead_her_box_shows_it_and_reset_empties_the_panel(page: Any
     white = make_player(hexapawn, "alphabeta:depth=9", seed=5)
     for seed in range(40):
         view = new_game(page, "hexapawn", "human", "her", seed=seed)
-        while not view["over"]:
-            state = hexapawn.from_board(marks(page), view["to_move"])
-            status, view = click_move(page, view, white.choose(state))
-            assert status == 200
+        while not view["over"]:  # White's moves sent by the page's fetch; the last one clicked
+            move = white.choose(hexapawn.from_board(view["board"], view["to_move"]))
+            if hexapawn.is_over(hexapawn.play(hexapawn.from_board(view["board"], view["to_move"]), move)):
+                page.reload()
+                rendered(page, view)
+                status, view = click_move(page, view, move)
+                assert status == 200
+            else:
+                view = api_move(page, view["id"], move)
         if view["winner"] == 0:
             break
     else:
@@ -45,7 +50,11 @@ def test_her_loses_a_bead_her_box_shows_it_and_reset_empties_the_panel(page: Any
     assert shown.locator("svg line[stroke-dasharray]").count() >= 1
     lesson_line = page.locator('.learner[data-kind="her"] .learned', has_text=f"bead {bead} taken out of box {box}")
     assert "lost" in (lesson_line.get_attribute("class") or "")  # red: she lost this game
-    assert page.text_content("#status") in ("You win: a pawn reached the far row", "You win: every pawn taken", "You win: B cannot move")
+    assert page.text_content("#status") in (
+        "You win: a pawn reached the far row",
+        "You win: every pawn taken",
+        "You win: B cannot move",
+    )
     page.wait_for_selector('#gardner[data-letters$="L"]')
     screenshot(page, "hexapawn-her-loses-a-bead", size)
     with page.expect_download() as download:
@@ -69,7 +78,9 @@ def test_a_lesson_is_red_only_when_the_learner_lost(page: Any, size: str) -> Non
         if view["winner"] == 1:
             page.reload()
             rendered(page, view)
-            classes = page.eval_on_selector_all('.learner[data-kind="menace"] .learned', "els => els.map(e => e.className)")
+            classes = page.eval_on_selector_all(
+                '.learner[data-kind="menace"] .learned', "els => els.map(e => e.className)"
+            )
             break
     else:
         pytest.fail("MENACE never won against the last legal move in 30 games")

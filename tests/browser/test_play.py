@@ -129,7 +129,9 @@ def test_the_end_says_who_won_from_your_side_and_why_and_lights_the_line(page: A
     else:
         pytest.fail("a perfect X never beat random in 20 games")
     assert page.text_content("#status") == "You win: three in a row"
-    lit = sorted(int(s) for s in page.eval_on_selector_all("#board .square.winning", "els => els.map(e => e.dataset.square)"))
+    lit = sorted(
+        int(s) for s in page.eval_on_selector_all("#board .square.winning", "els => els.map(e => e.dataset.square)")
+    )
     final = marks(page)
     lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
     assert tuple(lit) in lines and all(final[s] == "X" for s in lit)  # the rules' line, the winner's marks
@@ -166,13 +168,19 @@ def test_a_long_game_scrolls_in_a_fixed_box(page: Any, size: str) -> None:
     height = page.evaluate("document.querySelector('#moves').clientHeight")
     state, seen = replay("teeko", view["moves"]), set()
     for _ in range(24):  # moves the rules allow that neither end the game nor repeat a position
-        move = next(m for m in TEEKO.legal_moves(state) if TEEKO.play(state, m) not in seen and not TEEKO.is_over(TEEKO.play(state, m)))
+        move = next(
+            m
+            for m in TEEKO.legal_moves(state)
+            if TEEKO.play(state, m) not in seen and not TEEKO.is_over(TEEKO.play(state, m))
+        )
         state = TEEKO.play(state, move)
         seen.add(state)
         view = api_move(page, view["id"], move)
     page.reload()
     rendered(page, view)
-    box = page.evaluate("(() => { const m = document.querySelector('#moves'); return [m.clientHeight, m.scrollHeight, m.scrollTop]; })()")
+    box = page.evaluate(
+        "(() => { const m = document.querySelector('#moves'); return [m.clientHeight, m.scrollHeight, m.scrollTop]; })()"
+    )
     assert box[0] == height and box[1] > box[0]  # the box keeps its height and scrolls
     assert box[2] + box[0] >= box[1] - 2  # scrolled to the latest move
     shown = page.eval_on_selector_all("#moves li", "els => els.map(e => e.dataset.move)")

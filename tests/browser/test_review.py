@@ -58,7 +58,12 @@ def test_a_review_grades_each_move_and_draws_the_best_one(page: Any, size: str) 
     assert best and -negamax(TTT.play(states[6], best)) == 1  # the arrow's move keeps X's win
     assert page.get_attribute("#board", "data-plies") == "7"
     shown = "".join(
-        m for _, m in sorted(page.eval_on_selector_all("#board .square", "els => els.map(e => [Number(e.dataset.square), e.dataset.mark])"))
+        m
+        for _, m in sorted(
+            page.eval_on_selector_all(
+                "#board .square", "els => els.map(e => [Number(e.dataset.square), e.dataset.mark])"
+            )
+        )
     )
     assert shown == TTT.board(states[7])
     value = negamax(states[7])  # for O, to move there
@@ -68,7 +73,7 @@ def test_a_review_grades_each_move_and_draws_the_best_one(page: Any, size: str) 
     page.wait_for_selector('#board[data-plies="6"]')
     assert page.get_attribute("#eval", "data-value") == str(negamax(states[6]))  # X to move: X's side
     page.click("#review-close")
-    page.wait_for_selector('#review[hidden]', state="attached")
+    page.wait_for_selector("#review[hidden]", state="attached")
     rendered(page, view)
 
 
