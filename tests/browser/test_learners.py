@@ -109,3 +109,68 @@ def test_analysis_shows_the_perfect_value_of_each_move(page: Any, size: str) -> 
     shown = {name: square(page, name).locator(".value").text_content() for name in expected}
     assert shown == expected and set(expected.values()) == {"=", "−"}
     screenshot(page, "tictactoe-analysis", size)
+
+
+def test_every_box_of_menace_is_on_view_with_its_first_box_over_the_games(page: Any, size: str) -> None:
+    for seed in range(4):
+        view = new_game(page, "tictactoe", "menace", "human", seed=seed)  # MENACE opens
+        while not view["over"]:
+            view = api_move(page, view["id"], view["legal_moves"][0])
+    view = new_game(page, "tictactoe", "menace", "human", seed=9)
+    view = api_move(page, view["id"], view["legal_moves"][0])
+    page.reload()
+    rendered(page, view)
+    panel = page.locator('.learner[data-kind="menace"]')
+    api = lambda show: page.evaluate(  # noqa: E731
+        "([show, id]) => fetch(`/api/learners/menace/boxes?game=tictactoe&show=${show}&game_id=${id}`).then(r => r.json())",
+        [show, view["id"]],
+    )
+    # Opened in this game (the default for MENACE's 304 boxes): the boxes of its two moves so far.
+    opened = api("opened")
+    page.wait_for_selector(f'.learner[data-kind="menace"] .boxes[data-show="opened"][data-total="{opened["total"]}"]')
+    assert panel.locator(".boxes .box").count() == opened["total"] == 2
+    panel.locator('.filters button[data-show="all"]').click()
+    every = api("all")
+    page.wait_for_selector(f'.learner[data-kind="menace"] .boxes[data-show="all"][data-total="{every["total"]}"]')
+    shown = panel.locator(".boxes .box").count()
+    assert shown == min(60, every["total"]) and every["total"] > 2
+    first = panel.locator('.boxes .box[data-box="........."]')
+    beads = {b["board"]: b for b in every["boxes"]}["........."]["beads"]
+    for move, count in beads:  # the beads drawn as the store holds them
+        bead = first.locator(f'.bead[data-move="{move}"]')
+        assert bead.get_attribute("data-count") == (str(count) if count else None)
+    chart = panel.locator(".first-box")
+    page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-games="4"]')
+    assert chart.locator("polyline").count() == len(beads)
+    screenshot(page, "menace-boxes", size)
+    panel.locator('.filters button[data-show="emptied"]').click()
+    emptied = api("emptied")
+    page.wait_for_selector(f'.learner[data-kind="menace"] .boxes[data-show="emptied"][data-total="{emptied["total"]}"]')
+    assert panel.locator(".boxes .box").count() == min(60, emptied["total"])
+
+
+def test_the_thesis_memory_is_searched_by_position_on_the_page(page: Any, size: str) -> None:
+    for seed in range(8):  # thesis against itself until a game is won and remembered
+        view = new_game(page, "teeko", "thesis", "thesis", seed=seed)
+        while not view["over"]:
+            view = page.evaluate(
+                "id => fetch(`/api/games/${id}/advance`, {method: 'POST'}).then(r => r.json())", view["id"]
+            )
+        if view["winner"] is not None:
+            break
+    view = new_game(page, "teeko", "human", "thesis", seed=1)
+    view = api_move(page, view["id"], "22")
+    page.reload()
+    rendered(page, view)
+    memory = page.locator('.learner[data-kind="thesis"] details.memory')
+    memory.locator("summary").click()
+    everything = page.evaluate("fetch('/api/learners/thesis/memory?game=teeko').then(r => r.json())")
+    assert everything["entries"] > 0
+    page.wait_for_selector(f'.memory-results[data-total="{everything["entries"]}"]')
+    wanted = everything["records"][0]
+    memory.locator("input").fill(wanted["board"][:10])
+    memory.locator("input").press("Enter")
+    page.wait_for_selector(f'.memory-results tr[data-record="{wanted["record"]}"]')
+    total = int(page.get_attribute(".memory-results", "data-total") or 0)
+    assert 1 <= total <= everything["entries"]
+    screenshot(page, "thesis-memory-search", size)

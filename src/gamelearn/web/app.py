@@ -295,6 +295,39 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
             headers={"Content-Disposition": f'attachment; filename="{exported.filename}"'},
         )
 
+    @app.get("/api/learners/{kind}/boxes", tags=["learners"], summary="Every matchbox of a learner", responses=ERRORS)
+    def learner_boxes(
+        kind: str,
+        request: Request,
+        game: str = Query(..., max_length=40),
+        show: str = Query("all", max_length=10, description="all, opened (in the game `game_id`) or emptied"),
+        game_id: str | None = Query(None, max_length=40),
+        offset: int = Query(0, ge=0, le=100_000),
+        limit: int = Query(60, ge=1, le=60),
+    ) -> dict[str, Any]:
+        """HER's, HIM's or MENACE's boxes with their beads (a bead count of 0: the empty ring a
+        lost bead leaves), 60 at most per answer."""
+        if game_id is not None:
+            check_id(game_id)
+        return service.learner_boxes(owner_of(request), kind, game, show, game_id, offset, limit)
+
+    @app.get(
+        "/api/learners/{kind}/first-box", tags=["learners"], summary="The first box over the games", responses=ERRORS
+    )
+    def first_box(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
+        """The bead counts of the learner's box for the empty board after each of its games."""
+        return service.first_box(owner_of(request), kind, game)
+
+    @app.get("/api/learners/thesis/memory", tags=["learners"], summary="The thesis memory's records", responses=ERRORS)
+    def memory(
+        request: Request,
+        game: str = Query("teeko", max_length=40),
+        position: str = Query("", max_length=25, description="squares of '.', 'X', 'O' or '?' (any), from 00"),
+        offset: int = Query(0, ge=0, le=1_000_000),
+        limit: int = Query(60, ge=1, le=60),
+    ) -> dict[str, Any]:
+        return service.memory(owner_of(request), game, position, offset, limit)
+
     @app.get("/api/chart", tags=["learners"], summary="Wins and losses over this browser's games", responses=ERRORS)
     def chart(
         request: Request, game: str = Query(..., max_length=40), learner: str | None = Query(None, max_length=40)

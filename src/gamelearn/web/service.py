@@ -26,6 +26,7 @@ from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
 from .guards import public_message
+from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
 from .learners import export as export_knowledge
 from .pool import MovePool
@@ -392,6 +393,32 @@ class WebService:
     def export_learner(self, owner: str, kind: str, game_name: str) -> Any:
         learner, _ = self.browser_learner(kind, game_name)
         return export_knowledge(Keeper(self.store, owner), learner)
+
+    # Every box and record of a learner (the page's "learners on view") ---------------------------
+
+    def learner_boxes(
+        self, owner: str, kind: str, game_name: str, show: str, game_id: str | None, offset: int, limit: int
+    ) -> dict[str, Any]:
+        learner, _ = self.browser_learner(kind, game_name)
+        opened: list[str] = []
+        if game_id:
+            web_game = self.get(owner, game_id)
+            extras = self.extras_of(web_game)
+            for side, boxes in extras.opened.items():
+                if spec_kind(web_game.seats[side].spec) == kind:
+                    opened.extend(boxes)
+        return matchbox_boxes(self.store, owner, learner, show, opened, offset, limit)
+
+    def first_box(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
+        learner, game = self.browser_learner(kind, game_name)
+        mark = self.store.load_learner(RESET_MARK_KIND, f"{kind}-{game.name}", owner=owner)
+        after = int(mark.get("after_record", 0)) if mark else 0
+        records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        return first_box_history(self.store, owner, game, learner, [r for r in records if r["id"] > after])
+
+    def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> dict[str, Any]:
+        learner, _ = self.browser_learner("thesis", game_name)
+        return memory_records(self.store, owner, learner, position, offset, limit)
 
     # The learning chart -------------------------------------------------------------------------
 

@@ -205,7 +205,9 @@ class WebGame:
         """Play the game again from the start up to ``moves`` (a take-back, or a game brought back
         from the store): the same seats and seed, every move checked by the rules again."""
         players = (self.seats[0].player, self.seats[1].player)
-        self.match = Match(self.game, players, seed=self.seed, max_plies=self.max_plies, learn=False, keeper=self.keeper)
+        self.match = Match(
+            self.game, players, seed=self.seed, max_plies=self.max_plies, learn=False, keeper=self.keeper
+        )
         for move in moves:
             self.match.play(move)
         self.events = [event for event in self.events if event.ply <= len(moves)]

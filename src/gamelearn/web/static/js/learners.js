@@ -5,7 +5,8 @@ import { api } from "./api.js";
 import { refreshChart } from "./chart.js";
 
 const BEAD_COLOURS = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#8e44ad", "#f4a261", "#3a86ff", "#6a994e", "#b5179e"];
-const page = { view: null, decisions: {} };
+const page = { view: null, decisions: {}, shows: {}, query: "" };
+const SHOWS = [["opened", "opened in this game"], ["emptied", "emptied"], ["all", "all"]];
 
 export function squareWidth(view) { return view.square_names[0].length; }
 
@@ -40,7 +41,7 @@ function drawLearner(panel) {
       if (change.added.length) parts.push(`bead ${change.added.join(", ")} added to box ${change.box}`);
       if (change.text) parts.push(change.text);
       // Red only for a lesson from a game the learner lost.
-      const lost = view.over && view.winner !== null && view.winner !== panel.side;
+      const lost = lesson.lost === undefined ? view.over && view.winner !== null && view.winner !== panel.side : lesson.lost;
       root.append(el("p", { class: lost ? "learned lost" : "learned", text: `After this game: ${parts.join("; ")}.` }));
     }
     if (view.over && !lesson.changes.length) {
@@ -49,7 +50,7 @@ function drawLearner(panel) {
     }
   }
   if (panel.boxes) drawBoxes(root, panel, changedBoxes);
-  if (panel.recall !== undefined || panel.memory_entries !== undefined) drawRecall(root, panel);
+  if (panel.recall !== undefined || panel.memory_entries !== undefined) { drawRecall(root, panel); drawMemorySearch(root, panel); }
   return root;
 }
 
@@ -61,30 +62,105 @@ function drawBoxes(root, panel, changedBoxes) {
     const text = decision.resigned ? `It opened box ${decision.box}: empty, so it gave up.` : `It opened box ${decision.box}${decision.mirrored ? " (the board turned or mirrored)" : ""} and drew bead ${decision.bead}.`;
     root.append(el("p", { class: "summary decision", text }));
   }
-  const wrap = el("div", { class: "boxes" });
-  for (const box of panel.boxes) {
-    const classes = ["box"];
-    if (decision && decision.box === box.board) classes.push("opened");
-    if (changedBoxes.has(box.board)) classes.push("changed");
-    const node = el("div", { class: classes.join(" "), "data-box": box.board });
-    node.append(boxPicture(view, box));
-    const beads = el("div", { class: "beads" });
-    box.beads.forEach(([move, count], i) => {
-      const colour = BEAD_COLOURS[i % BEAD_COLOURS.length];
-      if (count === 0) {
-        beads.append(el("span", { class: "bead empty", "data-move": move, title: `no bead left for ${move}`, text: move }));
-        return;
-      }
-      const drawn = decision && decision.box === box.board && decision.bead === move;
-      const label = count > 1 ? `${move}×${count}` : move;
-      const bead = el("span", { class: `bead${drawn ? " drawn" : ""}`, "data-move": move, "data-count": String(count), text: label });
-      bead.style.background = colour;
-      beads.append(bead);
-    });
-    node.append(beads);
-    wrap.append(node);
+  // Every box, browsable: those opened in this game, the emptied ones, or all of them.
+  const show = page.shows[panel.kind] || (panel.kind === "menace" ? "opened" : "all");
+  const list = el("div", { class: "boxes", "data-show": show, "aria-live": "polite" });
+  const filters = el("div", { class: "filters", role: "group", "aria-label": "which boxes to show" },
+    ...SHOWS.map(([key, label]) => el("button", {
+      type: "button", "data-show": key, "aria-pressed": key === show ? "true" : "false", text: label,
+      onclick: () => { page.shows[panel.kind] = key; drawLearners(page.view, page.decisions); },
+    })));
+  root.append(filters, list);
+  loadBoxes(panel, list, show, 0, changedBoxes, decision);
+  if (panel.kind === "menace") {
+    const chart = el("div", { class: "first-box" });
+    root.append(chart);
+    loadFirstBox(panel, chart);
   }
-  root.append(wrap);
+}
+
+async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
+  const view = page.view;
+  const query = `game=${encodeURIComponent(view.game)}&show=${show}&offset=${offset}` + (show === "opened" ? `&game_id=${encodeURIComponent(view.id)}` : "");
+  let data;
+  try { data = await api("GET", `/api/learners/${panel.kind}/boxes?${query}`); } catch (error) {
+    list.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+    return;
+  }
+  if (!list.isConnected) return;  // the panel was drawn again meanwhile
+  if (offset === 0) list.replaceChildren();
+  list.querySelector(".more")?.remove();
+  list.dataset.total = String(data.total);
+  for (const box of data.boxes) list.append(boxNode(view, box, decision, changedBoxes));
+  const shown = data.offset + data.boxes.length;
+  if (shown < data.total) {
+    list.append(el("button", { type: "button", class: "more", text: `Show ${Math.min(60, data.total - shown)} more of ${data.total - shown}`, onclick: () => loadBoxes(panel, list, show, shown, changedBoxes, decision) }));
+  }
+  if (!data.total) {
+    const none = { opened: "It has opened no box in this game yet.", emptied: "No box is empty.", all: "No box yet: it makes each one the first time it meets the position." }[show];
+    list.append(el("p", { class: "caption", text: none }));
+  }
+}
+
+function boxNode(view, box, decision, changedBoxes) {
+  const classes = ["box"];
+  if (decision && decision.box === box.board) classes.push("opened");
+  if (changedBoxes.has(box.board)) classes.push("changed");
+  if (box.count === 0) classes.push("emptied");
+  const node = el("div", { class: classes.join(" "), "data-box": box.board, "data-count": String(box.count) });
+  node.append(boxPicture(view, box));
+  const beads = el("div", { class: "beads" });
+  box.beads.forEach(([move, count], i) => {
+    const colour = BEAD_COLOURS[i % BEAD_COLOURS.length];
+    if (count === 0) {
+      beads.append(el("span", { class: "bead empty", "data-move": move, title: `no bead left for ${move}`, text: move }));
+      return;
+    }
+    const drawn = decision && decision.box === box.board && decision.bead === move;
+    const label = count > 1 ? `${move}×${count}` : move;
+    const bead = el("span", { class: `bead${drawn ? " drawn" : ""}`, "data-move": move, "data-count": String(count), text: label });
+    bead.style.background = colour;
+    beads.append(bead);
+  });
+  node.append(beads);
+  return node;
+}
+
+// MENACE's first box (the empty board) over its games: the beads of each opening move.
+async function loadFirstBox(panel, chart) {
+  const view = page.view;
+  let data;
+  try { data = await api("GET", `/api/learners/${panel.kind}/first-box?game=${encodeURIComponent(view.game)}`); } catch (error) {
+    chart.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+    return;
+  }
+  const width = 300, height = 150, pad = 26;
+  const top = Math.max(1, ...data.series.map((point) => Math.max(0, ...Object.values(point))));
+  const n = Math.max(1, data.series.length - 1);
+  const x = (i) => pad + (i / n) * (width - pad - 8);
+  const y = (v) => height - pad - (v / top) * (height - pad - 12);
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `beads in ${panel.kind}'s first box over ${data.games} games` });
+  svg.append(svgEl("line", { x1: pad, y1: height - pad, x2: width - 8, y2: height - pad, stroke: "#999" }));
+  svg.append(svgEl("line", { x1: pad, y1: 8, x2: pad, y2: height - pad, stroke: "#999" }));
+  const label = (text, attrs) => { const t = svgEl("text", Object.assign({ "font-size": 10, fill: "#555" }, attrs)); t.textContent = text; svg.append(t); };
+  label("0", { x: pad - 10, y: height - pad + 4 });
+  label(String(top), { x: 2, y: 14 });
+  label(`games: ${data.games}`, { x: width - 70, y: height - 8 });
+  data.moves.forEach((move, i) => {
+    const points = data.series.map((point, index) => `${x(index).toFixed(1)},${y(point[move] || 0).toFixed(1)}`).join(" ");
+    svg.append(svgEl("polyline", { points, fill: "none", stroke: BEAD_COLOURS[i % BEAD_COLOURS.length], "stroke-width": 2, "data-move": move }));
+  });
+  const legend = el("div", { class: "legend" }, ...data.moves.map((move, i) => {
+    const swatch = el("span", { class: "swatch" });
+    swatch.style.background = BEAD_COLOURS[i % BEAD_COLOURS.length];
+    const last = data.series[data.series.length - 1][move] || 0;
+    return el("span", { class: "legend-item", "data-move": move }, swatch, `${move}: ${last}`);
+  }));
+  chart.dataset.games = String(data.games);
+  chart.replaceChildren(
+    el("h4", { text: `Its first box over ${data.games} games` }),
+    el("p", { class: "caption", text: "The beads of each opening move in the box for the empty board, after each game it played (as on mscroggs' MENACE page)." }),
+    svg, legend);
 }
 
 function boxPicture(view, box) {
@@ -146,15 +222,46 @@ function drawRecall(root, panel) {
     root.append(el("p", { class: "caption", text: `For ${decision.move || "its move"}: none of the positions it can reach is in its memory.` }));
     return;
   }
-  const rows = recall.map((r) => el("tr", { class: r.chosen ? "chosen" : "" },
-    el("td", { text: r.move }), el("td", { title: r.board }, miniBoard(view, r.board, 44)),
+  const rows = recall.map((r) => el("tr", { class: r.chosen ? "chosen" : "", "data-record": String(r.record) },
+    el("td", { text: r.move }), el("td", { text: `#${r.record}` }), el("td", { title: r.board }, miniBoard(view, r.board, 44)),
     el("td", { text: String(r.x_wins) }), el("td", { text: String(r.o_wins) }), el("td", { text: String(r.score) })));
   const table = el("table", {},
-    el("tr", {}, el("th", { text: "move" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" }), el("th", { text: "score" })),
+    el("tr", {}, el("th", { text: "move" }), el("th", { text: "record" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" }), el("th", { text: "score" })),
     ...rows);
   const adviser = decision.adviser ? ` (its choice came from: ${decision.adviser})` : "";
   const more = decision.recall_total > recall.length ? ` The first ${recall.length} of ${decision.recall_total}.` : "";
-  root.append(el("div", { class: "recall" }, el("p", { class: "caption", text: `It played ${decision.move}${adviser}. Recall: the positions its moves can reach that it remembers, with the games X and O won from each; score = wins minus losses for its side.${more}` }), table));
+  const chosen = recall.find((r) => r.chosen);
+  const decided = chosen ? el("p", { class: "summary decided", "data-record": String(chosen.record), text: `Its move ${decision.move} reaches record #${chosen.record} of its memory (X won ${chosen.x_wins}, O won ${chosen.o_wins} from there).` }) : null;
+  root.append(el("div", { class: "recall" }, decided, el("p", { class: "caption", text: `It played ${decision.move}${adviser}. Recall: the positions its moves can reach that it remembers, with the games X and O won from each; score = wins minus losses for its side.${more}` }), table));
+}
+
+// The thesis memory's records, searchable by position.
+function drawMemorySearch(root, panel) {
+  const view = page.view;
+  const decision = page.decisions[panel.side];
+  const chosen = decision && decision.recall ? decision.recall.find((r) => r.chosen) : null;
+  const input = el("input", { type: "search", class: "memory-query", value: page.query, maxlength: "25", spellcheck: "false",
+    placeholder: "a position: . X O or ? per square, from 00", "aria-label": "search the memory by position" });
+  const results = el("div", { class: "memory-results" });
+  const search = async () => {
+    page.query = input.value.trim();
+    let data;
+    try { data = await api("GET", `/api/learners/thesis/memory?game=${encodeURIComponent(view.game)}&position=${encodeURIComponent(page.query)}`); } catch (error) {
+      results.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+      return;
+    }
+    const rows = data.records.map((r) => el("tr", { class: chosen && chosen.record === r.record ? "decided" : "", "data-record": String(r.record) },
+      el("td", { text: `#${r.record}` }), el("td", { title: r.board }, miniBoard(view, r.board, 40)),
+      el("td", { text: String(r.x_wins) }), el("td", { text: String(r.o_wins) })));
+    results.dataset.total = String(data.total);
+    results.replaceChildren(
+      el("p", { class: "caption", text: `${data.total} of its ${data.entries} records match${data.total > data.records.length ? ` (the first ${data.records.length} shown)` : ""}; a record stands for a position and its X/O swap.` }),
+      el("table", {}, el("tr", {}, el("th", { text: "record" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" })), ...rows));
+  };
+  input.addEventListener("change", search);
+  input.addEventListener("keydown", (event) => { if (event.key === "Enter") search(); });
+  root.append(el("details", { class: "memory" }, el("summary", { text: "Its memory, record by record" }), input, results));
+  search();
 }
 
 function miniBoard(view, board, size) {
