@@ -123,7 +123,7 @@ async function startGame(name, specs, seedText = "", options = {}) {
 }
 
 function waiting(seconds, detail) {
-  say(`${detail} (trying again in ${seconds} s)`, "info busy");
+  say(`The server is busy with other players' moves: trying again in ${seconds} s…`, "info busy");
 }
 
 // Playing ----------------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ export class Review {
     $("eval").setAttribute("aria-label", text);
     let caption = `Start: ${text.toLowerCase()}.`;
     if (ply) {
-      const better = ply.grade === "best" || ply.grade === "keeps" ? "" : ` Best was ${ply.best.join(" or ")} (the arrow).`;
+      const better = ply.grade === "best" || ply.grade === "keeps" ? "" : ` Best was ${ply.best.join(" or ")} (in green on the board).`;
       caption = `Move ${this.at}: ${info.symbols[ply.side]} ${ply.move}, ${GRADE_TEXT[ply.grade]}.${better}`;
     }
     $("review-caption").textContent = caption;
