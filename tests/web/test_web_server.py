@@ -315,3 +315,25 @@ def test_a_table_build_reports_its_progress_until_done(client: TestClient, app) 
     while client.get("/api/tables/teeko").json()["building"]:
         time.sleep(0.01)
     assert "needs no table" in refused(client.post("/api/tables/tictactoe/build"), 400)
+
+
+def test_a_learner_that_resigns_and_a_repetition_are_said_as_such(client: TestClient) -> None:
+    from gamelearn import make_player
+
+    perfect = make_player(TTT, "perfect", seed=1)
+    for seed in range(100):  # a perfect X empties MENACE's boxes until one is empty when it is asked
+        view = start(client, "tictactoe", ["human", "menace"], seed=seed)
+        while not view["over"]:
+            state = TTT.initial()
+            for played in view["moves"]:
+                state = TTT.play(state, played)
+            view = move(client, view["id"], perfect.choose(state))
+        if view["end"] == "resign":
+            break
+    else:
+        pytest.fail("MENACE never resigned in 100 games against a perfect X")
+    assert view["winner"] == 0 and view["result"] == "MENACE resigns: its box is empty"
+    view = start(client, "teeko", ["human", "human"])
+    for square in ["00", "44", "02", "43", "20", "34", "31", "40"] + ["0001", "4433", "0100", "3344"] * 2:
+        view = move(client, view["id"], square)
+    assert view["end"] == "repetition" and view["result"] == "Draw by repetition"
