@@ -91,3 +91,15 @@ def test_the_thesis_memory_is_searchable_by_position(client: TestClient) -> None
         hits = client.get("/api/learners/thesis/memory", params={"position": row["board"]}).json()["records"]
         assert row["record"] in [hit["record"] for hit in hits]
     assert "a position is" in refused(client.get("/api/learners/thesis/memory", params={"position": "ZZ"}), 400)
+
+
+def test_boxes_menace_made_in_a_game_in_progress_are_shown_before_it_ends(client: TestClient) -> None:
+    """Regression: the boxes were read from the store only, where a box MENACE made in this game
+    is kept only when the game ends, so "opened in this game" showed none."""
+    view = start(client, "tictactoe", ["human", "menace"], seed=5)
+    view = move(client, view["id"], "4")
+    [decision] = [e["decision"] for e in view["events"] if e["decision"]]
+    opened = boxes(client, "menace", "tictactoe", show="opened", game_id=view["id"])
+    assert [b["board"] for b in opened["boxes"]] == [decision["box"]]
+    assert boxes(client, "menace", "tictactoe", game_id=view["id"])["total"] >= 1
+    assert boxes(client, "menace", "tictactoe")["total"] == 0  # nothing kept yet: the game goes on

@@ -25,13 +25,11 @@ MEMORY_DIGITS = {".": "0", "X": "1", "O": "2"}
 SHOWS = ("all", "opened", "emptied")
 
 
-def matchbox_boxes(
-    store: Store, owner: str, learner: Learner, show: str, opened: list[str], offset: int, limit: int
-) -> dict[str, Any]:
-    """The browser's learner's boxes: ``show`` all, those ``opened`` (in a game), or the emptied."""
+def matchbox_boxes(learner: Learner, show: str, opened: list[str], offset: int, limit: int) -> dict[str, Any]:
+    """A matchbox learner's boxes (as it holds them now): ``show`` all, those ``opened`` (in a
+    game), or the emptied."""
     if show not in SHOWS:
         raise ValueError(f"show is one of {', '.join(SHOWS)}, not {show[:20]!r}")
-    Keeper(store, owner).attach(learner)
     knowledge = learner.knowledge()
     if not isinstance(knowledge, dict) or not isinstance(knowledge.get("boxes"), dict):
         raise ValueError(f"{learner.kind} keeps no matchboxes")

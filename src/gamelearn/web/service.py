@@ -399,15 +399,23 @@ class WebService:
     def learner_boxes(
         self, owner: str, kind: str, game_name: str, show: str, game_id: str | None, offset: int, limit: int
     ) -> dict[str, Any]:
+        """The learner's boxes; with ``game_id``, as the learner playing that game holds them now
+        (a box it made in this game is in it before the game ends and is kept)."""
         learner, _ = self.browser_learner(kind, game_name)
         opened: list[str] = []
+        live: Learner | None = None
         if game_id:
             web_game = self.get(owner, game_id)
             extras = self.extras_of(web_game)
-            for side, boxes in extras.opened.items():
+            for side, player in extras.learners:
                 if spec_kind(web_game.seats[side].spec) == kind:
-                    opened.extend(boxes)
-        return matchbox_boxes(self.store, owner, learner, show, opened, offset, limit)
+                    live = player
+                    opened.extend(extras.opened.get(side, []))
+        if live is None:
+            Keeper(self.store, owner).attach(learner)
+            return matchbox_boxes(learner, show, opened, offset, limit)
+        with web_game.lock:
+            return matchbox_boxes(live, show, opened, offset, limit)
 
     def first_box(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
         learner, game = self.browser_learner(kind, game_name)

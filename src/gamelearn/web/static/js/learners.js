@@ -81,7 +81,7 @@ function drawBoxes(root, panel, changedBoxes) {
 
 async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
   const view = page.view;
-  const query = `game=${encodeURIComponent(view.game)}&show=${show}&offset=${offset}` + (show === "opened" ? `&game_id=${encodeURIComponent(view.id)}` : "");
+  const query = `game=${encodeURIComponent(view.game)}&show=${show}&offset=${offset}&game_id=${encodeURIComponent(view.id)}`;
   let data;
   try { data = await api("GET", `/api/learners/${panel.kind}/boxes?${query}`); } catch (error) {
     list.replaceChildren(el("p", { class: "unavailable", text: error.message }));
