@@ -337,3 +337,28 @@ def test_a_learner_that_resigns_and_a_repetition_are_said_as_such(client: TestCl
     for square in ["00", "44", "02", "43", "20", "34", "31", "40"] + ["0001", "4433", "0100", "3344"] * 2:
         view = move(client, view["id"], square)
     assert view["end"] == "repetition" and view["result"] == "Draw by repetition"
+
+
+def test_room_is_made_from_idle_browsers_finished_games_first() -> None:
+    import time as clock
+    from types import SimpleNamespace
+
+    from gamelearn.web.sessions import GameTable, TableFull
+
+    table = GameTable(per_owner=5, total=3, idle_seconds=60)
+    games = {
+        name: SimpleNamespace(owner=owner, id=name, over=over, touched=0.0)
+        for name, owner, over in [("a1", "A", True), ("b1", "B", True), ("c1", "C", False)]
+    }
+    for game in games.values():
+        table.add(game)  # type: ignore[arg-type]
+    table._seen["B"] = clock.monotonic() - 120  # B has not been seen for two minutes: idle
+    table.add(SimpleNamespace(owner="D", id="d1", over=False, touched=0.0))  # type: ignore[arg-type]
+    assert table.get("B", "b1") is None and table.get("A", "a1") is not None  # the idle one went
+    table.add(SimpleNamespace(owner="E", id="e1", over=False, touched=0.0))  # type: ignore[arg-type]
+    assert table.get("A", "a1") is None  # then any finished game
+    table._seen["C"] = clock.monotonic() - 120
+    with pytest.raises(TableFull):  # a newcomer never puts out another's game in progress, idle or not
+        table.add(SimpleNamespace(owner="F", id="f1", over=False, touched=0.0))  # type: ignore[arg-type]
+    table.add(SimpleNamespace(owner="D", id="d2", over=False, touched=0.0))  # type: ignore[arg-type]
+    assert table.get("C", "c1") is None and table.get("D", "d1") is not None  # a known browser may
