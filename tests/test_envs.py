@@ -6,18 +6,14 @@ from __future__ import annotations
 import random
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
-
-import gymnasium  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
-
-import gamelearn  # noqa: E402
-from gamelearn.envs import SingleAgentEnv, codec, env, raw_env  # noqa: E402
+import gamelearn
+from gamelearn.envs import SingleAgentEnv, codec, env, raw_env
 
 GAMES = ("tictactoe", "hexapawn", "teeko")
 

@@ -141,14 +141,13 @@ def test_runners_give_identical_results() -> None:
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
     processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
     assert processes == alone
-    pytest.importorskip("dask.distributed")
     on_dask = run_tournament(**arguments, workers=2, dask="local")  # type: ignore[arg-type]
     assert on_dask == alone
     other_seed = run_tournament(**{**arguments, "seed": 22}, workers=1)  # type: ignore[arg-type]
     assert [g.moves for g in other_seed.games] != [g.moves for g in alone.games]
 
 
-def test_wilson_interval_matches_the_closed_form() -> None:
+def test_wilson_interval_of_a_score_is_the_wilson_interval() -> None:
     low, high = wilson_interval(5, 10)
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
     low, high = wilson_interval(10, 10)

@@ -123,7 +123,8 @@ def free_port() -> int:
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
     """The app served on a free loopback port while the block runs; its address."""
-    uvicorn = pytest.importorskip("uvicorn")
+    import uvicorn
+
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -2,8 +2,9 @@
 Debian's Chromium (/usr/bin/chromium) driven by Playwright, a fresh browser context (cookies,
 storage) for each test, at the two sizes every flow is tried at: 1280x800 and 390x844.
 
-Nothing is downloaded: Playwright is pointed at the system browser.  Where /usr/bin/chromium or
-Playwright is missing the tests skip and say why (CI installs both).
+Nothing is downloaded: Playwright is pointed at the system browser.  Where /usr/bin/chromium is
+missing the tests skip and say why (CI installs it); Playwright is a test dependency, so a broken
+install fails them.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def browser() -> Iterator[Any]:
         pytest.skip(
             f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests"
         )
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    from playwright import sync_api  # a declared test dependency: missing, it fails the tests
+
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:

@@ -5,11 +5,7 @@ records searched by position (checked against the exported memory.m)."""
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("fastapi")
-
-from web_support import TestClient, move, refused, start  # noqa: E402
+from web_support import TestClient, move, refused, start
 
 from gamelearn import get_game, make_player
 
@@ -60,7 +56,6 @@ def test_menaces_first_box_over_the_games_ends_where_the_stored_learner_is(clien
 
 
 def test_the_thesis_memory_is_searchable_by_position(client: TestClient) -> None:
-    pytest.importorskip("gamelearn.players.thesis")
     for seed in range(8):
         view = start(client, "teeko", ["thesis", "thesis"], seed=seed)
         while not view["over"]:

@@ -10,11 +10,7 @@ import time
 from functools import cache
 
 import pytest
-
-pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
-
-from web_support import TestClient, move, refused, start  # noqa: E402
+from web_support import TestClient, move, refused, start
 
 from gamelearn import get_game
 from gamelearn.web import create_app

@@ -1,4 +1,4 @@
-"""``gamelearn boxes``, ``her``, ``him`` and ``menace``: seed 003's box count and experiments with
+"""``gamelearn boxes``, ``her``, ``him`` and ``menace``: Gardner's box count and experiments with
 the matchbox learners, and moving a named learner's boxes in and out of the store as JSON.
 
 This module only parses, validates and renders: the learners live in players.matchbox, the runs in
@@ -20,8 +20,10 @@ from .common import console, data_dir, fail
 #: that `gamelearn --help` does not import the experiments).
 MENACE_OPPONENTS = ("random", "perfect", "self")
 
-HER_HELP = "Gardner's HER (seed 003): train fresh HERs as Black against Random and Sharp; export/import named ones."
-HIM_HELP = "HIM, HER with Gardner's reward: the same experiment, and the answer to seed 003's question against HER."
+HER_HELP = "Gardner's HER (1962): train fresh HERs as Black against Random and Sharp; export/import named ones."
+HIM_HELP = (
+    "HIM, HER with Gardner's reward: the same experiment, and the answer to the classroom page's question against HER."
+)
 MENACE_HELP = "Michie's MENACE: train fresh MENACEs against random, the perfect player and itself; export/import."
 
 
@@ -52,7 +54,7 @@ def boxes(
         ),
     ] = "",
 ) -> None:
-    """Count a matchbox learner's boxes and beads without playing (seed 003's count_boxes)."""
+    """Count a matchbox learner's boxes and beads without playing (Gardner 1962: a box per position)."""
     from ..games import get_game
     from ..players.matchbox_tables import count_boxes
 
@@ -158,7 +160,7 @@ def learner_app(kind: str) -> typer.Typer:
                 ),
             ] = None,
             side: Annotated[
-                str, typer.Option("--side", help="B: the learner plays Black, second (seed 003's); W: White")
+                str, typer.Option("--side", help="B: the learner plays Black, second (Gardner's); W: White")
             ] = "B",
             seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
             plot: Annotated[
@@ -393,7 +395,7 @@ def run_her_command(
 def compare_with_her(
     him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int, side: int
 ) -> None:
-    """Seed 003's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
+    """The classroom page's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
     from ..experiments.matchbox import run_her
 
     her = run_her("her", learners, games, opponents, seed, side=side)

@@ -1,4 +1,4 @@
-"""``gamelearn teeko``: the tools around the 1999 thesis program (seed 000, THESIS-FACTS.md).
+"""``gamelearn teeko``: the tools around the 1999 thesis program (Despotović 1999).
 
 The sub-app is split along its seams, each module adding its commands in ``register``:
 

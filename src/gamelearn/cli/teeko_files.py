@@ -1,5 +1,5 @@
 """``gamelearn teeko memory ...`` and ``gamelearn teeko stat ...``: the thesis's memory.m and
-stat.m in and out of the store (THESIS-FACTS.md sections a, b; DESIGN.md "Storage").
+stat.m in and out of the store (Despotović 1999).
 
 Parsing is store.thesis_files' (one policy: a file the original could not have written is refused
 naming the record, its byte offset and what is wrong); the store's side is
@@ -139,7 +139,7 @@ def memory_delete(name: str = typer.Argument(..., help="a memory in the store"))
 
 
 def stat_table(counts: tuple[int, ...]) -> Table:
-    """The statistics screen (section b): self-play, games the program began, games it played second."""
+    """The statistics screen: self-play, games the program began, games it played second."""
     table = Table("games", "total", "won / X wins", "drawn", "lost / O wins")
     groups = (("self-play (X, draws, O)", 0), ("against you, program began", 3), ("against you, program second", 6))
     for label, start in groups:

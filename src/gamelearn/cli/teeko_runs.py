@@ -89,7 +89,7 @@ def batch(
         Path | None, typer.Option("--trace", help="write the original's output with TRACE lines to FILE")
     ] = None,
 ) -> None:
-    """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did (section f)."""
+    """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..experiments.thesis_batch import BatchConfig, BatchHang, KeptMemory, keep_outcome, run_batch
@@ -275,7 +275,9 @@ def experiment(
         fail(f"--x-memory is 'same' or 'empty', not {x_memory!r}")
     memory_path = thesis_memory if thesis_memory is not None else thesis_experiment.default_thesis_memory()
     if memory_path is None:
-        fail("the thesis's memory after 10000 games was not found in ../shared/thesis-data; give --thesis-memory PATH")
+        fail(
+            "the thesis's memory after 10000 games was not found (set GAMELEARN_THESIS_DATA to its folder); give --thesis-memory PATH"
+        )
     if chart.is_dir() or not chart.absolute().parent.is_dir():
         fail(f"--chart: cannot write {chart}: " + ("it is a folder" if chart.is_dir() else "no such folder"))
     if dask is not None:
@@ -325,7 +327,7 @@ def experiment(
         if run.stopped:
             console.print(f"{run.memory}/{run.mode}/{run.variant} seed {run.seed}: stopped after {run.games} games "
                           f"where the original hangs ({run.stopped})")  # fmt: skip
-    summary = Table("memory", "program", "O's memory", "games", "O % pooled (Wilson)", "O % of seeds (t)", "seed 000")
+    summary = Table("memory", "program", "O's memory", "games", "O % pooled (Wilson)", "O % of seeds (t)", "the author")
     for row in report.conditions:
         summary.add_row(
             row.memory, row.mode, row.variant, str(row.games), row.pooled.percent(), row.across_seeds.percent(),

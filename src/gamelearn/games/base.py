@@ -1,7 +1,7 @@
 """The contract every game of gamelearn keeps (OpenSpiel style: each game declares its facts).
 
 Rules are pure functions of immutable, hashable states.  A move is a string in the game's own
-notation (DESIGN.md); ``play`` parses it, checks it against the rules and returns a *new* state,
+notation (docs/api.md); ``play`` parses it, checks it against the rules and returns a *new* state,
 or raises :class:`IllegalMove` naming the move and the reason, leaving nothing changed.
 
 This module imports nothing of gamelearn and nothing outside the standard library.
@@ -108,6 +108,11 @@ class Game(ABC, Generic[S]):
         """The rules, for ``gamelearn rules GAME``."""
 
     # Derived helpers shared by every game -------------------------------------------------
+
+    def successors(self, state: S) -> tuple[tuple[str, S], ...]:
+        """Every legal move with the position it leads to, in ``legal_moves`` order (for searches
+        that visit every child; a game with interned states keeps the answer)."""
+        return tuple((move, self.play(state, move)) for move in self.legal_moves(state))
 
     def canonical(self, state: S) -> tuple[S, int]:
         """The least image of ``state`` under the symmetries (by ``board``), and which symmetry gives it."""

@@ -5,7 +5,7 @@ most the game in progress, never a memory.  ``owner`` separates people (the web 
 "local" for the command line): one owner can neither read nor change another's rows.
 
 Teeko thesis memories are stored entry by entry with their position in the file, because the
-thesis's recall breaks ties by "the earliest in the file" (THESIS-FACTS.md section a): the order is
+thesis's recall breaks ties by "the earliest in the file" (Despotović 1999): the order is
 data, not an accident of storage.
 """
 

@@ -1,7 +1,7 @@
 """The web app (FastAPI): a page to play the three games by clicking, watch the learners learn and
 chart their results, over a JSON API documented at /docs (OpenAPI).
 
-An interface only (DESIGN.md): rules are the game's, decisions the players', memories the store's.
+An interface only (the layers in README): rules are the game's, decisions the players', memories the store's.
 Every bad request gets a 4xx with a one-line message in ``detail``, never a 5xx; request bodies
 are bounded (413 over the limit); each browser is an owner (cookie) with its own learners.
 """

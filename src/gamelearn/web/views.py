@@ -1,6 +1,6 @@
 """What the page is sent: plain JSON descriptions of games, players and results.
 
-Notation (DESIGN.md): Teeko names a square ``rc`` (two digits), hexapawn and tic-tac-toe by one
+Notation (docs/api.md): Teeko names a square ``rc`` (two digits), hexapawn and tic-tac-toe by one
 digit 0-8; a move is one square (a placement) or two (from, to).  The page composes moves from
 these names and highlights squares from them; whether a move is legal is only ever the game's say.
 """
