@@ -165,6 +165,9 @@ def test_a_full_pool_answers_503_with_retry_after_and_changes_nothing() -> None:
             answer = client.post(f"/api/games/{view['id']}/move", json={"move": "4"})
             assert answer.status_code == 503 and int(answer.headers["retry-after"]) >= 1
             assert "busy" in answer.json()["detail"]
+            before = len(app.state.service.table)
+            opening = client.post("/api/games", json={"game": "tictactoe", "players": ["menace", "human"]})
+            assert opening.status_code == 503 and len(app.state.service.table) == before  # nothing left behind
         assert client.get(f"/api/games/{view['id']}").json()["moves"] == []
         owner = client.cookies["gamelearn_id"]
         with pool.slot(owner):  # this browser's move already in flight: a second one waits its turn

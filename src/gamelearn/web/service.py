@@ -29,7 +29,7 @@ from .guards import public_message
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
 from .learners import export as export_knowledge
-from .pool import MovePool
+from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
 from .settings import DEFAULT_WORK_BOUNDS, WebSettings
 from .tables import TableBuilds
@@ -276,15 +276,19 @@ class WebService:
     def start(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> dict[str, Any]:
         web_game = self.new_game(owner, game_name, specs, seed, max_plies)
         events: list[PlyEvent] = []
-        with self._worker(web_game), web_game.lock:
-            # The computer moving first against a person plays its first move at once.
-            while web_game.computer_to_move() and web_game.has_human() and len(events) < MAX_AUTOPLAY:
-                event = self._computer_move(web_game)
-                if event is not None:
-                    events.append(event)
-            self._after(web_game)
-            self.save(web_game)
-            return self.view(web_game, events)
+        try:
+            with self._worker(web_game), web_game.lock:
+                # The computer moving first against a person plays its first move at once.
+                while web_game.computer_to_move() and web_game.has_human() and len(events) < MAX_AUTOPLAY:
+                    event = self._computer_move(web_game)
+                    if event is not None:
+                        events.append(event)
+                self._after(web_game)
+                self.save(web_game)
+                return self.view(web_game, events)
+        except (PoolFull, MoveInFlight):  # raised before anything was played: not started after all
+            self.table.remove(owner, web_game.id)
+            raise
 
     def abandon(self, owner: str, game_id: str) -> None:
         web_game = self.get(owner, game_id)

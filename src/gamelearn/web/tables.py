@@ -67,6 +67,8 @@ class TableBuilds:
         builder = self.builders.get(game_name)
         if builder is None:
             raise ValueError(f"{game_name} needs no table: it is solved on the spot")
+        if table_ready(game_name)[0]:
+            return self.status(game_name)  # built already: never built twice
         with self._lock:
             if self._jobs.get(game_name, {}).get("state") == "building":
                 return self._jobs[game_name] | {"game": game_name}
