@@ -99,7 +99,7 @@ def test_teekos_review_offers_to_build_its_table_with_a_progress_bar(
     page.click("#review-open")
     page.wait_for_selector('#review[data-state="unavailable"]')
     assert "gamelearn solve teeko" in (page.text_content("#review-summary") or "")
-    assert page.is_visible("#table-build")
+    page.wait_for_selector("#table-build:not([hidden])")  # offered once the table status is in
     page.click("#table-build")
     page.wait_for_selector('#table-status:has-text("retrograde analysis")')
     assert page.is_visible("#table-progress") and 0 < float(page.get_attribute("#table-progress", "value") or 0) < 1

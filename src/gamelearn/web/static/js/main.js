@@ -84,6 +84,7 @@ async function openFromAddress() {
 // The game in the address is not here: say so as the server says it, and offer a new one.
 function gone(detail) {
   page.view = null;
+  document.body.dataset.gone = "yes";
   $("status").textContent = "This game is gone";
   $("status").dataset.state = "gone";
   $("players-line").textContent = "";
@@ -219,6 +220,7 @@ async function resign() {
 
 function show(view, options = {}) {
   const before = page.view;
+  document.body.dataset.gone = "no";
   const wasOver = before && before.id === view.id && before.over;
   if (!before || before.game !== view.game) page.flipped = remembered(`flipped.${view.game}`, false);
   page.view = view;
