@@ -132,7 +132,8 @@ def test_teeko_is_truncated_at_the_ply_cap() -> None:
 def test_render_modes() -> None:
     e = raw_env("hexapawn", render_mode="ansi")
     e.reset()
-    assert e.render() == "B B B\n. . .\nW W W\nply 0: W (player_0) to move\n"
+    # the board beside the numbers of its squares, as `gamelearn play` draws it
+    assert e.render() == "B B B    0 1 2\n. . .    3 4 5\nW W W    6 7 8\nply 0: W (player_0) to move\n"
     with pytest.raises(ValueError, match="render_mode"):
         raw_env("hexapawn", render_mode="rgb_array")
 

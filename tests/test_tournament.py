@@ -168,19 +168,33 @@ def test_bradley_terry_two_players_has_the_closed_form() -> None:
     ("arguments", "message"),
     [
         (("random",), "at least 2"),
-        (("random", "perfect", "--games", "0"), "--games"),
         (("random", "bogus"), "unknown player 'bogus'"),
         (("random", "minimax:depht=2"), "unknown option 'depht'"),
         (("random", "human"), "machines only"),
         (("random", "menace:name=mine"), "add train=off to measure it as stored"),
         (("random", "menace:name=nobody,train=off"), "nothing is kept in the store under that name"),
-        (("random", "perfect", "--workers", "0"), "--workers"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(arguments: tuple[str, ...], message: str) -> None:
     result = runner.invoke(app, ["tournament", "tictactoe", *arguments])
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.strip().count("\n") == 0
+    assert result.stdout == ""
+    assert Store().results("tournament") == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "option"),
+    [
+        (("--games", "0"), "--games"),
+        (("--workers", "0"), "--workers"),
+        (("--seed", "-1"), "--seed"),
+        (("--seed", str(2**32)), "--seed"),
+    ],
+)
+def test_numbers_out_of_their_range_are_refused_by_typer_with_exit_2(arguments: tuple[str, ...], option: str) -> None:
+    result = runner.invoke(app, ["tournament", "tictactoe", "random", "perfect", *arguments])
+    assert result.exit_code == 2 and option in result.stderr and "Traceback" not in result.output
     assert result.stdout == ""
     assert Store().results("tournament") == []
 

@@ -26,13 +26,16 @@ from ..store.thesis_memories import (
     summarize,
     write_stat,
 )
-from .common import console, fail
+from .common import HELP_MARKUP, console, fail
 from .teeko import open_store, percent
 
 memory_app = typer.Typer(
-    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.", no_args_is_help=True
+    rich_markup_mode=HELP_MARKUP,
+    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.",
+    no_args_is_help=True,
 )
 stat_app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
     help="The thesis score (stat.m): show, reset, import or export, in the store or in a file.",
     no_args_is_help=True,
 )
@@ -107,7 +110,7 @@ def memory_list() -> None:
 @memory_app.command("show")
 def memory_show(
     name: str = typer.Argument(..., help="a memory in the store"),
-    records: int = typer.Option(0, "--records", min=0, help="also list the first N records"),
+    records: int = typer.Option(0, "--records", min=0, max=1_000_000, help="also list the first N records"),
 ) -> None:
     """A stored memory: its records and the sums of both counts."""
     store = open_store()

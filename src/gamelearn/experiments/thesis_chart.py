@@ -12,9 +12,11 @@ if TYPE_CHECKING:
 
 
 def write_chart(report: ExperimentReport, path: Path | str) -> None:
-    """O's win rate against the games its memory was trained over, one line per series, with the
-    95% t interval across seeds; rendered to bytes (matplotlib's Agg), then written whole by
-    store.files.atomic_write_bytes: a new file gets open()'s mode, a missing folder is a ValueError."""
+    """O's win rate against the games its memory was trained over, one line per series through the
+    mean over seeds, each seed's run a small point beside it (with few seeds a t interval is wider
+    than the data; the runs themselves show the spread); rendered to bytes (matplotlib's Agg), then
+    written whole by store.files.atomic_write_bytes: a new file gets open()'s mode, a missing folder
+    is a ValueError."""
     import io
 
     import matplotlib
@@ -37,10 +39,12 @@ def write_chart(report: ExperimentReport, path: Path | str) -> None:
                 continue
             xs = [p.training_games or 0 for p in points]
             ys = [100 * p.across_seeds.estimate for p in points]
-            low = [100 * (p.across_seeds.estimate - p.across_seeds.low) for p in points]
-            high = [100 * (p.across_seeds.high - p.across_seeds.estimate) for p in points]
-            axes.errorbar(xs, ys, yerr=[low, high], linestyle=styles[family], marker="o", capsize=3,
-                          label=f"{family}: {mode} program, O {variant}")  # fmt: skip
+            (line,) = axes.plot(xs, ys, linestyle=styles[family], marker="o",
+                                label=f"{family}: {mode} program, O {variant} (mean)")  # fmt: skip
+            runs = [r for r in report.runs if r.memory == family and r.mode == mode and r.variant == variant
+                    and r.training_games is not None]  # fmt: skip
+            axes.scatter([r.training_games or 0 for r in runs], [100 * r.o_rate.estimate for r in runs],
+                         s=12, alpha=0.45, color=line.get_color(), linewidths=0)  # fmt: skip
     for (_, _, variant), figure_value in AUTHOR_FIGURES.items():
         axes.axhline(100 * figure_value, color="grey", linewidth=0.8, linestyle=":")
         axes.text(axes.get_xlim()[1], 100 * figure_value, f" author: O {variant}, {100 * figure_value:.1f}%",
@@ -50,7 +54,8 @@ def write_chart(report: ExperimentReport, path: Path | str) -> None:
     axes.set_ylabel("O's wins (% of games)")
     config = report.config
     axes.set_title(
-        f"Teeko thesis program: O's win rate ({config.seeds} seeds, {config.chart_games or config.games} games each)"
+        f"Teeko thesis program: O's win rate, each seed's run a point "
+        f"({config.seeds} seeds, {config.chart_games or config.games} games each)"
     )
     axes.legend(fontsize=7)
     axes.grid(alpha=0.3)

@@ -216,6 +216,18 @@ class Hexapawn(Game[HexapawnState]):
         except AttributeError:
             return HexapawnState(*state)._winner is not None
 
+    def end_reason(self, state: HexapawnState) -> str:
+        board, to_move = state[0], state[1]
+        winner = _analyse(board, to_move)[0]
+        if winner is None:
+            return ""
+        side, other = self.symbols[winner], self.symbols[1 - winner]
+        if side in (board[0:3] if winner == 0 else board[6:9]):
+            return f"{side} reached the far row"
+        if other not in board:
+            return f"{side} took every {other} pawn"
+        return f"{other} has no move left"
+
     def board(self, state: HexapawnState) -> str:
         return state[0]
 
@@ -254,9 +266,9 @@ class Hexapawn(Game[HexapawnState]):
         return (
             "Hexapawn (Martin Gardner, 1962)\n"
             "Three white pawns (W, bottom row) against three black pawns (B, top row) on a 3x3 board.\n"
-            "White moves first. A pawn steps one square straight ahead to an empty square, or one\n"
+            "White moves first. A pawn steps one square straight ahead to an empty square, or one "
             "square diagonally ahead onto an enemy pawn, which it takes. There is no double step.\n"
-            "A side wins by reaching the far row, by taking every enemy pawn, or when the enemy is to\n"
+            "A side wins by reaching the far row, by taking every enemy pawn, or when the enemy is to "
             "move and has no move.\n"
             "Notation: squares 0-8 along the rows from the top; a move is from and to, e.g. 63."
         )

@@ -294,6 +294,15 @@ class Teeko(Game[TeekoState]):
     def is_over(self, state: TeekoState) -> bool:
         return state[0] in WIN_SET or state[1] in WIN_SET
 
+    def end_reason(self, state: TeekoState) -> str:
+        winner = self.winner(state)
+        if winner is None:
+            return ""
+        squares = [sq for sq in range(SQUARES) if state[winner] >> sq & 1]
+        rows, columns = {sq // SIZE for sq in squares}, {sq % SIZE for sq in squares}
+        shape = "on a 2x2 square" if len(rows) == len(columns) == 2 else "in a row"
+        return f"{self.symbols[winner]} has four {shape}"
+
     def board(self, state: TeekoState) -> str:
         chars = []
         for sq in range(SQUARES):
@@ -350,11 +359,11 @@ class Teeko(Game[TeekoState]):
             "Teeko (John Scarne, 1937)\n"
             "Two players, X and O, with four pawns each, on a 5x5 board. X begins.\n"
             "1. Placing: in turn, each player puts one pawn on any free square, until all 8 are down.\n"
-            "2. Moving: in turn, each player steps one of their pawns to a free square next to it,\n"
-            "   in any of the 8 directions.\n"
-            "Whoever first has four pawns in a row (across, down or diagonally) or on the four\n"
+            "2. Moving: in turn, each player steps one of their pawns to a free square next to it, "
+            "in any of the 8 directions.\n"
+            "Whoever first has four pawns in a row (across, down or diagonally) or on the four "
             "squares of a 2x2 block wins.\n"
-            "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle).\n"
+            "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle). "
             "Place with rc (e.g. 22); step with rcRC, from and to (e.g. 2223).\n"
             "A position repeated for the third time, or the ply limit, ends the game as a draw."
         )

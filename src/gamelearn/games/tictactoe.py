@@ -194,6 +194,12 @@ class TicTacToe(Game[TicTacToeState]):
         except AttributeError:
             return not TicTacToeState(*state)._moves
 
+    def end_reason(self, state: TicTacToeState) -> str:
+        if not self.is_over(state):
+            return ""
+        winner = self.winner(state)
+        return "the board is full" if winner is None else f"{self.symbols[winner]} has three in a row"
+
     def board(self, state: TicTacToeState) -> str:
         x, o = state
         return "".join("X" if x >> sq & 1 else "O" if o >> sq & 1 else "." for sq in range(9))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .thesis_batch import GameSummary
+    from ..experiments.thesis_batch import GameSummary
 
 #: The original's result line per game result (X won, O won, drawn).
 RESULT_LINES = {"X": "Player I (X) has won.", "O": "Player II (O) has won.", "D": "The game has been drawn."}
