@@ -49,6 +49,7 @@ def test_a_server_restart_resumes_the_game_and_a_gone_game_says_so(context: Any,
         tab.wait_for_selector('#status:text("This game is gone")')
         message = tab.text_content("#message") or ""
         assert "never started here, or it was abandoned" in message and "forgotten" not in message
+        assert message.startswith("No game")
         screenshot(tab, "game-gone", size)
         with tab.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST"):
             tab.click("#start-over")

@@ -91,7 +91,7 @@ function gone(detail) {
   $("board").replaceChildren();
   $("moves").replaceChildren();
   $("learners").replaceChildren();
-  say(`${detail}.`, "");
+  say(`${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`, "");
   const name = remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
   picker.setGame(name, playersFor(name));
   $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(name, playersFor(name)) }));
