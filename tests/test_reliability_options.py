@@ -31,7 +31,7 @@ def test_every_whole_number_option_has_a_range_and_its_top_is_accepted():
                 assert bounds[0] <= option.default <= bounds[1], (name, kind.name, option.name)
                 for value in bounds:
                     make_player(game, f"{kind.name}:{option.name}={value}")  # the ends are accepted
-                with pytest.raises(ValueError, match="is outside"):
+                with pytest.raises(ValueError, match="is outside|too large"):
                     make_player(game, f"{kind.name}:{option.name}={bounds[1] + 1}")
 
 

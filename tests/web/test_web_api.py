@@ -14,6 +14,7 @@ from web_support import TestClient, move, refused, start
 from gamelearn import get_game, make_player
 from gamelearn.web import create_app
 from gamelearn.web.guards import OWNER_COOKIE
+from gamelearn.web.settings import WebSettings
 
 # An independent oracle: plain negamax over the public rules API, no tables, no solver --------------
 
@@ -142,7 +143,7 @@ def test_a_game_can_be_abandoned(client: TestClient) -> None:
 
 
 def test_bodies_over_the_limit_are_413_declared_or_streamed() -> None:
-    with TestClient(create_app(body_limit=1000)) as client:
+    with TestClient(create_app(settings=WebSettings(body_limit=1000))) as client:
         big = json.dumps({"game": "hexapawn", "players": ["human", "her"], "pad": "x" * 2000})
         refused(client.post("/api/games", content=big, headers={"content-type": "application/json"}), 413)
 
@@ -361,10 +362,13 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
     assert "413" in paths["/api/games"]["post"]["responses"]
 
 
-def test_games_in_memory_are_bounded_per_browser() -> None:
-    with TestClient(create_app(games_per_owner=3)) as client:
+def test_games_are_bounded_per_browser_in_memory_and_in_the_store() -> None:
+    app = create_app(settings=WebSettings(games_per_owner=3, stored_games_per_owner=4))
+    with TestClient(app) as client:
         ids = [start(client, "tictactoe", ["human", "human"])["id"] for _ in range(5)]
-        assert [client.get(f"/api/games/{i}").status_code for i in ids] == [404, 404, 200, 200, 200]
+        assert app.state.service.table.count(next(iter(client.cookies.values()))) == 3
+        # The two put out of memory: the older one is gone from the store too, the other comes back.
+        assert [client.get(f"/api/games/{i}").status_code for i in ids] == [404, 200, 200, 200, 200]
 
 
 def test_serve_refuses_a_port_in_use() -> None:

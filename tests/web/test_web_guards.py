@@ -81,11 +81,11 @@ def test_the_limits_are_checked_on_the_player_made_not_on_the_spec_text(
     lenient("mcts", "playouts", monkeypatch)
     lenient("sharp", "depth", monkeypatch)
     for spec, words in [
-        ("alphabeta:depth=+9", "depth=9 is more than the web app allows for teeko (depth <= 4)"),
-        ("alphabeta:depth= 0_9", "depth=9 is more"),
-        ("mcts:playouts=1_000_000", "playouts=1000000 is more than the web app allows for teeko (playouts <= 10000)"),
-        ("mcts:playouts=+99999999", "playouts=99999999 is more"),
-        ("sharp:depth=+5", "depth=5 is more"),
+        ("alphabeta:depth=+9", "depth=9 is too large (at most 4 for teeko on this server)"),
+        ("alphabeta:depth= 0_9", "depth=9 is too large"),
+        ("mcts:playouts=1_000_000", "playouts=1000000 is too large (at most 10000 for teeko on this server)"),
+        ("mcts:playouts=+99999999", "playouts=99999999 is too large"),
+        ("sharp:depth=+5", "depth=5 is too large"),
     ]:
         assert words in refused(client.post("/api/games", json={"game": "teeko", "players": ["human", spec]}), 400)
     view = start(client, "teeko", ["alphabeta:depth=+2", "human"], seed=3)  # within the limits: plays
