@@ -61,10 +61,11 @@ def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int
         info["default"] = "-".join(str(v) for v in default)
     elif isinstance(default, float):
         info["default"] = round(default, 4)
-    if isinstance(option.parse, IntRange):
-        high = option.parse.high
+    bounds = option.bounds(game.name)  # the option's range for this game (player work limits included)
+    if isinstance(option.parse, IntRange) and bounds is not None:
+        low, high = bounds
         bound = (work_bounds or {}).get(option.name, {}).get(game.name)
-        info.update(type="int", min=option.parse.low, max=high if bound is None else min(high, bound))
+        info.update(type="int", min=low, max=high if bound is None else min(high, bound))
     elif option.parse is parse_switch:
         info.update(type="switch", values=["on", "off"], default="on" if default else "off")
     else:
