@@ -74,7 +74,7 @@ def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals
     games, score, memory = kept_state(home)
     if how in (signal.SIGINT, signal.SIGTERM):
         assert process.returncode == 130, err
-        said = re.search(r"interrupted after (\d+) of 200000 games; all (\d+) are kept", err)
+        said = re.search(r"Interrupted after (\d+) of 200000 games; all (\d+) are kept", err)
         assert said is not None and int(said[1]) == int(said[2]) == games > 0, err
     else:
         assert process.returncode == -signal.SIGKILL

@@ -69,3 +69,22 @@ def test_an_interrupted_experiment_stops_its_workers_and_exits_130(tmp_path: Pat
     assert "interrupted" in err
     time.sleep(0.5)
     assert not [pid for pid in workers if alive(pid)], "worker processes outlived the interrupt"
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="two worker processes need two CPUs")
+def test_an_interrupted_tournament_keeps_the_pairs_that_finished():
+    from gamelearn.experiments.tournament import TournamentInterrupted, run_tournament
+
+    specs = ["random", "minimax:depth=1", "minimax:depth=2", "perfect"]
+
+    def interrupt(games: int) -> None:  # ^C as the first pair finishes
+        raise KeyboardInterrupt
+
+    with pytest.raises(TournamentInterrupted) as stopped:
+        run_tournament("tictactoe", specs, 6, seed=5, workers=2, progress=interrupt)
+    assert 1 <= stopped.value.pairs < stopped.value.total == 6
+    kept = [pair for pair in stopped.value.result.pairs if pair.games]
+    assert len(kept) == stopped.value.pairs
+    full = {pair.pair: pair for pair in run_tournament("tictactoe", specs, 6, seed=5, workers=1).pairs}
+    for pair in kept:  # every pair is seeded: what was kept is what the whole tournament plays
+        assert pair == full[pair.pair]

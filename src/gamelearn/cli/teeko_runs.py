@@ -279,7 +279,7 @@ def batch(
     results = keeper.results(keeper.played[:played])
     if interrupted:
         err_console.print(
-            f"gamelearn: interrupted after {played} of {count} games; all {played} are kept "
+            f"Interrupted after {played} of {count} games; all {played} are kept "
             f"(memories, score and the result teeko-batch #{keeper.result_id})",
             markup=False,
             soft_wrap=True,
@@ -451,7 +451,7 @@ def experiment(
             finished = stopped.finished if isinstance(stopped, Interrupted) else []
             done = sum(result is not None for result in finished)
             err_console.print(
-                f"gamelearn: interrupted: {done} runs had finished; the workers are stopped and nothing is "
+                f"Interrupted: {done} runs had finished; the workers are stopped and nothing is "
                 "saved (the intervals need every run)",
                 markup=False,
                 soft_wrap=True,

@@ -12,7 +12,13 @@ from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..experiments.tournament import TournamentResult, check_arguments, default_workers, run_tournament
+from ..experiments.tournament import (
+    TournamentInterrupted,
+    TournamentResult,
+    check_arguments,
+    default_workers,
+    run_tournament,
+)
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
@@ -139,6 +145,18 @@ def register(app: typer.Typer) -> None:
                 )
             except ValueError as error:
                 fail(str(error))
+            except TournamentInterrupted as stopped:  # ^C: the pairs that finished are kept
+                progress.stop()
+                payload = stopped.result.to_dict()
+                payload["stopped"] = str(stopped)
+                with Store() as store:
+                    number = store.save_result("tournament", payload)
+                err_console.print(
+                    f"{str(stopped).capitalize()}; the {stopped.pairs} finished are saved to the store as result {number}",
+                    markup=False,
+                    soft_wrap=True,
+                )
+                raise typer.Exit(130) from None
         seconds = time.perf_counter() - started
         payload = result.to_dict()
         payload["seconds"] = round(seconds, 3)

@@ -43,7 +43,7 @@ from ..keeper import Keeper, load_player
 from ..match import DEFAULT_MAX_PLIES, play_game
 from ..players.registry import make_player
 from ..solve import Grade, Solution, solve
-from .runners import default_workers, run_all
+from .runners import Interrupted, default_workers, run_all
 from .statistics import wilson
 
 #: The grades in the order tables show them.
@@ -427,5 +427,20 @@ def run_tournament(
         if progress is not None:
             progress(len(results))
 
-    collected = [result for pair in run_all(play_pair, tasks, workers, dask, done) for result in pair]
+    try:
+        played = run_all(play_pair, tasks, workers, dask, done)
+    except Interrupted as stopped:  # keep what finished: the pairs played to the end
+        finished = [pair for pair in stopped.finished if pair is not None]
+        partial = summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, [r for p in finished for r in p])
+        raise TournamentInterrupted(partial, len(finished), len(tasks)) from None
+    collected = [result for pair in played for result in pair]
     return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, collected)
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """A tournament stopped by ^C: ``result`` holds the pairs that had finished (``pairs`` of
+    ``total``); the others count no games."""
+
+    def __init__(self, result: TournamentResult, pairs: int, total: int) -> None:
+        super().__init__(f"interrupted after {pairs} of {total} pairs")
+        self.result, self.pairs, self.total = result, pairs, total
