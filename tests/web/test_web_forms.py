@@ -91,3 +91,13 @@ def test_a_knight_form_lists_knight_jumps_only(client: TestClient) -> None:
     )
     assert view["owner"] == view["to_move"] == 0 and sorted(view["legal_moves"]) == expected
     assert "0012" in expected and "0011" not in view["legal_moves"]  # a knight's jump, not a king's step
+
+
+def test_a_forms_review_asks_for_the_forms_own_table_not_standard_teekos(client: TestClient) -> None:
+    view = move(client, start(client, "teeko:goals=advanced", ["human", "human"])["id"], "22")
+    review = client.get(f"/api/games/{view['id']}/review").json()
+    assert not review["available"] and review["spec"] == "teeko:goals=advanced"
+    assert 'gamelearn solve "teeko:goals=advanced"' in review["reason"] and "teeko.table" not in review["reason"]
+    spec = "teeko:goals=advanced,drops=aaaa,centre=off,steps=knight"  # 55 characters, all kept
+    status = client.get(f"/api/tables/{spec}").json()
+    assert status["game"] == spec and status["buildable"] and not status["ready"] and not status["building"]

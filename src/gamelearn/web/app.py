@@ -255,12 +255,12 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
 
     @app.get("/api/tables/{game}", tags=["review"], summary="Whether the game's solved table is ready")
     def table_status(game: str) -> dict[str, Any]:
-        return service.tables.status(game[:40])
+        return service.tables.status(game[:100])
 
     @app.post("/api/tables/{game}/build", tags=["review"], summary="Build the game's solved table", responses=ERRORS)
     def table_build(game: str) -> dict[str, Any]:
         """Starts the build (one at a time; tens of seconds for Teeko); poll GET /api/tables/{game}."""
-        return service.tables.start(game[:40])
+        return service.tables.start(game[:100])
 
     @app.get(
         "/api/games/{game_id}/analysis",

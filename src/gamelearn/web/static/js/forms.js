@@ -58,7 +58,7 @@ export class FormPicker {
 
   control(option) {
     const labels = option.labels || {};
-    const text = (v) => (labels[v] ? `${labels[v]} (${v})` : v) + (v === option.default ? " · default" : "");
+    const text = (v) => (labels[v] ? `${labels[v]} (${v})` : v) + (v === option.default && !labels[v] ? " · default" : "");
     const select = el("select", { id: `form-opt-${option.name}`, "data-form-option": option.name },
       ...option.values.map((v) => el("option", { value: v, text: text(v) })));
     select.addEventListener("change", () => {
@@ -78,7 +78,9 @@ export class FormPicker {
         this.build();
       });
     }
-    return el("label", { class: "option", title: option.help }, el("span", { text: option.name }), select, free);
+    if (!free) return el("label", { class: "option", title: option.help }, el("span", { text: option.name }), select);
+    return el("label", { class: "option wide", title: option.help }, el("span", { text: option.name }),
+      el("span", { class: "pair" }, select, free));
   }
 
   value(option) {

@@ -238,13 +238,24 @@ function show(view, options = {}) {
   const computerEvents = (view.events || []).filter((e) => !e.human);
   if (computerEvents.length) {
     const last = computerEvents[computerEvents.length - 1];
-    say(last.move ? `${playerName(last.by)} played ${last.move}.` : `${playerName(last.by)} resigned: its box is empty.`, "info");
+    say(last.move ? playedText(view, last) : `${playerName(last.by)} resigned: its box is empty.`, "info");
   }
   drawAll();
   refreshAnalysis();
   if (options.fresh || (view.over && !wasOver)) refreshChart(view);
   // A game resumed while its computer was to move (a restart in the middle of its thought).
   if (view.computer_to_move && view.humans.some(Boolean) && !page.busy) computerMove();
+}
+
+// "thesis played 22", or, where the computer put down the other side's pawn (an Alternate drop
+// round of Teeko), "alphabeta put your pawn on 10": whose pawn it was, read off the board.
+function playedText(view, event) {
+  const name = playerName(event.by);
+  const square = view.square_names.indexOf(event.move);
+  const mark = square < 0 ? null : view.board[square];
+  if (mark === null || mark === "." || mark === view.symbols[event.side]) return `${name} played ${event.move}.`;
+  const yours = view.humans.filter(Boolean).length === 1 && view.humans[view.symbols.indexOf(mark)];
+  return `${name} put ${yours ? "your" : `${mark}'s`} pawn on ${event.move}.`;
 }
 
 function drawAll() {
