@@ -201,7 +201,7 @@ def teeko_goal_shape(squares: tuple[int, ...]) -> str:
     """What four squares of the 5x5 board make, from their coordinates: "line", "block" (2x2),
     "corners" (of a larger square), or ""."""
     cells = sorted(divmod(sq, 5) for sq in squares)
-    (r0, c0), (r3, c3) = cells[0], cells[-1]
+    r0, r3 = cells[0][0], cells[-1][0]
     steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:], strict=False)}
     if len(steps) == 1 and steps <= {(0, 1), (1, 0), (1, 1), (1, -1)}:
         return "line"

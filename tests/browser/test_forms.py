@@ -106,3 +106,14 @@ def test_a_knight_form_dots_knight_jumps_and_an_advanced_goal_is_lit(page: Any, 
     assert page.text_content("#status") == "X wins: four on the corners of a 3x3 square"
     assert page.text_content("#players-line").endswith("teeko · advanced goals")
     screenshot(page, "forms-advanced-win", size)
+
+
+def test_an_address_naming_a_form_opens_on_it_with_players_that_play_it(page: Any, server_url: str) -> None:
+    with page.expect_response(is_start) as info:
+        page.goto(server_url + "/?game=teeko:centre=off")
+    view = info.value.json()
+    rendered(page, view)
+    assert view["spec"] == "teeko:centre=off" and view["players"] == ["human", "alphabeta"]
+    assert "22" not in view["legal_moves"] and page.text_content("#players-line").endswith("teeko · centre off")
+    status, answer = click_move(page, view, "22")  # the rules' own refusal, said in one line
+    assert status == 400 and "centre" in page.text_content("#message")

@@ -30,9 +30,13 @@ def test_games_list_teekos_options_and_the_players_offered_for_a_form(client: Te
     assert teeko["defaults"] == ["human", "thesis"]
     assert "thesis" not in teeko["form_defaults"]  # the thesis player refuses every form but the standard one
     start(client, "teeko:goals=advanced", teeko["form_defaults"])
-    detail = refused(client.post("/api/games", json={"game": "teeko:goals=advanced", "players": teeko["defaults"]}), 400)
+    detail = refused(
+        client.post("/api/games", json={"game": "teeko:goals=advanced", "players": teeko["defaults"]}), 400
+    )
     assert "Standard Teeko only" in detail
-    assert "drops" in refused(client.post("/api/games", json={"game": "teeko:drops=xyz", "players": ["human"] * 2}), 400)
+    assert "drops" in refused(
+        client.post("/api/games", json={"game": "teeko:drops=xyz", "players": ["human"] * 2}), 400
+    )
 
 
 def test_an_advanced_goal_is_lit_where_the_standard_rules_play_on(client: TestClient) -> None:

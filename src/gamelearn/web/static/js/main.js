@@ -81,9 +81,10 @@ async function openFromAddress() {
       return;
     }
   }
-  const wanted = params.get("game");
-  const name = wanted && page.games[wanted] ? wanted : remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
-  picker.setGame(name, playersFor(name), formFor(name));
+  const wanted = params.get("game");  // a game's name, or a spec of one of its forms
+  const wantedName = wanted ? parseSpec(wanted).name : "";
+  const name = page.games[wantedName] ? wantedName : remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
+  picker.setGame(name, playersFor(name), name === wantedName ? wanted : formFor(name));
   await startGame(picker.gameSpec(), picker.specs(), "", { replace: true });
 }
 

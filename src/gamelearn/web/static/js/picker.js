@@ -28,6 +28,7 @@ export class Picker {
       $(`${seat}-player`).value = specs[side];
       this.parse(seat);
     });
+    this.formChanged(this.form.spec());  // a form the game's default players cannot play
   }
 
   kind(name) { return this.info.players.find((p) => p.name === name); }
