@@ -105,3 +105,18 @@ def test_a_forms_review_asks_for_the_forms_own_table_not_standard_teekos(client:
     spec = "teeko:goals=advanced,drops=aaaa,centre=off,steps=knight"  # 55 characters, all kept
     status = client.get(f"/api/tables/{spec}").json()
     assert status["game"] == spec and status["buildable"] and not status["ready"] and not status["building"]
+
+
+def test_a_finished_form_game_is_recorded_and_reviewed_as_that_form(client: TestClient) -> None:
+    # Regression: records kept game.name, so a finished Advanced game was listed and reviewed as
+    # Standard Teeko.  The record now names the form's spec.
+    spec = "teeko:goals=advanced"
+    view = start(client, spec, ["human", "human"], seed=1)
+    for text in ("00", "11", "02", "12", "20", "13", "22"):  # X: the corners of a 3x3 square
+        view = move(client, view["id"], text)
+    assert view["over"] and view["winner"] == 0
+    (row,) = client.get("/api/records", params={"game": spec}).json()
+    assert row["game"] == spec
+    assert client.get("/api/records", params={"game": "teeko"}).json() == []
+    review = client.get(f"/api/records/{row['id']}/review")
+    assert review.status_code == 200, review.text
