@@ -195,3 +195,34 @@ def test_no_player_is_asked_to_move_in_a_finished_game_without_a_value_error(nam
         player = make_player(game, spec, seed=1)
         with pytest.raises(ValueError, match="over"):
             player.choose(finished)
+
+
+def teeko_goal_shape(squares: tuple[int, ...]) -> str:
+    """What four squares of the 5x5 board make, from their coordinates: "line", "block" (2x2),
+    "corners" (of a larger square), or ""."""
+    cells = sorted(divmod(sq, 5) for sq in squares)
+    r0, r3 = cells[0][0], cells[-1][0]
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:], strict=False)}
+    if len(steps) == 1 and steps <= {(0, 1), (1, 0), (1, 1), (1, -1)}:
+        return "line"
+    rows, columns = {r for r, _ in cells}, {c for _, c in cells}
+    if len(rows) == len(columns) == 2 and r3 - r0 == max(columns) - min(columns):
+        return "block" if r3 - r0 == 1 else "corners"
+    return ""
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_winning_squares_are_the_winners_own_goal(name: str) -> None:
+    game = get_game(name)
+    for state in sample_states(name):
+        squares, winner = game.winning_squares(state), game.winner(state)
+        if winner is None:
+            assert squares == ()
+            continue
+        board = game.board(state)
+        assert list(squares) == sorted(set(squares)) and {board[sq] for sq in squares} <= {game.symbols[winner]}
+        if game.name == "tictactoe":
+            assert len(squares) == 3
+        elif game.name == "teeko":
+            shapes = {"line", "block", "corners"} if "goals=advanced" in game.spec else {"line", "block"}
+            assert len(squares) == 4 and teeko_goal_shape(squares) in shapes

@@ -164,6 +164,16 @@ class Game(ABC, Generic[S]):
                 best, best_key, best_index = image, key, index
         return best, best_index
 
+    def owner(self, state: S) -> int:
+        """Whose piece the next ply puts down or moves: the side to move's, except where the
+        opponent chooses (Teeko's Alternate drops, where the side to move places the other's pawn)."""
+        return self.to_move(state)
+
+    def winning_squares(self, state: S) -> tuple[int, ...]:
+        """The squares that make the winner's win (its line, its goal), in increasing order; ()
+        while nobody has won, or when the win is not a set of squares.  Games override it."""
+        return ()
+
     def end_reason(self, state: S) -> str:
         """Why a finished position is over, in words ("X has three in a row"); "" while it is not.
         Games override it to name their own ways of winning."""

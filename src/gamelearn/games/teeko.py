@@ -273,8 +273,7 @@ class Teeko(Game[TeekoState]):
         """True while pawns are still being put down (fewer than 8 on the board)."""
         return (state.x | state.o).bit_count() < 2 * PAWNS
 
-    @staticmethod
-    def owner(state: TeekoState) -> int:
+    def owner(self, state: TeekoState) -> int:
         """Whose pawn the next ply moves or drops: while placing, X's when both sides have as many
         pawns down, else O's (whoever chooses the square); then the side to move's."""
         placed = (state.x | state.o).bit_count()
@@ -388,6 +387,16 @@ class Teeko(Game[TeekoState]):
         if state[1] in self.win_set:
             return 1
         return None
+
+    def winning_squares(self, state: TeekoState) -> tuple[int, ...]:
+        """The goal of this form the winner's four pawns make (a line, a block or, in Advanced
+        Teeko, the corners of a larger square)."""
+        winner = self.winner(state)
+        if winner is None:
+            return ()
+        pawns = state[winner]
+        goal = next((mask for mask in self.win_masks if pawns & mask == mask), 0)
+        return tuple(_bits(goal))
 
     def is_over(self, state: TeekoState) -> bool:
         win_set = self.win_set
