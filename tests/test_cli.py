@@ -196,3 +196,20 @@ def test_the_default_opponent_keeps_learning_from_your_games_across_sessions() -
     assert second.exit_code == 0
     with Store() as store:
         assert store.load_learner("menace", "play") == saved  # an abandoned game teaches nothing
+
+
+def test_play_keeps_what_an_unnamed_learner_learns() -> None:
+    # README's "teach MENACE yourself": an unnamed learner seated by `gamelearn play` is kept as
+    # 'play', says so, and goes on learning in the next session.
+    from gamelearn.store.db import Store
+
+    for session in (1, 2):
+        result = runner.invoke(app, ["play", "tictactoe", "--first", "random", "--second", "menace", "--seed", "1"])
+        assert result.exit_code == 0, result.output
+        assert "menace is kept in the store as 'play'" in result.output
+        assert "menace learned:" in result.output
+        stored = Store().load_learner("menace", "play")
+        assert stored is not None and stored["games"] == session
+    frozen = runner.invoke(app, ["play", "tictactoe", "--first", "random", "--second", "menace:train=off"])
+    assert frozen.exit_code == 0 and "kept in the store" not in frozen.output
+    assert Store().load_learner("menace", "play")["games"] == 2  # type: ignore[index]

@@ -19,6 +19,7 @@ from gamelearn.experiments import matchbox as experiments
 from gamelearn.match import play_game
 from gamelearn.players.matchbox import HerPlayer, MenacePlayer
 from gamelearn.store.db import Store
+from gamelearn.store.json_files import write_json_file
 
 runner = CliRunner()
 HEXAPAWN = gamelearn.get_game("hexapawn")
@@ -46,15 +47,15 @@ def test_exported_json_has_a_plain_files_mode_and_keeps_an_existing_ones(tmp_pat
     her = HerPlayer(HEXAPAWN, seed=1)
     play_game(HEXAPAWN, [gamelearn.make_player(HEXAPAWN, "random", seed=2), her], seed=3)
     fresh = tmp_path / "her.json"
-    her.export_boxes(fresh)
+    write_json_file(fresh, her.knowledge())
     assert mode(fresh) == 0o644  # what open(path, "w") gives under umask 022, not mkstemp's 0600
     assert json.loads(fresh.read_text())["boxes"] == her.boxes
     os.umask(0o077)
     other = tmp_path / "private.json"
-    her.export_boxes(other)
+    write_json_file(other, her.knowledge())
     assert mode(other) == 0o600  # the umask decides, as for open()
     os.chmod(fresh, 0o640)
-    her.export_boxes(fresh)
+    write_json_file(fresh, her.knowledge())
     assert mode(fresh) == 0o640  # an existing file keeps its mode
     assert sorted(p.name for p in tmp_path.iterdir()) == ["her.json", "private.json"]
 
@@ -62,7 +63,7 @@ def test_exported_json_has_a_plain_files_mode_and_keeps_an_existing_ones(tmp_pat
 def test_export_into_a_missing_folder_is_a_value_error_and_creates_nothing(tmp_path: Path) -> None:
     menace = MenacePlayer(TICTACTOE, seed=1)
     with pytest.raises(ValueError, match="no such folder"):
-        menace.export_boxes(tmp_path / "nowhere" / "m.json")
+        write_json_file(tmp_path / "nowhere" / "m.json", menace.knowledge())
     assert list(tmp_path.iterdir()) == []
 
 
@@ -116,21 +117,22 @@ def damage(store: Store, kind: str, name: str) -> None:
 
 def test_a_learner_whose_stored_json_is_damaged_is_named_in_the_error() -> None:
     store = Store()
-    her = HerPlayer(HEXAPAWN, seed=1, name="bob", store=store)
-    play_game(HEXAPAWN, [gamelearn.make_player(HEXAPAWN, "random"), her], seed=7)
+    keeper = gamelearn.Keeper(store)
+    her = HerPlayer(HEXAPAWN, seed=1, name="bob")
+    play_game(HEXAPAWN, [gamelearn.make_player(HEXAPAWN, "random"), her], seed=7, keeper=keeper)
     damage(store, "her", "bob")
     with pytest.raises(ValueError, match=r"^her 'bob' in the store: Expecting property name"):
-        HerPlayer(HEXAPAWN, name="bob", store=store)
+        keeper.attach(HerPlayer(HEXAPAWN, name="bob"))
     with pytest.raises(ValueError, match=r"^her 'bob' in the store: "):
-        gamelearn.make_player(HEXAPAWN, "her:name=bob")
+        gamelearn.load_player(HEXAPAWN, "her:name=bob")
 
 
 def test_the_cli_names_a_damaged_learner_and_import_replace_mends_it(tmp_path: Path) -> None:
     store = Store()
-    menace = MenacePlayer(TICTACTOE, seed=1, name="m", store=store)
+    menace = MenacePlayer(TICTACTOE, seed=1, name="m")
     play_game(TICTACTOE, [menace, gamelearn.make_player(TICTACTOE, "random")], seed=2)
     good = tmp_path / "m.json"
-    menace.export_boxes(good)
+    write_json_file(good, menace.knowledge())
     damage(store, "menace", "m")
     for command in (["menace", "show", "m"], ["menace", "export", "m", str(tmp_path / "out.json")]):
         result = runner.invoke(app, command)
@@ -141,4 +143,4 @@ def test_the_cli_names_a_damaged_learner_and_import_replace_mends_it(tmp_path: P
     assert result.exit_code == 2 and "already in the store" in result.output
     result = runner.invoke(app, ["menace", "import", str(good), "--name", "m", "--replace"])
     assert result.exit_code == 0, result.output
-    assert MenacePlayer(TICTACTOE, name="m", store=Store()).boxes == menace.boxes
+    assert gamelearn.load_player(TICTACTOE, "menace:name=m").boxes == menace.boxes

@@ -173,7 +173,8 @@ def test_bradley_terry_two_players_has_the_closed_form() -> None:
         (("random", "bogus"), "unknown player 'bogus'"),
         (("random", "minimax:depht=2"), "unknown option 'depht'"),
         (("random", "human"), "machines only"),
-        (("random", "menace:name=mine"), "in memory only"),
+        (("random", "menace:name=mine"), "add train=off to measure it as stored"),
+        (("random", "menace:name=nobody,train=off"), "nothing is kept in the store under that name"),
         (("random", "perfect", "--workers", "0"), "--workers"),
     ],
 )
@@ -183,6 +184,23 @@ def test_bad_arguments_are_one_line_and_exit_2(arguments: tuple[str, ...], messa
     assert message in result.stderr and result.stderr.strip().count("\n") == 0
     assert result.stdout == ""
     assert Store().results("tournament") == []
+
+
+def test_a_stored_learner_is_measured_frozen_as_it_is_kept() -> None:
+    # MENACE trained and kept under a name, then measured in a tournament with train=off: every
+    # pair loads the same stored boxes, and the store is unchanged afterwards.
+    game = gamelearn.get_game("tictactoe")
+    trainee = gamelearn.make_player(game, "menace:name=trained", seed=1)
+    for seed in range(40):
+        gamelearn.play_game(game, [trainee, gamelearn.make_player(game, "random", seed=seed)], seed=seed)
+    kept = Store().load_learner("menace", "trained")
+    assert kept is not None and kept["games"] == 40
+    result = run_tournament(game, ["random", "menace:name=trained,train=off", "perfect"], 4, seed=2, workers=2)
+    assert Store().load_learner("menace", "trained") == kept
+    # The frozen learner plays from its stored boxes: as a fresh MENACE it would draw its first
+    # move from 4 beads of each opening colour; the trained one's first box is what was stored.
+    assert len(result.games) == 12
+    assert gamelearn.load_player(game, "menace:name=trained,train=off").boxes == trainee.boxes
 
 
 def test_unknown_game_and_teeko_grading_without_its_table() -> None:

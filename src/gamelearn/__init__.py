@@ -12,6 +12,7 @@ The public API (DESIGN.md):
 from __future__ import annotations
 
 from .games import GAME_NAMES, Game, IllegalMove, get_game
+from .keeper import Keeper, load_player
 from .match import End, GameRecord, Match, play_game
 from .players.base import Player
 from .players.registry import make_player
@@ -29,9 +30,11 @@ __all__ = [
     "Game",
     "GameRecord",
     "IllegalMove",
+    "Keeper",
     "Match",
     "Player",
     "get_game",
+    "load_player",
     "make_player",
     "play_game",
     "solve",

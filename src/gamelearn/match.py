@@ -1,5 +1,5 @@
 """One game between two players: the record of the game, the draws that end endless games, and
-learning after it (DESIGN.md, the play layer)."""
+learning after it (the play layer)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .games import Game, IllegalMove
+
+if TYPE_CHECKING:
+    from .keeper import Keeper, Kept
 
 
 class End(StrEnum):
@@ -63,7 +66,7 @@ class GameOver(ValueError):
 
 
 class Match:
-    """One game between two players, played a ply at a time (DESIGN.md, the play layer).
+    """One game between two players, played a ply at a time (the play layer).
 
     ``play_game`` loops over a Match; an interface whose person's move arrives later (the web app,
     one HTTP request a move) keeps the Match between requests.  The policy is the play layer's, in
@@ -73,8 +76,14 @@ class Match:
     comes up a third time or after ``max_plies`` plies, checked in that order after every move; a
     player whose ``choose`` returns None resigns (an empty matchbox) and loses.  After the end each
     player learns from the record with its side, exactly once: at once when ``learn`` is True (as
-    play_game does), else when the interface calls :meth:`learn_from_game` (the web app loads and
-    saves learners around it).  An abandoned game teaches nobody.
+    play_game does), else when the interface calls :meth:`learn_from_game`.  An abandoned game
+    teaches nobody.
+
+    Learners with a name (or a memory file) are kept by a :class:`~gamelearn.keeper.Keeper`:
+    ``keeper`` if given, else the default store's.  The keeper loads them when the match begins
+    and applies the game's lesson to the latest stored knowledge in one transaction at the end;
+    ``lessons`` then says what each learner learned.  Without a keeper and without kept learners
+    the players learn in memory only, at no extra cost.
     """
 
     def __init__(
@@ -85,6 +94,7 @@ class Match:
         max_plies: int = DEFAULT_MAX_PLIES,
         start: Hashable | None = None,
         learn: bool = True,
+        keeper: Keeper | None = None,
     ) -> None:
         if len(players) != 2:
             raise ValueError(f"a game takes two players, not {len(players)}")
@@ -106,6 +116,11 @@ class Match:
         self._end: End | None = None
         self._record: GameRecord | None = None
         self._learned = False
+        self.lessons: list[Kept] = []
+        self.keeper = keeper if keeper is not None else _default_keeper_for(self.players)
+        if self.keeper is not None:
+            for player in dict.fromkeys(self.players):  # one learner on both sides: loaded once
+                self.keeper.attach_once(player)
         self._check_end()
 
     # Where the game stands --------------------------------------------------------------------
@@ -194,19 +209,22 @@ class Match:
         assert self._record is not None  # every end makes the record
         return self._record
 
-    def learn_from_game(self) -> bool:
+    def learn_from_game(self, record_context: str | None = None) -> bool:
         """Each player learns from the finished game with its side (one player on both sides once,
         from both sides, ``side`` None), exactly once in the life of the match; True when they
-        learned now.  False for an unfinished or abandoned game, or when they already did."""
+        learned now.  False for an unfinished or abandoned game, or when they already did.  With
+        a keeper and ``record_context`` the game's record is stored in the same transaction as
+        the lessons."""
         if self._record is None or self._learned or self._end is End.ABANDONED:
             return False
         self._learned = True
         first, second = self.players
-        if first is second:
-            first.learn(self._record, None)
+        seats: list[tuple[Any, int | None]] = [(first, None)] if first is second else [(first, 0), (second, 1)]
+        if self.keeper is not None:
+            self.lessons = self.keeper.keep(self._record, seats, record_context=record_context)
         else:
-            first.learn(self._record, 0)
-            second.learn(self._record, 1)
+            for player, side in seats:
+                player.learn(self._record, side)
         return True
 
     # The policy -------------------------------------------------------------------------------
@@ -249,6 +267,13 @@ class Match:
         )
 
 
+def _default_keeper_for(players: Sequence[Any]) -> Keeper | None:
+    """The default store's keeper when a player is a kept learner (a name, a memory file)."""
+    from .keeper import Keeper, default_keeper
+
+    return default_keeper() if any(Keeper.is_kept(player) for player in players) else None
+
+
 def play_game(
     game: Game,
     players: Sequence[Any],
@@ -257,6 +282,7 @@ def play_game(
     start: Hashable | None = None,
     learn: bool = True,
     on_move: Callable[[Hashable, str, Hashable], None] | None = None,
+    keeper: Keeper | None = None,
 ) -> GameRecord:
     """Play one game; ``players[0]`` moves first from the initial position (or ``start``).
 
@@ -267,7 +293,7 @@ def play_game(
     after)`` sees every move played, before anyone learns.  A thin loop over :class:`Match`.
     """
     # The match does not learn by itself: on_move sees the last move before the players learn.
-    match = Match(game, players, seed=seed, max_plies=max_plies, start=start, learn=False)
+    match = Match(game, players, seed=seed, max_plies=max_plies, start=start, learn=False, keeper=keeper)
     if on_move is None:
         while match.end is None:
             match.advance()

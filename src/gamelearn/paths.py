@@ -20,3 +20,10 @@ def data_dir() -> Path:
     if sys.platform.startswith("win"):
         return Path(os.environ.get("APPDATA", str(Path.home()))) / "gamelearn"
     return Path(os.environ.get("XDG_DATA_HOME", str(Path.home() / ".local" / "share"))) / "gamelearn"
+
+
+def looks_like_path(spec: str) -> bool:
+    """A thesis memory named on the command line or in a spec is a file rather than a store name
+    when it holds a folder, ends in .m or .txt (as the thesis's saved memories do), or names an
+    existing file."""
+    return os.sep in spec or "/" in spec or Path(spec).suffix.lower() in (".m", ".txt") or Path(spec).exists()

@@ -11,7 +11,7 @@ from collections.abc import Hashable
 import typer
 
 from ..games import GAME_NAMES, Game, IllegalMove, get_game
-from ..match import DEFAULT_MAX_PLIES, End, GameRecord, play_game
+from ..match import DEFAULT_MAX_PLIES, End, GameRecord, Match
 from ..players.basic import HumanPlayer
 from ..players.registry import kinds_for, make_player
 from .common import EXIT_USAGE, UserError, console, err_console, fail
@@ -30,6 +30,8 @@ COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament")
 
 #: The opponent of `gamelearn play GAME` without --second.
 DEFAULT_OPPONENTS = {"teeko": "thesis:memory=play", "hexapawn": "her:name=play", "tictactoe": "menace:name=play"}
+#: The name an unnamed learner seated by `gamelearn play` is kept under (per game and kind).
+PLAY_LEARNER_NAME = "play"
 
 
 class Quit(Exception):
@@ -107,8 +109,25 @@ def play(
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
     ]
+    from ..keeper import Keeper, default_keeper
+    from ..players.knowledge import Learner
+
     if chosen_for_you:
-        console.print(f"Your opponent is {second}: it keeps what it learns from your games in the store.")
+        console.print(f"Your opponent is {second}.", markup=False)
+
+    for player in players:
+        # An unnamed learner is kept too, as the default opponent is: what you teach it lasts.
+        if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
+            player.keep_as(PLAY_LEARNER_NAME)
+    for player in dict.fromkeys(players):
+        if isinstance(player, Learner) and player.keep_name() is not None:
+            fresh = "name" if player.kind != "thesis" else "memory"
+            how = "it learns from this game" if player.trains else "frozen (train=off): it learns nothing"
+            console.print(
+                f"{player.kind} is kept in the store as {player.keep_name()!r}: {how}; "
+                f"give {player.kind}:{fresh}=NEW to start a fresh one.",
+                markup=False,
+            )
     names = []
     humans = sum(player.is_human for player in players)
     for index, player in enumerate(players):
@@ -119,19 +138,28 @@ def play(
         names.append(label)
     console.print(f"[bold]{game.name}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
 
-    def show(before: Hashable, move: str, after: Hashable) -> None:
-        mover = game.to_move(before)
-        if not players[mover].is_human:
-            console.print(f"{names[mover]} ({game.symbols[mover]}) plays [bold]{move}[/bold]")
-
     try:
-        record = play_game(game, players, max_plies=max_plies, on_move=show)
+        match = Match(game, players, max_plies=max_plies, learn=False, keeper=default_keeper())
+        while match.end is None:
+            before = match.state
+            move = match.advance()
+            mover = game.to_move(before)
+            if move is not None and not players[mover].is_human:
+                console.print(f"{names[mover]} ({game.symbols[mover]}) plays [bold]{move}[/bold]")
     except Quit:
         console.print("Game abandoned.")
         return
+    except ValueError as error:  # a stored learner its keeper cannot load
+        fail(str(error))
+    match.learn_from_game()
+    record = match.record
+    assert record is not None  # a finished match has its record
     console.print()
     console.print(game.render(record.final))
     console.print(describe_result(game, record))
+    for kept in match.lessons:
+        if kept.learner.keep_name() is not None and kept.learner.trains:
+            console.print(f"{kept.learner.kind} learned: {kept.lesson.text}.", markup=False)
 
 
 @app.command()

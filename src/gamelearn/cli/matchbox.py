@@ -177,6 +177,7 @@ def learner_app(kind: str) -> typer.Typer:
             )
 
     from ..store.files import MissingFolderError
+    from ..store.json_files import read_json_file, write_json_file
 
     @sub.command("export")
     def export(
@@ -187,7 +188,7 @@ def learner_app(kind: str) -> typer.Typer:
         store = open_store()
         player = stored_learner(kind, name, store)
         try:
-            player.export_boxes(path)
+            write_json_file(path, player.knowledge())
         except MissingFolderError as error:
             fail(str(error))
         except OSError as error:
@@ -205,18 +206,15 @@ def learner_app(kind: str) -> typer.Typer:
         ] = False,
     ) -> None:
         """Read boxes from a JSON file into the store; every box and bead is checked, a bad file changes nothing."""
+        from ..keeper import Keeper
+
         store = open_store()
         target = name or path.stem
-        # by name, without reading the payload: --replace may overwrite a damaged one
-        if (kind, target) in store.list_learners(kind) and not replace:
-            fail(f"a {kind} named {target!r} is already in the store (use --replace, or --name)")
-        player = make_learner(kind, "", store)
+        player = make_learner(kind, target)
         try:
-            player.import_boxes(path)
-        except ValueError as error:
-            fail(str(error))
-        try:
-            store.save_learner(kind, target, player.payload())
+            player.load_payload(read_json_file(path), where=f"{path}: ")
+            # the name is checked inside the write's transaction: of two imports, one wins
+            Keeper(store).save(player, replace=replace)
         except ValueError as error:
             fail(str(error))
         console.print(f"Imported {len(player.boxes)} boxes from {path} as {kind} [bold]{target}[/bold].")
@@ -245,20 +243,27 @@ def learner_app(kind: str) -> typer.Typer:
 def stored_learner(kind: str, name: str, store: Any) -> Any:
     """The learner kept in the store as ``name``; one line, exit 2, if there is none or it is
     damaged (the message then begins "KIND 'NAME' in the store:")."""
+    from ..keeper import Keeper
+
     names = [n for _, n in store.list_learners(kind)]
     if name not in names:
         fail(f"no {kind} named {name!r} in the store (known: {', '.join(names) or 'none'})")
-    return make_learner(kind, name, store)
+    player = make_learner(kind, name)
+    try:
+        Keeper(store).attach(player)
+    except ValueError as error:
+        fail(str(error))
+    return player
 
 
-def make_learner(kind: str, name: str, store: Any) -> Any:
+def make_learner(kind: str, name: str) -> Any:
     from ..games import get_game
     from ..players.matchbox import HerPlayer, HimPlayer, MenacePlayer
 
     factory = {"her": HerPlayer, "him": HimPlayer, "menace": MenacePlayer}[kind]
     game = get_game("tictactoe" if kind == "menace" else "hexapawn")
     try:
-        return factory(game, name=name, store=store)
+        return factory(game, name=name)
     except ValueError as error:
         fail(str(error))
 

@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games import get_game
+from ..keeper import Keeper, default_keeper
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord
 from ..players.registry import make_player
 from .actions import codec
@@ -45,7 +46,11 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
         self.game = get_game(game)
         self.codec = codec(self.game.name)
-        self.opponent = make_player(self.game, opponent)  # ValueError lists the valid specs
+        # A stored learner comes loaded and keeps its lessons through the play layer's keeper.
+        self.keeper = default_keeper() if Keeper.is_kept(make_player(self.game, opponent)) else None
+        self.opponent = (
+            self.keeper.load_player(self.game, opponent) if self.keeper else make_player(self.game, opponent)
+        )
         if self.opponent.is_human:
             raise ValueError("the opponent of a Gymnasium environment cannot be a person")
         self.agent_side = agent_side
@@ -86,7 +91,10 @@ class SingleAgentEnv(gymnasium.Env):
             return
         players = ("agent", self.opponent.spec()) if self.agent_side == 0 else (self.opponent.spec(), "agent")
         record = GameRecord(self.game.name, players, tuple(self.moves), tuple(self.states), winner, end, None)
-        self.opponent.learn(record, 1 - self.agent_side)
+        if self.keeper is not None:
+            self.keeper.keep(record, [(self.opponent, 1 - self.agent_side)])
+        else:
+            self.opponent.learn(record, 1 - self.agent_side)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -11,7 +11,8 @@ The policy, in one place:
   max_plies=...)``.  A game between players that do not learn replays on its own from that seed;
   a learner's game replays after the games before it in its pair.
 - One player object per spec per pair: it plays both colours against that opponent and learns from
-  every game of the pair (``learn(record, side)`` with the side it had).  Pairs start from fresh
+  every game of the pair (``learn(record, side)`` with the side it had), in memory.  A stored
+  learner is loaded by the keeper and must be frozen (``train=off``) or read-only (a memory file).  Pairs start from fresh
   players, so they are independent tasks and the result does not depend on the order pairs finish
   in; the games within a pair run in order.
 - Points are 1 for a win, 1/2 for a draw (a repetition or the ply cap included), 0 for a loss.  The
@@ -39,6 +40,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..games import Game, get_game
+from ..keeper import Keeper, load_player
 from ..match import DEFAULT_MAX_PLIES, play_game
 from ..players.registry import make_player
 from ..solve import Grade, Solution, solve
@@ -124,7 +126,7 @@ def play_pair(task: PairTask) -> list[GameResult]:
     game = get_game(task.game)
     spec_indices = (task.first, task.second)
     players = [
-        make_player(game, spec, seed=game_seed(task.seed, task.pair, -1 - side)) for side, spec in enumerate(task.specs)
+        load_player(game, spec, seed=game_seed(task.seed, task.pair, -1 - side)) for side, spec in enumerate(task.specs)
     ]
     solution = solve(game) if task.grade else None
     results = []
@@ -386,10 +388,19 @@ def check_arguments(
         player = make_player(game, spec, seed=0)  # ValueError for an unknown spec or option
         if player.is_human:
             raise ValueError(f"{spec!r}: a tournament plays machines only, not a person")
-        # A named learner saves to the store after every game; pairs run in parallel with their own
-        # copies, which would overwrite each other's memories.
-        if getattr(player, "name", None) or getattr(player, "store_name", None):
-            raise ValueError(f"{spec!r}: tournament players learn in memory only; drop the stored name from the spec")
+        # A stored learner may be measured as it is kept (frozen: train=off, or a memory file).  One
+        # that learns would be taught by every pair at once, each from its own copy, so its score
+        # would measure no one learner: refused.
+        if Keeper.is_kept(player) and getattr(player, "trains", False):
+            raise ValueError(
+                f"{spec!r}: a stored learner that learns would be taught by every pair at once; "
+                "add train=off to measure it as stored, or drop its name to let it learn in memory"
+            )
+        if Keeper.is_kept(player) and getattr(player, "memory_path", None) is None:
+            from ..keeper import default_keeper
+
+            if not default_keeper().exists(player):  # type: ignore[arg-type]
+                raise ValueError(f"{spec!r}: nothing is kept in the store under that name")
     if grade:
         try:
             solve(game)

@@ -97,6 +97,10 @@ class Learner(Player):
         """The name the knowledge is kept under, or None for a learner nobody keeps."""
         return self.name
 
+    def keep_as(self, name: str | None) -> None:
+        """Give the learner the name it is kept under (the web app names each browser's own)."""
+        self.name = name or None
+
     @abstractmethod
     def knowledge(self) -> Knowledge:
         """What the learner knows, as a fresh value JSON can write."""
@@ -116,6 +120,11 @@ class Learner(Player):
     @abstractmethod
     def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
         """The difference between two knowledge values of this learner."""
+
+    def view(self, focus: list[str] | None = None) -> dict[str, Any]:
+        """What the learner knows, as data for a page: its counts, and for a matchbox learner its
+        boxes (``focus``: the boxes to show first)."""
+        return {"kind": self.kind, **self.describe()}
 
     def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
         """What the learner looked at to choose ``move`` in ``state`` (a box, a recall), for people."""

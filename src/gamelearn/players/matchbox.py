@@ -1,8 +1,8 @@
-"""The matchbox learners: Gardner's HER and HIM for hexapawn (seed 003; Gardner, "A Matchbox
+"""The matchbox learners: Gardner's HER and HIM for hexapawn (Gardner, "A Matchbox
 Game-Learning Machine", 1962) and Michie's MENACE for tic-tac-toe (1961).
 
 A learner keeps a box per position it has to move in, named by the position's canonical image
-under the game's symmetries (seed 003: ``if mirror(board) < board: board = mirror(board)``), so a
+under the game's symmetries (Gardner: one box serves a position and its mirror image), so a
 position and its mirror image share a box.  A box holds beads, one per move; the learner shakes the
 box (a seeded random draw) and plays the bead's move, seen back in the real orientation.  An empty
 box resigns (``choose`` returns None and play_game records End.RESIGN).
@@ -11,37 +11,35 @@ Learning reads the finished game from its record, so a learner needs no memory o
 ``choose`` and ``learn``: each of its moves is mapped back to (box, bead).
 
 * HER: after a loss the bead of its last move comes out.  If it resigned, that is the bead of the
-  move before the empty box (seed 003: "when HER opens an empty box it gives up, and the bead of
+  move before the empty box (Gardner 1962: an empty box resigns, and the bead of
   the move before is taken out").
 * HIM: HER, plus Gardner's reward: after a win a second copy of every bead it drew goes back in its
-  box (seed 003's closing exercise).
+  box (Gardner 1962's suggested variant).
 * MENACE: a box per position where it is to move and has more than one choice; the bead colours are
   the moves, symmetric moves of the box's own position being one colour; each colour starts with
   beads by stage (default 4, 3, 2, 1 for its 1st to 4th move); after a game every bead drawn is
   reinforced (default +3 win, +1 draw, -1 loss, never below zero).
 
-With ``name=...`` a learner loads its boxes from the store at construction and saves them after
-every ``learn``; the payload is the same JSON that ``export_boxes`` writes, checked box by box.
+A learner's knowledge (:mod:`.knowledge`) is one JSON document: its kind, game, settings, the
+games it learned from and every box with its beads, checked box by box when loaded.  With
+``name=NAME`` the play layer's keeper keeps it in the store; ``train=off`` freezes it.
 """
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from collections.abc import Hashable
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..games import Game
 from ..games.hexapawn import pawn_moves
-from ..store.files import atomic_write_bytes
-from .base import Player
+from .knowledge import Change, Knowledge, Learner, Lesson
 from .matchbox_tables import colour_of, position_table, stabilizer
-from .registry import Option, PlayerKind, register
+from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..match import GameRecord
-    from ..store.db import Store
 
 FORMAT = "gamelearn-matchboxes"
 FORMAT_VERSION = 1
@@ -51,8 +49,8 @@ MENACE_BEADS = (4, 3, 2, 1)
 MENACE_REWARDS = (3, 1, -1)
 
 
-class MatchboxPlayer(Player):
-    """What HER, HIM and MENACE share: boxes named by canonical boards, persistence, export."""
+class MatchboxPlayer(Learner):
+    """What HER, HIM and MENACE share: boxes named by canonical boards, their knowledge as a value."""
 
     kind = "matchbox"
     game_name = ""
@@ -62,44 +60,28 @@ class MatchboxPlayer(Player):
         game: Game,
         seed: int | None = None,
         name: str = "",
-        store: Store | None = None,
-        owner: str = "local",
+        train: bool = True,
         **options: Any,
     ) -> None:
         if game.name != self.game_name:
             raise ValueError(f"{self.kind} plays {self.game_name}, not {game.name}")
-        shown = {"name": name, **options} if name else options
+        shown = {"name": name, **options} if name else dict(options)
+        if not train:
+            shown["train"] = "off"
         super().__init__(game, seed, **shown)
-        self.name = name
-        self.owner = owner
-        self._store = store
+        self.name = name or None
+        self.trains = train
         self.games_played = 0
         self._last_record: GameRecord | None = None
         self._learned_sides: tuple[int, ...] = ()
         self.table = position_table(game.name)
-        if name:
-            where = f"{self.kind} {name!r} in the store"
-            try:
-                payload = self.store().load_learner(self.kind, name, owner=owner)
-            except ValueError as error:  # a payload that is not JSON (json.JSONDecodeError)
-                raise ValueError(f"{where}: {error}") from None
-            if payload is not None:
-                self.load_payload(payload, where=where)
 
-    # persistence -------------------------------------------------------------------------------
+    # knowledge ---------------------------------------------------------------------------------
 
-    def store(self) -> Store:
-        if self._store is None:
-            from ..store.db import Store
+    def keep_kind(self) -> str:
+        return self.kind
 
-            self._store = Store()
-        return self._store
-
-    def save(self) -> None:
-        if self.name:
-            self.store().save_learner(self.kind, self.name, self.payload(), owner=self.owner)
-
-    def payload(self) -> dict[str, Any]:
+    def knowledge(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -110,25 +92,28 @@ class MatchboxPlayer(Player):
             "boxes": self.boxes_json(),
         }
 
+    def load(self, knowledge: Knowledge) -> None:
+        self.load_payload(knowledge, where="")
+
     def load_payload(self, payload: Any, where: str) -> None:
         """Replace the boxes with ``payload``'s after checking all of it; a bad payload raises
-        ValueError naming ``where``, the box and what is wrong, and changes nothing."""
+        ValueError (prefixed with ``where``) naming the box and what is wrong, and changes nothing."""
         if not isinstance(payload, dict):
-            raise ValueError(f"{where}: not a matchbox file (a JSON object is expected)")
+            raise ValueError(f"{where}not a matchbox file (a JSON object is expected)")
         if payload.get("format") != FORMAT:
-            raise ValueError(f"{where}: not a matchbox file (format {payload.get('format')!r}, expected {FORMAT!r})")
+            raise ValueError(f"{where}not a matchbox file (format {payload.get('format')!r}, expected {FORMAT!r})")
         if payload.get("version") != FORMAT_VERSION:
-            raise ValueError(f"{where}: matchbox format version {payload.get('version')!r} is not supported")
+            raise ValueError(f"{where}matchbox format version {payload.get('version')!r} is not supported")
         if payload.get("game") != self.game.name:
-            raise ValueError(f"{where}: boxes for {payload.get('game')!r}, not {self.game.name}")
+            raise ValueError(f"{where}boxes for {payload.get('game')!r}, not {self.game.name}")
         if payload.get("kind") not in self.compatible_kinds():
-            raise ValueError(f"{where}: boxes of a {payload.get('kind')!r}, not a {self.kind}")
+            raise ValueError(f"{where}boxes of a {payload.get('kind')!r}, not a {self.kind}")
         games = payload.get("games", 0)
         if not isinstance(games, int) or isinstance(games, bool) or games < 0:
-            raise ValueError(f"{where}: 'games' must be a whole number >= 0, not {games!r}")
+            raise ValueError(f"{where}'games' must be a whole number >= 0, not {games!r}")
         boxes = payload.get("boxes")
         if not isinstance(boxes, dict):
-            raise ValueError(f"{where}: 'boxes' must be an object from board to beads")
+            raise ValueError(f"{where}'boxes' must be an object from board to beads")
         checked = self.check_boxes(boxes, where)
         self.apply_settings(payload.get("settings", {}), where)
         self.install_boxes(checked)
@@ -137,20 +122,91 @@ class MatchboxPlayer(Player):
     def compatible_kinds(self) -> tuple[str, ...]:
         return (self.kind,)
 
-    def export_boxes(self, path: str | Path) -> None:
-        """Write the boxes as JSON, atomically (a temporary file, then a rename)."""
-        write_json_atomically(Path(path), self.payload())
+    def describe(self) -> dict[str, int]:
+        beads = sum(sum(bead_counts(beads).values()) for beads in self.boxes_json().values())
+        return {"boxes": len(self.boxes_json()), "beads": beads, "games": self.games_played}
 
-    def import_boxes(self, path: str | Path) -> None:
-        """Read boxes from a JSON file written by ``export_boxes``; a bad file changes nothing."""
-        path = Path(path)
-        try:
-            payload = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise ValueError(f"{path}: cannot read it ({error.strerror or error})") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ValueError(f"{path}: not a JSON matchbox file ({error})") from None
-        self.load_payload(payload, where=str(path))
+    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+        """Beads taken out of and put into each box.  A box the learner opened since ``before``
+        is compared with a new box of that position (its beads were not learned, only found)."""
+        old_boxes = before.get("boxes", {}) if isinstance(before, dict) else {}
+        new_boxes = after.get("boxes", {}) if isinstance(after, dict) else {}
+        changes = []
+        opened = 0
+        for board in sorted(set(old_boxes) | set(new_boxes)):
+            if board in old_boxes:
+                old = bead_counts(old_boxes[board])
+            else:
+                opened += 1
+                old = bead_counts(self.fresh_box(board))
+            new = bead_counts(new_boxes.get(board, {}))
+            removed, added = old - new, new - old
+            if removed or added or board not in old_boxes:
+                changes.append(
+                    Change(
+                        where=board,
+                        removed=tuple(sorted(removed.elements())),
+                        added=tuple(sorted(added.elements())),
+                        before=None if board not in old_boxes else sum(old.values()),
+                        after=sum(new.values()),
+                    )
+                )
+        return Lesson(self.kind, tuple(changes), lesson_text(changes, opened))
+
+    def box_beads(self, board: str) -> list[tuple[str, int]]:
+        """The box for ``board`` as (bead, count) pairs in the box's own order, every bead it ever
+        held included: a count of 0 is the empty ring a lost bead leaves (Gardner's picture)."""
+        beads = self.boxes_json().get(board)
+        counts = bead_counts(beads if beads is not None else self.fresh_box(board))
+        order = list(bead_counts(self.fresh_box(board)))
+        order += [bead for bead in counts if bead not in order]
+        return [(bead, counts.get(bead, 0)) for bead in order]
+
+    def view(self, focus: list[str] | None = None) -> dict[str, Any]:
+        """Every box for hexapawn (19 at most fit a page, as in Gardner's picture); MENACE's boxes
+        of ``focus`` (it has up to 304).  Each box lists its beads with their counts, every bead it
+        ever held included (0: the empty ring a lost bead leaves)."""
+        boxes = self.boxes_json()
+        shown = sorted(boxes) if self.game.name == "hexapawn" else [b for b in dict.fromkeys(focus or []) if b in boxes]
+        counts = self.describe()
+        return {
+            "kind": self.kind,
+            "boxes_total": counts["boxes"],
+            "beads_total": counts["beads"],
+            "games": counts["games"],
+            "boxes": [
+                {
+                    "board": board,
+                    "beads": [list(pair) for pair in self.box_beads(board)],
+                    "count": sum(bead_counts(boxes[board]).values()),
+                }
+                for board in shown
+            ],
+        }
+
+    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+        """The box the learner opened for ``state`` and the bead its ``move`` came from."""
+        position, box, symmetry = self.box_position(state)
+        if len(self.table.moves[position]) == 1 and self.kind == "menace":
+            return {
+                "learner": self.kind,
+                "box": None,
+                "bead": None,
+                "resigned": False,
+                "note": "one legal move: no box",
+            }
+        bead = self.game.transform_move(move, symmetry) if move is not None else None
+        return {
+            "learner": self.kind,
+            "box": self.table.boards[box],
+            "mirrored": symmetry != 0,
+            "bead": self.bead_of(box, bead) if bead is not None else None,
+            "resigned": move is None,
+        }
+
+    def bead_of(self, box: int, move: str) -> str:
+        """The bead a move (in the box's orientation) is drawn as."""
+        return move
 
     # the box of a position ---------------------------------------------------------------------
 
@@ -166,7 +222,12 @@ class MatchboxPlayer(Player):
         return position, self.table.canonical[position], self.table.symmetry[position]
 
     def learn(self, record: GameRecord, side: int | None = None) -> None:
-        """Update the boxes from a finished game; ``side`` None means it played both sides."""
+        """Update the boxes from a finished game, in memory; ``side`` None means it played both
+        sides.  Every box the game opened is kept (as Gardner's HER has a box for every position it
+        meets), so the knowledge after a game is the same whether or not it was
+        reloaded from the store in between."""
+        if not self.trains:
+            return
         sides: tuple[int, ...] = (0, 1) if side is None else (side,)
         if self._last_record is record:
             # the same game again (a caller that seats one learner twice may call learn once per
@@ -183,8 +244,37 @@ class MatchboxPlayer(Player):
                 if self.game.to_move(state) == mover
             ]
             outcome = 0 if record.winner is None else (1 if record.winner == mover else -1)
+            self.open_boxes(drawn)
             self.reinforce(drawn, outcome)
-        self.save()
+
+    #: A position has a box when it has at least this many moves (MENACE: no box for one move).
+    min_choices = 1
+    boxes: dict[str, Any]
+
+    def open_boxes(self, drawn: list[tuple[Hashable, str]]) -> None:
+        """Make sure a box stands for every position of ``drawn`` that has one."""
+        for state, _ in drawn:
+            position, box, _ = self.box_position(state)
+            if len(self.table.moves[position]) >= self.min_choices:
+                board = self.table.boards[box]
+                if board not in self.boxes:
+                    self.boxes[board] = self.new_box(box)
+
+    def new_box(self, box: int) -> Any:
+        raise NotImplementedError
+
+    def box_to_draw_from(self, board: str, box: int) -> Any:
+        """The box for ``board``, opened (a new one kept) when the learner trains; a frozen
+        learner draws from a new box without keeping it, so its knowledge never changes."""
+        beads = self.boxes.get(board)
+        if beads is None:
+            beads = self.new_box(box)
+            if self.trains:
+                self.boxes[board] = beads
+        return beads
+
+    def fresh_box(self, board: str) -> Any:
+        return self.new_box(box_of_board(self.table, board, "", min_choices=self.min_choices))
 
     # what each learner defines ----------------------------------------------------------------
 
@@ -207,21 +297,38 @@ class MatchboxPlayer(Player):
         raise NotImplementedError
 
 
-def write_json_atomically(path: Path, payload: Any) -> None:
-    """Write JSON whole or not at all, through the one writer of exported files (store.files: a
-    temporary file renamed over ``path``, a new file's mode as open() gives it, a missing folder
-    refused with a ValueError)."""
-    text = json.dumps(payload, indent=1, sort_keys=True) + "\n"
-    atomic_write_bytes(path, text.encode("utf-8"))
+def bead_counts(beads: Any) -> Counter[str]:
+    """A box's beads as counts: HER's and HIM's are a list of moves, MENACE's colour -> count."""
+    if isinstance(beads, dict):
+        return Counter({str(colour): int(count) for colour, count in beads.items()})
+    return Counter(str(bead) for bead in beads)
+
+
+def lesson_text(changes: list[Change], opened: int) -> str:
+    """One line for people: "bead 03 taken out of box BBB..WWW." or counts."""
+    taken = [(change.where, bead) for change in changes for bead in change.removed]
+    put = sum(len(change.added) for change in changes)
+    parts = []
+    if len(taken) == 1:
+        parts.append(f"bead {taken[0][1]} taken out of box {taken[0][0]}")
+    elif taken:
+        boxes = len({where for where, _ in taken})
+        parts.append(f"{len(taken)} beads taken out of {boxes} box{'es' if boxes != 1 else ''}")
+    if put:
+        boxes = sum(1 for change in changes if change.added)
+        parts.append(f"{put} bead{'s' if put != 1 else ''} put into {boxes} box{'es' if boxes != 1 else ''}")
+    if opened:
+        parts.append(f"{opened} new box{'es' if opened != 1 else ''} opened")
+    return "; ".join(parts) if parts else "nothing changed"
 
 
 # HER and HIM ------------------------------------------------------------------------------------
 
 
 class HerPlayer(MatchboxPlayer):
-    """Gardner's HER (seed 003): punishment only.  It plays either side; ``boxes`` maps the canonical
+    """Gardner's HER (1962): punishment only.  It plays either side; ``boxes`` maps the canonical
     board of each position it has met to its beads, moves in the game's notation (``"03"``), in
-    seed 003's order (square by square: straight, left, right)."""
+    the classroom module's order (square by square: straight, left, right)."""
 
     kind = "her"
     game_name = "hexapawn"
@@ -233,7 +340,7 @@ class HerPlayer(MatchboxPlayer):
         super().__init__(game, seed, name=name, **kwargs)
 
     def new_box(self, position: int) -> list[str]:
-        """A bead for every legal move, in seed 003's ``moves`` order."""
+        """A bead for every legal move, in the classroom module's ``moves`` order."""
         board = self.table.boards[position]
         side = self.game.symbols[self.table.to_move[position]]
         return [f"{a}{b}" for a, b in pawn_moves(board, side)]
@@ -241,9 +348,7 @@ class HerPlayer(MatchboxPlayer):
     def choose(self, state: Hashable) -> str | None:
         _, box, k = self.box_position(state)
         board = self.table.boards[box]
-        if board not in self.boxes:
-            self.boxes[board] = self.new_box(box)
-        beads = self.boxes[board]
+        beads = self.box_to_draw_from(board, box)
         if not beads:
             return None  # an empty box: HER gives up
         bead = self.rng.choice(beads)
@@ -281,17 +386,17 @@ class HerPlayer(MatchboxPlayer):
             position = box_of_board(self.table, board, where, min_choices=1)
             legal = set(self.new_box(position))
             if not isinstance(beads, list):
-                raise ValueError(f"{where}: box {board!r}: beads must be a list of moves, not {beads!r}")
+                raise ValueError(f"{where}box {board!r}: beads must be a list of moves, not {beads!r}")
             for bead in beads:
                 if not isinstance(bead, str) or bead not in legal:
                     raise ValueError(
-                        f"{where}: box {board!r}: bead {bead!r} is not a legal move there (legal: {', '.join(sorted(legal))})"
+                        f"{where}box {board!r}: bead {bead!r} is not a legal move there (legal: {', '.join(sorted(legal))})"
                     )
             if not self.rewards_wins:
                 for bead in set(beads):
                     if beads.count(bead) > 1:
                         raise ValueError(
-                            f"{where}: box {board!r}: bead {bead!r} is there {beads.count(bead)} times; HER has one of each (HIM may have copies)"
+                            f"{where}box {board!r}: bead {bead!r} is there {beads.count(bead)} times; HER has one of each (HIM may have copies)"
                         )
             checked[board] = list(beads)
         return checked
@@ -311,16 +416,16 @@ def box_of_board(table: Any, board: Any, where: str, min_choices: int) -> int:
     """The position a box's name stands for; ValueError unless it is a canonical, unfinished
     position with at least ``min_choices`` moves."""
     if not isinstance(board, str):
-        raise ValueError(f"{where}: box name {board!r} is not a board string")
+        raise ValueError(f"{where}box name {board!r} is not a board string")
     position = _unfinished_positions(table.game_name).get(board)
     if position is None:
-        raise ValueError(f"{where}: box {board!r}: not a position any game reaches with a move to make")
+        raise ValueError(f"{where}box {board!r}: not a position any game reaches with a move to make")
     if table.canonical[position] != position:
         raise ValueError(
-            f"{where}: box {board!r}: not the canonical board (its box is {table.boards[table.canonical[position]]!r})"
+            f"{where}box {board!r}: not the canonical board (its box is {table.boards[table.canonical[position]]!r})"
         )
     if len(table.moves[position]) < min_choices:
-        raise ValueError(f"{where}: box {board!r}: only one move there, so no box")
+        raise ValueError(f"{where}box {board!r}: only one move there, so no box")
     return position
 
 
@@ -362,6 +467,7 @@ class MenacePlayer(MatchboxPlayer):
 
     kind = "menace"
     game_name = "tictactoe"
+    min_choices = 2
 
     def __init__(
         self,
@@ -395,6 +501,9 @@ class MenacePlayer(MatchboxPlayer):
             self._colours[box] = (tuple(sorted(set(colour.values()), key=int)), colour)
         return self._colours[box]
 
+    def bead_of(self, box: int, move: str) -> str:
+        return self.colours(box)[1][move]
+
     def stage_beads(self, box: int) -> int:
         """Beads per colour for a new box: by its own move number (pieces on the board // 2)."""
         stage = (9 - len(self.table.moves[box])) // 2
@@ -410,9 +519,7 @@ class MenacePlayer(MatchboxPlayer):
         if len(moves) == 1:
             return moves[0]  # one choice: no box
         board = self.table.boards[box]
-        if board not in self.boxes:
-            self.boxes[board] = self.new_box(box)
-        colour = draw_colour(self.rng, self.boxes[board])
+        colour = draw_colour(self.rng, self.box_to_draw_from(board, box))
         if colour is None:
             return None  # an empty box resigns
         return self.game.transform_move(colour, self.table.inverse_symmetry[k])
@@ -440,15 +547,15 @@ class MenacePlayer(MatchboxPlayer):
         # the boxes carry their own counts; the settings say how new boxes and rewards work, and a
         # learner saved with other settings keeps them
         if not isinstance(settings, dict):
-            raise ValueError(f"{where}: 'settings' must be an object")
+            raise ValueError(f"{where}'settings' must be an object")
         beads = settings.get("beads", list(self.beads_by_stage))
         if not isinstance(beads, list) or not beads or any(not isinstance(b, int) or b < 1 for b in beads):
-            raise ValueError(f"{where}: settings 'beads' must be a list of whole numbers >= 1, not {beads!r}")
+            raise ValueError(f"{where}settings 'beads' must be a list of whole numbers >= 1, not {beads!r}")
         rewards = []
         for key, default in zip(("win", "draw", "loss"), self.rewards, strict=True):
             value = settings.get(key, default)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{where}: settings {key!r} must be a whole number, not {value!r}")
+                raise ValueError(f"{where}settings {key!r} must be a whole number, not {value!r}")
             rewards.append(value)
         self.beads_by_stage = tuple(beads)
         self.rewards = (rewards[0], rewards[1], rewards[2])
@@ -462,15 +569,13 @@ class MenacePlayer(MatchboxPlayer):
             box = box_of_board(self.table, board, where, min_choices=2)
             colours = self.colours(box)[0]
             if not isinstance(counts, dict):
-                raise ValueError(f"{where}: box {board!r}: beads must be an object from colour to count")
+                raise ValueError(f"{where}box {board!r}: beads must be an object from colour to count")
             if set(counts) != set(colours):
-                raise ValueError(
-                    f"{where}: box {board!r}: colours {sorted(counts)} but the position has {list(colours)}"
-                )
+                raise ValueError(f"{where}box {board!r}: colours {sorted(counts)} but the position has {list(colours)}")
             for colour, count in counts.items():
                 if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                     raise ValueError(
-                        f"{where}: box {board!r}: colour {colour!r} has {count!r} beads, not a whole number >= 0"
+                        f"{where}box {board!r}: colour {colour!r} has {count!r} beads, not a whole number >= 0"
                     )
             checked[board] = {colour: counts[colour] for colour in colours}
         return checked
@@ -493,14 +598,15 @@ def draw_colour(rng: Any, counts: dict[str, int]) -> str | None:
     raise AssertionError("unreachable: pick < total")
 
 
-_NAME = Option("name", str, "", "keep the boxes in the store under this name (loaded now, saved after each game)")
+_NAME = Option("name", parse_name, "", "keep the boxes in the store under this name (the keeper loads and saves them)")
+_TRAIN = Option("train", parse_switch, True, "learn from each game (off: frozen, a stored learner is only read)")
 register(
     PlayerKind(
         "her",
         HerPlayer,
-        "Gardner's matchbox learner (seed 003): a bead per move, a loss takes out the last bead",
+        "Gardner's matchbox learner (1962): a bead per move, a loss takes out the last bead",
         games=frozenset({"hexapawn"}),
-        options=(_NAME,),
+        options=(_NAME, _TRAIN),
     )
 )
 register(
@@ -509,7 +615,7 @@ register(
         HimPlayer,
         "HER with Gardner's reward: a win puts back a second copy of every bead drawn",
         games=frozenset({"hexapawn"}),
-        options=(_NAME,),
+        options=(_NAME, _TRAIN),
     )
 )
 register(
@@ -520,6 +626,7 @@ register(
         games=frozenset({"tictactoe"}),
         options=(
             _NAME,
+            _TRAIN,
             Option("beads", parse_beads, MENACE_BEADS, "beads per colour at its 1st, 2nd, ... move, e.g. 4-3-2-1"),
             Option("win", parse_reward, MENACE_REWARDS[0], "beads added per drawn bead after a win"),
             Option("draw", parse_reward, MENACE_REWARDS[1], "beads added after a draw"),

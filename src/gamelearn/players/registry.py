@@ -68,6 +68,15 @@ def parse_int(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def parse_name(text: str) -> str:
+    """A learner's name in the store: 1 to 100 letters, digits, '-', '_' and '.' (no control
+    characters, no spaces, nothing a shell or a file name would mangle)."""
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,100}", text):
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ValueError(f"{shown!r} is not a name of 1 to 100 letters, digits, '-', '_' and '.'")
+    return text
+
+
 def parse_switch(text: str) -> bool:
     lowered = text.lower()
     if lowered in ("on", "true", "yes", "1"):

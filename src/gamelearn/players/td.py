@@ -13,8 +13,9 @@ earlier one towards the (just updated) value of the next, ``V(a) += alpha * (tar
 replayed backwards, so one game carries the result all the way to the opening.  Positions are keyed
 by their least symmetric image (``symmetry=on``), as MENACE's boxes are.
 
-With ``name=NAME`` the table is loaded from the store (``Store.load_learner("td", NAME)``) when the
-player is made and saved after every game it learns from, in one transaction.
+The table is the learner's knowledge (:mod:`.knowledge`): with ``name=NAME`` the play layer's
+keeper keeps it in the store (under ``GAME/NAME``) and applies each game's lesson to the latest
+stored table in one transaction; ``train=off`` freezes it.
 
 Every random choice goes through the player's seeded ``rng`` in a fixed order (one ``random()`` per
 move, then one ``choice`` among the explored or the tied moves), which the numba training kernel in
@@ -26,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from .base import Player
-from .registry import Option, PlayerKind, parse_switch, register
+from .knowledge import Change, Knowledge, Learner, Lesson
+from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..match import GameRecord
@@ -48,12 +49,6 @@ def parse_fraction(text: str) -> float:
     return value
 
 
-def parse_name(text: str) -> str:
-    if not text.replace("-", "").replace("_", "").replace(".", "").isalnum():
-        raise ValueError(f"{text!r} is not a name of letters, digits, '-', '_' and '.'")
-    return text
-
-
 def result_for(winner: int | None, side: int) -> float:
     """A finished game's result for ``side``: 1 won, 0 lost, 1/2 drawn."""
     if winner is None:
@@ -61,7 +56,7 @@ def result_for(winner: int | None, side: int) -> float:
     return 1.0 if winner == side else 0.0
 
 
-class TDPlayer(Player):
+class TDPlayer(Learner):
     """Tabular TD(0) over afterstates; see the module docstring."""
 
     kind = "td"
@@ -87,18 +82,16 @@ class TDPlayer(Player):
         self.alpha = alpha
         self.epsilon = epsilon
         self.train = train
+        self.trains = train
         self.symmetry = symmetry
         self.name = name or None
         #: key(position) -> learnt value for the side that moved into it.
         self.values: dict[str, float] = {}
         self.games_learnt = 0
-        self._store: Any = None
         #: position -> key: the symmetry search is the costly part of a move, and positions recur.
         self._keys: dict[Hashable, str] = {}
         self._last_record: GameRecord | None = None
         self._learnt_sides: tuple[int, ...] = ()
-        if self.name:
-            self.load()
 
     # The table ----------------------------------------------------------------------------
 
@@ -160,49 +153,58 @@ class TDPlayer(Player):
                 new = old + self.alpha * (target - old)
                 self.values[key] = new
                 target = new
-        if self.name:
-            self.save()
 
-    # Persistence --------------------------------------------------------------------------
+    # Knowledge ----------------------------------------------------------------------------
 
-    def to_payload(self) -> dict[str, Any]:
+    #: A lesson lists at most this many moved entries (the largest moves first).
+    LESSON_ENTRIES = 20
+
+    def keep_name(self) -> str | None:
+        return f"{self.game.name}/{self.name}" if self.name else None
+
+    def knowledge(self) -> dict[str, Any]:
         return {
+            "format": "gamelearn-td",
             "game": self.game.name,
             "symmetry": self.symmetry,
             "games_learnt": self.games_learnt,
             "values": dict(self.values),
         }
 
-    def load_payload(self, payload: dict[str, Any]) -> None:
-        """Take over a saved table; ValueError if it belongs to another game or keying."""
-        if payload.get("game") != self.game.name:
-            raise ValueError(f"td table {self.name!r} is for {payload.get('game')!r}, not {self.game.name!r}")
-        if bool(payload.get("symmetry", True)) != self.symmetry:
-            raise ValueError(
-                f"td table {self.name!r} was learnt with symmetry={'on' if payload.get('symmetry') else 'off'}"
-            )
-        self.values = {str(k): float(v) for k, v in payload.get("values", {}).items()}
-        self.games_learnt = int(payload.get("games_learnt", 0))
+    def load(self, knowledge: Knowledge) -> None:
+        """Take over a table; ValueError if it is not one, or belongs to another game or keying."""
+        if not isinstance(knowledge, dict) or not isinstance(knowledge.get("values", {}), dict):
+            raise ValueError("not a td table (an object with 'values' is expected)")
+        if knowledge.get("game") != self.game.name:
+            raise ValueError(f"a td table for {knowledge.get('game')!r}, not {self.game.name!r}")
+        if bool(knowledge.get("symmetry", True)) != self.symmetry:
+            raise ValueError(f"the table was learnt with symmetry={'on' if knowledge.get('symmetry') else 'off'}")
+        try:
+            values = {str(k): float(v) for k, v in knowledge.get("values", {}).items()}
+            games = int(knowledge.get("games_learnt", 0))
+        except (TypeError, ValueError):
+            raise ValueError("a td table's values are numbers and its games a whole number") from None
+        if any(not 0.0 <= v <= 1.0 for v in values.values()) or games < 0:
+            raise ValueError("a td table's values lie in 0..1 and its games count is >= 0")
+        self.values, self.games_learnt = values, games
 
-    def store_name(self) -> str:
-        return f"{self.game.name}/{self.name}"
+    def describe(self) -> dict[str, int]:
+        return {"entries": len(self.values), "games": self.games_learnt}
 
-    def store(self) -> Any:
-        """The store this player's table lives in (the default database), opened once."""
-        if self._store is None:
-            from ..store.db import Store
-
-            self._store = Store()
-        return self._store
-
-    def load(self) -> None:
-        payload = self.store().load_learner("td", self.store_name())
-        if payload is not None:
-            self.load_payload(payload)
-
-    def save(self) -> None:
-        """Write the whole table in one transaction (the store's save_learner)."""
-        self.store().save_learner("td", self.store_name(), self.to_payload())
+    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+        """The entries that moved, the largest moves first; a new entry moved from 1/2."""
+        old = before.get("values", {}) if isinstance(before, dict) else {}
+        new = after.get("values", {}) if isinstance(after, dict) else {}
+        moved = []
+        for key in set(old) | set(new):
+            a, b = old.get(key), new.get(key, UNKNOWN_VALUE)
+            if a != b:
+                moved.append((abs(b - (UNKNOWN_VALUE if a is None else a)), key, a, b))
+        moved.sort(key=lambda item: (-item[0], item[1]))
+        changes = tuple(Change(where=key, before=a, after=b) for _, key, a, b in moved[: self.LESSON_ENTRIES])
+        added = sum(1 for _, _, a, _ in moved if a is None)
+        text = f"{len(moved)} values moved ({added} new)" if moved else "nothing changed"
+        return Lesson(self.kind, changes, text)
 
 
 register(
@@ -220,7 +222,9 @@ register(
                 "learn from each game (off: learn nothing; add epsilon=0 to play only what it knows)",
             ),
             Option("symmetry", parse_switch, True, "one entry for a position and its symmetric images"),
-            Option("name", parse_name, None, "load and save the table in the store under this name"),
+            Option(
+                "name", parse_name, None, "keep the table in the store under this name (the keeper loads and saves it)"
+            ),
         ),
     )
 )

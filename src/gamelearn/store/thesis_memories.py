@@ -15,12 +15,12 @@ half-written file.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..paths import looks_like_path
 from .thesis_files import (
     MAX_COUNT,
     RECORD_BYTES,
@@ -290,10 +290,6 @@ class MemoryRef:
                 store.save_memory(self.name, list(entries))
             else:
                 store.update_memory(self.name, changes)
-
-
-def looks_like_path(spec: str) -> bool:
-    return os.sep in spec or "/" in spec or Path(spec).suffix.lower() in (".m", ".txt") or Path(spec).exists()
 
 
 def resolve_memory(store: Store, spec: str) -> MemoryRef:

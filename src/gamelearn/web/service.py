@@ -1,9 +1,11 @@
 """The web app's work, apart from HTTP: seating players, moving, learning after a game, the chart.
 
 Every error a person can cause is a ValueError (or its IllegalMove / NotYourTurn) with a one-line
-message; app.py turns those into 4xx answers.  Learners are loaded from the store under the
-browser's owner id when a game starts and saved after it ends, in one transaction with the game's
-record, under a per-owner lock so two open games cannot overwrite each other's lessons.
+message; app.py turns those into 4xx answers.  A browser's learners are kept by the play layer's
+keeper under the browser's owner id: loaded when a game starts, and after it ends the game's lesson
+is applied to the latest stored knowledge in one transaction with the game's record, so two open
+games (or two servers) never overwrite each other's lessons.  The lesson the page shows is the
+difference between the knowledge before and after that transaction.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import GAME_NAMES, Game, get_game
+from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player
+from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
 from .guards import public_message
-from .learners import ADAPTERS, LearnerAdapter, adapter_for, spec_kind
+from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
+from .learners import export as export_knowledge
 from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
 from .views import game_view
 
@@ -89,7 +94,7 @@ class NotFound(LookupError):
 class GameExtras:
     """What the web app keeps beside a game: the learner players and what they learned."""
 
-    learners: list[tuple[int, LearnerAdapter, Player]] = field(default_factory=list)
+    learners: list[tuple[int, Learner]] = field(default_factory=list)
     learning: list[dict[str, Any]] = field(default_factory=list)
     opened: dict[int, list[str]] = field(default_factory=dict)  # side -> boxes the learner opened
 
@@ -119,23 +124,24 @@ class WebService:
         seed = secrets.randbelow(2**31) if seed is None else seed
         players: list[Player] = []
         extras = GameExtras()
-        with self.owner_lock(owner):
-            for index, spec in enumerate(specs):
-                adapter = adapter_for(spec)
-                if index == 1 and adapter is not None and specs[1].strip() == specs[0].strip():
-                    players.append(players[0])  # one learner on both sides, as play_game allows
-                    extras.learners.append((1, adapter, players[0]))
-                    continue
-                try:
-                    check_web_spec(game, spec)
-                    player = make_player(game, spec, seed=seed + index)
-                    check_web_work(game, player)
-                except (ValueError, OSError) as error:  # OSError: a file a player needs (a table)
-                    raise ValueError(public_message(f"player {index + 1} ({game.symbols[index]}): {error}")) from None
-                if adapter is not None:
-                    adapter.load(self.store, owner, game, player)
-                    extras.learners.append((index, adapter, player))
-                players.append(player)
+        keeper = Keeper(self.store, owner)
+        for index, spec in enumerate(specs):
+            if index == 1 and specs[1].strip() == specs[0].strip() and isinstance(players[0], Learner):
+                players.append(players[0])  # one learner on both sides, as play_game allows
+                extras.learners.append((1, players[0]))
+                continue
+            try:
+                check_web_spec(game, spec)
+                player = make_player(game, spec, seed=seed + index)
+                check_web_work(game, player)
+                if isinstance(player, Learner):
+                    player.keep_as(web_name(game))  # the browser's own, kept under its owner id
+                    keeper.attach_once(player)  # the Match made below sees it loaded
+            except (ValueError, OSError) as error:  # OSError: a file a player needs (a table)
+                raise ValueError(public_message(f"player {index + 1} ({game.symbols[index]}): {error}")) from None
+            if isinstance(player, Learner):
+                extras.learners.append((index, player))
+            players.append(player)
         web_game = WebGame(
             id=self.table.new_id(),
             owner=owner,
@@ -143,6 +149,7 @@ class WebService:
             seats=(Seat(specs[0].strip(), players[0]), Seat(specs[1].strip(), players[1])),
             seed=seed,
             max_plies=max_plies,
+            keeper=keeper,
         )
         self.table.add(web_game)
         web_game.extras = extras  # kept with the game, so it goes when the table lets the game go
@@ -164,16 +171,14 @@ class WebService:
         view = game_view(web_game)
         view["events"] = [event.to_dict() for event in (events or [])]
         view["learning"] = extras.learning
-        view["learners"] = [
-            self.learner_panel(web_game, side, adapter, player) for side, adapter, player in extras.learners
-        ]
+        view["learners"] = [self.learner_panel(web_game, side, player) for side, player in extras.learners]
         return view
 
-    def learner_panel(self, web_game: WebGame, side: int, adapter: LearnerAdapter, player: Player) -> dict[str, Any]:
+    def learner_panel(self, web_game: WebGame, side: int, player: Learner) -> dict[str, Any]:
         extras = self.extras_of(web_game)
-        panel = {"side": side, "kind": spec_kind(web_game.seats[side].spec)}
+        panel: dict[str, Any] = {"side": side, "kind": spec_kind(web_game.seats[side].spec)}
         try:
-            panel.update(adapter.view(web_game.game, player, focus=extras.opened.get(side, [])))
+            panel.update(player.view(focus=extras.opened.get(side, [])))
         except Exception as error:  # a learner module's view must never break the game page
             panel["error"] = public_message(f"the learner's view failed: {error}")
         return panel
@@ -224,13 +229,13 @@ class WebService:
     def _computer_move(self, web_game: WebGame) -> PlyEvent | None:
         side = web_game.to_move
         extras = self.extras_of(web_game)
-        adapter = next((a for s, a, _ in extras.learners if s == side), None)
+        learner = next((p for s, p in extras.learners if s == side), None)
 
         def probe(player: Player, state: Hashable, move: str | None) -> dict[str, Any] | None:
-            if adapter is None:
+            if learner is None:
                 return None
             try:
-                decision = adapter.probe(web_game.game, player, state, move)
+                decision = explain(player, state, move)
             except Exception as error:  # the view of a learner never stops its play
                 return {"error": public_message(f"the learner's view failed: {error}")}
             if decision and decision.get("box"):
@@ -251,54 +256,48 @@ class WebService:
         record = web_game.record
         if record is None or record.end is End.ABANDONED:
             return
-        owner, game = web_game.owner, web_game.game
+        owner = web_game.owner
         with self.owner_lock(owner):
-            before: dict[int, Any] = {}
-            for side, adapter, player in extras.learners:
-                # Another tab may have taught this learner since this game began: start from the
-                # stored memory, so no lesson is lost.
-                adapter.load(self.store, owner, game, player)
-                before[side] = adapter.snapshot(player)
-            seats = web_game.seats
-            web_game.match.learn_from_game()  # once; one learner on both sides learns from both
-            with self.store.transaction():
-                for side, adapter, player in extras.learners:
-                    if side == 1 and player is seats[0].player:
-                        continue
-                    lesson = adapter.changes(game, before[side], player)  # before save: it may clear the marks
-                    adapter.save(self.store, owner, game, player)
-                    extras.learning.append({"side": side, "kind": spec_kind(seats[side].spec), "changes": lesson})
-                self.store.add_record(record, owner=owner, context=RECORD_CONTEXT)
+            # The keeper reloads each learner's stored knowledge inside the transaction, teaches it
+            # this game and writes it with the game's record: another tab's lessons are kept too,
+            # and the lesson is what this game changed in the stored knowledge.
+            web_game.match.learn_from_game(record_context=RECORD_CONTEXT)
+            for item in web_game.match.lessons:
+                side = 0 if item.side is None else item.side
+                lost = record.winner is not None and (item.side is None or record.winner != item.side)
+                lesson = lesson_for_page(item, lost=lost if item.side is not None else False)
+                extras.learning.append({"side": side, "kind": spec_kind(web_game.seats[side].spec), **lesson})
 
     # Learners -----------------------------------------------------------------------------------
 
-    def learner_adapter(self, kind: str, game_name: str) -> tuple[LearnerAdapter, Game]:
-        """The learner and the game, checked for every learner endpoint alike: an unknown learner
-        is a NotFound, a game the learner does not learn a ValueError."""
-        adapter = ADAPTERS.get(kind)
-        if adapter is None:
-            raise NotFound(f"no learner {kind!r}; learners: {', '.join(sorted(ADAPTERS))}")
+    def browser_learner(self, kind: str, game_name: str) -> tuple[Learner, Game]:
+        """The browser's learner of ``kind`` for the game, checked for every learner endpoint
+        alike: an unknown learner is a NotFound, a game the learner does not learn a ValueError."""
+        learns = {name: learner_kinds(get_game(name)) for name in GAME_NAMES}
+        everywhere = sorted({k for kinds in learns.values() for k in kinds})
+        if kind not in everywhere:
+            raise NotFound(f"no learner {kind!r}; learners: {', '.join(everywhere)}")
         game = self.load_game(game_name)
-        if game.name not in adapter.games:
-            raise ValueError(f"{kind} learns {', '.join(sorted(adapter.games))}, not {game.name}")
-        return adapter, game
+        if kind not in learner_kinds(game):
+            games = [name for name, kinds in learns.items() if kind in kinds]
+            raise ValueError(f"{kind} learns {', '.join(games)}, not {game.name}")
+        learner = browser_learner(game, kind)
+        assert learner is not None  # learner_kinds listed only kinds that learn
+        return learner, game
 
     def reset_learner(self, owner: str, kind: str, game_name: str) -> bool:
-        adapter, game = self.learner_adapter(kind, game_name)
+        learner, game = self.browser_learner(kind, game_name)
         with self.owner_lock(owner), self.store.transaction():
             # The chart starts again with the learner: it reads only the games after this mark
             # (the records themselves are kept).
             latest = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=1)
             after = latest[-1]["id"] if latest else 0
             self.store.save_learner(RESET_MARK_KIND, f"{kind}-{game.name}", {"after_record": after}, owner=owner)
-            return adapter.reset(self.store, owner, game)
+            return Keeper(self.store, owner).forget(learner)
 
     def export_learner(self, owner: str, kind: str, game_name: str) -> Any:
-        adapter, game = self.learner_adapter(kind, game_name)
-        exported = adapter.export(self.store, owner, game)
-        if exported is None:
-            raise NotFound(f"{kind} has nothing to export")
-        return exported
+        learner, _ = self.browser_learner(kind, game_name)
+        return export_knowledge(Keeper(self.store, owner), learner)
 
     # The learning chart -------------------------------------------------------------------------
 
@@ -307,7 +306,7 @@ class WebService:
         is named (the games it took part in), else the first computer's.  ``human`` names the
         person's side; any other learner must learn ``game_name`` (as for reset and export)."""
         if learner is not None and learner != "human":
-            self.learner_adapter(learner, game_name)
+            self.browser_learner(learner, game_name)
         game = self.load_game(game_name)
         records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
         mark = self.store.load_learner(RESET_MARK_KIND, f"{learner}-{game.name}", owner=owner) if learner else None

@@ -91,13 +91,17 @@ class WebGame:
     failure: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     touched: float = field(default_factory=time.monotonic)
-    #: The game itself.  It does not learn by itself: the service loads the learners from the
-    #: store, has them learn (match.learn_from_game) and saves them, under the owner's lock.
+    #: The keeper of the browser's learners (the play layer's; None: the players learn nothing kept).
+    keeper: Any = None
+    #: The game itself.  It does not learn by itself: the service has the keeper teach and keep
+    #: the learners (match.learn_from_game) under the owner's lock.
     match: Match = field(init=False)
 
     def __post_init__(self) -> None:
         players = (self.seats[0].player, self.seats[1].player)
-        self.match = Match(self.game, players, seed=self.seed, max_plies=self.max_plies, learn=False)
+        self.match = Match(
+            self.game, players, seed=self.seed, max_plies=self.max_plies, learn=False, keeper=self.keeper
+        )
 
     # What the page asks -----------------------------------------------------------------------
 

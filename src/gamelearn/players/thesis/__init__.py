@@ -56,6 +56,7 @@ register(
                 "a memory NAME in the store, or a memory.m PATH (holds '/', ends in .m or .txt, or names an existing file) read-only",
             ),
             Option("original", parse_switch, False, "play the 1999 C with its bugs and Microsoft rand() (on|off)"),
+            Option("train", parse_switch, True, "learn into the memory (off: frozen, recall only) (on|off)"),
         ),
     )
 )

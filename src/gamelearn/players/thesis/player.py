@@ -1,4 +1,4 @@
-"""``thesis``: the 1999 thesis program as a player of the public API (seed 000; THESIS-FACTS.md).
+"""``thesis``: the 1999 thesis program as a player of the public API (Despotović, "Machine Learning in Strategic Games", Belgrade, 1999).
 
 ``make_player(game, "thesis:heuristics=on,search=on,learn=on,memory=NAME,original=off", seed=1)``
 plays Teeko with the three advisers and their combination of :mod:`.engine`.
@@ -11,12 +11,12 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
   depends on it.  ``choose_with_ply(state, n)`` takes the thesis's own counter for callers that
   keep one (the batch loop does).
 * ``memory``: absent, an in-RAM memory that starts empty and lives as long as the player; a NAME,
-  the store's memory of that name (:class:`gamelearn.store.db.Store`), loaded when the player is
-  made (empty if new) and saved, changed records only, after each game it learns from; a PATH (a
-  value holding '/', ending in ``.m`` or ``.txt``, or naming an existing file), a thesis memory.m
-  read once at start and never written.  Blanks in a path are fine; a ',' cannot pass the spec
+  a memory the play layer's keeper keeps in the store under that name (loaded before a game, each
+  won game's lesson applied to the latest stored records in one transaction); a PATH (a value
+  holding '/', ending in ``.m`` or ``.txt``, or naming an existing file), a thesis memory.m the
+  keeper reads once and never writes.  Blanks in a path are fine; a ',' cannot pass the spec
   parser, which splits options on it: import such a file first (``gamelearn teeko memory import
-  PATH --name NAME``) and give ``memory=NAME``.
+  PATH --name NAME``) and give ``memory=NAME``.  ``train=off`` recalls without learning.
 * ``learn(record, side)`` with learning on, after a won game that reached the moving phase: every
   board after each ply from the thesis ply 9 through the last, as section a says.  The winner is
   the side that made the last move (fix 3); with ``original=on``, the ply parity (an odd last
@@ -28,19 +28,21 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
 * When the side to move has no move at all the fixed player resigns (``None``); the original
   would loop for ever, so ``original=on`` raises the engine's NoMoveError instead, and
   :class:`~.opening.OpeningHang` where its opening pick finds its four cells taken (a person can
-  bring that about, seed 000); the fixed player then takes a random free cell.
+  bring that about, as the thesis's own notes show); the fixed player then takes a random free cell.
 """
 
 from __future__ import annotations
 
+import stat
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..base import Player
-from .board import key
+from ..knowledge import Change, Knowledge, Learner, Lesson
+from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
 from .fixes import Fixes
 from .heuristics import NoMoveError, has_move
-from .memory import Memory
+from .memory import MAX_COUNT, Memory
 from .rng import MicrosoftRand, SeededDraws
 from .rules import learned_winner
 
@@ -52,13 +54,14 @@ if TYPE_CHECKING:
 def is_memory_path(value: str) -> bool:
     """A memory.m file rather than a store name: the same rule as the CLI's (it holds a folder,
     ends in .m or .txt, as the thesis's saved memories do, or names an existing file)."""
-    from ...store.thesis_memories import looks_like_path
+    from ...paths import looks_like_path
 
     return looks_like_path(value)
 
 
-class ThesisPlayer(Player):
+class ThesisPlayer(Learner):
     kind = "thesis"
+    knowledge_format = "thesis-memory"
 
     def __init__(
         self,
@@ -69,6 +72,7 @@ class ThesisPlayer(Player):
         learn: bool = True,
         memory: str | Memory | None = None,
         original: bool = False,
+        train: bool = True,
     ) -> None:
         if getattr(game, "name", None) != "teeko":
             raise ValueError("the thesis player plays Teeko only")
@@ -80,39 +84,115 @@ class ThesisPlayer(Player):
             options["memory"] = memory
         if original:
             options["original"] = "on"
+        if not train:
+            options["train"] = "off"
         super().__init__(game, seed=seed, **options)
         self.settings = Settings(heuristics, search, learn)
         self.original = original
         self.fixes = Fixes.original() if original else Fixes()
         self.state = EngineState()
         self.last_decision: Decision | None = None
-        self.store_name: str | None = None
-        self.read_only = False
+        #: A memory.m file the keeper reads once and never writes (None: a store name or none).
+        self.memory_path: str | None = None
+        # The memory learns only with the thesis's learning switch on and train on; a memory.m
+        # file is read-only (the batch command, not a player, writes thesis files).
+        self.trains = learn and train
         self._draws: MicrosoftRand | SeededDraws
         self._make_draws(seed)
-        if memory is None:
-            self.memory = Memory()
-        elif isinstance(memory, Memory):
-            self.memory = memory
-        elif is_memory_path(memory):
-            from pathlib import Path
+        self.memory = memory if isinstance(memory, Memory) else Memory()
+        if isinstance(memory, str):
+            if is_memory_path(memory):
+                path = Path(memory)
+                if not path.exists():
+                    raise ValueError(
+                        f"memory file {memory} does not exist (a memory in the store is named without '/', .m or .txt: "
+                        "gamelearn teeko memory list)"
+                    )
+                if not path.is_file():
+                    raise ValueError(f"memory file {memory} is not a regular file ({file_kind(path)})")
+                self.memory_path = memory
+                self.trains = False
+            else:
+                self.name = memory
 
-            from ...store.thesis_files import read_memory
+    @property
+    def store_name(self) -> str | None:
+        """The memory's name in the store (None for a file or an unnamed memory)."""
+        return self.name
 
-            if not Path(memory).is_file():
-                raise ValueError(
-                    f"memory file {memory} does not exist (a memory in the store is named without '/', .m or .txt: "
-                    "gamelearn teeko memory list)"
+    # Knowledge --------------------------------------------------------------------------------
+
+    def knowledge(self) -> list[list[Any]]:
+        """The memory's records in file order: [25-digit board, wins of '1' (X), wins of '2' (O)]."""
+        return [[board, first, second] for board, first, second in self.memory.entries()]
+
+    def load(self, knowledge: Knowledge) -> None:
+        self.memory = Memory(check_entries(knowledge))
+
+    def describe(self) -> dict[str, int]:
+        return {
+            "records": len(self.memory),
+            "x_wins": sum(self.memory.first),
+            "o_wins": sum(self.memory.second),
+        }
+
+    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+        """Records added to the memory and records adjusted (the thesis's "Add" and "Adjust")."""
+        old = [tuple(entry) for entry in before]
+        changes = []
+        added = 0
+        for position, entry in enumerate(after):
+            board, x_wins, o_wins = entry
+            if position >= len(old):
+                added += 1
+                changes.append(Change(where=board, before=None, after=(x_wins, o_wins)))
+            elif old[position] != tuple(entry):
+                changes.append(Change(where=board, before=(old[position][1], old[position][2]), after=(x_wins, o_wins)))
+        adjusted = len(changes) - added
+        if not changes:
+            return Lesson(self.kind)
+        text = f"{added} position{'s' if added != 1 else ''} added to its memory, {adjusted} adjusted"
+        return Lesson(self.kind, tuple(changes), text)
+
+    def view(self, focus: list[str] | None = None) -> dict[str, Any]:
+        return {"kind": self.kind, "memory_entries": len(self.memory), **self.describe()}
+
+    def explain(self, state: Any, move: str | None) -> dict[str, Any] | None:
+        """Recall for the move it plays: the positions its moves can reach that the memory holds,
+        with the games X and O won from each (a position and its X/O swap are one record), the
+        best first; and the adviser whose move was played."""
+        mover = self.game.to_move(state)
+        rows: list[dict[str, Any]] = []
+        for candidate in self.game.legal_moves(state):
+            after = self.game.play(state, candidate)
+            k = key(after.x, after.o)  # side +1 ('1') is X
+            for record, swapped in ((self.memory.index.get(k), False), (self.memory.index.get(swap_key(k)), True)):
+                if record is None:
+                    continue
+                first, second = self.memory.first[record], self.memory.second[record]
+                x_wins, o_wins = (second, first) if swapped else (first, second)
+                # Fixed: each side reads the memory from its own side; the original always as X.
+                score = x_wins - o_wins if (mover == 0 or self.original) else o_wins - x_wins
+                rows.append(
+                    {
+                        "move": candidate,
+                        "board": self.game.board(after),
+                        "record": record,
+                        "x_wins": x_wins,
+                        "o_wins": o_wins,
+                        "score": score,
+                        "chosen": candidate == move,
+                    }
                 )
-            self.memory = Memory(read_memory(memory))
-            self.read_only = True
-        else:
-            from ...store.db import Store
-
-            self.store_name = memory
-            with Store() as store:
-                entries = store.load_memory(memory)
-            self.memory = Memory(entries or ())
+        rows.sort(key=lambda row: (-row["score"], row["record"]))
+        decision = self.last_decision
+        return {
+            "learner": "thesis",
+            "box": None,
+            "move": move,
+            "adviser": getattr(decision, "source", None),
+            "recall": rows,
+        }
 
     def _make_draws(self, seed: int | None) -> None:
         if self.original:
@@ -148,7 +228,9 @@ class ThesisPlayer(Player):
         return self.last_decision.move
 
     def learn(self, record: GameRecord, side: int | None = None) -> None:
-        if not self.settings.learn or record.winner is None or record.end.value != "win":
+        """After a won game that reached the moving phase: every board from the thesis ply 9 on
+        goes into the memory (in memory only; the keeper stores it)."""
+        if not self.trains or record.winner is None or record.end.value != "win":
             return
         boards = self.moving_phase_boards(record)
         if not boards:
@@ -156,11 +238,6 @@ class ThesisPlayer(Player):
         last_ply = self._first_ply(record.states[0]) + record.plies - 1
         winner = learned_winner(last_ply, 1 if record.winner == 0 else -1, self.fixes)
         self.memory.learn(boards, winner)
-        if self.store_name is not None:
-            from ...store.db import Store
-
-            with Store() as store:
-                store.update_memory(self.store_name, self.memory.take_changes())
 
     @staticmethod
     def _first_ply(start: Any) -> int:
@@ -177,3 +254,46 @@ class ThesisPlayer(Player):
             if first_ply + index >= 9:
                 boards.append(key(after.x, after.o))  # type: ignore[attr-defined]
         return boards
+
+
+def file_kind(path: Path) -> str:
+    """What a path that is not a regular file is, in words."""
+    mode = path.stat().st_mode
+    for test, words in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def check_entries(knowledge: Any) -> list[tuple[str, int, int]]:
+    """A thesis memory's records, checked: each [25 digits of 0/1/2 with four of each side,
+    wins of '1', wins of '2'] with counts 0..9999, and no board (or its side swap) twice."""
+    if not isinstance(knowledge, (list, tuple)):
+        raise ValueError("a thesis memory is a list of records [board, x_wins, o_wins]")
+    entries = []
+    seen: dict[int, int] = {}
+    for number, entry in enumerate(knowledge, start=1):
+        try:
+            board, first, second = entry
+        except (TypeError, ValueError):
+            raise ValueError(f"record {number}: not [board, x_wins, o_wins]") from None
+        if not isinstance(board, str) or len(board) != 25 or set(board) - set("012"):
+            raise ValueError(f"record {number}: the board is 25 digits 0, 1 and 2, not {str(board)[:40]!r}")
+        if board.count("1") != 4 or board.count("2") != 4:
+            raise ValueError(f"record {number}: board {board} does not hold four pawns of each side")
+        for count in (first, second):
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
+                raise ValueError(f"record {number}: a count is a whole number 0..{MAX_COUNT}, not {count!r}")
+        k = digits_key(board)
+        for twin in (k, swap_key(k)):
+            if twin in seen:
+                raise ValueError(f"record {number}: board {board} repeats record {seen[twin]}")
+        seen[k] = number
+        entries.append((board, first, second))
+    return entries
