@@ -25,7 +25,7 @@ app = typer.Typer(
 )
 
 #: Modules of this layer that add commands (each has register(app)).
-COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament")
+COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning")
 
 
 #: The opponent of `gamelearn play GAME` without --second.

@@ -410,17 +410,20 @@ def check_arguments(
             ) from None
 
 
-def _run_local(tasks: list[PairTask], workers: int, done: Callable[[list[GameResult]], None]) -> None:
+def _run_local(tasks: list[Any], workers: int, done: Callable[[Any], None], work: Callable[[Any], Any] = play_pair) -> None:
+    """Run ``work`` on every task (play_pair for a tournament; the learning curves pass their own)."""
     if workers == 1:
         for task in tasks:
-            done(play_pair(task))
+            done(work(task))
         return
     with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        for future in as_completed([pool.submit(play_pair, task) for task in tasks]):
+        for future in as_completed([pool.submit(work, task) for task in tasks]):
             done(future.result())
 
 
-def _run_dask(tasks: list[PairTask], address: str, workers: int, done: Callable[[list[GameResult]], None]) -> None:
+def _run_dask(
+    tasks: list[Any], address: str, workers: int, done: Callable[[Any], None], work: Callable[[Any], Any] = play_pair
+) -> None:
     try:
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
@@ -437,7 +440,7 @@ def _run_dask(tasks: list[PairTask], address: str, workers: int, done: Callable[
             except (OSError, TimeoutError, ValueError) as error:
                 raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
         with client:
-            futures = client.map(play_pair, tasks, pure=False)
+            futures = client.map(work, tasks, pure=False)
             for future in dask_completed(futures):
                 done(future.result())
     finally:
