@@ -21,7 +21,9 @@ from gamelearn.players.az.training import Settings  # noqa: E402
 from gamelearn.players.registry import make_player  # noqa: E402
 
 #: Tiny training settings: a test compiles and runs in seconds.
-TINY = Settings(games_per_batch=8, simulations=4, max_plies=9, buffer=500, batch_size=32, updates_per_batch=2, learning_rate=1e-2)
+TINY = Settings(
+    games_per_batch=8, simulations=4, max_plies=9, buffer=500, batch_size=32, updates_per_batch=2, learning_rate=1e-2
+)
 
 
 def tiny(game_name="tictactoe", seed=1, **options):
@@ -143,7 +145,9 @@ def searched_grades(game, states, exact, simulations):
     solution = gamelearn.solve(game)
     rules = rules_for(game.name)
     evaluate, table = exact_evaluator(game, exact)
-    run = jax.jit(lambda table, key, batch, count: search(rules, evaluate, table, key, batch, count, 0.0).action, static_argnums=3)
+    run = jax.jit(
+        lambda table, key, batch, count: search(rules, evaluate, table, key, batch, count, 0.0).action, static_argnums=3
+    )
     batch = Position(*(np.stack(column) for column in zip(*(rules.encode(game, s) for s in states), strict=True)))
     actions = run(table, jax.random.PRNGKey(0), batch, simulations)
     return [solution.grade(s, rules.moves[int(a)]).value for s, a in zip(states, np.asarray(actions), strict=True)]
@@ -170,3 +174,55 @@ def test_mctx_with_no_values_still_takes_a_win_in_one():
     grades = searched_grades(game, states[:300], False, 9)
     assert len(grades) == min(300, len(states)) and set(grades) == {"best"}
     assert all(solution.distance(s) == 1 for s in states[:300])
+
+
+def test_weights_round_trip_through_the_store_by_the_keeper(tmp_path):
+    from gamelearn.keeper import Keeper
+    from gamelearn.store.db import Store
+
+    game = gamelearn.get_game("tictactoe")
+    player = AzPlayer(game, seed=11, settings=TINY, simulations=4, name="kept")
+    player.self_play(1)
+    with Store(tmp_path / "store.sqlite3") as store:
+        keeper = Keeper(store)
+        keeper.save(player)
+        again = AzPlayer(game, seed=12, settings=TINY, simulations=4, name="kept", train=False)
+        assert keeper.attach(again)
+        assert again.knowledge() == player.knowledge()
+        # a game taught through the keeper is applied to the stored network and written back
+        learner = AzPlayer(game, seed=13, settings=TINY, simulations=4, name="kept")
+        keeper.attach(learner)
+        record = gamelearn.play_game(game, [learner, make_player(game, "random", seed=1)], seed=2, learn=False)
+        [kept] = keeper.keep(record, [(learner, 0)])
+        assert kept.lesson and store.load_learner("az", "kept")["steps"] == player.trainer.steps + 4
+
+
+@pytest.mark.slow
+def test_gamelearn_train_keeps_the_network_and_goes_on_from_it(tmp_path):
+    import subprocess
+    import sys
+
+    env = {**__import__("os").environ, "GAMELEARN_HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "gamelearn.cli.main", "train", "hexapawn", "az", "--name", "h", "--games", "64"]
+    first = subprocess.run(
+        [*command, "--checkpoints", "1", "--json"], capture_output=True, text=True, env=env, timeout=240
+    )
+    assert first.returncode == 0, first.stderr
+    [point] = json.loads(first.stdout)["checkpoints"]
+    assert point["games"] == 64 and point["steps"] == 8 and sum(point["grades"].values()) > 50
+    second = subprocess.run(
+        [*command, "--checkpoints", "1", "--no-grade"], capture_output=True, text=True, env=env, timeout=240
+    )
+    assert second.returncode == 0 and "Going on with az 'h'" in second.stdout, second.stderr
+    from gamelearn.store.db import Store
+
+    with Store(tmp_path / "gamelearn.sqlite3") as store:
+        assert store.load_learner("az", "h")["games"] == 128
+    bad = subprocess.run(
+        [*command[:4], "tictactoe", "menace", "--name", "m", "--games", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

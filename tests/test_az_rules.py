@@ -49,7 +49,7 @@ def check_positions(game, states):
     actions = np.array([p[1] for p in pairs])
     after, reward = jax.jit(jax.vmap(rules.step))(sources, actions)
     after = jax.tree_util.tree_map(np.asarray, after)
-    for k, (index, action, state) in enumerate(pairs):
+    for k, (index, _, state) in enumerate(pairs):
         expected = rules.encode(game, state)
         assert np.array_equal(after.board[k], np.asarray(expected.board))
         assert after.to_move[k] == game.to_move(state)

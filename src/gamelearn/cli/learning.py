@@ -20,31 +20,23 @@ from ..experiments.training import Checkpoint, grading_positions, train_self_pla
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
+from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..solve import solve
 from ..store.db import Store
 from .common import console, err_console, fail
 
-
-def checkpoint_table() -> Table:
-    table = Table(box=box.SIMPLE_HEAD, title="checkpoints (best: the perfect player's best move; keeps: keeps the value)")
-    for name in ("time", "games", "steps", "loss", "value loss", "games/s", "positions/s", "best", "keeps"):
-        table.add_column(name, justify="right", no_wrap=True)
-    return table
+#: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
+CHECKPOINT_HEADER = f"{'time':>7} {'games':>9} {'steps':>8} {'loss':>6} {'v.loss':>6} {'games/s':>8} {'pos/s':>8} {'best':>6} {'keeps':>6}"
 
 
-def checkpoint_row(point: Checkpoint, graded: bool) -> list[str]:
-    return [
-        f"{point.seconds:.0f} s",
-        f"{point.games:,}",
-        f"{point.steps:,}",
-        f"{point.loss:.3f}",
-        f"{point.value_loss:.3f}",
-        f"{point.games_per_second:.1f}",
-        f"{point.positions_per_second:,.0f}",
-        f"{100 * point.best_share:.1f}%" if graded else "-",
-        f"{100 * point.keeps_share:.1f}%" if graded else "-",
-    ]
+def checkpoint_line(point: Checkpoint, graded: bool) -> str:
+    best = f"{100 * point.best_share:.1f}%" if graded else "-"
+    keeps = f"{100 * point.keeps_share:.1f}%" if graded else "-"
+    return (
+        f"{point.seconds:>6.0f}s {point.games:>9,} {point.steps:>8,} {point.loss:>6.3f} {point.value_loss:>6.3f} "
+        f"{point.games_per_second:>8.1f} {point.positions_per_second:>8,.0f} {best:>6} {keeps:>6}"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -55,10 +47,19 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
         minutes: Annotated[float | None, typer.Option("--minutes", help="train for this long")] = None,
         games: Annotated[int | None, typer.Option("--games", help="train for this many self-play games")] = None,
-        seed: Annotated[int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")] = 0,
+        seed: Annotated[
+            int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")
+        ] = 0,
         checkpoints: Annotated[int, typer.Option("--checkpoints", help="graded checkpoints along the way")] = 5,
-        positions: Annotated[int, typer.Option("--positions", help="positions from real games graded at each checkpoint")] = 300,
-        grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints against the perfect player")] = True,
+        positions: Annotated[
+            int, typer.Option("--positions", help="positions from real games graded at each checkpoint")
+        ] = 300,
+        grade: Annotated[
+            bool, typer.Option("--grade/--no-grade", help="grade checkpoints against the perfect player")
+        ] = True,
+        parallel: Annotated[
+            int | None, typer.Option("--parallel", help="self-play games at once (default per game; hundreds on a GPU)")
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the checkpoints as JSON")] = False,
     ) -> None:
         """Train a self-play learner (az) for --minutes or --games and keep it in the store under
@@ -81,14 +82,18 @@ def register(app: typer.Typer) -> None:
             player = make_player(game, spec, seed=seed)
         except ValueError as error:
             fail(str(error))
-        if not hasattr(player, "self_play"):
-            fail(f"{learner!r} does not learn by self-play; train learns az (the others learn from games: play, curves)")
+        if not isinstance(player, Learner) or not hasattr(player, "self_play"):
+            fail(
+                f"{learner!r} does not learn by self-play; train learns az (the others learn from games: play, curves)"
+            )
         solution = None
         if grade:
             try:
                 solution = solve(game)
             except ValueError as error:
-                fail(f"grading needs {game.name}'s solution: run `gamelearn solve {game.name}` first, or --no-grade ({error})")
+                fail(
+                    f"grading needs {game.name}'s solution: run `gamelearn solve {game.name}` first, or --no-grade ({error})"
+                )
         shown: Console = err_console if as_json else console
         with Store() as store:
             keeper = Keeper(store)
@@ -96,13 +101,23 @@ def register(app: typer.Typer) -> None:
                 resumed = keeper.attach(player)
             except ValueError as error:
                 fail(str(error))
+            if parallel is not None:
+                try:
+                    getattr(player, "trainer").play_in_batches_of(parallel)  # noqa: B009 - az's, checked above
+                except ValueError as error:
+                    fail(f"--parallel: {error}")
             counts = player.describe()
             shown.print(
                 f"{'Going on with' if resumed else 'A new'} az {name!r} for {game.name}: "
                 f"{counts['games']:,} games, {counts['steps']:,} steps, {counts['weights']:,} weights."
             )
             grading = grading_positions(game, positions) if solution is not None else []
-            table = checkpoint_table()
+            shown.print(
+                "Checkpoints: loss (policy + value), self-play speed after the first batch, and the share of "
+                f"best moves (keeps: value-keeping) on {len(grading)} positions from real games.",
+                markup=False,
+            )
+            shown.print(CHECKPOINT_HEADER, markup=False)
             columns: list[Any] = [TextColumn("{task.description}"), BarColumn()]
             columns += [MofNCompleteColumn()] if games else []
             columns += [TimeElapsedColumn(), TimeRemainingColumn()]
@@ -114,12 +129,18 @@ def register(app: typer.Typer) -> None:
                     progress.update(task, completed=played if of else time.perf_counter() - started)
 
                 def on_checkpoint(point: Checkpoint) -> None:
-                    table.add_row(*checkpoint_row(point, solution is not None))
-                    progress.console.print(" ".join(checkpoint_row(point, solution is not None)))
+                    progress.console.print(checkpoint_line(point, solution is not None), markup=False)
 
                 try:
                     points = train_self_play(
-                        player, solution, grading, minutes, games, checkpoints, on_batch=on_batch, on_checkpoint=on_checkpoint
+                        player,
+                        solution,
+                        grading,
+                        minutes,
+                        games,
+                        checkpoints,
+                        on_batch=on_batch,
+                        on_checkpoint=on_checkpoint,
                     )
                 except ValueError as error:
                     fail(str(error))
@@ -127,22 +148,29 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print(json.dumps({"game": game.name, "name": name, "checkpoints": [p.to_dict() for p in points]}))
             return
-        console.print(table)
         console.print(f"Kept as az {name!r} ({len(grading)} graded positions); play it with --second az:name={name}.")
 
     @app.command()
     def curves(
         game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
-        specs: Annotated[list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")],
-        against: Annotated[str, typer.Option("--against", help="the opponent they train and are measured against")] = "random",
+        specs: Annotated[
+            list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")
+        ],
+        against: Annotated[
+            str, typer.Option("--against", help="the opponent they train and are measured against")
+        ] = "random",
         games: Annotated[int, typer.Option("--games", help="training games per learner")] = 100,
         every: Annotated[int, typer.Option("--every", help="measure a frozen copy every this many games")] = 10,
         seeds: Annotated[int, typer.Option("--seeds", help="independent learners per spec")] = 5,
         eval_games: Annotated[int, typer.Option("--eval-games", help="games a measurement plays")] = 20,
         seed: Annotated[int, typer.Option("--seed", help="seed of every game (same seed, same curves)")] = 0,
-        max_plies: Annotated[int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")] = DEFAULT_MAX_PLIES,
+        max_plies: Annotated[
+            int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")
+        ] = DEFAULT_MAX_PLIES,
         workers: Annotated[int | None, typer.Option("--workers", help="local processes (1: in this process)")] = None,
-        dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run on a Dask cluster")] = None,
+        dask: Annotated[
+            str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run on a Dask cluster")
+        ] = None,
         out: Annotated[Path, typer.Option("--out", help="the PNG and CSV are written as OUT.png and OUT.csv")] = Path(
             "curves"
         ),
@@ -168,8 +196,18 @@ def register(app: typer.Typer) -> None:
             task = progress.add_task("learners", total=len(specs) * seeds)
             try:
                 result = curves_module.run_curves(
-                    game, specs, against, games, every, seeds, seed=seed, eval_games=eval_games,
-                    max_plies=max_plies, workers=workers, dask=dask, progress=lambda n: progress.advance(task, n),
+                    game,
+                    specs,
+                    against,
+                    games,
+                    every,
+                    seeds,
+                    seed=seed,
+                    eval_games=eval_games,
+                    max_plies=max_plies,
+                    workers=workers,
+                    dask=dask,
+                    progress=lambda n: progress.advance(task, n),
                 )
             except ValueError as error:
                 fail(str(error))

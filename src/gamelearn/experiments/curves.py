@@ -32,6 +32,7 @@ from typing import Any
 
 from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES, play_game
+from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..solve import Grade, solve
 from ..store.files import atomic_write_bytes
@@ -100,6 +101,7 @@ def measure(task: CurveTask, learner: Any, games_played: int) -> Point:
     game = get_game(task.game)
     solution = solve(game)
     copy = make_player(game, frozen_spec(task.spec), seed=curve_seed(task.seed, task.spec_index, task.learner, -2))
+    assert isinstance(copy, Learner)  # check_arguments made sure, before anything was played
     copy.load(learner.knowledge())
     points = 0.0
     grades = {grade.value: 0 for grade in Grade}
@@ -126,7 +128,9 @@ def run_curve(task: CurveTask) -> list[Point]:
     found = [measure(task, learner, 0)]
     for index in range(task.games):
         seats = [learner, opponent] if index % 2 == 0 else [opponent, learner]
-        play_game(game, seats, seed=curve_seed(task.seed, task.spec_index, task.learner, index), max_plies=task.max_plies)
+        play_game(
+            game, seats, seed=curve_seed(task.seed, task.spec_index, task.learner, index), max_plies=task.max_plies
+        )
         if (index + 1) % task.every == 0 or index + 1 == task.games:
             found.append(measure(task, learner, index + 1))
     return found
@@ -198,7 +202,13 @@ def to_csv(result: CurvesResult) -> str:
         cells = []
         for column in CSV_COLUMNS:
             value = row[column]
-            cells.append("" if isinstance(value, float) and math.isnan(value) else f"{value:.5f}" if isinstance(value, float) else str(value))
+            cells.append(
+                ""
+                if isinstance(value, float) and math.isnan(value)
+                else f"{value:.5f}"
+                if isinstance(value, float)
+                else str(value)
+            )
         lines.append(",".join(cells))
     return "\n".join(lines) + "\n"
 
@@ -220,7 +230,11 @@ def render_png(result: CurvesResult) -> bytes:
         for axis, name in zip(axes, ("score", "best"), strict=True):
             line = axis.plot(x, [row[f"{name}_mean"] for row in mine], marker="o", markersize=3, label=spec)[0]
             axis.fill_between(
-                x, [row[f"{name}_low"] for row in mine], [row[f"{name}_high"] for row in mine], color=line.get_color(), alpha=0.2
+                x,
+                [row[f"{name}_low"] for row in mine],
+                [row[f"{name}_high"] for row in mine],
+                color=line.get_color(),
+                alpha=0.2,
             )
     axes[0].set_title(f"score against {result.against}")
     axes[1].set_title("share of best moves (perfect player's grade)")
@@ -253,14 +267,22 @@ def check_arguments(
     """ValueError naming what is wrong, before anything is played."""
     if not specs:
         raise ValueError("name at least one learner spec")
-    for name, value, low in (("--games", games, 1), ("--every", every, 1), ("--seeds", seeds, 1), ("--eval-games", eval_games, 1), ("--workers", workers, 1)):
+    for name, value, low in (
+        ("--games", games, 1),
+        ("--every", every, 1),
+        ("--seeds", seeds, 1),
+        ("--eval-games", eval_games, 1),
+        ("--workers", workers, 1),
+    ):
         if value < low:
             raise ValueError(f"{name} must be at least {low}, not {value}")
     for spec in specs:
         player = make_player(game, spec, seed=0)
-        if not hasattr(player, "knowledge") or not hasattr(player, "load"):
-            raise ValueError(f"{spec!r} is not a learner: curves measure players that learn (her, him, menace, td, thesis, az)")
-        if getattr(player, "keep_name", lambda: None)() is not None:
+        if not isinstance(player, Learner):
+            raise ValueError(
+                f"{spec!r} is not a learner: curves measure players that learn (her, him, menace, td, thesis, az)"
+            )
+        if player.keep_name() is not None:
             raise ValueError(f"{spec!r}: curves train fresh learners in memory; drop the stored name from the spec")
         if not player.trains:
             raise ValueError(f"{spec!r}: a frozen learner (train=off) learns nothing; drop train=off")
@@ -271,7 +293,9 @@ def check_arguments(
     try:
         solve(game)
     except ValueError as error:
-        raise ValueError(f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})") from None
+        raise ValueError(
+            f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
+        ) from None
 
 
 def run_curves(
@@ -314,4 +338,6 @@ def run_curves(
     else:
         _run_local(tasks, workers, done, run_curve)
     found.sort(key=lambda p: (p.spec_index, p.learner, p.games))
-    return CurvesResult(game.name, tuple(specs), against, games, every, seeds, eval_games, seed, max_plies, tuple(found))
+    return CurvesResult(
+        game.name, tuple(specs), against, games, every, seeds, eval_games, seed, max_plies, tuple(found)
+    )

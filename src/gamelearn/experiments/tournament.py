@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -410,13 +412,18 @@ def check_arguments(
             ) from None
 
 
-def _run_local(tasks: list[Any], workers: int, done: Callable[[Any], None], work: Callable[[Any], Any] = play_pair) -> None:
+def _run_local(
+    tasks: list[Any], workers: int, done: Callable[[Any], None], work: Callable[[Any], Any] = play_pair
+) -> None:
     """Run ``work`` on every task (play_pair for a tournament; the learning curves pass their own)."""
     if workers == 1:
         for task in tasks:
             done(work(task))
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+    # JAX (the az player) runs threads that a forked child would inherit in an unknown state:
+    # once it is loaded, the workers are started afresh instead.
+    context = multiprocessing.get_context("spawn") if "jax" in sys.modules else None
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
         for future in as_completed([pool.submit(work, task) for task in tasks]):
             done(future.result())
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..games import Game
 from ..match import play_game
+from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..solve import Grade, Solution
 
@@ -36,7 +37,10 @@ def grading_positions(game: Game, count: int = 300, seed: int = 0, max_games: in
     found: dict[Hashable, None] = {}
     for index in range(max_games):
         first, second = pairs[index % len(pairs)]
-        players = [make_player(game, first, seed=seed + 2 * index), make_player(game, second, seed=seed + 2 * index + 1)]
+        players = [
+            make_player(game, first, seed=seed + 2 * index),
+            make_player(game, second, seed=seed + 2 * index + 1),
+        ]
         record = play_game(game, players, seed=seed + 1000 * index, max_plies=60, learn=False)
         for state in record.states:
             if not game.is_over(state) and game.legal_moves(state):
@@ -49,6 +53,8 @@ def grading_positions(game: Game, count: int = 300, seed: int = 0, max_games: in
 def frozen_copy(player: Any, spec: str) -> Any:
     """A new player made from ``spec`` (with train=off) holding ``player``'s knowledge."""
     copy = make_player(player.game, spec, seed=player.seed)
+    if not isinstance(copy, Learner):
+        raise ValueError(f"{spec!r} is not a learner")
     copy.load(player.knowledge())
     return copy
 
@@ -111,19 +117,20 @@ def train_self_play(
     trainer = player.trainer
     per_batch = trainer.settings.games_per_batch
     spec = frozen_spec or f"{player.kind}:simulations={player.simulations},train=off"
-    start_games, start_positions = trainer.games, trainer.positions
+    start_games = trainer.games
     started = time.perf_counter()
     deadline = None if minutes is None else started + 60 * minutes
     target = None if games is None else start_games + games
     results: list[Checkpoint] = []
+    # The speed is measured from the end of the first batch, which compiles the self-play.
     play_seconds = 0.0
+    timed_games, timed_positions = 0, 0
     last_games = start_games
 
     def checkpoint() -> None:
         grades = {grade.value: 0 for grade in Grade}
         if solution is not None and positions:
             grades = grade_moves(solution, positions, frozen_copy(player, spec).choose_many(positions))
-        played = trainer.games - start_games
         point = Checkpoint(
             seconds=round(time.perf_counter() - started, 2),
             games=trainer.games,
@@ -131,8 +138,8 @@ def train_self_play(
             steps=trainer.steps,
             loss=round(trainer.last_loss[0], 5),
             value_loss=round(trainer.last_loss[1], 5),
-            games_per_second=round(played / play_seconds, 2) if play_seconds else 0.0,
-            positions_per_second=round((trainer.positions - start_positions) / play_seconds, 1) if play_seconds else 0.0,
+            games_per_second=round(timed_games / play_seconds, 2) if play_seconds else 0.0,
+            positions_per_second=round(timed_positions / play_seconds, 1) if play_seconds else 0.0,
             grades=grades,
         )
         results.append(point)
@@ -147,8 +154,12 @@ def train_self_play(
         if (deadline is not None and now >= deadline) or (target is not None and trainer.games >= target):
             break
         batch_started = time.perf_counter()
-        player.self_play(1)
-        play_seconds += time.perf_counter() - batch_started
+        first = trainer.games == start_games
+        played = player.self_play(1)
+        if not first:
+            play_seconds += time.perf_counter() - batch_started
+            timed_games += per_batch
+            timed_positions += played
         if on_batch is not None:
             on_batch(trainer.games - start_games, games or 0)
         due = (every_games is not None and trainer.games - last_games >= every_games) or (

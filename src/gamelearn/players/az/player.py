@@ -125,7 +125,9 @@ class AzPlayer(Learner):
             return None
         encoded = self.rules.encode(self.game, state)
         batch = Position(*(np.stack([column]) for column in encoded))
-        _, policies, priors, values = choose(self.rules, self.trainer.model, self._key(), batch, self.simulations, False)
+        _, policies, priors, values = choose(
+            self.rules, self.trainer.model, self._key(), batch, self.simulations, False
+        )
         policy, prior = np.asarray(policies)[0], np.asarray(priors)[0]
         top = np.argsort(-policy, kind="stable")[:5]
         return {
@@ -199,14 +201,17 @@ class AzPlayer(Learner):
         if knowledge.get("game") != self.game.name:
             raise ValueError(f"az knowledge is for {knowledge.get('game')!r}, not {self.game.name}")
         if knowledge.get("network") != self.trainer.shape.to_dict():
-            raise ValueError(f"az knowledge: network {knowledge.get('network')} is not this player's {self.trainer.shape}")
+            raise ValueError(
+                f"az knowledge: network {knowledge.get('network')} is not this player's {self.trainer.shape}"
+            )
         settings = knowledge.get("settings")
         fields = Settings.__dataclass_fields__
         if not isinstance(settings, dict) or set(settings) != set(fields):
             raise ValueError(f"az knowledge: settings must have exactly {', '.join(fields)}")
         for key, value in settings.items():
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"az knowledge: setting {key} must be a positive number, not {value!r}")
+            least_ok = 0 if key in ("weight_decay", "random_plies") else 1e-12
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < least_ok:
+                raise ValueError(f"az knowledge: setting {key} must be a number above 0, not {value!r}")
         for counter in (*COUNTERS, "seed"):
             value = knowledge.get(counter)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -215,7 +220,9 @@ class AzPlayer(Learner):
         if not isinstance(arrays, str):
             raise ValueError("az knowledge: arrays must be a base64 text")
         params, state = decode_arrays(arrays)
-        loaded = Settings(**{key: type(getattr(SETTINGS[self.game.name], key))(value) for key, value in settings.items()})
+        loaded = Settings(
+            **{key: type(getattr(SETTINGS[self.game.name], key))(value) for key, value in settings.items()}
+        )
         if loaded != self.trainer.settings:
             self.trainer = Trainer(self.game.name, knowledge["seed"], self.trainer.shape, loaded)
         self.trainer.set_arrays(params, state)  # checks every array first; nothing changes on a ValueError

@@ -28,11 +28,12 @@ import numpy as np
 class Position(NamedTuple):
     """A batch (or one) of positions as arrays; see the module docstring."""
 
-    board: jax.Array  # int8[..., squares]
-    to_move: jax.Array  # int32[...]
-    plies: jax.Array  # int32[...]
-    over: jax.Array  # bool[...]
-    winner: jax.Array  # int32[...], -1 for none
+    # Any: JAX arrays on the device, or numpy values on their way there (encode).
+    board: Any  # int8[..., squares]
+    to_move: Any  # int32[...]
+    plies: Any  # int32[...]
+    over: Any  # bool[...]
+    winner: Any  # int32[...], -1 for none
 
 
 #: Teeko's step directions (row, column) in action order, as the environments number them.
@@ -171,7 +172,9 @@ def _hexapawn_tables() -> dict[str, np.ndarray]:
     tables = {"source": source, "target": target}
     for side, step in (("white", -3), ("black", 3)):
         straight = target == source + step
-        diagonal = ((target == source + step - 1) & (source % 3 > 0)) | ((target == source + step + 1) & (source % 3 < 2))
+        diagonal = ((target == source + step - 1) & (source % 3 > 0)) | (
+            (target == source + step + 1) & (source % 3 < 2)
+        )
         tables[f"{side}_straight"] = straight & ~same_row
         tables[f"{side}_diagonal"] = diagonal & ~same_row
     return tables

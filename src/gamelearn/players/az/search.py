@@ -10,7 +10,6 @@ the root (``invalid_actions``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import equinox as eqx
@@ -89,8 +88,7 @@ def search(
     )
 
 
-@partial(eqx.filter_jit)
-def _choose(
+def _choose_eagerly(
     rules: JaxRules, model: Any, key: jax.Array, positions: Position, simulations: int, gumbel_scale: float
 ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     evaluate = network_evaluator(rules)
@@ -103,6 +101,9 @@ def _choose(
     logits, values = evaluate(model, positions)
     prior = jax.nn.softmax(masked(rules, positions, logits)[0])
     return out.action, out.action_weights, prior, values
+
+
+_choose: Any = eqx.filter_jit(_choose_eagerly)
 
 
 def choose(

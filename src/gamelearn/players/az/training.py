@@ -39,15 +39,19 @@ class Settings:
     updates_per_batch: int  # gradient steps after each self-play batch
     learning_rate: float
     weight_decay: float = 1e-4
+    #: Each self-play game opens with a uniformly random number, 0 to this, of uniformly random
+    #: moves (still trained on the search's policy there): the games then cover positions that
+    #: self-play alone would never reach, and the grading and real opponents do.
+    random_plies: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 SETTINGS: dict[str, Settings] = {
-    "tictactoe": Settings(128, 32, 9, 20_000, 256, 16, 2e-3),
-    "hexapawn": Settings(64, 32, 16, 8_000, 128, 8, 2e-3),
-    "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3),
+    "tictactoe": Settings(128, 32, 9, 20_000, 256, 16, 2e-3, random_plies=4),
+    "hexapawn": Settings(64, 32, 16, 8_000, 128, 8, 2e-3, random_plies=2),
+    "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6),
 }
 
 #: The simulations an az player searches with when its spec does not say.
@@ -95,12 +99,17 @@ def _self_play(
     and whether the game was still on; and the final positions."""
     evaluate = network_evaluator(rules)
     start = jax.vmap(lambda _: rules.initial())(jnp.arange(settings.games_per_batch))
+    key, opening_key = jax.random.split(key)
+    opening = jax.random.randint(opening_key, (settings.games_per_batch,), 0, settings.random_plies + 1)
 
     def ply(positions: Position, ply_key: jax.Array) -> tuple[Position, tuple[jax.Array, ...]]:
-        out = search(rules, evaluate, model, ply_key, positions, settings.simulations, 1.0)
+        search_key, random_key = jax.random.split(ply_key)
+        out = search(rules, evaluate, model, search_key, positions, settings.simulations, 1.0)
         planes = jax.vmap(rules.planes)(positions)
         legal = jax.vmap(rules.legal)(positions)
-        nxt, _ = jax.vmap(rules.step)(positions, out.action)
+        uniform = jax.random.categorical(random_key, jnp.where(legal, 0.0, -1e9))
+        action = jnp.where(positions.plies < opening, uniform, out.action)
+        nxt, _ = jax.vmap(rules.step)(positions, action)
         return nxt, (planes, legal, out.action_weights, positions.to_move, ~positions.over)
 
     final, (planes, legal, policy, mover, alive) = jax.lax.scan(ply, start, jax.random.split(key, settings.max_plies))
@@ -163,6 +172,12 @@ class Trainer:
         self.buffer = ReplayBuffer(self.settings.buffer, (3, self.rules.rows, self.rules.columns), self.rules.actions)
         self.last_loss = (float("nan"), float("nan"))
 
+    def play_in_batches_of(self, games: int) -> None:
+        """Play ``games`` self-play games at once from now on (an accelerator takes hundreds)."""
+        if games < 1:
+            raise ValueError(f"games at once must be at least 1, not {games}")
+        self.settings = replace(self.settings, games_per_batch=games)
+
     # Parameters as arrays (for knowledge) -------------------------------------------------------
 
     def arrays(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -185,7 +200,9 @@ class Trainer:
                     )
                 if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
                     raise ValueError(f"az knowledge: {what} array {index} holds a value that is not finite")
-        self.model = eqx.combine(jax.tree_util.tree_unflatten(model_def, [jnp.asarray(a) for a in params]), model_static)
+        self.model = eqx.combine(
+            jax.tree_util.tree_unflatten(model_def, [jnp.asarray(a) for a in params]), model_static
+        )
         self.opt_state = jax.tree_util.tree_unflatten(state_def, [jnp.asarray(a) for a in state])
 
     # Training -------------------------------------------------------------------------------------
@@ -197,12 +214,14 @@ class Trainer:
     def self_play_batch(self) -> int:
         """Play one batch of self-play games into the buffer; the positions it added."""
         key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self.batches)
-        planes, legal, policy, mover, alive, final = _self_play(self.rules, self.settings, self.model, key)
-        alive = np.asarray(alive)
+        planes, legal, policy, movers, on, final = _self_play(self.rules, self.settings, self.model, key)
+        alive = np.asarray(on)
         winner = np.asarray(final.winner)[None, :]
-        mover = np.asarray(mover)
+        mover = np.asarray(movers)
         result = np.where(winner < 0, 0.0, np.where(winner == mover, 1.0, -1.0)).astype(np.float32)
-        self.add_positions(np.asarray(planes)[alive], np.asarray(legal)[alive], np.asarray(policy)[alive], result[alive])
+        self.add_positions(
+            np.asarray(planes)[alive], np.asarray(legal)[alive], np.asarray(policy)[alive], result[alive]
+        )
         self.batches += 1
         self.games += self.settings.games_per_batch
         return int(alive.sum())
@@ -213,8 +232,12 @@ class Trainer:
             return
         for _ in range(count):
             rng = np.random.default_rng((self.seed, self.steps))
-            batch = self.buffer.sample(rng, self.settings.batch_size)
-            self.model, self.opt_state, loss, value_loss = _train_step(self.settings, self.model, self.opt_state, *batch)
+            planes, legal, policy, value = (
+                jnp.asarray(part) for part in self.buffer.sample(rng, self.settings.batch_size)
+            )
+            self.model, self.opt_state, loss, value_loss = _train_step(
+                self.settings, self.model, self.opt_state, planes, legal, policy, value
+            )
             self.steps += 1
             self.last_loss = (float(loss), float(value_loss))
 
