@@ -46,8 +46,8 @@ register(
         "AlphaZero-style self-play learner: a small network and Gumbel tree search (JAX, mctx)",
         GAMES,
         (
-            Option("name", parse_name, None, "keep the network under this name in the store"),
-            Option("simulations", parse_int(0, 10_000), None, "search simulations a move (0: the raw policy)"),
+            Option("name", parse_name, "", "keep the network under this name in the store"),
+            Option("simulations", parse_int(0, 10_000), 32, "search simulations a move (0: the raw policy)"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen)"),
         ),
     )

@@ -5,6 +5,7 @@ state and the training counters, as one JSON value (the arrays as a base64 ``.np
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import zipfile
 from collections.abc import Hashable
@@ -71,7 +72,7 @@ class AzPlayer(Learner):
         options: dict[str, Any] = {}
         if name:
             options["name"] = name
-        if simulations is not None:
+        if simulations is not None and simulations != DEFAULT_SIMULATIONS[game.name]:
             options["simulations"] = simulations
         if not train:
             options["train"] = "off"
@@ -206,8 +207,11 @@ class AzPlayer(Learner):
             )
         settings = knowledge.get("settings")
         fields = Settings.__dataclass_fields__
-        if not isinstance(settings, dict) or set(settings) != set(fields):
-            raise ValueError(f"az knowledge: settings must have exactly {', '.join(fields)}")
+        required = {name for name, f in fields.items() if f.default is dataclasses.MISSING}
+        if not isinstance(settings, dict) or not required <= set(settings) <= set(fields):
+            raise ValueError(
+                f"az knowledge: settings must have {', '.join(required)} (and may have {', '.join(set(fields) - required)})"
+            )
         for key, value in settings.items():
             least_ok = 0 if key in ("weight_decay", "random_plies") else 1e-12
             if isinstance(value, bool) or not isinstance(value, int | float) or value < least_ok:
@@ -220,6 +224,7 @@ class AzPlayer(Learner):
         if not isinstance(arrays, str):
             raise ValueError("az knowledge: arrays must be a base64 text")
         params, state = decode_arrays(arrays)
+        # A value kept before a setting existed has that setting's default.
         loaded = Settings(
             **{key: type(getattr(SETTINGS[self.game.name], key))(value) for key, value in settings.items()}
         )
