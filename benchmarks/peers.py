@@ -1,26 +1,27 @@
-"""gamelearn next to the tools game-AI people already use, on tic-tac-toe (issue 6, point 3).
+"""gamelearn next to the tools game-AI people already use, on tic-tac-toe: only what a user calls.
 
     python benchmarks/peers.py           # 10,000 games a row
     python benchmarks/peers.py --quick   # 1,000 games a row
 
-Three tasks, each row timed (fastest of ``--repeat`` runs, default 3) on this machine, with the ratio of its time to our fastest row
-of the same task (a ratio above 1 means the peer is that many times slower):
+Three tasks, each row timed (fastest of ``--repeat`` runs, default 3) on this machine, with the
+ratio of its time to our fastest row of the same task (a ratio above 1 means the peer is that many
+times slower):
 
-1. the full solve: ours (``gamelearn.solve``: every reachable position's value and distance; and
-   the solve kernel of experiments/kernels.py, the same values and distances for every board),
-   easyAI's ``solve_with_iterative_deepening`` with a transposition table, OpenSpiel's
-   ``alpha_beta_search`` (the root value);
-2. N uniformly random games: ours through the public API (``play_game``) and through the batch
-   kernel (``experiments/kernels.py``, the same games), OpenSpiel through its Python API and
-   through ``evaluate_bots`` (its C++ game loop), PettingZoo's ``tictactoe_v3.raw_env``, easyAI;
-3. N self-play training games of a tabular learner: our ``td`` through the public API and through
-   the kernel (the same table), our ``menace`` (through the public API and its fast path) where
-   players/matchbox.py is present, OpenSpiel's ``tabular_qlearner`` (two Q-learners, as its own
-   tic_tac_toe_qlearner example trains them).
+1. the full solve, cold: ``gamelearn.solve`` in a fresh process (every reachable position's value
+   and distance; nothing interned or cached yet) next to OpenSpiel's ``alpha_beta_search`` in a
+   fresh process (the root value only), each timed inside its process after its imports; and
+   easyAI's ``solve_with_iterative_deepening`` with a transposition table, in this process;
+2. N uniformly random games: ours through a plain loop over ``legal_moves`` / ``play`` /
+   ``is_over`` beside OpenSpiel's same loop over ``pyspiel`` states (``legal_actions`` /
+   ``apply_action`` / ``is_terminal``), both drawing with ``random.Random``; then ours through
+   ``play_game`` (records, repetition counts), OpenSpiel's ``evaluate_bots`` (its C++ game loop),
+   PettingZoo's ``tictactoe_v3.raw_env``, easyAI;
+3. N self-play training games of a tabular learner: our ``td`` and ``menace`` through the public
+   API, MENACE's fast path (what ``gamelearn menace --against self`` runs), OpenSpiel's
+   ``tabular_qlearner`` (two Q-learners, as its own tic_tac_toe_qlearner example trains them).
 
 Every peer is used the fastest way its public API allows (easyAI's own ``play()`` deep-copies
 every position into a history, so its games are played with the same calls in a plain loop).
-numba compile time is excluded (the kernels are warmed up first; numba caches them on disk).
 """
 
 from __future__ import annotations
@@ -34,12 +35,6 @@ from typing import Any
 import gamelearn
 
 Row = tuple[str, float | None, str]
-
-
-def timed(function: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
-    result = function()
-    return time.perf_counter() - start, result
 
 
 #: Each row runs this many times and keeps its fastest (timeit's rule: the others measure the noise
@@ -63,20 +58,59 @@ def attempt(name: str, function: Callable[[], str]) -> Row:
 
 # 1. The full solve ----------------------------------------------------------------------------
 
+COLD_OURS = """
+import time, gamelearn
+game = gamelearn.get_game("tictactoe")
+start = time.perf_counter()
+solution = gamelearn.solve(game)
+value = solution.value(game.initial())
+print(time.perf_counter() - start, value, solution.reachable)
+"""
 
-def solve_ours() -> str:
-    from gamelearn.solve.exhaustive import ExhaustiveSolution
+COLD_OPENSPIEL = """
+import time, pyspiel
+from open_spiel.python.algorithms.minimax import alpha_beta_search
+game = pyspiel.load_game("tic_tac_toe")
+start = time.perf_counter()
+value, action = alpha_beta_search(game)
+print(time.perf_counter() - start, value)
+"""
 
-    solution = ExhaustiveSolution(gamelearn.get_game("tictactoe"))  # fresh: gamelearn.solve caches
-    return f"value {solution.value(solution.game.initial())}, {solution.reachable} positions solved"
+
+def in_fresh_process(program: str) -> tuple[float, list[str]]:
+    """(seconds the program timed, the rest of its line): a fresh interpreter, nothing warm."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        if "ModuleNotFoundError" in done.stderr:
+            raise ImportError(name=done.stderr.strip().splitlines()[-1])
+        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+    seconds, *rest = done.stdout.split()
+    return float(seconds), rest
 
 
-def solve_ours_kernel() -> str:
-    from gamelearn.experiments.kernels import board_index, solve_all
-
-    values, distances = solve_all()
-    start = board_index(".........")
-    return f"value {values[start]}, {int((distances > -2).sum())} boards solved (values and distances)"
+def cold_rows() -> list[Row]:
+    """The two cold solves, run in alternation, each the fastest of REPEAT fresh processes."""
+    best = {"ours": float("inf"), "openspiel": float("inf")}
+    notes = {"ours": "", "openspiel": ""}
+    missing = ""
+    for _ in range(REPEAT):
+        seconds, (value, reachable) = in_fresh_process(COLD_OURS)
+        best["ours"] = min(best["ours"], seconds)
+        notes["ours"] = f"value {value}, {reachable} positions solved"
+        try:
+            seconds, (value,) = in_fresh_process(COLD_OPENSPIEL)
+        except ImportError as error:
+            missing = f"not installed ({error.name})"
+            continue
+        best["openspiel"] = min(best["openspiel"], seconds)
+        notes["openspiel"] = f"value {float(value):g} (root only)"
+    return [
+        ("gamelearn.solve (ours, cold)", best["ours"], notes["ours"]),
+        ("OpenSpiel alpha_beta_search (cold)", None if missing else best["openspiel"], missing or notes["openspiel"]),
+    ]
 
 
 def solve_easyai() -> str:
@@ -93,32 +127,43 @@ def solve_easyai() -> str:
     return f"value {result}, {len(table.d)} table entries"
 
 
-def solve_openspiel() -> str:
-    import pyspiel
-    from open_spiel.python.algorithms.minimax import alpha_beta_search
-
-    value, action = alpha_beta_search(pyspiel.load_game("tic_tac_toe"))
-    return f"value {value:g} (root only)"
-
-
 # 2. Random games ------------------------------------------------------------------------------
 
 
-def random_ours_api(n: int) -> str:
+def loop_rows(n: int) -> list[Row]:
+    """Our plain loop and OpenSpiel's, in alternation, each the fastest of REPEAT runs."""
+    rows = {"ours": float("inf"), "openspiel": float("inf")}
+    notes = {"ours": "", "openspiel": ""}
+    missing = ""
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        notes["ours"] = random_ours_loop(n)
+        rows["ours"] = min(rows["ours"], time.perf_counter() - start)
+        try:
+            start = time.perf_counter()
+            notes["openspiel"] = random_openspiel_loop(n)
+            rows["openspiel"] = min(rows["openspiel"], time.perf_counter() - start)
+        except ImportError as error:
+            missing = f"not installed ({error.name})"
+    return [
+        ("ours: legal_moves/play/is_over loop", rows["ours"], notes["ours"]),
+        ("OpenSpiel: the same loop (pyspiel)", None if missing else rows["openspiel"], missing or notes["openspiel"]),
+    ]
+
+
+def random_ours_loop(n: int) -> str:
     game = gamelearn.get_game("tictactoe")
-    players = [gamelearn.make_player(game, "random", seed=1), gamelearn.make_player(game, "random", seed=2)]
-    wins = sum(gamelearn.play_game(game, players, learn=False).winner == 0 for _ in range(n))
+    rng = random.Random(1)
+    wins = 0
+    for _ in range(n):
+        state = game.initial()
+        while not game.is_over(state):
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        wins += game.winner(state) == 0
     return f"X won {wins / n:.1%}"
 
 
-def random_ours_kernel(n: int) -> str:
-    from gamelearn.experiments.kernels import random_games
-
-    results, _ = random_games(n, 1, 2)  # the same games as the row above
-    return f"X won {float((results == 0).mean()):.1%}"
-
-
-def random_openspiel_python(n: int) -> str:
+def random_openspiel_loop(n: int) -> str:
     import pyspiel
 
     game = pyspiel.load_game("tic_tac_toe")
@@ -129,6 +174,13 @@ def random_openspiel_python(n: int) -> str:
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
         wins += state.returns()[0] > 0
+    return f"X won {wins / n:.1%}"
+
+
+def random_ours_api(n: int) -> str:
+    game = gamelearn.get_game("tictactoe")
+    players = [gamelearn.make_player(game, "random", seed=1), gamelearn.make_player(game, "random", seed=2)]
+    wins = sum(gamelearn.play_game(game, players, learn=False).winner == 0 for _ in range(n))
     return f"X won {wins / n:.1%}"
 
 
@@ -207,18 +259,7 @@ def train_td_api(n: int) -> str:
     return f"{len(player.values)} positions"
 
 
-def train_td_kernel(n: int) -> str:
-    from gamelearn.experiments.kernels import td_selfplay
-
-    table, _ = td_selfplay(n, 1)  # the same table as the row above
-    return f"{int(table.seen.sum())} positions"
-
-
 def train_menace_api(n: int) -> str:
-    import importlib.util
-
-    if importlib.util.find_spec("gamelearn.players.matchbox") is None:
-        raise ImportError(name="gamelearn.players.matchbox")
     game = gamelearn.get_game("tictactoe")
     menace = gamelearn.make_player(game, "menace", seed=1)
     for seed in range(n):
@@ -273,45 +314,32 @@ def main() -> None:
     global REPEAT
     REPEAT = max(1, args.repeat)
 
-    from gamelearn.experiments import kernels
-
-    compile_time, _ = timed(lambda: (kernels.random_games(2, 1, 2), kernels.td_selfplay(2, 1), kernels.solve_all()))
-    print(
-        f"tic-tac-toe, {n:,} games a row, fastest of {REPEAT} runs; numba kernels ready in {compile_time:.2f} s (not counted)"
-    )
-
+    print(f"tic-tac-toe, {n:,} games a row, fastest of {REPEAT} runs")
     print_table(
         "1. full solve",
-        [
-            attempt("gamelearn.solve (ours)", solve_ours),
-            attempt("ours: solve kernel", solve_ours_kernel),
-            attempt("easyAI iterative deepening + TT", solve_easyai),
-            attempt("OpenSpiel alpha_beta_search", solve_openspiel),
-        ],
-        {"gamelearn.solve (ours)", "ours: solve kernel"},
+        [*cold_rows(), attempt("easyAI iterative deepening + TT", solve_easyai)],
+        {"gamelearn.solve (ours, cold)"},
     )
     print_table(
         f"2. {n:,} random games",
         [
+            *loop_rows(n),
             attempt("ours: play_game (public API)", lambda: random_ours_api(n)),
-            attempt("ours: batch kernel", lambda: random_ours_kernel(n)),
-            attempt("OpenSpiel Python API", lambda: random_openspiel_python(n)),
             attempt("OpenSpiel evaluate_bots", lambda: random_openspiel_evaluate_bots(n)),
             attempt("PettingZoo tictactoe_v3.raw_env", lambda: random_pettingzoo(n)),
             attempt("easyAI TicTacToe", lambda: random_easyai(n)),
         ],
-        {"ours: play_game (public API)", "ours: batch kernel"},
+        {"ours: legal_moves/play/is_over loop", "ours: play_game (public API)"},
     )
     print_table(
         f"3. {n:,} self-play training games of a tabular learner",
         [
             attempt("ours: td (public API)", lambda: train_td_api(n)),
-            attempt("ours: td kernel", lambda: train_td_kernel(n)),
             attempt("ours: menace (public API)", lambda: train_menace_api(n)),
             attempt("ours: menace fast path", lambda: train_menace_fast(n)),
             attempt("OpenSpiel tabular_qlearner", lambda: train_openspiel_qlearner(n)),
         ],
-        {"ours: td (public API)", "ours: td kernel", "ours: menace (public API)", "ours: menace fast path"},
+        {"ours: td (public API)", "ours: menace (public API)", "ours: menace fast path"},
     )
 
 

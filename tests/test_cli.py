@@ -23,7 +23,7 @@ def play(game: str, moves: list[str], *options: str):
 
 
 def errors(output: str) -> list[str]:
-    return [line.split("to move, q to quit: ")[-1] for line in output.splitlines() if "illegal move" in line]
+    return [line.split(" to move: ")[-1] for line in output.splitlines() if "illegal move" in line]
 
 
 def test_tictactoe_bad_input_gets_one_line_and_a_new_prompt_and_changes_nothing() -> None:
@@ -36,7 +36,7 @@ def test_tictactoe_bad_input_gets_one_line_and_a_new_prompt_and_changes_nothing(
     for line, move, reason in zip(lines, bad, reasons, strict=True):
         assert line.startswith(f"illegal move {move!r}: ") and reason in line
     # X 4 1 7 make the middle column: had a bad input changed the position, this would not be the end
-    assert "X wins after 5 plies." in result.output
+    assert "X (Player 1) wins after 5 plies: X has three in a row." in result.output
     assert "Traceback" not in result.output
 
 
@@ -78,7 +78,7 @@ def test_teeko_a_game_to_its_end_through_the_terminal() -> None:
         "illegal move '00000'",
         "illegal move '1331'",
     ]
-    assert "X wins after 9 plies." in result.output
+    assert "X (Player 1) wins after 9 plies: X has four in a row." in result.output
 
 
 def test_hexapawn_bad_moves_then_a_game_to_its_end() -> None:
@@ -89,7 +89,7 @@ def test_hexapawn_bad_moves_then_a_game_to_its_end() -> None:
     assert [line.split(":")[0] for line in errors(result.output)] == [
         f"illegal move {m!r}" for m in ("30", "73", "60", "63", "03", "74", "wat")
     ]
-    assert "B wins after 4 plies." in result.output
+    assert "B (Player 2) wins after 4 plies: W has no move left." in result.output
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

@@ -1,17 +1,17 @@
 """Differential tests: our rules against other people's (OpenSpiel's tic_tac_toe over every state,
-easyAI's Hexapawn over seeded random games), and the numba kernels against the Python players they
-claim to replay, game for game and table entry for table entry."""
+easyAI's Hexapawn over seeded random games), and random play and TD learning against the game tree."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-import numpy as np
+import pyspiel
 import pytest
+from easyAI import Human_Player
+from easyAI.games.Hexapawn import Hexapawn as EasyHexapawn
 
 import gamelearn
-from gamelearn.experiments import kernels
 from gamelearn.players.td import TDPlayer
 
 TICTACTOE = gamelearn.get_game("tictactoe")
@@ -22,7 +22,6 @@ HEXAPAWN = gamelearn.get_game("hexapawn")
 
 
 def test_tictactoe_agrees_with_openspiel_on_every_state() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
     spiel_game = pyspiel.load_game("tic_tac_toe")
     seen: set[Any] = set()
     terminal = {0: 0, 1: 0, None: 0}
@@ -81,10 +80,6 @@ def easyai_moves_on_own_pawns(game: Any) -> set[str]:
 
 
 def test_hexapawn_agrees_with_easyai_over_random_games() -> None:
-    pytest.importorskip("easyAI")
-    from easyAI import Human_Player
-    from easyAI.games.Hexapawn import Hexapawn as EasyHexapawn
-
     rng = random.Random(2024)
     onto_own_pawn = 0
     results = {0: 0, 1: 0}
@@ -115,68 +110,7 @@ def test_hexapawn_agrees_with_easyai_over_random_games() -> None:
     assert onto_own_pawn > 0  # the set-aside easyAI moves do occur: the filter is not idle
 
 
-# Kernels against the Python players ---
-
-
-def test_solve_kernel_agrees_with_gamelearn_solve_on_every_reachable_position() -> None:
-    values, distances = kernels.solve_all()
-    solution = gamelearn.solve(TICTACTOE)
-    seen = set()
-    stack = [TICTACTOE.initial()]
-    while stack:
-        state = stack.pop()
-        if state in seen:
-            continue
-        seen.add(state)
-        index = kernels.board_index(TICTACTOE.board(state))
-        distance = None if distances[index] == -1 else int(distances[index])
-        assert (int(values[index]), distance) == solution.outcome(state)
-        stack.extend(TICTACTOE.play(state, move) for move in TICTACTOE.legal_moves(state))
-    assert len(seen) == 5478
-    assert (
-        int((distances > -2).sum()) == 6046
-    )  # boards with legal counts, reachable or not-------------------------------------------------------
-
-
-def test_mersenne_twister_matches_cpython() -> None:
-    for seed in (0, 1, 7, 2**32 + 5, 2**40 + 123):
-        stream = kernels.new_mt_state(seed)
-        reference = random.Random(seed)
-        bounds = [1, 2, 3, 5, 7, 8, 9] * 120  # past 624 words: the twist runs more than once
-        assert [kernels.mt_randbelow(stream, n) for n in bounds] == [reference._randbelow(n) for n in bounds]
-        assert [kernels.mt_random(stream) for _ in range(10)] == [reference.random() for _ in range(10)]
-
-
-def moves_of(row: np.ndarray) -> tuple[str, ...]:
-    return tuple(str(square) for square in row if square >= 0)
-
-
-def test_random_games_kernel_replays_play_game() -> None:
-    results, moves = kernels.random_games(500, seed0=11, seed1=12)
-    x_player = gamelearn.make_player(TICTACTOE, "random", seed=11)
-    o_player = gamelearn.make_player(TICTACTOE, "random", seed=12)
-    for game in range(500):
-        record = gamelearn.play_game(TICTACTOE, [x_player, o_player])
-        assert moves_of(moves[game]) == record.moves
-        assert results[game] == (kernels.DRAW if record.winner is None else record.winner)
-
-
-def test_reseeded_random_games_kernel_replays_seeded_play_game() -> None:
-    seeds = list(range(1000, 1200))
-    results, moves = kernels.random_games_reseeded(seeds)
-    players = [gamelearn.make_player(TICTACTOE, "random"), gamelearn.make_player(TICTACTOE, "random")]
-    for game, seed in enumerate(seeds):
-        record = gamelearn.play_game(TICTACTOE, players, seed=seed)
-        assert moves_of(moves[game]) == record.moves
-
-
-def test_random_games_kernel_matches_the_exact_outcome_probabilities() -> None:
-    # Uniformly random play: X wins 737/1260, O wins 121/420, draw 8/63 (summing over the game tree
-    # with each move's probability); 20,000 games land within a few standard errors.
-    results, _ = kernels.random_games(20_000, seed0=1, seed1=2)
-    for outcome, probability in ((0, 737 / 1260), (1, 121 / 420), (kernels.DRAW, 8 / 63)):
-        share = float(np.mean(results == outcome))
-        assert abs(share - probability) < 4 * (probability * (1 - probability) / 20_000) ** 0.5
+# Random play and TD learning against the game tree ------------------------------------------------
 
 
 def exact_outcome_probabilities() -> dict[int | None, float]:
@@ -204,37 +138,26 @@ def test_the_quoted_probabilities_are_the_game_trees() -> None:
     assert exact[None] == pytest.approx(8 / 63)
 
 
-@pytest.mark.parametrize(("games", "alpha", "epsilon", "symmetry"), [(400, 0.2, 0.1, True), (150, 0.5, 0.3, False)])
-def test_td_kernel_learns_the_same_table_as_the_python_player(
-    games: int, alpha: float, epsilon: float, symmetry: bool
-) -> None:
-    player = TDPlayer(TICTACTOE, seed=21, alpha=alpha, epsilon=epsilon, symmetry=symmetry)
-    python_results = []
-    for _ in range(games):
-        record = gamelearn.play_game(TICTACTOE, [player, player], learn=False)
-        player.learn(record, None)
-        python_results.append(kernels.DRAW if record.winner is None else record.winner)
-    table, results = kernels.td_selfplay(games, seed=21, alpha=alpha, epsilon=epsilon, symmetry=symmetry)
-    assert results.tolist() == python_results
-    assert table.as_dict() == player.values  # exactly: same keys, same floating-point values
+def test_random_play_through_play_game_matches_the_exact_outcome_probabilities() -> None:
+    # Uniformly random play: X wins 737/1260, O wins 121/420, draw 8/63 (summing over the game tree
+    # with each move's probability); 4,000 seeded games land within four standard errors.
+    players = [gamelearn.make_player(TICTACTOE, "random", seed=1), gamelearn.make_player(TICTACTOE, "random", seed=2)]
+    games = 4000
+    winners = [gamelearn.play_game(TICTACTOE, players, learn=False).winner for _ in range(games)]
+    for outcome, probability in ((0, 737 / 1260), (1, 121 / 420), (None, 8 / 63)):
+        share = winners.count(outcome) / games
+        assert abs(share - probability) < 4 * (probability * (1 - probability) / games) ** 0.5
 
 
 def test_td_self_play_through_play_game_learns_each_side_once() -> None:
-    # play_game calls learn(record, 0) then learn(record, None) for one player on both sides.
-    player = TDPlayer(TICTACTOE, seed=13)
+    # play_game tells a player seated on both sides to learn once, with side=None: the same table as
+    # a player that is told so by hand after each game.
+    through_play_game = TDPlayer(TICTACTOE, seed=13)
+    by_hand = TDPlayer(TICTACTOE, seed=13)
     for _ in range(300):
-        gamelearn.play_game(TICTACTOE, [player, player])
-    table, _ = kernels.td_selfplay(300, seed=13)
-    assert player.games_learnt == 300
-    assert table.as_dict() == player.values
-
-
-def test_kernel_trained_td_player_plays_from_the_kernels_table() -> None:
-    player = kernels.train_td_player(TICTACTOE, games=3000, seed=5)
-    assert player.games_learnt == 3000 and len(player.values) > 300
-    player.train = False
-    player.epsilon = 0.0
-    opponent = gamelearn.make_player(TICTACTOE, "random", seed=6)
-    outcomes = [gamelearn.play_game(TICTACTOE, [player, opponent], seed=s).winner for s in range(100)]
-    assert outcomes.count(1) <= 5  # it has learnt not to lose to random play as X
-    assert outcomes.count(0) >= 80
+        gamelearn.play_game(TICTACTOE, [through_play_game, through_play_game])
+    for _ in range(300):
+        record = gamelearn.play_game(TICTACTOE, [by_hand, by_hand], learn=False)
+        by_hand.learn(record, None)
+    assert through_play_game.games_learnt == by_hand.games_learnt == 300
+    assert through_play_game.values == by_hand.values and len(by_hand.values) > 200

@@ -6,18 +6,14 @@ from __future__ import annotations
 import random
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
-
-import gymnasium  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
-
-import gamelearn  # noqa: E402
-from gamelearn.envs import SingleAgentEnv, codec, env, raw_env  # noqa: E402
+import gamelearn
+from gamelearn.envs import SingleAgentEnv, codec, env, raw_env
 
 GAMES = ("tictactoe", "hexapawn", "teeko")
 
@@ -136,7 +132,8 @@ def test_teeko_is_truncated_at_the_ply_cap() -> None:
 def test_render_modes() -> None:
     e = raw_env("hexapawn", render_mode="ansi")
     e.reset()
-    assert e.render() == "B B B\n. . .\nW W W\nply 0: W (player_0) to move\n"
+    # the board beside the numbers of its squares, as `gamelearn play` draws it
+    assert e.render() == "B B B    0 1 2\n. . .    3 4 5\nW W W    6 7 8\nply 0: W (player_0) to move\n"
     with pytest.raises(ValueError, match="render_mode"):
         raw_env("hexapawn", render_mode="rgb_array")
 

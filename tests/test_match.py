@@ -260,3 +260,14 @@ def test_the_web_apps_game_is_the_play_layers_game() -> None:
         cheating.play_computer()
     assert (cheating.end, cheating.moves) == (End.ABANDONED, ("4",))
     assert cheating.failure is not None and "illegal move '4'" in cheating.failure
+
+
+def test_a_side_that_resigns_loses_and_both_learn_once() -> None:
+    first, second = Scripted(TTT, ["4"]), Scripted(TTT, [])
+    match = Match(TTT, (first, second), seed=1)
+    match.advance()
+    record = match.resign(1)
+    assert (record.winner, record.end, record.moves) == (0, End.RESIGN, ("4",))
+    assert [side for _, side in first.learned] == [0] and [side for _, side in second.learned] == [1]
+    with pytest.raises(GameOver):
+        match.resign(0)

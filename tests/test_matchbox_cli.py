@@ -37,14 +37,14 @@ def test_boxes_counts_without_playing() -> None:
 
 
 def test_her_experiment_prints_the_figures_saves_the_plot_and_the_result(isolated_home: Path) -> None:
-    plot = isolated_home / "curve.png"
-    code, out = run("her", "--learners", "5", "--games", "60", "--seed", "3", "--plot", str(plot))
+    plot = isolated_home / "her-learning-curve-seed3.png"
+    code, out = run("her", "--learners", "5", "--games", "60", "--seed", "3", "--out", str(isolated_home))
     assert code == 0, out
     assert "19 boxes, 47 beads, 17 of them bad" in flat(out)
     assert "Good beads taken out: 0" in flat(out)
     assert "Gardner's chart" in flat(out)
     assert plot.read_bytes().startswith(b"\x89PNG")
-    assert not [p for p in isolated_home.iterdir() if p.name.endswith(".tmp") or p.name.startswith(".curve")]
+    assert not [p for p in isolated_home.iterdir() if p.name.endswith(".tmp") or p.name.startswith(".her")]
     results = Store().results("her")
     assert len(results) == 1 and results[0]["learners"] == 5 and results[0]["seed"] == 3
     # the chart lines: ten letters a line, W and L only
@@ -52,7 +52,7 @@ def test_her_experiment_prints_the_figures_saves_the_plot_and_the_result(isolate
         line.strip() for line in out.splitlines() if line.startswith("  ") and set(line.strip()) <= {"W", "L"}
     ]
     assert len(chart_lines) == 12 and all(len(line) == 10 for line in chart_lines)
-    code, again = run("her", "--learners", "5", "--games", "60", "--seed", "3", "--plot", str(plot))
+    code, again = run("her", "--learners", "5", "--games", "60", "--seed", "3", "--out", str(isolated_home))
     assert again.split("Result saved")[0] == out.split("Result saved")[0]  # same seed, same results
 
 

@@ -77,13 +77,13 @@ def test_the_learning_curve_png_is_0644_and_a_missing_folder_is_not_made(tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["curve.png"]
 
 
-def test_cli_plot_into_a_missing_folder_is_one_line_exit_2_and_creates_nothing(isolated_home: Path) -> None:
-    target = isolated_home / "missing" / "x.png"
+def test_cli_out_into_a_missing_folder_is_one_line_exit_2_and_creates_nothing(isolated_home: Path) -> None:
+    target = isolated_home / "missing"
     before = sorted(p.name for p in isolated_home.iterdir())
-    result = runner.invoke(app, ["her", "--learners", "2", "--games", "10", "--plot", str(target)])
+    result = runner.invoke(app, ["her", "--learners", "2", "--games", "10", "--out", str(target)])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0 and "no such folder" in result.output
-    assert not target.parent.exists()
+    assert not target.exists()
     assert sorted(p.name for p in isolated_home.iterdir()) == before
 
 
@@ -95,9 +95,7 @@ def test_a_plot_that_fails_late_loses_no_result(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(experiments, "plot_learning_curve", full_disk)
-    result = runner.invoke(
-        app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--plot", str(isolated_home / "x.png")]
-    )
+    result = runner.invoke(app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--out", str(isolated_home)])
     assert result.exit_code == 2 and "No space left on device" in result.output
     saved = Store().results(kind)
     assert len(saved) == 1 and saved[0]["learners"] == 2 and saved[0]["games"] == 10
@@ -106,7 +104,9 @@ def test_a_plot_that_fails_late_loses_no_result(
 def test_default_plot_goes_in_the_data_directorys_plots_folder(isolated_home: Path) -> None:
     result = runner.invoke(app, ["her", "--learners", "2", "--games", "10", "--no-chart"])
     assert result.exit_code == 0, result.output
-    assert (isolated_home / "plots" / "her-learning-curve-seed1.png").read_bytes().startswith(b"\x89PNG")
+    png = isolated_home / "plots" / "her-learning-curve-seed1.png"
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert f"Learning curve: {png}" in result.output  # the absolute path, whatever the working folder
 
 
 def damage(store: Store, kind: str, name: str) -> None:

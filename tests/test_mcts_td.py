@@ -35,7 +35,7 @@ def test_mcts_is_registered_for_every_game_and_plays_legal_moves(name: str) -> N
 def test_mcts_options_are_checked() -> None:
     with pytest.raises(ValueError, match="valid options: playouts, c"):
         gamelearn.make_player(TICTACTOE, "mcts:depth=3")
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ValueError, match=r"too small \(at least 1\)"):
         gamelearn.make_player(TICTACTOE, "mcts:playouts=0")
     with pytest.raises(ValueError, match="not a number"):
         gamelearn.make_player(TICTACTOE, "mcts:c=wide")

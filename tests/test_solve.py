@@ -4,6 +4,8 @@ recursive negamax with no memory; grades follow their definitions."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -120,3 +122,35 @@ def test_solve_is_callable_from_the_package_and_refuses_unknown_options() -> Non
     assert gamelearn.solve("tictactoe") is gamelearn.solve(gamelearn.get_game("tictactoe"))
     with pytest.raises(ValueError, match="no solve options"):
         gamelearn.solve("hexapawn", build=True)
+
+
+def test_regression_solve_function_hid_the_solve_package() -> None:
+    """``gamelearn.solve`` was rebound to the function, so ``import gamelearn.solve.kernels as k`` and
+    ``from gamelearn.solve import kernels`` failed in a fresh process; both forms must work now."""
+    program = (
+        "import gamelearn.solve.kernels as k\n"
+        "from gamelearn.solve import kernels, solve\n"
+        "import gamelearn\n"
+        "game = gamelearn.get_game('tictactoe')\n"
+        "assert k is kernels and gamelearn.solve.kernels is kernels\n"
+        "assert gamelearn.solve(game) is solve('tictactoe')\n"
+        "print(gamelearn.solve(game).value(game.initial()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
+
+
+def test_the_bitboard_pass_agrees_with_the_search_over_the_public_api() -> None:
+    """gamelearn.solve's first tic-tac-toe solve runs over bitboards (solve/tictactoe.py); the generic
+    search over legal_moves/play, with no help, finds the same outcome for every reachable position."""
+    from gamelearn.solve.exhaustive import ExhaustiveSolution
+    from gamelearn.solve.tictactoe import outcomes
+
+    game = gamelearn.get_game("tictactoe")
+    generic = ExhaustiveSolution(game)
+    fast = outcomes()
+    assert generic.reachable == len(fast) == 5478
+    for position, outcome in fast.items():
+        assert generic.outcome(game.from_board(game.board(position), game.to_move(position))) == outcome  # type: ignore[arg-type]
+    assert gamelearn.solve(game).reachable == 5478

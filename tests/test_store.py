@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import gamelearn
@@ -90,3 +92,18 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path):
     with pytest.raises(ValueError, match="not a gamelearn database"):
         Store(path)
     assert path.read_bytes() == b"this is not sqlite" * 100
+
+
+def test_web_games_are_kept_per_owner_and_forgotten_when_old(tmp_path):
+    store = Store(tmp_path / "s.sqlite3")
+    store.save_web_game("a", "g1", "hexapawn", {"moves": ["63"]}, finished=False)
+    store.save_web_game("b", "g1", "tictactoe", {"moves": []}, finished=True)
+    assert store.load_web_game("a", "g1") == {"moves": ["63"]}
+    assert store.load_web_game("a", "g2") is None
+    assert [(i, g, f) for i, g, f, _ in store.web_games("b")] == [("g1", "tictactoe", True)]
+    store.save_web_game("a", "g1", "hexapawn", {"moves": ["63", "14"]}, finished=False)
+    store.close()
+    again = Store(tmp_path / "s.sqlite3")  # a restart keeps them
+    assert again.load_web_game("a", "g1") == {"moves": ["63", "14"]}
+    assert again.delete_web_game("a", "g1") and again.load_web_game("a", "g1") is None
+    assert again.forget_web_games(older_than=time.time() + 1) == 1 and again.web_games("b") == []

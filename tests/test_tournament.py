@@ -141,14 +141,13 @@ def test_runners_give_identical_results() -> None:
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
     processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
     assert processes == alone
-    pytest.importorskip("dask.distributed")
     on_dask = run_tournament(**arguments, workers=2, dask="local")  # type: ignore[arg-type]
     assert on_dask == alone
     other_seed = run_tournament(**{**arguments, "seed": 22}, workers=1)  # type: ignore[arg-type]
     assert [g.moves for g in other_seed.games] != [g.moves for g in alone.games]
 
 
-def test_wilson_interval_matches_the_closed_form() -> None:
+def test_wilson_interval_of_a_score_is_the_wilson_interval() -> None:
     low, high = wilson_interval(5, 10)
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
     low, high = wilson_interval(10, 10)
@@ -169,19 +168,33 @@ def test_bradley_terry_two_players_has_the_closed_form() -> None:
     ("arguments", "message"),
     [
         (("random",), "at least 2"),
-        (("random", "perfect", "--games", "0"), "--games"),
         (("random", "bogus"), "unknown player 'bogus'"),
         (("random", "minimax:depht=2"), "unknown option 'depht'"),
         (("random", "human"), "machines only"),
         (("random", "menace:name=mine"), "add train=off to measure it as stored"),
         (("random", "menace:name=nobody,train=off"), "nothing is kept in the store under that name"),
-        (("random", "perfect", "--workers", "0"), "--workers"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(arguments: tuple[str, ...], message: str) -> None:
     result = runner.invoke(app, ["tournament", "tictactoe", *arguments])
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.strip().count("\n") == 0
+    assert result.stdout == ""
+    assert Store().results("tournament") == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "option"),
+    [
+        (("--games", "0"), "--games"),
+        (("--workers", "0"), "--workers"),
+        (("--seed", "-1"), "--seed"),
+        (("--seed", str(2**32)), "--seed"),
+    ],
+)
+def test_numbers_out_of_their_range_are_refused_by_typer_with_exit_2(arguments: tuple[str, ...], option: str) -> None:
+    result = runner.invoke(app, ["tournament", "tictactoe", "random", "perfect", *arguments])
+    assert result.exit_code == 2 and option in result.stderr and "Traceback" not in result.output
     assert result.stdout == ""
     assert Store().results("tournament") == []
 

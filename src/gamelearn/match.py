@@ -200,6 +200,18 @@ class Match:
         self._push(move, self.game.play(state, move))
         return move
 
+    def resign(self, side: int) -> GameRecord:
+        """``side`` gives up: the other side wins (End.RESIGN) and the players learn as from any
+        loss.  GameOver after the end."""
+        if self._end is not None:
+            raise GameOver("the game is over")
+        if side not in (0, 1):
+            raise ValueError(f"side is 0 or 1, not {side!r}")
+        self._winner, self._end = 1 - side, End.RESIGN
+        self._finish()
+        assert self._record is not None  # _finish makes the record
+        return self._record
+
     def abandon(self) -> GameRecord:
         """End an unfinished game without a winner (a person quit, a player failed); nobody
         learns from it.  A game that has ended keeps its end.  The record either way."""

@@ -1,25 +1,27 @@
 """Where gamelearn keeps its data: $GAMELEARN_HOME, else the platform's user data directory.
 
-A leaf module (standard library only) so that every layer that keeps files, the store and the
-solver alike, asks the same rule without importing another layer.
+The platform's directory is platformdirs' answer (XDG_DATA_HOME or ~/.local/share on Linux,
+~/Library/Application Support on macOS, the roaming AppData folder on Windows).  A leaf module
+(no other gamelearn import) so that every layer that keeps files, the store and the solver alike,
+asks the same rule without importing another layer.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "gamelearn"
 
 
 def data_dir() -> Path:
     home = os.environ.get("GAMELEARN_HOME")
     if home:
         return Path(home)
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "gamelearn"
-    if sys.platform.startswith("win"):
-        return Path(os.environ.get("APPDATA", str(Path.home()))) / "gamelearn"
-    return Path(os.environ.get("XDG_DATA_HOME", str(Path.home() / ".local" / "share"))) / "gamelearn"
+    # appauthor=False: no vendor folder above ours on Windows; roaming: the folder a user's profile keeps.
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=True))
 
 
 def looks_like_path(spec: str) -> bool:

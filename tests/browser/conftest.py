@@ -1,21 +1,21 @@
 """End-to-end fixtures: the web app served by uvicorn in a thread on a free loopback port, and
-Debian's Chromium (/usr/bin/chromium) driven by Playwright with a fresh user-data directory.
+Debian's Chromium (/usr/bin/chromium) driven by Playwright, a fresh browser context (cookies,
+storage) for each test, at the two sizes every flow is tried at: 1280x800 and 390x844.
 
-Nothing is downloaded: Playwright is pointed at the system browser.  Where /usr/bin/chromium or
-Playwright is missing the tests skip and say why (CI installs both).
+Nothing is downloaded: Playwright is pointed at the system browser.  Where /usr/bin/chromium is
+missing the tests skip and say why (CI installs it); Playwright is a test dependency, so a broken
+install fails them.
 """
 
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import serving, watched
 
 CHROMIUM = Path(os.environ.get("GAMELEARN_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -26,75 +26,60 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn")
+def web_app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from gamelearn.web import create_app
 
-    store = tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3"
-    port = free_port()
-    config = uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web app did not start within 20 s")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    return create_app(tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3")
 
 
 @pytest.fixture(scope="session")
-def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def server_url(web_app: Any) -> Iterator[str]:
+    with serving(web_app) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(
             f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests"
         )
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
-    profile = tmp_path_factory.mktemp("chromium-profile")
+    from playwright import sync_api  # a declared test dependency: missing, it fails the tests
+
     with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900},
-        )
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
-            yield context
+            yield launched
         finally:
-            context.close()
+            launched.close()
+
+
+@pytest.fixture(params=sorted(SIZES), ids=sorted(SIZES))
+def size(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 @pytest.fixture
-def page(browser_context: Any, server_url: str) -> Iterator[Any]:
-    tab = browser_context.new_page()
+def context(browser: Any, size: str) -> Iterator[Any]:
+    width, height = SIZES[size]
+    fresh = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    try:
+        yield fresh
+    finally:
+        fresh.close()
+
+
+@pytest.fixture
+def page(context: Any, server_url: str) -> Iterator[Any]:
+    tab = context.new_page()
     tab.set_default_timeout(15_000)
-    failures: list[str] = []
-    tab.on("pageerror", lambda error: failures.append(str(error)))
-    # Nothing from the internet: every request the page makes goes to our own server.
-    outside: list[str] = []
-    tab.on(
-        "request",
-        lambda request: (
-            None
-            if request.url.startswith(server_url) or request.url.startswith("data:")
-            else outside.append(request.url)
-        ),
-    )
+    failures, outside = watched(tab, server_url)
     tab.goto(server_url + "/")
-    tab.wait_for_selector("#game-select option", state="attached")
+    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square')
     yield tab
     tab.close()
     assert not failures, f"errors in the page: {failures}"

@@ -1,81 +1,118 @@
-"""Take docs/screenshot.png with the browser tests' setup: the web app in a thread, Debian's Chromium
-through Playwright, a fresh store; a person (clicks chosen by a full-depth alpha-beta) plays White
-against HER until she has lost two beads, so the page shows her boxes, an empty ring and the chart.
+"""Take the web app's screenshots for the docs with the browser tests' setup: the app in a thread,
+Debian's Chromium through Playwright, a fresh store.
 
-    python tests/browser/screenshot_for_docs.py [docs/screenshot.png]
+    python tests/browser/screenshot_for_docs.py [docs/]
+
+- screenshot.png (README, docs/web.md): hexapawn against HER after she has lost two games (moves
+  chosen by a full-depth alpha-beta), her boxes with the empty rings, the chart.
+- web-review.png: the review of a tic-tac-toe game with X's blunder on move 7 marked, the best
+  move drawn as the arrow, the exact value on the bar.
+- web-menace.png: MENACE's boxes after a dozen games and its first box's beads over the games.
+- web-phone.png: Teeko against the thesis program at 390x844, a pawn picked and its targets dotted.
 """
 
 from __future__ import annotations
 
 import os
-import socket
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
+from typing import Any
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
-def main(target: Path) -> None:
+def post(page: Any, path: str, body: dict | None = None) -> dict:
+    script = """([path, body]) => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                  body: body === null ? undefined : JSON.stringify(body)}).then(r => r.json())"""
+    return dict(page.evaluate(script, [path, body]))
+
+
+def open_game(page: Any, url: str, view: dict) -> None:
+    page.goto(f"{url}/?id={view['id']}")
+    page.wait_for_selector(f'#board[data-id="{view["id"]}"][data-plies="{len(view["moves"])}"][data-locked="no"]')
+
+
+def main(folder: Path) -> None:
     os.environ["GAMELEARN_HOME"] = tempfile.mkdtemp(prefix="gamelearn-shot-")
-    import uvicorn
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from browser_support import serving
     from playwright.sync_api import sync_playwright
 
     from gamelearn import get_game, make_player
     from gamelearn.web import create_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
     hexapawn = get_game("hexapawn")
     white = make_player(hexapawn, "alphabeta:depth=9", seed=5)
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            tempfile.mkdtemp(prefix="chromium-"),
-            executable_path="/usr/bin/chromium",
-            headless=True,
-            args=ARGS,
-            viewport={"width": 1280, "height": 760},
-        )
-        page = context.new_page()
-        page.goto(f"http://127.0.0.1:{port}/?game=hexapawn")
-        page.wait_for_selector("#game-select option", state="attached")
+    with serving(create_app()) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url + "/")
+        page.wait_for_selector("#board .square")
+        page.evaluate("document.querySelector('#setup').open = false")
+        # HER loses twice.
         losses = 0
         for seed in range(60):
-            page.fill("#seed", str(seed))
-            with page.expect_response(lambda r: r.url.endswith("/api/games")) as info:
-                page.click("#new-game")
-            view = info.value.json()
+            view = post(page, "/api/games", {"game": "hexapawn", "players": ["human", "her"], "seed": seed})
             while not view["over"]:
-                board = "".join(page.eval_on_selector_all("#board .square", "els => els.map(e => e.dataset.mark)"))
-                move = white.choose(hexapawn.from_board(board, view["to_move"]))
-                page.click(f'#board .square[data-name="{move[0]}"]')
-                with page.expect_response(lambda r: "/move" in r.url) as info:
-                    page.click(f'#board .square[data-name="{move[1]}"]')
-                view = info.value.json()
-                page.wait_for_selector(f'#board[data-plies="{len(view["moves"])}"]')
+                move = white.choose(hexapawn.from_board(view["board"], view["to_move"]))
+                last = hexapawn.is_over(hexapawn.play(hexapawn.from_board(view["board"], view["to_move"]), move))
+                if last and losses == 1:  # the second loss is clicked, so the page shows the lesson
+                    open_game(page, url, view)
+                    page.evaluate("localStorage.clear()")
+                    page.click(f'#board .square[data-name="{move[0]}"]')
+                    with page.expect_response(lambda r: r.url.endswith("/move")) as info:
+                        page.click(f'#board .square[data-name="{move[1]}"]')
+                    view = info.value.json()
+                    page.wait_for_selector(f'#board[data-plies="{len(view["moves"])}"][data-locked="no"]')
+                else:
+                    view = post(page, f"/api/games/{view['id']}/move", {"move": move})
             losses += view["winner"] == 0
             if losses == 2:
                 break
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(folder / "screenshot.png"))
+        # A review with a blunder.
+        view = post(page, "/api/games", {"game": "tictactoe", "players": ["human", "human"]})
+        for move in ["0", "1", "2", "3", "5", "4", "6", "7"]:
+            view = post(page, f"/api/games/{view['id']}/move", {"move": move})
+        open_game(page, url, view)
+        page.evaluate("document.querySelector('#setup').open = false")
+        page.click("#review-open")
+        page.wait_for_selector('#review[data-state="ready"]')
+        page.click('#review-moves li[data-ply="7"] button')
+        page.wait_for_selector('#review-caption[data-grade="blunder"]')
         page.wait_for_timeout(300)
-        page.screenshot(path=str(target))
-        context.close()
-    server.should_exit = True
-    print(f"wrote {target}")
+        page.screenshot(path=str(folder / "web-review.png"))
+        # MENACE's boxes.
+        for seed in range(12):
+            view = post(page, "/api/games", {"game": "tictactoe", "players": ["menace", "human"], "seed": seed})
+            while not view["over"]:
+                view = post(page, f"/api/games/{view['id']}/move", {"move": view["legal_moves"][-1]})
+        view = post(page, "/api/games", {"game": "tictactoe", "players": ["menace", "human"], "seed": 99})
+        view = post(page, f"/api/games/{view['id']}/move", {"move": view["legal_moves"][0]})
+        open_game(page, url, view)
+        page.evaluate("document.querySelector('#setup').open = false")
+        page.click('.learner[data-kind="menace"] .filters button[data-show="all"]')
+        page.wait_for_selector('.learner[data-kind="menace"] .boxes[data-show="all"] .box')
+        page.wait_for_selector(".first-box svg")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(folder / "web-menace.png"), full_page=True)
+        # Teeko on a phone.
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.goto(url + "/")
+        phone.wait_for_selector("#board .square")
+        view = post(phone, "/api/games", {"game": "teeko", "players": ["human", "thesis"], "seed": 4})
+        while len(view["moves"]) < 8:
+            view = post(phone, f"/api/games/{view['id']}/move", {"move": view["legal_moves"][len(view["moves"]) * 3]})
+        open_game(phone, url, view)
+        pawn = next(m[:2] for m in view["legal_moves"])
+        phone.click(f'#board .square[data-name="{pawn}"]')
+        phone.wait_for_selector("#board .square.target")
+        phone.screenshot(path=str(folder / "web-phone.png"))
+        browser.close()
+    print(f"wrote {folder}/screenshot.png, web-review.png, web-menace.png, web-phone.png")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshot.png"))
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs"))

@@ -8,9 +8,6 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient

@@ -1,4 +1,4 @@
-"""The game file of seed 003 ("Can a Machine Learn a Game by Itself?"): hexapawn for its programs.
+"""The game file of the classroom page "Can a Machine Learn a Game by Itself?": hexapawn for its programs.
 
 The page's programs import ``START, moves, play, has_lost, mirror, show, can_win, random_white,
 sharp_white`` from a file ``hexapawn.py``; with ``from gamelearn.classroom.hexapawn import ...``

@@ -1,24 +1,84 @@
-"""What every command shares: one-line errors with exit status 2, the console, the data directory."""
+"""What every command shares: one-line errors with exit status 2, internal errors that show as
+bugs, the console, the data directory and where output files go, the bounds of numeric options."""
 
 from __future__ import annotations
 
+import json
+import re
+import sys
+import traceback
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, Final, NoReturn
 
 import typer
 from rich.console import Console
 
 from ..paths import data_dir as store_data_dir
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+#: Spaces before a line's end, and any style codes after them (Rich pads wrapped lines and tables).
+_TRAILING_SPACES = re.compile(r"[ ]+((?:\x1b\[[0-9;]*m)*)\n")
+
+
+class TrimmedOutput:
+    """sys.stdout (or stderr), looked up at every write so that a test's capture is honoured, with
+    the spaces at the end of each line dropped: Rich pads the lines it wraps and its tables' rows,
+    and a copied or piped result should not carry them.  A prompt (no line end) keeps its space."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self.stderr = stderr
+
+    @property
+    def stream(self) -> Any:
+        stream = sys.stderr if self.stderr else sys.stdout
+        # while a progress bar shows, Rich puts proxies in sys.stdout and sys.stderr that print
+        # through the console: write to the file behind them, or the bar would feed itself
+        return getattr(stream, "rich_proxied_file", stream)
+
+    def write(self, text: str) -> int:
+        self.stream.write(_TRAILING_SPACES.sub(r"\1\n", text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def fileno(self) -> int:
+        return int(self.stream.fileno())
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+
+console = Console(file=TrimmedOutput(), highlight=False)  # type: ignore[arg-type]
+err_console = Console(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
 
 #: Exit status for anything a user got wrong (a bad move, option, file): 2, as for usage errors.
 EXIT_USAGE = 2
+#: Exit status for a bug inside gamelearn (the traceback goes to a log file).
+EXIT_INTERNAL = 1
+#: Exit status after Ctrl-C, as shells report a process stopped by SIGINT (128 + 2).
+EXIT_INTERRUPTED = 130
+
+#: Every seed is a whole number in this range, as numpy's and the thesis's srand take (one rule).
+SEED_MIN, SEED_MAX = 0, 2**32 - 1
+SEED_RANGE = f"{SEED_MIN}..{SEED_MAX}"
+#: The most games one learner plays in a matchbox experiment, and the most of a thesis batch run.
+MAX_LEARNER_GAMES = 500_000
+MAX_BATCH_GAMES = 1_000_000
+
+
+#: How --help reads docstrings: Markdown joins a paragraph's lines (Rich markup would keep each
+#: line break of a docstring, a stray break in the middle of a sentence) and shows `code` as code.
+HELP_MARKUP: Final = "markdown"
 
 
 class UserError(Exception):
-    """An error a user caused; main() prints its message on one line and exits with status 2."""
+    """An error a user caused (a bad option, name, file); main() prints its message on one line and
+    exits with status 2.  Anything else that escapes a command is a bug and shown as one."""
 
 
 def fail(message: str) -> NoReturn:
@@ -30,3 +90,70 @@ def fail(message: str) -> NoReturn:
 def data_dir() -> Path:
     """$GAMELEARN_HOME, else the platform's user data directory (the store layer decides)."""
     return store_data_dir()
+
+
+def output_dir(out: Path | None, default: str) -> Path:
+    """Where a command writes its files (one rule for every command): ``--out DIR`` when given (it
+    must exist: a folder the user names is theirs to make), else ``default`` under the data
+    directory, made on first use.  Always absolute, so the path printed can be opened from anywhere."""
+    if out is not None:
+        if not out.is_dir():
+            fail(f"--out: {out} is not a folder" if out.exists() else f"--out: no such folder {out}")
+        return out.resolve()
+    folder = data_dir().absolute() / default
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"cannot make the output folder {folder}: {error.strerror or error} (give --out DIR)")
+    return folder
+
+
+def check_name(option: str, name: str) -> str:
+    """A learner or memory name as the store keeps it: not empty, no control character."""
+    cleaned = name.strip()
+    if not cleaned:
+        fail(f"{option}: a name cannot be empty")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in cleaned):
+        fail(f"{option}: name {name!r} holds a control character")
+    return cleaned
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    """A command's result for programs: one JSON object on stdout, nothing else there."""
+    sys.stdout.write(json.dumps(payload) + "\n")
+    sys.stdout.flush()
+
+
+def report_internal_error(error: BaseException) -> None:
+    """A bug: one line naming it and where its traceback went (a log file under the data directory),
+    or the traceback itself when no log can be written."""
+    text = "".join(traceback.format_exception(error))
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    try:
+        folder = data_dir().absolute() / "logs"
+        folder.mkdir(parents=True, exist_ok=True)
+        log = folder / f"internal-error-{stamp}.log"
+        log.write_text(f"gamelearn {' '.join(sys.argv[1:])}\n{text}", encoding="utf-8")
+    except OSError:
+        sys.stderr.write(text)
+        sys.stderr.write(f"gamelearn: internal error: {type(error).__name__}: {error}\n")
+        return
+    sys.stderr.write(f"gamelearn: internal error: {type(error).__name__}: {error} (traceback in {log})\n")
+
+
+def quiet_flag_types() -> None:
+    """Typer 0.2x shows every option's type in --help, flags too (``--grade <bool>``, ``--help
+    <bool>``), as if a flag took a value.  A flag takes none: show no type for it."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "quiet_for_flags", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        if self.is_flag and self.metavar is None:
+            return None
+        return shown(self, ctx)
+
+    display_type_rich.quiet_for_flags = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]

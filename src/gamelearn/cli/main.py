@@ -6,17 +6,33 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Hashable
 
 import typer
 
-from ..games import GAME_NAMES, Game, IllegalMove, get_game
-from ..match import DEFAULT_MAX_PLIES, End, GameRecord, Match
-from ..players.basic import HumanPlayer
-from ..players.registry import kinds_for, make_player
-from .common import EXIT_USAGE, UserError, console, err_console, fail
+from .. import __version__
+from ..games import GAME_NAMES, Game, get_game
+from ..match import DEFAULT_MAX_PLIES
+from ..players.registry import Option, kinds_for, make_player
+from .common import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    HELP_MARKUP,
+    SEED_MAX,
+    SEED_MIN,
+    UserError,
+    console,
+    err_console,
+    fail,
+    quiet_flag_types,
+    report_internal_error,
+)
+from .play import TerminalGame
+
+quiet_flag_types()
 
 app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
     name="gamelearn",
     help="Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe.",
     no_args_is_help=True,
@@ -28,14 +44,13 @@ app = typer.Typer(
 COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning")
 
 
+#: The most plies `--max-plies` allows (a game that long is a draw anyway).
+MAX_PLIES_LIMIT = 100_000
+
 #: The opponent of `gamelearn play GAME` without --second.
 DEFAULT_OPPONENTS = {"teeko": "thesis:memory=play", "hexapawn": "her:name=play", "tictactoe": "menace:name=play"}
 #: The name an unnamed learner seated by `gamelearn play` is kept under (per game and kind).
 PLAY_LEARNER_NAME = "play"
-
-
-class Quit(Exception):
-    """The person typed q."""
 
 
 def load_game(name: str) -> Game:
@@ -48,46 +63,8 @@ def load_game(name: str) -> Game:
 def make_or_fail(game: Game, spec: str, seed: int | None, option: str):
     try:
         return make_player(game, spec, seed=seed)
-    except ValueError as error:
+    except ValueError as error:  # the spec's parse errors (unknown kind or option, a bad value)
         fail(f"{option}: {error}")
-
-
-def terminal_ask(game: Game, who: str):
-    """A human's move from the terminal: a bad move gets one line and a new prompt, q quits."""
-
-    def ask(state: Hashable) -> str:
-        console.print()
-        console.print(game.render(state))
-        while True:
-            symbol = game.symbols[game.to_move(state)]
-            try:
-                text = console.input(f"{who} ({symbol}) to move, q to quit: ").strip()
-            except EOFError:
-                raise Quit from None
-            if text.lower() in ("q", "quit", "exit"):
-                raise Quit
-            try:
-                game.play(state, text)
-            except IllegalMove as error:
-                console.print(
-                    str(error), style="red", markup=False, soft_wrap=True
-                )  # the text is the user's: no markup, one line
-                continue
-            return text
-
-    return ask
-
-
-def describe_result(game: Game, record: GameRecord) -> str:
-    if record.winner is not None:
-        how = " (the other side resigned)" if record.end is End.RESIGN else ""
-        return f"{game.symbols[record.winner]} wins after {record.plies} plies{how}."
-    reasons = {
-        End.DRAW: "a draw",
-        End.REPETITION: "a draw: the same position came up a third time",
-        End.MAX_PLIES: "a draw: the ply limit was reached",
-    }
-    return reasons.get(record.end, record.end.value).capitalize() + f" after {record.plies} plies."
 
 
 @app.command()
@@ -95,10 +72,15 @@ def play(
     game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}"),
     first: str = typer.Option("human", "--first", help="the player who moves first: a player spec"),
     second: str = typer.Option("", "--second", help="the second player (default: a good computer player)"),
-    seed: int | None = typer.Option(None, "--seed", help="seed for the computer players' random choices"),
-    max_plies: int = typer.Option(DEFAULT_MAX_PLIES, "--max-plies", min=1, help="ply limit; reaching it is a draw"),
+    seed: int | None = typer.Option(
+        None, "--seed", min=SEED_MIN, max=SEED_MAX, help="seed for the computer players' random choices"
+    ),
+    max_plies: int = typer.Option(
+        DEFAULT_MAX_PLIES, "--max-plies", min=1, max=MAX_PLIES_LIMIT, help="ply limit; reaching it is a draw"
+    ),
 ) -> None:
-    """Play GAME in the terminal: you, or any player spec, against any other."""
+    """Play GAME in the terminal: you, or any player spec, against any other.  At your move, ? lists
+    the legal moves, hint shows perfect play, undo takes back your last move, q quits."""
     game = load_game(game_name)
     # Without --second: the game's own learner, kept in the store under the name "play": it goes on learning
     # from the games you play, session after session (seeds 000 and 003).
@@ -132,32 +114,15 @@ def play(
     humans = sum(player.is_human for player in players)
     for index, player in enumerate(players):
         # One person is "You"; two people at one terminal are "Player 1" and "Player 2".
-        label = ("You" if humans == 1 else f"Player {index + 1}") if player.is_human else player.spec()
-        if isinstance(player, HumanPlayer) and player.ask is None:
-            player.ask = terminal_ask(game, label)
-        names.append(label)
+        names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else player.spec())
     console.print(f"[bold]{game.name}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
-
-    try:
-        match = Match(game, players, max_plies=max_plies, learn=False, keeper=default_keeper())
-        while match.end is None:
-            before = match.state
-            move = match.advance()
-            mover = game.to_move(before)
-            if move is not None and not players[mover].is_human:
-                console.print(f"{names[mover]} ({game.symbols[mover]}) plays [bold]{move}[/bold]")
-    except Quit:
-        console.print("Game abandoned.")
-        return
-    except ValueError as error:  # a stored learner its keeper cannot load
+    try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
+        session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
+    except ValueError as error:
         fail(str(error))
-    match.learn_from_game()
-    record = match.record
-    assert record is not None  # a finished match has its record
-    console.print()
-    console.print(game.render(record.final))
-    console.print(describe_result(game, record))
-    for kept in match.lessons:
+    if session.run() is None:
+        return
+    for kept in session.match.lessons:
         if kept.learner.keep_name() is not None and kept.learner.trains:
             console.print(f"{kept.learner.kind} learned: {kept.lesson.text}.", markup=False)
 
@@ -169,17 +134,57 @@ def rules(game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {',
     console.print(game.rules_text(), markup=False)
 
 
+def shown_default(game: Game, option: Option) -> str:
+    """An option's default as a person types it in a spec: on/off, a name, 1.41, the evaluation's name."""
+    value = option.default
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None or value == "":
+        return option.name.upper()  # no default: a placeholder, as in `her:name=NAME`
+    if option.name == "eval" and value == "default":
+        from ..players.evaluation import default_evaluation
+
+        return default_evaluation(game.name)
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, tuple):
+        return "-".join(str(item) for item in value)
+    return str(value)
+
+
 @app.command()
 def players(game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")) -> None:
-    """List the player specs GAME accepts, with their options."""
+    """List the player specs GAME accepts, with their options and defaults."""
     from rich.table import Table
 
     game = load_game(game_name)
-    table = Table("spec", "what it is", "options")
+    table = Table("spec", "what it is", "options (defaults)")
     for kind in kinds_for(game):
-        options = ", ".join(f"{o.name}={o.default}" for o in kind.options)
+        options = ", ".join(f"{o.name}={shown_default(game, o)}" for o in kind.options)
         table.add_row(kind.name, kind.summary, options)
     console.print(table)
+    console.print(f"A spec is KIND or KIND:OPTION=VALUE,...; e.g. --second {example_spec(game)}", markup=False)
+
+
+def example_spec(game: Game) -> str:
+    return {"teeko": "thesis:learn=off", "hexapawn": "her:name=mine", "tictactoe": "menace:name=mine"}.get(
+        game.name, "minimax:depth=3"
+    )
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        console.print(f"gamelearn {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def top(
+    version: bool = typer.Option(
+        False, "--version", callback=version_callback, is_eager=True, help="print the version and exit"
+    ),
+) -> None:
+    """Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe."""
 
 
 def _register_commands() -> None:
@@ -193,15 +198,21 @@ _register_commands()
 
 
 def main() -> None:
-    """Entry point: user errors become one line on stderr and exit status 2, never a traceback."""
+    """Entry point: a user's error is one line on stderr and exit status 2; a bug inside gamelearn
+    is one line naming it and the log file that holds its traceback, exit status 1 (never disguised
+    as bad input); Ctrl-C ends with a newline and status 130."""
     try:
-        app()
-    except (UserError, IllegalMove, ValueError) as error:
+        app()  # Typer shows usage errors itself (exit 2) and exits with the command's status
+    except SystemExit as stop:
+        if stop.code == EXIT_INTERRUPTED:  # Typer's status for Ctrl-C: end the line the cursor was on
+            err_console.print("\ngamelearn: interrupted", markup=False)
+        raise
+    except UserError as error:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
-    except KeyboardInterrupt:
-        err_console.print("gamelearn: interrupted")
-        sys.exit(130)
+    except Exception as error:
+        report_internal_error(error)
+        sys.exit(EXIT_INTERNAL)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""``gamelearn boxes``, ``her``, ``him`` and ``menace``: seed 003's box count and experiments with
+"""``gamelearn boxes``, ``her``, ``him`` and ``menace``: Gardner's box count and experiments with
 the matchbox learners, and moving a named learner's boxes in and out of the store as JSON.
 
 This module only parses, validates and renders: the learners live in players.matchbox, the runs in
@@ -14,14 +14,35 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from .common import console, data_dir, fail
+from .common import (
+    HELP_MARKUP,
+    MAX_LEARNER_GAMES,
+    SEED_MAX,
+    SEED_MIN,
+    check_name,
+    console,
+    err_console,
+    fail,
+    output_dir,
+    print_json,
+)
+
+#: The most fresh learners an experiment trains against each opponent.
+MAX_LEARNERS = 100_000
+#: Beads a result may add or take out per bead drawn (MENACE's rewards).
+MAX_REWARD = 100
+
+OUT_HELP = "folder for the learning-curve PNG (default: plots/ in the data directory)"
+JSON_HELP = "print the result as one JSON object on stdout (the figures of the tables, the plot's path)"
 
 #: The opponents of a MENACE run by default (experiments.matchbox.MENACE_OPPONENTS, kept here so
 #: that `gamelearn --help` does not import the experiments).
 MENACE_OPPONENTS = ("random", "perfect", "self")
 
-HER_HELP = "Gardner's HER (seed 003): train fresh HERs as Black against Random and Sharp; export/import named ones."
-HIM_HELP = "HIM, HER with Gardner's reward: the same experiment, and the answer to seed 003's question against HER."
+HER_HELP = "Gardner's HER (1962): train fresh HERs as Black against Random and Sharp; export/import named ones."
+HIM_HELP = (
+    "HIM, HER with Gardner's reward: the same experiment, and the answer to the classroom page's question against HER."
+)
 MENACE_HELP = "Michie's MENACE: train fresh MENACEs against random, the perfect player and itself; export/import."
 
 
@@ -52,7 +73,7 @@ def boxes(
         ),
     ] = "",
 ) -> None:
-    """Count a matchbox learner's boxes and beads without playing (seed 003's count_boxes)."""
+    """Count a matchbox learner's boxes and beads without playing (Gardner 1962: a box per position)."""
     from ..games import get_game
     from ..players.matchbox_tables import count_boxes
 
@@ -86,7 +107,7 @@ def boxes(
 
 def learner_app(kind: str) -> typer.Typer:
     """The sub-command ``kind``: without a sub-command it runs the experiment; export/import/show."""
-    sub = typer.Typer(no_args_is_help=False, invoke_without_command=True)
+    sub = typer.Typer(rich_markup_mode=HELP_MARKUP, no_args_is_help=False, invoke_without_command=True)
     is_menace = kind == "menace"
 
     if is_menace:
@@ -95,9 +116,11 @@ def learner_app(kind: str) -> typer.Typer:
         def menace_experiment(
             ctx: typer.Context,
             learners: Annotated[
-                int, typer.Option("--learners", min=1, max=100_000, help="fresh MENACEs per opponent")
+                int, typer.Option("--learners", min=1, max=MAX_LEARNERS, help="fresh MENACEs per opponent")
             ] = 10,
-            games: Annotated[int, typer.Option("--games", min=1, max=500_000, help="games each MENACE plays")] = 1000,
+            games: Annotated[
+                int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each MENACE plays")
+            ] = 1000,
             against: Annotated[
                 list[str] | None,
                 typer.Option(
@@ -109,16 +132,23 @@ def learner_app(kind: str) -> typer.Typer:
             beads: Annotated[
                 str, typer.Option("--beads", help="beads per colour at its 1st, 2nd, ... move")
             ] = "4-3-2-1",
-            win: Annotated[int, typer.Option("--win", help="beads added per bead drawn after a win")] = 3,
-            draw: Annotated[int, typer.Option("--draw", help="after a draw")] = 1,
-            loss: Annotated[int, typer.Option("--loss", help="after a loss (negative: taken out)")] = -1,
-            seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
-            plot: Annotated[
-                Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")
-            ] = None,
+            win: Annotated[
+                int,
+                typer.Option("--win", min=-MAX_REWARD, max=MAX_REWARD, help="beads added per bead drawn after a win"),
+            ] = 3,
+            draw: Annotated[int, typer.Option("--draw", min=-MAX_REWARD, max=MAX_REWARD, help="after a draw")] = 1,
+            loss: Annotated[
+                int,
+                typer.Option("--loss", min=-MAX_REWARD, max=MAX_REWARD, help="after a loss (negative: taken out)"),
+            ] = -1,
+            seed: Annotated[
+                int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="same seed, same games, same results")
+            ] = 1,
+            out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help=OUT_HELP)] = None,
             chart: Annotated[
                 bool, typer.Option("--chart/--no-chart", help="print the chart of one MENACE per opponent")
             ] = True,
+            as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
         ) -> None:
             if ctx.invoked_subcommand is not None:
                 return
@@ -138,8 +168,9 @@ def learner_app(kind: str) -> typer.Typer:
                 bead_stages,
                 (win, draw, loss),
                 seed,
-                plot,
-                chart,
+                out,
+                chart and not as_json,
+                as_json,
             )
 
     else:
@@ -148,9 +179,11 @@ def learner_app(kind: str) -> typer.Typer:
         def her_experiment(
             ctx: typer.Context,
             learners: Annotated[
-                int, typer.Option("--learners", min=1, max=100_000, help=f"fresh {kind.upper()}s per opponent")
+                int, typer.Option("--learners", min=1, max=MAX_LEARNERS, help=f"fresh {kind.upper()}s per opponent")
             ] = 50,
-            games: Annotated[int, typer.Option("--games", min=1, max=500_000, help="games each one plays")] = 200,
+            games: Annotated[
+                int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each one plays")
+            ] = 200,
             against: Annotated[
                 list[str] | None,
                 typer.Option(
@@ -158,22 +191,31 @@ def learner_app(kind: str) -> typer.Typer:
                 ),
             ] = None,
             side: Annotated[
-                str, typer.Option("--side", help="B: the learner plays Black, second (seed 003's); W: White")
+                str, typer.Option("--side", help="B: the learner plays Black, second (Gardner's); W: White")
             ] = "B",
-            seed: Annotated[int, typer.Option("--seed", help="same seed, same games, same results")] = 1,
-            plot: Annotated[
-                Path | None, typer.Option("--plot", help="the learning-curve PNG (default: in the data directory)")
-            ] = None,
+            seed: Annotated[
+                int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="same seed, same games, same results")
+            ] = 1,
+            out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help=OUT_HELP)] = None,
             chart: Annotated[
                 bool, typer.Option("--chart/--no-chart", help="print Gardner's chart of one learner per opponent")
             ] = True,
+            as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
         ) -> None:
             if ctx.invoked_subcommand is not None:
                 return
             if side.upper() not in ("W", "B"):
                 fail(f"--side must be W or B, not {side!r}")
             run_her_command(
-                kind, learners, games, against or ["random", "sharp"], seed, plot, chart, "WB".index(side.upper())
+                kind,
+                learners,
+                games,
+                against or ["random", "sharp"],
+                seed,
+                out,
+                chart and not as_json,
+                "WB".index(side.upper()),
+                as_json,
             )
 
     from ..store.files import MissingFolderError
@@ -186,7 +228,7 @@ def learner_app(kind: str) -> typer.Typer:
     ) -> None:
         """Write a named learner's boxes to a JSON file."""
         store = open_store()
-        player = stored_learner(kind, name, store)
+        player = stored_learner(kind, check_name("NAME", name), store)
         try:
             write_json_file(path, player.knowledge())
         except MissingFolderError as error:
@@ -209,7 +251,7 @@ def learner_app(kind: str) -> typer.Typer:
         from ..keeper import Keeper
 
         store = open_store()
-        target = name or path.stem
+        target = check_name("--name", name or path.stem)
         player = make_learner(kind, target)
         try:
             player.load_payload(read_json_file(path), where=f"{path}: ")
@@ -222,7 +264,7 @@ def learner_app(kind: str) -> typer.Typer:
     @sub.command("show")
     def show(name: str = typer.Argument(..., help=f"a {kind} kept in the store")) -> None:
         """Print a named learner's boxes: each canonical board and its beads."""
-        player = stored_learner(kind, name, open_store())
+        player = stored_learner(kind, check_name("NAME", name), open_store())
         table = Table(
             "box (canonical board)",
             "beads",
@@ -268,18 +310,6 @@ def make_learner(kind: str, name: str) -> Any:
         fail(str(error))
 
 
-def default_plot(kind: str, seed: int) -> Path:
-    return data_dir() / "plots" / f"{kind}-learning-curve-seed{seed}.png"
-
-
-def check_plot(plot: Path | None) -> None:
-    """Refuse a --plot the run could not write before the run starts (its folder is never made)."""
-    if plot is not None and (plot.is_dir() or not plot.absolute().parent.is_dir()):
-        fail(
-            f"--plot: cannot write {plot}: " + ("it is a folder" if plot.is_dir() else f"no such folder {plot.parent}")
-        )
-
-
 def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
     chosen = []
     for opponent in against:
@@ -298,38 +328,54 @@ def print_chart(title: str, record: str) -> None:
         console.print("  " + line, markup=False)
 
 
-def save_and_plot(kind: str, result: dict[str, Any], plot: Path | None, title: str) -> None:
-    """Save the result in the store, then draw the learning curve: a plot that cannot be written
-    (a missing folder, a full disk) costs the picture, never the run's figures."""
+def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, as_json: bool) -> None:
+    """Save the result in the store, then draw the learning curve into ``folder``: a plot that
+    cannot be written (a full disk) costs the picture, never the run's figures.  With ``as_json``
+    the result, its number in the store and the plot's path go to stdout as one JSON object."""
     from ..experiments.matchbox import plot_learning_curve
     from ..store.files import MissingFolderError
 
     number = open_store().save_result(kind, result)
-    console.print(f"\nResult saved in the store: {kind} #{number}")
-    if plot is not None:
-        path = plot
-    else:  # the data directory's own plots folder is ours to make; a folder the user names is not
-        path = default_plot(kind + ("-as-white" if result.get("side") == "W" else ""), result["seed"])
-        path.parent.mkdir(parents=True, exist_ok=True)
+    said = err_console if as_json else console
+    said.print(f"\nResult saved in the store: {kind} #{number}")
+    side = "-as-white" if result.get("side") == "W" else ""
+    path = folder / f"{kind}{side}-learning-curve-seed{result['seed']}.png"
     saved = f" (the result is saved: {kind} #{number})"
     try:
         plot_learning_curve(result, path, title)
     except MissingFolderError as error:
-        fail(f"--plot: {error}{saved}")
+        fail(f"--out: {error}{saved}")
     except OSError as error:
-        fail(f"--plot: cannot write {path}: {error.strerror or error}{saved}")
-    console.print(f"Learning curve: {path}")
+        fail(f"--out: cannot write {path}: {error.strerror or error}{saved}")
+    if as_json:
+        print_json({**result, "kind": kind, "result_id": number, "plot": str(path)})
+    else:
+        console.print(f"Learning curve: {path}", markup=False, soft_wrap=True)
 
 
 def run_her_command(
-    kind: str, learners: int, games: int, against: list[str], seed: int, plot: Path | None, chart: bool, side: int = 1
+    kind: str,
+    learners: int,
+    games: int,
+    against: list[str],
+    seed: int,
+    out: Path | None,
+    chart: bool,
+    side: int = 1,
+    as_json: bool = False,
 ) -> None:
     from ..experiments.matchbox import run_her
 
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
-    check_plot(plot)
+    folder = output_dir(out, "plots")
     result = run_her(kind, learners, games, opponents, seed, side=side)
     name = kind.upper()
+    title = f"{name}: losses per game, {learners} learners, seed {seed}"
+    if as_json:
+        if kind == "him":
+            compare_with_her(result, learners, games, opponents, seed, side, quiet=True)
+        save_and_plot(kind, result, folder, title, as_json=True)
+        return
     colour = ("White", "Black")[side]
     table = Table(
         "against",
@@ -387,16 +433,22 @@ def run_her_command(
                 f"lost {letters.count('L')} of {games}, the last loss in game {letters.rfind('L') + 1}",
                 letters,
             )
-    save_and_plot(kind, result, plot, f"{name}: losses per game, {learners} learners, seed {seed}")
+    save_and_plot(kind, result, folder, title, as_json=False)
 
 
 def compare_with_her(
-    him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int, side: int
+    him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int, side: int, quiet: bool = False
 ) -> None:
-    """Seed 003's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
+    """The classroom page's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
     from ..experiments.matchbox import run_her
 
     her = run_her("her", learners, games, opponents, seed, side=side)
+    him["her_for_comparison"] = [
+        {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]}
+        for t in her["opponents"]
+    ]
+    if quiet:
+        return
     console.print("\nDoes HIM lose more games than HER, or fewer? (same games' seeds for both)")
     for mine, theirs in zip(him["opponents"], her["opponents"], strict=True):
         a, b = mine["average_losses"], theirs["average_losses"]
@@ -405,10 +457,6 @@ def compare_with_her(
             f"  against {mine['opponent'].capitalize()}: HIM loses {a:.2f} on average (most {mine['most_losses']}), "
             f"HER {b:.2f} (most {theirs['most_losses']}): HIM loses [bold]{answer}[/bold]."
         )
-    him["her_for_comparison"] = [
-        {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]}
-        for t in her["opponents"]
-    ]
 
 
 def run_menace_command(
@@ -419,15 +467,20 @@ def run_menace_command(
     beads: tuple[int, ...],
     rewards: tuple[int, int, int],
     seed: int,
-    plot: Path | None,
+    out: Path | None,
     chart: bool,
+    as_json: bool = False,
 ) -> None:
     from ..experiments.matchbox import run_menace
 
     opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
-    check_plot(plot)
+    folder = output_dir(out, "plots")
     result = run_menace(learners, games, opponents, seed, side=side, beads=beads, rewards=rewards)
     symbol = "XO"[side]
+    title = f"MENACE as {symbol}: losses per game, {learners} learners, seed {seed}"
+    if as_json:
+        save_and_plot("menace", result, folder, title, as_json=True)
+        return
     window = result["opponents"][0]["window"]
     table = Table(
         "against",
@@ -438,10 +491,7 @@ def run_menace_command(
         f"loss rate, last {window}",
         f"draw rate, last {window}",
         "boxes opened",
-        title=(
-            f"{learners} fresh MENACEs as {symbol}, {games} games each, beads {'-'.join(map(str, beads))}, "
-            f"rewards {rewards[0]:+d}/{rewards[1]:+d}/{rewards[2]:+d}, seed {seed} (averages a MENACE)"
-        ),
+        title=f"{learners} fresh MENACEs as {symbol}, {games} games each, seed {seed}: one MENACE on average",
     )
     for item in result["opponents"]:
         table.add_row(
@@ -455,6 +505,10 @@ def run_menace_command(
             f"{item['boxes_opened_average']:.0f}",
         )
     console.print(table)
+    console.print(
+        f"Beads {'-'.join(map(str, beads))} by stage; beads added per bead drawn after a win, a draw, a loss: "
+        f"{rewards[0]:+d}, {rewards[1]:+d}, {rewards[2]:+d}."
+    )
     counted = result["boxes_counted"]
     console.print(
         f"MENACE's boxes as {symbol}, counted without playing: {counted['boxes']} boxes, {counted['colours']} bead colours."
@@ -470,4 +524,4 @@ def run_menace_command(
                 + ")",
                 shown,
             )
-    save_and_plot("menace", result, plot, f"MENACE as {symbol}: losses per game, {learners} learners, seed {seed}")
+    save_and_plot("menace", result, folder, title, as_json=False)

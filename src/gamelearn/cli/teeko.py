@@ -1,4 +1,4 @@
-"""``gamelearn teeko``: the tools around the 1999 thesis program (seed 000, THESIS-FACTS.md).
+"""``gamelearn teeko``: the tools around the 1999 thesis program (Despotović 1999).
 
 The sub-app is split along its seams, each module adding its commands in ``register``:
 
@@ -7,8 +7,9 @@ The sub-app is split along its seams, each module adding its commands in ``regis
 * :mod:`.teeko_runs`: ``console``, ``batch`` and ``experiment``, the program at play.
 
 The CLI only parses, validates and renders: the formats are store.thesis_files', the store's side
-store.thesis_memories', the games experiments.thesis_*'s (the original's batch screen output
-included, experiments.thesis_transcript).  This module holds what both halves share.
+store.thesis_memories', the games experiments.thesis_*'s; the console game and the original's
+batch screen output are this layer's own (.teeko_console, .teeko_transcript).  This module holds
+what both halves share.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import fail
+from .common import HELP_MARKUP, fail
 
 if TYPE_CHECKING:
     from ..store.db import Store
 
 teeko_app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
     name="teeko",
     help="The 1999 thesis Teeko program: its memories and scores, batch self-play, the console game, the experiment.",
     no_args_is_help=True,
@@ -51,11 +53,4 @@ def percent(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.2f}%" if whole else "-"
 
 
-def positive_whole(option: str, text: str) -> int:
-    cleaned = text.strip()
-    if not cleaned.isascii() or not cleaned.isdigit() or int(cleaned) < 1:
-        fail(f"{option} must be a positive whole number, not {text!r}")
-    return int(cleaned)
-
-
-__all__ = ["open_store", "percent", "positive_whole", "register", "teeko_app"]
+__all__ = ["open_store", "percent", "register", "teeko_app"]

@@ -1,5 +1,5 @@
 """``gamelearn teeko memory ...`` and ``gamelearn teeko stat ...``: the thesis's memory.m and
-stat.m in and out of the store (THESIS-FACTS.md sections a, b; DESIGN.md "Storage").
+stat.m in and out of the store (Despotović 1999).
 
 Parsing is store.thesis_files' (one policy: a file the original could not have written is refused
 naming the record, its byte offset and what is wrong); the store's side is
@@ -26,13 +26,16 @@ from ..store.thesis_memories import (
     summarize,
     write_stat,
 )
-from .common import console, fail
+from .common import HELP_MARKUP, console, fail
 from .teeko import open_store, percent
 
 memory_app = typer.Typer(
-    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.", no_args_is_help=True
+    rich_markup_mode=HELP_MARKUP,
+    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.",
+    no_args_is_help=True,
 )
 stat_app = typer.Typer(
+    rich_markup_mode=HELP_MARKUP,
     help="The thesis score (stat.m): show, reset, import or export, in the store or in a file.",
     no_args_is_help=True,
 )
@@ -107,7 +110,7 @@ def memory_list() -> None:
 @memory_app.command("show")
 def memory_show(
     name: str = typer.Argument(..., help="a memory in the store"),
-    records: int = typer.Option(0, "--records", min=0, help="also list the first N records"),
+    records: int = typer.Option(0, "--records", min=0, max=1_000_000, help="also list the first N records"),
 ) -> None:
     """A stored memory: its records and the sums of both counts."""
     store = open_store()
@@ -139,7 +142,7 @@ def memory_delete(name: str = typer.Argument(..., help="a memory in the store"))
 
 
 def stat_table(counts: tuple[int, ...]) -> Table:
-    """The statistics screen (section b): self-play, games the program began, games it played second."""
+    """The statistics screen: self-play, games the program began, games it played second."""
     table = Table("games", "total", "won / X wins", "drawn", "lost / O wins")
     groups = (("self-play (X, draws, O)", 0), ("against you, program began", 3), ("against you, program second", 6))
     for label, start in groups:

@@ -1,21 +1,36 @@
 """``gamelearn teeko console``, ``batch`` and ``experiment``: the thesis program at play.
 
-The games are experiments.thesis_console's, thesis_batch's and thesis_experiment's; the original's
-batch screen output (for ``--trace``) is experiments.thesis_transcript's.  This module parses the
-options, refuses bad ones in one line (exit 2) and renders.
+The console game is :mod:`.teeko_console`'s (a user interface, so it lives here), the games of
+batch and experiment are experiments.thesis_batch's and thesis_experiment's; the original's batch
+screen output (for ``--trace``) is :mod:`.teeko_transcript`'s.  This module parses the options,
+refuses bad ones in one line (exit 2) and renders.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from ..store.thesis_memories import STAT_FIELDS, read_stat
-from .common import console, fail
-from .teeko import open_store, percent, positive_whole
+from .common import (
+    MAX_BATCH_GAMES,
+    SEED_MAX,
+    SEED_MIN,
+    check_name,
+    console,
+    err_console,
+    fail,
+    output_dir,
+    print_json,
+)
+from .teeko import open_store, percent
+
+if TYPE_CHECKING:
+    from ..store.db import Store
+    from ..store.thesis_memories import MemoryRef
 
 if TYPE_CHECKING:
     from ..experiments.thesis_batch import GameSummary
@@ -32,14 +47,16 @@ def register(teeko_app: typer.Typer) -> None:
 
 def console_game(
     memory: Annotated[str, typer.Option("--memory", help="the memory in the store it recalls and learns")] = "console",
-    seed: Annotated[int | None, typer.Option("--seed", help="seed of the program's random choices")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of the program's random choices")
+    ] = None,
 ) -> None:
     """The thesis program's console game: you against it, or autoplay; it learns as it plays."""
-    from ..experiments.thesis_console import ConsoleSession, EngineBrain
+    from .teeko_console import ConsoleSession, EngineBrain
 
     store = open_store()
     try:
-        session = ConsoleSession(store, EngineBrain(seed), memory_name=memory)
+        session = ConsoleSession(store, EngineBrain(seed), memory_name=check_name("--memory", memory))
     except ValueError as error:
         fail(str(error))
     screen = session.start()
@@ -52,13 +69,30 @@ def console_game(
             return
         try:
             text = console.input(screen.prompt, markup=False)
-        except EOFError:  # end of input: leave as q would, abandoning any game in progress
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: leave as q would, on a line of its own
             console.print()
             return
         screen = session.send(text)
 
 
 # --- batch ------------------------------------------------------------------------------------
+
+
+def check_memory(store: Store, option: str, ref: MemoryRef, new: bool) -> None:
+    """Refuse, before any game, a memory the run could not keep or did not mean: a store NAME that
+    does not exist (a typo would silently start an empty memory) unless --new, naming the closest
+    one; a memory FILE the run could not write back."""
+    import difflib
+    import os
+
+    if ref.created and not new:
+        known = store.list_memories()
+        close = difflib.get_close_matches(ref.spec, known, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}? " if close else f"known: {', '.join(known)}; " if known else ""
+        fail(f"{option}: no memory named {ref.spec!r} in the store ({hint}--new starts an empty one)")
+    if ref.path is not None and not os.access(ref.path, os.W_OK):
+        fail(f"{option}: {ref.path} is read-only, and a batch updates its memory file in place "
+             "(copy it, or import it: gamelearn teeko memory import FILE)")  # fmt: skip
 
 
 def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
@@ -71,7 +105,7 @@ def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
 
 
 def batch(
-    games: Annotated[str | None, typer.Option("--games", help="the number of games (required)")] = None,
+    games: Annotated[int, typer.Option("--games", min=1, max=MAX_BATCH_GAMES, help="the number of games")],
     first: Annotated[str, typer.Option("--first", help="player I's (X's) switches, such as +h+s+l")] = "+h+s+l",
     second: Annotated[str, typer.Option("--second", help="player II's (O's) switches")] = "+h+s+l",
     first_memory: Annotated[
@@ -83,25 +117,34 @@ def batch(
     stat: Annotated[
         Path | None, typer.Option("--stat", help="a stat.m file to count in (default: the store's score)")
     ] = None,
-    seed: Annotated[str, typer.Option("--seed", help="the seed (the original's srand(time) value)")] = "1",
+    seed: Annotated[
+        int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="the seed (the original's srand(time) value)")
+    ] = 1,
     original: Annotated[bool, typer.Option("--original", help="the 1999 program as it was, Microsoft rand()")] = False,
     trace: Annotated[
         Path | None, typer.Option("--trace", help="write the original's output with TRACE lines to FILE")
     ] = None,
+    new: Annotated[
+        bool, typer.Option("--new", help="a memory NAME not in the store yet starts empty (without: refused)")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the outcome as one JSON object on stdout (progress on stderr)")
+    ] = False,
 ) -> None:
-    """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did (section f)."""
+    """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did.
+
+    A memory FILE is updated in place after the run, as the original did; a NAME in the store.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..experiments.thesis_batch import BatchConfig, BatchHang, KeptMemory, keep_outcome, run_batch
-    from ..experiments.thesis_transcript import Transcript, settings_table
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
     from ..store.files import AtomicFile
     from ..store.thesis_memories import resolve_memory
+    from .teeko_transcript import Transcript, settings_table
 
-    if games is None:
-        fail("--games N is required: the number of games to play")
-    count = positive_whole("--games", games)
+    count = games
     flags = {}
     for option, value in (("--first", first), ("--second", second)):
         try:
@@ -110,9 +153,6 @@ def batch(
             fail(f"{option}: {error}")
         if len(value.strip()) != 6:
             fail(f"{option}: flags are exactly six characters such as +h+s-l, not {value!r}")
-    seed_text = seed.strip()
-    if not seed_text.isascii() or not seed_text.isdigit() or int(seed_text) >= 2**32:
-        fail(f"--seed must be a whole number from 0 to 4294967295, not {seed!r}")
     for option, target in (("--trace", trace), ("--stat", stat)):
         if target is not None and (target.is_dir() or not target.absolute().parent.is_dir()):
             fail(f"{option}: cannot write {target}: " + ("it is a folder" if target.is_dir() else "no such folder"))
@@ -127,9 +167,10 @@ def batch(
     for option, spec in (("--first-memory", first_memory), ("--second-memory", second_memory)):
         if spec is not None:
             try:
-                refs[option] = resolve_memory(store, spec)
+                refs[option] = resolve_memory(store, check_name(option, spec))
             except ValueError as error:
                 fail(f"{option}: {error}")
+            check_memory(store, option, refs[option], new)
     if len(refs) == 2:
         a, b = refs["--first-memory"], refs["--second-memory"]
         same_file = a.path is not None and b.path is not None and a.path.resolve() == b.path.resolve()
@@ -149,16 +190,24 @@ def batch(
     per_game: list[list[object]] = []
     hang = None
     mode = "original" if original else "fixed"
-    console.print(
-        f"{count} games, {mode} mode, seed {seed_text}: player I {first_settings.flags()}, "
+    said = err_console if as_json else console  # --json keeps stdout for the JSON
+    said.print(
+        f"{count} games, {mode} mode, seed {seed}: player I {first_settings.flags()}, "
         f"player II {second_settings.flags()}"
     )
+    for option, ref in refs.items():
+        player = "Player I" if option == "--first-memory" else "Player II"
+        if ref.path is not None:
+            said.print(f"{player}'s memory is the file {ref.path.resolve()}: it is updated in place after the run.",
+                       markup=False)  # fmt: skip
+        elif ref.created:
+            said.print(f"{player}'s memory {ref.name} is new: it starts empty and is kept in the store.", markup=False)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=err_console,
         transient=True,
     ) as progress:
         task = progress.add_task("playing", total=count)
@@ -175,7 +224,7 @@ def batch(
             first=first_settings,
             second=second_settings,
             original=original,
-            seed=int(seed_text),
+            seed=seed,
             first_memory=memories.get("--first-memory"),
             second_memory=memories.get("--second-memory"),
             stat=counts_at_start,
@@ -203,7 +252,7 @@ def batch(
         "games": played,
         "asked": count,
         "mode": mode,
-        "seed": int(seed_text),
+        "seed": seed,
         "first": first_settings.flags(),
         "second": second_settings.flags(),
         "first_memory": refs["--first-memory"].label if "--first-memory" in refs else None,
@@ -219,12 +268,21 @@ def batch(
         keep_outcome(store, kept, results, counts_at_start, stat, record)
     except ValueError as error:
         fail(str(error))
-    console.print(score_table(results["X"], results["D"], results["O"]))
-    for option, ref in refs.items():
-        console.print(
-            f"{'Player I' if option == '--first-memory' else 'Player II'}'s memory: {ref.label}, "
-            f"{len(memories[option])} records"
-        )
+    if as_json:
+        summary = {key: value for key, value in record.items() if key != "per_game"}
+        summary["memories"] = {
+            option.removeprefix("--").removesuffix("-memory"): {"memory": ref.label, "records": len(memories[option])}
+            for option, ref in refs.items()
+        }
+        print_json(summary)
+    else:
+        console.print(score_table(results["X"], results["D"], results["O"]))
+        for option, ref in refs.items():
+            console.print(
+                f"{'Player I' if option == '--first-memory' else 'Player II'}'s memory: {ref.label}, "
+                f"{len(memories[option])} records",
+                markup=False,
+            )
     if hang is not None:
         fail(f"stopped after {played} of {count} games: {hang}")
 
@@ -232,25 +290,42 @@ def batch(
 # --- experiment -------------------------------------------------------------------------------
 
 
+#: Bounds of the experiment's numbers: games a run (and a chart point), seeds, training games, processes.
+MAX_RUN_GAMES = 1_000_000
+MAX_SEEDS = 1000
+MAX_WORKERS = 256
+
+
 def experiment(
-    games: Annotated[str, typer.Option("--games", help="games per run")] = "3000",
-    seeds: Annotated[str, typer.Option("--seeds", help="runs (seeds) per condition")] = "5",
+    games: Annotated[int, typer.Option("--games", min=1, max=MAX_RUN_GAMES, help="games per run")] = 3000,
+    seeds: Annotated[int, typer.Option("--seeds", min=1, max=MAX_SEEDS, help="runs (seeds) per condition")] = 5,
     first_seed: Annotated[
-        str, typer.Option("--first-seed", help="the first seed; runs use it and the next ones")
-    ] = "1",
+        int,
+        typer.Option("--first-seed", min=SEED_MIN, max=SEED_MAX, help="the first seed; runs use it and the next ones"),
+    ] = 1,
     train_games: Annotated[
-        str, typer.Option("--train-games", help="games our fixed program trains its memory")
-    ] = "10000",
+        int,
+        typer.Option("--train-games", min=1, max=MAX_RUN_GAMES, help="games our fixed program trains its memory"),
+    ] = 10000,
     chart_games: Annotated[
-        str | None, typer.Option("--chart-games", help="games per chart point (default --games)")
+        int | None,
+        typer.Option("--chart-games", min=1, max=MAX_RUN_GAMES, help="games per chart point (default --games)"),
     ] = None,
     thesis_memory: Annotated[
         Path | None, typer.Option("--thesis-memory", help="the thesis's 10,000-game memory file")
     ] = None,
     x_memory: Annotated[str, typer.Option("--x-memory", help="X's memory: 'same' as O's, or 'empty'")] = "same",
-    chart: Annotated[Path, typer.Option("--chart", help="the PNG chart to write")] = Path("teeko-experiment.png"),
-    workers: Annotated[str | None, typer.Option("--workers", help="local processes (default: the CPUs)")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="DIR", help="folder for the PNG chart (default: plots/ in the data directory)"),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (default: the CPUs)")
+    ] = None,
     dask: Annotated[str | None, typer.Option("--dask", help="a Dask scheduler ADDRESS, or 'local'")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the report as one JSON object on stdout (progress on stderr)")
+    ] = False,
 ) -> None:
     """Rerun the thesis's memory experiment over several seeds, with 95% intervals and a chart."""
     import os
@@ -261,23 +336,17 @@ def experiment(
     from ..experiments.thesis_experiment import ExperimentConfig, run_experiment, write_chart
     from ..store.files import MissingFolderError
 
-    numbers = {
-        "--games": positive_whole("--games", games),
-        "--seeds": positive_whole("--seeds", seeds),
-        "--train-games": positive_whole("--train-games", train_games),
-        "--workers": positive_whole("--workers", workers) if workers is not None else max(1, os.cpu_count() or 1),
-    }
-    chart_count = positive_whole("--chart-games", chart_games) if chart_games is not None else None
-    seed_text = first_seed.strip()
-    if not seed_text.isascii() or not seed_text.isdigit():
-        fail(f"--first-seed must be a whole number, not {first_seed!r}")
+    if first_seed + seeds - 1 > SEED_MAX:
+        fail(f"--first-seed {first_seed} with --seeds {seeds} runs past the last seed, {SEED_MAX}")
     if x_memory not in ("same", "empty"):
         fail(f"--x-memory is 'same' or 'empty', not {x_memory!r}")
     memory_path = thesis_memory if thesis_memory is not None else thesis_experiment.default_thesis_memory()
     if memory_path is None:
-        fail("the thesis's memory after 10000 games was not found in ../shared/thesis-data; give --thesis-memory PATH")
-    if chart.is_dir() or not chart.absolute().parent.is_dir():
-        fail(f"--chart: cannot write {chart}: " + ("it is a folder" if chart.is_dir() else "no such folder"))
+        fail(
+            "the thesis's memory after 10000 games was not found (set GAMELEARN_THESIS_DATA to its folder); give --thesis-memory PATH"
+        )
+    folder = output_dir(out, "plots")
+    chart = folder / f"teeko-experiment-seed{first_seed}.png"
     if dask is not None:
         import importlib.util
 
@@ -289,33 +358,75 @@ def experiment(
         read_memory_entries(memory_path)  # a bad file is refused before any run starts
         config = ExperimentConfig(
             thesis_memory=memory_path,
-            games=numbers["--games"],
-            seeds=numbers["--seeds"],
-            first_seed=int(seed_text),
-            train_games=numbers["--train-games"],
-            chart_games=chart_count,
+            games=games,
+            seeds=seeds,
+            first_seed=first_seed,
+            train_games=train_games,
+            chart_games=chart_games,
             x_memory=x_memory,
-            workers=numbers["--workers"],
+            workers=workers or max(1, os.cpu_count() or 1),
             dask=dask,
         )
-    except ValueError as error:
+    except ValueError as error:  # the memory file's format errors
         fail(str(error))
     store = open_store()
-    console.print(
-        f"Teeko thesis experiment: {config.games} games a run, seeds {config.seed_list[0]}..{config.seed_list[-1]}, "
-        f"our memory trained over {config.train_games} games; {config.workers} "
+    said = err_console if as_json else console  # --json keeps stdout for the JSON
+    first, last = config.seed_list[0], config.seed_list[-1]
+    said.print(
+        f"Teeko thesis experiment: {config.games} games a run, "
+        + (f"seeds {first}..{last}" if last > first else f"seed {first}")
+        + f", our memory trained over {config.train_games} games; {config.workers} "
         + (f"Dask workers ({dask})" if dask else "local processes")
     )
+    training = f"training our memory ({config.train_games} games)"
     with Progress(
-        TextColumn("runs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
     ) as progress:
-        task = progress.add_task("runs", total=None)
+        task = progress.add_task(training, total=None)
 
-        def on_progress(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+        def on_progress(done: int, total: int) -> None:  # the first step done is the training
+            progress.update(task, completed=done, total=total, description="runs")
 
         report = run_experiment(config, progress=on_progress)
-    runs_table = Table("memory", "program", "O's memory", "seed", "X", "draw", "O", "O % (Wilson 95%)")
+    # the results first: a chart that cannot be written costs the picture, never the runs
+    result_id = store.save_result("teeko-thesis-experiment", report.to_payload())
+    saved = f"the results are saved: teeko-thesis-experiment #{result_id}"
+    try:
+        write_chart(report, chart)
+    except MissingFolderError as error:
+        fail(f"--out: {error} ({saved})")
+    except OSError as error:
+        fail(f"--out: cannot write {chart}: {error.strerror or error} ({saved})")
+    if as_json:
+        print_json({**report.to_payload(), "result_id": result_id, "chart": str(chart)})
+        return
+    print_experiment(report)
+    console.print(f"Results saved in the store (teeko-thesis-experiment #{result_id}).")
+    console.print(f"Chart: {chart}", markup=False, soft_wrap=True)
+
+
+def compact_table(*headers: str, title: str | None = None) -> Table:
+    """A table of figures that fits 80 columns: rules under the header only, one space between
+    columns; the figures never wrap or shrink."""
+    from rich import box
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for header in headers:
+        table.add_column(header, no_wrap=True)
+    return table
+
+
+def print_experiment(report: Any) -> None:
+    """The runs, then one row per condition: the pooled rate (Wilson) and the mean over seeds (t);
+    one seed gives no interval across seeds, and says so."""
+    runs_table = compact_table(
+        "memory", "program", "O's memory", "seed", "X", "draw", "O", "O % (Wilson 95%)", title="Each run"
+    )
     for run in report.runs:
         if run.training_games is None:
             runs_table.add_row(run.memory, run.mode, run.variant, str(run.seed), str(run.x_wins), str(run.draws),
@@ -325,21 +436,20 @@ def experiment(
         if run.stopped:
             console.print(f"{run.memory}/{run.mode}/{run.variant} seed {run.seed}: stopped after {run.games} games "
                           f"where the original hangs ({run.stopped})")  # fmt: skip
-    summary = Table("memory", "program", "O's memory", "games", "O % pooled (Wilson)", "O % of seeds (t)", "seed 000")
+    one_seed = report.config.seeds == 1
+    games = {row.games for row in report.conditions}
+    each = f"{games.pop()} games a condition" if len(games) == 1 else "games a condition vary"
+    summary = compact_table(
+        "memory", "program", "O's memory", "pooled (Wilson)", "mean" if one_seed else "mean of seeds (t)",
+        "author", title=f"O's wins, % of the games, 95% intervals ({each})",
+    )  # fmt: skip
     for row in report.conditions:
+        across = f"{100 * row.across_seeds.estimate:.1f}" if one_seed else row.across_seeds.percent()
         summary.add_row(
-            row.memory, row.mode, row.variant, str(row.games), row.pooled.percent(), row.across_seeds.percent(),
+            row.memory, row.mode, row.variant, row.pooled.percent(), across,
             f"{100 * row.seed_figure:.1f}" if row.seed_figure is not None else "",
         )  # fmt: skip
     console.print(summary)
-    # the results first: a chart that cannot be written costs the picture, never the runs
-    result_id = store.save_result("teeko-thesis-experiment", report.to_payload())
-    console.print(f"Results saved in the store (teeko-thesis-experiment #{result_id}).")
-    try:
-        write_chart(report, chart)
-    except MissingFolderError as error:
-        fail(f"--chart: {error} (the results are saved: teeko-thesis-experiment #{result_id})")
-    except OSError as error:
-        fail(f"--chart: cannot write {chart}: {error.strerror or error} "
-             f"(the results are saved: teeko-thesis-experiment #{result_id})")  # fmt: skip
-    console.print(f"Chart: {chart}.")
+    console.print("author: the thesis author's own figure for the condition.")
+    if one_seed:
+        console.print("One seed gives no interval across seeds: run --seeds 2 or more for one.")

@@ -4,13 +4,11 @@ the tournament lives in gamelearn.experiments.tournament."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -18,13 +16,24 @@ from ..experiments.tournament import TournamentResult, check_arguments, default_
 from ..games import GAME_NAMES, get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .common import console, err_console, fail
+from .common import SEED_MAX, SEED_MIN, console, err_console, fail, print_json
+
+#: The most games a pair plays, and the most local processes.
+MAX_PAIR_GAMES = 1_000_000
+MAX_WORKERS = 256
+#: The most plies --max-plies allows.
+MAX_PLIES_LIMIT = 100_000
+
+GRADES_LEGEND = (
+    "best: the share of moves perfect play would make; mist.: mistakes (a win thrown to a draw, "
+    "or a draw to a loss); blun.: blunders (a win thrown to a loss)."
+)
 
 
 def crosstable(result: TournamentResult) -> Table:
     """Row player's wins-draws-losses against each column player."""
     table = Table(title=f"{result.game}: row's W-D-L against column", box=box.SIMPLE_HEAD)
-    table.add_column("player", no_wrap=True)
+    table.add_column("player", overflow="fold")  # a long spec folds; the results never do
     for index in range(len(result.specs)):
         table.add_column(str(index + 1), justify="center", no_wrap=True)
     for i, spec in enumerate(result.specs):
@@ -40,13 +49,23 @@ def crosstable(result: TournamentResult) -> Table:
 
 
 def standings_table(result: TournamentResult) -> Table:
-    """Players by rating: points, score with its 95% interval, rating, and the grades of their moves."""
-    table = Table(title="standings (rating: Bradley-Terry fit, first player = 1500)", box=box.SIMPLE_HEAD)
-    for name in ("#", "player", "games", "W-D-L", "points", "score", "95% CI", "rating"):
-        table.add_column(name, justify="left" if name == "player" else "right", no_wrap=True)
+    """Players by rating: W-D-L, score with its 95% interval, rating, and the grades of their moves.
+    It fits 80 columns: the figures never wrap or shrink, a long player spec folds."""
+    games = {s.games for s in result.standings}
+    each = f", {games.pop()} games each" if len(games) == 1 else ""
+    table = Table(
+        title=f"standings{each} (rating: Bradley-Terry, player 1 = 1500)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("player", overflow="fold", min_width=8)
+    headers = ["W-D-L", "score", "95% CI", "rating"]  # points = wins + draws/2: in the score, and the JSON
     if result.graded:
-        for name in ("best", "mistakes", "blunders"):
-            table.add_column(name, justify="right", no_wrap=True)
+        headers += ["best", "mist.", "blun."]
+    for name in headers:
+        table.add_column(name, justify="right", no_wrap=True)
     order = sorted(range(len(result.specs)), key=lambda i: -result.standings[i].rating)
     for i in order:
         s = result.standings[i]
@@ -54,9 +73,7 @@ def standings_table(result: TournamentResult) -> Table:
         row = [
             str(i + 1),
             s.spec,
-            str(s.games),
             f"{s.wins}-{s.draws}-{s.losses}",
-            f"{s.points:g}",
             f"{100 * s.score:.1f}%",
             f"{100 * low:.0f}-{100 * high:.0f}%",
             f"{s.rating:.0f}",
@@ -73,13 +90,20 @@ def register(app: typer.Typer) -> None:
     def tournament(
         game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
-        games: Annotated[int, typer.Option("--games", help="games per pair, colours alternating")] = 10,
-        seed: Annotated[int, typer.Option("--seed", help="seed of every game (same seed, same tournament)")] = 0,
+        games: Annotated[
+            int, typer.Option("--games", min=1, max=MAX_PAIR_GAMES, help="games per pair, colours alternating")
+        ] = 10,
+        seed: Annotated[
+            int,
+            typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same tournament)"),
+        ] = 0,
         max_plies: Annotated[
-            int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")
+            int, typer.Option("--max-plies", min=1, max=MAX_PLIES_LIMIT, help="ply limit; reaching it is a draw")
         ] = DEFAULT_MAX_PLIES,
         grade: Annotated[bool, typer.Option("--grade", help="grade every move against the perfect player")] = False,
-        workers: Annotated[int | None, typer.Option("--workers", help="local processes (1: in this process)")] = None,
+        workers: Annotated[
+            int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
+        ] = None,
         dask: Annotated[
             str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run the pairs on a Dask cluster")
         ] = None,
@@ -91,21 +115,15 @@ def register(app: typer.Typer) -> None:
             game = get_game(game_name)
         except ValueError as error:
             fail(str(error))
-        if games < 1:
-            fail(f"--games must be at least 1, not {games}")
-        if max_plies < 1:
-            fail(f"--max-plies must be at least 1, not {max_plies}")
-        if workers is not None and workers < 1:
-            fail(f"--workers must be at least 1, not {workers}")
         try:  # every bad argument is refused before the progress bar shows
             check_arguments(game, specs, games, max_plies, grade, workers or 1)
         except ValueError as error:
             fail(str(error))
         pairs = len(specs) * (len(specs) - 1) // 2
-        shown: Console = err_console if as_json else console  # --json keeps stdout for the JSON
+        # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         started = time.perf_counter()
-        with Progress(*columns, console=shown, transient=as_json) as progress:
+        with Progress(*columns, console=err_console, transient=True) as progress:
             task = progress.add_task("games", total=pairs * games)
             try:
                 result = run_tournament(
@@ -128,13 +146,12 @@ def register(app: typer.Typer) -> None:
         with Store() as store:
             number = store.save_result("tournament", payload)
         if as_json:
-            print(json.dumps(payload))
+            print_json(payload)
             return
-        # A pipe or a file gets the tables whole (Rich would cut them to 80 columns); a terminal
-        # gets them at its width.
-        out = console if console.is_terminal else Console(width=max(console.width, 160), highlight=False)
-        out.print(crosstable(result))
-        out.print(standings_table(result))
-        out.print(
+        console.print(crosstable(result))
+        console.print(standings_table(result))
+        if grade:
+            console.print(GRADES_LEGEND)
+        console.print(
             f"{pairs * games} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
         )

@@ -20,12 +20,10 @@ def serve(
     ] = None,
 ) -> None:
     """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn."""
-    try:
-        import uvicorn
+    import uvicorn  # a base dependency, imported here so that other commands start quickly
 
-        from ..web import create_app
-    except ImportError as error:
-        fail(f"the web app needs the web extra (pip install 'gamelearn[web]'): {error}")
+    from ..web import create_app
+
     try:
         app = create_app(store)
     except ValueError as error:
@@ -44,6 +42,7 @@ def serve(
         uvicorn.run(app, host=host, port=port, log_level="warning")
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error}")
+    console.print("\nThe web app has stopped.")  # after ^C, on a line of its own
 
 
 def register(app: typer.Typer) -> None:

@@ -36,7 +36,8 @@ from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..solve import Grade, solve
 from ..store.files import atomic_write_bytes
-from .tournament import default_workers
+from .runners import default_workers, run_all
+from .statistics import mean_interval
 
 #: The CSV's columns, in order (``docs/curves.md`` documents them).
 MEASURES = ("score", "best", "keeps_value", "mistake", "blunder")
@@ -140,19 +141,13 @@ def run_curve(task: CurveTask) -> list[Point]:
 
 
 def band(values: Sequence[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with a 95% Student-t interval; one value: no band."""
+    """(mean, low, high): the mean with a 95% Student-t interval cut to [0, 1]; one value: no band.
+    Values that are NaN (a measurement with no move graded) are left out."""
     clean = [v for v in values if not math.isnan(v)]
     if not clean:
         return (math.nan, math.nan, math.nan)
-    mean = sum(clean) / len(clean)
-    if len(clean) < 2:
-        return (mean, mean, mean)
-    from scipy import stats
-
-    sd = math.sqrt(sum((v - mean) ** 2 for v in clean) / (len(clean) - 1))
-    half = float(stats.t.ppf(0.975, len(clean) - 1)) * sd / math.sqrt(len(clean))
-    # Every measure is a share in [0, 1]: the band is cut to it.
-    return (mean, max(0.0, mean - half), min(1.0, mean + half))
+    interval = mean_interval(clean)
+    return (interval.estimate, interval.low, interval.high)
 
 
 @dataclass(frozen=True)
@@ -314,8 +309,6 @@ def run_curves(
 ) -> CurvesResult:
     """The learning curves of ``specs`` (see the module's text).  ``progress(1)`` after each
     learner's run.  ValueError for bad arguments, before anything is played."""
-    from .tournament import _run_dask, _run_local  # the tournament's runners: processes or Dask
-
     if isinstance(game, str):
         game = get_game(game)
     workers = default_workers() if workers is None else workers
@@ -329,14 +322,11 @@ def run_curves(
     found: list[Point] = []
 
     def done(points: list[Point]) -> None:
-        found.extend(points)
         if progress is not None:
             progress(1)
 
-    if dask:
-        _run_dask(tasks, dask, workers, done, run_curve)
-    else:
-        _run_local(tasks, workers, done, run_curve)
+    for points in run_all(run_curve, tasks, workers, dask, on_done=done):
+        found.extend(points)
     found.sort(key=lambda p: (p.spec_index, p.learner, p.games))
     return CurvesResult(
         game.name, tuple(specs), against, games, every, seeds, eval_games, seed, max_plies, tuple(found)

@@ -1,5 +1,5 @@
-"""Seed 003's experiments with the matchbox learners: many fresh HERs (or HIMs) trained against
-Random and Sharp, the bead check against the exact solution, Gardner's chart, the learning curve;
+"""The classroom experiments with Gardner's matchbox learners (1962): many fresh HERs (or HIMs)
+trained against Random and Sharp, the bead check against the exact solution, Gardner's chart, the learning curve;
 and MENACE trained against random, the perfect player and itself.
 
 Each run goes through the fast path (``players/matchbox_fast.py``), which plays the same games as
@@ -36,7 +36,7 @@ def chart(record: str, per_line: int = 10) -> list[str]:
 
 
 def bead_is_bad(box_board: str, bead: str, side: int = 1) -> bool:
-    """Seed 003's ``bad``: after this bead (``side``'s move in the box's position; Black by
+    """The classroom page's ``bad``: after this bead (``side``'s move in the box's position; Black by
     default) the other side can force a win.  Asked of the exact solver, not of the tables the
     training used."""
     game = get_game("hexapawn")
@@ -83,7 +83,7 @@ def loss_rate(records: Sequence[str], letter: str) -> list[float]:
 
 def run_her(kind: str, learners: int, games: int, opponents: Sequence[str], seed: int, side: int = 1) -> dict[str, Any]:
     """Train ``learners`` fresh HERs (``kind`` "her") or HIMs ("him") for ``games`` games against
-    each opponent, seeded, playing ``side`` (1, Black, as in seed 003; 0 for White); check every
+    each opponent, seeded, playing ``side`` (1, Black, as in Gardner 1962; 0 for White); check every
     bead taken out against the exact solution."""
     if kind not in ("her", "him"):
         raise ValueError(f"kind must be her or him, not {kind!r}")

@@ -1,4 +1,4 @@
-"""Batch self-play of the 1999 thesis program, fixed or original (seed 000; THESIS-FACTS.md f, h).
+"""Batch self-play of the 1999 thesis program, fixed or original (Despotović 1999).
 
 ``run_batch(BatchConfig(...)) -> BatchResult`` plays ``games`` games of player I (side +1, X,
 always first) against player II (side -1, O), each with its own h/s/l switches and its own memory
@@ -12,7 +12,7 @@ always first) against player II (side -1, O), each with its own h/s/l switches a
   0-7 = 8-15;
 * after a won game, if the winner (the last mover) has learning on and the moving phase was
   reached, every board after plies 9 .. last is counted in player I's memory if player I learns,
-  and in player II's if player II learns (section a's update; the winner is side +1 when the last
+  and in player II's if player II learns (the memory's update; the winner is side +1 when the last
   ply is odd: the original's parity rule, right in batch since player I always begins);
 * stat.m's fields 1-3 count X wins, draws and O wins.
 
@@ -26,7 +26,7 @@ and ply; fixed mode falls back to a random free cell instead (fix 11).
 ``TRACE RAND`` per draw, one ``TRACE PLY`` per ply (g n side mv src [h] [eh es el] [sk smax si]
 [lc] r b), ``TRACE OOB`` per layout-sensitive off-board read, and ``TRACE END`` per game (ret
 lastmove plies result reason r oob), with the same keys and values as
-../shared/thesis-data/original-traces.  ``progress`` is called with each :class:`GameSummary`.
+the reference runs of the compiled original.  ``progress`` is called with each :class:`GameSummary`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The thesis's memory experiment, rerun with confidence intervals (seed 000, "Player O reads the
-memory backwards"; THESIS-FACTS.md, "Measured on the original").
+"""The thesis's memory experiment, rerun with confidence intervals (Despotović 1999:
+player O reads the memory backwards).
 
-The seed reports, for batch self-play where O is player II: O with the memory after 10,000 games
+The author reports, for batch self-play where O is player II: O with the memory after 10,000 games
 won 20.9% of 3,000 games, O with no memory 24.8%, O with only the sign fixed 34.0%.  One run of
 3,000 games is noisy (the same setting gave O 37.7%, 37.1% and 13.3% in three runs), so this
 module runs each condition with several seeds and reports every run, the pooled rate with a
@@ -18,215 +18,36 @@ with the thesis's 10,000-game memory, and again with a memory our fixed program 
 memory.m in every run, as in the reference traces' setting C.  Learning stays on for O during a
 run (as in the original's batch mode), so each run starts from the same memory and then learns.
 
-Runs are independent, so they go to local processes (concurrent.futures) or a Dask cluster.
+Runs are independent, so they go to local processes (concurrent.futures) or a Dask cluster
+(:mod:`.runners`).  The parts: :mod:`.statistics` (the intervals), :mod:`.thesis_runs` (the
+conditions, one run, the training), :mod:`.thesis_chart` (the chart); this module plans the runs
+and summarises them.
 """
 
 from __future__ import annotations
 
-import logging
-import math
 import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-Z_95 = 1.959963984540054  # the standard normal's 97.5% quantile
-
-#: Student's t 97.5% quantiles by degrees of freedom (for a 95% interval of a mean of a few seeds).
-_T_975 = {
-    1: 12.706205, 2: 4.302653, 3: 3.182446, 4: 2.776445, 5: 2.570582, 6: 2.446912, 7: 2.364624,
-    8: 2.306004, 9: 2.262157, 10: 2.228139, 11: 2.200985, 12: 2.178813, 13: 2.160369, 14: 2.144787,
-    15: 2.131450, 16: 2.119905, 17: 2.109816, 18: 2.100922, 19: 2.093024, 20: 2.085963, 25: 2.059539,
-    30: 2.042272, 40: 2.021075, 60: 2.000298, 120: 1.979930,
-}  # fmt: skip
-
-
-def t_quantile_975(df: int) -> float:
-    """Student's t 97.5% quantile; between tabulated values the next smaller df (conservative)."""
-    if df < 1:
-        raise ValueError(f"degrees of freedom must be at least 1, not {df}")
-    if df > 120:
-        return Z_95
-    return _T_975[max(k for k in _T_975 if k <= df)]
-
-
-@dataclass(frozen=True)
-class Interval:
-    estimate: float
-    low: float
-    high: float
-
-    def percent(self) -> str:
-        """In percent: '20.9 (19.5-22.4)'."""
-        return f"{100 * self.estimate:.1f} ({100 * self.low:.1f}-{100 * self.high:.1f})"
-
-
-def wilson(successes: int, trials: int, z: float = Z_95) -> Interval:
-    """The Wilson score interval for a proportion (Wilson 1927): good for small counts and for
-    rates near 0 or 1, where the normal approximation is not."""
-    if trials <= 0 or not 0 <= successes <= trials:
-        raise ValueError(f"need 0 <= successes <= trials and trials > 0, not {successes}/{trials}")
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_interval(values: Sequence[float], bounds: tuple[float, float] = (0.0, 1.0)) -> Interval:
-    """Mean of per-seed rates with a 95% t interval (n - 1 degrees of freedom); one value: no width.
-
-    The interval is clipped to ``bounds`` (a rate lies in 0..1), which a t interval of a few
-    spread-out rates can otherwise pass."""
-    if not values:
-        raise ValueError("no values")
-    n = len(values)
-    mean = sum(values) / n
-    if n == 1:
-        return Interval(mean, mean, mean)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = t_quantile_975(n - 1) * sd / math.sqrt(n)
-    return Interval(mean, max(bounds[0], mean - half), min(bounds[1], mean + half))
-
-
-# --- the conditions -----------------------------------------------------------------------------
-
-MODES = ("original", "fixed")
-VARIANTS = ("none", "original-sign", "fixed-sign")
-MEMORIES = ("thesis", "trained")
-#: The seed's figures (000): O's share of 3,000 games in the original program, X and O with memories.
-SEED_FIGURES = {
-    ("thesis", "original", "original-sign"): 0.209,
-    ("thesis", "original", "none"): 0.248,
-    ("thesis", "original", "fixed-sign"): 0.340,
-}
-#: Series of the chart: O's win rate against the training games of the memory (mode, variant).
-CHART_SERIES = (("original", "original-sign"), ("original", "fixed-sign"), ("fixed", "fixed-sign"))
-#: The thesis's own memories after so many games (files beside the 10,000-game one), for the chart.
-THESIS_CHECKPOINTS = {
-    2000: "memory after 2000 games.txt",
-    2500: "memory after 2500 games.txt",
-    3000: "memory after 3000 games.txt",
-    10000: "memory after 10000 games.txt",
-}
-
-
-@dataclass(frozen=True)
-class RunTask:
-    """One batch run: ``games`` games, X +h+s+l with ``x_memory``, O by ``variant`` with ``o_memory``."""
-
-    memory: str  # "thesis", "trained", or a chart point's label
-    mode: str  # "original" or "fixed"
-    variant: str  # "none", "original-sign" or "fixed-sign"
-    seed: int
-    games: int
-    o_memory: tuple[tuple[str, int, int], ...]
-    x_memory: tuple[tuple[str, int, int], ...]
-    training_games: int | None = None  # for chart points: the games the memory was trained over
-
-
-@dataclass(frozen=True)
-class RunResult:
-    memory: str
-    mode: str
-    variant: str
-    seed: int
-    games: int
-    x_wins: int
-    draws: int
-    o_wins: int
-    seconds: float
-    training_games: int | None = None
-    stopped: str | None = None  # where the original would have hung, the run stops: what and where
-
-    @property
-    def o_rate(self) -> Interval:
-        return wilson(self.o_wins, self.games)
-
-
-def fixes_for(mode: str, variant: str):  # -> Fixes
-    """The program of ``mode`` with O's memory sign as ``variant`` says (the seed's one-bug study)."""
-    from ..players.thesis.fixes import Fixes
-
-    if mode not in MODES or variant not in VARIANTS:
-        raise ValueError(f"unknown condition {mode}/{variant}")
-    base = Fixes.original() if mode == "original" else Fixes.fixed()
-    if variant == "none":
-        return base
-    return base.but(memory_sign_by_side=variant == "fixed-sign")
-
-
-def run_task(task: RunTask) -> RunResult:
-    """Play one run (in a worker process or a Dask worker: everything it needs is in ``task``).
-
-    Where the original would have hung (original mode: an opening pick with its four cells taken,
-    a random move with no move), the run stops there and reports the games it finished.
-    """
-    import time
-
-    from ..players.thesis.engine import Settings
-    from ..players.thesis.memory import Memory
-    from .thesis_batch import BatchConfig, BatchHang, run_batch
-
-    started = time.perf_counter()
-    o_learns = task.variant != "none"
-    tally = {"X": 0, "D": 0, "O": 0}
-    config = BatchConfig(
-        games=task.games,
-        first=Settings(True, True, True),
-        second=Settings(True, True, o_learns),
-        original=task.mode == "original",
-        seed=task.seed,
-        first_memory=Memory(task.x_memory),
-        second_memory=Memory(task.o_memory) if o_learns else None,
-        fixes=fixes_for(task.mode, task.variant),
-        progress=lambda game: tally.__setitem__(game.result, tally[game.result] + 1),
-    )
-    stopped = None
-    try:
-        run_batch(config)
-    except BatchHang as error:
-        stopped = str(error)
-    return RunResult(
-        task.memory, task.mode, task.variant, task.seed, sum(tally.values()), tally["X"], tally["D"], tally["O"],
-        time.perf_counter() - started, task.training_games, stopped,
-    )  # fmt: skip
-
-
-def train_memory(games: int, seed: int, checkpoints: Sequence[int]) -> dict[int, tuple[tuple[str, int, int], ...]]:
-    """Our fixed program trains a memory by self-play (both sides +h+s+l, both learning, from empty
-    memories, which stay identical: section f); the memory at each checkpoint (games played)."""
-    from ..players.thesis.engine import Settings
-    from ..players.thesis.memory import Memory
-    from .thesis_batch import BatchConfig, BatchHang, run_batch
-
-    first, second = Memory(), Memory()
-    snapshots: dict[int, tuple[tuple[str, int, int], ...]] = {0: ()}
-    played = [0]  # games finished so far, counted as they end (a hang ends a stage early)
-    done = attempt = 0
-    for target in sorted({c for c in checkpoints if 0 < c <= games} | {games}):
-        while done < target:
-            config = BatchConfig(
-                games=target - done,
-                first=Settings(True, True, True),
-                second=Settings(True, True, True),
-                seed=seed * 1000 + attempt,  # a seed per stage: the same seed and stages give the same memory
-                first_memory=first,
-                second_memory=second,
-                progress=lambda _: played.__setitem__(0, played[0] + 1),
-            )
-            attempt += 1
-            try:
-                run_batch(config)
-            except BatchHang:  # a random move with no move: go on from the next game with the next seed
-                pass
-            done = played[0]
-        snapshots[done] = tuple(first.entries())
-    return snapshots
+from .runners import executor, wait_all
+from .statistics import Z_95, Interval, mean_interval, t_quantile_975, wilson
+from .thesis_chart import write_chart
+from .thesis_runs import (
+    AUTHOR_FIGURES,
+    CHART_SERIES,
+    MEMORIES,
+    MODES,
+    THESIS_CHECKPOINTS,
+    VARIANTS,
+    RunResult,
+    RunTask,
+    fixes_for,
+    run_task,
+    train_memory,
+)
 
 
 def default_thesis_memory() -> Path | None:
@@ -351,64 +172,10 @@ def summarize_runs(runs: Sequence[RunResult]) -> list[ConditionSummary]:
                 mean_interval(rates),
                 min(rates),
                 max(rates),
-                SEED_FIGURES.get((memory, mode, variant)) if trained is None else None,
+                AUTHOR_FIGURES.get((memory, mode, variant)) if trained is None else None,
             )  # fmt: skip
         )
     return summaries
-
-
-class _InlineExecutor:
-    """workers=1: run each task at once in this process (same results as the pools: every run is
-    seeded, so where it runs does not matter)."""
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        try:
-            future.set_result(fn(*args))
-        except BaseException as error:  # handed to whoever asks for the result, as a pool would
-            future.set_exception(error)
-        return future
-
-    def shutdown(self) -> None:
-        return None
-
-
-@contextmanager
-def _executor(workers: int, dask: str | None) -> Iterator[Any]:
-    if dask is not None:
-        from dask.distributed import Client, LocalCluster
-
-        cluster = (
-            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.CRITICAL)
-            if dask == "local"
-            else None
-        )
-        client = Client(cluster if cluster is not None else dask)
-        try:
-            yield client
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
-        return
-    if workers == 1:
-        yield _InlineExecutor()
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield pool
-
-
-def _wait_all(futures: list[Any], on_done: Callable[[Any], None]) -> list[Any]:
-    """Results in submission order; ``on_done`` hears each as it completes (concurrent.futures or Dask)."""
-    if futures and not isinstance(futures[0], Future):  # Dask futures
-        from dask.distributed import as_completed as dask_completed
-
-        for future in dask_completed(futures):
-            on_done(future.result())
-    else:
-        for future in as_completed(futures):
-            on_done(future.result())
-    return [future.result() for future in futures]
 
 
 def _thesis_checkpoints(thesis_memory: Path) -> dict[int, tuple[tuple[str, int, int], ...]]:
@@ -457,68 +224,47 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[int, int], None
             for seed in config.seed_list
         ]
 
-    with _executor(config.workers, config.dask) as executor:
-        training = executor.submit(train_memory, config.train_games, config.first_seed, steps)
+    with executor(config.workers, config.dask) as running:
+        training = running.submit(train_memory, config.train_games, config.first_seed, steps)
         thesis_tasks = condition_tasks("thesis", thesis) + chart_tasks(
             "thesis memories", _thesis_checkpoints(config.thesis_memory)
         )
         # the training, the thesis runs, and the trained runs (known in number before they exist)
         total = 1 + len(thesis_tasks) + (len(MODES) * len(VARIANTS) + len(steps) * len(CHART_SERIES)) * config.seeds
-        thesis_futures = [executor.submit(run_task, task) for task in thesis_tasks]
+        thesis_futures = [running.submit(run_task, task) for task in thesis_tasks]
         snapshots = training.result()
         tick(None)
         trained = snapshots[config.train_games]
         trained_tasks = condition_tasks("trained", trained) + chart_tasks("our training", snapshots)
-        trained_futures = [executor.submit(run_task, task) for task in trained_tasks]
-        results = _wait_all(thesis_futures + trained_futures, tick)
+        trained_futures = [running.submit(run_task, task) for task in trained_tasks]
+        results = wait_all(thesis_futures + trained_futures, tick)
     main = [r for r in results if r.training_games is None]
     chart = [r for r in results if r.training_games is not None]
     return ExperimentReport(config, results, summarize_runs(main), summarize_runs(chart), len(trained))
 
 
-def write_chart(report: ExperimentReport, path: Path | str) -> None:
-    """O's win rate against the games its memory was trained over, one line per series, with the
-    95% t interval across seeds; rendered to bytes (matplotlib's Agg), then written whole by
-    store.files.atomic_write_bytes: a new file gets open()'s mode, a missing folder is a ValueError."""
-    import io
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    from ..store.files import atomic_write_bytes
-
-    figure = Figure(figsize=(9, 5), dpi=100, layout="constrained")
-    axes = figure.add_subplot()
-    styles = {"our training": "-", "thesis memories": "--"}
-    for family in ("our training", "thesis memories"):
-        for mode, variant in CHART_SERIES:
-            points = sorted(
-                (p for p in report.chart_points if p.memory == family and p.mode == mode and p.variant == variant),
-                key=lambda p: p.training_games or 0,
-            )
-            if not points:
-                continue
-            xs = [p.training_games or 0 for p in points]
-            ys = [100 * p.across_seeds.estimate for p in points]
-            low = [100 * (p.across_seeds.estimate - p.across_seeds.low) for p in points]
-            high = [100 * (p.across_seeds.high - p.across_seeds.estimate) for p in points]
-            axes.errorbar(xs, ys, yerr=[low, high], linestyle=styles[family], marker="o", capsize=3,
-                          label=f"{family}: {mode} program, O {variant}")  # fmt: skip
-    for (_, _, variant), figure_value in SEED_FIGURES.items():
-        axes.axhline(100 * figure_value, color="grey", linewidth=0.8, linestyle=":")
-        axes.text(axes.get_xlim()[1], 100 * figure_value, f" seed: O {variant}, {100 * figure_value:.1f}%",
-                  fontsize=7, color="grey", va="center", ha="left")  # fmt: skip
-    axes.set_ylim(0, 100)
-    axes.set_xlabel("games the memory was trained over")
-    axes.set_ylabel("O's wins (% of games)")
-    config = report.config
-    axes.set_title(
-        f"Teeko thesis program: O's win rate ({config.seeds} seeds, {config.chart_games or config.games} games each)"
-    )
-    axes.legend(fontsize=7)
-    axes.grid(alpha=0.3)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    atomic_write_bytes(path, buffer.getvalue())
+__all__ = [
+    "AUTHOR_FIGURES",
+    "CHART_SERIES",
+    "MEMORIES",
+    "MODES",
+    "THESIS_CHECKPOINTS",
+    "VARIANTS",
+    "Z_95",
+    "ConditionSummary",
+    "ExperimentConfig",
+    "ExperimentReport",
+    "Interval",
+    "RunResult",
+    "RunTask",
+    "default_thesis_memory",
+    "fixes_for",
+    "mean_interval",
+    "run_experiment",
+    "run_task",
+    "summarize_runs",
+    "t_quantile_975",
+    "train_memory",
+    "wilson",
+    "write_chart",
+]

@@ -1,5 +1,5 @@
 """Round-robin tournaments between player specs, every move optionally graded against the perfect
-player (DESIGN.md, the experiments layer: "tournaments, grading against the perfect player ...
+player (the experiments layer: "tournaments, grading against the perfect player ...
 runners: local processes (default) and a Dask cluster").
 
 The policy, in one place:
@@ -16,7 +16,8 @@ The policy, in one place:
   players, so they are independent tasks and the result does not depend on the order pairs finish
   in; the games within a pair run in order.
 - Points are 1 for a win, 1/2 for a draw (a repetition or the ply cap included), 0 for a loss.  The
-  score is points / games with a Wilson 95% interval, the draws counted as half a success.
+  score is points / games with a Wilson 95% interval (:mod:`.statistics`), the draws counted as
+  half a success.
 - Ratings: a Bradley-Terry model fitted by maximum likelihood to all games (each game a score of
   1, 1/2 or 0), with Hunter's (2004) minorize-maximize iteration, plus one virtual drawn game per
   pair as a prior so that a player with every point (or none) still gets a finite rating.  On the
@@ -24,20 +25,16 @@ The policy, in one place:
 - With ``grade=True`` every move is graded with ``gamelearn.solve(game).grade(state, move)`` and
   counted for the spec that played it: best, keeps, mistake, blunder.
 
-Runners (identical results for the same arguments): in-process (``workers=1``), local processes
-(``concurrent.futures.ProcessPoolExecutor``, the default, ``min(2, cpu)`` workers) and Dask
-(``dask="local"`` starts a ``LocalCluster``, any other text is a scheduler address).
+Runners (:mod:`.runners`; identical results for the same arguments): in-process (``workers=1``),
+local processes (``concurrent.futures.ProcessPoolExecutor``, the default, ``min(2, cpu)`` workers)
+and Dask (``dask="local"`` starts a ``LocalCluster``, any other text is a scheduler address).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
-import os
-import sys
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -46,19 +43,13 @@ from ..keeper import Keeper, load_player
 from ..match import DEFAULT_MAX_PLIES, play_game
 from ..players.registry import make_player
 from ..solve import Grade, Solution, solve
+from .runners import default_workers, run_all
+from .statistics import wilson
 
 #: The grades in the order tables show them.
 GRADES: tuple[str, ...] = tuple(grade.value for grade in Grade)
 
-#: z for a two-sided 95% interval.
-Z95 = 1.959963984540054
-
 ELO_ANCHOR = 1500.0
-
-
-def default_workers() -> int:
-    """min(2, cpu): the machine this was written on has two cores shared with others."""
-    return max(1, min(2, os.cpu_count() or 1))
 
 
 def game_seed(seed: int, pair: int, index: int) -> int:
@@ -159,16 +150,12 @@ def play_pair(task: PairTask) -> list[GameResult]:
 # Statistics ----------------------------------------------------------------------------------------
 
 
-def wilson_interval(points: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion points / games (draws as half successes: an
-    approximation, the usual one for chess-like scores).  (0, 1) for no games."""
+def wilson_interval(points: float, games: int) -> tuple[float, float]:
+    """The score's Wilson 95% interval (draws as half points); (0, 1) for no games."""
     if games <= 0:
         return (0.0, 1.0)
-    p = points / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    interval = wilson(points, games)
+    return (interval.low, interval.high)
 
 
 def bradley_terry_ratings(
@@ -412,49 +399,6 @@ def check_arguments(
             ) from None
 
 
-def _run_local(
-    tasks: list[Any], workers: int, done: Callable[[Any], None], work: Callable[[Any], Any] = play_pair
-) -> None:
-    """Run ``work`` on every task (play_pair for a tournament; the learning curves pass their own)."""
-    if workers == 1:
-        for task in tasks:
-            done(work(task))
-        return
-    # JAX (the az player) runs threads that a forked child would inherit in an unknown state:
-    # once it is loaded, the workers are started afresh instead.
-    context = multiprocessing.get_context("spawn") if "jax" in sys.modules else None
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
-        for future in as_completed([pool.submit(work, task) for task in tasks]):
-            done(future.result())
-
-
-def _run_dask(
-    tasks: list[Any], address: str, workers: int, done: Callable[[Any], None], work: Callable[[Any], Any] = play_pair
-) -> None:
-    try:
-        from dask.distributed import Client, LocalCluster
-        from dask.distributed import as_completed as dask_completed
-    except ImportError as error:  # pragma: no cover - dask is a dependency of the project
-        raise ValueError(f"--dask needs dask.distributed: {error}") from None
-    cluster = None
-    try:
-        if address == "local":
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-        else:
-            try:
-                client = Client(address, timeout=10)
-            except (OSError, TimeoutError, ValueError) as error:
-                raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
-        with client:
-            futures = client.map(work, tasks, pure=False)
-            for future in dask_completed(futures):
-                done(future.result())
-    finally:
-        if cluster is not None:
-            cluster.close()
-
-
 def run_tournament(
     game: Game | str,
     specs: Sequence[str],
@@ -478,15 +422,10 @@ def run_tournament(
         PairTask(game.name, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade)
         for number, (i, j) in enumerate(pairings(len(specs)))
     ]
-    collected: list[GameResult] = []
 
     def done(results: list[GameResult]) -> None:
-        collected.extend(results)
         if progress is not None:
             progress(len(results))
 
-    if dask:
-        _run_dask(tasks, dask, workers, done)
-    else:
-        _run_local(tasks, workers, done)
+    collected = [result for pair in run_all(play_pair, tasks, workers, dask, done) for result in pair]
     return summarize(game.name, specs, games_per_pair, seed, max_plies, grade, collected)

@@ -1,7 +1,7 @@
 """The contract every game of gamelearn keeps (OpenSpiel style: each game declares its facts).
 
 Rules are pure functions of immutable, hashable states.  A move is a string in the game's own
-notation (DESIGN.md); ``play`` parses it, checks it against the rules and returns a *new* state,
+notation (docs/api.md); ``play`` parses it, checks it against the rules and returns a *new* state,
 or raises :class:`IllegalMove` naming the move and the reason, leaving nothing changed.
 
 This module imports nothing of gamelearn and nothing outside the standard library.
@@ -105,9 +105,15 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def rules_text(self) -> str:
-        """The rules, for ``gamelearn rules GAME``."""
+        """The rules, for ``gamelearn rules GAME``: one paragraph or list item a line, unwrapped
+        (each interface wraps them to its width)."""
 
     # Derived helpers shared by every game -------------------------------------------------
+
+    def successors(self, state: S) -> tuple[tuple[str, S], ...]:
+        """Every legal move with the position it leads to, in ``legal_moves`` order (for searches
+        that visit every child; a game with interned states keeps the answer)."""
+        return tuple((move, self.play(state, move)) for move in self.legal_moves(state))
 
     def canonical(self, state: S) -> tuple[S, int]:
         """The least image of ``state`` under the symmetries (by ``board``), and which symmetry gives it."""
@@ -121,13 +127,26 @@ class Game(ABC, Generic[S]):
                 best, best_key, best_index = image, key, index
         return best, best_index
 
+    def end_reason(self, state: S) -> str:
+        """Why a finished position is over, in words ("X has three in a row"); "" while it is not.
+        Games override it to name their own ways of winning."""
+        if not self.is_over(state):
+            return ""
+        winner = self.winner(state)
+        return "a draw" if winner is None else f"{self.symbols[winner]} has won"
+
     def render(self, state: S) -> str:
-        """The board as rows of text with coordinates, for terminals."""
+        """The board as rows of text for terminals, each row beside the numbers of its squares
+        (the notation of games whose squares are numbered 0, 1, 2, ... along the rows)."""
         cells = self.board(state)
         columns = self.facts.columns
+        width = len(str(len(cells) - 1))
         lines = []
         for row in range(self.facts.rows):
-            lines.append(" ".join(cells[row * columns : (row + 1) * columns]))
+            squares = range(row * columns, (row + 1) * columns)
+            board = " ".join(cells[sq] for sq in squares)
+            numbers = " ".join(str(sq).rjust(width) for sq in squares)
+            lines.append(f"{board}    {numbers}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -1,27 +1,30 @@
-"""Hexapawn (Martin Gardner, 1962) on a 3x3 board, as seed 003 plays it.
+"""Hexapawn on a 3x3 board, as Martin Gardner described it ("A Matchbox Game-Learning Machine", 1962).
 
 The board is a string of 9 characters, squares 0-8 along the rows from the top: ``'B'`` a black
 pawn, ``'W'`` a white pawn, ``'.'`` empty; the start is ``'BBB...WWW'``.  White (player 0, bottom)
 moves first.  A pawn steps straight ahead to an empty square or diagonally ahead onto an enemy
 pawn, which it takes.  A side wins with a pawn on the far row, by taking every enemy pawn, or when
 the enemy is to move and has no move.  A move is ``"ab"``, from square a to square b.
+
+States are interned, as tic-tac-toe's are: each position is made once and keeps the rules' answers
+about it (winner, legal moves, each successor once played), so the hot path is a look-up.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any
 
 from .base import Game, GameFacts, IllegalMove
 
 START = "BBB...WWW"
 WHITE, BLACK = "W", "B"
-#: The mirror image: each row of three read back to front (seed 003's ``mirror``).
+#: The mirror image: each row of three read back to front (the classroom page's ``mirror``).
 MIRROR = (2, 1, 0, 5, 4, 3, 8, 7, 6)
 
 
 def pawn_moves(board: str, side: str) -> list[tuple[int, int]]:
-    """(from, to) pairs for ``side`` in seed 003's order: square by square, straight, left, right."""
+    """(from, to) pairs for ``side`` in the classroom page's order: square by square, straight, left, right."""
     step, enemy = (-3, BLACK) if side == WHITE else (3, WHITE)
     found = []
     for sq in range(9):
@@ -61,7 +64,7 @@ def _analyse(board: str, to_move: int) -> tuple[int | None, tuple[str, ...]]:
 def reachable_positions() -> frozenset[tuple[str, int]]:
     """Every (board, side to move) some game reaches from the start, finished ones included:
     135 of them.  Worked out once, on first use, by playing every legal move from every
-    unfinished position; ``from_board`` accepts exactly these (DESIGN.md: a ValueError for a
+    unfinished position; ``from_board`` accepts exactly these (the public API: a ValueError for a
     board no game can reach)."""
     start = (START, 0)
     found = {start}
@@ -76,11 +79,64 @@ def reachable_positions() -> frozenset[tuple[str, int]]:
     return frozenset(found)
 
 
-class HexapawnState(NamedTuple):
-    """A hexapawn position: the 9-character board and the side to move (0 = White)."""
+class HexapawnState(tuple[str, int]):
+    """A hexapawn position: the 9-character board and the side to move (0 = White).
 
-    board: str
-    to_move: int
+    Immutable, hashable, picklable and interned: ``HexapawnState(board, to_move)`` gives back the
+    one object for that position, which carries what the rules worked out about it (private; the
+    game object hands it out).
+    """
+
+    # No __slots__: each state keeps the rules' answers in its own (private) __dict__.
+    _winner: int | None
+    _moves: tuple[str, ...]
+    _next: dict[str, HexapawnState]
+    _successors: tuple[tuple[str, HexapawnState], ...]
+
+    def __new__(cls, board: str, to_move: int) -> HexapawnState:
+        state = _STATES.get((board, to_move))
+        return state if state is not None else _intern(board, to_move)
+
+    @property
+    def board(self) -> str:
+        return self[0]
+
+    @property
+    def to_move(self) -> int:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"HexapawnState(board={self[0]!r}, to_move={self[1]})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
+        return (HexapawnState, (self[0], self[1]))  # the position only: the answers are rebuilt on use
+
+    def __copy__(self) -> HexapawnState:
+        return self
+
+    def __deepcopy__(self, memo: object) -> HexapawnState:
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a hexapawn state cannot be changed")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a hexapawn state cannot be changed")
+
+
+_STATES: dict[tuple[str, int], HexapawnState] = {}
+
+
+def _intern(board: str, to_move: int) -> HexapawnState:
+    """Make the one state of (board, to_move), with the rules' answers about it."""
+    if not isinstance(board, str) or to_move not in (0, 1):
+        raise TypeError(f"a hexapawn state is a board string and a side 0 or 1, not {board!r}, {to_move!r}")
+    state = tuple.__new__(HexapawnState, (board, to_move))
+    answers = state.__dict__
+    answers["_winner"], answers["_moves"] = _analyse(board, to_move)
+    answers["_next"] = {}
+    _STATES[(board, to_move)] = state
+    return state
 
 
 class Hexapawn(Game[HexapawnState]):
@@ -92,20 +148,43 @@ class Hexapawn(Game[HexapawnState]):
         symbols=(WHITE, BLACK),
         symmetry_names=("identity", "mirror"),
         can_cycle=False,
-        value_of_start=-1,  # Black, the second player, wins with best play (seed 003)
+        value_of_start=-1,  # Black, the second player, wins with best play (Gardner 1962)
     )
     symmetries = (tuple(range(9)), MIRROR)
 
     def initial(self) -> HexapawnState:
-        return HexapawnState(START, 0)
+        return _INITIAL
 
     def to_move(self, state: HexapawnState) -> int:
-        return state.to_move
+        return state[1]
 
     def legal_moves(self, state: HexapawnState) -> list[str]:
-        return list(_analyse(state[0], state[1])[1])  # a new list each call: callers may change it
+        try:
+            return list(state._moves)  # a new list each call: callers may change it
+        except AttributeError:  # a plain (board, to_move) tuple: its interned state answers
+            return list(HexapawnState(*state)._moves)
 
     def play(self, state: HexapawnState, move: str) -> HexapawnState:
+        try:
+            return state._next[move]  # played before from this position: the successor is kept
+        except (AttributeError, KeyError, TypeError):
+            pass
+        after = self._play_by_the_rules(state, move)
+        if type(state) is HexapawnState:
+            state._next[move] = after  # only legal moves get here; an illegal one has raised
+        return after
+
+    def successors(self, state: HexapawnState) -> tuple[tuple[str, HexapawnState], ...]:
+        try:
+            return state._successors
+        except AttributeError:
+            pass
+        if type(state) is not HexapawnState:
+            return self.successors(HexapawnState(*state))
+        answer = state.__dict__["_successors"] = tuple((move, self.play(state, move)) for move in state._moves)
+        return answer
+
+    def _play_by_the_rules(self, state: HexapawnState, move: str) -> HexapawnState:
         board, to_move = state
         winner, legal = _analyse(board, to_move)
         if move in legal:  # the fast path; anything else is illegal, and the checks below say why
@@ -126,13 +205,31 @@ class Hexapawn(Game[HexapawnState]):
         )
 
     def winner(self, state: HexapawnState) -> int | None:
-        return _analyse(state[0], state[1])[0]
+        try:
+            return state._winner
+        except AttributeError:
+            return HexapawnState(*state)._winner
 
     def is_over(self, state: HexapawnState) -> bool:
-        return _analyse(state[0], state[1])[0] is not None
+        try:
+            return state._winner is not None
+        except AttributeError:
+            return HexapawnState(*state)._winner is not None
+
+    def end_reason(self, state: HexapawnState) -> str:
+        board, to_move = state[0], state[1]
+        winner = _analyse(board, to_move)[0]
+        if winner is None:
+            return ""
+        side, other = self.symbols[winner], self.symbols[1 - winner]
+        if side in (board[0:3] if winner == 0 else board[6:9]):
+            return f"{side} reached the far row"
+        if other not in board:
+            return f"{side} took every {other} pawn"
+        return f"{other} has no move left"
 
     def board(self, state: HexapawnState) -> str:
-        return state.board
+        return state[0]
 
     def from_board(self, board: str, to_move: int) -> HexapawnState:
         if to_move not in (0, 1):
@@ -169,9 +266,12 @@ class Hexapawn(Game[HexapawnState]):
         return (
             "Hexapawn (Martin Gardner, 1962)\n"
             "Three white pawns (W, bottom row) against three black pawns (B, top row) on a 3x3 board.\n"
-            "White moves first. A pawn steps one square straight ahead to an empty square, or one\n"
+            "White moves first. A pawn steps one square straight ahead to an empty square, or one "
             "square diagonally ahead onto an enemy pawn, which it takes. There is no double step.\n"
-            "A side wins by reaching the far row, by taking every enemy pawn, or when the enemy is to\n"
+            "A side wins by reaching the far row, by taking every enemy pawn, or when the enemy is to "
             "move and has no move.\n"
             "Notation: squares 0-8 along the rows from the top; a move is from and to, e.g. 63."
         )
+
+
+_INITIAL = HexapawnState(START, 0)

@@ -4,7 +4,7 @@ A board is two 25-bit integers, one per side; square ``rc`` (row r, column c, 0.
 left) is bit ``5*r + c``.  X (player 0) moves first.  Each side puts down 4 pawns, one at a time
 (plies 1-8); then a move steps one own pawn to a free square among its 8 neighbours.  Four in a
 row (across, down, diagonal) or on the four squares of a 2x2 block wins: 28 lines + 16 blocks = 44
-winning sets, kept here as masks (seed 000; THESIS-FACTS.md section d).
+winning sets, kept here as masks (Despotović 1999).
 
 Notation: a placement is ``rc``; a step is ``rcRC`` (from, to).  The state keeps whose turn it is,
 since in the moving phase the board alone does not tell.
@@ -15,6 +15,7 @@ masks in their own layers.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from .base import Game, GameFacts, IllegalMove, Permutation, invert, square_symmetries
@@ -148,6 +149,42 @@ class TeekoState(NamedTuple):
         return self.o if player else self.x
 
 
+#: TeekoState(x, o, to_move) without the Python-level __new__ of a NamedTuple: the hot path makes one
+#: state a ply, so it calls tuple.__new__ directly (the same object, made faster).
+_new_state = partial(tuple.__new__, TeekoState)
+
+#: The free squares' names, by halves of the board: _FREE_LOW[occupied & LOW_MASK] for squares
+#: 0-12, _FREE_HIGH[occupied >> LOW_BITS] for 13-24, filled on first use (8,192 and 4,096 entries
+#: at most), so the placements of a position are two look-ups instead of a loop over 25 squares.
+LOW_BITS = 13
+LOW_MASK = (1 << LOW_BITS) - 1
+_FREE_LOW: dict[int, tuple[str, ...]] = {}
+_FREE_HIGH: dict[int, tuple[str, ...]] = {}
+
+
+def _free_squares(occupied: int) -> list[str]:
+    low, high = occupied & LOW_MASK, occupied >> LOW_BITS
+    first = _FREE_LOW.get(low)
+    if first is None:
+        first = _FREE_LOW[low] = tuple(SQUARE_NAMES[sq] for sq in range(LOW_BITS) if not low >> sq & 1)
+    second = _FREE_HIGH.get(high)
+    if second is None:
+        second = _FREE_HIGH[high] = tuple(
+            SQUARE_NAMES[sq] for sq in range(LOW_BITS, SQUARES) if not high >> (sq - LOW_BITS) & 1
+        )
+    return [*first, *second]
+
+
+#: _PAWN_SQUARES[pawns]: the squares of a side's pawns in increasing order, filled on first use (in
+#: the moving phase a side has 4 pawns: C(25, 4) = 12,650 sets at most).
+_PAWN_SQUARES: dict[int, tuple[int, ...]] = {}
+
+
+def _pawn_squares(pawns: int) -> tuple[int, ...]:
+    squares = _PAWN_SQUARES[pawns] = tuple(sq for sq in range(SQUARES) if pawns >> sq & 1)
+    return squares
+
+
 class Teeko(Game[TeekoState]):
     facts = GameFacts(
         name="teeko",
@@ -179,14 +216,12 @@ class Teeko(Game[TeekoState]):
             return []
         occupied = x | o
         if occupied.bit_count() < 2 * PAWNS:
-            return [SQUARE_NAMES[sq] for sq in range(SQUARES) if not occupied >> sq & 1]
+            return _free_squares(occupied)
         moves: list[str] = []
         own = o if mover else x
         padded = occupied << 6
-        while own:  # sources in increasing square order, then targets: the list comes out sorted
-            low = own & -own
-            own ^= low
-            src = low.bit_length() - 1
+        sources = _PAWN_SQUARES.get(own) or _pawn_squares(own)
+        for src in sources:  # sources in increasing square order, then targets: the list comes out sorted
             taken = (padded >> src) & NEIGHBOUR_WINDOWS[src]
             steps = _FREE_STEPS[src].get(taken)
             moves.extend(steps if steps is not None else _free_steps(src, taken))
@@ -200,7 +235,7 @@ class Teeko(Game[TeekoState]):
         if placing:
             dst = PLACEMENTS.get(move) if isinstance(move, str) else None
             if dst is not None and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
-                return TeekoState(x | 1 << dst, o, 1) if mover == 0 else TeekoState(x, o | 1 << dst, 0)
+                return _new_state((x | 1 << dst, o, 1) if mover == 0 else (x, o | 1 << dst, 0))
         else:
             step = STEPS.get(move) if isinstance(move, str) else None
             if step is not None:
@@ -208,7 +243,7 @@ class Teeko(Game[TeekoState]):
                 own = o if mover else x
                 if own >> src & 1 and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
                     own ^= (1 << src) | (1 << dst)
-                    return TeekoState(own, o, 1) if mover == 0 else TeekoState(x, own, 0)
+                    return _new_state((own, o, 1) if mover == 0 else (x, own, 0))
         # Only an illegal move gets here, and parse_move raises IllegalMove with the reason; were it
         # to accept one, the move is applied the slow way (tests check both paths agree).
         source, target = self.parse_move(state, move)
@@ -258,6 +293,15 @@ class Teeko(Game[TeekoState]):
 
     def is_over(self, state: TeekoState) -> bool:
         return state[0] in WIN_SET or state[1] in WIN_SET
+
+    def end_reason(self, state: TeekoState) -> str:
+        winner = self.winner(state)
+        if winner is None:
+            return ""
+        squares = [sq for sq in range(SQUARES) if state[winner] >> sq & 1]
+        rows, columns = {sq // SIZE for sq in squares}, {sq % SIZE for sq in squares}
+        shape = "on a 2x2 square" if len(rows) == len(columns) == 2 else "in a row"
+        return f"{self.symbols[winner]} has four {shape}"
 
     def board(self, state: TeekoState) -> str:
         chars = []
@@ -315,11 +359,11 @@ class Teeko(Game[TeekoState]):
             "Teeko (John Scarne, 1937)\n"
             "Two players, X and O, with four pawns each, on a 5x5 board. X begins.\n"
             "1. Placing: in turn, each player puts one pawn on any free square, until all 8 are down.\n"
-            "2. Moving: in turn, each player steps one of their pawns to a free square next to it,\n"
-            "   in any of the 8 directions.\n"
-            "Whoever first has four pawns in a row (across, down or diagonally) or on the four\n"
+            "2. Moving: in turn, each player steps one of their pawns to a free square next to it, "
+            "in any of the 8 directions.\n"
+            "Whoever first has four pawns in a row (across, down or diagonally) or on the four "
             "squares of a 2x2 block wins.\n"
-            "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle).\n"
+            "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle). "
             "Place with rc (e.g. 22); step with rcRC, from and to (e.g. 2223).\n"
             "A position repeated for the third time, or the ply limit, ends the game as a draw."
         )

@@ -1,13 +1,18 @@
-"""Tic-tac-toe (noughts and crosses) on bitboards, as seed 001 states it.
+"""Tic-tac-toe (noughts and crosses) on bitboards, as Russell & Norvig state it.
 
 Squares 0-8 along the rows from the top; square i is bit i.  X (player 0) always goes first;
 players alternate; three in a row across, down or diagonally wins; a full board with no three is
 a draw.  A move is the square's digit.
+
+States are interned: tic-tac-toe has 5,478 positions, so each is made once, and the rules' answers
+about it (side to move, winner, legal moves, and each successor once it has been played) are worked
+out once and kept on it.  The plain loop of ``is_over``, ``legal_moves`` and ``play`` is then a few
+attribute and dictionary look-ups a ply.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any
 
 from .base import Game, GameFacts, IllegalMove, square_symmetries
 
@@ -40,11 +45,68 @@ def has_line(bits: int) -> bool:
     return HAS_LINE[bits]
 
 
-class TicTacToeState(NamedTuple):
-    """A tic-tac-toe position: X's squares and O's squares as 9-bit masks.  X moves when counts are equal."""
+class TicTacToeState(tuple[int, int]):
+    """A tic-tac-toe position: X's squares and O's squares as 9-bit masks.  X moves when counts are equal.
 
-    x: int
-    o: int
+    Immutable, hashable and picklable, and interned: ``TicTacToeState(x, o)`` gives back the one
+    object for that position (unpickling and copying too), which carries what the rules worked out
+    about it.  Those answers are private; the game object hands them out.
+    """
+
+    # No __slots__: each state keeps the rules' answers in its own (private) __dict__.
+    _mover: int
+    _winner: int | None
+    _moves: tuple[str, ...]  # empty exactly when the game is over
+    _next: dict[str, TicTacToeState]  # with _successors, made the first time a move is played
+    _successors: tuple[tuple[str, TicTacToeState], ...]
+
+    def __new__(cls, x: int, o: int) -> TicTacToeState:
+        state = _STATES.get((x, o))
+        return state if state is not None else _intern(x, o)
+
+    @property
+    def x(self) -> int:
+        return self[0]
+
+    @property
+    def o(self) -> int:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"TicTacToeState(x={self[0]}, o={self[1]})"
+
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        return (TicTacToeState, (self[0], self[1]))  # the position only: the cache is rebuilt on use
+
+    def __copy__(self) -> TicTacToeState:
+        return self
+
+    def __deepcopy__(self, memo: object) -> TicTacToeState:
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a tic-tac-toe state cannot be changed")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a tic-tac-toe state cannot be changed")
+
+
+_STATES: dict[tuple[int, int], TicTacToeState] = {}
+
+
+def _intern(x: int, o: int) -> TicTacToeState:
+    """Make the one state of position (x, o), with the rules' answers about it."""
+    state = _STATES[(x, o)] = _new_tuple(TicTacToeState, (x, o))
+    winner = 0 if HAS_LINE[x] else 1 if HAS_LINE[o] else None
+    state.__dict__.update(
+        _mover=0 if x.bit_count() == o.bit_count() else 1,
+        _winner=winner,
+        _moves=EMPTY_SQUARES[x | o] if winner is None else (),
+    )
+    return state
+
+
+_new_tuple = tuple.__new__
 
 
 class TicTacToe(Game[TicTacToeState]):
@@ -61,18 +123,51 @@ class TicTacToe(Game[TicTacToeState]):
     symmetries = SYMMETRIES
 
     def initial(self) -> TicTacToeState:
-        return TicTacToeState(0, 0)
+        return _INITIAL
 
     def to_move(self, state: TicTacToeState) -> int:
-        return 0 if state[0].bit_count() == state[1].bit_count() else 1
+        try:
+            return state._mover
+        except AttributeError:  # a plain (x, o) tuple: its interned state answers
+            return TicTacToeState(*state)._mover
 
     def legal_moves(self, state: TicTacToeState) -> list[str]:
-        x, o = state
-        if HAS_LINE[x] or HAS_LINE[o]:
-            return []
-        return list(EMPTY_SQUARES[x | o])  # a new list each call: callers may change it
+        try:
+            return list(state._moves)  # a new list each call: callers may change it
+        except AttributeError:
+            return list(TicTacToeState(*state)._moves)
 
     def play(self, state: TicTacToeState, move: str) -> TicTacToeState:
+        try:
+            return state._next[move]  # the successors are worked out once a position
+        except (AttributeError, KeyError, TypeError):
+            pass
+        if type(state) is TicTacToeState and "_next" not in state.__dict__:
+            self.successors(state)
+            after = state._next.get(move) if isinstance(move, str) else None
+            if after is not None:
+                return after
+        return self._play_by_the_rules(state, move)  # an illegal move (it raises), or a plain tuple
+
+    def successors(self, state: TicTacToeState) -> tuple[tuple[str, TicTacToeState], ...]:
+        try:
+            return state._successors
+        except AttributeError:
+            pass
+        if type(state) is not TicTacToeState:
+            return self.successors(TicTacToeState(*state))
+        x, o = state
+        mark_x = state._mover == 0
+        found = []
+        for move in state._moves:
+            bit = 1 << _MOVE_SQUARES[move]
+            key = (x | bit, o) if mark_x else (x, o | bit)
+            found.append((move, _STATES.get(key) or _intern(*key)))
+        answer = tuple(found)
+        state.__dict__.update(_successors=answer, _next=dict(answer))
+        return answer
+
+    def _play_by_the_rules(self, state: TicTacToeState, move: str) -> TicTacToeState:
         x, o = state
         sq = _MOVE_SQUARES.get(move) if isinstance(move, str) else None
         if sq is None:
@@ -88,18 +183,26 @@ class TicTacToe(Game[TicTacToeState]):
         return TicTacToeState(x, o | 1 << sq)
 
     def winner(self, state: TicTacToeState) -> int | None:
-        if HAS_LINE[state[0]]:
-            return 0
-        if HAS_LINE[state[1]]:
-            return 1
-        return None
+        try:
+            return state._winner
+        except AttributeError:
+            return TicTacToeState(*state)._winner
 
     def is_over(self, state: TicTacToeState) -> bool:
-        x, o = state
-        return HAS_LINE[x] or HAS_LINE[o] or (x | o) == FULL
+        try:
+            return not state._moves
+        except AttributeError:
+            return not TicTacToeState(*state)._moves
+
+    def end_reason(self, state: TicTacToeState) -> str:
+        if not self.is_over(state):
+            return ""
+        winner = self.winner(state)
+        return "the board is full" if winner is None else f"{self.symbols[winner]} has three in a row"
 
     def board(self, state: TicTacToeState) -> str:
-        return "".join("X" if state.x >> sq & 1 else "O" if state.o >> sq & 1 else "." for sq in range(9))
+        x, o = state
+        return "".join("X" if x >> sq & 1 else "O" if o >> sq & 1 else "." for sq in range(9))
 
     def from_board(self, board: str, to_move: int) -> TicTacToeState:
         if to_move not in (0, 1):
@@ -137,3 +240,6 @@ class TicTacToe(Game[TicTacToeState]):
             "Three in a row across, down or diagonally wins; a full board with no three is a draw.\n"
             "Notation: squares 0-8 along the rows from the top, e.g. 4 is the middle."
         )
+
+
+_INITIAL = TicTacToeState(0, 0)

@@ -14,22 +14,22 @@ from ..games.tictactoe import LINES
 
 Evaluation = Callable[[Any], float]
 
-#: "MaxInt" of seed 001: what the better evaluation returns for a won tic-tac-toe board.
+#: "MaxInt" of Russell & Norvig's slides: what the better evaluation returns for a won tic-tac-toe board.
 WIN = 1_000_000
 
 
-# Tic-tac-toe: seed 001 ------------------------------------------------------------------------
+# Tic-tac-toe: Russell & Norvig ------------------------------------------------------------------------
 
 
 def tictactoe_simple(state: Any) -> float:
-    """Seed 001's simple evaluation: lines where X can still win minus lines where O can."""
+    """Russell & Norvig's simple evaluation: lines where X can still win minus lines where O can."""
     x_open = sum(1 for line in LINES if not state.o & line)
     o_open = sum(1 for line in LINES if not state.x & line)
     return x_open - o_open
 
 
 def tictactoe_better(state: Any) -> float:
-    """Seed 001's better evaluation: 3*X2 + X1 - (3*O2 + O1); +/-MaxInt for a won board.
+    """Russell & Norvig's better evaluation: 3*X2 + X1 - (3*O2 + O1); +/-MaxInt for a won board.
 
     X2 counts lines with two X and a blank, X1 lines with one X and two blanks; O likewise.
     """
@@ -70,7 +70,7 @@ def hexapawn_material(state: Any) -> float:
     return score
 
 
-# Teeko: seed 000 / THESIS-FACTS.md section (d) -------------------------------------------------
+# Teeko: the 1999 thesis program (Despotović) -------------------------------------------------
 
 MIDDLE = 1 << 12
 RING = sum(1 << (r * 5 + c) for r in (1, 2, 3) for c in (1, 2, 3)) & ~MIDDLE
@@ -125,7 +125,7 @@ def teeko_has_three(bits: int) -> bool:
 
 
 def teeko_thesis_value(own: int, other: int) -> int:
-    """Seed 000's evaluation for the side holding ``own``: 1000 F + 15 T + 6 C + 3 R."""
+    """The thesis program's evaluation for the side holding ``own``: 1000 F + 15 T + 6 C + 3 R."""
     four = -1 if has_four(other) else 1 if has_four(own) else 0
     three = int(teeko_has_three(own)) - int(teeko_has_three(other))
     middle = 1 if own & MIDDLE else -1 if other & MIDDLE else 0

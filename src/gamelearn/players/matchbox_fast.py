@@ -37,7 +37,7 @@ class FastTables:
 
     table: PositionTable
     legal: tuple[tuple[int, ...], ...]
-    sharp: tuple[tuple[int, ...], ...]  # winning moves, else every move (seed 003's Sharp)
+    sharp: tuple[tuple[int, ...], ...]  # winning moves, else every move (the classroom page's Sharp)
     perfect: tuple[tuple[int, ...], ...]  # the perfect player's choices: gamelearn.solve's best_moves
     #: the beads of a new box, in the order the Player objects create them
     new_box: tuple[tuple[str, ...], ...]

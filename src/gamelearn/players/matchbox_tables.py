@@ -1,10 +1,10 @@
 """Every position of hexapawn and tic-tac-toe as an integer index, with move tables: the
-precomputation behind the matchbox learners' fast path and the box counts of seed 003.
+precomputation behind the matchbox learners' fast path and Gardner's box counts.
 
 Both games are small (hexapawn: 135 reachable positions, tic-tac-toe: 5,478), so the whole tree
 is enumerated once per process: each position's legal moves (sorted, as ``game.legal_moves``
 gives them), the position each move leads to, the exact game value for the side to move (a plain
-negamax over the tree, the "bad bead" oracle of seed 003's ``can_win``), and the canonical image
+negamax over the tree, the "bad bead" oracle of the classroom page's ``can_win``), and the canonical image
 under the game's symmetries, which names the matchbox a learner opens there.
 """
 
@@ -47,7 +47,7 @@ class PositionTable:
 
     def winning_moves(self, position: int) -> tuple[int, ...]:
         """Positions in ``moves`` order after which the mover wins however the other answers
-        (seed 003's Sharp: ``can_win`` looked ahead to the end of the game)."""
+        (the classroom page's Sharp: ``can_win`` looked ahead to the end of the game)."""
         return tuple(k for k, child in enumerate(self.children[position]) if self.value[child] == -1)
 
     def best_moves(self, position: int) -> tuple[int, ...]:
@@ -155,7 +155,7 @@ class BoxCount:
 def count_boxes(
     game_name: str, side: int, use_symmetry: bool = True, min_choices: int = 1, merge_colours: bool = False
 ) -> BoxCount:
-    """Seed 003's ``count_boxes``, without playing: every position ``side`` can face on its turn in a
+    """The classroom page's ``count_boxes``, without playing: every position ``side`` can face on its turn in a
     game not yet over, reached by any sequence of legal moves, with at least ``min_choices`` legal
     moves; with ``use_symmetry`` a position and its symmetric images count once.  Beads are the
     legal moves in all boxes (or, with ``merge_colours``, MENACE's colours: moves that a symmetry

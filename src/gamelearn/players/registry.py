@@ -54,18 +54,29 @@ def kinds_for(game: Game) -> list[PlayerKind]:
     return sorted(kinds, key=_module_rank)  # stable: registration order within a module
 
 
-def parse_int(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
+@dataclass(frozen=True)
+class IntRange:
+    """An option's parser for a whole number in ``low..high``; the bounds are data, so an
+    interface can offer them (the web page's player picker)."""
+
+    low: int
+    high: int
+
+    def __call__(self, text: str) -> int:
         # Digits only: int() would also take "+9", " 9" and "1_000_000", spellings a bound check
         # on the text could miss.
-        if not re.fullmatch(r"-?[0-9]{1,9}", text):
-            raise ValueError(f"{text!r} is not a whole number")
-        value = int(text)
-        if not low <= value <= high:
-            raise ValueError(f"{value} is outside {low}..{high}")
-        return value
+        if not re.fullmatch(r"-?[0-9]+", text):
+            raise ValueError(f"{text[:20]!r} is not a whole number")
+        digits = text.lstrip("-").lstrip("0")
+        if len(digits) > 9 or not self.low <= int(text) <= self.high:
+            if text.startswith("-") or int(text) < self.low:
+                raise ValueError(f"{text[:20]} is too small (at least {self.low})")
+            raise ValueError(f"{text[:20]} is too large (at most {self.high})")
+        return int(text)
 
-    return parse
+
+def parse_int(low: int, high: int) -> IntRange:
+    return IntRange(low, high)
 
 
 def parse_name(text: str) -> str:

@@ -1,5 +1,5 @@
-"""Depth-limited minimax and alpha-beta over a named evaluation function (seed 001: cut off the
-search at a depth and estimate the rest), and seed 003's Sharp."""
+"""Depth-limited minimax and alpha-beta over a named evaluation function (Russell & Norvig: cut off the
+search at a depth and estimate the rest), and the classroom page's Sharp."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def can_force_win(game: Any, state: Hashable, plies: int | None) -> bool:
 
 
 class SharpPlayer(Player):
-    """Seed 003's Sharp: whenever it can see a way to win however the other answers, it plays it;
+    """The classroom page's Sharp: whenever it can see a way to win however the other answers, it plays it;
     otherwise any move.  It looks ``depth`` plies ahead (default: to the end in hexapawn and
     tic-tac-toe, 3 plies in Teeko, whose tree has no end)."""
 
@@ -170,7 +170,7 @@ register(
     PlayerKind(
         "sharp",
         SharpPlayer,
-        "seed 003's Sharp: a forced win when it sees one, else any move",
+        "the classroom page's Sharp: a forced win when it sees one, else any move",
         options=(Option("depth", parse_int(0, 20), 0, "plies it looks ahead; 0 = to the end where the game has one"),),
     )
 )

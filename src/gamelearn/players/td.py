@@ -18,8 +18,7 @@ keeper keeps it in the store (under ``GAME/NAME``) and applies each game's lesso
 stored table in one transaction; ``train=off`` freezes it.
 
 Every random choice goes through the player's seeded ``rng`` in a fixed order (one ``random()`` per
-move, then one ``choice`` among the explored or the tied moves), which the numba training kernel in
-``gamelearn.experiments.kernels`` reproduces draw for draw.
+move, then one ``choice`` among the explored or the tied moves), so a seed replays the same games.
 """
 
 from __future__ import annotations

@@ -2,12 +2,20 @@
 and grade (issue 4).  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
 once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
 
+``gamelearn.solve`` is this package and, called, this function: ``gamelearn.solve(game)`` and
+``import gamelearn.solve.kernels`` both work (the package's module class forwards a call to
+:func:`solve`; the function cannot simply be bound in its place, as it was once, because Python then
+finds no package under the name when a submodule is imported).
+
 This layer imports only the rules (gamelearn.games), gamelearn.paths, numpy and numba.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import types
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ..games import Game, get_game
@@ -30,7 +38,12 @@ def solve(game: Game | str, **options: Any) -> Solution:
         if game.name not in _CACHE:
             from .exhaustive import ExhaustiveSolution
 
-            _CACHE[game.name] = ExhaustiveSolution(game)
+            known: Mapping[Hashable, Outcome] | None = None
+            if game.name == "tictactoe":  # the fastest first solve: over bitboards, no state objects
+                from .tictactoe import outcomes
+
+                known = outcomes()
+            _CACHE[game.name] = ExhaustiveSolution(game, known)
         return _CACHE[game.name]
     if game.name == "teeko":
         from .teeko import default_path, solve_teeko
@@ -50,6 +63,16 @@ def solve(game: Game | str, **options: Any) -> Solution:
             _CACHE[key] = solution
         return solution
     raise ValueError(f"no solver for {game.name}")
+
+
+class _CallablePackage(types.ModuleType):
+    """The package ``gamelearn.solve``, callable as the function :func:`solve` of the public API."""
+
+    def __call__(self, game: Game | str, **options: Any) -> Solution:
+        return solve(game, **options)
+
+
+sys.modules[__name__].__class__ = _CallablePackage
 
 
 __all__ = ["Grade", "MoveAnalysis", "Outcome", "Solution", "solve"]

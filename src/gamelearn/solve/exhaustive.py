@@ -8,47 +8,54 @@ Positions outside that set (from ``from_board``) are solved on demand by the sam
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from ..games import Game
-from .base import Outcome, Solution, move_outcome, outcome_key
+from .base import Outcome, Solution
 
 
 class ExhaustiveSolution(Solution):
     """The complete game tree of a finite, acyclic game, memoised by position."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, known: Mapping[Hashable, Outcome] | None = None) -> None:
+        """``known``: the outcomes of every position reachable from the start, where a faster pass
+        has found them (solve.tictactoe); the search fills the table otherwise."""
         if game.facts.can_cycle:
             raise ValueError(f"{game.name} can repeat positions: exhaustive search needs a game that always ends")
         super().__init__(game)
-        self._memo: dict[Hashable, Outcome] = {}
+        self._memo: dict[Hashable, Outcome] = dict(known) if known is not None else {}
         self.outcome(game.initial())
         #: The positions reachable from the start (every one was visited by the search above).
         self.reachable = len(self._memo)
 
     def outcome(self, state: Hashable) -> Outcome:
-        known = self._memo.get(state)
+        memo = self._memo
+        known = memo.get(state)
         if known is not None:
             return known
-        # An explicit stack instead of recursion: children first, then the parent from them.
-        stack: list[tuple[Hashable, bool]] = [(state, False)]
+        game = self.game
+        successors = game.successors
+        # An explicit stack instead of recursion: a position stays until its children are known.
+        stack: list[Hashable] = [state]
         while stack:
-            position, expanded = stack.pop()
-            if position in self._memo:
+            position = stack[-1]
+            if position in memo:
+                stack.pop()
                 continue
-            game = self.game
-            if game.is_over(position):
+            moves = successors(position)
+            if not moves and game.is_over(position):
                 # The side that just moved has won, or the rules ended the game drawn.
-                self._memo[position] = (-1, 0) if game.winner(position) is not None else (0, None)
+                memo[position] = (-1, 0) if game.winner(position) is not None else (0, None)
+                stack.pop()
                 continue
-            children = [game.play(position, move) for move in game.legal_moves(position)]
-            if not expanded:
-                stack.append((position, True))
-                stack.extend((child, False) for child in children if child not in self._memo)
+            unknown = [child for _, child in moves if child not in memo]
+            if unknown:
+                stack.extend(unknown)
                 continue
-            self._memo[position] = max((move_outcome(self._memo[child]) for child in children), key=outcome_key)
-        return self._memo[state]
+            memo[position] = best_of([memo[child] for _, child in moves])
+            stack.pop()
+        return memo[state]
 
     def census(self) -> Counter[str]:
         """Won, drawn and lost counts over the positions reachable from the start, finished ones apart."""
@@ -67,3 +74,24 @@ class ExhaustiveSolution(Solution):
         facts = super().summary()
         facts.update(positions=self.reachable, longest_forced_win=self.longest_win(), **dict(self.census()))
         return facts
+
+
+def best_of(children: Iterable[Outcome]) -> Outcome:
+    """A position's outcome from its children's (each for the side to move there): the fastest win
+    if a child is lost for the other side, else a draw if a child is drawn, else the slowest loss.
+    The same as the best move_outcome by outcome_key, without a key function a child."""
+    losses: list[int] = []  # distances of the children lost for their mover: our wins
+    drawn = False
+    longest = 0
+    for value, distance in children:
+        if value < 0:
+            losses.append(distance or 0)
+        elif value == 0:
+            drawn = True
+        elif (distance or 0) > longest:
+            longest = distance or 0
+    if losses:
+        return (1, min(losses) + 1)
+    if drawn:
+        return (0, None)
+    return (-1, longest + 1)

@@ -5,7 +5,7 @@ most the game in progress, never a memory.  ``owner`` separates people (the web 
 "local" for the command line): one owner can neither read nor change another's rows.
 
 Teeko thesis memories are stored entry by entry with their position in the file, because the
-thesis's recall breaks ties by "the earliest in the file" (THESIS-FACTS.md section a): the order is
+thesis's recall breaks ties by "the earliest in the file" (Despotović 1999): the order is
 data, not an accident of storage.
 """
 
@@ -48,6 +48,10 @@ CREATE TABLE IF NOT EXISTS memory_entries (
     owner TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
     board TEXT NOT NULL, x_wins INTEGER NOT NULL, o_wins INTEGER NOT NULL,
     PRIMARY KEY (owner, name, position));
+CREATE TABLE IF NOT EXISTS web_games (
+    owner TEXT NOT NULL, id TEXT NOT NULL, game TEXT NOT NULL, payload TEXT NOT NULL,
+    finished INTEGER NOT NULL, updated REAL NOT NULL,
+    PRIMARY KEY (owner, id));
 """
 
 MemoryEntry = tuple[str, int, int]
@@ -267,3 +271,38 @@ class Store:
         with self._lock:
             rows = self._db.execute("SELECT name FROM memories WHERE owner=? ORDER BY name", (owner,)).fetchall()
         return [row[0] for row in rows]
+
+    # The web app's games (in progress and lately finished), so a restart resumes them ----------
+
+    def save_web_game(self, owner: str, game_id: str, game: str, payload: dict[str, Any], finished: bool) -> None:
+        _check_name("a game id", game_id)
+        text = json.dumps(payload, separators=(",", ":"))
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO web_games VALUES (?, ?, ?, ?, ?, ?)",
+                (owner, game_id, game, text, int(finished), time.time()),
+            )
+
+    def load_web_game(self, owner: str, game_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT payload FROM web_games WHERE owner=? AND id=?", (owner, game_id)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def delete_web_game(self, owner: str, game_id: str) -> bool:
+        with self.transaction() as db:
+            cursor = db.execute("DELETE FROM web_games WHERE owner=? AND id=?", (owner, game_id))
+        return cursor.rowcount > 0
+
+    def web_games(self, owner: str) -> list[tuple[str, str, bool, float]]:
+        """(id, game, finished, updated) of the owner's kept games, the latest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, finished, updated FROM web_games WHERE owner=? ORDER BY updated DESC", (owner,)
+            ).fetchall()
+        return [(i, g, bool(f), float(u)) for i, g, f, u in rows]
+
+    def forget_web_games(self, older_than: float) -> int:
+        """Delete every kept web game not touched since ``older_than`` (a time.time() value)."""
+        with self.transaction() as db:
+            cursor = db.execute("DELETE FROM web_games WHERE updated < ?", (older_than,))
+        return cursor.rowcount

@@ -1,4 +1,4 @@
-"""Every file gamelearn exports is written here: whole, or not at all (DESIGN.md, Conventions:
+"""Every file gamelearn exports is written here: whole, or not at all (the project's convention:
 "never a half-written file").
 
 The bytes go to a temporary file beside the target, which is renamed over the target only when

@@ -1,4 +1,5 @@
-"""The thesis's own files, byte for byte: memory.m and stat.m (THESIS-FACTS.md sections a, b).
+"""The thesis's own files, byte for byte: memory.m and stat.m of the 1999 thesis program
+(Despotović, "Machine Learning in Strategic Games", Belgrade 1999).
 
 This module is the one place that parses and formats them; the engine, the trace replay, the
 store's import/export (:mod:`.thesis_memories`) and the web export all go through it.
@@ -17,21 +18,25 @@ back byte for byte, through :func:`gamelearn.store.files.atomic_write_bytes` (a 
 ``parse_memory`` / ``parse_memory_entries`` / ``format_memory`` do the same on bytes;
 ``read_stat`` / ``write_stat`` / ``parse_stat`` / ``format_stat`` for stat.m.
 
-The policy (one, for reading and writing): a file is accepted if and only if the original program
-could have written it, so that reading and writing again gives the same bytes and a foreign or
-damaged file is caught early.  Section a gives the rules the original's writer follows:
+The policy (one, for reading and writing): a file is accepted if the original program could have
+written it or reads it as a memory, so that reading and writing again gives the same bytes and a
+foreign or damaged file is caught early.  The rules, from the thesis program's reader and writer
+(Despotović 1999):
 
 1. a whole number of 33-byte records, every byte ASCII (no line breaks or separators);
 2. a board of 25 digits '0'/'1'/'2' with exactly four '1' and four '2': learning stores only
    boards after ply 9 or later, all in the moving phase;
 3. counts right-aligned without leading zeros, or four spaces for zero ("   0", "0007", "7   ",
    signs and tabs are never written); at most 9999;
-4. not both counts zero: a record is appended with a 1 in the winner's field and only grows;
+4. both counts may be blank: the original's writer never produces such a record (one is appended
+   with a 1 in the winner's field and only grows), but its reader takes an all-space field as 0,
+   so a record with two blank counts is read as (0, 0), kept, and written back as the same eight
+   spaces (zero has one spelling, four spaces, so the bytes round-trip);
 5. no board that repeats an earlier record or its side swap: an update changes the first record
    equal to the board or its swap, so a second one is never appended.
 
-stat.m: exactly 36 bytes, nine counts under rule 3.  Every file in ../shared/thesis-data and
-every memory the reference runs in its original-traces left passes (tests/test_thesis_files.py).
+stat.m: exactly 36 bytes, nine counts under rule 3.  Every memory the thesis's saved files and
+its reference runs hold passes (tests/test_thesis_files.py).
 Anything else raises :class:`ThesisFormatError` (a ValueError) naming the record number (from 1),
 its byte offset, the offending byte's offset where there is one, and what is wrong.  Writing
 refuses, with the same words, what reading would refuse, before a byte is written.
@@ -50,7 +55,7 @@ BOARD_DIGITS = 25
 FIELD_WIDTH = 4
 STAT_FIELDS = 9
 STAT_BYTES = STAT_FIELDS * FIELD_WIDTH
-MAX_COUNT = 9999  # above this the original stopped: "Learned number is too big." (section a)
+MAX_COUNT = 9999  # above this the original stopped: "Learned number is too big."
 PAWNS_A_SIDE = 4
 
 Counts = tuple[int, int]
@@ -105,7 +110,8 @@ def _show(field: bytes) -> str:
 def _record_fault(raw: bytes, offset: int) -> tuple[str, Entry | None]:
     """What is wrong with one 33-byte record at ``offset`` ('' if nothing), and its entry.
 
-    Rules 1-4 of the module's policy; rule 5 needs the records before it (see ``_Seen``).
+    Rules 1-3 of the module's policy (rule 4 refuses nothing); rule 5 needs the records before it
+    (see ``_Seen``).
     """
     for k, byte in enumerate(raw):
         if byte > 0x7F:
@@ -134,8 +140,6 @@ def _record_fault(raw: bytes, offset: int) -> tuple[str, Entry | None]:
         if value is None:
             return f"count field {which + 1} (byte offset {offset + start}) is {_show(field)}, {_NOT_A_COUNT}", None
         counts.append(value)
-    if counts == [0, 0]:
-        return "both counts are blank; the original never writes such a record", None
     return "", (board, counts[0], counts[1])
 
 

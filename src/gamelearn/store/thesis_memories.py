@@ -1,7 +1,7 @@
 """Thesis memories (memory.m) and scores (stat.m) in and out of the SQLite store.
 
-The 1999 program kept its memory in memory.m and its score in stat.m (seed 000; THESIS-FACTS.md
-sections a and b).  The store keeps a memory as ordered entries ``(board, x_wins, o_wins)``: file
+The 1999 program kept its memory in memory.m and its score in stat.m (Despotović, "Machine Learning in Strategic
+Games", Belgrade 1999).  The store keeps a memory as ordered entries ``(board, x_wins, o_wins)``: file
 order matters, because recall breaks ties by the earliest record; it keeps the score as nine
 counts.  This module moves both between the store and the thesis files, byte for byte: importing
 a thesis file and exporting it again gives the identical file.  Parsing and formatting are
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 STAT_KIND = "thesis-stat"
 DEFAULT_STAT_NAME = "stat"
 
-#: Names of stat.m's nine fields, in file order (THESIS-FACTS.md section b).
+#: Names of stat.m's nine fields, in file order (Despotović 1999).
 STAT_FIELD_NAMES = (
     "self-play: X wins",
     "self-play: draws",
@@ -176,7 +176,7 @@ def save_stat(store: Store, counts: Sequence[int], name: str = DEFAULT_STAT_NAME
 
 
 def add_to_stat(store: Store, field: int, name: str = DEFAULT_STAT_NAME) -> tuple[int, ...]:
-    """Add one game to stat field ``field`` (0-based, section b's order) and return the new counts."""
+    """Add one game to stat field ``field`` (0-based, in stat.m's order) and return the new counts."""
     counts = list(load_stat(store, name))
     counts[field] += 1
     save_stat(store, counts, name)
@@ -211,7 +211,7 @@ def export_stat(store: Store, path: Path | str, name: str = DEFAULT_STAT_NAME) -
     return counts
 
 
-# --- learning (THESIS-FACTS.md section a, "Update per position") ------------------------------
+# --- learning (the original's update per position) ------------------------------
 
 
 def learning_changes(entries: Sequence[Entry], boards: Sequence[str], winner: int) -> dict[int, Entry]:

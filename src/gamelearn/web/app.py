@@ -1,7 +1,7 @@
 """The web app (FastAPI): a page to play the three games by clicking, watch the learners learn and
 chart their results, over a JSON API documented at /docs (OpenAPI).
 
-An interface only (DESIGN.md): rules are the game's, decisions the players', memories the store's.
+An interface only (the layers in README): rules are the game's, decisions the players', memories the store's.
 Every bad request gets a 4xx with a one-line message in ``detail``, never a 5xx; request bodies
 are bounded (413 over the limit); each browser is an owner (cookie) with its own learners.
 """
@@ -9,6 +9,7 @@ are bounded (413 over the limit); each browser is an owner (cookie) with its own
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +23,29 @@ from .. import __version__
 from ..games import GAME_NAMES
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .guards import OWNER_COOKIE, OWNER_MAX_AGE, BodyLimit, new_owner_id, public_message, valid_owner
+from .guards import (
+    OWNER_COOKIE,
+    OWNER_MAX_AGE,
+    SECURITY_HEADERS,
+    BodyLimit,
+    NewOwnerLimit,
+    TooManyNewOwners,
+    new_owner_id,
+    public_message,
+    valid_owner,
+)
+from .pool import MoveInFlight, PoolFull
+from .review import review
 from .service import RESET_MARK_KIND, NotFound, NotYourTurn, WebService
+from .sessions import TableFull
+from .settings import WebSettings
 from .views import game_info
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: The largest request body the API accepts (a move or a new game is a few dozen bytes).
-DEFAULT_BODY_LIMIT = 16 * 1024
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
 NAME = r"^[a-z][a-z0-9-]{0,31}$"
+#: How many of its latest finished games a browser can list for review.
+RECORDS_LISTED = 200
 
 
 class Problem(BaseModel):
@@ -60,6 +75,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "not the moment: the other side is to move, or the game is over"},
     413: {"model": Problem, "description": "request body too large"},
     422: {"model": Problem, "description": "the request does not have the documented shape"},
+    429: {"model": Problem, "description": "too many new browsers from one address; see Retry-After"},
+    503: {"model": Problem, "description": "every worker is busy, or memory is full; see Retry-After"},
 }
 
 
@@ -71,12 +88,14 @@ def _one_line(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def create_app(
-    store_path: str | Path | None = None, body_limit: int = DEFAULT_BODY_LIMIT, games_per_owner: int = 16
-) -> FastAPI:
-    """The ASGI app.  ``store_path`` None: the default store in the data directory."""
+def create_app(store_path: str | Path | None = None, settings: WebSettings | None = None) -> FastAPI:
+    """The ASGI app.  ``store_path`` None: the default store in the data directory; ``settings``
+    None: the default limits (web/settings.py)."""
+    settings = settings or WebSettings()
     store = Store(store_path)
-    service = WebService(store, per_owner=games_per_owner)
+    store.forget_web_games(older_than=time.time() - settings.stored_game_days * 86400)
+    service = WebService(store, settings)
+    newcomers = NewOwnerLimit(settings.new_owners_per_address, settings.owner_window_seconds)
     app = FastAPI(
         # FastAPI's own /docs and /redoc load their scripts from a CDN; ours are served here.
         docs_url=None,
@@ -88,7 +107,8 @@ def create_app(
     )
     app.state.service = service
     app.state.store = store
-    app.add_middleware(BodyLimit, limit=body_limit)
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, limit=settings.body_limit)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -97,6 +117,25 @@ def create_app(
     @app.exception_handler(NotFound)
     async def not_found(request: Request, error: NotFound) -> JSONResponse:
         return JSONResponse({"detail": public_message(error.args[0]) if error.args else "not found"}, status_code=404)
+
+    def busy(detail: str, status: int, retry_after: int) -> JSONResponse:
+        return JSONResponse({"detail": detail}, status_code=status, headers={"Retry-After": str(retry_after)})
+
+    @app.exception_handler(PoolFull)
+    async def pool_full(request: Request, error: PoolFull) -> JSONResponse:
+        return busy(str(error), 503, error.retry_after)
+
+    @app.exception_handler(TableFull)
+    async def table_full(request: Request, error: TableFull) -> JSONResponse:
+        return busy(str(error), 503, settings.retry_after_seconds * 30)
+
+    @app.exception_handler(TooManyNewOwners)
+    async def too_many_new(request: Request, error: TooManyNewOwners) -> JSONResponse:
+        return busy(str(error), 429, error.retry_after)
+
+    @app.exception_handler(MoveInFlight)
+    async def in_flight(request: Request, error: MoveInFlight) -> JSONResponse:
+        return JSONResponse({"detail": public_message(error)}, status_code=409)
 
     @app.exception_handler(NotYourTurn)
     async def not_your_turn(request: Request, error: NotYourTurn) -> JSONResponse:
@@ -114,6 +153,8 @@ def create_app(
         fresh = not valid_owner(owner)
         request.state.owner = new_owner_id() if fresh else owner
         response: Response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
         if fresh:
             response.set_cookie(
                 OWNER_COOKIE, request.state.owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="lax", path="/"
@@ -144,13 +185,17 @@ def create_app(
 
     @app.get("/api/games", tags=["games"], summary="The games and the players each accepts")
     def list_games() -> list[dict[str, Any]]:
-        return [game_info(service.load_game(name)) for name in GAME_NAMES]
+        return [game_info(service.load_game(name), settings.work_bounds) for name in GAME_NAMES]
 
     @app.post("/api/games", tags=["games"], summary="Start a game", responses=ERRORS)
     def start_game(body: NewGame, request: Request) -> dict[str, Any]:
         """Seats two players (any spec the game accepts, `human` included).  When a computer moves
-        first against a person, its move is in the answer's `events`."""
-        return service.start(owner_of(request), body.game, body.players, body.seed, body.max_plies)
+        first against a person, its move is in the answer's `events`.  A browser's first game
+        counts against its address's limit of new browsers (429 past it)."""
+        owner = owner_of(request)
+        if service.is_new_owner(owner):
+            newcomers.admit(request.client.host if request.client else "unknown")
+        return service.start(owner, body.game, body.players, body.seed, body.max_plies)
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="A game in progress", responses=ERRORS)
     def get_game(game_id: str, request: Request) -> dict[str, Any]:
@@ -171,6 +216,47 @@ def create_app(
     def abandon(game_id: str, request: Request) -> Response:
         service.abandon(owner_of(request), check_id(game_id))
         return Response(status_code=204)
+
+    @app.post("/api/games/{game_id}/resign", tags=["games"], summary="The person gives up", responses=ERRORS)
+    def resign(game_id: str, request: Request) -> dict[str, Any]:
+        return service.resign(owner_of(request), check_id(game_id))
+
+    @app.post(
+        "/api/games/{game_id}/takeback",
+        tags=["games"],
+        summary="Take back your last move (and the computer's answer)",
+        responses=ERRORS,
+    )
+    def take_back(game_id: str, request: Request) -> dict[str, Any]:
+        return service.take_back(owner_of(request), check_id(game_id))
+
+    @app.get("/api/games/{game_id}/review", tags=["review"], summary="A game graded move by move", responses=ERRORS)
+    def review_game(game_id: str, request: Request) -> dict[str, Any]:
+        """Each position's exact value (from the first player's side) and each move's grade
+        against the perfect player (best, keeps, mistake, blunder), with the best moves."""
+        web_game = service.get(owner_of(request), check_id(game_id))
+        return review(web_game.game, web_game.moves) | {"id": web_game.id, "players": web_game.specs()}
+
+    @app.get("/api/records", tags=["review"], summary="This browser's finished games")
+    def records(request: Request, game: str | None = Query(None, max_length=40)) -> list[dict[str, Any]]:
+        if game is not None:
+            service.load_game(game)
+        rows = store.records(game=game, owner=owner_of(request), limit=RECORDS_LISTED)
+        return [{k: row[k] for k in ("id", "game", "players", "winner", "end", "plies")} for row in reversed(rows)]
+
+    @app.get("/api/records/{record_id}/review", tags=["review"], summary="A kept game graded", responses=ERRORS)
+    def review_record(record_id: int, request: Request) -> dict[str, Any]:
+        row = service.record(owner_of(request), record_id)
+        return review(service.load_game(row["game"]), row["moves"]) | {"record": record_id, "players": row["players"]}
+
+    @app.get("/api/tables/{game}", tags=["review"], summary="Whether the game's solved table is ready")
+    def table_status(game: str) -> dict[str, Any]:
+        return service.tables.status(game[:40])
+
+    @app.post("/api/tables/{game}/build", tags=["review"], summary="Build the game's solved table", responses=ERRORS)
+    def table_build(game: str) -> dict[str, Any]:
+        """Starts the build (one at a time; tens of seconds for Teeko); poll GET /api/tables/{game}."""
+        return service.tables.start(game[:40])
 
     @app.get(
         "/api/games/{game_id}/analysis",
@@ -208,6 +294,39 @@ def create_app(
             media_type=exported.media_type,
             headers={"Content-Disposition": f'attachment; filename="{exported.filename}"'},
         )
+
+    @app.get("/api/learners/{kind}/boxes", tags=["learners"], summary="Every matchbox of a learner", responses=ERRORS)
+    def learner_boxes(
+        kind: str,
+        request: Request,
+        game: str = Query(..., max_length=40),
+        show: str = Query("all", max_length=10, description="all, opened (in the game `game_id`) or emptied"),
+        game_id: str | None = Query(None, max_length=40),
+        offset: int = Query(0, ge=0, le=100_000),
+        limit: int = Query(60, ge=1, le=60),
+    ) -> dict[str, Any]:
+        """HER's, HIM's or MENACE's boxes with their beads (a bead count of 0: the empty ring a
+        lost bead leaves), 60 at most per answer."""
+        if game_id is not None:
+            check_id(game_id)
+        return service.learner_boxes(owner_of(request), kind, game, show, game_id, offset, limit)
+
+    @app.get(
+        "/api/learners/{kind}/first-box", tags=["learners"], summary="The first box over the games", responses=ERRORS
+    )
+    def first_box(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
+        """The bead counts of the learner's box for the empty board after each of its games."""
+        return service.first_box(owner_of(request), kind, game)
+
+    @app.get("/api/learners/thesis/memory", tags=["learners"], summary="The thesis memory's records", responses=ERRORS)
+    def memory(
+        request: Request,
+        game: str = Query("teeko", max_length=40),
+        position: str = Query("", max_length=25, description="squares of '.', 'X', 'O' or '?' (any), from 00"),
+        offset: int = Query(0, ge=0, le=1_000_000),
+        limit: int = Query(60, ge=1, le=60),
+    ) -> dict[str, Any]:
+        return service.memory(owner_of(request), game, position, offset, limit)
 
     @app.get("/api/chart", tags=["learners"], summary="Wins and losses over this browser's games", responses=ERRORS)
     def chart(

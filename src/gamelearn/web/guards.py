@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,6 +28,52 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+#: Sent with every answer: scripts only from this server (no inline script), no framing (Reset
+#: cannot be clickjacked), no content-type guessing, no page address sent to other sites.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+}
+
+
+class TooManyNewOwners(RuntimeError):
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many new browsers from your address; try again in {retry_after} s")
+        self.retry_after = retry_after
+
+
+class NewOwnerLimit:
+    """At most ``limit`` new owners (browsers that start their first game) per client address in
+    any ``window`` seconds, so one client cannot fill the server with games of made-up browsers."""
+
+    #: Addresses remembered at most (the oldest are dropped past it).
+    MAX_ADDRESSES = 10_000
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, address: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            times = self._seen.setdefault(address, deque())
+            while times and now - times[0] > self.window:
+                times.popleft()
+            if len(times) >= self.limit:
+                raise TooManyNewOwners(max(1, int(self.window - (now - times[0])) + 1))
+            times.append(now)
+            if len(self._seen) > self.MAX_ADDRESSES:
+                for stale in list(self._seen)[: len(self._seen) - self.MAX_ADDRESSES]:
+                    del self._seen[stale]
 
 
 def new_owner_id() -> str:
@@ -44,13 +93,24 @@ DATA_DIRECTORY = "<data directory>"
 
 
 def _looks_like_path(token: str) -> bool:
-    """``/srv/x``, ``~/x``, ``C:\\x``, ``a/b/c``: a path.  ``1/2`` or ``4-3-2-1`` (option values) is not."""
-    return (
-        token.startswith(("/", "~/", "\\"))
-        or _DRIVE.match(token) is not None
-        or token.count("/") >= 2
-        or token.count("\\") >= 2
-    )
+    """``/srv/x``, ``~/x``, ``C:\\x``: an absolute path, as the server's own paths are.  A relative
+    ``a/b/c``, ``1/2`` or ``4-3-2-1`` (a person's input, option values) is left as it is."""
+    return token.startswith(("/", "~/", "\\")) or _DRIVE.match(token) is not None
+
+
+#: A message a browser is shown is cut to this many characters, and any one word of it (echoed
+#: input: a spec, a move) to LONGEST_WORD.
+LONGEST_MESSAGE = 300
+LONGEST_WORD = 48
+
+
+def _cut(message: str) -> str:
+    def shorten(match: re.Match[str]) -> str:
+        word = match.group()
+        return word if len(word) <= LONGEST_WORD else f"{word[: LONGEST_WORD - 8]}… ({len(word)} characters)"
+
+    message = re.sub(rf"\S{{{LONGEST_WORD + 1},}}", shorten, message)
+    return message if len(message) <= LONGEST_MESSAGE else message[: LONGEST_MESSAGE - 1] + "…"
 
 
 def _scrub_paths(message: str) -> str:
@@ -84,7 +144,7 @@ def public_message(text: object) -> str:
     if len(home) > 1 and (home.startswith("/") or _DRIVE.match(home)):
         # The directory itself, not a longer name that starts with it (/srv/gl in /srv/glx).
         message = re.sub(re.escape(home.rstrip("/\\")) + r"(?![\w-])", _DATA_MARK, message)
-    return _scrub_paths(message).replace(_DATA_MARK, DATA_DIRECTORY)
+    return _cut(_scrub_paths(message).replace(_DATA_MARK, DATA_DIRECTORY))
 
 
 class BodyLimit:

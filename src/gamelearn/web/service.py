@@ -10,6 +10,7 @@ difference between the knowledge before and after that transaction.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import zlib
@@ -25,9 +26,13 @@ from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
 from .guards import public_message
+from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
 from .learners import export as export_knowledge
+from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
+from .settings import DEFAULT_WORK_BOUNDS, WebSettings
+from .tables import TableBuilds
 from .views import game_view
 
 #: The records the web app adds to the store are marked with this context.
@@ -45,11 +50,8 @@ CHART_GAMES = 1000
 #: Options a browser may not give: the web app keeps each browser's learners itself (the store's
 #: owner is the browser), and a name or a path would reach the command line's learners or files.
 REFUSED_OPTIONS = ("name", "memory", "store", "owner")
-#: Bounds on the work one computer move may cost the server: option -> (largest value, per game).
-WORK_BOUNDS: dict[str, dict[str, int]] = {
-    "playouts": {"teeko": 10_000, "hexapawn": 20_000, "tictactoe": 20_000},
-    "depth": {"teeko": 4, "hexapawn": 12, "tictactoe": 12},
-}
+#: The default bounds on the work of one computer move (WebSettings.work_bounds changes them).
+WORK_BOUNDS = DEFAULT_WORK_BOUNDS
 
 
 #: The attributes that hold an option's value on a player made from a spec, besides the parsed
@@ -67,23 +69,21 @@ def check_web_spec(game: Game, spec: str) -> None:
             raise ValueError(f"option {key!r} is not offered by the web app: it keeps this browser's learners itself")
 
 
-def check_web_work(game: Game, player: Player) -> None:
+def check_web_work(game: Game, player: Player, bounds: dict[str, dict[str, int]] | None = None) -> None:
     """Refuse a player whose moves would cost the server more than WORK_BOUNDS allows.
 
     The bound is read on the player made from the spec, the values it will really use, not on
     the spec's text: "+9", " 9", "1_000_000" or whatever spelling the option parser accepts
     cannot slip past it."""
     options = getattr(player, "options", None) or {}
-    for option, bounds in WORK_BOUNDS.items():
-        bound = bounds.get(game.name)
+    for option, per_game in (WORK_BOUNDS if bounds is None else bounds).items():
+        bound = per_game.get(game.name)
         if bound is None:
             continue
         values = [options.get(option)] + [getattr(player, name, None) for name in WORK_ATTRIBUTES[option]]
         largest = max((v for v in values if isinstance(v, int) and not isinstance(v, bool)), default=None)
         if largest is not None and largest > bound:
-            raise ValueError(
-                f"option {option}={largest} is more than the web app allows for {game.name} ({option} <= {bound})"
-            )
+            raise ValueError(f"option {option}={largest} is too large (at most {bound} for {game.name} on this server)")
 
 
 class NotFound(LookupError):
@@ -100,9 +100,12 @@ class GameExtras:
 
 
 class WebService:
-    def __init__(self, store: Store, per_owner: int = 16, total: int = 2000) -> None:
+    def __init__(self, store: Store, settings: WebSettings | None = None) -> None:
         self.store = store
-        self.table = GameTable(per_owner=per_owner, total=total)
+        self.settings = settings = settings or WebSettings()
+        self.table = GameTable(settings.games_per_owner, settings.total_games, settings.idle_seconds)
+        self.pool = MovePool(settings.move_workers, settings.move_wait_seconds, settings.retry_after_seconds)
+        self.tables = TableBuilds()
         # Striped locks: a fixed number however many browsers come (one lock per owner would grow
         # without bound); two owners sharing a stripe only wait for each other.
         self._owner_locks = tuple(threading.Lock() for _ in range(OWNER_LOCK_STRIPES))
@@ -117,7 +120,9 @@ class WebService:
     def load_game(name: str) -> Game:
         return get_game(name)  # ValueError listing the valid names
 
-    def new_game(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> WebGame:
+    def new_game(
+        self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int, game_id: str | None = None
+    ) -> WebGame:
         game = self.load_game(game_name)
         if len(specs) != 2:
             raise ValueError(f"a game takes two players, not {len(specs)}")
@@ -133,7 +138,7 @@ class WebService:
             try:
                 check_web_spec(game, spec)
                 player = make_player(game, spec, seed=seed + index)
-                check_web_work(game, player)
+                check_web_work(game, player, self.settings.work_bounds)
                 if isinstance(player, Learner):
                     player.keep_as(web_name(game))  # the browser's own, kept under its owner id
                     keeper.attach_once(player)  # the Match made below sees it loaded
@@ -143,7 +148,7 @@ class WebService:
                 extras.learners.append((index, player))
             players.append(player)
         web_game = WebGame(
-            id=self.table.new_id(),
+            id=game_id or self.table.new_id(),
             owner=owner,
             game=game,
             seats=(Seat(specs[0].strip(), players[0]), Seat(specs[1].strip(), players[1])),
@@ -163,7 +168,64 @@ class WebService:
     def get(self, owner: str, game_id: str) -> WebGame:
         web_game = self.table.get(owner, game_id)
         if web_game is None:
-            raise NotFound(f"no game {game_id!r} here (finished games are forgotten after a while; start a new one)")
+            web_game = self._restore(owner, game_id)
+        if web_game is None:
+            raise NotFound(f"no game {game_id[:40]!r} for this browser: it was never started here, or it was abandoned")
+        return web_game
+
+    def is_new_owner(self, owner: str) -> bool:
+        """True for a browser with no game here, in memory or in the store."""
+        return not self.table.known(owner) and not self.store.web_games(owner)
+
+    def record(self, owner: str, record_id: int) -> dict[str, Any]:
+        """One of the owner's finished games from the store."""
+        rows = [row for row in self.store.records(owner=owner, limit=CHART_GAMES) if row["id"] == record_id]
+        if not rows:
+            raise NotFound(f"no finished game {record_id} for this browser")
+        return rows[0]
+
+    # Keeping games in the store, so a reload or a restart resumes them -------------------------
+
+    def save(self, web_game: WebGame) -> None:
+        """Keep the game in the store (after every change); the owner's oldest go past the limit."""
+        payload = {
+            "game": web_game.game.name,
+            "players": [seat.spec for seat in web_game.seats],
+            "seed": web_game.seed,
+            "max_plies": web_game.max_plies,
+            "moves": list(web_game.moves),
+            "end": web_game.end.value if web_game.end is not None else None,
+            "winner": web_game.winner,
+            "failure": web_game.failure,
+        }
+        owner = web_game.owner
+        self.store.save_web_game(owner, web_game.id, web_game.game.name, payload, finished=web_game.over)
+        kept = self.store.web_games(owner)
+        extra = len(kept) - self.settings.stored_games_per_owner
+        if extra > 0:
+            oldest = sorted(kept, key=lambda row: (not row[2], row[3]))  # finished, then the oldest
+            for game_id, _, _, _ in oldest[:extra]:
+                self.store.delete_web_game(owner, game_id)
+
+    def _restore(self, owner: str, game_id: str) -> WebGame | None:
+        """The game as the store kept it: the same players and seed, its moves played again."""
+        payload = self.store.load_web_game(owner, game_id)
+        if payload is None:
+            return None
+        try:
+            web_game = self.new_game(
+                owner, payload["game"], payload["players"], payload["seed"], payload["max_plies"], game_id=game_id
+            )
+            web_game.rewind(payload["moves"])
+            end = payload.get("end")
+            if end == End.RESIGN.value and not web_game.over:
+                web_game.match.resign(1 - int(payload["winner"]))
+            elif end == End.ABANDONED.value:
+                web_game.failure = payload.get("failure")
+                web_game.abandon()
+            web_game.learned = web_game.over  # its lessons were learned when it ended
+        except (ValueError, KeyError, TypeError) as error:  # a player that cannot be made here any more
+            raise NotFound(public_message(f"game {game_id!r} was kept but cannot be resumed: {error}")) from None
         return web_game
 
     def view(self, web_game: WebGame, events: list[PlyEvent] | None = None) -> dict[str, Any]:
@@ -185,7 +247,8 @@ class WebService:
 
     def human_move(self, owner: str, game_id: str, move: str) -> dict[str, Any]:
         web_game = self.get(owner, game_id)
-        with web_game.lock:
+        # The worker is taken before the person's move is played: a full pool changes nothing.
+        with self._worker(web_game), web_game.lock:
             events = [web_game.play_human(move)]
             # With a person at the table, the computer answers at once, until it is the person's
             # turn again or the game is over.
@@ -194,37 +257,73 @@ class WebService:
                 if event is not None:
                     events.append(event)
             self._after(web_game)
+            self.save(web_game)
             return self.view(web_game, events)
 
     def computer_move(self, owner: str, game_id: str) -> dict[str, Any]:
         """One computer move (the page steps computer-against-computer games with this)."""
         web_game = self.get(owner, game_id)
-        with web_game.lock:
+        with self._worker(web_game), web_game.lock:
             if not web_game.computer_to_move():
                 if web_game.over:
                     raise NotYourTurn("the game is over: start a new one")
                 raise NotYourTurn("it is a person's turn: click a move")
             event = self._computer_move(web_game)
             self._after(web_game)
+            self.save(web_game)
             return self.view(web_game, [event] if event is not None else [])
 
     def start(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> dict[str, Any]:
         web_game = self.new_game(owner, game_name, specs, seed, max_plies)
         events: list[PlyEvent] = []
-        with web_game.lock:
-            # The computer moving first against a person plays its first move at once.
-            while web_game.computer_to_move() and web_game.has_human() and len(events) < MAX_AUTOPLAY:
-                event = self._computer_move(web_game)
-                if event is not None:
-                    events.append(event)
-            self._after(web_game)
-            return self.view(web_game, events)
+        try:
+            with self._worker(web_game), web_game.lock:
+                # The computer moving first against a person plays its first move at once.
+                while web_game.computer_to_move() and web_game.has_human() and len(events) < MAX_AUTOPLAY:
+                    event = self._computer_move(web_game)
+                    if event is not None:
+                        events.append(event)
+                self._after(web_game)
+                self.save(web_game)
+                return self.view(web_game, events)
+        except (PoolFull, MoveInFlight):  # raised before anything was played: not started after all
+            self.table.remove(owner, web_game.id)
+            raise
 
     def abandon(self, owner: str, game_id: str) -> None:
         web_game = self.get(owner, game_id)
         with web_game.lock:
             web_game.abandon()
         self.table.remove(owner, game_id)
+        self.store.delete_web_game(owner, game_id)
+
+    def resign(self, owner: str, game_id: str) -> dict[str, Any]:
+        """The person gives up: the computer wins, and learns from it as from any game."""
+        web_game = self.get(owner, game_id)
+        with web_game.lock:
+            web_game.resign()
+            self._after(web_game)
+            self.save(web_game)
+            return self.view(web_game, web_game.events[-1:])
+
+    def take_back(self, owner: str, game_id: str) -> dict[str, Any]:
+        """The person's last move goes back, with the computer's answer to it."""
+        web_game = self.get(owner, game_id)
+        with web_game.lock:
+            if web_game.over:
+                raise NotYourTurn("the game is over: a finished game cannot be taken back")
+            ply = web_game.last_human_ply()
+            if ply is None:
+                raise NotYourTurn("there is no move of yours to take back")
+            web_game.rewind(web_game.moves[:ply])
+            self.save(web_game)
+            return self.view(web_game)
+
+    def _worker(self, web_game: WebGame) -> Any:
+        """A worker of the pool for requests in which a computer may move; none for two people."""
+        if all(seat.human for seat in web_game.seats):
+            return contextlib.nullcontext()
+        return self.pool.slot(web_game.owner)
 
     def _computer_move(self, web_game: WebGame) -> PlyEvent | None:
         side = web_game.to_move
@@ -298,6 +397,40 @@ class WebService:
     def export_learner(self, owner: str, kind: str, game_name: str) -> Any:
         learner, _ = self.browser_learner(kind, game_name)
         return export_knowledge(Keeper(self.store, owner), learner)
+
+    # Every box and record of a learner (the page's "learners on view") ---------------------------
+
+    def learner_boxes(
+        self, owner: str, kind: str, game_name: str, show: str, game_id: str | None, offset: int, limit: int
+    ) -> dict[str, Any]:
+        """The learner's boxes; with ``game_id``, as the learner playing that game holds them now
+        (a box it made in this game is in it before the game ends and is kept)."""
+        learner, _ = self.browser_learner(kind, game_name)
+        opened: list[str] = []
+        live: Learner | None = None
+        if game_id:
+            web_game = self.get(owner, game_id)
+            extras = self.extras_of(web_game)
+            for side, player in extras.learners:
+                if spec_kind(web_game.seats[side].spec) == kind:
+                    live = player
+                    opened.extend(extras.opened.get(side, []))
+        if live is None:
+            Keeper(self.store, owner).attach(learner)
+            return matchbox_boxes(learner, show, opened, offset, limit)
+        with web_game.lock:
+            return matchbox_boxes(live, show, opened, offset, limit)
+
+    def first_box(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
+        learner, game = self.browser_learner(kind, game_name)
+        mark = self.store.load_learner(RESET_MARK_KIND, f"{kind}-{game.name}", owner=owner)
+        after = int(mark.get("after_record", 0)) if mark else 0
+        records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        return first_box_history(self.store, owner, game, learner, [r for r in records if r["id"] > after])
+
+    def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> dict[str, Any]:
+        learner, _ = self.browser_learner("thesis", game_name)
+        return memory_records(self.store, owner, learner, position, offset, limit)
 
     # The learning chart -------------------------------------------------------------------------
 

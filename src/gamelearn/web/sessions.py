@@ -142,6 +142,9 @@ class WebGame:
     def computer_to_move(self) -> bool:
         return not self.over and not self.seats[self.to_move].human
 
+    def specs(self) -> list[str]:
+        return [seat.spec for seat in self.seats]
+
     def has_human(self) -> bool:
         return any(seat.human for seat in self.seats)
 
@@ -187,20 +190,60 @@ class WebGame:
         """A person left the game: it ends without a winner and nobody learns from it."""
         self.match.abandon()
 
+    def resign(self) -> None:
+        """The person gives up (the side to move when both are people): the other side wins."""
+        if self.over:
+            raise NotYourTurn("the game is over: start a new one")
+        humans = [side for side, seat in enumerate(self.seats) if seat.human]
+        if not humans:
+            raise NotYourTurn("only a person can resign; this game is between two computers")
+        side = self.to_move if len(humans) == 2 else humans[0]
+        self.match.resign(side)
+        self.events.append(PlyEvent(len(self.moves), side, "", self.seats[side].spec, True))
+
+    def rewind(self, moves: list[str] | tuple[str, ...]) -> None:
+        """Play the game again from the start up to ``moves`` (a take-back, or a game brought back
+        from the store): the same seats and seed, every move checked by the rules again."""
+        players = (self.seats[0].player, self.seats[1].player)
+        self.match = Match(
+            self.game, players, seed=self.seed, max_plies=self.max_plies, learn=False, keeper=self.keeper
+        )
+        for move in moves:
+            self.match.play(move)
+        self.events = [event for event in self.events if event.ply <= len(moves)]
+        self.failure = None
+
+    def last_human_ply(self) -> int | None:
+        """The index of the last move a person made, or None."""
+        states = self.match.states
+        for index in range(len(self.moves) - 1, -1, -1):
+            if self.seats[self.game.to_move(states[index])].human:
+                return index
+        return None
+
     def _event(self, side: int, move: str, human: bool, decision: dict[str, Any] | None) -> PlyEvent:
         event = PlyEvent(len(self.moves), side, move, self.seats[side].spec, human, decision)
         self.events.append(event)
         return event
 
 
-class GameTable:
-    """Games in progress keyed by (owner, id), at most ``per_owner`` per owner and ``total`` in all;
-    when full, the least recently used game goes (a person can have only so many open tabs)."""
+class TableFull(RuntimeError):
+    """No room for a newcomer's game: every game in memory is another browser's game in progress."""
 
-    def __init__(self, per_owner: int = 16, total: int = 2000) -> None:
+
+class GameTable:
+    """Games in memory keyed by (owner, id): at most ``per_owner`` per owner (its own oldest go,
+    finished ones first) and ``total`` in all.  When full, room is made by putting out, in this
+    order: finished games of idle owners, any finished game, then (only for an owner already
+    known here, never for a newcomer) unfinished games of idle owners; else TableFull.  Games in
+    progress are also kept in the store, so a game put out of memory comes back when asked for."""
+
+    def __init__(self, per_owner: int = 16, total: int = 2000, idle_seconds: float = 3600.0) -> None:
         self.per_owner = per_owner
         self.total = total
+        self.idle_seconds = idle_seconds
         self._games: OrderedDict[tuple[str, str], WebGame] = OrderedDict()
+        self._seen: dict[str, float] = {}  # owner -> when last seen (of the owners with games here)
         self._lock = threading.Lock()
 
     @staticmethod
@@ -209,12 +252,35 @@ class GameTable:
 
     def add(self, game: WebGame) -> None:
         with self._lock:
-            self._games[(game.owner, game.id)] = game
+            now = time.monotonic()
+            newcomer = game.owner not in self._seen
             mine = [key for key in self._games if key[0] == game.owner]
-            for key in mine[: max(0, len(mine) - self.per_owner)]:
-                del self._games[key]
-            while len(self._games) > self.total:
-                self._games.popitem(last=False)
+            while len(mine) >= self.per_owner:
+                finished = [key for key in mine if self._games[key].over]
+                victim = (finished or mine)[0]
+                del self._games[victim]
+                mine.remove(victim)
+            if (game.owner, game.id) not in self._games and len(self._games) >= self.total:
+                self._make_room(now, newcomer)
+            self._games[(game.owner, game.id)] = game
+            self._seen[game.owner] = now
+
+    def _make_room(self, now: float, newcomer: bool) -> None:
+        idle = {owner for owner, seen in self._seen.items() if now - seen > self.idle_seconds}
+        orders = [
+            lambda key, g: g.over and key[0] in idle,
+            lambda key, g: g.over,
+        ]
+        if not newcomer:
+            orders.append(lambda key, g: key[0] in idle)
+        for fits in orders:
+            victim = next((key for key, g in self._games.items() if fits(key, g)), None)
+            if victim is not None:
+                del self._games[victim]
+                if not any(key[0] == victim[0] for key in self._games):
+                    self._seen.pop(victim[0], None)
+                return
+        raise TableFull("the server is full of other players' games in progress; try again later")
 
     def get(self, owner: str, game_id: str) -> WebGame | None:
         """The owner's game, or None: another owner's id is as unknown as a made-up one."""
@@ -222,12 +288,15 @@ class GameTable:
             game = self._games.get((owner, game_id))
             if game is not None:
                 self._games.move_to_end((owner, game_id))
-                game.touched = time.monotonic()
+                game.touched = self._seen[owner] = time.monotonic()
             return game
 
     def remove(self, owner: str, game_id: str) -> bool:
         with self._lock:
-            return self._games.pop((owner, game_id), None) is not None
+            gone = self._games.pop((owner, game_id), None) is not None
+            if not any(key[0] == owner for key in self._games):
+                self._seen.pop(owner, None)
+            return gone
 
     def __len__(self) -> int:
         with self._lock:
@@ -236,3 +305,7 @@ class GameTable:
     def count(self, owner: str) -> int:
         with self._lock:
             return sum(1 for key in self._games if key[0] == owner)
+
+    def known(self, owner: str) -> bool:
+        with self._lock:
+            return owner in self._seen

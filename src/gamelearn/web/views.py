@@ -1,6 +1,6 @@
 """What the page is sent: plain JSON descriptions of games, players and results.
 
-Notation (DESIGN.md): Teeko names a square ``rc`` (two digits), hexapawn and tic-tac-toe by one
+Notation (docs/api.md): Teeko names a square ``rc`` (two digits), hexapawn and tic-tac-toe by one
 digit 0-8; a move is one square (a placement) or two (from, to).  The page composes moves from
 these names and highlights squares from them; whether a move is legal is only ever the game's say.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from ..games import Game
 from ..match import End
-from ..players.registry import kinds_for
+from ..players.registry import IntRange, Option, kinds_for, parse_switch
 from .sessions import WebGame
 
 #: The players the page offers first for each game (the seeds' learners against a person).
@@ -20,6 +20,17 @@ DEFAULT_SEATS = {
     "hexapawn": ("human", "her"),
     "teeko": ("human", "thesis"),
 }
+
+
+#: Options the web app does not offer (it keeps each browser's learners itself; see service.py).
+WEB_REFUSED_OPTIONS = ("name", "memory", "store", "owner")
+#: How the page names a learner in a sentence, and the pronoun of its box.
+NAMES = {"her": ("HER", "her"), "him": ("HIM", "his"), "menace": ("MENACE", "its")}
+
+
+def player_name(spec: str) -> str:
+    kind = spec.partition(":")[0].strip()
+    return NAMES.get(kind, (kind, "its"))[0]
 
 
 def square_names(game: Game) -> list[str]:
@@ -42,7 +53,26 @@ def move_squares(game: Game, move: str) -> list[int]:
     return found
 
 
-def game_info(game: Game) -> dict[str, Any]:
+def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> dict[str, Any]:
+    """An option as the page's picker offers it: its default and the values it allows."""
+    default = option.default
+    info: dict[str, Any] = {"name": option.name, "default": default, "help": option.help}
+    if isinstance(default, tuple):
+        info["default"] = "-".join(str(v) for v in default)
+    elif isinstance(default, float):
+        info["default"] = round(default, 4)
+    if isinstance(option.parse, IntRange):
+        high = option.parse.high
+        bound = (work_bounds or {}).get(option.name, {}).get(game.name)
+        info.update(type="int", min=option.parse.low, max=high if bound is None else min(high, bound))
+    elif option.parse is parse_switch:
+        info.update(type="switch", values=["on", "off"], default="on" if default else "off")
+    else:
+        info["type"] = "text"
+    return info
+
+
+def game_info(game: Game, work_bounds: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
     kinds = kinds_for(game)
     names = {kind.name for kind in kinds}
     defaults = [spec if spec in names else "random" for spec in DEFAULT_SEATS.get(game.name, ("human", "random"))]
@@ -57,7 +87,9 @@ def game_info(game: Game) -> dict[str, Any]:
             {
                 "name": kind.name,
                 "summary": kind.summary,
-                "options": [{"name": o.name, "default": o.default, "help": o.help} for o in kind.options],
+                "options": [
+                    option_info(o, game, work_bounds) for o in kind.options if o.name not in WEB_REFUSED_OPTIONS
+                ],
             }
             for kind in kinds
         ],
@@ -65,23 +97,99 @@ def game_info(game: Game) -> dict[str, Any]:
     }
 
 
+def winning_squares(game: Game, board: str, winner: int | None) -> list[int]:
+    """The squares that won: the line (tic-tac-toe, Teeko) or square (Teeko) of the winner's
+    marks, or the hexapawn pawn that reached the far row.  Read off the rules' own tables of
+    winning sets, so the page draws what the rules counted."""
+    if winner is None:
+        return []
+    mark = game.symbols[winner]
+    bits = sum(1 << sq for sq, m in enumerate(board) if m == mark)
+    sets: tuple[int, ...] = ()
+    if game.name == "tictactoe":
+        from ..games.tictactoe import LINES
+
+        sets = LINES
+    elif game.name == "teeko":
+        from ..games.teeko import WIN_MASKS
+
+        sets = WIN_MASKS
+    if sets:
+        for mask in sets:
+            if bits & mask == mask:
+                return [sq for sq in range(len(board)) if mask >> sq & 1]
+        return []
+    columns = game.facts.columns
+    far = range(0, columns) if winner == 0 else range(len(board) - columns, len(board))
+    return [sq for sq in far if board[sq] == mark]
+
+
+def end_why(web_game: WebGame) -> str:
+    """Why the game ended, in a few words."""
+    game, end, winner = web_game.game, web_game.end, web_game.winner
+    board = game.board(web_game.state)
+    if end is End.WIN and winner is not None:
+        squares = winning_squares(game, board, winner)
+        if game.name == "tictactoe":
+            return "three in a row"
+        if game.name == "teeko":
+            rows = {sq // game.facts.columns for sq in squares}
+            cols = {sq % game.facts.columns for sq in squares}
+            return "four on a square" if len(rows) == 2 and len(cols) == 2 else "four in a row"
+        if squares:
+            return "a pawn reached the far row"
+        if game.symbols[1 - winner] not in board:
+            return "every pawn taken"
+        return f"{game.symbols[1 - winner]} cannot move"
+    if end is End.RESIGN and winner is not None:
+        loser = web_game.seats[1 - winner]
+        if loser.human:
+            return "resigned"
+        pronoun = NAMES.get(loser.spec.partition(":")[0].strip(), ("", "its"))[1]
+        return f"{pronoun} box is empty"
+    return (
+        {
+            End.DRAW: "the board is full",
+            End.REPETITION: "repetition",
+            End.MAX_PLIES: f"the limit of {web_game.max_plies} plies",
+        }.get(end, "")
+        if end is not None
+        else ""
+    )
+
+
 def result_text(web_game: WebGame) -> str:
+    """The game's state in a sentence, from the person's side when one person plays: "Your move
+    (X)", "thesis is thinking…", "You win: four in a row", "HER resigns: her box is empty"."""
     game = web_game.game
+    seats = web_game.seats
+    humans = [side for side, seat in enumerate(seats) if seat.human]
+    you = humans[0] if len(humans) == 1 else None
     if web_game.end is None:
-        return f"{game.symbols[web_game.to_move]} to move"
-    plies = len(web_game.moves)
+        side = web_game.to_move
+        if you is not None:
+            if side == you:
+                return f"Your move ({game.symbols[side]})"
+            return f"{player_name(seats[side].spec)} is thinking…"
+        return f"{game.symbols[side]} to move"
     if web_game.end is End.ABANDONED:
         why = f": {web_game.failure}" if web_game.failure else ""
-        return f"Abandoned after {plies} plies{why}"
-    if web_game.winner is not None:
-        how = " (the other side resigned: an empty box)" if web_game.end is End.RESIGN else ""
-        return f"{game.symbols[web_game.winner]} wins after {plies} plies{how}"
-    reasons = {
-        End.DRAW: "A draw",
-        End.REPETITION: "A draw: the same position came up a third time",
-        End.MAX_PLIES: "A draw: the ply limit was reached",
-    }
-    return f"{reasons.get(web_game.end, web_game.end.value)} after {plies} plies"
+        return f"Abandoned after {len(web_game.moves)} plies{why}"
+    why = end_why(web_game)
+    winner = web_game.winner
+    if winner is None:
+        return "Draw by repetition" if web_game.end is End.REPETITION else f"Draw: {why}"
+    if web_game.end is End.RESIGN:
+        loser = 1 - winner
+        if you is not None and loser == you:
+            return "You resigned"
+        name = "You" if seats[loser].human and you is not None else player_name(seats[loser].spec)
+        if seats[loser].human:
+            return f"{game.symbols[loser]} resigned"
+        return f"{name} resigns: {why}"
+    if you is not None:
+        return f"You win: {why}" if winner == you else f"{player_name(seats[winner].spec)} wins: {why}"
+    return f"{game.symbols[winner]} wins: {why}"
 
 
 def game_view(web_game: WebGame) -> dict[str, Any]:
@@ -108,6 +216,11 @@ def game_view(web_game: WebGame) -> dict[str, Any]:
         "winner": web_game.winner,
         "end": web_game.end.value if web_game.end is not None else None,
         "result": result_text(web_game),
+        "why": end_why(web_game) if web_game.over else "",
+        "winning_squares": winning_squares(game, game.board(web_game.state), web_game.winner)
+        if web_game.over and web_game.end is End.WIN
+        else [],
+        "can_take_back": not web_game.over and web_game.last_human_ply() is not None,
         "seed": web_game.seed,
         "max_plies": web_game.max_plies,
     }

@@ -1,6 +1,6 @@
 """The board of the 1999 thesis program, as bitboards.
 
-The thesis's C keeps the board as ``int X[5][5]`` with +1, -1 and 0 (seed 000; THESIS-FACTS.md,
+The thesis's C keeps the board as ``int X[5][5]`` with +1, -1 and 0 (Despotović 1999;
 conventions).  Here a position is two 25-bit integers: ``plus`` (side +1's pawns: player I, X,
 written '1' in memory.m) and ``minus`` (side -1, O, written '2'); square ``rc`` is bit ``5*r + c``,
 as in :mod:`gamelearn.games.teeko`.
@@ -11,11 +11,11 @@ Everything here is plain Python data that the numba kernels (:mod:`.evaluation`,
 * ``SCAN_OFFSETS``: the C's neighbour scan order ``for(i=-1..1) for(j=-1..1)``; since it runs
   rows then columns it visits neighbours in increasing square number.
 * ``NEIGHBOUR_TABLE[sq]``: the neighbours of ``sq`` in that order, padded with -1.  Row 25 is the
-  one off-board cell the original reads, (5,4) (makedouble3's column guard, THESIS-FACTS.md
-  section e): its on-board neighbours are 43 and 44.  Cell 25 always reads empty, as in the build
+  one off-board cell the original reads, (5,4) (makedouble3's column guard): its on-board
+  neighbours are 43 and 44.  Cell 25 always reads empty, as in the build
   that made the reference traces (gcc's padding after ``X``).
 * ``key``: one int per position, ``plus | minus << 25``; ``swap_key`` exchanges the sides (one
-  memory entry covers a position and its swap, section a).
+  memory entry covers a position and its swap).
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def apply(own: int, src: int | None, dst: int) -> int:
 
 
 def successors(own: int, opp: int) -> list[tuple[int, int]]:
-    """level1.s (section c): every step of ``own``, pawns row-major, directions in scan order."""
+    """level1.s: every step of ``own``, pawns row-major, directions in scan order."""
     empty = FULL & ~(own | opp)
     moves = []
     bits = own

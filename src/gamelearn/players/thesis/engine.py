@@ -1,6 +1,6 @@
 """One decision of the thesis program: placement, or the three advisers and their combination.
 
-Seed 000 and THESIS-FACTS.md sections e and f.  ``decide(position, side, n, settings, memory,
+Despotović 1999.  ``decide(position, side, n, settings, memory,
 draws, fixes, state)`` returns a :class:`Decision`: the move and everything the reference traces
 record about how it was found (the adviser ``src``, the heuristic tag ``h``, the evaluations
 ``eh/es/el``, the search's ``sk/smax/si``, recall's ``lc``).

@@ -1,4 +1,4 @@
-"""The thesis's evaluation function (seed 000; THESIS-FACTS.md section d), as numba kernels.
+"""The thesis's evaluation function (Despotović 1999), as numba kernels.
 
 ``evaluate(own, opp)`` is eval(p, t, e) of the original: for side ``own`` against ``opp``,
 
@@ -116,7 +116,7 @@ def has_three(bits: int) -> bool:
 
 @njit(cache=True)
 def evaluate(own: int, opp: int) -> int:
-    """eval(p, t, e) of section d for the side whose pawns are ``own``."""
+    """eval(p, t, e) of the C for the side whose pawns are ``own``."""
     four = 0
     if has_four(own):
         four = 1
@@ -136,5 +136,5 @@ def evaluate(own: int, opp: int) -> int:
     return 1000 * four + 15 * three + 6 * centre + 3 * ring
 
 
-#: "No candidate" in the combination of advisers (MAXEVAL of the original, section d).
+#: "No candidate" in the combination of advisers (MAXEVAL of the original).
 NO_CANDIDATE = -2000

@@ -1,4 +1,4 @@
-"""The fourteen fixes of the port (THESIS-FACTS.md section i), one switch per bug of seed 000.
+"""The fourteen fixes of the port (Despotović 1999), one switch per bug of the original.
 
 ``Fixes()`` is the fixed program (every switch on); ``Fixes.original()`` is the 1999 C (every
 switch off); any other mix is allowed, e.g. ``Fixes.original().but(search_plays_best=True)`` to

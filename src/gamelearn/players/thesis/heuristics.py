@@ -1,4 +1,4 @@
-"""The moving-phase heuristics of the thesis program (seed 000; THESIS-FACTS.md section e).
+"""The moving-phase heuristics of the thesis program (Despotović 1999).
 
 In the order the original tries them: ``m4`` make4, ``a4`` avoid4, ``md3`` makedouble3, ``mnd3``
 makenondefendable3, ``ad3`` avoiddouble3, ``and3`` avoidnondefendable3; failing all, ``rnd``, a
@@ -55,7 +55,7 @@ NO_COND, CAN_REACH_TARGET, NOT_BOTH_ENDS, NOT_GUARD = 0, 1, 2, 3
 
 Cell = tuple[int, int]
 
-# The lines of four or five cells, in the orders the C tries them (section e).
+# The lines of four or five cells, in the orders the C tries them.
 _DIAG_MAKE4 = [  # make4/avoid4: 01-34, 10-43, 00-44, 03-30, 14-41, 04-40
     [(0, 1), (1, 2), (2, 3), (3, 4)],
     [(1, 0), (2, 1), (3, 2), (4, 3)],
@@ -126,7 +126,7 @@ def _four_patterns(line: list[Cell], fixes: Fixes) -> list[tuple[list[Cell], Cel
         a, b, c, d = line  # missing the last, first, third, then second cell
         third_target, second_pawn = c, c
         if not fixes.four_patterns_on_line and line[0] in ((1, 0), (1, 4)):
-            # On 10-43 and 14-41 the C names 34 / 30 for 32 (seed 000: "a field off their line").
+            # On 10-43 and 14-41 the C names 34 / 30 for 32 (Despotović 1999: "a field off their line").
             wrong = (3, 4) if line[0] == (1, 0) else (3, 0)
             third_target, second_pawn = wrong, wrong
         return [
@@ -186,7 +186,7 @@ def _avoid4(fixes: Fixes) -> np.ndarray:
     builder = _Builder(fixes)
     for pawns, empty, target, keep in _all_four_patterns(fixes):
         if not fixes.four_patterns_on_line and pawns == [(1, 3), (2, 2), (3, 1)] and target == (0, 4):
-            empty = (0, 0)  # avoid4 tests 00 where it means 04 (seed 000)
+            empty = (0, 0)  # avoid4 tests 00 where it means 04 (Despotović 1999)
         builder.add(OPPONENT, pawns, empty, target, keep, cond=CAN_REACH_TARGET)
     return builder.array()
 
@@ -391,7 +391,7 @@ class NoMoveError(RuntimeError):
 
 
 def random_move(own: int, opp: int, draws: Draws) -> tuple[int, int]:
-    """playrandom (section e): a row, then a column, until the cell is empty with an own neighbour."""
+    """playrandom: a row, then a column, until the cell is empty with an own neighbour."""
     if not has_move(own, opp):
         raise NoMoveError("the side to move has no move: the original's random move would never end")
     occupied = own | opp

@@ -1,4 +1,4 @@
-"""The thesis program's memory (memory.m, THESIS-FACTS.md section a) in RAM, with an index.
+"""The thesis program's memory (memory.m, Despotović 1999) in RAM, with an index.
 
 The original keeps the memory as a file of 33-byte records and scans it from the start for every
 recall and every update.  Here the records stay in file order in three parallel lists (the key of

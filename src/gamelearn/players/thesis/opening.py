@@ -1,4 +1,4 @@
-"""The placement heuristics of the thesis program (plies 1-8; THESIS-FACTS.md section e).
+"""The placement heuristics of the thesis program (plies 1-8; Despotović 1999).
 
 By the thesis ply ``n`` of the pawn to put down:
 

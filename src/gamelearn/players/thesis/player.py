@@ -18,7 +18,7 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
   parser, which splits options on it: import such a file first (``gamelearn teeko memory import
   PATH --name NAME``) and give ``memory=NAME``.  ``train=off`` recalls without learning.
 * ``learn(record, side)`` with learning on, after a won game that reached the moving phase: every
-  board after each ply from the thesis ply 9 through the last, as section a says.  The winner is
+  board after each ply from the thesis ply 9 through the last, as the thesis's memory does.  The winner is
   the side that made the last move (fix 3); with ``original=on``, the ply parity (an odd last
   ply: X), which is the same for a game from the initial position.  Unlike batch mode, a player
   learns whether or not its opponent learns (batch's "the winner's flag gates learning" is a

@@ -1,6 +1,6 @@
 """Random draws of the thesis program: Microsoft C's rand() (original mode) or random.Random (fixed).
 
-THESIS-FACTS.md, "Randomness of the original": one generator for the whole run, seeded once;
+The original's randomness: one generator for the whole run, seeded once;
 ``state = state * 214013 + 2531011 (mod 2**32)`` and each call returns ``(state >> 16) & 0x7fff``;
 seed 1 gives 41, 18467, 6334, 26500, 19169.  Five places draw from it, each taking a remainder:
 the diagonal ring of the opening (``oplayinthecorner``, mod 4), the orthogonal ring

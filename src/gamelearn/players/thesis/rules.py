@@ -1,10 +1,10 @@
-"""The thesis program's own game rules: draw detection and who won (THESIS-FACTS.md a, h).
+"""The thesis program's own game rules: draw detection and who won (Despotović 1999).
 
 * Draw detection: after each ply from 9 on, the board goes into a 16-slot history (newest in slot
   15).  Checks run before each ply once ``n > 24``: first ``n > 100`` (the cap: a draw), then
   cycles: 2 (slots 8-11 equal 12-15 pairwise), 3 (4-9 equal 10-15), 4 (0-7 equal 8-15).
   Self-play asks for 2, 3 and 4.  The original's person games ask for 2, 3 and 5; isdraw() knows
-  no 5, so it compares slot 0 with itself and finds a draw on every turn from ply 25 (seed 000);
+  no 5, so it compares slot 0 with itself and finds a draw on every turn from ply 25 (Despotović 1999);
   fix 4 asks for 2, 3 and 4 there too.
 * The winner a learned game is credited to: fixed, the side that made the last move; original,
   the ply parity (an odd last ply means side +1), which is wrong when a person began and the

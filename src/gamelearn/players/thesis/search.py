@@ -1,4 +1,4 @@
-"""The thesis's two-ply minimax search (seed 000; THESIS-FACTS.md sections c, f), as a numba kernel.
+"""The thesis's two-ply minimax search (Despotović 1999), as a numba kernel.
 
 The original writes every move of the side to move to level1.s (pawns row-major, directions in
 scan order), every reply to each of them to level2.s, gives each first-level move the value of

@@ -1,4 +1,4 @@
-"""The thesis program's console game (seed 000; THESIS-FACTS.md section g), without the console.
+"""The thesis program's console game (Despotović 1999), without the console.
 
 A ``ConsoleSession`` is a small state machine: ``start()`` gives the first screen, ``send(line)``
 takes one line a person typed and gives the next screen (text lines, the board, the prompt).  The
@@ -12,7 +12,7 @@ engine), so this module holds only the console's own rules:
 - moves typed as rc (placement) or rcRC (step), checked in full as the fixed program does (a free
   field next to the pawn); a line beginning with q abandons the game;
 - draws: against a person, a draw is offered on the program's turn only, and only when the moves
-  really repeat (section h).  The seed says the original looked for "cycles of 2, 3 and 5" and
+  really repeat.  The thesis says the original looked for "cycles of 2, 3 and 5" and
   offered a draw on every turn past move 24 because its check for 5 compared a position with
   itself; here cycles of 2, 3, 4 and 5 moves are all checked properly, over the last 4, 6, 8 and
   10 plies twice.  Autoplay draws by itself, on cycles of 2, 3 and 4 as self-play does, and every
@@ -22,7 +22,7 @@ engine), so this module holds only the console's own rules:
 - learning: after a won game that reached the moving phase, with learning on, every board from
   ply 9 to the winning ply goes into the memory in the store, counted for the side that made the
   last move: the right way round whoever began (the original used the ply parity, wrong when the
-  person began; seed 000, "When you move first...").  In person games side 1 of the memory is the
+  person began; Despotović 1999, "When you move first...").  In person games side 1 of the memory is the
   program, as in the original; in autoplay it is player I (X).
 """
 
@@ -41,11 +41,11 @@ from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, learn
 if TYPE_CHECKING:
     from ..store.db import Store
 
-MOVING_FROM_PLY = 9  # plies 1-8 put the pawns down (section g conventions)
-DRAW_CHECKS_AFTER_PLY = 24  # checks run before each ply once n > 24 (section h)
+MOVING_FROM_PLY = 9  # plies 1-8 put the pawns down
+DRAW_CHECKS_AFTER_PLY = 24  # checks run before each ply once n > 24
 PLY_CAP = 100  # any check says draw once n > 100
 PERSON_CYCLES = (2, 3, 4, 5)  # checked properly (see the module's docstring)
-SELF_PLAY_CYCLES = (2, 3, 4)  # section h: self-play
+SELF_PLAY_CYCLES = (2, 3, 4)  # self-play
 CONTEXT = "teeko-console"  # the context of the game records this session stores
 
 STAT_SELF_PLAY, STAT_PROGRAM_FIRST, STAT_PROGRAM_SECOND = 0, 3, 6  # first field of each group
@@ -53,7 +53,7 @@ STAT_SELF_PLAY, STAT_PROGRAM_FIRST, STAT_PROGRAM_SECOND = 0, 3, 6  # first field
 
 @dataclass(frozen=True)
 class Switches:
-    """The console's five switches (section g), all on at start."""
+    """The console's five switches, all on at start."""
 
     pause: bool = True
     heuristics: bool = True
@@ -95,7 +95,7 @@ def repeating_cycle(history: Sequence[str], cycles: Sequence[int]) -> int | None
 
     ``history`` holds the boards after each moving-phase ply, oldest first.  A cycle of k moves
     (k plies a side) has period 2k plies: the last 2k boards equal the 2k before them, pairwise
-    (section h: cycle 2 compares slots 8-11 with 12-15, cycle 4 slots 0-7 with 8-15).
+    (cycle 2 compares slots 8-11 with 12-15, cycle 4 slots 0-7 with 8-15).
     """
     for k in cycles:
         period = 2 * k
@@ -181,7 +181,7 @@ class ConsoleSession:
         self.game: Teeko = get_game("teeko")  # type: ignore[assignment]
         self.mode = Mode.MENU
         self.current: GameInProgress | None = None
-        if store.load_memory(memory_name) is None:  # created empty at start-up if missing (section a)
+        if store.load_memory(memory_name) is None:  # created empty at start-up if missing
             store.save_memory(memory_name, [])
 
     # --- screens ------------------------------------------------------------------------------
@@ -301,7 +301,7 @@ class ConsoleSession:
                 self.mode = Mode.MOVE
                 return screen
             n = current.ply
-            if n > DRAW_CHECKS_AFTER_PLY:  # section h: checks before each ply from ply 25
+            if n > DRAW_CHECKS_AFTER_PLY:  # checks before each ply from ply 25
                 if n > PLY_CAP:
                     screen.lines.append(f"{PLY_CAP} moves reached! Draw!")
                     return self._finish(screen, None, End.MAX_PLIES)
@@ -450,7 +450,7 @@ class ConsoleSession:
 
 
 def statistics_lines(counts: Sequence[int]) -> list[str]:
-    """The statistics screen: totals, counts and percentages with 2 decimals (section b, fixed)."""
+    """The statistics screen: totals, counts and percentages with 2 decimals (fixed)."""
     lines = []
     groups = (
         ("Self-play", ("Player I (X) won", "drawn", "Player II (O) won"), 0),

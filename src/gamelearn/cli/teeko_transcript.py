@@ -1,8 +1,8 @@
-"""The 1999 program's batch screen output, byte for byte (seed 000; THESIS-FACTS.md section f).
+"""The 1999 program's batch screen output, byte for byte (Despotović 1999).
 
 In batch mode the original printed a settings table, then per game "Playing game k..." with the
 last move and the result line (and "100 moves reached! Draw!" when the ply cap drew it).  The
-reference traces in ../shared/thesis-data/original-traces are that output with the TRACE lines of
+reference traces of the compiled original are that output with the TRACE lines of
 the instrumented build interleaved (its README): ``TRACE SEED`` first, the settings table, then
 per game its own lines followed by that game's TRACE lines.  :class:`Transcript` rebuilds exactly
 that stream from :func:`~.thesis_batch.run_batch`'s trace lines and game summaries, so a run in
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .thesis_batch import GameSummary
+    from ..experiments.thesis_batch import GameSummary
 
 #: The original's result line per game result (X won, O won, drawn).
 RESULT_LINES = {"X": "Player I (X) has won.", "O": "Player II (O) has won.", "D": "The game has been drawn."}

@@ -1,0 +1,164 @@
+"""`gamelearn play` in a terminal: one game between two seats, a person asked at the prompt.
+
+The game is a :class:`gamelearn.match.Match` played a ply at a time, so the person's prompt can
+offer more than a move: ``?`` lists the legal moves, ``hint`` shows the perfect player's move and
+the position's value (where the game is solved), ``undo`` takes back the person's last move and the
+reply to it, ``q`` (or Ctrl-C, Ctrl-D) abandons the game.  The end says why, from the person's side
+("You lose: B has no move left").  Rules and decisions stay with the game and the players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ..games import Game, IllegalMove
+from ..match import End, GameRecord, Match
+from .common import console
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_LINE = "Type a move, or ? (legal moves), hint (perfect play), undo, q (quit)."
+
+
+class Quit(Exception):
+    """The person typed q, or ended the input (Ctrl-D), or pressed Ctrl-C."""
+
+
+def hint(game: Game, state: Hashable) -> str:
+    """The perfect player's move and the position's value, or why there is none (Teeko's table not
+    built: how to build it)."""
+    from ..solve import solve
+    from .solve import describe
+
+    try:
+        solution = solve(game)
+    except ValueError as error:  # Teeko's table missing or damaged: the message says how to build it
+        return f"No hint: {error}."
+    best = solution.best_moves(state)
+    value, distance = solution.outcome(state)
+    mover = game.to_move(state)
+    if len(best) > 6:  # the start of a drawn game: most moves are as good, a list would say little
+        others = f" (or any of {len(best) - 1} others as good)"
+    else:
+        others = f" (as good: {', '.join(best[1:])})" if len(best) > 1 else ""
+    return f"Perfect play: {best[0]}{others}; {describe(game, mover, value, distance)}."
+
+
+def end_text(game: Game, record: GameRecord, names: Sequence[str], you: int | None) -> str:
+    """How the game ended and why, from the side of ``you`` (the one person at the terminal, if any)."""
+    plies = f"after {record.plies} {'ply' if record.plies == 1 else 'plies'}"
+    if record.winner is None:
+        why = {
+            End.REPETITION: "the same position came up a third time",
+            End.MAX_PLIES: "the ply limit was reached",
+        }.get(record.end) or game.end_reason(record.final)
+        return f"A draw {plies}: {why}."
+    loser = 1 - record.winner
+    if record.end is End.RESIGN:
+        why = f"{names[loser]} resigns" if you != loser else "you resigned"
+    else:
+        why = game.end_reason(record.final)
+    if you is None:
+        return f"{game.symbols[record.winner]} ({names[record.winner]}) wins {plies}: {why}."
+    return f"{'You win' if record.winner == you else 'You lose'} {plies}: {why}."
+
+
+class TerminalGame:
+    """One game at the terminal; ``run()`` plays it and returns its record (None if abandoned)."""
+
+    def __init__(
+        self,
+        game: Game,
+        players: Sequence[Any],
+        names: Sequence[str],
+        seed: int | None,
+        max_plies: int,
+        learn: bool = True,
+        keeper: Any = None,
+    ) -> None:
+        self.game = game
+        self.players = list(players)
+        self.names = list(names)
+        self.max_plies = max_plies
+        self.learn = learn
+        # the keeper loads the stored learners now, and keeps each lesson after the game
+        self.keeper = keeper
+        self.match = Match(game, self.players, seed=seed, max_plies=max_plies, learn=False, keeper=keeper)
+        humans = [index for index, player in enumerate(self.players) if player.is_human]
+        self.you = humans[0] if len(humans) == 1 else None
+
+    def run(self) -> GameRecord | None:
+        if any(player.is_human for player in self.players):
+            console.print(HELP_LINE)
+        try:
+            while self.match.end is None:
+                mover = self.match.to_move
+                if self.players[mover].is_human:
+                    move = self.ask(mover)
+                    if move is not None:
+                        self.match.play(move)
+                    continue
+                move = self.match.advance()
+                if move is not None:
+                    console.print(
+                        f"{self.names[mover]} ({self.game.symbols[mover]}) plays [bold]{move}[/bold]", highlight=False
+                    )
+        except (Quit, KeyboardInterrupt):
+            console.print("\nGame abandoned.")  # a newline first: ^C and ^D leave the cursor on the prompt
+            self.match.abandon()
+            return None
+        if self.learn:
+            self.match.learn_from_game()
+        record = self.match.record
+        assert record is not None  # a finished match has its record
+        console.print()
+        console.print(self.game.render(record.final), markup=False)
+        console.print(end_text(self.game, record, self.names, self.you), markup=False)
+        return record
+
+    def ask(self, mover: int) -> str | None:
+        """The person's move; None after an undo (the position changed: ask again)."""
+        state = self.match.state
+        console.print()
+        console.print(self.game.render(state), markup=False)
+        prompt = f"{self.names[mover]} ({self.game.symbols[mover]}) to move: "
+        while True:
+            try:
+                text = console.input(prompt, markup=False).strip()
+            except EOFError:
+                raise Quit from None
+            word = text.lower()
+            if word in QUIT_WORDS:
+                raise Quit
+            if word == "?":
+                console.print("Legal moves: " + " ".join(self.game.legal_moves(state)), markup=False)
+            elif word == "hint":
+                console.print(hint(self.game, state), markup=False)
+            elif word == "undo":
+                taken = self.undo(mover)
+                if taken:
+                    console.print(f"Took back {taken} {'move' if taken == 1 else 'moves'}.")
+                    return None
+                console.print("Nothing to take back: you have not moved yet.")
+            else:
+                try:
+                    self.game.play(state, text)
+                except IllegalMove as error:  # the text is the user's: no markup, one line
+                    console.print(str(error), style="red", markup=False, soft_wrap=True)
+                    continue
+                return text
+
+    def undo(self, mover: int) -> int:
+        """Take back ``mover``'s last move and every move after it (the reply); how many moves.
+        The match is replayed from the start without them, so repetition counts stay right."""
+        states, moves = self.match.states, self.match.moves
+        last = next((i for i in range(len(moves) - 1, -1, -1) if self.game.to_move(states[i]) == mover), None)
+        if last is None:
+            return 0
+        # No seed: the computer players go on with their own random streams.
+        match = Match(self.game, self.players, max_plies=self.max_plies, learn=False, keeper=self.keeper)
+        match.seed = self.match.seed  # the record still names the seed the game began with
+        for move in moves[:last]:
+            match.play(move)
+        self.match = match
+        return len(moves) - last

@@ -1,0 +1,119 @@
+"""Where an experiment's independent, seeded tasks run: in this process, in local processes
+(concurrent.futures) or on a Dask cluster.  Every task carries its own seed, so the results are the
+same wherever they run; the thesis experiment and the tournaments both go through here.
+
+``workers=1`` runs each task at once in this process; more start a ``ProcessPoolExecutor``;
+``dask="local"`` starts a ``LocalCluster`` of ``workers`` processes, and any other text is the
+address of a running scheduler (ValueError, in one line, if it cannot be reached).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def default_workers() -> int:
+    """min(2, cpu): the machine this was written on has two cores shared with others."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+class InlineExecutor:
+    """workers=1: run each task at once in this process, handing back a finished future."""
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args))
+        except BaseException as error:  # handed to whoever asks for the result, as a pool would
+            future.set_exception(error)
+        return future
+
+
+class DaskExecutor:
+    """A Dask client's ``submit``, each call a task of its own (``pure=False``: never merged with an
+    equal one, as a process pool would not)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return self.client.submit(fn, *args, pure=False)
+
+
+@contextmanager
+def executor(workers: int, dask: str | None = None) -> Iterator[Any]:
+    """Something with ``submit(fn, *args)`` giving a future: inline, a process pool, or a Dask client."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    if dask is not None:
+        from dask.distributed import Client, LocalCluster
+
+        cluster = None
+        if dask == "local":
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+            )
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(dask, timeout=10)
+            except (OSError, TimeoutError, ValueError) as error:
+                raise ValueError(f"cannot reach the Dask scheduler at {dask!r}: {error}") from None
+        try:
+            yield DaskExecutor(client)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        return
+    if workers == 1:
+        yield InlineExecutor()
+        return
+    # JAX (the az player) runs threads that a forked child would inherit in an unknown state (a
+    # deadlock, as seen): once JAX is loaded, the workers are started afresh instead of forked.
+    context = multiprocessing.get_context("spawn") if "jax" in sys.modules else None
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        yield pool
+
+
+def wait_all(futures: Sequence[Any], on_done: Callable[[Any], None] | None = None) -> list[Any]:
+    """The futures' results in submission order; ``on_done`` hears each result as it completes."""
+    if futures and not isinstance(futures[0], Future):  # Dask futures
+        from dask.distributed import as_completed as dask_completed
+
+        completed: Iterator[Any] = dask_completed(list(futures))
+    else:
+        completed = as_completed(futures)
+    for future in completed:
+        result = future.result()
+        if on_done is not None:
+            on_done(result)
+    return [future.result() for future in futures]
+
+
+def run_all(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    workers: int,
+    dask: str | None = None,
+    on_done: Callable[[R], None] | None = None,
+) -> list[R]:
+    """``fn`` applied to every task (a picklable, seeded task), results in the order of ``tasks``."""
+    if not tasks:
+        return []
+    with executor(workers if dask else min(workers, len(tasks)), dask) as running:
+        return wait_all([running.submit(fn, task) for task in tasks], on_done)

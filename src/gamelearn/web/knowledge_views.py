@@ -1,0 +1,122 @@
+"""Every matchbox and every memory record of a browser's learners, for the page (issue 12, item 9):
+HER's, HIM's and MENACE's boxes with their beads, filtered to the boxes opened in a game, the
+emptied ones or all; MENACE's first box over the games (as mscroggs' MENACE page charts it); the
+thesis memory's records, searchable by position.
+
+Everything is read through the learner's knowledge interface (``knowledge()``, ``view()``,
+``learn()``): the boxes are the keys of a matchbox learner's knowledge, the records the thesis
+memory's entries.  Nothing here knows a rule beyond replaying a record's moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..games import Game
+from ..keeper import Keeper
+from ..match import End, GameRecord
+from ..players.knowledge import Learner
+from ..store.db import Store
+
+#: At most this many boxes or records answer one request (MENACE has 304 boxes).
+PAGE = 60
+#: The thesis memory's digits for a square: empty, X ('1', side +1) and O ('2').
+MEMORY_DIGITS = {".": "0", "X": "1", "O": "2"}
+SHOWS = ("all", "opened", "emptied")
+
+
+def matchbox_boxes(learner: Learner, show: str, opened: list[str], offset: int, limit: int) -> dict[str, Any]:
+    """A matchbox learner's boxes (as it holds them now): ``show`` all, those ``opened`` (in a
+    game), or the emptied."""
+    if show not in SHOWS:
+        raise ValueError(f"show is one of {', '.join(SHOWS)}, not {show[:20]!r}")
+    knowledge = learner.knowledge()
+    if not isinstance(knowledge, dict) or not isinstance(knowledge.get("boxes"), dict):
+        raise ValueError(f"{learner.kind} keeps no matchboxes")
+    boards = sorted(knowledge["boxes"])
+    view = learner.view(focus=boards)
+    boxes = view.get("boxes", [])
+    if show == "opened":
+        wanted = list(dict.fromkeys(opened))
+        by_board = {box["board"]: box for box in boxes}
+        boxes = [by_board[b] for b in wanted if b in by_board]
+    elif show == "emptied":
+        boxes = [box for box in boxes if box["count"] == 0]
+    return {
+        "kind": learner.kind,
+        "show": show,
+        "total": len(boxes),
+        "boxes_total": view.get("boxes_total", len(boards)),
+        "beads_total": view.get("beads_total"),
+        "offset": offset,
+        "boxes": boxes[offset : offset + max(1, min(limit, PAGE))],
+    }
+
+
+def first_box_history(
+    store: Store, owner: str, game: Game, learner: Learner, records: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The bead counts of the learner's first box (the empty board) after each of its games:
+    its kept games (``records``, oldest first, since its last reset) replayed into a fresh
+    learner of the same kind, which learns exactly as it did."""
+    first = game.board(game.initial())
+    series: list[dict[str, int]] = []
+
+    def counts() -> dict[str, int]:
+        view = learner.view(focus=[first])
+        box = next((b for b in view.get("boxes", []) if b["board"] == first), None)
+        return {move: count for move, count in box["beads"]} if box else {}
+
+    series.append(counts())
+    for row in records:
+        kinds = [spec.strip().partition(":")[0] for spec in row["players"]]
+        if learner.kind not in kinds or row["end"] == End.ABANDONED.value:
+            continue
+        side = None if kinds.count(learner.kind) == 2 else kinds.index(learner.kind)
+        states = [game.initial()]
+        for move in row["moves"]:
+            states.append(game.play(states[-1], move))
+        record = GameRecord(
+            game.name,
+            tuple(row["players"]),
+            tuple(row["moves"]),
+            tuple(states),
+            row["winner"],
+            End(row["end"]),
+            row["seed"],
+        )
+        learner.learn(record, side)
+        series.append(counts())
+    moves = sorted({move for point in series for move in point})
+    return {"kind": learner.kind, "box": first, "moves": moves, "games": len(series) - 1, "series": series}
+
+
+def memory_records(
+    store: Store, owner: str, learner: Learner, position: str, offset: int, limit: int
+) -> dict[str, Any]:
+    """The thesis memory's records in file order, those matching ``position`` (25 squares of
+    '.', 'X', 'O' or '?' for any; shorter matches the first squares), a record and its X/O swap
+    being one."""
+    Keeper(store, owner).attach(learner)
+    entries = learner.knowledge()
+    pattern = position.strip().upper().replace("0", ".")
+    if len(pattern) > 25 or set(pattern) - set(".XO?"):
+        raise ValueError(f"a position is up to 25 squares of '.', 'X', 'O' or '?', not {position[:30]!r}")
+
+    def matches(board: str) -> bool:
+        shown = "".join(".XO"[int(d)] for d in board)
+        swapped = "".join(".OX"[int(d)] for d in board)
+        return any(all(p in ("?", s) for p, s in zip(pattern, b, strict=False)) for b in (shown, swapped))
+
+    found = [
+        {"record": index, "board": "".join(".XO"[int(d)] for d in board), "x_wins": x, "o_wins": o}
+        for index, (board, x, o) in enumerate(entries)
+        if matches(board)
+    ]
+    return {
+        "kind": learner.kind,
+        "entries": len(entries),
+        "total": len(found),
+        "offset": offset,
+        "records": found[offset : offset + max(1, min(limit, PAGE))],
+    }

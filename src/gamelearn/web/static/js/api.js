@@ -1,0 +1,41 @@
+// The JSON API.  Every error is a one-line `detail`; a busy server (503) says when to try again.
+export class ApiError extends Error {
+  constructor(message, status, retryAfter) {
+    super(message);
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+}
+
+export async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+  if (!response.ok) {
+    const detail = data && data.detail ? data.detail : `${response.status} ${response.statusText}`;
+    const retry = Number(response.headers.get("Retry-After") || 0);
+    throw new ApiError(detail, response.status, retry);
+  }
+  return data;
+}
+
+// A request that waits and tries again while the server's move pool is full (503), telling the
+// person each time through `onWait(seconds)`.
+export async function patiently(method, path, body, onWait, tries = 4) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api(method, path, body);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 503 || attempt >= tries) throw error;
+      const seconds = Math.max(1, error.retryAfter || 1);
+      onWait(seconds, error.message);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// The learning chart: Gardner's letters (W won, L lost, D drawn) and a curve of each, always from
+// the learner's side.
+import { $, playerName, svgEl, svgText } from "./dom.js";
+import { api } from "./api.js";
+
+export async function refreshChart(view) {
+  if (!view) return;
+  const learnerPanel = (view.learners || [])[0];
+  const learner = learnerPanel ? learnerPanel.kind : "";
+  $("chart-panel").hidden = !learner;  // the chart follows a learner; none at this table
+  if (!learner) return;
+  const query = `game=${encodeURIComponent(view.game)}` + (learner ? `&learner=${encodeURIComponent(learner)}` : "");
+  try {
+    drawChart(await api("GET", `/api/chart?${query}`));
+  } catch (error) {
+    $("chart-caption").textContent = error.message;
+  }
+}
+
+export function drawChart(chart) {
+  const who = chart.learner ? playerName(chart.learner) : "the first computer";
+  $("chart-caption").textContent = `Drawn from the side of ${who} (${chart.game}): W it won, L it lost, D drawn. ` +
+    `${chart.games} games: ${chart.wins} won, ${chart.losses} lost, ${chart.draws} drawn.`;
+  const lines = [];
+  for (let i = 0; i < chart.letters.length; i += 10) lines.push(chart.letters.slice(i, i + 10));
+  $("gardner").textContent = lines.join("\n");
+  $("gardner").dataset.letters = chart.letters;
+  const width = 300, height = 160, pad = 26;
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `wins, losses and draws of ${who} over games` });
+  const n = chart.letters.length;
+  const series = { W: [0], L: [0], D: [0] };
+  for (const letter of chart.letters) {
+    for (const key of Object.keys(series)) {
+      const list = series[key];
+      list.push(list[list.length - 1] + (letter === key ? 1 : 0));
+    }
+  }
+  const top = Math.max(1, ...Object.values(series).map((s) => s[s.length - 1]));
+  const x = (i) => pad + (i / Math.max(1, n)) * (width - pad - 8);
+  const y = (v) => height - pad - (v / top) * (height - pad - 10);
+  svg.append(svgEl("line", { x1: pad, y1: height - pad, x2: width - 8, y2: height - pad, stroke: "#999" }));
+  svg.append(svgEl("line", { x1: pad, y1: 10, x2: pad, y2: height - pad, stroke: "#999" }));
+  const label = (text, attrs) => svg.append(svgText(text, Object.assign({ "font-size": 10, fill: "#555" }, attrs)));
+  label("0", { x: pad - 10, y: height - pad + 4 });
+  label(String(top), { x: 2, y: 14 });
+  label(`games: ${n}`, { x: width - 70, y: height - 8 });
+  const colours = { W: "#2a9d55", L: "#d1495b", D: "#8d99ae" };
+  const names = { W: "won", L: "lost", D: "drawn" };
+  Object.entries(series).forEach(([key, values], i) => {
+    const points = values.map((v, index) => `${x(index).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    svg.append(svgEl("polyline", { points, fill: "none", stroke: colours[key], "stroke-width": 2, "data-series": key }));
+    label(`${names[key]} ${values[values.length - 1]}`, { x: pad + 6 + i * 70, y: 20, fill: colours[key] });
+  });
+  $("curve").replaceChildren(svg);
+}

@@ -1,0 +1,42 @@
+// Small DOM helpers shared by every module of the page (no library, nothing from the internet).
+export const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+export function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+export function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  return node;
+}
+
+export function svgText(text, attrs) {
+  const node = svgEl("text", attrs);
+  node.textContent = text;
+  return node;
+}
+
+// One line under the board: an error (red) or information (kind "info").
+export function say(text, kind) {
+  const box = $("message");
+  box.textContent = text || "";
+  box.className = kind || "";
+}
+
+// How a player is named in a sentence: Gardner's HER and HIM, Michie's MENACE, else the spec's kind.
+const NAMES = { her: "HER", him: "HIM", menace: "MENACE" };
+export function playerName(spec) {
+  const kind = String(spec || "").split(":")[0].trim();
+  return NAMES[kind] || kind;
+}

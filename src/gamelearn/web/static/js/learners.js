@@ -1,0 +1,295 @@
+// The learners at the table: HER's, HIM's and MENACE's matchboxes with their beads, the thesis
+// memory's recall for its last move, what each learned from the game, Export and Reset.
+import { $, el, say, svgEl } from "./dom.js";
+import { api } from "./api.js";
+import { refreshChart } from "./chart.js";
+
+const BEAD_COLOURS = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#8e44ad", "#f4a261", "#3a86ff", "#6a994e", "#b5179e"];
+const page = { view: null, decisions: {}, shows: {}, query: "" };
+const SHOWS = [["opened", "opened in this game"], ["emptied", "emptied"], ["all", "all"]];
+
+export function squareWidth(view) { return view.square_names[0].length; }
+
+export function drawLearners(view, decisions) {
+  page.view = view;
+  page.decisions = decisions;
+  const panels = (view.learners || []).map(drawLearner);
+  const heading = el("h2", { text: "Learners" });
+  if (!panels.length) panels.push(el("p", { class: "caption", text: "No learner at this table: seat her or him (hexapawn), menace (tic-tac-toe) or thesis (Teeko) to watch one learn." }));
+  $("learners").replaceChildren(heading, ...panels);
+}
+
+function drawLearner(panel) {
+  const view = page.view;
+  const root = el("div", { class: "learner", "data-kind": panel.kind, "data-side": String(panel.side) });
+  root.append(el("h3", { text: `${panel.kind} (${view.symbols[panel.side]})` }));
+  if (panel.error || panel.available === false) {
+    root.append(el("p", { class: "unavailable", text: panel.error || panel.reason }));
+    return root;
+  }
+  const actions = el("div", { class: "actions" },
+    el("a", { href: `/api/learners/${panel.kind}/export?game=${view.game}`, download: "", text: panel.kind === "thesis" ? "Export memory.m" : "Export JSON" }),
+    el("button", { type: "button", class: "reset", text: "Reset", onclick: () => resetLearner(panel.kind) }));
+  root.append(actions);
+  const learned = (view.learning || []).filter((l) => l.side === panel.side);
+  const changedBoxes = new Set();
+  for (const lesson of learned) {
+    for (const change of lesson.changes) {
+      changedBoxes.add(change.box);
+      const parts = [];
+      if (change.removed.length) parts.push(`bead ${change.removed.join(", ")} taken out of box ${change.box}`);
+      if (change.added.length) parts.push(`bead ${change.added.join(", ")} added to box ${change.box}`);
+      if (change.text) parts.push(change.text);
+      // Red only for a lesson from a game the learner lost.
+      const lost = lesson.lost === undefined ? view.over && view.winner !== null && view.winner !== panel.side : lesson.lost;
+      root.append(el("p", { class: lost ? "learned lost" : "learned", text: `After this game: ${parts.join("; ")}.` }));
+    }
+    if (view.over && !lesson.changes.length) {
+      const why = { her: " (HER learns only from a loss)", thesis: " (the memory learns only from a won game that reached the moving phase)" }[panel.kind] || "";
+      root.append(el("p", { class: "learned", text: `After this game: nothing changed${why}.` }));
+    }
+  }
+  if (panel.boxes) drawBoxes(root, panel, changedBoxes);
+  if (panel.recall !== undefined || panel.memory_entries !== undefined) { drawRecall(root, panel); drawMemorySearch(root, panel); }
+  return root;
+}
+
+function drawBoxes(root, panel, changedBoxes) {
+  const view = page.view;
+  const decision = page.decisions[panel.side] || null;
+  root.append(el("p", { class: "summary", text: `${panel.boxes_total} boxes, ${panel.beads_total} beads in them.` }));
+  if (decision && decision.box) {
+    const text = decision.resigned ? `It opened box ${decision.box}: empty, so it gave up.` : `It opened box ${decision.box}${decision.mirrored ? " (the board turned or mirrored)" : ""} and drew bead ${decision.bead}.`;
+    root.append(el("p", { class: "summary decision", text }));
+  }
+  // Every box, browsable: those opened in this game, the emptied ones, or all of them.
+  const show = page.shows[panel.kind] || (panel.kind === "menace" ? "opened" : "all");
+  const list = el("div", { class: "boxes", "data-show": show, "aria-live": "polite" });
+  const filters = el("div", { class: "filters", role: "group", "aria-label": "which boxes to show" },
+    ...SHOWS.map(([key, label]) => el("button", {
+      type: "button", "data-show": key, "aria-pressed": key === show ? "true" : "false", text: label,
+      onclick: () => { page.shows[panel.kind] = key; drawLearners(page.view, page.decisions); },
+    })));
+  root.append(filters, list);
+  loadBoxes(panel, list, show, 0, changedBoxes, decision);
+  if (panel.kind === "menace") {
+    const chart = el("div", { class: "first-box" });
+    root.append(chart);
+    loadFirstBox(panel, chart);
+  }
+}
+
+async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
+  const view = page.view;
+  const query = `game=${encodeURIComponent(view.game)}&show=${show}&offset=${offset}&game_id=${encodeURIComponent(view.id)}`;
+  let data;
+  try { data = await api("GET", `/api/learners/${panel.kind}/boxes?${query}`); } catch (error) {
+    list.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+    return;
+  }
+  if (!list.isConnected) return;  // the panel was drawn again meanwhile
+  if (offset === 0) list.replaceChildren();
+  list.querySelector(".more")?.remove();
+  list.dataset.total = String(data.total);
+  for (const box of data.boxes) list.append(boxNode(view, box, decision, changedBoxes));
+  const shown = data.offset + data.boxes.length;
+  if (shown < data.total) {
+    list.append(el("button", { type: "button", class: "more", text: `Show ${Math.min(60, data.total - shown)} more of ${data.total - shown}`, onclick: () => loadBoxes(panel, list, show, shown, changedBoxes, decision) }));
+  }
+  if (!data.total) {
+    const none = { opened: "It has opened no box in this game yet.", emptied: "No box is empty.", all: "No box yet: it makes each one the first time it meets the position." }[show];
+    list.append(el("p", { class: "caption", text: none }));
+  }
+}
+
+function boxNode(view, box, decision, changedBoxes) {
+  const classes = ["box"];
+  if (decision && decision.box === box.board) classes.push("opened");
+  if (changedBoxes.has(box.board)) classes.push("changed");
+  if (box.count === 0) classes.push("emptied");
+  const node = el("div", { class: classes.join(" "), "data-box": box.board, "data-count": String(box.count) });
+  node.append(boxPicture(view, box));
+  const beads = el("div", { class: "beads" });
+  box.beads.forEach(([move, count], i) => {
+    const colour = BEAD_COLOURS[i % BEAD_COLOURS.length];
+    if (count === 0) {
+      beads.append(el("span", { class: "bead empty", "data-move": move, title: `no bead left for ${move}`, text: move }));
+      return;
+    }
+    const drawn = decision && decision.box === box.board && decision.bead === move;
+    const label = count > 1 ? `${move}×${count}` : move;
+    const bead = el("span", { class: `bead${drawn ? " drawn" : ""}`, "data-move": move, "data-count": String(count), text: label });
+    bead.style.background = colour;
+    beads.append(bead);
+  });
+  node.append(beads);
+  return node;
+}
+
+// MENACE's first box (the empty board) over its games: the beads of each opening move.
+async function loadFirstBox(panel, chart) {
+  const view = page.view;
+  let data;
+  try { data = await api("GET", `/api/learners/${panel.kind}/first-box?game=${encodeURIComponent(view.game)}`); } catch (error) {
+    chart.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+    return;
+  }
+  const width = 300, height = 150, pad = 26;
+  const top = Math.max(1, ...data.series.map((point) => Math.max(0, ...Object.values(point))));
+  const n = Math.max(1, data.series.length - 1);
+  const x = (i) => pad + (i / n) * (width - pad - 8);
+  const y = (v) => height - pad - (v / top) * (height - pad - 12);
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `beads in ${panel.kind}'s first box over ${data.games} games` });
+  svg.append(svgEl("line", { x1: pad, y1: height - pad, x2: width - 8, y2: height - pad, stroke: "#999" }));
+  svg.append(svgEl("line", { x1: pad, y1: 8, x2: pad, y2: height - pad, stroke: "#999" }));
+  const label = (text, attrs) => { const t = svgEl("text", Object.assign({ "font-size": 10, fill: "#555" }, attrs)); t.textContent = text; svg.append(t); };
+  label("0", { x: pad - 10, y: height - pad + 4 });
+  label(String(top), { x: 2, y: 14 });
+  label(`games: ${data.games}`, { x: width - 70, y: height - 8 });
+  data.moves.forEach((move, i) => {
+    const points = data.series.map((point, index) => `${x(index).toFixed(1)},${y(point[move] || 0).toFixed(1)}`).join(" ");
+    svg.append(svgEl("polyline", { points, fill: "none", stroke: BEAD_COLOURS[i % BEAD_COLOURS.length], "stroke-width": 2, "data-move": move }));
+  });
+  const legend = el("div", { class: "legend" }, ...data.moves.map((move, i) => {
+    const swatch = el("span", { class: "swatch" });
+    swatch.style.background = BEAD_COLOURS[i % BEAD_COLOURS.length];
+    const last = data.series[data.series.length - 1][move] || 0;
+    return el("span", { class: "legend-item", "data-move": move }, swatch, `${move}: ${last}`);
+  }));
+  chart.dataset.games = String(data.games);
+  chart.replaceChildren(
+    el("h4", { text: `Its first box over ${data.games} games` }),
+    el("p", { class: "caption", text: "The beads of each opening move in the box for the empty board, after each game it played (as on mscroggs' MENACE page)." }),
+    svg, legend);
+}
+
+function boxPicture(view, box) {
+  // A box's position, with an arrow for each move (hexapawn, as Gardner drew them) or its bead
+  // count on the square (tic-tac-toe); a move whose beads are all gone is a faint dashed arrow.
+  const size = 98, n = view.columns, cell = size / n;
+  const svg = svgEl("svg", { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": `box ${box.board}` });
+  const centre = (sq) => [(sq % n) * cell + cell / 2, Math.floor(sq / n) * cell + cell / 2];
+  for (let sq = 0; sq < box.board.length; sq++) {
+    const [x, y] = centre(sq);
+    svg.append(svgEl("rect", { x: x - cell / 2 + 0.5, y: y - cell / 2 + 0.5, width: cell - 1, height: cell - 1, fill: (sq + Math.floor(sq / n)) % 2 ? "#e2d8bf" : "#efe8d6" }));
+    const mark = box.board[sq];
+    if (mark === "W" || mark === "B") svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.28, fill: mark === "W" ? "#fff" : "#333", stroke: "#333", "stroke-width": 2 }));
+    else if (mark === "X" || mark === "O") {
+      const t = svgEl("text", { x, y: y + cell * 0.2, "text-anchor": "middle", "font-size": cell * 0.6, "font-weight": 700, fill: mark === "X" ? "#22313f" : "#c1272d" });
+      t.textContent = mark;
+      svg.append(t);
+    }
+  }
+  box.beads.forEach(([move, count], i) => {
+    const colour = BEAD_COLOURS[i % BEAD_COLOURS.length];
+    const squares = moveSquares(view, move);
+    if (squares.length === 2) {
+      const [x1, y1] = centre(squares[0]), [x2, y2] = centre(squares[1]);
+      const line = svgEl("line", { x1, y1, x2: x1 + (x2 - x1) * 0.8, y2: y1 + (y2 - y1) * 0.8, stroke: colour, "stroke-width": 4, "stroke-linecap": "round" });
+      if (count === 0) { line.setAttribute("stroke-dasharray", "4 4"); line.setAttribute("opacity", "0.35"); }
+      svg.append(line);
+      svg.append(svgEl("circle", { cx: x1 + (x2 - x1) * 0.8, cy: y1 + (y2 - y1) * 0.8, r: 4, fill: count === 0 ? "none" : colour, stroke: colour, opacity: count === 0 ? 0.35 : 1 }));
+    } else if (squares.length === 1) {
+      const [x, y] = centre(squares[0]);
+      svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.3, fill: count === 0 ? "none" : colour, stroke: colour, "stroke-width": 2, "stroke-dasharray": count === 0 ? "3 3" : "" }));
+      const t = svgEl("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: count === 0 ? "#888" : "#fff" });
+      t.textContent = String(count);
+      svg.append(t);
+    }
+  });
+  return svg;
+}
+
+function moveSquares(view, move) {
+  const width = squareWidth(view), found = [];
+  for (let i = 0; i < move.length; i += width) {
+    const sq = view.square_names.indexOf(move.slice(i, i + width));
+    if (sq >= 0) found.push(sq);
+  }
+  return found;
+}
+
+function drawRecall(root, panel) {
+  const view = page.view;
+  root.append(el("p", { class: "summary", text: `Memory: ${panel.memory_entries} positions.` }));
+  const decision = page.decisions[panel.side];
+  const recall = decision && decision.recall;
+  if (!recall) {
+    root.append(el("p", { class: "caption", text: "Its recall for the move it plays shows here." }));
+    return;
+  }
+  if (!recall.length) {
+    root.append(el("p", { class: "caption", text: `For ${decision.move || "its move"}: none of the positions it can reach is in its memory.` }));
+    return;
+  }
+  const rows = recall.map((r) => el("tr", { class: r.chosen ? "chosen" : "", "data-record": String(r.record) },
+    el("td", { text: r.move }), el("td", { text: `#${r.record}` }), el("td", { title: r.board }, miniBoard(view, r.board, 44)),
+    el("td", { text: String(r.x_wins) }), el("td", { text: String(r.o_wins) }), el("td", { text: String(r.score) })));
+  const table = el("table", {},
+    el("tr", {}, el("th", { text: "move" }), el("th", { text: "record" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" }), el("th", { text: "score" })),
+    ...rows);
+  const adviser = decision.adviser ? ` (its choice came from: ${decision.adviser})` : "";
+  const more = decision.recall_total > recall.length ? ` The first ${recall.length} of ${decision.recall_total}.` : "";
+  const chosen = recall.find((r) => r.chosen);
+  const decided = chosen ? el("p", { class: "summary decided", "data-record": String(chosen.record), text: `Its move ${decision.move} reaches record #${chosen.record} of its memory (X won ${chosen.x_wins}, O won ${chosen.o_wins} from there).` }) : null;
+  root.append(el("div", { class: "recall" }, decided, el("p", { class: "caption", text: `It played ${decision.move}${adviser}. Recall: the positions its moves can reach that it remembers, with the games X and O won from each; score = wins minus losses for its side.${more}` }), table));
+}
+
+// The thesis memory's records, searchable by position.
+function drawMemorySearch(root, panel) {
+  const view = page.view;
+  const decision = page.decisions[panel.side];
+  const chosen = decision && decision.recall ? decision.recall.find((r) => r.chosen) : null;
+  const input = el("input", { type: "search", class: "memory-query", value: page.query, maxlength: "25", spellcheck: "false",
+    placeholder: "a position: . X O or ? per square, from 00", "aria-label": "search the memory by position" });
+  const results = el("div", { class: "memory-results" });
+  const search = async () => {
+    page.query = input.value.trim();
+    let data;
+    try { data = await api("GET", `/api/learners/thesis/memory?game=${encodeURIComponent(view.game)}&position=${encodeURIComponent(page.query)}`); } catch (error) {
+      results.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+      return;
+    }
+    const rows = data.records.map((r) => el("tr", { class: chosen && chosen.record === r.record ? "decided" : "", "data-record": String(r.record) },
+      el("td", { text: `#${r.record}` }), el("td", { title: r.board }, miniBoard(view, r.board, 40)),
+      el("td", { text: String(r.x_wins) }), el("td", { text: String(r.o_wins) })));
+    results.dataset.total = String(data.total);
+    results.replaceChildren(
+      el("p", { class: "caption", text: `${data.total} of its ${data.entries} records match${data.total > data.records.length ? ` (the first ${data.records.length} shown)` : ""}; a record stands for a position and its X/O swap.` }),
+      el("table", {}, el("tr", {}, el("th", { text: "record" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" })), ...rows));
+  };
+  input.addEventListener("change", search);
+  input.addEventListener("keydown", (event) => { if (event.key === "Enter") search(); });
+  root.append(el("details", { class: "memory" }, el("summary", { text: "Its memory, record by record" }), input, results));
+  search();
+}
+
+function miniBoard(view, board, size) {
+  // A remembered position, small: X and O as the board shows them.
+  const n = view.columns, cell = size / n;
+  const svg = svgEl("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": board });
+  svg.append(svgEl("rect", { x: 0, y: 0, width: size, height: size, fill: "#efe8d6", stroke: "#c9c3b4" }));
+  for (let sq = 0; sq < board.length; sq++) {
+    if (board[sq] === ".") continue;
+    const x = (sq % n) * cell + cell / 2, y = Math.floor(sq / n) * cell + cell / 2;
+    svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.38, fill: board[sq] === "X" ? "#22313f" : "#c1272d" }));
+  }
+  return svg;
+}
+
+async function resetLearner(kind) {
+  const view = page.view;
+  if (!confirm(`Forget everything ${kind} learned in this browser?`)) return;
+  try {
+    await api("POST", `/api/learners/${kind}/reset?game=${view.game}`);
+    say(`${kind} starts again from nothing at the next game.`, "info");
+    // The panel empties at once: what it showed was the memory just forgotten.
+    for (const node of document.querySelectorAll(`.learner[data-kind="${kind}"]`)) {
+      node.replaceChildren(el("h3", { text: kind }), el("p", { class: "caption reset-note", text: "Forgotten: it starts again from nothing at the next game." }));
+    }
+    refreshChart(view);
+  } catch (error) {
+    say(error.message);
+  }
+}
+

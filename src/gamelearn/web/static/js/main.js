@@ -1,0 +1,337 @@
+// gamelearn's page: the game in play.  It opens on a game ready to play (you against the game's
+// learner, the players remembered per browser), keeps the game's id in the address (a reload or a
+// server restart resumes it), locks the board while the computer thinks and drops clicks made
+// then, and offers take back, resign, a new game, flip, the rules, analysis and a review.
+import { $, el, playerName, say } from "./dom.js";
+import { api, ApiError, patiently } from "./api.js";
+import { Board } from "./board.js";
+import { Picker } from "./picker.js";
+import { Review } from "./review.js";
+import { drawLearners } from "./learners.js";
+import { refreshChart } from "./chart.js";
+
+const FIRST_GAME = "tictactoe";
+const page = {
+  games: {}, view: null, busy: false, flipped: false, analysis: null, decisions: {}, timer: null,
+  resignArmed: null, reviewModel: null,
+};
+let board, picker, review;
+
+const remembered = (key, fallback) => {
+  try { const v = localStorage.getItem(`gamelearn.${key}`); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; }
+};
+const remember = (key, value) => { try { localStorage.setItem(`gamelearn.${key}`, JSON.stringify(value)); } catch (e) { /* private mode */ } };
+
+async function init() {
+  const games = await api("GET", "/api/games");
+  for (const info of games) {
+    page.games[info.name] = info;
+    $("game-select").append(el("option", { value: info.name, text: info.name }));
+  }
+  picker = new Picker(page.games);
+  if (window.matchMedia("(max-width: 760px)").matches) $("setup").open = false;  // the board first on a phone
+  board = new Board($("board"), sendMove, (text) => say(text));
+  review = new Review(showReviewPosition);
+  $("game-select").addEventListener("change", () => {
+    const name = $("game-select").value;
+    picker.setGame(name, playersFor(name));
+    startGame(name, playersFor(name));
+  });
+  $("new-game").addEventListener("click", () => {
+    const name = $("game-select").value;
+    const specs = picker.specs();
+    startGame(name, specs, $("seed").value.trim());
+  });
+  $("rematch").addEventListener("click", () => page.view && startGame(page.view.game, page.view.players));
+  $("takeback").addEventListener("click", takeBack);
+  $("resign").addEventListener("click", resign);
+  $("flip").addEventListener("click", () => { page.flipped = !page.flipped; if (page.view) remember(`flipped.${page.view.game}`, page.flipped); drawAll(); });
+  $("review-open").addEventListener("click", () => page.view && review.open({ game: page.view.id }, page.games[page.view.game]));
+  $("analysis-toggle").addEventListener("change", refreshAnalysis);
+  $("step").addEventListener("click", computerMove);
+  $("autoplay").addEventListener("click", toggleAutoplay);
+  window.addEventListener("popstate", () => openFromAddress());
+  await openFromAddress();
+}
+
+function playersFor(name) {
+  const kept = remembered(`players.${name}`, null);
+  return Array.isArray(kept) && kept.length === 2 ? kept : page.games[name].defaults;
+}
+
+async function openFromAddress() {
+  const params = new URLSearchParams(location.search);
+  const id = params.get("id");
+  if (id) {
+    try {
+      const view = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+      picker.setGame(view.game, view.players);
+      show(view, { fresh: true });
+      if (params.get("review") !== null) review.open({ game: view.id }, page.games[view.game]);
+      return;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) { say(error.message); return; }
+      gone(error.message);
+      return;
+    }
+  }
+  const wanted = params.get("game");
+  const name = wanted && page.games[wanted] ? wanted : remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
+  picker.setGame(name, playersFor(name));
+  await startGame(name, playersFor(name), "", { replace: true });
+}
+
+// The game in the address is not here: say so as the server says it, and offer a new one.
+function gone(detail) {
+  page.view = null;
+  document.body.dataset.gone = "yes";
+  $("status").textContent = "This game is gone";
+  $("status").dataset.state = "gone";
+  $("players-line").textContent = "";
+  $("board").replaceChildren();
+  $("moves").replaceChildren();
+  $("learners").replaceChildren();
+  say(`${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`, "");
+  const name = remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
+  picker.setGame(name, playersFor(name));
+  $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(name, playersFor(name)) }));
+  setControls();
+}
+
+async function startGame(name, specs, seedText = "", options = {}) {
+  stopAutoplay();
+  if (page.busy) return;
+  const body = { game: name, players: specs };
+  if (seedText !== "" && seedText !== undefined) body.seed = Number(seedText);
+  page.busy = true;
+  setControls();
+  try {
+    const view = await patiently("POST", "/api/games", body, waiting);
+    remember("game", name);
+    remember(`players.${name}`, specs);
+    const url = `${location.pathname}?id=${encodeURIComponent(view.id)}`;
+    if (options.replace) history.replaceState(null, "", url); else history.pushState(null, "", url);
+    page.busy = false;
+    page.decisions = {};
+    say("");
+    if (review.active) review.close();
+    show(view, { fresh: true });
+  } catch (error) {
+    page.busy = false;
+    setControls();
+    say(error.message);
+  }
+}
+
+function waiting(seconds, detail) {
+  say(`The server is busy with other players' moves: trying again in ${seconds} s…`, "info busy");
+}
+
+// Playing ----------------------------------------------------------------------------------------
+
+async function sendMove(move) {
+  const view = page.view;
+  if (!view || page.busy || !view.human_to_move || review.active) return;  // dropped, never queued
+  page.busy = true;
+  showPending(view, move);
+  try {
+    const next = await patiently("POST", `/api/games/${view.id}/move`, { move }, waiting);
+    page.busy = false;
+    say("");
+    show(next);
+  } catch (error) {
+    page.busy = false;
+    show(view);
+    say(error.message);  // the game's own words: the move and why it is illegal
+  }
+}
+
+// The move sent, drawn at once (its squares' marks moved; the server decides if it stands), and
+// the board locked while the other side thinks.
+function showPending(view, move) {
+  const width = view.square_names[0].length;
+  const names = [];
+  for (let i = 0; i < move.length; i += width) names.push(move.slice(i, i + width));
+  const squares = names.map((n) => view.square_names.indexOf(n));
+  const marks = view.board.split("");
+  const mover = view.symbols[view.to_move];
+  if (squares.length === 1) marks[squares[0]] = mover;
+  else if (squares.length === 2) { marks[squares[1]] = marks[squares[0]]; marks[squares[0]] = "."; }
+  const other = 1 - view.to_move;
+  const thinking = view.humans[other] ? `${view.symbols[other]} to move` : `${playerName(view.players[other])} is thinking…`;
+  $("status").textContent = thinking;
+  $("status").dataset.state = "thinking";
+  board.render(boardModel(view, { marks: marks.join(""), last: squares, locked: true, plies: view.moves.length + 1 }));
+  setControls();
+}
+
+async function computerMove() {
+  const view = page.view;
+  if (!view || view.over || page.busy) { if (!view || view.over) stopAutoplay(); return; }
+  page.busy = true;
+  try {
+    const next = await patiently("POST", `/api/games/${view.id}/advance`, undefined, waiting);
+    page.busy = false;
+    show(next);
+  } catch (error) {
+    page.busy = false;
+    stopAutoplay();
+    say(error.message);
+    setControls();
+  }
+}
+
+function toggleAutoplay() {
+  if (page.timer) { stopAutoplay(); return; }
+  $("autoplay").textContent = "Pause";
+  page.timer = setInterval(computerMove, 350);
+}
+
+function stopAutoplay() {
+  if (page.timer) clearInterval(page.timer);
+  page.timer = null;
+  $("autoplay").textContent = "Play it out";
+}
+
+async function takeBack() {
+  const view = page.view;
+  if (!view || page.busy) return;
+  try {
+    show(await api("POST", `/api/games/${view.id}/takeback`));
+    say("Taken back.", "info");
+  } catch (error) { say(error.message); }
+}
+
+async function resign() {
+  const view = page.view;
+  if (!view || page.busy || view.over) return;
+  if (!page.resignArmed) {  // two clicks: a resignation is not undone
+    $("resign").textContent = "⚑ Really resign?";
+    page.resignArmed = setTimeout(() => { page.resignArmed = null; $("resign").textContent = "⚑ Resign"; }, 4000);
+    return;
+  }
+  clearTimeout(page.resignArmed);
+  page.resignArmed = null;
+  $("resign").textContent = "⚑ Resign";
+  try { show(await api("POST", `/api/games/${view.id}/resign`)); } catch (error) { say(error.message); }
+}
+
+// What the page shows ----------------------------------------------------------------------------
+
+function show(view, options = {}) {
+  const before = page.view;
+  document.body.dataset.gone = "no";
+  const wasOver = before && before.id === view.id && before.over;
+  if (!before || before.game !== view.game) page.flipped = remembered(`flipped.${view.game}`, false);
+  page.view = view;
+  page.analysis = null;
+  if (options.fresh) page.decisions = {};
+  for (const event of view.events || []) if (event.decision) page.decisions[event.side] = event.decision;
+  const computerEvents = (view.events || []).filter((e) => !e.human);
+  if (computerEvents.length) {
+    const last = computerEvents[computerEvents.length - 1];
+    say(last.move ? `${playerName(last.by)} played ${last.move}.` : `${playerName(last.by)} resigned: its box is empty.`, "info");
+  }
+  drawAll();
+  refreshAnalysis();
+  if (options.fresh || (view.over && !wasOver)) refreshChart(view);
+  // A game resumed while its computer was to move (a restart in the middle of its thought).
+  if (view.computer_to_move && view.humans.some(Boolean) && !page.busy) computerMove();
+}
+
+function drawAll() {
+  const view = page.view;
+  if (!view) return;
+  const info = page.games[view.game];
+  const names = view.players.map((spec, side) => (view.humans[side] && view.humans.filter(Boolean).length === 1 ? "You" : playerName(spec)));
+  $("players-line").textContent = `${names[0]} (${view.symbols[0]}) vs ${names[1]} (${view.symbols[1]}) · ${view.game}`;
+  $("status").textContent = view.result;
+  $("status").dataset.state = view.over ? "over" : view.human_to_move ? "your-move" : "thinking";
+  $("status").dataset.over = view.over ? "yes" : "no";
+  $("rules-title").textContent = `Rules of ${view.game}`;
+  $("rules-text").textContent = info.rules;
+  if (review.active && page.reviewModel) board.render(page.reviewModel);
+  else board.render(boardModel(view, {}));
+  drawMoves(view);
+  drawLearners(view, page.decisions);
+  setControls();
+}
+
+function boardModel(view, overrides) {
+  const values = page.analysis && page.analysis.available && page.analysis.for === view.moves.length
+    ? Object.fromEntries(Object.entries(page.analysis.moves).map(([m, e]) => [m, e.value])) : null;
+  const label = `${view.game} board, ${view.rows} by ${view.columns}; arrow keys move between squares, Enter plays`;
+  return Object.assign({
+    id: view.id, game: view.game, rows: view.rows, columns: view.columns, names: view.square_names,
+    marks: view.board, last: view.last_squares, win: view.winning_squares || [],
+    legal: view.human_to_move ? view.legal_moves : [], interactive: view.human_to_move, locked: page.busy,
+    flipped: page.flipped, values, arrow: [], plies: view.moves.length, over: view.over, label,
+  }, overrides);
+}
+
+function drawMoves(view) {
+  const list = $("moves");
+  list.replaceChildren(...view.moves.map((m, i) => el("li", { "data-move": m, text: `${view.symbols[i % 2]} ${m}` })));
+  list.scrollTop = list.scrollHeight;
+}
+
+function setControls() {
+  const view = page.view;
+  const has = Boolean(view);
+  const someone = has && view.humans.some(Boolean);
+  $("takeback").hidden = !someone;
+  $("takeback").disabled = !has || page.busy || !view.can_take_back;
+  $("resign").hidden = !someone || view.over;
+  $("resign").disabled = page.busy;
+  $("rematch").disabled = !has || page.busy;
+  $("flip").disabled = !has;
+  $("flip").setAttribute("aria-pressed", page.flipped ? "true" : "false");
+  $("review-open").disabled = !has || view.moves.length === 0;
+  const computers = has && !view.humans[0] && !view.humans[1];
+  $("step").hidden = !computers || view.over;
+  $("autoplay").hidden = !computers || view.over;
+  if (has && view.over) stopAutoplay();
+}
+
+// The review draws its positions on the board; null: back to the game in play.
+function showReviewPosition(position) {
+  const view = page.view;
+  $("eval").hidden = !position;
+  $("eval-text").hidden = !position;
+  document.body.dataset.reviewing = position ? "yes" : "no";
+  if (!view) return;
+  if (!position) { page.reviewModel = null; board.render(boardModel(view, {})); return; }
+  page.reviewModel = boardModel(view, {
+    id: `${view.id}-review`, marks: position.board, last: position.last, win: [], legal: [], interactive: false,
+    values: null, arrow: position.arrow, plies: position.plies, over: false,
+  });
+  board.render(page.reviewModel);
+}
+
+// Analysis: the perfect player's value of each move ---------------------------------------------
+
+async function refreshAnalysis() {
+  const view = page.view;
+  const panel = $("analysis");
+  const on = $("analysis-toggle").checked;
+  panel.hidden = !on;
+  if (!on || !view) { page.analysis = null; if (view && !review.active) board.render(boardModel(view, {})); return; }
+  if (view.over) { panel.replaceChildren(el("span", { class: "unavailable", text: "The game is over." })); return; }
+  try {
+    const analysis = await api("GET", `/api/games/${view.id}/analysis`);
+    if (page.view !== view) return;
+    analysis.for = view.moves.length;
+    page.analysis = analysis;
+    if (!analysis.available) { panel.replaceChildren(el("span", { class: "unavailable", text: analysis.reason })); return; }
+    const valueClass = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
+    const valueText = (v) => (v > 0 ? "+" : v < 0 ? "−" : "=");
+    const items = Object.entries(analysis.moves).map(([move, entry]) =>
+      el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move, text: `${move} ${valueText(entry.value)}` }));
+    panel.replaceChildren(el("div", { text: "Perfect play, for the side to move (+ win, = draw, − loss):" }), ...items);
+    if (!review.active) board.render(boardModel(view, {}));
+  } catch (error) {
+    panel.replaceChildren(el("span", { class: "unavailable", text: error.message }));
+  }
+}
+
+init().catch((error) => say(`The page could not start: ${error.message}`));

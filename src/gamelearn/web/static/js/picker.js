@@ -1,0 +1,83 @@
+// Choosing the players: for each seat a kind from the server's list, then that kind's options
+// (their defaults and allowed values come from /api/games); the spec they make is shown in a
+// text field, which someone who knows specs can also type into directly.
+import { $, el } from "./dom.js";
+
+const SEATS = ["first", "second"];
+
+export class Picker {
+  constructor(games) {
+    this.games = games;
+    this.info = null;
+    for (const seat of SEATS) {
+      $(`${seat}-kind`).addEventListener("change", () => { this.drawOptions(seat, {}); this.build(seat); });
+      $(`${seat}-player`).addEventListener("input", () => this.parse(seat));
+    }
+  }
+
+  setGame(name, specs) {
+    this.info = this.games[name];
+    $("game-select").value = name;
+    SEATS.forEach((seat, side) => {
+      $(`${seat}-label`).textContent = `${side === 0 ? "First" : "Second"} (${this.info.symbols[side]})`;
+      $(`${seat}-kind`).replaceChildren(...this.info.players.map((p) => el("option", { value: p.name, text: p.name, title: p.summary })));
+      $(`${seat}-player`).value = specs[side];
+      this.parse(seat);
+    });
+  }
+
+  kind(name) { return this.info.players.find((p) => p.name === name); }
+
+  drawOptions(seat, given) {
+    const kind = this.kind($(`${seat}-kind`).value);
+    $(`${seat}-summary`).textContent = kind ? kind.summary : "";
+    const rows = (kind ? kind.options : []).map((option) => {
+      const id = `${seat}-opt-${option.name}`;
+      const value = option.name in given ? given[option.name] : "";
+      let input;
+      if (option.type === "switch") {
+        input = el("select", { id, "data-option": option.name, "data-default": String(option.default) },
+          ...option.values.map((v) => el("option", { value: v, text: v + (v === option.default ? " (default)" : "") })));
+        input.value = value || option.default;
+      } else if (option.type === "int") {
+        input = el("input", { id, type: "number", min: option.min, max: option.max, step: 1, "data-option": option.name,
+          "data-default": String(option.default), placeholder: String(option.default), inputmode: "numeric" });
+        input.value = value;
+      } else {
+        input = el("input", { id, type: "text", "data-option": option.name, "data-default": String(option.default), placeholder: String(option.default) });
+        input.value = value;
+      }
+      input.addEventListener("input", () => this.build(seat));
+      input.addEventListener("change", () => this.build(seat));
+      const range = option.type === "int" ? ` (${option.min}–${option.max})` : "";
+      return el("label", { class: "option", title: option.help }, el("span", { text: `${option.name}${range}` }), input);
+    });
+    $(`${seat}-options`).replaceChildren(...rows);
+  }
+
+  // The controls -> the spec field.
+  build(seat) {
+    const kind = $(`${seat}-kind`).value;
+    const parts = [];
+    for (const input of $(`${seat}-options`).querySelectorAll("[data-option]")) {
+      const value = input.value.trim();
+      if (value !== "" && value !== input.dataset.default) parts.push(`${input.dataset.option}=${value}`);
+    }
+    $(`${seat}-player`).value = parts.length ? `${kind}:${parts.join(",")}` : kind;
+  }
+
+  // The spec field -> the controls (what they can show; the field itself is kept as typed).
+  parse(seat) {
+    const text = $(`${seat}-player`).value.trim();
+    const [name, rest] = [text.split(":")[0].trim(), text.includes(":") ? text.slice(text.indexOf(":") + 1) : ""];
+    const given = {};
+    for (const piece of rest.split(",")) {
+      const [key, ...value] = piece.split("=");
+      if (key.trim()) given[key.trim()] = value.join("=").trim();
+    }
+    if (this.kind(name)) $(`${seat}-kind`).value = name;
+    this.drawOptions(seat, this.kind(name) ? given : {});
+  }
+
+  specs() { return SEATS.map((seat) => $(`${seat}-player`).value.trim()); }
+}

@@ -1,0 +1,101 @@
+"""Building a solved table from the page: Teeko's review and analysis need its table, which takes
+tens of seconds to build, so the page offers to build it and shows the build's progress.
+
+One build at a time, in a thread of its own; the page polls :meth:`TableBuilds.status`."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..games import get_game
+from .guards import public_message
+
+#: The stages of a build, in order, with the share of the bar each fills.
+STAGES = (("counting moves", 0.05), ("retrograde analysis", 0.6), ("placing phase", 0.35))
+#: Games whose solution is a table to build (the others are searched on the spot).
+TABLE_GAMES = ("teeko",)
+
+Progress = Callable[[str, int, int], None]
+Builder = Callable[[Progress], None]
+
+
+def build_teeko(progress: Progress) -> None:
+    from ..solve.teeko import build_table, default_path
+    from ..solve.variant import teeko
+
+    build_table(teeko(), default_path(), progress)
+
+
+def table_ready(game_name: str) -> tuple[bool, str]:
+    """(True, "") when the game's solution can be read now, else (False, why and how to build)."""
+    try:
+        from ..solve import solve
+
+        solve(get_game(game_name))
+    except Exception as error:  # a missing or damaged table, or no solver: the page says why
+        return False, public_message(error)
+    return True, ""
+
+
+class TableBuilds:
+    def __init__(self, builders: dict[str, Builder] | None = None) -> None:
+        self.builders: dict[str, Builder] = builders or {"teeko": build_teeko}
+        self._lock = threading.Lock()
+        self._jobs: dict[str, dict[str, Any]] = {}
+
+    def status(self, game_name: str) -> dict[str, Any]:
+        get_game(game_name)  # ValueError naming the valid games
+        with self._lock:
+            job = dict(self._jobs.get(game_name, {}))
+        building = job.get("state") == "building"
+        ready, reason = (False, "") if building else table_ready(game_name)
+        return {
+            "game": game_name,
+            "ready": ready,
+            "reason": reason,
+            "buildable": game_name in self.builders,
+            "building": building,
+            "stage": job.get("stage", ""),
+            "fraction": round(float(job.get("fraction", 1.0 if ready else 0.0)), 3),
+            "error": job.get("error", ""),
+        }
+
+    def start(self, game_name: str) -> dict[str, Any]:
+        get_game(game_name)
+        builder = self.builders.get(game_name)
+        if builder is None:
+            raise ValueError(f"{game_name} needs no table: it is solved on the spot")
+        if table_ready(game_name)[0]:
+            return self.status(game_name)  # built already: never built twice
+        with self._lock:
+            if self._jobs.get(game_name, {}).get("state") == "building":
+                return self._jobs[game_name] | {"game": game_name}
+            job: dict[str, Any] = {"state": "building", "stage": "starting", "fraction": 0.0}
+            self._jobs[game_name] = job
+        threading.Thread(target=self._run, args=(game_name, builder, job), daemon=True).start()
+        return self.status(game_name)
+
+    def _run(self, game_name: str, builder: Builder, job: dict[str, Any]) -> None:
+        def progress(stage: str, done: int, total: int) -> None:
+            before = 0.0
+            for name, share in STAGES:
+                if name == stage:
+                    # The retrograde analysis does not know its number of levels in advance.
+                    part = done / (done + 3) if name == "retrograde analysis" else done / max(1, total)
+                    with self._lock:
+                        job.update(stage=stage, fraction=max(job["fraction"], before + share * min(1.0, part)))
+                    return
+                before += share
+            with self._lock:
+                job["stage"] = stage
+
+        try:
+            builder(progress)
+        except Exception as error:  # a failed build is reported on the page, never raised
+            with self._lock:
+                job.update(state="failed", error=public_message(f"the build failed: {error}"))
+            return
+        with self._lock:
+            job.update(state="done", stage="done", fraction=1.0)

@@ -1,0 +1,109 @@
+"""The review (issue 12, item 8): a finished game stepped through move by move, each move graded
+against perfect play and the best move drawn, each position's exact value on the bar; Teeko's
+review says how to get its table and offers to build it with a progress bar.  The oracle is a
+plain negamax over the public rules API."""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+from typing import Any
+
+import pytest
+from browser_support import api_move, new_game, rendered, screenshot
+
+from gamelearn import get_game
+
+pytestmark = pytest.mark.browser
+
+TTT = get_game("tictactoe")
+#: A game in which X, winning after 0 1 2 3 5 4, plays 6 and lets O win on 7 (the oracle checks it).
+WITH_A_BLUNDER = ["0", "1", "2", "3", "5", "4", "6", "7"]
+
+
+@cache
+def negamax(state) -> int:  # type: ignore[no-untyped-def]
+    if TTT.is_over(state):
+        return 0 if TTT.winner(state) is None else -1
+    return max(-negamax(TTT.play(state, m)) for m in TTT.legal_moves(state))
+
+
+def oracle_grade(state, move: str) -> str:  # type: ignore[no-untyped-def]
+    drop = negamax(state) - (-negamax(TTT.play(state, move)))
+    return {2: "blunder", 1: "mistake"}.get(drop, "best|keeps")
+
+
+def test_a_review_grades_each_move_and_draws_the_best_one(page: Any, size: str) -> None:
+    view = new_game(page, "tictactoe", "human", "human")
+    for move in WITH_A_BLUNDER:
+        view = api_move(page, view["id"], move)
+    assert view["over"] and view["winner"] == 1
+    page.reload()
+    rendered(page, view)
+    page.click("#review-open")
+    page.wait_for_selector('#review[data-state="ready"]')
+    grades = page.eval_on_selector_all("#review-moves li", "els => els.map(e => e.dataset.grade)")
+    states = [TTT.initial()]
+    for move in WITH_A_BLUNDER:
+        states.append(TTT.play(states[-1], move))
+    assert len(grades) == len(WITH_A_BLUNDER)
+    for state, move, grade in zip(states, WITH_A_BLUNDER, grades, strict=False):
+        assert grade in oracle_grade(state, move).split("|")
+    assert grades[6] == "blunder"
+    page.click('#review-moves li[data-ply="7"] button')
+    page.wait_for_selector('#review-caption[data-grade="blunder"]')
+    caption = page.text_content("#review-caption") or ""
+    assert caption.startswith("Move 7: X 6, blunder")
+    best = page.get_attribute("#board svg.overlay", "data-best")
+    assert best and -negamax(TTT.play(states[6], best)) == 1  # the arrow's move keeps X's win
+    assert page.get_attribute("#board", "data-plies") == "7"
+    shown = "".join(
+        m
+        for _, m in sorted(
+            page.eval_on_selector_all(
+                "#board .square", "els => els.map(e => [Number(e.dataset.square), e.dataset.mark])"
+            )
+        )
+    )
+    assert shown == TTT.board(states[7])
+    value = negamax(states[7])  # for O, to move there
+    assert page.get_attribute("#eval", "data-value") == str(-value)
+    screenshot(page, "review-blunder", size)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#board[data-plies="6"]')
+    assert page.get_attribute("#eval", "data-value") == str(negamax(states[6]))  # X to move: X's side
+    page.click("#review-close")
+    page.wait_for_selector("#review[hidden]", state="attached")
+    rendered(page, view)
+
+
+def test_teekos_review_offers_to_build_its_table_with_a_progress_bar(
+    page: Any, size: str, web_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's side of a build: the real Teeko build takes tens of seconds and 300 MB, so here
+    a builder reports the real build's stages, waits for the test, and then fails, and the page
+    must show each state as the server reports it."""
+    step = threading.Event()
+
+    def builder(progress) -> None:  # type: ignore[no-untyped-def]
+        progress("counting moves", 1, 1)
+        progress("retrograde analysis", 3, 4)
+        step.wait(20)
+        raise RuntimeError("stopped by the test")
+
+    monkeypatch.setitem(web_app.state.service.tables.builders, "teeko", builder)
+    view = new_game(page, "teeko", "human", "human")
+    view = api_move(page, view["id"], "22")
+    page.reload()
+    rendered(page, view)
+    page.click("#review-open")
+    page.wait_for_selector('#review[data-state="unavailable"]')
+    assert "gamelearn solve teeko" in (page.text_content("#review-summary") or "")
+    page.wait_for_selector("#table-build:not([hidden])")  # offered once the table status is in
+    page.click("#table-build")
+    page.wait_for_selector('#table-status:has-text("retrograde analysis")')
+    assert page.is_visible("#table-progress") and 0 < float(page.get_attribute("#table-progress", "value") or 0) < 1
+    screenshot(page, "teeko-table-build", size)
+    step.set()
+    page.wait_for_selector('#table-status:has-text("the build failed: stopped by the test")')
+    assert not page.is_visible("#table-progress")
