@@ -56,15 +56,17 @@ def test_hexapawn_curves_of_her_and_him_in_seconds(tmp_path):
 
 def test_the_command_writes_png_csv_and_json(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMELEARN_HOME", str(tmp_path / "home"))
-    out = tmp_path / "hex"
+    out = tmp_path / "out"
+    out.mkdir()
     command = [sys.executable, "-m", "gamelearn.cli.main", "curves", "hexapawn", "her", "him", "--games", "10"]
     command += ["--every", "5", "--seeds", "2", "--eval-games", "4", "--workers", "1", "--out", str(out), "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
     assert payload["columns"] == DOCUMENTED.split(",") and len(payload["rows"]) == 6
-    assert (tmp_path / "hex.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert (tmp_path / "hex.csv").read_text().splitlines()[0] == DOCUMENTED
+    assert payload["files"] == [str(out / "curves-hexapawn-seed0.csv"), str(out / "curves-hexapawn-seed0.png")]
+    assert (out / "curves-hexapawn-seed0.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "curves-hexapawn-seed0.csv").read_text().splitlines()[0] == DOCUMENTED
     from gamelearn.store.db import Store
 
     with Store(tmp_path / "home" / "gamelearn.sqlite3") as store:
@@ -79,6 +81,7 @@ def test_the_command_writes_png_csv_and_json(tmp_path, monkeypatch):
         (["hexapawn", "her", "--every", "0"], "--every must be at least 1"),
         (["hexapawn", "her", "--against", "human"], "machines only"),
         (["chess", "her"], "unknown game"),
+        (["hexapawn", "her", "--out", "/no/such/folder"], "no such folder"),
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(arguments, message, tmp_path, monkeypatch):

@@ -4,7 +4,6 @@ Parsing and rendering only: the work is in gamelearn.experiments.training and .c
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,7 +23,7 @@ from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..solve import solve
 from ..store.db import Store
-from .common import console, err_console, fail
+from .common import SEED_MAX, SEED_MIN, check_name, console, err_console, fail, output_dir, print_json
 
 #: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
 CHECKPOINT_HEADER = f"{'time':>7} {'games':>9} {'steps':>8} {'loss':>6} {'v.loss':>6} {'games/s':>8} {'pos/s':>8} {'best':>6} {'keeps':>6}"
@@ -77,6 +76,7 @@ def register(app: typer.Typer) -> None:
             fail(f"--games must be at least 1, not {games}")
         if checkpoints < 1 or positions < 1:
             fail("--checkpoints and --positions must be at least 1")
+        name = check_name("--name", name)
         spec = f"{learner}:name={name}" if ":" not in learner else f"{learner},name={name}"
         try:
             player = make_player(game, spec, seed=seed)
@@ -146,7 +146,7 @@ def register(app: typer.Typer) -> None:
                     fail(str(error))
             keeper.save(player)
         if as_json:
-            print(json.dumps({"game": game.name, "name": name, "checkpoints": [p.to_dict() for p in points]}))
+            print_json({"game": game.name, "name": name, "checkpoints": [p.to_dict() for p in points]})
             return
         console.print(f"Kept as az {name!r} ({len(grading)} graded positions); play it with --second az:name={name}.")
 
@@ -163,7 +163,9 @@ def register(app: typer.Typer) -> None:
         every: Annotated[int, typer.Option("--every", help="measure a frozen copy every this many games")] = 10,
         seeds: Annotated[int, typer.Option("--seeds", help="independent learners per spec")] = 5,
         eval_games: Annotated[int, typer.Option("--eval-games", help="games a measurement plays")] = 20,
-        seed: Annotated[int, typer.Option("--seed", help="seed of every game (same seed, same curves)")] = 0,
+        seed: Annotated[
+            int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same curves)")
+        ] = 0,
         max_plies: Annotated[
             int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")
         ] = DEFAULT_MAX_PLIES,
@@ -171,9 +173,12 @@ def register(app: typer.Typer) -> None:
         dask: Annotated[
             str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run on a Dask cluster")
         ] = None,
-        out: Annotated[Path, typer.Option("--out", help="the PNG and CSV are written as OUT.png and OUT.csv")] = Path(
-            "curves"
-        ),
+        out: Annotated[
+            Path | None,
+            typer.Option(
+                "--out", metavar="DIR", help="folder for the CSV and PNG (default: plots/ in the data directory)"
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     ) -> None:
         """Learning curves: each learner SPEC trained --seeds times for --games games against
@@ -213,15 +218,15 @@ def register(app: typer.Typer) -> None:
                 fail(str(error))
         payload = result.to_dict()
         payload["seconds"] = round(time.perf_counter() - started, 3)
-        try:
-            csv_path, png_path = curves_module.write_files(result, out)
-        except ValueError as error:
-            fail(str(error))
-        payload["files"] = [str(csv_path), str(png_path)]
+        folder = output_dir(out, "plots")
         with Store() as store:
             number = store.save_result("curves", payload)
+        try:
+            csv_path, png_path = curves_module.write_files(result, folder / f"curves-{game.name}-seed{seed}")
+        except (ValueError, OSError) as error:
+            fail(f"--out: {error} (the result is saved: curves #{number})")
         if as_json:
-            print(json.dumps(payload))
+            print_json({**payload, "result_id": number, "files": [str(csv_path), str(png_path)]})
             return
         table = Table(box=box.SIMPLE_HEAD, title=f"{game.name} against {against}, % (mean [95% band], {seeds} seed(s))")
         for name in ("spec", "games", "score", "best", "keeps", "mistakes", "blunders"):
