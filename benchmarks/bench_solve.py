@@ -3,6 +3,8 @@
     python benchmarks/bench_solve.py                 # build into a temporary folder, then measure
     python benchmarks/bench_solve.py --table PATH    # measure (and build if missing) PATH
     python benchmarks/bench_solve.py --verify        # also check every stored position forwards
+    python benchmarks/bench_solve.py --forms         # the forms of Scarne's book (issue 14): one
+                                                     # Advanced table, then `solve teeko --variants`
 
 Prints: build time and peak memory (the build runs in a child process, measured with
 resource.getrusage), file size, load time (in a fresh process), lookup time, the census against
@@ -31,6 +33,69 @@ def child_build(path: str) -> None:
 
     facts = build_table(teeko(), Path(path))
     print(f"kernel build {facts['build_seconds']} s", flush=True)
+
+
+def child_advanced(path: str) -> None:
+    """Build one Advanced Teeko table from nothing (no shared moving phase) and report its own use."""
+    import gamelearn
+    from gamelearn.solve.teeko import build_table, variant_of
+
+    started = time.perf_counter()
+    facts = build_table(variant_of(gamelearn.get_game("teeko:goals=advanced")), Path(path), share=False)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(
+        f"{time.perf_counter() - started:.1f} {usage.ru_utime + usage.ru_stime:.1f} {usage.ru_maxrss / 1024:.0f} "
+        f"{facts['census']['longest_win']}",
+        flush=True,
+    )
+
+
+def child_variants() -> None:
+    """`gamelearn solve teeko --variants`, as a user runs it, and this process's own use."""
+    from gamelearn.solve.forms import solve_forms
+
+    started = time.perf_counter()
+    report = solve_forms()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    for row in report.results:
+        published = row.published[1] if row.published else "not found"
+        print(f"FORM {row.spec} | {row.words()} | {published} | {row.agrees}", flush=True)
+    print(f"USE {time.perf_counter() - started:.1f} {usage.ru_utime + usage.ru_stime:.1f} {usage.ru_maxrss / 1024:.0f}")
+
+
+def forms_benchmark() -> None:
+    """Issue 14's targets: one Advanced table < 45 s; the whole --variants < 2 min and 1 GB (2 cores)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = subprocess.run(
+            [sys.executable, __file__, "--child-advanced", str(Path(folder) / "advanced.table")],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    wall, cpu, peak, longest = out.stdout.split()
+    figures = [
+        ("one Advanced table, wall clock", f"{wall} s (target < 45 s); CPU {cpu} s"),
+        ("one Advanced table, peak memory (RSS)", f"{peak} MB; longest forced win {longest} plies"),
+    ]
+    out = subprocess.run([sys.executable, __file__, "--child-variants"], check=True, capture_output=True, text=True)
+    forms = [line[5:].split(" | ") for line in out.stdout.splitlines() if line.startswith("FORM ")]
+    wall, cpu, peak = next(line for line in out.stdout.splitlines() if line.startswith("USE ")).split()[1:]
+    figures += [
+        ("--variants (32 forms), wall clock", f"{wall} s (target < 120 s); CPU {cpu} s"),
+        ("--variants, peak memory (RSS)", f"{peak} MB (target < 1024 MB)"),
+        (
+            "--variants against the published values",
+            f"{sum(f[3] == 'True' for f in forms)} agree, {sum(f[3] == 'False' for f in forms)} disagree, "
+            f"{sum(f[3] == 'None' for f in forms)} not published",
+        ),
+    ]
+    width = max(len(name) for name, _ in figures)
+    print("Teeko forms benchmark (issue 14)")
+    for name, value in figures:
+        print(f"  {name:<{width}}  {value}")
+    print("  the forms (solved here | published):")
+    for spec, words, published, _ in forms:
+        print(f"    {spec:<44} {words:<30} {published}")
 
 
 def child_load(path: str) -> None:
@@ -64,9 +129,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", type=Path, help="the table file (default: a temporary one, built here)")
     parser.add_argument("--verify", action="store_true", help="check every stored position against its moves")
+    parser.add_argument(
+        "--forms", action="store_true", help="the forms of Scarne's book: one Advanced table, --variants"
+    )
     parser.add_argument("--child-build")
     parser.add_argument("--child-load")
+    parser.add_argument("--child-advanced")
+    parser.add_argument("--child-variants", action="store_true")
     args = parser.parse_args()
+    if args.forms:
+        forms_benchmark()
+        return
+    if args.child_advanced:
+        child_advanced(args.child_advanced)
+        return
+    if args.child_variants:
+        child_variants()
+        return
     if args.child_build:
         child_build(args.child_build)
         return

@@ -12,13 +12,30 @@ import pytest
 import gamelearn
 from gamelearn import IllegalMove, get_game, make_player, play_game
 from gamelearn.games import GAME_NAMES
+from gamelearn.games.teeko_forms import SCARNE_DROPS
 
-NAMES = list(GAME_NAMES)
+#: Every form of Teeko (2 goal sets x 8 drop patterns x 2 centre rules x 2 ways to step), by its spec.
+TEEKO_FORMS = [
+    get_game(f"teeko:goals={goals},drops={drops},centre={centre},steps={steps}").spec
+    for goals in ("standard", "advanced")
+    for drops in SCARNE_DROPS
+    for centre in ("on", "off")
+    for steps in ("king", "knight")
+]
+NAMES = list(GAME_NAMES) + [spec for spec in TEEKO_FORMS if spec != "teeko"]
+
+
+def whose(game, state) -> int:  # type: ignore[no-untyped-def]
+    """The side whose pawn the next ply moves: the side to move, but in a drop round of Scarne's
+    Alternate Game, where the side to move places the other's pawn."""
+    owner = getattr(game, "owner", None)
+    return owner(state) if owner is not None else game.to_move(state)
 
 
 def sample_states(name: str, games: int = 12, seed: int = 0) -> list:
-    """Every position of a few seeded random games (Teeko capped at 120 plies)."""
+    """Every position of a few seeded random games (Teeko capped at 120 plies; 4 games a form)."""
     game = get_game(name)
+    games = games if ":" not in name else max(2, games // 3)
     rng = random.Random(seed)
     states = []
     for _ in range(games):
@@ -33,7 +50,8 @@ def sample_states(name: str, games: int = 12, seed: int = 0) -> list:
 
 
 def test_the_three_games_and_their_names() -> None:
-    assert set(NAMES) == {"teeko", "hexapawn", "tictactoe"}
+    assert set(GAME_NAMES) == {"teeko", "hexapawn", "tictactoe"}
+    assert len(set(TEEKO_FORMS)) == 64 and TEEKO_FORMS[0] == "teeko"
     with pytest.raises(ValueError, match="teeko, hexapawn, tictactoe"):
         get_game("chess")
     assert get_game("Tic-Tac-Toe") is get_game("tictactoe")
@@ -43,8 +61,14 @@ def test_the_three_games_and_their_names() -> None:
 def test_facts_are_declared_and_consistent(name: str) -> None:
     game = get_game(name)
     facts = game.facts
-    assert facts.name == name and facts.players == 2
-    assert game.symbols == facts.symbols == {"teeko": ("X", "O"), "tictactoe": ("X", "O"), "hexapawn": ("W", "B")}[name]
+    assert facts.name == game.name == name.partition(":")[0] and facts.players == 2
+    assert game.spec == name and get_game(game.spec) is game  # one instance a form, named canonically
+    assert pickle.loads(pickle.dumps(game)).spec == game.spec
+    assert [key for key, _ in facts.options] == [option.name for option in game.game_options]
+    for option, (_, value) in zip(game.game_options, facts.options, strict=True):
+        assert (f"{option.name}={value}" in game.spec) == (value != option.default)
+    symbols = {"teeko": ("X", "O"), "tictactoe": ("X", "O"), "hexapawn": ("W", "B")}
+    assert game.symbols == facts.symbols == symbols[game.name]
     assert len(game.board(game.initial())) == facts.rows * facts.columns == game.squares
     assert len(facts.symmetry_names) == len(game.symmetries) and facts.symmetry_names[0] == "identity"
     assert game.symmetries[0] == tuple(range(game.squares))
@@ -56,8 +80,8 @@ def test_facts_are_declared_and_consistent(name: str) -> None:
     for a in game.symmetries:
         for b in game.symmetries:
             assert tuple(b[a[sq]] for sq in range(game.squares)) in group
-    assert facts.can_cycle == (name == "teeko")
-    assert game.to_move(game.initial()) == 0
+    assert facts.can_cycle == (game.name == "teeko")
+    assert whose(game, game.initial()) == 0  # player 0's pawn moves first (its opponent may choose where)
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "hexapawn"])
@@ -97,7 +121,9 @@ def test_states_keep_the_contract(name: str) -> None:
             after = game.play(state, move)
             assert state == frozen and game.board(state) == board  # play never mutates
             assert after != state
-            assert game.to_move(after) == 1 - game.to_move(state)
+            assert whose(game, after) == 1 - whose(game, state)
+            if whose(game, state) == game.to_move(state) and whose(game, after) == game.to_move(after):
+                assert game.to_move(after) == 1 - game.to_move(state)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -123,7 +149,7 @@ def test_symmetries_map_legal_moves_to_legal_moves(name: str) -> None:
 def test_play_refuses_every_move_outside_legal_moves_and_changes_nothing(name: str) -> None:
     game = get_game(name)
     digits = "0123456789"
-    width = {"teeko": (2, 4), "hexapawn": (2,), "tictactoe": (1,)}[name]
+    width = {"teeko": (2, 4), "hexapawn": (2,), "tictactoe": (1,)}[game.name]
     for state in sample_states(name, games=2, seed=2)[::5]:
         legal = set(game.legal_moves(state))
         frozen = copy.deepcopy(state)
@@ -144,7 +170,7 @@ def test_illegal_move_is_a_value_error() -> None:
     assert gamelearn.IllegalMove is IllegalMove
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", NAMES)
 def test_no_player_is_asked_to_move_in_a_finished_game_without_a_value_error(name: str) -> None:
     """choose() on a finished position is a ValueError naming the reason, not an IndexError from
     an empty choice, not a made-up move, and not a resignation."""
@@ -159,9 +185,44 @@ def test_no_player_is_asked_to_move_in_a_finished_game_without_a_value_error(nam
             break
     assert finished is not None and game.is_over(finished)
     for kind in kinds_for(game):
-        if kind.name == "human" or (kind.name == "perfect" and name == "teeko"):
+        if kind.name == "human" or (kind.name == "perfect" and game.name == "teeko"):
             continue  # a person is asked by the interface; Teeko's perfect player needs its table
+        if kind.name == "thesis" and game.spec != "teeko":
+            with pytest.raises(ValueError, match="Standard Teeko only, not " + game.spec):
+                make_player(game, "thesis", seed=1)
+            continue
         spec = "mcts:playouts=5" if kind.name == "mcts" else kind.name
         player = make_player(game, spec, seed=1)
         with pytest.raises(ValueError, match="over"):
             player.choose(finished)
+
+
+def teeko_goal_shape(squares: tuple[int, ...]) -> str:
+    """What four squares of the 5x5 board make, from their coordinates: "line", "block" (2x2),
+    "corners" (of a larger square), or ""."""
+    cells = sorted(divmod(sq, 5) for sq in squares)
+    r0, r3 = cells[0][0], cells[-1][0]
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:], strict=False)}
+    if len(steps) == 1 and steps <= {(0, 1), (1, 0), (1, 1), (1, -1)}:
+        return "line"
+    rows, columns = {r for r, _ in cells}, {c for _, c in cells}
+    if len(rows) == len(columns) == 2 and r3 - r0 == max(columns) - min(columns):
+        return "block" if r3 - r0 == 1 else "corners"
+    return ""
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_winning_squares_are_the_winners_own_goal(name: str) -> None:
+    game = get_game(name)
+    for state in sample_states(name):
+        squares, winner = game.winning_squares(state), game.winner(state)
+        if winner is None:
+            assert squares == ()
+            continue
+        board = game.board(state)
+        assert list(squares) == sorted(set(squares)) and {board[sq] for sq in squares} <= {game.symbols[winner]}
+        if game.name == "tictactoe":
+            assert len(squares) == 3
+        elif game.name == "teeko":
+            shapes = {"line", "block", "corners"} if "goals=advanced" in game.spec else {"line", "block"}
+            assert len(squares) == 4 and teeko_goal_shape(squares) in shapes

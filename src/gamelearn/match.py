@@ -269,7 +269,7 @@ class Match:
     def _make_record(self) -> GameRecord:
         assert self._end is not None
         return GameRecord(
-            game=self.game.name,
+            game=self.game.spec,  # the form's spec for Teeko's forms, so a record replays as it was played
             players=(self.players[0].spec(), self.players[1].spec()),
             moves=tuple(self._moves),
             states=tuple(self._states),

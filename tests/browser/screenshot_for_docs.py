@@ -9,6 +9,10 @@ Debian's Chromium through Playwright, a fresh store.
   move drawn as the arrow, the exact value on the bar.
 - web-menace.png: MENACE's boxes after a dozen games and its first box's beads over the games.
 - web-phone.png: Teeko against the thesis program at 390x844, a pawn picked and its targets dotted.
+- web-forms.png: a form of Teeko picked (Advanced goals, Alternate drops) against alpha-beta, in a
+  drop round where you place the computer's pawn.
+
+    python tests/browser/screenshot_for_docs.py docs forms    # only web-forms.png
 """
 
 from __future__ import annotations
@@ -33,7 +37,29 @@ def open_game(page: Any, url: str, view: dict) -> None:
     page.wait_for_selector(f'#board[data-id="{view["id"]}"][data-plies="{len(view["moves"])}"][data-locked="no"]')
 
 
-def main(folder: Path) -> None:
+def forms_shot(browser: Any, url: str, folder: Path) -> None:
+    """The form picker: Advanced goals and Alternate drops chosen, started, one drop placed."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(url + "/?game=teeko")
+    page.wait_for_selector('#board[data-game="teeko"] .square')
+    page.select_option("#form-opt-goals", "advanced")
+    page.select_option("#form-opt-drops", "aaaa")
+    page.fill("#second-player", "alphabeta:depth=2")
+    page.fill("#seed", "3")
+    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as info:
+        page.click("#new-game")
+    view = info.value.json()
+    with page.expect_response(lambda r: r.url.endswith("/move")) as info:
+        page.click('#board .square[data-name="22"]')
+    view = info.value.json()
+    page.wait_for_selector(f'#board[data-plies="{len(view["moves"])}"][data-locked="no"]')
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(folder / "web-forms.png"))
+    page.close()
+
+
+def main(folder: Path, only: str = "") -> None:
     os.environ["GAMELEARN_HOME"] = tempfile.mkdtemp(prefix="gamelearn-shot-")
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from browser_support import serving
@@ -46,6 +72,11 @@ def main(folder: Path) -> None:
     white = make_player(hexapawn, "alphabeta:depth=9", seed=5)
     with serving(create_app()) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+        forms_shot(browser, url, folder)
+        if only == "forms":
+            browser.close()
+            print(f"wrote {folder}/web-forms.png")
+            return
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(url + "/")
         page.wait_for_selector("#board .square")
@@ -111,8 +142,8 @@ def main(folder: Path) -> None:
         phone.wait_for_selector("#board .square.target")
         phone.screenshot(path=str(folder / "web-phone.png"))
         browser.close()
-    print(f"wrote {folder}/screenshot.png, web-review.png, web-menace.png, web-phone.png")
+    print(f"wrote {folder}/screenshot.png, web-review.png, web-menace.png, web-phone.png, web-forms.png")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs"))
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs"), sys.argv[2] if len(sys.argv) > 2 else "")

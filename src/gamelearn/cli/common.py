@@ -14,6 +14,7 @@ from typing import Any, Final, NoReturn
 import typer
 from rich.console import Console
 
+from ..games import GAME_NAMES
 from ..paths import data_dir as store_data_dir
 
 #: Spaces before a line's end, and any style codes after them (Rich pads wrapped lines and tables).
@@ -55,6 +56,9 @@ class TrimmedOutput:
 
 console = Console(file=TrimmedOutput(), highlight=False)  # type: ignore[arg-type]
 err_console = Console(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
+
+#: The help of every GAME argument.
+GAME_HELP = f"one of {', '.join(GAME_NAMES)}, or a form of Teeko such as teeko:goals=advanced"
 
 #: Exit status for anything a user got wrong (a bad move, option, file): 2, as for usage errors.
 EXIT_USAGE = 2

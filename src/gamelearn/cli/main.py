@@ -10,13 +10,14 @@ import sys
 import typer
 
 from .. import __version__
-from ..games import GAME_NAMES, Game, get_game
+from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..players.registry import Option, kinds_for, make_player
 from .common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    GAME_HELP,
     HELP_MARKUP,
     SEED_MAX,
     SEED_MIN,
@@ -69,7 +70,7 @@ def make_or_fail(game: Game, spec: str, seed: int | None, option: str):
 
 @app.command()
 def play(
-    game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}"),
+    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP),
     first: str = typer.Option("human", "--first", help="the player who moves first: a player spec"),
     second: str = typer.Option("", "--second", help="the second player (default: a good computer player)"),
     seed: int | None = typer.Option(
@@ -86,7 +87,7 @@ def play(
     # from the games you play, session after session (seeds 000 and 003).
     chosen_for_you = not second
     if chosen_for_you:
-        second = DEFAULT_OPPONENTS.get(game.name, "alphabeta:depth=4")
+        second = DEFAULT_OPPONENTS.get(game.spec, "alphabeta:depth=4")
     players = [
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
@@ -115,7 +116,7 @@ def play(
     for index, player in enumerate(players):
         # One person is "You"; two people at one terminal are "Player 1" and "Player 2".
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else player.spec())
-    console.print(f"[bold]{game.name}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
+    console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
     try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
         session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
     except ValueError as error:
@@ -128,7 +129,7 @@ def play(
 
 
 @app.command()
-def rules(game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")) -> None:
+def rules(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
     """Print the rules of GAME and its move notation."""
     game = load_game(game_name)
     console.print(game.rules_text(), markup=False)
@@ -153,7 +154,7 @@ def shown_default(game: Game, option: Option) -> str:
 
 
 @app.command()
-def players(game_name: str = typer.Argument(..., metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")) -> None:
+def players(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
     """List the player specs GAME accepts, with their options and defaults."""
     from rich.table import Table
 

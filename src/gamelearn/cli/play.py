@@ -121,7 +121,11 @@ class TerminalGame:
         state = self.match.state
         console.print()
         console.print(self.game.render(state), markup=False)
-        prompt = f"{self.names[mover]} ({self.game.symbols[mover]}) to move: "
+        # In a drop round of Scarne's Alternate Game the side to move places the other side's pawn.
+        owner = getattr(self.game, "owner", None)
+        whose = owner(state) if owner is not None else mover
+        placing = "" if whose == mover else f", placing {self.game.symbols[whose]}'s pawn"
+        prompt = f"{self.names[mover]} ({self.game.symbols[mover]}) to move{placing}: "
         while True:
             try:
                 text = console.input(prompt, markup=False).strip()

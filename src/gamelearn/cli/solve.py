@@ -11,11 +11,11 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..games import GAME_NAMES, Game, IllegalMove, get_game
+from ..games import Game, IllegalMove, get_game
 from ..solve import Solution, solve
-from .common import console, err_console, fail, print_json
+from .common import GAME_HELP, console, err_console, fail, print_json
 
-GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")]
+GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)]
 
 
 def _game(name: str) -> Game:
@@ -49,18 +49,20 @@ def _census_table(census: dict[str, int], title: str) -> Table:
     return table
 
 
-def _build_teeko(path: Path) -> dict[str, Any]:
-    from ..solve.teeko import build_table
-    from ..solve.variant import teeko
-
-    columns = (
+def _progress_columns() -> tuple[Any, ...]:
+    return (
         SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err_console, transient=False) as progress:
+
+
+def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
+    from ..solve.teeko import build_table, variant_of
+
+    with Progress(*_progress_columns(), console=err_console, transient=False) as progress:
         tasks: dict[str, TaskID] = {}
 
         def report(stage: str, done: int, total: int) -> None:
@@ -69,14 +71,14 @@ def _build_teeko(path: Path) -> dict[str, Any]:
             label = f"{stage} (distance {done})" if stage == "retrograde analysis" else stage
             progress.update(tasks[stage], completed=done, total=total, description=label)
 
-        return build_table(teeko(), path, report)
+        return build_table(variant_of(game), path, report)
 
 
 def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None, verify: bool, as_json: bool) -> None:
     from ..solve.table import TableError
     from ..solve.teeko import default_path, solve_teeko
 
-    target = path or default_path()
+    target = path or default_path(game)
     built = None
     if not force:
         try:
@@ -87,7 +89,7 @@ def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None
             err_console.print(f"{str(error).split(';')[0]}: building it.", markup=False)
             force = True
     if force:
-        built = _build_teeko(target)
+        built = _build_teeko(game, target)
         solution = solve_teeko(game, path=target)
     _print_teeko(solution, target, built, stats, as_json)
     if verify:
@@ -109,12 +111,15 @@ def _verify_teeko(solution: Any) -> None:
 def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None, stats: bool, as_json: bool) -> None:
     """The table and the start's value; with ``stats`` the moving phase's census too."""
     game = solution.game
-    value, distance = solution.outcome(game.initial())
+    start = game.initial()
+    mover = game.to_move(start)  # who chooses the first square (O in an Alternate first round)
+    value, distance = solution.outcome(start)
     size = path.stat().st_size
-    firsts = {solution.outcome(game.play(game.initial(), move)) for move in game.legal_moves(game.initial())}
+    firsts = {solution.result_of(start, move) for move in game.legal_moves(start)}
+    title = "Teeko" if game.spec == "teeko" else game.spec
     if as_json:
         report: dict[str, Any] = {
-            "game": game.name,
+            "game": game.spec,
             "table": str(path.absolute()),
             "table_bytes": size,
             "built_seconds": built["total_seconds"] if built else None,
@@ -127,20 +132,76 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None, stats:
         print_json(report)
         return
     if built:
+        shared = f", moving phase from {built['moving_from']}" if built.get("moving_from") else ""
         console.print(
-            f"Built the Teeko table in {built['total_seconds']:.1f} s: {path} ({size / 1e6:.1f} MB)", markup=False
+            f"Built the {title} table in {built['total_seconds']:.1f} s{shared}: {path} ({size / 1e6:.1f} MB)",
+            markup=False,
         )
     else:
-        console.print(f"Teeko table: {path} ({size / 1e6:.1f} MB, checksum verified)", markup=False)
-    console.print(f"The start: {describe(game, 0, value, distance)}.")
-    console.print(f"The 25 first placements: {'all draws' if firsts == {(0, None)} else sorted(firsts, key=str)}.")
+        console.print(f"{title} table: {path} ({size / 1e6:.1f} MB, checksum verified)", markup=False)
+    if game.spec != "teeko":
+        console.print(f"The form: {game.form.describe()}.", markup=False)
+    console.print(f"The start: {describe(game, mover, value, distance)}.")
+    words = "all draws" if firsts == {(0, None)} else sorted(firsts, key=str)
+    chooser = "" if mover == 0 else f" (for {game.symbols[mover]}, who chooses)"
+    console.print(f"The {len(game.legal_moves(start))} first placements{chooser}: {words}.")
     if not stats:
-        console.print("The census of the moving phase: gamelearn solve teeko --stats", markup=False)
+        spec = game.spec if ":" not in game.spec else f'"{game.spec}"'
+        console.print(f"The census of the moving phase: gamelearn solve {spec} --stats", markup=False)
         return
     census = solution.census()
     console.print(_census_table(census.to_dict(), "The moving phase, 4 pawns each"))
     total = census.won + census.drawn + census.lost
     console.print(f"Non-terminal arrangements: {total:,}; longest forced win: {census.longest_win} plies.")
+
+
+def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
+    """Steele's table: the 2 goal sets x 8 drop patterns x 2 centre rules of Scarne's book."""
+    from ..solve.forms import markdown, replace_section, solve_forms
+    from ..solve.paths import table_path
+
+    steps = game.form.steps  # type: ignore[attr-defined]
+    with Progress(*_progress_columns(), console=err_console, transient=True) as progress:
+        task = progress.add_task("solving the forms", total=32)
+
+        def report(spec: str, done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, description=f"solved {spec}")
+
+        result = solve_forms(steps=steps, report=report, keep=table_path("teeko").parent if keep else None)
+    table = Table(
+        "goals",
+        "drops",
+        "centre",
+        "solved (X's view)",
+        "published (Steele)",
+        "agrees",
+        title=f"The forms of Teeko ({steps} steps): {result.total_seconds:.1f} s, {result.cpu_seconds:.1f} s of CPU",
+    )
+    for row in result.results:
+        published = row.published[1].replace("first-player win", "X wins") if row.published else "not found"
+        agrees = {True: "yes", False: "NO", None: "-"}[row.agrees]
+        solved = row.words().replace("first-player win", "X wins").replace("second-player win", "O wins")
+        table.add_row(row.goals, row.drops, row.centre, solved, published, agrees)
+    console.print(table)
+    for goals, census in result.census.items():
+        title = f"Moving phase census, {goals} goals ({census.longest_win} plies the longest forced win)"
+        console.print(_census_table(census.to_dict(), title))
+    if keep:
+        console.print(f"Kept every form's table in {table_path('teeko').parent}.", markup=False)
+    if doc is not None:
+        command = "gamelearn solve teeko --variants" + (f" (steps={steps})" if steps != "king" else "")
+        try:
+            text = doc.read_text() if doc.exists() else ""
+            updated = replace_section(text, markdown(result, command))
+            temporary = doc.with_name(f".{doc.name}.tmp")
+            temporary.write_text(updated)
+            temporary.replace(doc)
+        except OSError as error:
+            fail(f"--doc {doc}: {error.strerror or error}")
+        console.print(f"Wrote the table into {doc}.", markup=False)
+    disagreements = [row.spec for row in result.results if row.agrees is False]
+    if disagreements:
+        fail(f"these forms disagree with the published values: {', '.join(disagreements)}")
 
 
 def _solve_small(solution: Solution, stats: bool, as_json: bool) -> None:
@@ -179,9 +240,32 @@ def solve_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the result as one JSON object on stdout (progress on stderr)")
     ] = False,
+    variants: Annotated[
+        bool,
+        typer.Option(
+            "--variants",
+            help="Teeko: solve the 32 forms of Scarne's book (2 goal sets x 8 drop patterns x 2 centre rules)",
+        ),
+    ] = False,
+    keep: Annotated[bool, typer.Option("--keep", help="with --variants: keep every form's table (13 MB each)")] = False,
+    doc: Annotated[
+        Path | None, typer.Option("--doc", help="with --variants: write the table into this Markdown file")
+    ] = None,
 ) -> None:
-    """Solve GAME exactly.  Teeko: build its table (retrograde analysis, about 20 s) into the data directory."""
+    """Solve GAME exactly.  Teeko, in any form: build its table (retrograde analysis, about 20 s) into the
+    data directory; --variants: every form of Scarne's book, beside Steele's published results."""
     game = _game(game_name)
+    if variants:
+        if game.name != "teeko":
+            fail(f"--variants is for Teeko's forms, not {game.name}")
+        if game.spec not in ("teeko", "teeko:steps=knight"):
+            fail(f"--variants solves every goal set, drop pattern and centre rule; name only steps=, not {game.spec}")
+        if stats or force or table is not None or verify or as_json:
+            fail("--variants takes --keep and --doc only")
+        _solve_forms_command(game, keep, doc)
+        return
+    if keep or doc is not None:
+        fail("--keep and --doc go with --variants")
     if game.name == "teeko":
         _solve_teeko_command(game, stats, force, table, verify, as_json)
         return
@@ -221,7 +305,7 @@ def analyze_command(
     if as_json:
         winner = game.winner(state)
         report = {
-            "game": game.name,
+            "game": game.spec,
             "moves": played,
             "board": game.board(state),
             "to_move": game.symbols[mover],

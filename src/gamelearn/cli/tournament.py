@@ -13,10 +13,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..experiments.tournament import TournamentResult, check_arguments, default_workers, run_tournament
-from ..games import GAME_NAMES, get_game
+from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .common import SEED_MAX, SEED_MIN, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, console, err_console, fail, print_json
 
 #: The most games a pair plays, and the most local processes.
 MAX_PAIR_GAMES = 1_000_000
@@ -88,7 +88,7 @@ def standings_table(result: TournamentResult) -> Table:
 def register(app: typer.Typer) -> None:
     @app.command()
     def tournament(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
         games: Annotated[
             int, typer.Option("--games", min=1, max=MAX_PAIR_GAMES, help="games per pair, colours alternating")

@@ -1,5 +1,5 @@
 """Environments for the tools game-AI people use: PettingZoo AEC environments for the three games
-and a Gymnasium single-agent environment against any gamelearn player.  An interface layer: the
+(and every form of Teeko: ``env("teeko:goals=advanced,drops=aaaa")``) and a Gymnasium single-agent environment against any gamelearn player.  An interface layer: the
 rules come from gamelearn.games, the opponents from gamelearn.players.
 
 >>> from gamelearn.envs import env
@@ -11,7 +11,7 @@ rules come from gamelearn.games, the opponents from gamelearn.players.
 
 from __future__ import annotations
 
-from .actions import TEEKO_DIRECTIONS, ActionCodec, codec
+from .actions import KNIGHT_DIRECTIONS, TEEKO_DIRECTIONS, ActionCodec, codec, codec_for
 from .aec import AGENTS, env, raw_env
 from .single import SingleAgentEnv, register_environments
 
@@ -19,10 +19,12 @@ register_environments()
 
 __all__ = [
     "AGENTS",
+    "KNIGHT_DIRECTIONS",
     "TEEKO_DIRECTIONS",
     "ActionCodec",
     "SingleAgentEnv",
     "codec",
+    "codec_for",
     "env",
     "raw_env",
     "register_environments",

@@ -25,7 +25,7 @@ from pettingzoo.utils import AgentSelector, wrappers
 
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
-from .actions import codec
+from .actions import codec_for
 
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "ansi")
@@ -44,7 +44,7 @@ def planes(game: Any, state: Any, side: int) -> np.ndarray:
 
 
 def legal_mask(game: Any, state: Any) -> np.ndarray:
-    numbering = codec(game.name)
+    numbering = codec_for(game)
     mask = np.zeros(numbering.size, dtype=np.int8)
     for move in game.legal_moves(state):
         mask[numbering.to_action(move)] = 1
@@ -56,7 +56,7 @@ def observation_space(game: Any) -> spaces.Dict:
     return spaces.Dict(
         {
             "observation": spaces.Box(low=0, high=1, shape=(rows, columns, 2), dtype=np.int8),
-            "action_mask": spaces.Box(low=0, high=1, shape=(codec(game.name).size,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(codec_for(game).size,), dtype=np.int8),
         }
     )
 
@@ -89,7 +89,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.metadata = dict(self.metadata, name=f"gamelearn_{self.game.name}_v0")
         self.render_mode = render_mode
         self.max_plies = max_plies
-        self.codec = codec(self.game.name)
+        self.codec = codec_for(self.game)
         self.possible_agents = list(AGENTS)
         self.agents = self.possible_agents[:]
         self.observation_spaces = {agent: observation_space(self.game) for agent in self.possible_agents}
@@ -124,7 +124,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._selector.reinit(self.agents)
-        self.agent_selection = self._selector.reset()
+        self._selector.reset()
+        # the side to move first: player_0 but where the opponent chooses X's first square (drops=a...)
+        self.agent_selection = AGENTS[self.game.to_move(self.state)]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

@@ -21,7 +21,7 @@ from ..games import get_game
 from ..keeper import Keeper, default_keeper
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord
 from ..players.registry import make_player
-from .actions import codec
+from .actions import codec_for
 from .aec import RENDER_MODES, legal_mask, observation_space, planes, text_view
 
 
@@ -45,7 +45,7 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
         self.game = get_game(game)
-        self.codec = codec(self.game.name)
+        self.codec = codec_for(self.game)
         # A stored learner comes loaded and keeps its lessons through the play layer's keeper.
         self.keeper = default_keeper() if Keeper.is_kept(make_player(self.game, opponent)) else None
         self.opponent = (

@@ -395,7 +395,7 @@ def check_arguments(
             solve(game)
         except ValueError as error:
             raise ValueError(
-                f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
+                f"grading {game.spec} needs its solved table: run `gamelearn solve {game.spec}` first ({error})"
             ) from None
 
 
@@ -419,7 +419,7 @@ def run_tournament(
     specs = [spec.strip() if isinstance(spec, str) else spec for spec in specs]
     check_arguments(game, specs, games_per_pair, max_plies, grade, workers)
     tasks = [
-        PairTask(game.name, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade)
+        PairTask(game.spec, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade)
         for number, (i, j) in enumerate(pairings(len(specs)))
     ]
 
@@ -428,4 +428,4 @@ def run_tournament(
             progress(len(results))
 
     collected = [result for pair in run_all(play_pair, tasks, workers, dask, done) for result in pair]
-    return summarize(game.name, specs, games_per_pair, seed, max_plies, grade, collected)
+    return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, collected)

@@ -2,26 +2,79 @@
 
 from __future__ import annotations
 
-from .base import Game, GameFacts, IllegalMove
+from typing import Any
+
+from .base import Game, GameFacts, GameOption, IllegalMove
 from .hexapawn import Hexapawn
 from .teeko import Teeko
+from .teeko_forms import check_option
 from .tictactoe import TicTacToe
 
-_GAMES: dict[str, type[Game]] = {"teeko": Teeko, "hexapawn": Hexapawn, "tictactoe": TicTacToe}
+_GAMES: dict[str, type[Game[Any]]] = {"teeko": Teeko, "hexapawn": Hexapawn, "tictactoe": TicTacToe}
 _ALIASES = {"tic-tac-toe": "tictactoe", "ttt": "tictactoe", "noughts-and-crosses": "tictactoe"}
-_INSTANCES: dict[str, Game] = {}
+_OPTION_ALIASES = {"center": "centre"}
+_INSTANCES: dict[str, Game[Any]] = {}
 
 GAME_NAMES: tuple[str, ...] = tuple(_GAMES)
 
 
-def get_game(name: str) -> Game:
-    """The game called ``name`` ("teeko", "hexapawn", "tictactoe"); ValueError lists the valid names."""
-    key = _ALIASES.get(name.strip().lower(), name.strip().lower()) if isinstance(name, str) else name
+def game_options(name: str) -> tuple[GameOption, ...]:
+    """The options the spec of game ``name`` takes (empty for a game with none)."""
+    return _GAMES[name].game_options
+
+
+def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``NAME[:option=value,...]`` -> (the game's name, its options); ValueError, one line, naming
+    the unknown game, option or value and the valid ones."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a game is named by a string such as 'teeko' or 'teeko:goals=advanced', not {spec!r}")
+    text = spec.strip().lower()
+    name, _, rest = text.partition(":")
+    name = name.strip()
+    key = _ALIASES.get(name, name)
     if key not in _GAMES:
-        raise ValueError(f"unknown game {name!r}; valid games: {', '.join(GAME_NAMES)}")
-    if key not in _INSTANCES:
-        _INSTANCES[key] = _GAMES[key]()
-    return _INSTANCES[key]
+        raise ValueError(f"unknown game {name or spec!r}; valid games: {', '.join(GAME_NAMES)}")
+    declared = {option.name: option for option in _GAMES[key].game_options}
+    given: dict[str, str] = {}
+    for piece in rest.split(",") if rest.strip() else []:
+        option, eq, value = (part.strip() for part in piece.partition("="))
+        option = _OPTION_ALIASES.get(option, option)
+        if option not in declared:
+            names = ", ".join(declared) or "none"
+            raise ValueError(f"unknown option {option!r} for game {key!r}; valid options: {names}")
+        if not eq or not value:
+            raise ValueError(f"option {option!r} of game {key!r} needs a value: {option}=VALUE")
+        if option in given:
+            raise ValueError(f"option {option!r} of game {key!r} is given twice")
+        check_option(key, declared[option], value)
+        given[option] = value
+    return key, given
 
 
-__all__ = ["GAME_NAMES", "Game", "GameFacts", "IllegalMove", "get_game", "Hexapawn", "Teeko", "TicTacToe"]
+def get_game(name: str) -> Game[Any]:
+    """The game named by ``name``: "teeko", "hexapawn", "tictactoe", or a spec with options such as
+    "teeko:goals=advanced,drops=saaa,centre=off,steps=king".  One instance a form (``game.spec``
+    is its canonical spec); ValueError lists the valid names, options or values."""
+    key, options = parse_game_spec(name)
+    game_class = _GAMES[key]
+    defaults = {option.name: option.default for option in game_class.game_options}
+    changed = {option: value for option, value in options.items() if value != defaults[option]}
+    canonical = key + (":" + ",".join(f"{o}={changed[o]}" for o in defaults if o in changed) if changed else "")
+    if canonical not in _INSTANCES:
+        _INSTANCES[canonical] = game_class(**changed)
+    return _INSTANCES[canonical]
+
+
+__all__ = [
+    "GAME_NAMES",
+    "Game",
+    "GameFacts",
+    "GameOption",
+    "IllegalMove",
+    "game_options",
+    "get_game",
+    "parse_game_spec",
+    "Hexapawn",
+    "Teeko",
+    "TicTacToe",
+]

@@ -41,8 +41,37 @@ class GameFacts:
     symmetry_names: tuple[str, ...]
     #: True when a game can go on for ever (so play needs repetition / ply-cap draws).
     can_cycle: bool
-    #: The value of the start position for player 0 with best play: +1 win, 0 draw, -1 loss.
-    value_of_start: int
+    #: The value of the start position for player 0 with best play: +1 win, 0 draw, -1 loss; None
+    #: where no published result is known (the solver says).
+    value_of_start: int | None
+    #: The game's options and their values in this form, e.g. (("goals", "advanced"), ...).
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """An option of a game's spec (``NAME:option=value,...``), declared for parsers and pickers.
+
+    ``values`` are the allowed values, or, where ``pattern`` (a regular expression) is given, the
+    named choices among the values the pattern allows (``labels`` names them).
+    """
+
+    name: str
+    default: str
+    values: tuple[str, ...]
+    help: str
+    pattern: str | None = None
+    labels: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "default": self.default,
+            "values": list(self.values),
+            "labels": dict(self.labels),
+            "pattern": self.pattern,
+            "help": self.help,
+        }
 
 
 class Game(ABC, Generic[S]):
@@ -56,12 +85,20 @@ class Game(ABC, Generic[S]):
     """
 
     facts: GameFacts
+    #: The options the game's spec takes (none for most games).
+    game_options: tuple[GameOption, ...] = ()
     #: The square permutations that map the game onto itself (identity first).
     symmetries: tuple[Permutation, ...]
 
     @property
     def name(self) -> str:
         return self.facts.name
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec of this form: the name, then the options that differ from their
+        defaults (``teeko:goals=advanced``); ``get_game(game.spec) is game``."""
+        return self.name
 
     @property
     def symbols(self) -> tuple[str, str]:
@@ -127,6 +164,16 @@ class Game(ABC, Generic[S]):
                 best, best_key, best_index = image, key, index
         return best, best_index
 
+    def owner(self, state: S) -> int:
+        """Whose piece the next ply puts down or moves: the side to move's, except where the
+        opponent chooses (Teeko's Alternate drops, where the side to move places the other's pawn)."""
+        return self.to_move(state)
+
+    def winning_squares(self, state: S) -> tuple[int, ...]:
+        """The squares that make the winner's win (its line, its goal), in increasing order; ()
+        while nobody has won, or when the win is not a set of squares.  Games override it."""
+        return ()
+
     def end_reason(self, state: S) -> str:
         """Why a finished position is over, in words ("X has three in a row"); "" while it is not.
         Games override it to name their own ways of winning."""
@@ -150,7 +197,7 @@ class Game(ABC, Generic[S]):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name!r}>"
+        return f"<{type(self).__name__} {self.spec!r}>"
 
 
 def invert(perm: Permutation) -> Permutation:

@@ -216,6 +216,16 @@ class Hexapawn(Game[HexapawnState]):
         except AttributeError:
             return HexapawnState(*state)._winner is not None
 
+    def winning_squares(self, state: HexapawnState) -> tuple[int, ...]:
+        """The winner's pawn on the far row; () for a win by taking every pawn or by blocking."""
+        board = state[0]
+        winner = self.winner(state)
+        if winner is None:
+            return ()
+        side = self.symbols[winner]
+        far = range(0, 3) if winner == 0 else range(6, 9)
+        return tuple(sq for sq in far if board[sq] == side)
+
     def end_reason(self, state: HexapawnState) -> str:
         board, to_move = state[0], state[1]
         winner = _analyse(board, to_move)[0]

@@ -19,6 +19,15 @@ from functools import partial
 from typing import NamedTuple
 
 from .base import Game, GameFacts, IllegalMove, Permutation, invert, square_symmetries
+from .teeko_forms import (
+    CENTRE_SQUARE,
+    TEEKO_OPTIONS,
+    TeekoForm,
+    choosers,
+    goal_masks,
+    published_value,
+    step_masks,
+)
 
 SIZE = 5
 SQUARES = 25
@@ -91,32 +100,51 @@ WIN_SET: frozenset[int] = frozenset(WIN_MASKS)
 SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(SQUARES))
 #: Every placement's text to its square.
 PLACEMENTS: dict[str, int] = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
-#: STEP_TARGETS[sq]: the (target bit, move text) of each step from ``sq``, in increasing target order.
-STEP_TARGETS: tuple[tuple[tuple[int, str], ...], ...] = tuple(
-    tuple((1 << dst, SQUARE_NAMES[src] + SQUARE_NAMES[dst]) for dst in range(SQUARES) if NEIGHBOURS[src] >> dst & 1)
-    for src in range(SQUARES)
-)
-#: Every legal-looking step's text (to a neighbour) to its (source, target) squares.
-STEPS: dict[str, tuple[int, int]] = {
-    SQUARE_NAMES[src] + SQUARE_NAMES[dst]: (src, dst)
-    for src in range(SQUARES)
-    for dst in range(SQUARES)
-    if NEIGHBOURS[src] >> dst & 1
-}
-
-
 #: NEIGHBOUR_WINDOWS[sq]: NEIGHBOURS[sq] seen through ``(bits << 6) >> sq``, the 13-bit window around
 #: ``sq``; ``(occupied << 6 >> sq) & NEIGHBOUR_WINDOWS[sq]`` says which neighbours are taken.
 NEIGHBOUR_WINDOWS: tuple[int, ...] = tuple((NEIGHBOURS[sq] << 6) >> sq for sq in range(SQUARES))
-#: _FREE_STEPS[sq][taken]: the steps from ``sq`` when its neighbours ``taken`` (a window as above) are
-#: occupied; filled on first use, at most 256 entries a square.
-_FREE_STEPS: tuple[dict[int, tuple[str, ...]], ...] = tuple({} for _ in range(SQUARES))
 
 
-def _free_steps(src: int, taken: int) -> tuple[str, ...]:
-    steps = tuple(name for bit, name in STEP_TARGETS[src] if not ((bit << 6) >> src) & taken)
-    _FREE_STEPS[src][taken] = steps
-    return steps
+class StepTables:
+    """The step tables of one way of stepping (king or knight): for each square, its targets and
+    the text of each step, and a cache of the free steps by which targets are taken.
+
+    A square's targets are read through a window: ``(occupied << pad) >> sq`` puts square ``sq``
+    at bit ``pad``, and ``window[sq]`` picks its targets there (pad 6 reaches a king's 8 targets,
+    12 a knight's)."""
+
+    def __init__(self, targets: tuple[int, ...]) -> None:
+        self.targets = targets
+        self.pad = 6 if all(abs(dst - src) <= 6 for src in range(SQUARES) for dst in _bits(targets[src])) else 12
+        self.window = tuple((targets[sq] << self.pad) >> sq for sq in range(SQUARES))
+        self.step_targets: tuple[tuple[tuple[int, str], ...], ...] = tuple(
+            tuple((1 << dst, SQUARE_NAMES[src] + SQUARE_NAMES[dst]) for dst in _bits(targets[src]))
+            for src in range(SQUARES)
+        )
+        #: Every step's text (to a target) to its (source, target) squares.
+        self.steps: dict[str, tuple[int, int]] = {
+            SQUARE_NAMES[src] + SQUARE_NAMES[dst]: (src, dst) for src in range(SQUARES) for dst in _bits(targets[src])
+        }
+        #: free[sq][taken]: the steps from ``sq`` when the targets ``taken`` (a window) are occupied;
+        #: filled on first use, at most 256 entries a square.
+        self.free: tuple[dict[int, tuple[str, ...]], ...] = tuple({} for _ in range(SQUARES))
+
+    def free_steps(self, src: int, taken: int) -> tuple[str, ...]:
+        pad = self.pad
+        steps = tuple(name for bit, name in self.step_targets[src] if not ((bit << pad) >> src) & taken)
+        self.free[src][taken] = steps
+        return steps
+
+
+def _bits(mask: int) -> list[int]:
+    return [sq for sq in range(SQUARES) if mask >> sq & 1]
+
+
+KING_STEPS = StepTables(NEIGHBOURS)
+#: STEP_TARGETS[sq]: the (target bit, move text) of each king step from ``sq``, in increasing target order.
+STEP_TARGETS = KING_STEPS.step_targets
+#: Every legal-looking king step's text (to a neighbour) to its (source, target) squares.
+STEPS = KING_STEPS.steps
 
 
 def has_four(bits: int) -> bool:
@@ -186,21 +214,56 @@ def _pawn_squares(pawns: int) -> tuple[int, ...]:
 
 
 class Teeko(Game[TeekoState]):
-    facts = GameFacts(
-        name="teeko",
-        players=2,
-        rows=SIZE,
-        columns=SIZE,
-        symbols=("X", "O"),
-        symmetry_names=SYMMETRY_NAMES,
-        can_cycle=True,
-        value_of_start=0,  # Guy Steele, 1998: a draw with best play
-    )
+    """Teeko in any of its forms (gamelearn.games.teeko_forms): ``Teeko()`` is Standard Teeko,
+    ``Teeko(goals="advanced", drops="saaa", centre="off", steps="knight")`` a form of Scarne's book.
+    Every form is called ``teeko`` (``game.name``); ``game.spec`` names the form, ``game.form`` holds
+    its options.
+
+    In a drop round whose letter is ``a``, the side to move is the one that *chooses* the square
+    (the pawn's owner's opponent); whose pawn is dropped is told by the board (X's when both sides
+    have as many pawns down, else O's).  Once a side has four, the side to move is the other one,
+    the loser, in every form.
+    """
+
+    game_options = TEEKO_OPTIONS
     symmetries = SYMMETRIES
     _inverse = tuple(invert(p) for p in SYMMETRIES)
 
+    def __init__(self, goals: str = "standard", drops: str = "ssss", centre: str = "on", steps: str = "king") -> None:
+        self.form = TeekoForm(goals, drops, centre, steps)
+        self.facts = GameFacts(
+            name="teeko",
+            players=2,
+            rows=SIZE,
+            columns=SIZE,
+            symbols=("X", "O"),
+            symmetry_names=SYMMETRY_NAMES,
+            can_cycle=True,
+            # Guy Steele, 1998: Standard Teeko is a draw with best play; the other forms as published.
+            value_of_start=published_value(self.form),
+            options=self.form.options(),
+        )
+        self.win_masks: tuple[int, ...] = WIN_MASKS if goals == "standard" else goal_masks(goals)
+        #: A side has at most 4 pawns, so it has won exactly when its pawns *are* a goal: one hash
+        #: lookup instead of a test a mask (this is the hot path).
+        self.win_set: frozenset[int] = WIN_SET if goals == "standard" else frozenset(self.win_masks)
+        self.neighbours: tuple[int, ...] = NEIGHBOURS if steps == "king" else step_masks(steps)
+        self.step_tables = KING_STEPS if steps == "king" else StepTables(self.neighbours)
+        self.can_be_hemmed_in = steps == "knight"
+        #: chooser[placed]: the side to move with ``placed`` pawns down and no four (8: X steps first).
+        self.chooser = choosers(drops)
+        #: forbidden[placed]: squares the next pawn may not take (the centre for the first, centre=off).
+        self.forbidden = tuple((1 << CENTRE_SQUARE) if placed == 0 and centre == "off" else 0 for placed in range(9))
+
+    @property
+    def spec(self) -> str:
+        return self.form.spec
+
+    def __reduce__(self) -> tuple[object, tuple[str, str, str, str]]:
+        return (Teeko, (self.form.goals, self.form.drops, self.form.centre, self.form.steps))
+
     def initial(self) -> TeekoState:
-        return TeekoState(0, 0, 0)
+        return TeekoState(0, 0, self.chooser[0])
 
     def to_move(self, state: TeekoState) -> int:
         return state.to_move
@@ -210,48 +273,72 @@ class Teeko(Game[TeekoState]):
         """True while pawns are still being put down (fewer than 8 on the board)."""
         return (state.x | state.o).bit_count() < 2 * PAWNS
 
+    def owner(self, state: TeekoState) -> int:
+        """Whose pawn the next ply moves or drops: while placing, X's when both sides have as many
+        pawns down, else O's (whoever chooses the square); then the side to move's."""
+        placed = (state.x | state.o).bit_count()
+        return placed % 2 if placed < 2 * PAWNS else state.to_move
+
     def legal_moves(self, state: TeekoState) -> list[str]:
         x, o, mover = state
-        if x in WIN_SET or o in WIN_SET:
+        win_set = self.win_set
+        if x in win_set or o in win_set:
             return []
         occupied = x | o
-        if occupied.bit_count() < 2 * PAWNS:
-            return _free_squares(occupied)
+        placed = occupied.bit_count()
+        if placed < 2 * PAWNS:
+            return _free_squares(occupied | self.forbidden[placed])
         moves: list[str] = []
         own = o if mover else x
-        padded = occupied << 6
+        tables = self.step_tables
+        padded = occupied << tables.pad
+        window, free = tables.window, tables.free
         sources = _PAWN_SQUARES.get(own) or _pawn_squares(own)
         for src in sources:  # sources in increasing square order, then targets: the list comes out sorted
-            taken = (padded >> src) & NEIGHBOUR_WINDOWS[src]
-            steps = _FREE_STEPS[src].get(taken)
-            moves.extend(steps if steps is not None else _free_steps(src, taken))
+            taken = (padded >> src) & window[src]
+            steps = free[src].get(taken)
+            moves.extend(steps if steps is not None else tables.free_steps(src, taken))
         return moves
 
     def play(self, state: TeekoState, move: str) -> TeekoState:
         x, o, mover = state
         occupied = x | o
+        win_set = self.win_set
         # Fast path for the moves the rules allow; anything else goes to parse_move for the reason.
-        placing = occupied.bit_count() < 2 * PAWNS
-        if placing:
+        placed = occupied.bit_count()
+        if placed < 2 * PAWNS:
             dst = PLACEMENTS.get(move) if isinstance(move, str) else None
-            if dst is not None and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
-                return _new_state((x | 1 << dst, o, 1) if mover == 0 else (x, o | 1 << dst, 0))
+            if (
+                dst is not None
+                and not (occupied | self.forbidden[placed]) >> dst & 1
+                and x not in win_set
+                and o not in win_set
+            ):
+                return self._dropped(x, o, placed, dst)
         else:
-            step = STEPS.get(move) if isinstance(move, str) else None
+            step = self.step_tables.steps.get(move) if isinstance(move, str) else None
             if step is not None:
                 src, dst = step
                 own = o if mover else x
-                if own >> src & 1 and not occupied >> dst & 1 and x not in WIN_SET and o not in WIN_SET:
+                if own >> src & 1 and not occupied >> dst & 1 and x not in win_set and o not in win_set:
                     own ^= (1 << src) | (1 << dst)
                     return _new_state((own, o, 1) if mover == 0 else (x, own, 0))
         # Only an illegal move gets here, and parse_move raises IllegalMove with the reason; were it
         # to accept one, the move is applied the slow way (tests check both paths agree).
         source, target = self.parse_move(state, move)
-        own = o if mover else x
-        if source is not None:
-            own ^= 1 << source
-        own |= 1 << target
+        if source is None:
+            return self._dropped(x, o, placed, target)
+        own = (o if mover else x) ^ (1 << source) | (1 << target)
         return TeekoState(own, o, 1) if mover == 0 else TeekoState(x, own, 0)
+
+    def _dropped(self, x: int, o: int, placed: int, dst: int) -> TeekoState:
+        """The state after the pawn of the side whose turn it is to drop goes on ``dst``: the next
+        chooser moves, unless the pawn made four, when the loser is to move."""
+        if placed % 2 == 0:
+            x |= 1 << dst
+            return _new_state((x, o, 1 if x in self.win_set else self.chooser[placed + 1]))
+        o |= 1 << dst
+        return _new_state((x, o, 0 if o in self.win_set else self.chooser[placed + 1]))
 
     def parse_move(self, state: TeekoState, move: str) -> tuple[int | None, int]:
         """Check ``move`` in ``state``: (source square or None for a placement, target square).
@@ -272,6 +359,8 @@ class Teeko(Game[TeekoState]):
                 raise IllegalMove(move, "wrong phase: all 8 pawns are down, step a pawn with rcRC")
             if occupied >> dst & 1:
                 raise IllegalMove(move, f"square {move} is occupied")
+            if self.forbidden[occupied.bit_count()] >> dst & 1:
+                raise IllegalMove(move, "the first pawn may not go on the centre square (centre=off)")
             return None, dst
         src = int(move[0]) * SIZE + int(move[1])
         if self.placing(state):
@@ -280,19 +369,42 @@ class Teeko(Game[TeekoState]):
             raise IllegalMove(move, f"no {symbol} pawn on {move[:2]}")
         if occupied >> dst & 1:
             raise IllegalMove(move, f"square {move[2:]} is occupied")
-        if not NEIGHBOURS[src] >> dst & 1:
+        if not self.neighbours[src] >> dst & 1:
+            if self.form.steps == "knight":
+                raise IllegalMove(move, f"not a knight's jump: {move[2:]} is not a knight's move from {move[:2]}")
             raise IllegalMove(move, f"too far: {move[2:]} is not next to {move[:2]}")
         return src, dst
 
+    def has_four(self, bits: int) -> bool:
+        """True if the pawns in ``bits`` cover one of this form's goals."""
+        if bits.bit_count() == PAWNS:
+            return bits in self.win_set
+        return bits.bit_count() > PAWNS and any(bits & mask == mask for mask in self.win_masks)
+
     def winner(self, state: TeekoState) -> int | None:
-        if state[0] in WIN_SET:
+        if state[0] in self.win_set:
             return 0
-        if state[1] in WIN_SET:
+        if state[1] in self.win_set:
             return 1
         return None
 
+    def winning_squares(self, state: TeekoState) -> tuple[int, ...]:
+        """The goal of this form the winner's four pawns make (a line, a block or, in Advanced
+        Teeko, the corners of a larger square)."""
+        winner = self.winner(state)
+        if winner is None:
+            return ()
+        pawns = state[winner]
+        goal = next((mask for mask in self.win_masks if pawns & mask == mask), 0)
+        return tuple(_bits(goal))
+
     def is_over(self, state: TeekoState) -> bool:
-        return state[0] in WIN_SET or state[1] in WIN_SET
+        win_set = self.win_set
+        if state[0] in win_set or state[1] in win_set:
+            return True
+        # A knight can be hemmed in (four corner pawns, their four targets taken): a side with no
+        # move ends the game drawn, as the solver counts it.  A king always has a free square.
+        return self.can_be_hemmed_in and not self.placing(state) and not self.legal_moves(state)
 
     def end_reason(self, state: TeekoState) -> str:
         winner = self.winner(state)
@@ -300,7 +412,11 @@ class Teeko(Game[TeekoState]):
             return ""
         squares = [sq for sq in range(SQUARES) if state[winner] >> sq & 1]
         rows, columns = {sq // SIZE for sq in squares}, {sq % SIZE for sq in squares}
-        shape = "on a 2x2 square" if len(rows) == len(columns) == 2 else "in a row"
+        if len(rows) == len(columns) == 2:
+            span = max(rows) - min(rows)
+            shape = "on a 2x2 square" if span == 1 else f"on the corners of a {span + 1}x{span + 1} square"
+        else:
+            shape = "in a row"
         return f"{self.symbols[winner]} has four {shape}"
 
     def board(self, state: TeekoState) -> str:
@@ -326,13 +442,15 @@ class Teeko(Game[TeekoState]):
             raise ValueError(f"each side has at most 4 pawns; this board has {nx} X and {no} O")
         if nx + no < 2 * PAWNS and nx not in (no, no + 1):
             raise ValueError(f"placing alternates from X: {nx} X and {no} O cannot happen")
-        if nx + no < 2 * PAWNS and to_move != (0 if nx == no else 1):
-            raise ValueError(f"with {nx} X and {no} O on the board it is {self.symbols[0 if nx == no else 1]} to move")
-        x_four, o_four = has_four(x), has_four(o)
+        x_four, o_four = self.has_four(x), self.has_four(o)
         if x_four and o_four:
             raise ValueError("both sides have four: no game reaches this board")
         if (x_four and to_move == 0) or (o_four and to_move == 1):
             raise ValueError("the side that has just made four cannot be the side to move")
+        if nx + no < 2 * PAWNS and not (x_four or o_four) and to_move != self.chooser[nx + no]:
+            raise ValueError(f"with {nx} X and {no} O on the board it is {self.symbols[self.chooser[nx + no]]} to move")
+        if self.forbidden[0] & (x | o) and nx + no == 1:
+            raise ValueError("the first pawn may not be on the centre square (centre=off)")
         return TeekoState(x, o, to_move)
 
     def transform(self, state: TeekoState, symmetry: int) -> TeekoState:
@@ -355,15 +473,35 @@ class Teeko(Game[TeekoState]):
         return "\n".join(lines)
 
     def rules_text(self) -> str:
-        return (
-            "Teeko (John Scarne, 1937)\n"
-            "Two players, X and O, with four pawns each, on a 5x5 board. X begins.\n"
-            "1. Placing: in turn, each player puts one pawn on any free square, until all 8 are down.\n"
-            "2. Moving: in turn, each player steps one of their pawns to a free square next to it, "
-            "in any of the 8 directions.\n"
-            "Whoever first has four pawns in a row (across, down or diagonally) or on the four "
-            "squares of a 2x2 block wins.\n"
+        form = self.form
+        placing = "1. Placing: in turn, each player puts one pawn on any free square, until all 8 are down."
+        if "a" in form.drops:
+            rounds = ", ".join(str(k + 1) for k, letter in enumerate(form.drops) if letter == "a")
+            placing += f" In drop round {rounds} (each side's drop of that number) the OPPONENT chooses the square."
+        if form.centre == "off":
+            placing += " The first pawn dropped may not go on the centre square (22)."
+        if form.steps == "knight":
+            moving = (
+                "2. Moving: in turn, each player jumps one of their pawns to a free square a chess knight's move "
+                "away. A player who has no jump ends the game drawn."
+            )
+        else:
+            moving = (
+                "2. Moving: in turn, each player steps one of their pawns to a free square next to it, "
+                "in any of the 8 directions."
+            )
+        goals = "squares of a 2x2 block"
+        if form.goals == "advanced":
+            goals += ", or on the four corners of any larger square (3x3, 4x4, 5x5),"
+        lines = [
+            "Teeko (John Scarne, 1937)" + ("" if form.is_standard else f": {form.describe()} ({form.spec})"),
+            "Two players, X and O, with four pawns each, on a 5x5 board. "
+            + ("X begins." if form.drops[0] == "s" else "X's pawn goes down first, where O chooses."),
+            placing,
+            moving,
+            f"Whoever first has four pawns in a row (across, down or diagonally) or on the four {goals} wins.",
             "Notation: squares are rc, row then column, 0-4 from the top left (22 is the middle). "
-            "Place with rc (e.g. 22); step with rcRC, from and to (e.g. 2223).\n"
-            "A position repeated for the third time, or the ply limit, ends the game as a draw."
-        )
+            "Place with rc (e.g. 22); step with rcRC, from and to (e.g. 2223).",
+            "A position repeated for the third time, or the ply limit, ends the game as a draw.",
+        ]
+        return "\n".join(lines)

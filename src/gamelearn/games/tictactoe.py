@@ -194,6 +194,15 @@ class TicTacToe(Game[TicTacToeState]):
         except AttributeError:
             return not TicTacToeState(*state)._moves
 
+    def winning_squares(self, state: TicTacToeState) -> tuple[int, ...]:
+        """The winner's line of three."""
+        winner = self.winner(state)
+        if winner is None:
+            return ()
+        marks = state[winner]
+        line = next((line for line in LINES if marks & line == line), 0)
+        return tuple(sq for sq in range(9) if line >> sq & 1)
+
     def end_reason(self, state: TicTacToeState) -> str:
         if not self.is_over(state):
             return ""

@@ -46,8 +46,9 @@ class Node:
         self.untried: list[str] = list(game.legal_moves(state))
         self.visits = 0
         self.wins = 0.0
-        # The side that made the move into this node (the root's is the side not to move there).
-        self.mover = 1 - game.to_move(state)
+        # The side that made the move into this node (the root's is the side not to move there);
+        # the parent's side to move, which is not always the other side (Scarne's Alternate drops).
+        self.mover = game.to_move(parent.state) if parent is not None else 1 - game.to_move(state)
 
 
 class MCTSPlayer(Player):

@@ -50,7 +50,7 @@ class MinimaxPlayer(Player):
             return score if player == 0 else -score
         best = -float("inf")
         for move in self.game.legal_moves(state):
-            score = -self.value(self.game.play(state, move), 1 - player, depth - 1, ply + 1, -beta, -alpha)
+            score = self.child_score(self.game.play(state, move), player, depth - 1, ply + 1, alpha, beta)
             if score > best:
                 best = score
             if self.pruning:
@@ -59,11 +59,20 @@ class MinimaxPlayer(Player):
                     break
         return best
 
+    def child_score(self, child: Hashable, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
+        """The value for ``player`` of the position its move led to: negated when the other side
+        moves there, as is; when ``player`` moves again (a drop round of Scarne's Alternate Game,
+        where the chooser can choose twice in a row)."""
+        after = self.game.to_move(child)
+        if after == player:
+            return self.value(child, player, depth, ply, alpha, beta)
+        return -self.value(child, after, depth, ply, -beta, -alpha)
+
     def scores(self, state: Hashable) -> dict[str, float]:
         """Each legal move's value for the side to move (exact, with a full window)."""
         player = self.game.to_move(state)
         return {
-            move: -self.value(self.game.play(state, move), 1 - player, self.depth - 1, 1, -float("inf"), float("inf"))
+            move: self.child_score(self.game.play(state, move), player, self.depth - 1, 1, -float("inf"), float("inf"))
             for move in self.game.legal_moves(state)
         }
 
@@ -80,7 +89,7 @@ class MinimaxPlayer(Player):
         ties: list[str] = []
         for move in self.moves_to_choose_from(state):
             alpha = math.nextafter(best, -math.inf)
-            score = -self.value(self.game.play(state, move), 1 - player, self.depth - 1, 1, -math.inf, -alpha)
+            score = self.child_score(self.game.play(state, move), player, self.depth - 1, 1, alpha, math.inf)
             if score > best:
                 best, ties = score, [move]
             elif score == best:

@@ -127,7 +127,7 @@ class TDPlayer(Learner):
         return self.rng.choice([move for move in moves if scored[move] == best])
 
     def learn(self, record: GameRecord, side: int | None = None) -> None:
-        if not self.train or record.game != self.game.name:
+        if not self.train or record.game != self.game.spec:
             return
         sides: tuple[int, ...] = (0, 1) if side is None else (side,)
         if record is self._last_record:

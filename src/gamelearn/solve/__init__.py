@@ -27,6 +27,7 @@ _CACHE: dict[str, Solution] = {}
 def solve(game: Game | str, **options: Any) -> Solution:
     """The exact solution of ``game``.
 
+    ``game`` is a game or a spec (``"teeko:goals=advanced"``): each form of Teeko has its own table.
     Options (Teeko only): ``path`` (the table file, default in the data directory) and
     ``build=True`` to build a missing or damaged table instead of refusing it (ValueError).
     """
@@ -50,7 +51,7 @@ def solve(game: Game | str, **options: Any) -> Solution:
 
         # One open table per file (and per version of it: a rebuilt file is opened afresh), so
         # that making many perfect players does not re-read and re-verify the table each time.
-        path = options.get("path") or default_path()
+        path = options.get("path") or default_path(game)
         try:
             stamp = os.stat(path)
             key = f"teeko:{os.path.abspath(path)}:{stamp.st_mtime_ns}:{stamp.st_size}"

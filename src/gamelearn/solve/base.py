@@ -81,11 +81,19 @@ class Solution(ABC):
         """Plies to the end with best play (winner hurries, loser holds out); None for a draw."""
         return self.outcome(state)[1]
 
+    def result_of(self, state: Hashable, move: str) -> Outcome:
+        """The outcome of ``move`` for the side that plays it in ``state``.  Usually the other side
+        moves next and the child's value flips; in a drop round of Scarne's Alternate Game the same
+        side may choose again, and then it does not.  IllegalMove for a move the rules forbid."""
+        child = self.game.play(state, move)
+        value, distance = self.outcome(child)
+        if self.game.to_move(child) != self.game.to_move(state):
+            return move_outcome((value, distance))
+        return (value, None if distance is None else distance + 1)
+
     def move_outcomes(self, state: Hashable) -> list[tuple[str, Outcome]]:
         """Every legal move with its outcome for the side that plays it, in the game's move order."""
-        return [
-            (move, move_outcome(self.outcome(self.game.play(state, move)))) for move in self.game.legal_moves(state)
-        ]
+        return [(move, self.result_of(state, move)) for move in self.game.legal_moves(state)]
 
     def best_moves(self, state: Hashable) -> list[str]:
         """The moves of perfect play: the best value, then the fastest win or the slowest loss.
@@ -107,8 +115,7 @@ class Solution(ABC):
 
     def grade(self, state: Hashable, move: str) -> Grade:
         """best, keeps, mistake or blunder; IllegalMove (a ValueError) for a move the rules forbid."""
-        chosen = move_outcome(self.outcome(self.game.play(state, move)))
-        return self._grade(self.outcome(state), chosen)
+        return self._grade(self.outcome(state), self.result_of(state, move))
 
     def analyze(self, state: Hashable) -> list[MoveAnalysis]:
         """Every legal move with its value, distance and grade, best first (ties in move order)."""

@@ -218,10 +218,16 @@ def placing_layer(
     binom: np.ndarray,
     full: int,
     other_complete: bool,
+    owner_chooses: bool,
+    forbidden: int,
 ) -> None:
-    """One layer of the placing phase, stored rows only: each position (a, b), a a representative,
-    is the best of its placements, each looked up in the (already solved) next layer, where b moves
-    and a has one pawn more."""
+    """One layer of the placing phase, stored rows only: each position (a, b), a a representative
+    and the side whose pawn goes down next (its *owner*), is valued for the owner over its
+    placements, each looked up in the (already solved) next layer, where b's pawn goes down next
+    and a has one pawn more.  With ``owner_chooses`` the owner takes the best placement; otherwise
+    (a round of Scarne's Alternate Game) the opponent chooses, the worst for the owner: the fastest
+    loss, else a draw, else the slowest win.  ``forbidden`` squares may not be taken (the centre
+    rule, for the first pawn)."""
     row = others.shape[0]
     for c in range(reps.shape[0]):
         a = reps[c]
@@ -237,16 +243,16 @@ def placing_layer(
             child_rep = child_reps[child_class]
             base = child_class * child_row
             a_image = permute(a, perm)
-            best_score = -100000
+            best_score = -100000 if owner_chooses else 100000
             best_code = 0
-            empty = full & ~(a | b)
+            empty = full & ~(a | b | forbidden)
             while empty:
                 low = empty & -empty
                 empty ^= low
                 placed = a_image | (1 << perm[popcount(low - 1)])
                 child = child_rows[base + rank_among_free(placed, child_rep, binom)]
                 score = move_score(child)
-                if score > best_score:
+                if score > best_score if owner_chooses else score < best_score:
                     best_score = score
                     best_code = 0 if child == DRAW else child + 1
             out[idx] = best_code

@@ -74,10 +74,14 @@ def _nothing(stage: str, done: int, total: int) -> None:
     return None
 
 
-def build_layers(
-    variant: Variant, progress: Progress = _nothing
-) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
-    """Solve ``variant`` completely: the stored rows of every layer, and facts about the build."""
+#: Placing layers already built, by what they depend on: the moving signature, the layer, the drop
+#: letters from its round on, and the forbidden squares of its placements (forms share them).
+PlacingCache = dict[tuple[str, tuple[int, int], str, int], np.ndarray]
+
+
+def build_moving(variant: Variant, progress: Progress = _nothing) -> tuple[np.ndarray, dict[str, Any]]:
+    """The moving phase of ``variant`` by retrograde analysis: the stored rows (representative mover
+    sets only) and facts about the build (census, positions resolved a level, time)."""
     from . import kernels  # numba loads only for a build, not for reading a table
 
     started = time.perf_counter()
@@ -109,12 +113,45 @@ def build_layers(
     census = census_of_codes(kernels.histogram(code))
     moving_classes = index.classes[k]
     rep_ranks = np.searchsorted(movers, moving_classes.reps)
-    layers: dict[tuple[int, int], np.ndarray] = {(k, k): kernels.gather_rows(code, len(others), rep_ranks)}
-    del code
+    rows = kernels.gather_rows(code, len(others), rep_ranks)
+    facts = {
+        "census": census.to_dict(),
+        "levels": levels,
+        "positions_without_moves": int(stuck),
+        "moving_seconds": round(time.perf_counter() - started, 2),
+    }
+    return rows, facts
+
+
+def build_placing(
+    variant: Variant,
+    moving: np.ndarray,
+    progress: Progress = _nothing,
+    cache: PlacingCache | None = None,
+    index: Indexing | None = None,
+) -> dict[tuple[int, int], np.ndarray]:
+    """The placing phase of ``variant`` layer by layer back from its moving phase ``moving``.  A
+    layer depends only on the drop rounds from its own on (and the first on the centre rule), so
+    forms that agree there share it through ``cache``."""
+    from . import kernels
+
+    index = index or Indexing(variant)
+    n, k = index.n, index.k
+    full = (1 << n) - 1
+    layers: dict[tuple[int, int], np.ndarray] = {(k, k): moving}
     child: tuple[int, int] = (k, k)
     placing = variant.layers()[:-1]
-    for step, (m, o) in enumerate(reversed(placing)):
+    pattern = variant.drop_pattern
+    signature = variant.moving_signature()
+    for step, placed in enumerate(reversed(range(len(placing)))):
         progress("placing phase", step, len(placing))
+        m, o = placing[placed]
+        forbidden = variant.first_forbidden if placed == 0 else 0
+        key = (signature, (m, o), pattern[placed // 2 :], forbidden)
+        if cache is not None and key in cache:
+            layers[(m, o)] = cache[key]
+            child = (m, o)
+            continue
         classes = index.classes[m]
         rows = index.subsets(n - m, o)
         out = np.empty(len(classes.reps) * len(rows), dtype=np.uint8)
@@ -134,14 +171,29 @@ def build_layers(
             index.binom,
             full,
             o == k,
+            variant.owner_chooses(placed),
+            forbidden,
         )
         layers[(m, o)] = out
+        if cache is not None:
+            cache[key] = out
         child = (m, o)
     progress("placing phase", len(placing), len(placing))
+    return layers
+
+
+def build_layers(
+    variant: Variant, progress: Progress = _nothing, moving: tuple[np.ndarray, dict[str, Any]] | None = None
+) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
+    """Solve ``variant`` completely: the stored rows of every layer, and facts about the build.
+    ``moving``: the moving phase already built (rows and facts) for a form with the same goals and
+    steps, so that only the placing phase is computed."""
+    started = time.perf_counter()
+    rows, moving_facts = moving if moving is not None else build_moving(variant, progress)
+    layers = build_placing(variant, rows, progress)
     facts = {
-        "census": census.to_dict(),
-        "levels": levels,
-        "positions_without_moves": int(stuck),
+        **moving_facts,
+        "moving_phase": "reused" if moving is not None else "built",
         "build_seconds": round(time.perf_counter() - started, 2),
     }
     return layers, facts
@@ -187,6 +239,7 @@ def write_table(variant: Variant, layers: dict[tuple[int, int], np.ndarray], fac
         "format": FORMAT,
         "variant": variant.name,
         "signature": variant.signature(),
+        "moving_signature": variant.moving_signature(),
         "layers": entries,
         "payload_size": offset,
         "sha256": digest.hexdigest(),
@@ -226,12 +279,12 @@ def read_header(path: Path) -> dict[str, Any]:
 
 
 def open_table(
-    variant: Variant, path: Path, verify: bool = True
+    variant: Variant, path: Path, verify: bool = True, signature: str | None = None
 ) -> tuple[dict[tuple[int, int], np.ndarray], dict[str, Any]]:
     """The layers of the table at ``path``, memory-mapped, after checking that it is complete, intact
-    and for ``variant``; TableError (a ValueError) otherwise."""
+    and for ``variant`` (or has the given ``signature``); TableError (a ValueError) otherwise."""
     header = read_header(path)
-    if header.get("format") != FORMAT or header.get("signature") != variant.signature():
+    if header.get("format") != FORMAT or header.get("signature") != (signature or variant.signature()):
         raise TableError(
             f"{path} is a table of another game or format ({header.get('variant')!r}, format {header.get('format')})"
         )

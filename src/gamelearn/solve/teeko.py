@@ -1,9 +1,17 @@
-"""Teeko, strongly solved (issue 4, point 3): every position of the moving phase by retrograde
-analysis, the placing phase layer by layer from it, all in one memory-mapped table.
+"""Teeko, strongly solved (issue 4, point 3), in every form of Scarne's book (issue 14): every
+position of the moving phase by retrograde analysis, the placing phase layer by layer from it, all
+in one memory-mapped table a form.
 
-``solve_teeko(game)`` opens the table from the data directory and refuses a missing or damaged one
-with a message that says how to build it; ``build_teeko_table()`` (``gamelearn solve teeko``)
-builds it.  The known result it must reproduce: Teeko is a draw with best play (Guy Steele, 1998).
+``solve_teeko(game)`` opens the form's table from the data directory and refuses a missing or
+damaged one with a message that says how to build it; ``build_table()`` (``gamelearn solve
+teeko``, ``gamelearn solve "teeko:goals=advanced"``) builds it, taking the moving phase from a
+table already built for a form with the same goals and steps when there is one.  The known result
+it must reproduce: Standard Teeko is a draw with best play (Guy Steele, 1998).
+
+In the placing phase a table byte is the value for the side whose pawn goes down next (its
+owner), which in a round of Scarne's Alternate Game is not the side to move (the chooser); the
+reader turns it round.  Either way a win still comes on the winner's own pawn's ply, so the parity
+of the distance says who wins (codes.py).
 """
 
 from __future__ import annotations
@@ -16,13 +24,33 @@ from typing import Any
 import numpy as np
 
 from ..games import Game
+from ..games.teeko import Teeko
 from .base import Outcome, Solution
 from .codes import decode
 from .paths import table_path
-from .table import Census, Progress, TableError, build_layers, census_of_codes, open_table, write_table
-from .variant import Indexing, Variant, teeko
+from .table import (
+    Census,
+    Progress,
+    TableError,
+    build_layers,
+    census_of_codes,
+    open_table,
+    read_header,
+    write_table,
+)
+from .variant import Indexing, Variant, teeko_form
 
-BUILD_HINT = "build it with `gamelearn solve teeko` (well under a minute, 13 MB)"
+
+def build_hint(game: Game) -> str:
+    spec = game.spec if ":" not in game.spec else f'"{game.spec}"'
+    return f"build it with `gamelearn solve {spec}` (well under a minute, 13 MB)"
+
+
+def variant_of(game: Game) -> Variant:
+    """The solver's view of a form of Teeko (ValueError for another game)."""
+    if not isinstance(game, Teeko):
+        raise ValueError(f"the table solver is for Teeko, not {game.name}")
+    return teeko_form(game)
 
 
 class TableSolution(Solution):
@@ -51,10 +79,14 @@ class TableSolution(Solution):
     def outcome(self, state: Hashable) -> Outcome:
         x: int = state.x  # type: ignore[attr-defined]
         o: int = state.o  # type: ignore[attr-defined]
-        mover, other = (o, x) if state.to_move else (x, o)  # type: ignore[attr-defined]
-        if self.variant.has_four(other):
+        to_move: int = state.to_move  # type: ignore[attr-defined]
+        if self.variant.has_four(o if to_move == 0 else x):
             return (-1, 0)
-        return decode(self.code(mover, other))
+        placed = (x | o).bit_count()
+        # the side whose pawn goes down (or steps) next: the table holds the value for it
+        owner = placed % 2 if placed < 2 * self.variant.pawns else to_move
+        value, distance = decode(self.code(o, x) if owner else self.code(x, o))
+        return (value, distance) if owner == to_move else (-value, distance)
 
     def census(self) -> Census:
         """Won, drawn and lost arrangements of the moving phase, counted from the stored table: a
@@ -76,29 +108,77 @@ class TableSolution(Solution):
         return facts
 
 
-def default_path() -> Path:
-    return table_path("teeko")
+def table_name(spec: str) -> str:
+    """The file name (without folder) of a form's table: ``teeko``, ``teeko_goals=advanced``, ..."""
+    return spec.replace(":", "_").replace(",", "_")
+
+
+def default_path(game: Game | None = None) -> Path:
+    """Where the table of ``game`` (default: Standard Teeko) lives in the data directory."""
+    return table_path(table_name(game.spec if game is not None else "teeko"))
 
 
 def solve_teeko(game: Game, path: str | Path | None = None, build: bool = False, verify: bool = True) -> TableSolution:
-    """The solved Teeko table at ``path`` (default: the data directory).  A missing, partial or
-    corrupt table is refused with a ValueError saying how to build it, or rebuilt with ``build``."""
-    target = Path(path) if path is not None else default_path()
-    variant = teeko()
+    """The solved table of ``game`` (a form of Teeko) at ``path`` (default: the data directory).  A
+    missing, partial or corrupt table is refused with a ValueError saying how to build it, or
+    rebuilt with ``build``."""
+    target = Path(path) if path is not None else default_path(game)
+    variant = variant_of(game)
     try:
         layers, header = open_table(variant, target, verify=verify)
     except TableError as error:
         if not build:
-            raise TableError(f"{error}; {BUILD_HINT}") from None
+            raise TableError(f"{error}; {build_hint(game)}") from None
         build_table(variant, target)
         layers, header = open_table(variant, target, verify=verify)
     return TableSolution(game, variant, layers, header)
 
 
-def build_table(variant: Variant, path: Path, progress: Progress | None = None) -> dict[str, Any]:
-    """Solve ``variant`` and write its table to ``path`` (atomically); returns the build's facts."""
+def shared_moving_phase(variant: Variant, folder: Path) -> tuple[np.ndarray, dict[str, Any]] | None:
+    """The moving phase of a table in ``folder`` built for a form with the same goals and steps
+    (same moving signature), checked whole (size, checksum) before use; None if there is none."""
+    if not folder.is_dir():
+        return None
+    wanted = variant.moving_signature()
+    k = variant.pawns
+    for candidate in sorted(folder.glob("teeko*.table")):
+        try:
+            header = read_header(candidate)
+        except (TableError, OSError):
+            continue
+        if header.get("moving_signature", header.get("signature")) != wanted:
+            continue
+        donor = Variant(
+            header.get("variant", "?"),
+            variant.rows,
+            variant.columns,
+            variant.pawns,
+            variant.win_masks,
+            variant.neighbours,
+            variant.symmetries,
+        )
+        try:
+            # the donor's full signature differs when its drops do: check size and checksum only
+            layers, _ = open_table(donor, candidate, signature=header.get("signature"))
+        except TableError:
+            continue
+        keys = ("census", "levels", "positions_without_moves", "moving_seconds")
+        facts = {key: header[key] for key in keys if key in header}
+        facts["moving_from"] = candidate.name
+        return np.array(layers[(k, k)]), facts
+    return None
+
+
+def build_table(variant: Variant, path: Path, progress: Progress | None = None, share: bool = True) -> dict[str, Any]:
+    """Solve ``variant`` and write its table to ``path`` (atomically); returns the build's facts.
+    With ``share``, the moving phase is taken from a table of the same goals and steps in the same
+    folder when one is there, so that only the placing phase is computed."""
     started = time.perf_counter()
-    layers, facts = build_layers(variant, progress) if progress else build_layers(variant)
+    moving = shared_moving_phase(variant, path.parent) if share else None
+    if progress:
+        layers, facts = build_layers(variant, progress, moving=moving)
+    else:
+        layers, facts = build_layers(variant, moving=moving)
     write_table(variant, layers, facts, path)
     facts["total_seconds"] = round(time.perf_counter() - started, 2)
     return facts

@@ -24,11 +24,16 @@ from ..games.base import square_symmetries
 from ..games.teeko import NEIGHBOURS as TEEKO_NEIGHBOURS
 from ..games.teeko import SYMMETRIES as TEEKO_SYMMETRIES
 from ..games.teeko import WIN_MASKS as TEEKO_WIN_MASKS
+from ..games.teeko import Teeko
 
 
 @dataclass(frozen=True)
 class Variant:
-    """A Teeko-like game: ``pawns`` each, placed one at a time, then stepped to a free neighbour."""
+    """A Teeko-like game: ``pawns`` each, placed one at a time, then stepped to a free neighbour.
+
+    ``drops`` has a letter a drop round (round r: each side's r-th pawn): ``s``, the pawn's owner
+    chooses its square, ``a``, the opponent does (Scarne's Alternate Game); empty means all ``s``.
+    ``first_forbidden`` is the mask of squares the first pawn may not take (the centre rule)."""
 
     name: str
     rows: int
@@ -37,14 +42,34 @@ class Variant:
     win_masks: tuple[int, ...]
     neighbours: tuple[int, ...]
     symmetries: tuple[tuple[int, ...], ...]
+    drops: str = ""
+    first_forbidden: int = 0
 
     @property
     def squares(self) -> int:
         return self.rows * self.columns
 
-    def signature(self) -> str:
-        """A digest of everything that defines the game, written into the table's header."""
+    @property
+    def drop_pattern(self) -> str:
+        return self.drops or "s" * self.pawns
+
+    def owner_chooses(self, placed: int) -> bool:
+        """Whether the owner of the pawn dropped when ``placed`` pawns are down chooses its square."""
+        return self.drop_pattern[placed // 2] == "s"
+
+    def moving_signature(self) -> str:
+        """A digest of what defines the moving phase (board, pawns, goals, steps, symmetries): forms
+        that differ only in their drops share it, and so their moving phase."""
         text = repr((self.rows, self.columns, self.pawns, self.win_masks, self.neighbours, self.symmetries))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def signature(self) -> str:
+        """A digest of everything that defines the game, written into the table's header (for
+        standard drops it is the moving signature, so that tables built before the drop options
+        stay valid)."""
+        if self.drop_pattern == "s" * self.pawns and not self.first_forbidden:
+            return self.moving_signature()
+        text = repr((self.moving_signature(), self.drop_pattern, self.first_forbidden))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def has_four(self, bits: int) -> bool:
@@ -65,9 +90,33 @@ def teeko() -> Variant:
     return Variant("teeko", 5, 5, 4, TEEKO_WIN_MASKS, TEEKO_NEIGHBOURS, TEEKO_SYMMETRIES)
 
 
-def small_variant(rows: int, columns: int, pawns: int) -> Variant:
+def teeko_form(game: Teeko) -> Variant:
+    """The solver's view of a form of Teeko, taken from its rules (gamelearn.games.teeko)."""
+    return Variant(
+        game.spec,
+        5,
+        5,
+        4,
+        game.win_masks,
+        game.neighbours,
+        TEEKO_SYMMETRIES,
+        "" if game.form.drops == "ssss" else game.form.drops,
+        game.forbidden[0],
+    )
+
+
+def centre_squares(rows: int, columns: int) -> int:
+    """The centre of a board as a mask: the middle square, or the middle two or four squares of a
+    board with an even side (the small boards' version of the centre rule)."""
+    rs = [rows // 2] if rows % 2 else [rows // 2 - 1, rows // 2]
+    cs = [columns // 2] if columns % 2 else [columns // 2 - 1, columns // 2]
+    return sum(1 << (r * columns + c) for r in rs for c in cs)
+
+
+def small_variant(rows: int, columns: int, pawns: int, drops: str = "", centre: bool = True) -> Variant:
     """A smaller Teeko: ``pawns`` in a line (across, down, diagonal) wins, and so do 2x2 blocks when
-    ``pawns`` is 4.  ``small_variant(5, 5, 4)`` has exactly real Teeko's 44 winning sets."""
+    ``pawns`` is 4.  ``small_variant(5, 5, 4)`` has exactly real Teeko's 44 winning sets.  ``drops``
+    and ``centre=False`` (no first pawn on the centre squares) as in :class:`Variant`."""
     masks: set[int] = set()
     for r in range(rows):
         for c in range(columns):
@@ -100,8 +149,17 @@ def small_variant(rows: int, columns: int, pawns: int) -> Variant:
                 lambda sq: (rows - 1 - sq // columns, columns - 1 - sq % columns),
             )
         )
+    name = f"teeko-{rows}x{columns}-{pawns}" + (f"-{drops}" if drops else "") + ("" if centre else "-nocentre")
     return Variant(
-        f"teeko-{rows}x{columns}-{pawns}", rows, columns, pawns, tuple(sorted(masks)), tuple(neighbours), symmetries
+        name,
+        rows,
+        columns,
+        pawns,
+        tuple(sorted(masks)),
+        tuple(neighbours),
+        symmetries,
+        "" if drops == "s" * pawns else drops,
+        0 if centre else centre_squares(rows, columns),
     )
 
 

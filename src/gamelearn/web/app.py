@@ -54,7 +54,11 @@ class Problem(BaseModel):
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=40, description=f"one of {', '.join(GAME_NAMES)}", examples=["hexapawn"])
+    game: str = Field(
+        max_length=100,
+        description=f"one of {', '.join(GAME_NAMES)}, or a spec with the options `/api/games` lists",
+        examples=["hexapawn", "teeko:goals=advanced,drops=saaa"],
+    )
     players: list[str] = Field(
         min_length=2, max_length=2, description="two player specs, the first moves first", examples=[["human", "her"]]
     )
@@ -238,10 +242,10 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         return review(web_game.game, web_game.moves) | {"id": web_game.id, "players": web_game.specs()}
 
     @app.get("/api/records", tags=["review"], summary="This browser's finished games")
-    def records(request: Request, game: str | None = Query(None, max_length=40)) -> list[dict[str, Any]]:
-        if game is not None:
-            service.load_game(game)
-        rows = store.records(game=game, owner=owner_of(request), limit=RECORDS_LISTED)
+    def records(request: Request, game: str | None = Query(None, max_length=100)) -> list[dict[str, Any]]:
+        # records carry the game's spec (a form of Teeko is named as played)
+        spec = service.load_game(game).spec if game is not None else None
+        rows = store.records(game=spec, owner=owner_of(request), limit=RECORDS_LISTED)
         return [{k: row[k] for k in ("id", "game", "players", "winner", "end", "plies")} for row in reversed(rows)]
 
     @app.get("/api/records/{record_id}/review", tags=["review"], summary="A kept game graded", responses=ERRORS)
@@ -251,12 +255,12 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
 
     @app.get("/api/tables/{game}", tags=["review"], summary="Whether the game's solved table is ready")
     def table_status(game: str) -> dict[str, Any]:
-        return service.tables.status(game[:40])
+        return service.tables.status(game[:100])
 
     @app.post("/api/tables/{game}/build", tags=["review"], summary="Build the game's solved table", responses=ERRORS)
     def table_build(game: str) -> dict[str, Any]:
         """Starts the build (one at a time; tens of seconds for Teeko); poll GET /api/tables/{game}."""
-        return service.tables.start(game[:40])
+        return service.tables.start(game[:100])
 
     @app.get(
         "/api/games/{game_id}/analysis",

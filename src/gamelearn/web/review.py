@@ -16,8 +16,14 @@ from .views import move_squares
 def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
     """Every position and move of a game, graded; ``available`` False (and why) when the game's
     solution cannot be read here (Teeko without its table)."""
-    ready, reason = table_ready(game.name)
-    base: dict[str, Any] = {"game": game.name, "moves": list(moves), "available": ready, "reason": reason}
+    ready, reason = table_ready(game.spec)  # each form of Teeko has its own table
+    base: dict[str, Any] = {
+        "game": game.name,
+        "spec": game.spec,
+        "moves": list(moves),
+        "available": ready,
+        "reason": reason,
+    }
     if not ready:
         return base | {"positions": [], "plies": []}
     from ..solve import solve

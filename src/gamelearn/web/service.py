@@ -189,7 +189,7 @@ class WebService:
     def save(self, web_game: WebGame) -> None:
         """Keep the game in the store (after every change); the owner's oldest go past the limit."""
         payload = {
-            "game": web_game.game.name,
+            "game": web_game.game.spec,  # a form of Teeko resumes as that form
             "players": [seat.spec for seat in web_game.seats],
             "seed": web_game.seed,
             "max_plies": web_game.max_plies,
@@ -199,7 +199,7 @@ class WebService:
             "failure": web_game.failure,
         }
         owner = web_game.owner
-        self.store.save_web_game(owner, web_game.id, web_game.game.name, payload, finished=web_game.over)
+        self.store.save_web_game(owner, web_game.id, web_game.game.spec, payload, finished=web_game.over)
         kept = self.store.web_games(owner)
         extra = len(kept) - self.settings.stored_games_per_owner
         if extra > 0:
@@ -389,7 +389,7 @@ class WebService:
         with self.owner_lock(owner), self.store.transaction():
             # The chart starts again with the learner: it reads only the games after this mark
             # (the records themselves are kept).
-            latest = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=1)
+            latest = self.store.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=1)
             after = latest[-1]["id"] if latest else 0
             self.store.save_learner(RESET_MARK_KIND, f"{kind}-{game.name}", {"after_record": after}, owner=owner)
             return Keeper(self.store, owner).forget(learner)
@@ -425,7 +425,7 @@ class WebService:
         learner, game = self.browser_learner(kind, game_name)
         mark = self.store.load_learner(RESET_MARK_KIND, f"{kind}-{game.name}", owner=owner)
         after = int(mark.get("after_record", 0)) if mark else 0
-        records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        records = self.store.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
         return first_box_history(self.store, owner, game, learner, [r for r in records if r["id"] > after])
 
     def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> dict[str, Any]:
@@ -441,7 +441,7 @@ class WebService:
         if learner is not None and learner != "human":
             self.browser_learner(learner, game_name)
         game = self.load_game(game_name)
-        records = self.store.records(game=game.name, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        records = self.store.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
         mark = self.store.load_learner(RESET_MARK_KIND, f"{learner}-{game.name}", owner=owner) if learner else None
         after = int(mark.get("after_record", 0)) if mark else 0
         letters = []

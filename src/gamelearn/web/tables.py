@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from ..games import get_game
+from ..games import Game, get_game
 from .guards import public_message
 
 #: The stages of a build, in order, with the share of the bar each fills.
@@ -28,6 +29,13 @@ def build_teeko(progress: Progress) -> None:
     build_table(teeko(), default_path(), progress)
 
 
+def build_teeko_form(game: Game, progress: Progress) -> None:
+    """The table of one form of Teeko (``teeko:goals=advanced``), where `gamelearn solve` keeps it."""
+    from ..solve.teeko import build_table, default_path, variant_of
+
+    build_table(variant_of(game), default_path(game), progress)
+
+
 def table_ready(game_name: str) -> tuple[bool, str]:
     """(True, "") when the game's solution can be read now, else (False, why and how to build)."""
     try:
@@ -40,13 +48,22 @@ def table_ready(game_name: str) -> tuple[bool, str]:
 
 
 class TableBuilds:
+    """The builds, keyed by the game's canonical spec (each form of Teeko has its own table)."""
+
     def __init__(self, builders: dict[str, Builder] | None = None) -> None:
         self.builders: dict[str, Builder] = builders or {"teeko": build_teeko}
         self._lock = threading.Lock()
         self._jobs: dict[str, dict[str, Any]] = {}
 
+    def builder(self, game: Game) -> Builder | None:
+        """The build of this form's table: a builder named for its spec, else the form's own."""
+        if game.spec in self.builders:
+            return self.builders[game.spec]
+        return partial(build_teeko_form, game) if game.name in TABLE_GAMES else None
+
     def status(self, game_name: str) -> dict[str, Any]:
-        get_game(game_name)  # ValueError naming the valid games
+        game = get_game(game_name)  # ValueError naming the valid games
+        game_name = game.spec
         with self._lock:
             job = dict(self._jobs.get(game_name, {}))
         building = job.get("state") == "building"
@@ -55,7 +72,7 @@ class TableBuilds:
             "game": game_name,
             "ready": ready,
             "reason": reason,
-            "buildable": game_name in self.builders,
+            "buildable": self.builder(game) is not None,
             "building": building,
             "stage": job.get("stage", ""),
             "fraction": round(float(job.get("fraction", 1.0 if ready else 0.0)), 3),
@@ -63,8 +80,9 @@ class TableBuilds:
         }
 
     def start(self, game_name: str) -> dict[str, Any]:
-        get_game(game_name)
-        builder = self.builders.get(game_name)
+        game = get_game(game_name)
+        game_name = game.spec
+        builder = self.builder(game)
         if builder is None:
             raise ValueError(f"{game_name} needs no table: it is solved on the spot")
         if table_ready(game_name)[0]:

@@ -20,6 +20,9 @@ DEFAULT_SEATS = {
     "hexapawn": ("human", "her"),
     "teeko": ("human", "thesis"),
 }
+#: The players the page offers first for a form other than the game's own (the thesis player plays
+#: Standard Teeko only).
+FORM_SEATS = {"teeko": ("human", "alphabeta")}
 
 
 #: Options the web app does not offer (it keeps each browser's learners itself; see service.py).
@@ -75,9 +78,12 @@ def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int
 def game_info(game: Game, work_bounds: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
     kinds = kinds_for(game)
     names = {kind.name for kind in kinds}
-    defaults = [spec if spec in names else "random" for spec in DEFAULT_SEATS.get(game.name, ("human", "random"))]
+    defaults = [spec if spec in names else "random" for spec in DEFAULT_SEATS.get(game.spec, ("human", "random"))]
     return {
         "name": game.name,
+        "spec": game.spec,
+        # the game's options (Teeko's forms): name, default, allowed values (or a pattern), help
+        "options": [option.to_dict() for option in game.game_options],
         "symbols": list(game.symbols),
         "rows": game.facts.rows,
         "columns": game.facts.columns,
@@ -94,34 +100,8 @@ def game_info(game: Game, work_bounds: dict[str, dict[str, int]] | None = None) 
             for kind in kinds
         ],
         "defaults": defaults,
+        "form_defaults": list(FORM_SEATS.get(game.name, defaults)) if game.game_options else defaults,
     }
-
-
-def winning_squares(game: Game, board: str, winner: int | None) -> list[int]:
-    """The squares that won: the line (tic-tac-toe, Teeko) or square (Teeko) of the winner's
-    marks, or the hexapawn pawn that reached the far row.  Read off the rules' own tables of
-    winning sets, so the page draws what the rules counted."""
-    if winner is None:
-        return []
-    mark = game.symbols[winner]
-    bits = sum(1 << sq for sq, m in enumerate(board) if m == mark)
-    sets: tuple[int, ...] = ()
-    if game.name == "tictactoe":
-        from ..games.tictactoe import LINES
-
-        sets = LINES
-    elif game.name == "teeko":
-        from ..games.teeko import WIN_MASKS
-
-        sets = WIN_MASKS
-    if sets:
-        for mask in sets:
-            if bits & mask == mask:
-                return [sq for sq in range(len(board)) if mask >> sq & 1]
-        return []
-    columns = game.facts.columns
-    far = range(0, columns) if winner == 0 else range(len(board) - columns, len(board))
-    return [sq for sq in far if board[sq] == mark]
 
 
 def end_why(web_game: WebGame) -> str:
@@ -129,13 +109,16 @@ def end_why(web_game: WebGame) -> str:
     game, end, winner = web_game.game, web_game.end, web_game.winner
     board = game.board(web_game.state)
     if end is End.WIN and winner is not None:
-        squares = winning_squares(game, board, winner)
+        squares = game.winning_squares(web_game.state)
         if game.name == "tictactoe":
             return "three in a row"
         if game.name == "teeko":
             rows = {sq // game.facts.columns for sq in squares}
             cols = {sq % game.facts.columns for sq in squares}
-            return "four on a square" if len(rows) == 2 and len(cols) == 2 else "four in a row"
+            if len(rows) == 2 and len(cols) == 2:
+                span = max(rows) - min(rows) + 1
+                return "four on a square" if span == 2 else f"four on the corners of a {span}x{span} square"
+            return "four in a row"
         if squares:
             return "a pawn reached the far row"
         if game.symbols[1 - winner] not in board:
@@ -167,6 +150,14 @@ def result_text(web_game: WebGame) -> str:
     you = humans[0] if len(humans) == 1 else None
     if web_game.end is None:
         side = web_game.to_move
+        owner = game.owner(web_game.state)
+        if owner != side:  # an Alternate drop round: the side to move places the other's pawn
+            pawn = game.symbols[owner]
+            if you is None:
+                return f"{game.symbols[side]} places {pawn}'s pawn"
+            if side == you:
+                return f"Place {pawn}'s pawn (you choose for {pawn})"
+            return f"{player_name(seats[side].spec)} places your pawn ({pawn})…"
         if you is not None:
             if side == you:
                 return f"Your move ({game.symbols[side]})"
@@ -198,14 +189,19 @@ def game_view(web_game: WebGame) -> dict[str, Any]:
     return {
         "id": web_game.id,
         "game": game.name,
+        "spec": game.spec,
         "players": [seat.spec for seat in web_game.seats],
         "humans": [seat.human for seat in web_game.seats],
         "symbols": list(game.symbols),
         "rows": game.facts.rows,
         "columns": game.facts.columns,
         "square_names": square_names(game),
+        # this form's rules (Teeko's forms differ from the game's rules that /api/games lists)
+        "rules": game.rules_text(),
         "board": game.board(web_game.state),
         "to_move": None if web_game.over else web_game.to_move,
+        # whose pawn the next ply puts down or moves: not the side to move in an Alternate drop round
+        "owner": None if web_game.over else game.owner(web_game.state),
         "legal_moves": web_game.legal_moves(),
         "human_to_move": web_game.human_to_move(),
         "computer_to_move": web_game.computer_to_move(),
@@ -217,9 +213,8 @@ def game_view(web_game: WebGame) -> dict[str, Any]:
         "end": web_game.end.value if web_game.end is not None else None,
         "result": result_text(web_game),
         "why": end_why(web_game) if web_game.over else "",
-        "winning_squares": winning_squares(game, game.board(web_game.state), web_game.winner)
-        if web_game.over and web_game.end is End.WIN
-        else [],
+        # the rules' own goal (this form's, for Teeko), so the page lights what the rules counted
+        "winning_squares": list(game.winning_squares(web_game.state)) if web_game.end is End.WIN else [],
         "can_take_back": not web_game.over and web_game.last_human_ply() is not None,
         "seed": web_game.seed,
         "max_plies": web_game.max_plies,

@@ -76,6 +76,11 @@ class ThesisPlayer(Learner):
     ) -> None:
         if getattr(game, "name", None) != "teeko":
             raise ValueError("the thesis player plays Teeko only")
+        if getattr(game, "spec", "teeko") != "teeko":
+            raise ValueError(
+                f"the thesis player plays Standard Teeko only, not {game.spec}: its heuristics and memory are "
+                "written for the 44 goals, the owner's own drops, any first square and king steps"
+            )
         options: dict[str, Any] = {}
         for name, value in (("heuristics", heuristics), ("search", search), ("learn", learn)):
             if not value:

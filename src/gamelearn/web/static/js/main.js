@@ -6,6 +6,7 @@ import { $, el, playerName, say } from "./dom.js";
 import { api, ApiError, patiently } from "./api.js";
 import { Board } from "./board.js";
 import { Picker } from "./picker.js";
+import { differences, formTitle, parseSpec } from "./forms.js";
 import { Review } from "./review.js";
 import { drawLearners } from "./learners.js";
 import { refreshChart } from "./chart.js";
@@ -34,15 +35,14 @@ async function init() {
   review = new Review(showReviewPosition);
   $("game-select").addEventListener("change", () => {
     const name = $("game-select").value;
-    picker.setGame(name, playersFor(name));
-    startGame(name, playersFor(name));
+    picker.setGame(name, playersFor(name), formFor(name));
+    startGame(picker.gameSpec(), picker.specs());
   });
   $("new-game").addEventListener("click", () => {
-    const name = $("game-select").value;
     const specs = picker.specs();
-    startGame(name, specs, $("seed").value.trim());
+    startGame(picker.gameSpec(), specs, $("seed").value.trim());
   });
-  $("rematch").addEventListener("click", () => page.view && startGame(page.view.game, page.view.players));
+  $("rematch").addEventListener("click", () => page.view && startGame(page.view.spec, page.view.players));
   $("takeback").addEventListener("click", takeBack);
   $("resign").addEventListener("click", resign);
   $("flip").addEventListener("click", () => { page.flipped = !page.flipped; if (page.view) remember(`flipped.${page.view.game}`, page.flipped); drawAll(); });
@@ -52,6 +52,12 @@ async function init() {
   $("autoplay").addEventListener("click", toggleAutoplay);
   window.addEventListener("popstate", () => openFromAddress());
   await openFromAddress();
+}
+
+// The form of a game last played in this browser (Teeko's forms), else the game's own.
+function formFor(name) {
+  const kept = remembered(`form.${name}`, null);
+  return typeof kept === "string" && parseSpec(kept).name === name ? kept : name;
 }
 
 function playersFor(name) {
@@ -65,7 +71,7 @@ async function openFromAddress() {
   if (id) {
     try {
       const view = await api("GET", `/api/games/${encodeURIComponent(id)}`);
-      picker.setGame(view.game, view.players);
+      picker.setGame(view.game, view.players, view.spec);
       show(view, { fresh: true });
       if (params.get("review") !== null) review.open({ game: view.id }, page.games[view.game]);
       return;
@@ -75,10 +81,11 @@ async function openFromAddress() {
       return;
     }
   }
-  const wanted = params.get("game");
-  const name = wanted && page.games[wanted] ? wanted : remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
-  picker.setGame(name, playersFor(name));
-  await startGame(name, playersFor(name), "", { replace: true });
+  const wanted = params.get("game");  // a game's name, or a spec of one of its forms
+  const wantedName = wanted ? parseSpec(wanted).name : "";
+  const name = page.games[wantedName] ? wantedName : remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
+  picker.setGame(name, playersFor(name), name === wantedName ? wanted : formFor(name));
+  await startGame(picker.gameSpec(), picker.specs(), "", { replace: true });
 }
 
 // The game in the address is not here: say so as the server says it, and offer a new one.
@@ -93,22 +100,24 @@ function gone(detail) {
   $("learners").replaceChildren();
   say(`${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`, "");
   const name = remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
-  picker.setGame(name, playersFor(name));
-  $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(name, playersFor(name)) }));
+  picker.setGame(name, playersFor(name), formFor(name));
+  $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(picker.gameSpec(), picker.specs()) }));
   setControls();
 }
 
-async function startGame(name, specs, seedText = "", options = {}) {
+// `spec`: a game's name, or a spec naming one of its forms ("teeko:goals=advanced").
+async function startGame(spec, specs, seedText = "", options = {}) {
   stopAutoplay();
   if (page.busy) return;
-  const body = { game: name, players: specs };
+  const body = { game: spec, players: specs };
   if (seedText !== "" && seedText !== undefined) body.seed = Number(seedText);
   page.busy = true;
   setControls();
   try {
     const view = await patiently("POST", "/api/games", body, waiting);
-    remember("game", name);
-    remember(`players.${name}`, specs);
+    remember("game", view.game);
+    remember(`form.${view.game}`, view.spec);
+    remember(`players.${view.game}`, specs);
     const url = `${location.pathname}?id=${encodeURIComponent(view.id)}`;
     if (options.replace) history.replaceState(null, "", url); else history.pushState(null, "", url);
     page.busy = false;
@@ -154,7 +163,7 @@ function showPending(view, move) {
   for (let i = 0; i < move.length; i += width) names.push(move.slice(i, i + width));
   const squares = names.map((n) => view.square_names.indexOf(n));
   const marks = view.board.split("");
-  const mover = view.symbols[view.to_move];
+  const mover = view.symbols[view.owner ?? view.to_move];  // an Alternate drop places the other's pawn
   if (squares.length === 1) marks[squares[0]] = mover;
   else if (squares.length === 2) { marks[squares[1]] = marks[squares[0]]; marks[squares[0]] = "."; }
   const other = 1 - view.to_move;
@@ -230,7 +239,7 @@ function show(view, options = {}) {
   const computerEvents = (view.events || []).filter((e) => !e.human);
   if (computerEvents.length) {
     const last = computerEvents[computerEvents.length - 1];
-    say(last.move ? `${playerName(last.by)} played ${last.move}.` : `${playerName(last.by)} resigned: its box is empty.`, "info");
+    say(last.move ? playedText(view, last) : `${playerName(last.by)} resigned: its box is empty.`, "info");
   }
   drawAll();
   refreshAnalysis();
@@ -239,17 +248,34 @@ function show(view, options = {}) {
   if (view.computer_to_move && view.humans.some(Boolean) && !page.busy) computerMove();
 }
 
+// "thesis played 22", or, where the computer put down the other side's pawn (an Alternate drop
+// round of Teeko), "alphabeta put your pawn on 10": whose pawn it was, read off the board.
+function playedText(view, event) {
+  const name = playerName(event.by);
+  const square = view.square_names.indexOf(event.move);
+  const mark = square < 0 ? null : view.board[square];
+  if (mark === null || mark === "." || mark === view.symbols[event.side]) return `${name} played ${event.move}.`;
+  const yours = view.humans.filter(Boolean).length === 1 && view.humans[view.symbols.indexOf(mark)];
+  return `${name} put ${yours ? "your" : `${mark}'s`} pawn on ${event.move}.`;
+}
+
 function drawAll() {
   const view = page.view;
   if (!view) return;
   const info = page.games[view.game];
   const names = view.players.map((spec, side) => (view.humans[side] && view.humans.filter(Boolean).length === 1 ? "You" : playerName(spec)));
-  $("players-line").textContent = `${names[0]} (${view.symbols[0]}) vs ${names[1]} (${view.symbols[1]}) · ${view.game}`;
+  const title = formTitle(view.game, view.spec, info.options);
+  $("players-line").textContent = `${names[0]} (${view.symbols[0]}) vs ${names[1]} (${view.symbols[1]}) · ${title}`;
+  document.title = `${title} · gamelearn`;
   $("status").textContent = view.result;
   $("status").dataset.state = view.over ? "over" : view.human_to_move ? "your-move" : "thinking";
   $("status").dataset.over = view.over ? "yes" : "no";
-  $("rules-title").textContent = `Rules of ${view.game}`;
-  $("rules-text").textContent = info.rules;
+  $("rules-title").textContent = `Rules of ${title}`;
+  $("rules-text").textContent = view.rules || info.rules;
+  const changed = differences(view.spec, info.options);
+  $("rules-form").hidden = changed.length === 0;
+  $("rules-form").replaceChildren(...changed.map(([option, value]) =>
+    el("li", {}, el("strong", { text: `${option.name}=${value}` }), `: ${option.help}`)));
   if (review.active && page.reviewModel) board.render(page.reviewModel);
   else board.render(boardModel(view, {}));
   drawMoves(view);

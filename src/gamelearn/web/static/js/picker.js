@@ -1,7 +1,9 @@
 // Choosing the players: for each seat a kind from the server's list, then that kind's options
 // (their defaults and allowed values come from /api/games); the spec they make is shown in a
-// text field, which someone who knows specs can also type into directly.
+// text field, which someone who knows specs can also type into directly.  The game's own options
+// (Teeko's forms) are chosen the same way, in forms.js.
 import { $, el } from "./dom.js";
+import { FormPicker, differences } from "./forms.js";
 
 const SEATS = ["first", "second"];
 
@@ -9,21 +11,24 @@ export class Picker {
   constructor(games) {
     this.games = games;
     this.info = null;
+    this.form = new FormPicker((spec) => this.formChanged(spec));
     for (const seat of SEATS) {
       $(`${seat}-kind`).addEventListener("change", () => { this.drawOptions(seat, {}); this.build(seat); });
       $(`${seat}-player`).addEventListener("input", () => this.parse(seat));
     }
   }
 
-  setGame(name, specs) {
+  setGame(name, specs, gameSpec) {
     this.info = this.games[name];
     $("game-select").value = name;
+    this.form.setGame(this.info, gameSpec);
     SEATS.forEach((seat, side) => {
       $(`${seat}-label`).textContent = `${side === 0 ? "First" : "Second"} (${this.info.symbols[side]})`;
       $(`${seat}-kind`).replaceChildren(...this.info.players.map((p) => el("option", { value: p.name, text: p.name, title: p.summary })));
       $(`${seat}-player`).value = specs[side];
       this.parse(seat);
     });
+    this.formChanged(this.form.spec());  // a form the game's default players cannot play
   }
 
   kind(name) { return this.info.players.find((p) => p.name === name); }
@@ -80,4 +85,19 @@ export class Picker {
   }
 
   specs() { return SEATS.map((seat) => $(`${seat}-player`).value.trim()); }
+
+  gameSpec() { return this.form.spec(); }
+
+  // A form other than the game's own gets the players the server offers first for forms (the
+  // thesis plays Standard Teeko only), and back again, unless the person chose others.
+  formChanged(spec) {
+    const info = this.info;
+    if (!info || !info.form_defaults) return;
+    const other = differences(spec, info.options).length > 0;
+    const [from, to] = other ? [info.defaults, info.form_defaults] : [info.form_defaults, info.defaults];
+    const now = this.specs();
+    if (now[0] === from[0] && now[1] === from[1] && (now[0] !== to[0] || now[1] !== to[1])) {
+      SEATS.forEach((seat, side) => { $(`${seat}-player`).value = to[side]; this.parse(seat); });
+    }
+  }
 }

@@ -89,10 +89,11 @@ export class Review {
   }
 
   async pollTable(start) {
-    const game = this.data.game;
+    const game = this.data.spec || this.data.game;  // each form of Teeko has its own table
+    const shell = game.includes(":") ? `"${game}"` : game;
     let status;
     try {
-      status = await api(start ? "POST" : "GET", `/api/tables/${game}${start ? "/build" : ""}`);
+      status = await api(start ? "POST" : "GET", `/api/tables/${encodeURIComponent(game)}${start ? "/build" : ""}`);
     } catch (error) {
       $("table-status").textContent = error.message;
       return;
@@ -105,8 +106,8 @@ export class Review {
     bar.value = status.fraction;
     $("table-status").textContent = status.building
       ? `Building the ${game} table: ${status.stage}, ${Math.round(status.fraction * 100)}%…`
-      : status.error || (status.ready ? "The table is built." : `It can be built here (tens of seconds, about 300 MB of memory while it builds), or with \`gamelearn solve ${game}\`.`);
-    if (status.building) { setTimeout(() => { if (this.data && this.data.game === game) this.pollTable(false); }, 500); return; }
+      : status.error || (status.ready ? "The table is built." : `It can be built here (tens of seconds, about 300 MB of memory while it builds), or with \`gamelearn solve ${shell}\`.`);
+    if (status.building) { setTimeout(() => { if (this.data && (this.data.spec || this.data.game) === game) this.pollTable(false); }, 500); return; }
     if (status.ready && this.source) this.open(this.source, this.info);
   }
 
