@@ -24,6 +24,7 @@ LEARNERS = [
     ("hexapawn", "td", "random"),
     ("teeko", "td:epsilon=0.3", "random"),
     ("teeko", "thesis", "random"),
+    ("tictactoe", "az:simulations=4", "random"),
 ]
 
 

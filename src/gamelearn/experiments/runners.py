@@ -18,8 +18,10 @@ finished is handed back on the :class:`Interrupted` raised (a KeyboardInterrupt)
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -133,7 +135,10 @@ def executor(workers: int, dask: str | None = None) -> Iterator[Any]:
     if workers == 1:
         yield InlineExecutor()
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    # JAX (the az player) runs threads that a forked child would inherit in an unknown state (a
+    # deadlock, as seen): once JAX is loaded, the workers are started afresh instead of forked.
+    context = multiprocessing.get_context("spawn") if "jax" in sys.modules else None
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts, mp_context=context)
     try:
         yield pool
     except BaseException:

@@ -1,0 +1,259 @@
+"""The az learner against its targets (issue 15): prints figures, asserts nothing.
+
+    python benchmarks/bench_az.py speed        # self-play positions/s, az beside OpenSpiel's AlphaZero
+    python benchmarks/bench_az.py tictactoe    # <= 5 min: value-keeping moves in the 4,520 positions, 100 games vs perfect
+    python benchmarks/bench_az.py hexapawn     # <= 1 min: does it play Black perfectly?
+    python benchmarks/bench_az.py teeko --minutes 10   # the curve: best-move share, score vs the fixed thesis player
+
+Teeko needs its solved table (`gamelearn solve teeko`, in $GAMELEARN_HOME).  Every figure is measured
+on the machine it runs on; docs/az.md has the ones measured for the project.  ``--json PATH`` writes
+the figures as JSON too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import Any
+
+import gamelearn
+from gamelearn.experiments.training import frozen_copy, grade_moves, grading_positions, train_self_play
+from gamelearn.players.registry import make_player
+
+
+def reachable(game: Any) -> list[Hashable]:
+    start = game.initial()
+    seen, frontier = {start}, [start]
+    while frontier:
+        state = frontier.pop()
+        for move in game.legal_moves(state):
+            after = game.play(state, move)
+            if after not in seen:
+                seen.add(after)
+                frontier.append(after)
+    return sorted(seen, key=lambda s: (game.board(s), game.to_move(s)))
+
+
+def frozen(player: Any) -> Any:
+    return frozen_copy(player, f"az:simulations={player.simulations},train=off")
+
+
+def score_against(game: Any, player: Any, opponent_spec: str, games: int, seed: int = 1) -> dict[str, int]:
+    """Wins, draws, losses of ``player`` (frozen) against ``opponent_spec``, colours alternating."""
+    tally = {"wins": 0, "draws": 0, "losses": 0}
+    for index in range(games):
+        opponent = make_player(game, opponent_spec, seed=seed + index)
+        side = index % 2
+        seats = [player, opponent] if side == 0 else [opponent, player]
+        record = gamelearn.play_game(game, seats, seed=seed + 1000 * index, learn=False)
+        key = "draws" if record.winner is None else "wins" if record.winner == side else "losses"
+        tally[key] += 1
+    return tally
+
+
+def jax_platform() -> str:
+    import jax
+
+    return jax.devices()[0].platform
+
+
+def self_play_rate(game_name: str, parallel: int | None) -> tuple[float, Any]:
+    """Self-play positions per second (search and rules only, no training), after a warm-up batch."""
+    player = make_player(gamelearn.get_game(game_name), "az", seed=1)
+    trainer = player.trainer
+    if parallel:
+        trainer.play_in_batches_of(parallel)
+    trainer.self_play_batch()  # compiles
+    start, positions = time.perf_counter(), 0
+    while time.perf_counter() - start < 5 or positions == 0:
+        positions += trainer.self_play_batch()
+    return positions / (time.perf_counter() - start), trainer.settings
+
+
+def bench_speed(figures: dict[str, Any], parallel: int | None, games: int = 20) -> None:
+    for game_name in ("tictactoe", "teeko"):
+        for batch in sorted({None, parallel}, key=lambda b: b or 0):
+            rate, settings = self_play_rate(game_name, batch)
+            sims = settings.simulations
+            print(
+                f"az self-play, {game_name}, {settings.games_per_batch} games at once, {sims} simulations: "
+                f"{rate:,.0f} positions/s"
+            )
+            figures[f"az_{game_name}_{settings.games_per_batch}_positions_per_second"] = round(rate, 1)
+    if jax_platform() != "cpu":
+        return  # OpenSpiel's actor runs its search in Python on the CPU: compared on the CPU only
+    sims = 32
+    try:
+        from open_spiel.python.algorithms.alpha_zero import alpha_zero, evaluator
+    except ImportError as error:
+        print(f"OpenSpiel's AlphaZero: skipped, it does not import here ({error})")
+        figures["openspiel"] = f"skipped: {error}"
+        return
+    import pyspiel
+
+    spiel_game = pyspiel.load_game("tic_tac_toe")
+    config = alpha_zero.Config(
+        game="tic_tac_toe", path="/tmp", learning_rate=0.001, weight_decay=1e-4, decouple_weight_decay=False,
+        train_batch_size=256, replay_buffer_size=10_000, replay_buffer_reuse=4, max_steps=1, checkpoint_freq=1,
+        actors=1, evaluators=0, evaluation_window=10, eval_levels=1, uct_c=2, max_simulations=sims,
+        policy_alpha=1, policy_epsilon=0.25, temperature=1, temperature_drop=10, nn_model="mlp", nn_width=64,
+        nn_depth=2, observation_shape=spiel_game.observation_tensor_shape(), output_size=spiel_game.num_distinct_actions(),
+        verbose=False, quiet=True, nn_api_version="nnx",
+    )  # fmt: skip
+    model = alpha_zero._init_model_from_config(config)
+    bot_evaluator = evaluator.AlphaZeroEvaluator(spiel_game, model)
+    bots = (alpha_zero._init_bot(config, spiel_game, bot_evaluator, False),) * 2
+
+    class Quiet:
+        def print(self, *args: Any) -> None:
+            pass
+
+        def opt_print(self, *args: Any) -> None:
+            pass
+
+    alpha_zero._play_game(Quiet(), 0, spiel_game, bots, 1.0, 10)  # warm-up: compiles
+    start, positions = time.perf_counter(), 0
+    for number in range(games):
+        positions += len(alpha_zero._play_game(Quiet(), number, spiel_game, bots, 1.0, 10).states)
+    spiel_rate = positions / (time.perf_counter() - start)
+    print(
+        f"OpenSpiel AlphaZero actor (one process, MCTS in Python, {sims} simulations, MLP 64x2): {spiel_rate:,.0f} positions/s"
+    )
+    figures["openspiel_positions_per_second"] = round(spiel_rate, 1)
+
+
+def bench_tictactoe(figures: dict[str, Any], minutes: float = 5.0) -> None:
+    game = gamelearn.get_game("tictactoe")
+    solution = gamelearn.solve(game)
+    states = [s for s in reachable(game) if not game.is_over(s)]
+    print(f"tic-tac-toe: {len(states):,} reachable positions with a move to make")
+    player = make_player(game, "az", seed=1)
+    rows = []
+
+    def on_checkpoint(point: Any) -> None:
+        copy = frozen(player)
+        grades = grade_moves(solution, states, copy.choose_many(states))
+        keeps = (grades["best"] + grades["keeps"]) / len(states)
+        tally = score_against(game, copy, "perfect", 100)
+        row = {"seconds": point.seconds, "games": point.games, "keeps_value": round(keeps, 4), **tally}
+        rows.append(row)
+        print(f"  {point.seconds:6.0f} s {point.games:8,} games: value-keeping {100 * keeps:.2f}%, vs perfect {tally}")
+
+    train_self_play(player, None, [], minutes=minutes, checkpoints=5, on_checkpoint=on_checkpoint)
+    figures["tictactoe"] = rows
+
+
+def bench_hexapawn(figures: dict[str, Any], minutes: float = 1.0) -> None:
+    game = gamelearn.get_game("hexapawn")
+    solution = gamelearn.solve(game)
+    player = make_player(game, "az", seed=1)
+    rows = []
+
+    def black_lines(copy: Any) -> tuple[int, int]:
+        """(Black positions met, Black moves that keep the win) when az plays Black against every White line."""
+        met = kept = 0
+        frontier = [game.initial()]
+        while frontier:
+            state = frontier.pop()
+            if game.is_over(state):
+                continue
+            if game.to_move(state) == 0:
+                frontier += [game.play(state, move) for move in game.legal_moves(state)]
+                continue
+            move = copy.choose(state)
+            met += 1
+            kept += solution.grade(state, move).value in ("best", "keeps")
+            frontier.append(game.play(state, move))
+        return met, kept
+
+    def on_checkpoint(point: Any) -> None:
+        met, kept = black_lines(frozen(player))
+        rows.append({"seconds": point.seconds, "games": point.games, "black_positions": met, "black_keeps_win": kept})
+        verdict = "perfectly" if met == kept else f"{met - kept} mistake(s)"
+        print(
+            f"  {point.seconds:6.0f} s {point.games:8,} games: as Black against every White line, {verdict} ({kept}/{met})"
+        )
+
+    train_self_play(player, None, [], minutes=minutes, checkpoints=3, on_checkpoint=on_checkpoint)
+    figures["hexapawn"] = rows
+
+
+def bench_teeko(
+    figures: dict[str, Any], minutes: float, games: int, parallel: int | None, checkpoints: int, updates: int | None
+) -> None:
+    game = gamelearn.get_game("teeko")
+    solution = gamelearn.solve(game)  # ValueError without the table: `gamelearn solve teeko`
+    positions = grading_positions(game, 300)
+    player = make_player(game, "az", seed=1)
+    if parallel:
+        player.trainer.play_in_batches_of(parallel)
+    if updates:  # more games a batch want more gradient steps a batch
+        player.trainer.settings = replace(player.trainer.settings, updates_per_batch=updates)
+    print(f"teeko: {player.trainer.settings}")
+    rows = []
+
+    def on_checkpoint(point: Any) -> None:
+        copy = frozen(player)
+        grades: dict[str, int] = {"best": 0, "keeps": 0, "mistake": 0, "blunder": 0}
+        points = 0.0
+        for index in range(games):  # a graded match against the fixed thesis player
+            opponent = make_player(game, "thesis:train=off", seed=index)
+            side = index % 2
+            seats = [copy, opponent] if side == 0 else [opponent, copy]
+
+            def grade(before: Any, move: str, after: Any, side: int = side) -> None:
+                if game.to_move(before) == side:
+                    grades[solution.grade(before, move).value] += 1
+
+            record = gamelearn.play_game(game, seats, seed=index, learn=False, on_move=grade)
+            points += 0.5 if record.winner is None else float(record.winner == side)
+        best_in_games = grades["best"] / max(1, sum(grades.values()))
+        row = point.to_dict() | {"score_vs_thesis": round(points / games, 3), "best_in_games": round(best_in_games, 4)}
+        rows.append(row)
+        print(
+            f"  {point.seconds:6.0f} s {point.games:7,} games {point.positions:9,} positions "
+            f"({point.positions_per_second:,.0f}/s): best {100 * point.best_share:.1f}% of {len(positions)} positions, "
+            f"score vs thesis {100 * points / games:.0f}%, best in those games {100 * best_in_games:.1f}%"
+        )
+
+    train_self_play(player, solution, positions, minutes=minutes, checkpoints=checkpoints, on_checkpoint=on_checkpoint)
+    figures["teeko"] = rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("part", choices=("speed", "tictactoe", "hexapawn", "teeko", "all"))
+    parser.add_argument("--minutes", type=float, default=None, help="training time (defaults: 5, 1, 10 minutes)")
+    parser.add_argument("--games", type=int, default=20, help="Teeko games against thesis per checkpoint")
+    parser.add_argument("--updates", type=int, default=None, help="Teeko gradient steps per self-play batch")
+    parser.add_argument("--checkpoints", type=int, default=6, help="Teeko checkpoints along the training")
+    parser.add_argument(
+        "--parallel",
+        type=int,
+        default=None,
+        help="self-play games at once (GPU: hundreds); speed measures the default and this",
+    )
+    parser.add_argument("--json", default=None, help="write the figures to this file too")
+    args = parser.parse_args()
+    import jax
+
+    figures: dict[str, Any] = {"device": str(jax.devices()[0])}
+    print(f"device: {figures['device']}")
+    if args.part in ("speed", "all"):
+        bench_speed(figures, args.parallel)
+    if args.part in ("tictactoe", "all"):
+        bench_tictactoe(figures, args.minutes or 5.0)
+    if args.part in ("hexapawn", "all"):
+        bench_hexapawn(figures, args.minutes or 1.0)
+    if args.part in ("teeko", "all"):
+        bench_teeko(figures, args.minutes or 10.0, args.games, args.parallel, args.checkpoints, args.updates)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""``az``: an AlphaZero-style learner (Silver et al. 2018) with Gumbel search (Danihelka et al.
+2022): a small network per game, trained by self-play with tree search, built on JAX, Equinox,
+Optax and DeepMind's mctx (the ``neural`` extra: ``pip install 'gamelearn[neural]'``).
+
+This module only registers the player kind, so that listing players needs no JAX; the player
+itself is in :mod:`gamelearn.players.az.player`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from ..registry import Option, PlayerKind, parse_int, parse_switch, register
+
+GAMES = frozenset({"tictactoe", "hexapawn", "teeko"})
+#: The packages the player needs (the neural extra).
+NEEDS = ("jax", "equinox", "optax", "mctx")
+
+
+def parse_name(text: str) -> str:
+    if not text.replace("-", "").replace("_", "").replace(".", "").isalnum():
+        raise ValueError(f"{text!r} is not a name of letters, digits, '-', '_' and '.'")
+    return text
+
+
+def missing_packages() -> list[str]:
+    return [name for name in NEEDS if importlib.util.find_spec(name) is None]
+
+
+def make_az(game: Any, seed: int | None = None, **options: Any) -> Any:
+    missing = missing_packages()
+    if missing:
+        raise ValueError(
+            f"the az player needs {', '.join(missing)}: install the neural extra, pip install 'gamelearn[neural]'"
+        )
+    from .player import AzPlayer
+
+    return AzPlayer(game, seed=seed, **options)
+
+
+register(
+    PlayerKind(
+        "az",
+        make_az,
+        "AlphaZero-style self-play learner: a small network and Gumbel tree search (JAX, mctx)",
+        GAMES,
+        (
+            Option("name", parse_name, "", "keep the network under this name in the store"),
+            Option("simulations", parse_int(0, 10_000), 32, "search simulations a move (0: the raw policy)"),
+            Option("train", parse_switch, True, "learn from the games it plays (off: frozen)"),
+        ),
+    )
+)

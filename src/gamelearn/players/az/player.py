@@ -1,0 +1,259 @@
+"""The az player: a network and Gumbel tree search choose its moves; self-play (``self_play``) and
+the games it plays (``learn``) train it.  Its knowledge is the network's weights, the optimiser's
+state and the training counters, as one JSON value (the arrays as a base64 ``.npz``)."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import io
+import zipfile
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import jax
+import numpy as np
+
+from ..knowledge import Change, Knowledge, Learner, Lesson
+from .network import SHAPES, NetworkShape
+from .rules import Position, rules_for
+from .search import choose
+from .training import DEFAULT_SIMULATIONS, SETTINGS, Settings, Trainer
+
+if TYPE_CHECKING:
+    from ...match import GameRecord
+
+FORMAT = "gamelearn-az"
+VERSION = 1
+#: The knowledge value's counters.
+COUNTERS = ("steps", "batches", "games", "positions")
+#: Gradient steps after each game learnt with learn() (self-play takes its own, per batch).
+UPDATES_PER_GAME = 4
+
+
+def encode_arrays(params: list[np.ndarray], state: list[np.ndarray]) -> str:
+    named = {f"p{i}": a for i, a in enumerate(params)} | {f"s{i}": a for i, a in enumerate(state)}
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **named)  # type: ignore[arg-type]
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def decode_arrays(text: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+        with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
+            named = {name: archive[name] for name in archive.files}
+    except (ValueError, OSError, zipfile.BadZipFile, UnicodeEncodeError, EOFError) as error:
+        raise ValueError(f"az knowledge: the arrays are not a base64 .npz archive ({error})") from None
+    params = [named.pop(f"p{i}") for i in range(sum(name.startswith("p") for name in named))]
+    state = [named.pop(f"s{i}") for i in range(sum(name.startswith("s") for name in named))]
+    if named or any(a is None for a in params + state):
+        raise ValueError(f"az knowledge: unexpected arrays {', '.join(sorted(named))}")
+    return params, state
+
+
+class AzPlayer(Learner):
+    """See the package docstring; options: ``name``, ``simulations``, ``train``."""
+
+    kind = "az"
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int | None = None,
+        name: str | None = None,
+        simulations: int | None = None,
+        train: bool = True,
+        shape: NetworkShape | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        if game.name not in SHAPES:
+            raise ValueError(f"az plays tictactoe, hexapawn and teeko, not {game.name}")
+        options: dict[str, Any] = {}
+        if name:
+            options["name"] = name
+        if simulations is not None and simulations != DEFAULT_SIMULATIONS[game.name]:
+            options["simulations"] = simulations
+        if not train:
+            options["train"] = "off"
+        super().__init__(game, seed, **options)
+        self.name = name or None
+        self.trains = train
+        self.simulations = DEFAULT_SIMULATIONS[game.name] if simulations is None else simulations
+        self.rules = rules_for(game.name)
+        self.trainer = Trainer(game.name, 0 if seed is None else seed, shape, settings)
+        #: position -> the search's policy when it chose there, the learning target of learn().
+        self._searched: dict[Hashable, np.ndarray] = {}
+        self._last_record: GameRecord | None = None
+        self._learnt_sides: tuple[int, ...] = ()
+
+    # Choosing ---------------------------------------------------------------------------------
+
+    def _key(self) -> jax.Array:
+        return jax.random.PRNGKey(self.rng.getrandbits(31))
+
+    def evaluate(self, states: list[Hashable], explore: bool = False) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """For unfinished ``states`` at once: the moves chosen, the search policies and the network's
+        values (for the side to move)."""
+        encoded = [self.rules.encode(self.game, state) for state in states]
+        batch = Position(*(np.stack(column) for column in zip(*encoded, strict=True)))
+        actions, policies, _, values = choose(
+            self.rules, self.trainer.model, self._key(), batch, self.simulations, explore
+        )
+        moves = [self.rules.moves[int(a)] or "" for a in np.asarray(actions)]
+        return moves, np.asarray(policies), np.asarray(values)
+
+    def choose(self, state: Hashable) -> str | None:
+        legal = self.moves_to_choose_from(state)
+        moves, policies, _ = self.evaluate([state], explore=self.trains)
+        if moves[0] not in legal:  # cannot happen: the search is over legal actions only
+            raise ValueError(f"az chose {moves[0]!r}, not a legal move")
+        if self.trains:
+            if len(self._searched) > 10_000:
+                self._searched.clear()
+            self._searched[state] = policies[0]
+        return moves[0]
+
+    def choose_many(self, states: list[Hashable]) -> list[str]:
+        """The moves a frozen copy would choose in each of ``states`` (one batched search)."""
+        chosen: list[str] = []
+        for start in range(0, len(states), 512):
+            chosen += self.evaluate(states[start : start + 512])[0]
+        return chosen
+
+    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+        if self.game.is_over(state):
+            return None
+        encoded = self.rules.encode(self.game, state)
+        batch = Position(*(np.stack([column]) for column in encoded))
+        _, policies, priors, values = choose(
+            self.rules, self.trainer.model, self._key(), batch, self.simulations, False
+        )
+        policy, prior = np.asarray(policies)[0], np.asarray(priors)[0]
+        top = np.argsort(-policy, kind="stable")[:5]
+        return {
+            "value": round(float(np.asarray(values)[0]), 3),
+            "moves": [
+                {"move": self.rules.moves[a], "search": round(float(policy[a]), 3), "prior": round(float(prior[a]), 3)}
+                for a in top
+                if policy[a] > 0
+            ],
+        }
+
+    # Learning -----------------------------------------------------------------------------------
+
+    def self_play(self, batches: int = 1) -> int:
+        """Train by ``batches`` batches of self-play games (in memory); the positions played."""
+        return sum(self.trainer.train_batch() for _ in range(batches))
+
+    def learn(self, record: GameRecord, side: int | None = None) -> None:
+        if not self.trains or record.game != self.game.name:
+            return
+        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
+        if record is self._last_record:  # one player on both sides: each side once
+            sides = tuple(s for s in sides if s not in self._learnt_sides)
+            if not sides:
+                return
+        else:
+            self._last_record, self._learnt_sides = record, ()
+        self._learnt_sides += sides
+        planes, legal, policy, value = [], [], [], []
+        for state, move in zip(record.states, record.moves, strict=False):
+            mover = self.game.to_move(state)
+            if mover not in sides:
+                continue
+            encoded = self.rules.encode(self.game, state)
+            planes.append(np.asarray(self.rules.planes(encoded)))
+            legal.append(np.asarray(self.rules.legal(encoded)))
+            target = self._searched.get(state)
+            if target is None:  # a move it did not search: the move played is the target
+                target = np.zeros(self.rules.actions, np.float32)
+                target[self.rules.action_of(move)] = 1.0
+            policy.append(target)
+            value.append(0.0 if record.winner is None else 1.0 if record.winner == mover else -1.0)
+        if not value:
+            return
+        self.trainer.add_positions(np.stack(planes), np.stack(legal), np.stack(policy), np.array(value, np.float32))
+        self.trainer.games += 1
+        self.trainer.update(UPDATES_PER_GAME)
+        self._searched.clear()
+
+    # Knowledge ----------------------------------------------------------------------------------
+
+    def knowledge(self) -> Knowledge:
+        params, state = self.trainer.arrays()
+        trainer = self.trainer
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game.name,
+            "seed": trainer.seed,
+            "network": trainer.shape.to_dict(),
+            "settings": trainer.settings.to_dict(),
+            **{counter: int(getattr(trainer, counter)) for counter in COUNTERS},
+            "arrays": encode_arrays(params, state),
+        }
+
+    def load(self, knowledge: Knowledge) -> None:
+        if not isinstance(knowledge, dict):
+            raise ValueError(f"az knowledge is a dict, not {type(knowledge).__name__}")
+        if knowledge.get("format") != FORMAT or knowledge.get("version") != VERSION:
+            raise ValueError(f"az knowledge: format {FORMAT!r} version {VERSION} expected")
+        if knowledge.get("game") != self.game.name:
+            raise ValueError(f"az knowledge is for {knowledge.get('game')!r}, not {self.game.name}")
+        if knowledge.get("network") != self.trainer.shape.to_dict():
+            raise ValueError(
+                f"az knowledge: network {knowledge.get('network')} is not this player's {self.trainer.shape}"
+            )
+        settings = knowledge.get("settings")
+        fields = Settings.__dataclass_fields__
+        required = {name for name, f in fields.items() if f.default is dataclasses.MISSING}
+        if not isinstance(settings, dict) or not required <= set(settings) <= set(fields):
+            raise ValueError(
+                f"az knowledge: settings must have {', '.join(required)} (and may have {', '.join(set(fields) - required)})"
+            )
+        for key, value in settings.items():
+            least_ok = 0 if key in ("weight_decay", "random_plies") else 1e-12
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < least_ok:
+                raise ValueError(f"az knowledge: setting {key} must be a number above 0, not {value!r}")
+        for counter in (*COUNTERS, "seed"):
+            value = knowledge.get(counter)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"az knowledge: {counter} must be a whole number >= 0, not {value!r}")
+        arrays = knowledge.get("arrays")
+        if not isinstance(arrays, str):
+            raise ValueError("az knowledge: arrays must be a base64 text")
+        params, state = decode_arrays(arrays)
+        # A value kept before a setting existed has that setting's default.
+        loaded = Settings(
+            **{key: type(getattr(SETTINGS[self.game.name], key))(value) for key, value in settings.items()}
+        )
+        if loaded != self.trainer.settings:
+            self.trainer = Trainer(self.game.name, knowledge["seed"], self.trainer.shape, loaded)
+        self.trainer.set_arrays(params, state)  # checks every array first; nothing changes on a ValueError
+        self.trainer.seed = knowledge["seed"]
+        for counter in COUNTERS:
+            setattr(self.trainer, counter, knowledge[counter])
+        self._searched.clear()
+
+    def describe(self) -> dict[str, int]:
+        params, _ = self.trainer.arrays()
+        return {
+            "games": self.trainer.games,
+            "positions": self.trainer.positions,
+            "steps": self.trainer.steps,
+            "weights": int(sum(a.size for a in params)),
+        }
+
+    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+        steps = int(after.get("steps", 0)) - int(before.get("steps", 0))
+        games = int(after.get("games", 0)) - int(before.get("games", 0))
+        if steps == 0 and games == 0:
+            return Lesson(self.kind)
+        old, _ = decode_arrays(before["arrays"])
+        new, _ = decode_arrays(after["arrays"])
+        moved = float(np.sqrt(sum(float(np.sum((a - b) ** 2)) for a, b in zip(old, new, strict=True))))
+        counts = {key: before.get(key) for key in COUNTERS}, {key: after.get(key) for key in COUNTERS}
+        change = Change("network", before=counts[0] | {"weights": None}, after=counts[1] | {"weights": round(moved, 6)})
+        text = f"{games} game(s) learnt, {steps} gradient step(s); the weights moved by {moved:.4g} (Euclidean norm)"
+        return Lesson(self.kind, (change,), text)

@@ -1,0 +1,273 @@
+"""The three games' rules again, in JAX, so that thousands of self-play games and search trees run
+at once on the device (``jax.vmap``, ``jax.lax.scan``).  The rules of record stay in
+``gamelearn.games`` (pure Python, no dependency); this copy lives with the ``az`` player that needs
+it, and ``tests/test_az_rules.py`` checks it against them on every reachable tic-tac-toe and
+hexapawn position and on random Teeko games.
+
+A position is a :class:`Position` of arrays: the board (one int8 a square: +1 a pawn or mark of the
+first player, -1 of the second, 0 empty), the side to move, the plies played, whether the game is
+over and who won (-1 nobody).  Actions are numbered as the PettingZoo environments number them
+(tic-tac-toe: the square; hexapawn: ``9 * from + to``; Teeko: 0-24 put a pawn down, ``25 + 8 *
+square + direction`` steps it), so a policy output means the same move everywhere.
+
+Teeko in this copy has no repetition draw (the play layer's rule, which needs a game's history); a
+self-play game that reaches ``max_plies`` is a draw, as in the play layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+class Position(NamedTuple):
+    """A batch (or one) of positions as arrays; see the module docstring."""
+
+    # Any: JAX arrays on the device, or numpy values on their way there (encode).
+    board: Any  # int8[..., squares]
+    to_move: Any  # int32[...]
+    plies: Any  # int32[...]
+    over: Any  # bool[...]
+    winner: Any  # int32[...], -1 for none
+
+
+#: Teeko's step directions (row, column) in action order, as the environments number them.
+TEEKO_DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def action_moves(game: str) -> tuple[str | None, ...]:
+    """Action number -> move text (None for a number that names no move on the board)."""
+    if game == "tictactoe":
+        return tuple(str(square) for square in range(9))
+    if game == "hexapawn":
+        return tuple(f"{a}{b}" for a in range(9) for b in range(9))
+    if game == "teeko":
+        moves: list[str | None] = [f"{square // 5}{square % 5}" for square in range(25)]
+        for square in range(25):
+            row, column = divmod(square, 5)
+            for dr, dc in TEEKO_DIRECTIONS:
+                r, c = row + dr, column + dc
+                moves.append(f"{row}{column}{r}{c}" if 0 <= r < 5 and 0 <= c < 5 else None)
+        return tuple(moves)
+    raise ValueError(f"az plays tictactoe, hexapawn and teeko, not {game!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class JaxRules:
+    """One game's rules over :class:`Position` arrays.  Every method works on one position; vmap it."""
+
+    name: str
+    rows: int
+    columns: int
+    actions: int
+    max_plies: int
+    moves: tuple[str | None, ...]
+
+    @property
+    def squares(self) -> int:
+        return self.rows * self.columns
+
+    # To be given by each game ------------------------------------------------------------------
+
+    def legal(self, position: Position) -> jax.Array:
+        """bool[actions]: the legal actions (none once the game is over)."""
+        raise NotImplementedError
+
+    def _after(self, board: jax.Array, to_move: jax.Array, action: jax.Array) -> jax.Array:
+        """The board after ``to_move`` plays ``action`` (assumed legal)."""
+        raise NotImplementedError
+
+    def _winner(self, board: jax.Array, next_to_move: jax.Array) -> jax.Array:
+        """-1, or the side that has won on ``board`` with ``next_to_move`` to move."""
+        raise NotImplementedError
+
+    def _drawn(self, board: jax.Array) -> jax.Array:
+        """True where the rules end the game drawn (tic-tac-toe's full board)."""
+        return jnp.bool_(False)
+
+    # Shared -------------------------------------------------------------------------------------
+
+    def initial(self) -> Position:
+        raise NotImplementedError
+
+    def step(self, position: Position, action: jax.Array) -> tuple[Position, jax.Array]:
+        """(the next position, the reward for the side that moved: 1 a win, 0 otherwise).  A finished
+        game stays as it is, with reward 0."""
+        mover = position.to_move
+        board = self._after(position.board, mover, action)
+        nxt = 1 - mover
+        plies = position.plies + 1
+        winner = self._winner(board, nxt)
+        over = (winner >= 0) | self._drawn(board) | (plies >= self.max_plies)
+        reward = jnp.where(winner == mover, 1.0, 0.0)
+        moved = Position(board, nxt.astype(jnp.int32), plies, over, winner.astype(jnp.int32))
+        done = position.over
+        kept = jax.tree_util.tree_map(lambda old, new: jnp.where(done, old, new), position, moved)
+        return kept, jnp.where(done, 0.0, reward)
+
+    def planes(self, position: Position) -> jax.Array:
+        """float32[3, rows, columns]: the first player's pawns, the second's, and the side to move."""
+        shape = (self.rows, self.columns)
+        first = (position.board == 1).astype(jnp.float32).reshape(shape)
+        second = (position.board == -1).astype(jnp.float32).reshape(shape)
+        side = jnp.full(shape, position.to_move, dtype=jnp.float32)
+        return jnp.stack([first, second, side])
+
+    # Between the Python rules and the arrays ----------------------------------------------------
+
+    def encode(self, game: Any, state: Hashable) -> Position:
+        """The arrays of a state of the Python rules (plies: the pawns or marks on the board)."""
+        text = game.board(state)
+        symbols = game.symbols
+        board = np.array([1 if ch == symbols[0] else -1 if ch == symbols[1] else 0 for ch in text], dtype=np.int8)
+        winner = game.winner(state)
+        return Position(  # numpy values: cheap to make one by one, stacked and sent to the device once
+            board,
+            np.int32(game.to_move(state)),
+            np.int32(np.count_nonzero(board)),
+            np.bool_(game.is_over(state)),
+            np.int32(-1 if winner is None else winner),
+        )
+
+    def action_of(self, move: str) -> int:
+        return self.moves.index(move)
+
+
+def _stack(positions: list[Position]) -> Position:
+    return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *positions)
+
+
+class TicTacToeRules(JaxRules):
+    LINES = np.array([(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)])
+
+    def __init__(self) -> None:
+        super().__init__("tictactoe", 3, 3, 9, 9, action_moves("tictactoe"))
+
+    def initial(self) -> Position:
+        return Position(jnp.zeros(9, jnp.int8), jnp.int32(0), jnp.int32(0), jnp.bool_(False), jnp.int32(-1))
+
+    def legal(self, position: Position) -> jax.Array:
+        return (position.board == 0) & ~position.over
+
+    def _after(self, board: jax.Array, to_move: jax.Array, action: jax.Array) -> jax.Array:
+        return board.at[action].set(jnp.where(to_move == 0, 1, -1).astype(jnp.int8))
+
+    def _winner(self, board: jax.Array, next_to_move: jax.Array) -> jax.Array:
+        sums = board[self.LINES].astype(jnp.int32).sum(axis=1)
+        return jnp.where(jnp.any(sums == 3), 0, jnp.where(jnp.any(sums == -3), 1, -1))
+
+    def _drawn(self, board: jax.Array) -> jax.Array:
+        return jnp.all(board != 0)
+
+
+def _hexapawn_tables() -> dict[str, np.ndarray]:
+    source = np.array([a for a in range(9) for _ in range(9)])
+    target = np.array([b for _ in range(9) for b in range(9)])
+    same_row = source // 3 == target // 3
+    tables = {"source": source, "target": target}
+    for side, step in (("white", -3), ("black", 3)):
+        straight = target == source + step
+        diagonal = ((target == source + step - 1) & (source % 3 > 0)) | (
+            (target == source + step + 1) & (source % 3 < 2)
+        )
+        tables[f"{side}_straight"] = straight & ~same_row
+        tables[f"{side}_diagonal"] = diagonal & ~same_row
+    return tables
+
+
+class HexapawnRules(JaxRules):
+    def __init__(self) -> None:
+        super().__init__("hexapawn", 3, 3, 81, 64, action_moves("hexapawn"))
+        object.__setattr__(self, "tables", _hexapawn_tables())
+
+    def initial(self) -> Position:
+        board = jnp.array([-1, -1, -1, 0, 0, 0, 1, 1, 1], jnp.int8)
+        return Position(board, jnp.int32(0), jnp.int32(0), jnp.bool_(False), jnp.int32(-1))
+
+    def _moves(self, board: jax.Array, to_move: jax.Array) -> jax.Array:
+        t = self.tables  # type: ignore[attr-defined]
+        own = jnp.where(to_move == 0, 1, -1).astype(jnp.int8)
+        straight = jnp.where(to_move == 0, t["white_straight"], t["black_straight"])
+        diagonal = jnp.where(to_move == 0, t["white_diagonal"], t["black_diagonal"])
+        at_source = board[t["source"]] == own
+        at_target = board[t["target"]]
+        return at_source & ((straight & (at_target == 0)) | (diagonal & (at_target == -own)))
+
+    def legal(self, position: Position) -> jax.Array:
+        return self._moves(position.board, position.to_move) & ~position.over
+
+    def _after(self, board: jax.Array, to_move: jax.Array, action: jax.Array) -> jax.Array:
+        source, target = action // 9, action % 9
+        return board.at[target].set(board[source]).at[source].set(jnp.int8(0))
+
+    def _winner(self, board: jax.Array, next_to_move: jax.Array) -> jax.Array:
+        white_home = jnp.any(board[0:3] == 1) | ~jnp.any(board == -1)
+        black_home = jnp.any(board[6:9] == -1) | ~jnp.any(board == 1)
+        stuck = ~jnp.any(self._moves(board, next_to_move))
+        return jnp.where(white_home, 0, jnp.where(black_home, 1, jnp.where(stuck, 1 - next_to_move, -1)))
+
+
+def _teeko_tables() -> dict[str, np.ndarray]:
+    from ...games.teeko import WIN_MASKS
+
+    wins = np.array([[sq for sq in range(25) if mask >> sq & 1] for mask in WIN_MASKS])
+    source = np.repeat(np.arange(25), 8)
+    target = np.full(200, -1)
+    for square in range(25):
+        row, column = divmod(square, 5)
+        for d, (dr, dc) in enumerate(TEEKO_DIRECTIONS):
+            r, c = row + dr, column + dc
+            if 0 <= r < 5 and 0 <= c < 5:
+                target[8 * square + d] = 5 * r + c
+    return {"wins": wins, "source": source, "target": target}
+
+
+class TeekoRules(JaxRules):
+    def __init__(self, max_plies: int = 200) -> None:
+        super().__init__("teeko", 5, 5, 225, max_plies, action_moves("teeko"))
+        object.__setattr__(self, "tables", _teeko_tables())
+
+    def initial(self) -> Position:
+        return Position(jnp.zeros(25, jnp.int8), jnp.int32(0), jnp.int32(0), jnp.bool_(False), jnp.int32(-1))
+
+    def legal(self, position: Position) -> jax.Array:
+        t = self.tables  # type: ignore[attr-defined]
+        board = position.board
+        placing = jnp.sum(board != 0) < 8
+        own = jnp.where(position.to_move == 0, 1, -1).astype(jnp.int8)
+        target = t["target"]
+        steps = (target >= 0) & (board[t["source"]] == own) & (board[jnp.maximum(target, 0)] == 0)
+        places = board == 0
+        legal = jnp.concatenate([places & placing, steps & ~placing])
+        return legal & ~position.over
+
+    def _after(self, board: jax.Array, to_move: jax.Array, action: jax.Array) -> jax.Array:
+        t = self.tables  # type: ignore[attr-defined]
+        own = jnp.where(to_move == 0, 1, -1).astype(jnp.int8)
+        step = jnp.maximum(action - 25, 0)
+        source = jnp.asarray(t["source"])[step]
+        target = jnp.where(action < 25, action, jnp.asarray(t["target"])[step])
+        lifted = jnp.where(action < 25, board, board.at[source].set(jnp.int8(0)))
+        return lifted.at[target].set(own)
+
+    def _winner(self, board: jax.Array, next_to_move: jax.Array) -> jax.Array:
+        cells = board[self.tables["wins"]].astype(jnp.int32).sum(axis=1)  # type: ignore[attr-defined]
+        return jnp.where(jnp.any(cells == 4), 0, jnp.where(jnp.any(cells == -4), 1, -1))
+
+
+_RULES: dict[str, JaxRules] = {}
+
+
+def rules_for(game: str) -> JaxRules:
+    """The JAX rules of the game called ``game`` (one object per game, so jit caches are shared)."""
+    if game not in _RULES:
+        makers = {"tictactoe": TicTacToeRules, "hexapawn": HexapawnRules, "teeko": TeekoRules}
+        if game not in makers:
+            raise ValueError(f"az plays {', '.join(makers)}, not {game!r}")
+        _RULES[game] = makers[game]()
+    return _RULES[game]

@@ -1,0 +1,248 @@
+"""AlphaZero-style training (Silver et al. 2018) for the az player, with Gumbel search (Danihelka et
+al. 2022): self-play in batches, every game of a batch played at once on the device (``jax.vmap``
+over the JAX rules, ``jax.lax.scan`` over the plies), a replay buffer of the positions met, and
+gradient steps on the policy (cross-entropy against the search's improved policy) and the value
+(squared error against the game's result for the side to move) with Adam and weight decay (Optax).
+
+Every random choice is seeded: self-play batch ``b`` uses ``fold_in(PRNGKey(seed), b)``, and the
+positions a gradient step trains on are drawn with ``numpy.random.default_rng((seed, step))``, so
+the same seed trains the same network, step for step.  The weights, the optimiser's state and the
+counters are the learner's knowledge; a training resumed from them goes on from the same network
+and optimiser (its replay buffer, which is not kept, fills again from new games).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from .network import SHAPES, NetworkShape, make_network
+from .rules import JaxRules, Position, rules_for
+from .search import network_evaluator, search
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a game's az learner trains."""
+
+    games_per_batch: int  # self-play games played at once
+    simulations: int  # search simulations per self-play move
+    max_plies: int  # a self-play game reaching this many plies is a draw
+    buffer: int  # positions the replay buffer keeps (the latest)
+    batch_size: int  # positions per gradient step
+    updates_per_batch: int  # gradient steps after each self-play batch
+    learning_rate: float
+    weight_decay: float = 1e-4
+    #: Each self-play game opens with a uniformly random number, 0 to this, of uniformly random
+    #: moves (still trained on the search's policy there): the games then cover positions that
+    #: self-play alone would never reach, and the grading and real opponents do.
+    random_plies: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+SETTINGS: dict[str, Settings] = {
+    "tictactoe": Settings(128, 32, 9, 20_000, 256, 16, 2e-3, random_plies=4),
+    "hexapawn": Settings(64, 32, 16, 8_000, 128, 8, 2e-3, random_plies=2),
+    "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6),
+}
+
+#: The simulations an az player searches with when its spec does not say.
+DEFAULT_SIMULATIONS = {"tictactoe": 32, "hexapawn": 32, "teeko": 32}
+
+
+def optimiser(settings: Settings) -> optax.GradientTransformation:
+    return optax.adamw(settings.learning_rate, weight_decay=settings.weight_decay)
+
+
+class ReplayBuffer:
+    """The latest ``capacity`` positions: planes, legal actions, search policy, result for the mover."""
+
+    def __init__(self, capacity: int, planes: tuple[int, ...], actions: int) -> None:
+        self.capacity = capacity
+        self.planes = np.zeros((capacity, *planes), np.float32)
+        self.legal = np.zeros((capacity, actions), bool)
+        self.policy = np.zeros((capacity, actions), np.float32)
+        self.value = np.zeros(capacity, np.float32)
+        self.size = 0
+        self.next = 0
+
+    def add(self, planes: np.ndarray, legal: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
+        for start in range(0, len(value), self.capacity):
+            chunk = slice(start, start + self.capacity)
+            count = len(value[chunk])
+            where = (self.next + np.arange(count)) % self.capacity
+            self.planes[where] = planes[chunk]
+            self.legal[where] = legal[chunk]
+            self.policy[where] = policy[chunk]
+            self.value[where] = value[chunk]
+            self.next = (self.next + count) % self.capacity
+            self.size = min(self.capacity, self.size + count)
+
+    def sample(self, rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
+        picks = rng.integers(0, self.size, size=count)
+        return self.planes[picks], self.legal[picks], self.policy[picks], self.value[picks]
+
+
+@eqx.filter_jit
+def _self_play(
+    rules: JaxRules, settings: Settings, model: Any, key: jax.Array
+) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array, Position]:
+    """One batch of self-play games: per ply the planes, legal actions, search policy, side to move
+    and whether the game was still on; and the final positions."""
+    evaluate = network_evaluator(rules)
+    start = jax.vmap(lambda _: rules.initial())(jnp.arange(settings.games_per_batch))
+    key, opening_key = jax.random.split(key)
+    opening = jax.random.randint(opening_key, (settings.games_per_batch,), 0, settings.random_plies + 1)
+
+    def ply(positions: Position, ply_key: jax.Array) -> tuple[Position, tuple[jax.Array, ...]]:
+        search_key, random_key = jax.random.split(ply_key)
+        out = search(rules, evaluate, model, search_key, positions, settings.simulations, 1.0)
+        planes = jax.vmap(rules.planes)(positions)
+        legal = jax.vmap(rules.legal)(positions)
+        uniform = jax.random.categorical(random_key, jnp.where(legal, 0.0, -1e9))
+        action = jnp.where(positions.plies < opening, uniform, out.action)
+        nxt, _ = jax.vmap(rules.step)(positions, action)
+        return nxt, (planes, legal, out.action_weights, positions.to_move, ~positions.over)
+
+    final, (planes, legal, policy, mover, alive) = jax.lax.scan(ply, start, jax.random.split(key, settings.max_plies))
+    return planes, legal, policy, mover, alive, final
+
+
+@eqx.filter_jit
+def _train_step(
+    settings: Settings,
+    model: Any,
+    opt_state: Any,
+    planes: jax.Array,
+    legal: jax.Array,
+    policy: jax.Array,
+    value: jax.Array,
+) -> tuple[Any, Any, jax.Array, jax.Array]:
+    def loss_fn(model: Any) -> tuple[jax.Array, jax.Array]:
+        logits, values = jax.vmap(model)(planes)
+        logits = jnp.where(legal, logits, -1e9)
+        policy_loss = optax.softmax_cross_entropy(logits, policy).mean()
+        value_loss = jnp.mean((values - value) ** 2)
+        return policy_loss + value_loss, value_loss
+
+    (loss, value_loss), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model)
+    updates, opt_state = optimiser(settings).update(grads, opt_state, eqx.filter(model, eqx.is_array))
+    return eqx.apply_updates(model, updates), opt_state, loss, value_loss
+
+
+@dataclass
+class Checkpoint:
+    """What a stretch of training did: games, positions and steps so far, the last loss."""
+
+    games: int
+    positions: int
+    steps: int
+    loss: float
+    value_loss: float
+    seconds: float
+
+
+class Trainer:
+    """One learner's network, optimiser and counters, and its training (see the module docstring)."""
+
+    def __init__(self, game: str, seed: int, shape: NetworkShape | None = None, settings: Settings | None = None):
+        self.rules = rules_for(game)
+        self.game = game
+        self.seed = int(seed)
+        self.shape = shape or SHAPES[game]
+        self.settings = settings or SETTINGS[game]
+        if self.settings.max_plies > self.rules.max_plies:
+            self.settings = replace(self.settings, max_plies=self.rules.max_plies)
+        self.model = make_network(
+            self.shape, self.rules.rows, self.rules.columns, self.rules.actions, jax.random.PRNGKey(self.seed)
+        )
+        self.opt_state = optimiser(self.settings).init(eqx.filter(self.model, eqx.is_array))
+        self.steps = 0  # gradient steps taken
+        self.batches = 0  # self-play batches played
+        self.games = 0  # games learnt from: self-play and learn()
+        self.positions = 0  # positions put into the buffer
+        self.buffer = ReplayBuffer(self.settings.buffer, (3, self.rules.rows, self.rules.columns), self.rules.actions)
+        self.last_loss = (float("nan"), float("nan"))
+
+    def play_in_batches_of(self, games: int) -> None:
+        """Play ``games`` self-play games at once from now on (an accelerator takes hundreds)."""
+        if games < 1:
+            raise ValueError(f"games at once must be at least 1, not {games}")
+        self.settings = replace(self.settings, games_per_batch=games)
+
+    # Parameters as arrays (for knowledge) -------------------------------------------------------
+
+    def arrays(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        params = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(eqx.filter(self.model, eqx.is_array))]
+        state = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(self.opt_state)]
+        return params, state
+
+    def set_arrays(self, params: list[np.ndarray], state: list[np.ndarray]) -> None:
+        """Replace the weights and optimiser state; ValueError (nothing changed) if they do not fit."""
+        model_arrays, model_static = eqx.partition(self.model, eqx.is_array)
+        model_leaves, model_def = jax.tree_util.tree_flatten(model_arrays)
+        state_leaves, state_def = jax.tree_util.tree_flatten(self.opt_state)
+        for what, new, old in (("weights", params, model_leaves), ("optimiser state", state, state_leaves)):
+            if len(new) != len(old):
+                raise ValueError(f"az knowledge: {len(new)} {what} arrays where the network has {len(old)}")
+            for index, (a, b) in enumerate(zip(new, old, strict=True)):
+                if a.shape != b.shape or a.dtype != b.dtype:
+                    raise ValueError(
+                        f"az knowledge: {what} array {index} is {a.dtype}{list(a.shape)}, the network's {b.dtype}{list(b.shape)}"
+                    )
+                if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+                    raise ValueError(f"az knowledge: {what} array {index} holds a value that is not finite")
+        self.model = eqx.combine(
+            jax.tree_util.tree_unflatten(model_def, [jnp.asarray(a) for a in params]), model_static
+        )
+        self.opt_state = jax.tree_util.tree_unflatten(state_def, [jnp.asarray(a) for a in state])
+
+    # Training -------------------------------------------------------------------------------------
+
+    def add_positions(self, planes: np.ndarray, legal: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
+        self.buffer.add(planes, legal, policy, value)
+        self.positions += len(value)
+
+    def self_play_batch(self) -> int:
+        """Play one batch of self-play games into the buffer; the positions it added."""
+        key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self.batches)
+        planes, legal, policy, movers, on, final = _self_play(self.rules, self.settings, self.model, key)
+        alive = np.asarray(on)
+        winner = np.asarray(final.winner)[None, :]
+        mover = np.asarray(movers)
+        result = np.where(winner < 0, 0.0, np.where(winner == mover, 1.0, -1.0)).astype(np.float32)
+        self.add_positions(
+            np.asarray(planes)[alive], np.asarray(legal)[alive], np.asarray(policy)[alive], result[alive]
+        )
+        self.batches += 1
+        self.games += self.settings.games_per_batch
+        return int(alive.sum())
+
+    def update(self, count: int) -> None:
+        """``count`` gradient steps on positions drawn from the buffer (none while it is empty)."""
+        if self.buffer.size == 0:
+            return
+        for _ in range(count):
+            rng = np.random.default_rng((self.seed, self.steps))
+            planes, legal, policy, value = (
+                jnp.asarray(part) for part in self.buffer.sample(rng, self.settings.batch_size)
+            )
+            self.model, self.opt_state, loss, value_loss = _train_step(
+                self.settings, self.model, self.opt_state, planes, legal, policy, value
+            )
+            self.steps += 1
+            self.last_loss = (float(loss), float(value_loss))
+
+    def train_batch(self) -> int:
+        """One self-play batch, then its gradient steps; the positions played."""
+        played = self.self_play_batch()
+        self.update(self.settings.updates_per_batch)
+        return played

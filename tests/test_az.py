@@ -1,0 +1,228 @@
+"""The az player: seeded training replays exactly, knowledge round-trips, mctx's search with exact
+values finds the moves of perfect play, and learning from a game record changes the network."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("jax", reason="the neural extra (gamelearn[neural]) is not installed")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+import gamelearn  # noqa: E402
+from gamelearn.players.az.player import AzPlayer  # noqa: E402
+from gamelearn.players.az.rules import Position, rules_for  # noqa: E402
+from gamelearn.players.az.search import search  # noqa: E402
+from gamelearn.players.az.training import Settings  # noqa: E402
+from gamelearn.players.registry import make_player  # noqa: E402
+
+#: Tiny training settings: a test compiles and runs in seconds.
+TINY = Settings(
+    games_per_batch=8, simulations=4, max_plies=9, buffer=500, batch_size=32, updates_per_batch=2, learning_rate=1e-2
+)
+
+
+def tiny(game_name="tictactoe", seed=1, **options):
+    return AzPlayer(gamelearn.get_game(game_name), seed=seed, settings=TINY, simulations=4, **options)
+
+
+def arrays(player):
+    params, state = player.trainer.arrays()
+    return params + state
+
+
+def reachable(game):
+    start = game.initial()
+    seen, frontier = {start}, [start]
+    while frontier:
+        state = frontier.pop()
+        for move in game.legal_moves(state):
+            after = game.play(state, move)
+            if after not in seen:
+                seen.add(after)
+                frontier.append(after)
+    return sorted(seen, key=lambda s: (game.board(s), game.to_move(s)))
+
+
+def test_the_same_seed_trains_the_same_network_step_for_step():
+    first, second, other = tiny(seed=5), tiny(seed=5), tiny(seed=6)
+    for player in (first, second, other):
+        player.self_play(2)
+    assert first.trainer.steps == 2 * TINY.updates_per_batch and first.trainer.games == 2 * TINY.games_per_batch
+    assert all(np.array_equal(a, b) for a, b in zip(arrays(first), arrays(second), strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(arrays(first), arrays(other), strict=True))
+
+
+def test_knowledge_round_trips_through_json():
+    player = tiny(seed=2)
+    player.self_play(1)
+    value = json.loads(json.dumps(player.knowledge()))
+    copy = tiny(seed=99, train=False)
+    copy.load(value)
+    assert copy.knowledge() == value
+    assert all(np.array_equal(a, b) for a, b in zip(arrays(player), arrays(copy), strict=True))
+    game = player.game
+    states = [s for s in reachable(game) if not game.is_over(s)][:200]
+    frozen = make_player(game, "az:simulations=4,train=off", seed=3)
+    frozen.trainer.settings = TINY
+    with pytest.raises(ValueError):  # the default settings differ: a knowledge value carries its own
+        frozen.trainer.set_arrays([], [])
+    mirror = tiny(seed=3, train=False)
+    mirror.load(value)
+    assert mirror.choose_many(states) == copy.choose_many(states)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda k: k.update(game="teeko"), "is for 'teeko'"),
+        (lambda k: k.update(arrays="not base64!"), "base64"),
+        (lambda k: k.update(steps=-1), "steps must be"),
+        (lambda k: k.update(network={"kind": "mlp", "width": 8, "depth": 1}), "network"),
+        (lambda k: k.update(format="menace"), "format"),
+    ],
+)
+def test_load_refuses_a_bad_value_and_changes_nothing(change, message):
+    player = tiny(seed=4)
+    before = player.knowledge()
+    bad = player.knowledge()
+    change(bad)
+    with pytest.raises(ValueError, match=message):
+        player.load(bad)
+    assert player.knowledge() == before
+
+
+def test_load_refuses_arrays_of_another_shape():
+    player = tiny(seed=4)
+    other = tiny(game_name="hexapawn", seed=4).knowledge()
+    value = player.knowledge() | {"arrays": other["arrays"]}
+    with pytest.raises(ValueError, match="array"):
+        player.load(value)
+
+
+def test_learning_from_a_game_record_moves_the_weights_and_a_frozen_copy_learns_nothing():
+    game = gamelearn.get_game("tictactoe")
+    learner, frozen = tiny(seed=8), tiny(seed=8, train=False)
+    opponent = make_player(game, "random", seed=1)
+    before = learner.knowledge()
+    for player in (learner, frozen):
+        gamelearn.play_game(game, [player, opponent], seed=3)
+    after = learner.knowledge()
+    assert after["games"] == 1 and after["steps"] > 0
+    lesson = learner.lesson(before, after)
+    assert lesson and "1 game(s) learnt" in lesson.text
+    assert frozen.knowledge() == before | {"seed": frozen.trainer.seed}
+    assert not frozen.lesson(before, frozen.knowledge())
+
+
+def exact_evaluator(game, exact=True):
+    """Uniform prior, and each position's exact value from the solution, nudged by its distance so
+    that a faster win (a slower loss) is worth more: the values perfect play maximises.  With
+    ``exact=False`` every value is 0: only the rules' rewards (a won game) inform the search."""
+    solution = gamelearn.solve(game)
+    rules = rules_for(game.name)
+    powers = 3 ** np.arange(9)
+    table = np.zeros(2 * 3**9, np.float32)  # (board in base 3, side to move) -> value
+    for state in reachable(game) if exact else ():
+        position = rules.encode(game, state)
+        value, distance = solution.outcome(state)
+        table[int(np.dot(position.board % 3, powers)) * 2 + game.to_move(state)] = value * (1 - 0.01 * (distance or 0))
+
+    def evaluate(params, positions: Position):
+        index = jnp.sum((positions.board.astype(jnp.int32) % 3) * jnp.asarray(powers), axis=-1) * 2 + positions.to_move
+        return jnp.zeros((positions.board.shape[0], rules.actions)), params[index]
+
+    return evaluate, jnp.asarray(table)
+
+
+def searched_grades(game, states, exact, simulations):
+    """The grade of the move the search picks in each state.  With as many simulations as a state
+    has moves, Gumbel search's first round visits each move once, and the pick is the best-valued."""
+    solution = gamelearn.solve(game)
+    rules = rules_for(game.name)
+    evaluate, table = exact_evaluator(game, exact)
+    run = jax.jit(
+        lambda table, key, batch, count: search(rules, evaluate, table, key, batch, count, 0.0).action, static_argnums=3
+    )
+    batch = Position(*(np.stack(column) for column in zip(*(rules.encode(game, s) for s in states), strict=True)))
+    actions = run(table, jax.random.PRNGKey(0), batch, simulations)
+    return [solution.grade(s, rules.moves[int(a)]).value for s, a in zip(states, np.asarray(actions), strict=True)]
+
+
+@pytest.mark.parametrize(("game_name", "moves", "count"), [("tictactoe", 4, 1140), ("hexapawn", 3, 19)])
+def test_mctx_with_a_uniform_prior_and_exact_values_plays_perfectly(game_name, moves, count):
+    game = gamelearn.get_game(game_name)
+    states = [s for s in reachable(game) if not game.is_over(s) and len(game.legal_moves(s)) == moves]
+    assert len(states) == count
+    grades = searched_grades(game, states, True, moves)
+    assert grades.count("best") == len(states), {g: grades.count(g) for g in set(grades)}
+
+
+def test_mctx_with_no_values_still_takes_a_win_in_one():
+    """The rules' reward alone (values 0, prior uniform): a move that wins at once is found."""
+    game = gamelearn.get_game("tictactoe")
+    solution = gamelearn.solve(game)
+    states = [
+        s
+        for s in reachable(game)
+        if not game.is_over(s) and any(game.winner(game.play(s, m)) is not None for m in game.legal_moves(s))
+    ]
+    grades = searched_grades(game, states[:300], False, 9)
+    assert len(grades) == min(300, len(states)) and set(grades) == {"best"}
+    assert all(solution.distance(s) == 1 for s in states[:300])
+
+
+def test_weights_round_trip_through_the_store_by_the_keeper(tmp_path):
+    from gamelearn.keeper import Keeper
+    from gamelearn.store.db import Store
+
+    game = gamelearn.get_game("tictactoe")
+    player = AzPlayer(game, seed=11, settings=TINY, simulations=4, name="kept")
+    player.self_play(1)
+    with Store(tmp_path / "store.sqlite3") as store:
+        keeper = Keeper(store)
+        keeper.save(player)
+        again = AzPlayer(game, seed=12, settings=TINY, simulations=4, name="kept", train=False)
+        assert keeper.attach(again)
+        assert again.knowledge() == player.knowledge()
+        # a game taught through the keeper is applied to the stored network and written back
+        learner = AzPlayer(game, seed=13, settings=TINY, simulations=4, name="kept")
+        keeper.attach(learner)
+        record = gamelearn.play_game(game, [learner, make_player(game, "random", seed=1)], seed=2, learn=False)
+        [kept] = keeper.keep(record, [(learner, 0)])
+        assert kept.lesson and store.load_learner("az", "kept")["steps"] == player.trainer.steps + 4
+
+
+@pytest.mark.slow
+def test_gamelearn_train_keeps_the_network_and_goes_on_from_it(tmp_path):
+    import subprocess
+    import sys
+
+    env = {**__import__("os").environ, "GAMELEARN_HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "gamelearn.cli.main", "train", "hexapawn", "az", "--name", "h", "--games", "64"]
+    first = subprocess.run(
+        [*command, "--checkpoints", "1", "--json"], capture_output=True, text=True, env=env, timeout=240
+    )
+    assert first.returncode == 0, first.stderr
+    [point] = json.loads(first.stdout)["checkpoints"]
+    assert point["games"] == 64 and point["steps"] == 8 and sum(point["grades"].values()) > 50
+    second = subprocess.run(
+        [*command, "--checkpoints", "1", "--no-grade"], capture_output=True, text=True, env=env, timeout=240
+    )
+    assert second.returncode == 0 and "Going on with az 'h'" in second.stdout, second.stderr
+    from gamelearn.store.db import Store
+
+    with Store(tmp_path / "gamelearn.sqlite3") as store:
+        assert store.load_learner("az", "h")["games"] == 128
+    bad = subprocess.run(
+        [*command[:4], "tictactoe", "menace", "--name", "m", "--games", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
