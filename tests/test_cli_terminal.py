@@ -40,6 +40,7 @@ SMALLER = {"--games": 20, "--learners": 3, "--seeds": 2}
 EXTRA = {
     ("teeko", "experiment"): ["--train-games", "10", "--chart-games", "2", "--workers", "1"],
     ("tournament",): ["--workers", "1"],
+    ("curves",): ["--workers", "1"],
 }
 #: What a person types at the prompts of the interactive commands: the helpers, then quit.
 TYPED = {"play": "?\nhint\nundo\nq\n", "console": "q\n"}

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..games import Game, get_game
-from ..keeper import Keeper, load_player
+from ..keeper import Keeper, default_keeper
 from ..match import DEFAULT_MAX_PLIES, play_game
 from ..players.registry import make_player
 from ..solve import Grade, Solution, solve
@@ -114,12 +114,21 @@ def _grader(game: Game, solution: Solution, counts: list[list[int]]) -> Callable
     return on_move
 
 
+def pair_player(game: Game, spec: str, seed: int) -> Any:
+    """A player for a pair: a stored learner loaded by the keeper (frozen, checked before the
+    tournament); any other made without opening the store."""
+    player = make_player(game, spec, seed=seed)
+    if Keeper.is_kept(player):
+        default_keeper().attach(player)
+    return player
+
+
 def play_pair(task: PairTask) -> list[GameResult]:
     """Play one pair's games in order with one player object per spec (learners keep learning)."""
     game = get_game(task.game)
     spec_indices = (task.first, task.second)
     players = [
-        load_player(game, spec, seed=game_seed(task.seed, task.pair, -1 - side)) for side, spec in enumerate(task.specs)
+        pair_player(game, spec, seed=game_seed(task.seed, task.pair, -1 - side)) for side, spec in enumerate(task.specs)
     ]
     solution = solve(game) if task.grade else None
     results = []
