@@ -27,7 +27,6 @@ games it learned from and every box with its beads, checked box by box when load
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -35,18 +34,23 @@ from typing import TYPE_CHECKING, Any
 from ..games import Game
 from ..games.hexapawn import pawn_moves
 from .knowledge import Change, Knowledge, Learner, Lesson
+from .matchbox_beads import (
+    MENACE_BEADS,
+    MENACE_REWARDS,
+    bead_counts,
+    draw_colour,
+    lesson_text,
+    parse_beads,
+    parse_reward,
+)
 from .matchbox_tables import colour_of, position_table, stabilizer
-from .registry import Option, PlayerKind, parse_int, parse_name, parse_switch, register
+from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..match import GameRecord
 
 FORMAT = "gamelearn-matchboxes"
 FORMAT_VERSION = 1
-
-#: MENACE's defaults (Michie 1961): beads per colour at its 1st, 2nd, 3rd and 4th move, and rewards.
-MENACE_BEADS = (4, 3, 2, 1)
-MENACE_REWARDS = (3, 1, -1)
 
 
 class MatchboxPlayer(Learner):
@@ -297,31 +301,6 @@ class MatchboxPlayer(Learner):
         raise NotImplementedError
 
 
-def bead_counts(beads: Any) -> Counter[str]:
-    """A box's beads as counts: HER's and HIM's are a list of moves, MENACE's colour -> count."""
-    if isinstance(beads, dict):
-        return Counter({str(colour): int(count) for colour, count in beads.items()})
-    return Counter(str(bead) for bead in beads)
-
-
-def lesson_text(changes: list[Change], opened: int) -> str:
-    """One line for people: "bead 03 taken out of box BBB..WWW." or counts."""
-    taken = [(change.where, bead) for change in changes for bead in change.removed]
-    put = sum(len(change.added) for change in changes)
-    parts = []
-    if len(taken) == 1:
-        parts.append(f"bead {taken[0][1]} taken out of box {taken[0][0]}")
-    elif taken:
-        boxes = len({where for where, _ in taken})
-        parts.append(f"{len(taken)} beads taken out of {boxes} box{'es' if boxes != 1 else ''}")
-    if put:
-        boxes = sum(1 for change in changes if change.added)
-        parts.append(f"{put} bead{'s' if put != 1 else ''} put into {boxes} box{'es' if boxes != 1 else ''}")
-    if opened:
-        parts.append(f"{opened} new box{'es' if opened != 1 else ''} opened")
-    return "; ".join(parts) if parts else "nothing changed"
-
-
 # HER and HIM ------------------------------------------------------------------------------------
 
 
@@ -438,21 +417,6 @@ def _unfinished_positions(game_name: str) -> dict[str, int]:
 
 
 # MENACE -----------------------------------------------------------------------------------------
-
-
-def parse_beads(text: str) -> tuple[int, ...]:
-    """Beads per colour by stage, written ``4-3-2-1`` (a spec's options are comma separated)."""
-    try:
-        values = tuple(int(part) for part in text.replace("/", "-").split("-"))
-    except ValueError:
-        raise ValueError(f"{text!r} is not beads by stage such as 4-3-2-1") from None
-    if not values or any(v < 1 or v > 1000 for v in values):
-        raise ValueError(f"{text!r}: each stage needs 1 to 1000 beads per colour")
-    return values
-
-
-#: Beads added (or, negative, taken out) after a result: a whole number, its range shown.
-parse_reward = parse_int(-1000, 1000)
 
 
 class MenacePlayer(MatchboxPlayer):
@@ -576,20 +540,6 @@ class MenacePlayer(MatchboxPlayer):
 
     def install_boxes(self, checked: dict[str, dict[str, int]]) -> None:
         self.boxes = checked
-
-
-def draw_colour(rng: Any, counts: dict[str, int]) -> str | None:
-    """Shake the box: a bead drawn uniformly, so a colour with twice the beads is twice as likely.
-    The walk is in the box's colour order, which the fast path repeats draw for draw."""
-    total = sum(counts.values())
-    if total <= 0:
-        return None
-    pick = rng.randrange(total)
-    for colour, count in counts.items():
-        if pick < count:
-            return colour
-        pick -= count
-    raise AssertionError("unreachable: pick < total")
 
 
 _NAME = Option("name", parse_name, "", "keep the boxes in the store under this name (the keeper loads and saves them)")

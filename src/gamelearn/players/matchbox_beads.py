@@ -1,0 +1,68 @@
+"""Beads: a box's beads as counts, the line a lesson is told in, MENACE's beads by stage and
+rewards as specs give them, and the shake of a box (a seeded draw, one bead uniformly)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .knowledge import Change
+from .registry import parse_int
+
+#: MENACE's defaults (Michie 1961): beads per colour at its 1st, 2nd, 3rd and 4th move, and rewards.
+MENACE_BEADS = (4, 3, 2, 1)
+MENACE_REWARDS = (3, 1, -1)
+
+
+def bead_counts(beads: Any) -> Counter[str]:
+    """A box's beads as counts: HER's and HIM's are a list of moves, MENACE's colour -> count."""
+    if isinstance(beads, dict):
+        return Counter({str(colour): int(count) for colour, count in beads.items()})
+    return Counter(str(bead) for bead in beads)
+
+
+def lesson_text(changes: list[Change], opened: int) -> str:
+    """One line for people: "bead 03 taken out of box BBB..WWW." or counts."""
+    taken = [(change.where, bead) for change in changes for bead in change.removed]
+    put = sum(len(change.added) for change in changes)
+    parts = []
+    if len(taken) == 1:
+        parts.append(f"bead {taken[0][1]} taken out of box {taken[0][0]}")
+    elif taken:
+        boxes = len({where for where, _ in taken})
+        parts.append(f"{len(taken)} beads taken out of {boxes} box{'es' if boxes != 1 else ''}")
+    if put:
+        boxes = sum(1 for change in changes if change.added)
+        parts.append(f"{put} bead{'s' if put != 1 else ''} put into {boxes} box{'es' if boxes != 1 else ''}")
+    if opened:
+        parts.append(f"{opened} new box{'es' if opened != 1 else ''} opened")
+    return "; ".join(parts) if parts else "nothing changed"
+
+
+def parse_beads(text: str) -> tuple[int, ...]:
+    """Beads per colour by stage, written ``4-3-2-1`` (a spec's options are comma separated)."""
+    try:
+        values = tuple(int(part) for part in text.replace("/", "-").split("-"))
+    except ValueError:
+        raise ValueError(f"{text!r} is not beads by stage such as 4-3-2-1") from None
+    if not values or any(v < 1 or v > 1000 for v in values):
+        raise ValueError(f"{text!r}: each stage needs 1 to 1000 beads per colour")
+    return values
+
+
+#: Beads added (or, negative, taken out) after a result: a whole number, its range shown.
+parse_reward = parse_int(-1000, 1000)
+
+
+def draw_colour(rng: Any, counts: dict[str, int]) -> str | None:
+    """Shake the box: a bead drawn uniformly, so a colour with twice the beads is twice as likely.
+    The walk is in the box's colour order, which the fast path repeats draw for draw."""
+    total = sum(counts.values())
+    if total <= 0:
+        return None
+    pick = rng.randrange(total)
+    for colour, count in counts.items():
+        if pick < count:
+            return colour
+        pick -= count
+    raise AssertionError("unreachable: pick < total")
