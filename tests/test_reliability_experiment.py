@@ -88,3 +88,31 @@ def test_an_interrupted_tournament_keeps_the_pairs_that_finished():
     full = {pair.pair: pair for pair in run_tournament("tictactoe", specs, 6, seed=5, workers=1).pairs}
     for pair in kept:  # every pair is seeded: what was kept is what the whole tournament plays
         assert pair == full[pair.pair]
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the runs and the training need a worker each")
+def test_an_interrupted_experiment_keeps_the_runs_that_finished(tmp_path: Path):
+    # Short runs with the thesis memory finish while our own memory still trains (20,000 games):
+    # ^C then keeps those runs, saved as a result marked stopped, and exits 130.
+    from gamelearn.store.db import Store
+
+    memory = memory_file(tmp_path / "thesis.m", 50)
+    home = tmp_path / "home"
+    process = start_gamelearn(
+        home, "teeko", "experiment", "--thesis-memory", str(memory), "--workers", "2",
+        "--games", "5", "--seeds", "2", "--train-games", "20000", "--chart-games", "2", "--out", str(tmp_path),
+    )  # fmt: skip
+    time.sleep(8.0)  # the thesis runs (a few games each) are done long before the training is
+    assert process.poll() is None, "the experiment ended before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "runs had finished" in err and "marked stopped" in err, err
+    os.environ["GAMELEARN_HOME"], saved = str(home), os.environ.get("GAMELEARN_HOME")
+    try:
+        (result,) = Store().results("teeko-thesis-experiment")
+    finally:
+        if saved is not None:
+            os.environ["GAMELEARN_HOME"] = saved
+    assert result["stopped"] is True and result["runs"]
+    assert all(run["games"] == (5 if run["training_games"] is None else 2) for run in result["runs"])

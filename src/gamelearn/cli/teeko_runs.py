@@ -379,12 +379,13 @@ def experiment(
 ) -> None:
     """Rerun the thesis's memory experiment over several seeds, with 95% intervals and a chart."""
     import os
+    from dataclasses import fields
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..experiments import thesis_experiment
     from ..experiments.runners import Interrupted
-    from ..experiments.thesis_experiment import ExperimentConfig, run_experiment, write_chart
+    from ..experiments.thesis_experiment import ExperimentConfig, RunResult, run_experiment, write_chart
     from ..store.files import MissingFolderError
 
     if first_seed + seeds - 1 > SEED_MAX:
@@ -449,10 +450,19 @@ def experiment(
         except KeyboardInterrupt as stopped:  # ^C or SIGTERM: the runner has stopped the workers
             progress.stop()
             finished = stopped.finished if isinstance(stopped, Interrupted) else []
-            done = sum(result is not None for result in finished)
+            runs = [result for result in finished if isinstance(result, RunResult)]
+            kept = "nothing to keep"
+            if runs:  # the runs that finished, kept as they are, marked stopped (no intervals: a
+                # condition's interval needs every run of it)
+                payload = {
+                    "config": config.to_dict(),
+                    "stopped": True,
+                    "runs": [{f.name: getattr(run, f.name) for f in fields(run)} for run in runs],
+                }
+                number = store.save_result("teeko-thesis-experiment", payload)
+                kept = f"they are saved as teeko-thesis-experiment #{number}, marked stopped, without intervals"
             err_console.print(
-                f"Interrupted: {done} runs had finished; the workers are stopped and nothing is "
-                "saved (the intervals need every run)",
+                f"Interrupted: {len(runs)} runs had finished; the workers are stopped; {kept}",
                 markup=False,
                 soft_wrap=True,
             )

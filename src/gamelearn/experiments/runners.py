@@ -161,8 +161,13 @@ def wait_all(futures: Sequence[Any], on_done: Callable[[Any], None] | None = Non
             if on_done is not None:
                 on_done(result)
     except KeyboardInterrupt:
-        raise Interrupted([_finished(future) for future in futures]) from None
+        raise Interrupted(finished_results(futures)) from None
     return [future.result() for future in futures]
+
+
+def finished_results(futures: Sequence[Any]) -> list[Any]:
+    """Each future's result if it finished well, else None (what an interrupted run keeps)."""
+    return [_finished(future) for future in futures]
 
 
 def _finished(future: Any) -> Any:

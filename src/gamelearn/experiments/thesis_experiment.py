@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from .runners import check_workers, executor, wait_all
+from .runners import Interrupted, check_workers, executor, finished_results, wait_all
 from .statistics import Z_95, Interval, mean_interval, t_quantile_975, wilson
 from .thesis_chart import write_chart
 from .thesis_runs import (
@@ -233,7 +233,10 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[int, int], None
         # the training, the thesis runs, and the trained runs (known in number before they exist)
         total = 1 + len(thesis_tasks) + (len(MODES) * len(VARIANTS) + len(steps) * len(CHART_SERIES)) * config.seeds
         thesis_futures = [running.submit(run_task, task) for task in thesis_tasks]
-        snapshots = training.result()
+        try:
+            snapshots = training.result()
+        except KeyboardInterrupt:  # ^C while our memory trains: the thesis runs done so far are kept
+            raise Interrupted(finished_results(thesis_futures)) from None
         tick(None)
         trained = snapshots[config.train_games]
         trained_tasks = condition_tasks("trained", trained) + chart_tasks("our training", snapshots)
