@@ -13,6 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamelearn.players.thesis.board import digits_key
+from gamelearn.players.thesis.memory import Memory
 from gamelearn.store import thesis_memories as tm
 from gamelearn.store.db import Store
 
@@ -182,12 +184,13 @@ def test_any_valid_memory_round_trips(raw: list[tuple[str, int, int]]):
 @pytest.mark.parametrize("run", ["A-1", "A-2", "A-3", "A-4", "C-1", "C-2", "C-3", "C-4"])
 def test_learning_reproduces_the_originals_memories_from_its_traces(thesis_data: Path, run: str):
     """Replay the boards of every won game of a reference run (TRACE PLY/END lines of the original
-    program) through learning_changes: both memories must come out as the original left them."""
+    program) through the thesis player's learning rule (``Memory.learn``, which the keeper applies):
+    both memories must come out as the original left them."""
     import re
 
     traces = thesis_data / "original-traces"
-    first: list[tm.Entry] = []
-    second = tm.read_memory_entries(thesis_data / "memory after 10000 games.txt") if run[0] == "C" else []
+    first = Memory()
+    second = Memory(tm.read_memory_entries(thesis_data / "memory after 10000 games.txt") if run[0] == "C" else [])
     boards: dict[int, list[str]] = {}
     for line in (traces / f"run-{run}.out").read_text().splitlines():
         ply = re.match(r"TRACE PLY g=(\d+) n=(\d+) .* b=(\d{25})$", line)
@@ -195,23 +198,21 @@ def test_learning_reproduces_the_originals_memories_from_its_traces(thesis_data:
             boards.setdefault(int(ply[1]), []).append(ply[3])
         end = re.match(r"TRACE END g=(\d+) .*result=([XOD])", line)
         if end and end[2] != "D":
-            winner = 1 if end[2] == "X" else 2
-            first = tm.apply_changes(first, tm.learning_changes(first, boards[int(end[1])], winner))
-            second = tm.apply_changes(second, tm.learning_changes(second, boards[int(end[1])], winner))
-    assert tm.format_memory(first) == (traces / f"run-{run}.memory.m").read_bytes()
-    assert tm.format_memory(second) == (traces / f"run-{run}.memory2.m").read_bytes()
+            keys = [digits_key(board) for board in boards[int(end[1])]]
+            winner = 1 if end[2] == "X" else -1
+            first.learn(keys, winner)
+            second.learn(keys, winner)
+    assert tm.format_memory(list(first.entries())) == (traces / f"run-{run}.memory.m").read_bytes()
+    assert tm.format_memory(list(second.entries())) == (traces / f"run-{run}.memory2.m").read_bytes()
 
 
-def test_learning_changes_by_hand():
-    entries = [(BOARD, 2, 1), (OTHER, 0, 4)]
+def test_learning_by_hand():
+    memory = Memory([(BOARD, 2, 1), (OTHER, 0, 4)])
     swapped = tm.swap_sides(OTHER)
     new = "2222100010001000000000000"
-    changes = tm.learning_changes(entries, [swapped, BOARD, new, new], winner=1)
+    memory.learn([digits_key(board) for board in (swapped, BOARD, new, new)], winner=1)
     # the swap of OTHER matches record 2 swapped: side 1's win lands in its second count
-    assert changes == {0: (BOARD, 3, 1), 1: (OTHER, 0, 5), 2: (new, 2, 0)}
-    assert tm.apply_changes(entries, changes)[2] == (new, 2, 0)
-    with pytest.raises(ValueError):
-        tm.learning_changes(entries, [BOARD], winner=0)
+    assert memory.take_changes() == {0: (BOARD, 3, 1), 1: (OTHER, 0, 5), 2: (new, 2, 0)}
 
 
 def test_regression_a_record_with_both_counts_blank_was_refused(tmp_path: Path):
@@ -231,5 +232,6 @@ def test_regression_a_record_with_both_counts_blank_was_refused(tmp_path: Path):
     again = (tmp_path / "again.m").read_bytes()
     assert again == data and again[33:66] == blank_blank
     # Learning from a game through that board counts from 0, as the original would.
-    changes = tm.learning_changes(tm.parse_memory_entries(data), [OTHER], winner=2)
-    assert changes == {1: (OTHER, 0, 1)}
+    memory = Memory(tm.parse_memory_entries(data))
+    memory.learn([digits_key(OTHER)], winner=-1)
+    assert memory.take_changes() == {1: (OTHER, 0, 1)}

@@ -20,8 +20,8 @@ engine), so this module holds only the console's own rules:
 - the score: stat.m's fields 4-6 (the program began: won, drawn, lost) and 7-9 (it played
   second), kept in the store across sessions; autoplay counts in fields 1-3;
 - learning: after a won game that reached the moving phase, with learning on, every board from
-  ply 9 to the winning ply goes into the memory in the store, counted for the side that made the
-  last move: the right way round whoever began (the original used the ply parity, wrong when the
+  ply 9 to the winning ply goes into the memory in the store (by the keeper, with the thesis
+  player's own rule), counted for the side that made the last move: the right way round whoever began (the original used the ply parity, wrong when the
   person began; Despotović 1999, "When you move first...").  In person games side 1 of the memory is the
   program, as in the original; in autoplay it is player I (X).
 """
@@ -35,8 +35,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..games import get_game
 from ..games.teeko import Teeko, TeekoState
+from ..keeper import Keeper
 from ..match import End, GameRecord
-from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, learning_changes, load_stat, save_stat
+from ..players.thesis.board import digits_key
+from ..players.thesis.memory import Memory
+from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, load_stat, save_stat
 
 if TYPE_CHECKING:
     from ..store.db import Store
@@ -411,19 +414,24 @@ class ConsoleSession:
         return self._menu(screen)
 
     def _learn(self, winner: int) -> list[str]:
-        """Put the game's moving-phase boards into the memory, for the side that made the last move."""
+        """Put the game's moving-phase boards into the memory, for the side that made the last move.
+
+        The keeper applies the lesson (the thesis player's own rule, ``Memory.learn``) to the latest
+        stored memory; the caller's transaction holds the write lock, so what is read here before
+        the lesson is what the keeper reloads, and the two differ by this game alone."""
         current = self.current
         assert current is not None
         program = self._program_symbol()
         winner_digit = 1 if winner == (0 if program is None else program) else 2  # the last mover, fixed
-        entries = self.store.load_memory(self.memory_name) or []
-        changes = learning_changes(entries, current.history, winner_digit)
-        self.store.update_memory(self.memory_name, changes)
-        added = sum(1 for position in changes if position >= len(entries))
+        before = self.store.load_memory(self.memory_name) or []
+        keys = [digits_key(board) for board in current.history]
+        memory = Keeper(self.store).teach_memory(self.memory_name, [(keys, 1 if winner_digit == 1 else -1)])
+        changes = [(position, memory.entry(position)) for position in changed_records(before, memory)]
+        added = sum(1 for position, _ in changes if position >= len(before))
         lines = []
         if self.switches.thinking:
-            for position, (board, x_wins, o_wins) in sorted(changes.items()):
-                verb = "Add" if position >= len(entries) else "Adjust"
+            for position, (board, x_wins, o_wins) in changes:
+                verb = "Add" if position >= len(before) else "Adjust"
                 lines.append(f"{verb} {board} {x_wins:>4} {o_wins:>4}")
         lines.append(
             f"Learned {len(current.history)} positions: {added} added, {len(changes) - added} adjusted "
@@ -447,6 +455,16 @@ class ConsoleSession:
             end=end,
         )
         self.store.add_record(record, context=CONTEXT)
+
+
+def changed_records(before: Sequence[Entry], after: Memory) -> list[int]:
+    """The record numbers whose board or counts differ between ``before`` and ``after`` (appended
+    records included), in file order."""
+    return [
+        position
+        for position in range(len(after))
+        if position >= len(before) or tuple(before[position]) != after.entry(position)
+    ]
 
 
 def statistics_lines(counts: Sequence[int]) -> list[str]:

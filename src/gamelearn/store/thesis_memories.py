@@ -80,7 +80,6 @@ __all__ = [
     "MemorySummary",
     "ThesisFormatError",
     "add_to_stat",
-    "apply_changes",
     "atomic_write_bytes",
     "export_memory",
     "export_stat",
@@ -88,7 +87,6 @@ __all__ = [
     "format_stat",
     "import_memory",
     "import_stat",
-    "learning_changes",
     "load_stat",
     "parse_memory_entries",
     "parse_stat",
@@ -224,57 +222,6 @@ def export_stat(store: Store, path: Path | str, name: str = DEFAULT_STAT_NAME) -
     counts = load_stat(store, name)
     write_stat(counts, path)  # format_stat refuses a count past 9999 before anything is written
     return counts
-
-
-# --- learning (the original's update per position) ------------------------------
-
-
-def learning_changes(entries: Sequence[Entry], boards: Sequence[str], winner: int) -> dict[int, Entry]:
-    """The changes one won game makes to a memory, as positions for Store.update_memory.
-
-    ``boards`` are the boards after every ply from 9 through the winning ply, in order (a repeated
-    board counts twice); ``winner`` is the digit of the side that won, 1 or 2, in the memory's own
-    orientation.  Each board matches the first record (from the start) equal to it or to its side
-    swap: a direct match adds 1 to the winner's count, a swapped one to the other count; with no
-    match the board is appended as played with 1 in the winner's count.
-    """
-    if winner not in (1, 2):
-        raise ValueError(f"the winner is side 1 or 2 of the memory, not {winner!r}")
-    first_match: dict[str, tuple[int, bool]] = {}
-    for position, (board, _, _) in enumerate(entries):
-        first_match.setdefault(board, (position, False))
-        first_match.setdefault(swap_sides(board), (position, True))
-    changes: dict[int, Entry] = {}
-    size = len(entries)
-    for board in boards:
-        found = first_match.get(board)
-        if found is None:
-            changes[size] = (board, 1, 0) if winner == 1 else (board, 0, 1)
-            first_match[board] = (size, False)
-            first_match.setdefault(swap_sides(board), (size, True))
-            size += 1
-            continue
-        position, swapped = found
-        stored, x_wins, o_wins = changes.get(position) or entries[position]
-        if (winner == 1) != swapped:
-            x_wins += 1
-        else:
-            o_wins += 1
-        changes[position] = (stored, x_wins, o_wins)
-    return changes
-
-
-def apply_changes(entries: Sequence[Entry], changes: dict[int, Entry]) -> list[Entry]:
-    """``entries`` with ``changes`` applied (what Store.update_memory does in the database)."""
-    result = list(entries)
-    for position in sorted(changes):
-        if position < len(result):
-            result[position] = changes[position]
-        elif position == len(result):
-            result.append(changes[position])
-        else:
-            raise ValueError(f"change at position {position} leaves a gap after {len(result)} entries")
-    return result
 
 
 # --- a memory named on the command line: a thesis file or a memory in the store ----------------
