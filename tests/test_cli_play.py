@@ -205,3 +205,11 @@ def test_learner_names_refuse_control_characters(args: list[str]) -> None:
     assert result.exit_code == 2, result.output
     assert "control character" in result.stderr or "is not a name of" in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_regression_a_program_was_named_with_every_default_spelled_out() -> None:
+    """`--second mcts:playouts=50` was announced as `mcts:playouts=50,c=1.4142135623730951`: the
+    program is now named as it was typed."""
+    result = play(["q"], second="mcts:playouts=50")
+    assert "O = mcts:playouts=50\n" in result.output
+    assert "1.414" not in result.output

@@ -113,9 +113,12 @@ def play(
             )
     names = []
     humans = sum(player.is_human for player in players)
-    for index, player in enumerate(players):
-        # One person is "You"; two people at one terminal are "Player 1" and "Player 2".
-        names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else player.spec())
+    for index, (player, typed) in enumerate(zip(players, (first, second), strict=True)):
+        # One person is "You"; two people at one terminal are "Player 1" and "Player 2".  A program is
+        # named as it was typed (its full spec spells out defaults such as c=1.4142135623730951), a
+        # learner by its spec, which says the name it is kept under.
+        shown = player.spec() if isinstance(player, Learner) else typed.strip()
+        names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else shown)
     console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
     try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
         session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())

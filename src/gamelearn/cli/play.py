@@ -98,7 +98,7 @@ class TerminalGame:
                     if move is not None:
                         self.match.play(move)
                     continue
-                move = self.match.advance()
+                move = self.advance(mover)
                 if move is not None:
                     console.print(
                         f"{self.names[mover]} ({self.game.symbols[mover]}) plays [bold]{move}[/bold]", highlight=False
@@ -115,6 +115,14 @@ class TerminalGame:
         console.print(self.game.render(record.final), markup=False)
         console.print(end_text(self.game, record, self.names, self.you), markup=False)
         return record
+
+    def advance(self, mover: int) -> str | None:
+        """The computer's move.  With a person at a terminal, a spinner says who is thinking while
+        it thinks (a deep search on Teeko can take most of a minute); it leaves nothing behind."""
+        if self.you is None or not console.is_terminal:
+            return self.match.advance()
+        with console.status(f"{self.names[mover]} ({self.game.symbols[mover]}) is thinking…", spinner="dots"):
+            return self.match.advance()
 
     def ask(self, mover: int) -> str | None:
         """The person's move; None after an undo (the position changed: ask again)."""
