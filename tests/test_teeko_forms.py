@@ -200,3 +200,45 @@ def test_a_game_plays_through_on_every_way_to_step() -> None:
         players = [make_player(game, "random", seed=1), make_player(game, "mcts:playouts=20", seed=2)]
         record = gamelearn.play_game(game, players, seed=3, max_plies=80)
         assert record.plies == len(record.moves) <= 80
+
+
+def test_regression_the_lines_evaluation_was_blind_to_advanced_goals() -> None:
+    """Teeko's ``lines`` evaluation counted the 44 standard goals in every form, so a search in
+    Advanced Teeko did not see a larger square being built.  Now it counts the form's own goals,
+    checked against the goals written out here: every line of four, and the corners of every
+    square of span 1 to 4 (Scarne's Advanced Teeko; the standard game has only span 1)."""
+
+    def cell(r: int, c: int) -> int:
+        return 1 << (5 * r + c)
+
+    def goals(spans: range) -> list[int]:
+        lines = []
+        for r in range(5):
+            for c in range(5):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    cells = [(r + k * dr, c + k * dc) for k in range(4)]
+                    if all(0 <= a < 5 and 0 <= b < 5 for a, b in cells):
+                        lines.append(sum(cell(a, b) for a, b in cells))
+        squares = [
+            cell(r, c) | cell(r + s, c) | cell(r, c + s) | cell(r + s, c + s)
+            for s in spans
+            for r in range(5 - s)
+            for c in range(5 - s)
+        ]
+        return lines + squares
+
+    def open_sets(x: int, o: int, masks: list[int]) -> int:
+        own = sum(4 ** (x & m).bit_count() for m in masks if not o & m)
+        return own - sum(4 ** (o & m).bit_count() for m in masks if not x & m)
+
+    rng = random.Random(7)
+    for spec, spans, default in (("teeko", range(1, 2), "thesis"), ("teeko:goals=advanced", range(1, 5), "lines")):
+        game = get_game(spec)
+        player = make_player(game, "alphabeta:depth=1,eval=lines", seed=1)
+        assert make_player(game, "alphabeta", seed=1).spec().endswith(f"eval={default}")
+        masks = goals(spans)
+        assert len(masks) == (44 if spans == range(1, 2) else 58)
+        for _ in range(200):
+            squares = rng.sample(range(25), 6)
+            state = TeekoState(sum(1 << s for s in squares[:3]), sum(1 << s for s in squares[3:]), 0)
+            assert player.evaluate(state) == open_sets(state.x, state.o, masks)  # type: ignore[attr-defined]

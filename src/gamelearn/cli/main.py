@@ -154,7 +154,7 @@ def shown_default(game: Game, option: Option) -> str:
     if option.name == "eval" and value == "default":
         from ..players.evaluation import default_evaluation
 
-        return default_evaluation(game.name)
+        return default_evaluation(game)
     if isinstance(value, float):
         return f"{value:.3g}"
     if isinstance(value, tuple):

@@ -137,16 +137,24 @@ def teeko_thesis(state: Any) -> float:
     return teeko_thesis_value(state.x, state.o)
 
 
-def teeko_lines(state: Any) -> float:
-    """Open winning sets: for each of the 44 sets free of the enemy, 4**(own pawns in it); X minus O."""
-    score = 0
-    for mask in LINE_MASKS + BLOCK_MASKS:
-        if not state.o & mask:
-            score += 4 ** (state.x & mask).bit_count()
-        if not state.x & mask:
-            score -= 4 ** (state.o & mask).bit_count()
-    return score
+def teeko_lines_over(goals: tuple[int, ...]) -> Evaluation:
+    """Open winning sets of a Teeko form: for each goal free of the enemy, 4**(own pawns in it); X
+    minus O.  Standard Teeko has 44 goals, Advanced Teeko 58 (Scarne's larger squares too), so the
+    evaluation sees the threats of the form being played."""
 
+    def teeko_lines(state: Any) -> float:
+        score = 0
+        for mask in goals:
+            if not state.o & mask:
+                score += 4 ** (state.x & mask).bit_count()
+            if not state.x & mask:
+                score -= 4 ** (state.o & mask).bit_count()
+        return score
+
+    return teeko_lines
+
+
+teeko_lines = teeko_lines_over(LINE_MASKS + BLOCK_MASKS)
 
 EVALUATIONS: dict[str, dict[str, Evaluation]] = {
     "tictactoe": {"better": tictactoe_better, "simple": tictactoe_simple},
@@ -155,12 +163,28 @@ EVALUATIONS: dict[str, dict[str, Evaluation]] = {
 }
 
 
-def evaluation(game_name: str, name: str) -> Evaluation:
-    table = EVALUATIONS[game_name]
+def _goals(game: Any) -> tuple[int, ...] | None:
+    """A Teeko form's goals when they are not the standard 44 (None otherwise)."""
+    masks = getattr(game, "win_masks", None)
+    if game.name != "teeko" or masks is None or set(masks) == set(LINE_MASKS + BLOCK_MASKS):
+        return None
+    return tuple(masks)
+
+
+def evaluation(game: Any, name: str) -> Evaluation:
+    """The evaluation ``name`` for ``game``; Teeko's ``lines`` counts the goals of the form played."""
+    table = EVALUATIONS[game.name]
     if name not in table:
-        raise ValueError(f"unknown evaluation {name!r} for {game_name}; valid: {', '.join(table)}")
+        raise ValueError(f"unknown evaluation {name!r} for {game.name}; valid: {', '.join(table)}")
+    goals = _goals(game)
+    if name == "lines" and goals is not None:
+        return teeko_lines_over(goals)
     return table[name]
 
 
-def default_evaluation(game_name: str) -> str:
-    return next(iter(EVALUATIONS[game_name]))
+def default_evaluation(game: Any) -> str:
+    """The game's first evaluation; for a Teeko form with other goals than the standard 44,
+    ``lines``, which counts that form's goals (the thesis program's knows only the standard ones)."""
+    if _goals(game) is not None:
+        return "lines"
+    return next(iter(EVALUATIONS[game.name]))

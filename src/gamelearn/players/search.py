@@ -33,10 +33,10 @@ class MinimaxPlayer(Player):
 
     def __init__(self, game: Any, seed: int | None = None, depth: int = 2, eval: str | None = None) -> None:
         # "default" (what `gamelearn players` shows) and None both mean the game's first evaluation
-        eval_name = eval if eval and eval != "default" else default_evaluation(game.name)
+        eval_name = eval if eval and eval != "default" else default_evaluation(game)
         super().__init__(game, seed, depth=depth, eval=eval_name)
         self.depth = depth
-        self.evaluate = evaluation(game.name, eval_name)
+        self.evaluate = evaluation(game, eval_name)
         self.nodes = 0
 
     def value(self, state: Hashable, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
