@@ -216,6 +216,38 @@ def test_a_stored_learner_is_measured_frozen_as_it_is_kept() -> None:
     assert gamelearn.load_player(game, "menace:name=trained,train=off").boxes == trainee.boxes
 
 
+def test_regression_a_pair_waited_for_the_write_lock_to_load_a_frozen_learner() -> None:
+    """A tournament's worker opened the store for writing to load a frozen learner, so under load
+    it queued behind any writer and once gave up after the 10 s lock wait.  It now reads the store
+    read-only: with another connection holding the write lock, the pair's learner still loads."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from gamelearn.store.db import default_store_path
+
+    game = gamelearn.get_game("tictactoe")
+    trainee = gamelearn.make_player(game, "menace:name=held", seed=1)
+    for seed in range(5):
+        gamelearn.play_game(game, [trainee, gamelearn.make_player(game, "random", seed=seed)], seed=seed)
+    # A worker is a fresh process: it opens the store itself.
+    worker = (
+        "import json, gamelearn\n"
+        "from gamelearn.experiments.tournament import pair_player\n"
+        "player = pair_player(gamelearn.get_game('tictactoe'), 'menace:name=held,train=off', seed=3)\n"
+        "print(json.dumps(player.knowledge()['games']))\n"
+    )
+    writer = sqlite3.connect(default_store_path(), isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # the write lock, held as a long write would hold it
+    try:
+        done = subprocess.run([sys.executable, "-c", worker], capture_output=True, text=True, timeout=120)
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == 5 == trainee.knowledge()["games"]
+
+
 def test_unknown_game_and_teeko_grading_without_its_table() -> None:
     result = runner.invoke(app, ["tournament", "chess", "random", "random"])
     assert result.exit_code == 2 and "chess" in result.stderr

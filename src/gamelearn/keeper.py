@@ -297,6 +297,23 @@ def default_keeper() -> Keeper:
         return keeper
 
 
+_READING: dict[str, Keeper] = {}
+
+
+def reading_keeper() -> Keeper:
+    """A keeper of the default store opened read-only (SQLite ``mode=ro``), one per data directory,
+    for processes that only load frozen learners (a tournament's workers): opening it takes no
+    write lock, so many workers starting at once never queue behind a writer."""
+    from .store.db import default_store_path
+
+    path = str(default_store_path())
+    with _DEFAULT_LOCK:
+        keeper = _READING.get(path)
+        if keeper is None:
+            keeper = _READING[path] = Keeper(Store(path, readonly=True))
+        return keeper
+
+
 def load_player(game: Any, spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Any:
     """``make_player`` for a player that may be kept: a learner named in the spec comes loaded
     with what the store (``keeper``'s, else the default one) keeps under its name."""

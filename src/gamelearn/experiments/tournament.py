@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..games import Game, get_game
-from ..keeper import Keeper, default_keeper
+from ..keeper import Keeper, reading_keeper
 from ..match import DEFAULT_MAX_PLIES, play_game
 from ..players.registry import make_player
 from ..solve import Grade, Solution, solve
@@ -116,10 +116,11 @@ def _grader(game: Game, solution: Solution, counts: list[list[int]]) -> Callable
 
 def pair_player(game: Game, spec: str, seed: int) -> Any:
     """A player for a pair: a stored learner loaded by the keeper (frozen, checked before the
-    tournament); any other made without opening the store."""
+    tournament) through a read-only store, which it never writes; any other made without opening
+    the store."""
     player = make_player(game, spec, seed=seed)
     if Keeper.is_kept(player):
-        default_keeper().attach(player)
+        reading_keeper().attach(player)
     return player
 
 
