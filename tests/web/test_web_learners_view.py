@@ -98,3 +98,22 @@ def test_boxes_menace_made_in_a_game_in_progress_are_shown_before_it_ends(client
     assert [b["board"] for b in opened["boxes"]] == [decision["box"]]
     assert boxes(client, "menace", "tictactoe", game_id=view["id"])["total"] >= 1
     assert boxes(client, "menace", "tictactoe")["total"] == 0  # nothing kept yet: the game goes on
+
+
+def test_regression_menaces_first_box_chart_was_empty_when_it_played_second(client: TestClient) -> None:
+    """The page's default table is you (X) against MENACE (O), and the chart of MENACE's first box
+    followed the empty board, which MENACE as O never opens: it said "over 14 games" above empty
+    axes.  It now follows the box MENACE opened first in most games, here the centre opening's."""
+    centre = "....X...."
+    for seed, opening in enumerate(["4", "4", "0", "4"]):
+        view = start(client, "tictactoe", ["human", "menace"], seed=seed)
+        view = move(client, view["id"], opening)
+        while not view["over"]:
+            view = move(client, view["id"], view["legal_moves"][0])
+    history = client.get("/api/learners/menace/first-box", params={"game": "tictactoe"}).json()
+    assert history["box"] == centre and not history["empty_board"]
+    assert history["opened_first"] == 3 and history["games"] == 4
+    assert history["moves"] == ["0", "1"]  # O answers the centre in a corner or on an edge
+    assert history["series"][0] == {} and history["series"][1]  # made when first opened
+    [stored] = [b for b in boxes(client, "menace", "tictactoe", show="all")["boxes"] if b["board"] == centre]
+    assert history["series"][-1] == {m: c for m, c in stored["beads"]}

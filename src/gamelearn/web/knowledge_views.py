@@ -10,6 +10,7 @@ memory's entries.  Nothing here knows a rule beyond replaying a record's moves.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ..games import Game
@@ -56,18 +57,17 @@ def matchbox_boxes(learner: Learner, show: str, opened: list[str], offset: int, 
 def first_box_history(
     store: Store, owner: str, game: Game, learner: Learner, records: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """The bead counts of the learner's first box (the empty board) after each of its games:
-    its kept games (``records``, oldest first, since its last reset) replayed into a fresh
-    learner of the same kind, which learns exactly as it did."""
-    first = game.board(game.initial())
-    series: list[dict[str, int]] = []
+    """The bead counts of the learner's first box after each of its games: its kept games
+    (``records``, oldest first, since its last reset) replayed into a fresh learner of the same
+    kind, which learns exactly as it did.
 
-    def counts() -> dict[str, int]:
-        view = learner.view(focus=[first])
-        box = next((b for b in view.get("boxes", []) if b["board"] == first), None)
-        return {move: count for move, count in box["beads"]} if box else {}
-
-    series.append(counts())
+    The first box is the one it opened for its first move in most of those games (the earliest
+    such box on a tie): the empty board's when it moves first, as on Michie's own chart; when it
+    plays second it never meets the empty board, and its first box is the one after the opening
+    its opponents played most (the learner names it: a turned or mirrored opening is the same
+    box)."""
+    games: list[tuple[GameRecord, int | None]] = []
+    firsts: list[str] = []
     for row in records:
         kinds = [spec.strip().partition(":")[0] for spec in row["players"]]
         if learner.kind not in kinds or row["end"] == End.ABANDONED.value:
@@ -85,10 +85,36 @@ def first_box_history(
             End(row["end"]),
             row["seed"],
         )
+        games.append((record, side))
+        mover = 0 if side is None else side
+        first_move = next((ply for ply, state in enumerate(states[:-1]) if game.to_move(state) == mover), None)
+        if first_move is not None:
+            opened = learner.explain(states[first_move], record.moves[first_move]) or {}
+            if opened.get("box"):
+                firsts.append(opened["box"])
+    empty = game.board(game.initial())
+    tally = Counter(firsts)
+    first = max(dict.fromkeys(firsts), key=lambda box: tally[box], default=empty)
+
+    def counts() -> dict[str, int]:
+        view = learner.view(focus=[first])
+        box = next((b for b in view.get("boxes", []) if b["board"] == first), None)
+        return {move: count for move, count in box["beads"]} if box else {}
+
+    series = [counts()]
+    for record, side in games:
         learner.learn(record, side)
         series.append(counts())
     moves = sorted({move for point in series for move in point})
-    return {"kind": learner.kind, "box": first, "moves": moves, "games": len(series) - 1, "series": series}
+    return {
+        "kind": learner.kind,
+        "box": first,
+        "empty_board": first == empty,
+        "opened_first": tally[first],
+        "moves": moves,
+        "games": len(series) - 1,
+        "series": series,
+    }
 
 
 def memory_records(

@@ -157,9 +157,14 @@ async function loadFirstBox(panel, chart) {
     return el("span", { class: "legend-item", "data-move": move }, swatch, `${move}: ${last}`);
   }));
   chart.dataset.games = String(data.games);
+  // Playing second it never meets the empty board: the chart follows the box it opened first.
+  const which = data.empty_board
+    ? "The beads of each opening move in the box for the empty board, after each game it played (as on mscroggs' MENACE page)."
+    : `It plays second here, so it never meets the empty board: this is the box it opened first in ${data.opened_first} of its ${data.games} games, ${data.box}, with the beads of each move after each game.`;
+  chart.dataset.box = data.box;
   chart.replaceChildren(
     el("h4", { text: `Its first box over ${data.games} games` }),
-    el("p", { class: "caption", text: "The beads of each opening move in the box for the empty board, after each game it played (as on mscroggs' MENACE page)." }),
+    el("p", { class: "caption", text: which }),
     svg, legend);
 }
 
