@@ -150,6 +150,20 @@ def test_the_person_wins_and_it_is_learned_as_the_persons_win(tmp_path: Path):
     assert [side for _, side, _ in brain.asked] == [1, 1, 1, 1]  # the program is +1 whoever begins
 
 
+def test_a_win_whose_count_would_pass_9999_is_not_learned_and_the_game_still_counts(tmp_path: Path):
+    """The thesis format holds a count in 4 characters: the original stopped with "Learned number
+    is too big."; the console says so in one line, keeps the memory as it was, and counts the game."""
+    session, _, store = make_session(tmp_path, moves=["40", "41", "42", "30"])
+    store.save_memory("console", [("2222000000000001000011100", 0, 9999)])
+    session.start()
+    out = play(session, ["1", "00", "01", "02", "14", "1403"])
+    assert "You have won. Congratulations!" in out
+    assert any(line.startswith("Not learned: record 1: a count would pass 9999") for line in out)
+    assert store.load_memory("console") == [("2222000000000001000011100", 0, 9999)]
+    assert load_stat(store) == (0, 0, 0, 0, 0, 0, 0, 0, 1)
+    assert session.mode is Mode.MENU
+
+
 def test_the_program_wins_after_the_person_began_and_learns_it_the_right_way_round(tmp_path: Path):
     """The original credited this game to the person (an even last ply); fixed: to the program."""
     session, brain, store = make_session(tmp_path, moves=["11", "12", "13", "23", "2314"])

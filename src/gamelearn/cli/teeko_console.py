@@ -38,7 +38,7 @@ from ..games.teeko import Teeko, TeekoState
 from ..keeper import Keeper
 from ..match import End, GameRecord
 from ..players.thesis.board import digits_key
-from ..players.thesis.memory import Memory
+from ..players.thesis.memory import Memory, MemoryFull
 from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, load_stat, save_stat
 
 if TYPE_CHECKING:
@@ -425,7 +425,10 @@ class ConsoleSession:
         winner_digit = 1 if winner == (0 if program is None else program) else 2  # the last mover, fixed
         before = self.store.load_memory(self.memory_name) or []
         keys = [digits_key(board) for board in current.history]
-        memory = Keeper(self.store).teach_memory(self.memory_name, [(keys, 1 if winner_digit == 1 else -1)])
+        try:
+            memory = Keeper(self.store).teach_memory(self.memory_name, [(keys, 1 if winner_digit == 1 else -1)])
+        except MemoryFull as full:  # raised before anything is written: the memory is as it was
+            return [f"Not learned: {full}; a thesis memory holds counts up to 9999 (memory {self.memory_name!r})."]
         changes = [(position, memory.entry(position)) for position in changed_records(before, memory)]
         added = sum(1 for position, _ in changes if position >= len(before))
         lines = []
@@ -503,7 +506,6 @@ class EngineBrain:
         self._memory: object = None
 
     def _memory_for(self, entries: Sequence[Entry]) -> object:
-        from ..players.thesis.memory import Memory
 
         snapshot = tuple(entries)
         if snapshot != self._memory_source:  # rebuilt only after the memory changed (after a game)
