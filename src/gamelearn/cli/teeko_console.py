@@ -506,7 +506,6 @@ class EngineBrain:
         self._memory: object = None
 
     def _memory_for(self, entries: Sequence[Entry]) -> object:
-
         snapshot = tuple(entries)
         if snapshot != self._memory_source:  # rebuilt only after the memory changed (after a game)
             self._memory_source = snapshot
