@@ -289,3 +289,38 @@ def test_cli_tables_store_and_json() -> None:
     assert payload["standings"][1]["wins"] == 6 and payload["standings"][1]["best_share"] == 1.0
     assert [g["moves"] for g in payload["games"]] == [g["moves"] for g in saved[0]["games"]]  # same seed, same games
     assert len(Store().results("tournament")) == 2
+
+
+def test_repeated_games_are_counted_and_the_narrow_intervals_named() -> None:
+    """Players that choose alike every time replay a few games over and over, and the Wilson
+    interval, which counts each game as independent, is then far too narrow (an hour-trained az
+    against the thesis program played 8 different Teeko games in 1,000).  Each pair counts its
+    different games, and the command says when they repeat.  Oracle: every line of hexapawn where
+    both sides play perfectly, enumerated with the negamax written here; random tic-tac-toe games
+    practically never repeat."""
+    game = gamelearn.get_game("hexapawn")
+    outcome = negamax_for(game)
+
+    def perfect_lines(state) -> set[tuple[str, ...]]:
+        if game.is_over(state):
+            return {()}
+        scored = {m: outcome(game.play(state, m)) for m in game.legal_moves(state)}
+        best = max(scored.values(), key=lambda r: (-r[0], r[1] if r[0] > 0 else -r[1]))
+        return {(m, *rest) for m, r in scored.items() if r == best for rest in perfect_lines(game.play(state, m))}
+
+    lines = perfect_lines(game.initial())
+    result = run_tournament(game, ["perfect", "perfect"], 40, seed=3, workers=1)
+    [pair] = result.pairs
+    assert {tuple(g.moves) for g in result.games} <= lines
+    # a game is who moved first and every move: each perfect line, with either spec moving first
+    played = {(g.players, tuple(g.moves)) for g in result.games}
+    assert pair.distinct == len(played) <= 2 * len(lines) < 40
+    assert result.to_dict()["pairs"][0]["distinct"] == pair.distinct
+    shown = runner.invoke(app, ["tournament", "hexapawn", "perfect", "perfect", "--games", "40", "--seed", "3"])
+    assert shown.exit_code == 0, shown.output
+    note = f"{pair.distinct} different games in 40"
+    assert note in " ".join(shown.stdout.split()) and "too narrow" in shown.stdout
+    fresh = run_tournament("tictactoe", ["random", "random"], 20, seed=3, workers=1)
+    assert fresh.pairs[0].distinct == 20
+    shown = runner.invoke(app, ["tournament", "tictactoe", "random", "random", "--games", "20", "--seed", "3"])
+    assert shown.exit_code == 0 and "too narrow" not in shown.stdout

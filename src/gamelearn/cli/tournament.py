@@ -91,6 +91,20 @@ def standings_table(result: TournamentResult) -> Table:
     return table
 
 
+def repeat_notes(result: TournamentResult) -> list[str]:
+    """A line for each pair that played the same games again: its intervals assume independent games."""
+    notes = []
+    for pair in result.pairs:
+        if pair.games > 1 and pair.distinct < pair.games:
+            first, second = result.specs[pair.first], result.specs[pair.second]
+            notes.append(
+                f"{first} - {second}: {pair.distinct} different games in {pair.games}; the players "
+                "chose alike in the rest, so the 95% CIs, which count every game as independent, "
+                "are too narrow."
+            )
+    return notes
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def tournament(
@@ -170,6 +184,8 @@ def register(app: typer.Typer) -> None:
         console.print(standings_table(result))
         if grade:
             console.print(GRADES_LEGEND)
+        for line in repeat_notes(result):
+            console.print(line, markup=False)
         console.print(
             f"{pairs * games} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
         )

@@ -253,6 +253,10 @@ class PairStanding:
     draws: int
     losses: int  # the first spec's losses (the second's wins)
     games: int
+    #: Different games among them (who moved first and every move): players that choose alike
+    #: every time repeat a few games, and then the intervals, which count each game as an
+    #: independent trial, are far too narrow.
+    distinct: int = 0
 
     @property
     def points(self) -> float:
@@ -319,7 +323,8 @@ def summarize(
         wins = sum(g.winner == i for g in own)
         losses = sum(g.winner == j for g in own)
         draws = len(own) - wins - losses
-        pairs.append(PairStanding(number, i, j, wins, draws, losses, len(own)))
+        distinct = len({(g.players, tuple(g.moves)) for g in own})
+        pairs.append(PairStanding(number, i, j, wins, draws, losses, len(own), distinct))
         scores[(i, j)] = (wins + draws / 2, len(own))
     ratings = bradley_terry_ratings(count, scores)
     standings = []
