@@ -199,6 +199,7 @@ def bench_teeko(
         copy = frozen(player)
         grades: dict[str, int] = {"best": 0, "keeps": 0, "mistake": 0, "blunder": 0}
         points = 0.0
+        played: set[tuple[int, tuple[str, ...]]] = set()  # nearly deterministic players repeat games
         for index in range(games):  # a graded match against the fixed thesis player
             opponent = make_player(game, "thesis:train=off", seed=index)
             side = index % 2
@@ -210,13 +211,19 @@ def bench_teeko(
 
             record = gamelearn.play_game(game, seats, seed=index, learn=False, on_move=grade)
             points += 0.5 if record.winner is None else float(record.winner == side)
+            played.add((side, tuple(record.moves)))
         best_in_games = grades["best"] / max(1, sum(grades.values()))
-        row = point.to_dict() | {"score_vs_thesis": round(points / games, 3), "best_in_games": round(best_in_games, 4)}
+        row = point.to_dict() | {
+            "score_vs_thesis": round(points / games, 3),
+            "best_in_games": round(best_in_games, 4),
+            "different_games": len(played),
+        }
         rows.append(row)
         print(
             f"  {point.seconds:6.0f} s {point.games:7,} games {point.positions:9,} positions "
             f"({point.positions_per_second:,.0f}/s): best {100 * point.best_share:.1f}% of {len(positions)} positions, "
-            f"score vs thesis {100 * points / games:.0f}%, best in those games {100 * best_in_games:.1f}%"
+            f"score vs thesis {100 * points / games:.0f}% ({len(played)} different games of {games}), "
+            f"best in those games {100 * best_in_games:.1f}%"
         )
 
     train_self_play(player, solution, positions, minutes=minutes, checkpoints=checkpoints, on_checkpoint=on_checkpoint)
