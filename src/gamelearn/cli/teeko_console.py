@@ -418,15 +418,19 @@ class ConsoleSession:
 
         The keeper applies the lesson (the thesis player's own rule, ``Memory.learn``) to the latest
         stored memory; the caller's transaction holds the write lock, so what is read here before
-        the lesson is what the keeper reloads, and the two differ by this game alone."""
+        the lesson is the latest, and it is handed to the keeper with its version so that the
+        memory is read once; the two then differ by this game alone."""
         current = self.current
         assert current is not None
         program = self._program_symbol()
         winner_digit = 1 if winner == (0 if program is None else program) else 2  # the last mover, fixed
+        keeper = Keeper(self.store)
+        version = keeper.memory_version(self.memory_name)
         before = self.store.load_memory(self.memory_name) or []
         keys = [digits_key(board) for board in current.history]
+        lesson = [(keys, 1 if winner_digit == 1 else -1)]
         try:
-            memory = Keeper(self.store).teach_memory(self.memory_name, [(keys, 1 if winner_digit == 1 else -1)])
+            memory = keeper.teach_memory(self.memory_name, lesson, cached=(version, Memory(before)))
         except MemoryFull as full:  # raised before anything is written: the memory is as it was
             return [f"Not learned: {full}; a thesis memory holds counts up to 9999 (memory {self.memory_name!r})."]
         changes = [(position, memory.entry(position)) for position in changed_records(before, memory)]
