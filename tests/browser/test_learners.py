@@ -87,6 +87,14 @@ def test_a_lesson_is_red_only_when_the_learner_lost(page: Any, size: str) -> Non
     assert classes and all("lost" not in c for c in classes)  # it won: its lesson is not red
     assert page.text_content("#status") == "MENACE wins: three in a row"
     assert ttt.winner(replay("tictactoe", view["moves"])) == 1
+    # MENACE played O in every game: its first-box chart follows a box after X's opening, not the
+    # empty board it never met, and draws a line per move in it.
+    chart = page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-box] svg polyline')
+    assert chart is not None
+    box = page.get_attribute('.learner[data-kind="menace"] .first-box', "data-box")
+    assert box and box != "........." and box.count("X") == 1 and "O" not in box
+    assert "plays second here" in (page.text_content('.learner[data-kind="menace"] .first-box .caption') or "")
+    page.wait_for_selector("#curve svg polyline")
     screenshot(page, "menace-wins-lesson", size)
 
 
