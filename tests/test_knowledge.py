@@ -25,6 +25,8 @@ LEARNERS = [
     ("teeko", "td:epsilon=0.3", "random"),
     ("teeko", "thesis", "random"),
     ("tictactoe", "az:simulations=4", "random"),
+    ("tictactoe", "ntuple", "random"),
+    ("teeko", "ntuple:search=2", "random"),
 ]
 
 

@@ -120,7 +120,7 @@ def parse_switch(text: str) -> bool:
 
 
 #: The modules of this layer that register player kinds, imported on first use.
-PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbox", "az")
+PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbox", "az", "ntuple")
 
 
 def _load_all() -> None:

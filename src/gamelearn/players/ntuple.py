@@ -1,0 +1,451 @@
+"""``ntuple``: an n-tuple network (Lucas 2008) that learns the value of afterstates by self-play
+TD(lambda) with eligibility traces (Sutton 1988; Thill, Koch & Konen, PPSN 2012; Thill, Bagheri,
+Koch & Konen, CIG 2014).
+
+The network is a set of weight tables, one per n-tuple of squares, read on every symmetric image
+of a position (:mod:`.ntuple_layout`); its value is the chance that the side that has just moved
+into the position wins.  To move, the player scores each legal move by the value of the position
+it leads to (a finished game by its result) and plays a best one, ties broken at random;
+``search=2`` or ``3`` looks two or three plies ahead over the same values (negamax: the opponent
+is taken to pick what is best for it).  While it trains it explores with a random move with
+probability epsilon; frozen (``train=off``) it never does.
+
+Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
+with one network, and learns online after every ply; alpha and epsilon decay from the spec's
+values to a tenth of them with a half-life in games.  ``learn(record, side)`` runs the same
+TD(lambda) over a game played against anyone, for the side or sides it played.  Every random
+choice is seeded: self-play batch ``k`` seeds numba's generator from (seed, k), the player's own
+choices use its ``rng``, so the same seed trains the same weights.
+
+The knowledge is the weights (float32, zlib-compressed, base64) and the training counters, one
+JSON value, which the keeper stores under ``GAME/NAME``; a training resumed from it goes on from
+the same weights and the same point of the schedules.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import zlib
+from collections.abc import Hashable
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import ntuple_kernels as kernels
+from .knowledge import Change, Knowledge, Learner, Lesson
+from .ntuple_layout import GAME_IDS, LAYOUTS, Features, Layout, compile_features, neighbours, pieces, win_masks
+from .registry import Option, PlayerKind, parse_int, parse_name, parse_switch, register
+
+if TYPE_CHECKING:
+    from ..match import GameRecord
+
+FORMAT = "gamelearn-ntuple"
+VERSION = 1
+COUNTERS = ("games", "positions", "steps", "batches")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a game's ntuple learner trains (the spec's alpha, epsilon and trace override these)."""
+
+    games_per_batch: int
+    alpha: float  # at the start; the logit's step per unit of TD error, shared by the features
+    epsilon: float  # at the start
+    halflife: float  # games over which alpha and epsilon halve their way to a tenth
+    trace: float  # lambda
+    horizon: int  # afterstates the eligibility trace keeps
+    random_plies: int  # each self-play game opens with 0..this many random moves
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+SETTINGS: dict[str, Settings] = {
+    "tictactoe": Settings(2000, 1.0, 0.2, 200_000, 0.5, 8, 5),
+    "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
+    "teeko": Settings(200, 0.5, 0.1, 400_000, 0.5, 10, 6),
+}
+
+
+def encode_weights(weights: np.ndarray) -> str:
+    return base64.b64encode(zlib.compress(np.ascontiguousarray(weights, np.float32).tobytes(), 6)).decode("ascii")
+
+
+def decode_weights(text: str, count: int) -> np.ndarray:
+    try:
+        raw = zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True))
+    except (ValueError, zlib.error, binascii.Error, UnicodeEncodeError) as error:
+        raise ValueError(f"ntuple knowledge: the weights are not base64 zlib data ({error})") from None
+    if len(raw) != 4 * count:
+        raise ValueError(f"ntuple knowledge: {len(raw) // 4} weights where the layout has {count}")
+    weights = np.frombuffer(raw, np.float32).copy()
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("ntuple knowledge: a weight is not finite")
+    return weights
+
+
+def result_for_first(winner: int | None) -> float:
+    return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
+
+
+class Trainer:
+    """One learner's weights, counters and self-play (the interface ``train_self_play`` reads)."""
+
+    def __init__(self, game: Any, seed: int, settings: Settings) -> None:
+        self.game = game
+        self.layout: Layout = LAYOUTS[game.name]
+        self.features: Features = compile_features(self.layout, game.symmetries)
+        self.settings = settings
+        self.seed = int(seed)
+        self.weights = np.zeros(self.layout.weight_count, np.float32)
+        self.masks, self.neighbours = win_masks(game), neighbours(game)
+        self.start = pieces(game, game.initial())
+        self.games = self.positions = self.steps = self.batches = 0
+        self.last_loss = (float("nan"), float("nan"))
+
+    def play_in_batches_of(self, games: int) -> None:
+        if games < 1:
+            raise ValueError(f"games at once must be at least 1, not {games}")
+        self.settings = replace(self.settings, games_per_batch=games)
+
+    def schedule(self) -> np.ndarray:
+        s = self.settings
+        return np.array([s.alpha, s.alpha / 10, s.epsilon, s.epsilon / 10, s.halflife], np.float64)
+
+    def decay(self) -> float:
+        return float(0.5 ** (self.games / self.settings.halflife))
+
+    def alpha_now(self) -> float:
+        return self.settings.alpha * (0.1 + 0.9 * self.decay())
+
+    def epsilon_now(self) -> float:
+        return self.settings.epsilon * (0.1 + 0.9 * self.decay())
+
+    def train_batch(self) -> int:
+        """One batch of self-play games, learnt online; the positions (plies) played."""
+        f = self.features
+        batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
+        plies, updates, squared = kernels.self_play(
+            GAME_IDS[self.game.name],
+            self.settings.games_per_batch,
+            batch_seed,
+            self.weights,
+            f.squares,
+            f.lengths,
+            f.offsets,
+            f.phase_base,
+            self.masks,
+            self.neighbours,
+            self.schedule(),
+            self.games,
+            self.settings.trace,
+            self.settings.horizon,
+            self.layout.max_plies,
+            self.settings.random_plies,
+            *self.start,
+        )
+        self.batches += 1
+        self.games += self.settings.games_per_batch
+        self.positions += int(plies)
+        self.steps += int(updates)
+        loss = float(squared / max(1.0, updates))
+        self.last_loss = (loss, loss)
+        return int(plies)
+
+    def learn_sequence(self, afters: list[tuple[int, int, int]], learning: list[bool], final: float) -> None:
+        """TD(lambda) over one game's unfinished afterstates (a, b, mover), then its result."""
+        if not afters:
+            return
+        a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
+        f = self.features
+        indices = kernels.features_of(a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+        squared = kernels.td_sequence(
+            self.weights,
+            indices,
+            movers,
+            np.array(learning, np.bool_),
+            final,
+            self.alpha_now() / len(f.lengths),
+            self.settings.trace,
+            self.settings.horizon,
+        )
+        self.games += 1
+        self.positions += len(afters)
+        self.steps += len(afters)
+        self.last_loss = (squared / len(afters), squared / len(afters))
+
+    def values(self, afters: list[tuple[int, int, int]]) -> np.ndarray:
+        """V of afterstates (a, b, mover), for the side that made each."""
+        if not afters:
+            return np.zeros(0)
+        a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
+        f = self.features
+        return kernels.values_of(self.weights, a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+
+
+class NtuplePlayer(Learner):
+    """See the module docstring; options ``name``, ``search``, ``train``, ``alpha``, ``epsilon``,
+    ``trace``."""
+
+    kind = "ntuple"
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int | None = None,
+        name: str | None = None,
+        search: int = 1,
+        train: bool = True,
+        alpha: float | None = None,
+        epsilon: float | None = None,
+        trace: float | None = None,
+    ) -> None:
+        if game.name not in LAYOUTS:
+            raise ValueError(f"ntuple plays {', '.join(LAYOUTS)}, not {game.name}")
+        if game.name == "teeko" and game.spec != "teeko":
+            raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
+        options: dict[str, Any] = {}
+        if name:
+            options["name"] = name
+        if search != 1:
+            options["search"] = search
+        if not train:
+            options["train"] = "off"
+        given = {
+            key: value for key, value in (("alpha", alpha), ("epsilon", epsilon), ("trace", trace)) if value is not None
+        }
+        options.update(given)
+        settings = replace(SETTINGS[game.name], **given)  # type: ignore[arg-type]  # the float settings only
+        super().__init__(game, seed, **options)
+        self.name = name or None
+        self.trains = train
+        self.search = search
+        self.trainer = Trainer(game, 0 if seed is None else seed, settings)
+        self._last_record: GameRecord | None = None
+        self._learnt_sides: tuple[int, ...] = ()
+
+    # Values and choosing -----------------------------------------------------------------------
+
+    def keep_name(self) -> str | None:
+        return f"{self.game.name}/{self.name}" if self.name else None
+
+    def _children(self, state: Hashable) -> list[tuple[str, Hashable]]:
+        return list(self.game.successors(state))
+
+    def _leaf_values(self, mover: int, children: list[tuple[str, Hashable]]) -> list[float]:
+        """The value of each child for ``mover``, who moved into it: a result, or the network's."""
+        game = self.game
+        values: list[float] = [0.0] * len(children)
+        pending: list[int] = []
+        afters: list[tuple[int, int, int]] = []
+        for i, (_, child) in enumerate(children):
+            if game.is_over(child):
+                winner = game.winner(child)
+                values[i] = 0.5 if winner is None else 1.0 if winner == mover else 0.0
+            else:
+                pending.append(i)
+                afters.append((*pieces(game, child), mover))
+        for i, value in zip(pending, self.trainer.values(afters), strict=True):
+            values[i] = float(value)
+        return values
+
+    def _searched(self, mover: int, child: Hashable, depth: int) -> float:
+        """The value for ``mover`` of ``child`` it moved into, ``depth`` plies deep (1: the network)."""
+        game = self.game
+        if depth <= 1 or game.is_over(child):
+            return self._leaf_values(mover, [("", child)])[0]
+        replies = self._children(child)
+        other = game.to_move(child)
+        if depth == 2:
+            best = max(self._leaf_values(other, replies))
+        else:
+            best = max(self._searched(other, after, depth - 1) for _, after in replies)
+        return 1.0 - best if other != mover else best
+
+    def move_values(self, state: Hashable) -> dict[str, float]:
+        """Each legal move's value for the side to move, ``search`` plies deep."""
+        mover = self.game.to_move(state)
+        children = self._children(state)
+        if self.search <= 1:
+            values = self._leaf_values(mover, children)
+        else:
+            values = [self._searched(mover, child, self.search) for _, child in children]
+        return {move: value for (move, _), value in zip(children, values, strict=True)}
+
+    def choose(self, state: Hashable) -> str | None:
+        moves = self.moves_to_choose_from(state)
+        if self.trains and self.rng.random() < self.trainer.epsilon_now():
+            return self.rng.choice(moves)
+        scored = self.move_values(state)
+        best = max(scored.values())
+        return self.rng.choice([move for move in moves if scored[move] == best])
+
+    def choose_many(self, states: list[Hashable]) -> list[str]:
+        """The moves a frozen copy chooses in each of ``states`` (greedy: one batched evaluation)."""
+        if self.search > 1:
+            return [self._greedy(state) for state in states]
+        game = self.game
+        everything: list[tuple[int, list[tuple[str, Hashable]]]] = []
+        afters: list[tuple[int, int, int]] = []
+        for state in states:
+            mover = game.to_move(state)
+            children = self._children(state)
+            everything.append((mover, children))
+            afters.extend((*pieces(game, child), mover) for _, child in children if not game.is_over(child))
+        network = iter(self.trainer.values(afters))
+        chosen = []
+        for mover, children in everything:
+            scored = []
+            for move, child in children:
+                if game.is_over(child):
+                    winner = game.winner(child)
+                    scored.append((0.5 if winner is None else 1.0 if winner == mover else 0.0, move))
+                else:
+                    scored.append((float(next(network)), move))
+            best = max(value for value, _ in scored)
+            chosen.append(self.rng.choice([move for value, move in scored if value == best]))
+        return chosen
+
+    def _greedy(self, state: Hashable) -> str:
+        scored = self.move_values(state)
+        best = max(scored.values())
+        return self.rng.choice([move for move in sorted(scored) if scored[move] == best])
+
+    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+        if self.game.is_over(state):
+            return None
+        scored = self.move_values(state)
+        top = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:5]
+        return {"moves": [{"move": m, "value": round(v, 3)} for m, v in top]}
+
+    # Learning ------------------------------------------------------------------------------------
+
+    def self_play(self, batches: int = 1) -> int:
+        """Train by ``batches`` batches of self-play games (in memory); the positions played."""
+        return sum(self.trainer.train_batch() for _ in range(batches))
+
+    def learn(self, record: GameRecord, side: int | None = None) -> None:
+        if not self.trains or record.game != self.game.spec:
+            return
+        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
+        if record is self._last_record:  # one player on both sides: each side once
+            sides = tuple(s for s in sides if s not in self._learnt_sides)
+            if not sides:
+                return
+        else:
+            self._last_record, self._learnt_sides = record, ()
+        self._learnt_sides += sides
+        game = self.game
+        afters: list[tuple[int, int, int]] = []
+        learning: list[bool] = []
+        final = result_for_first(record.winner)
+        for parent, child in zip(record.states, record.states[1:], strict=False):
+            if game.is_over(child):
+                final = result_for_first(game.winner(child))
+                break
+            mover = game.to_move(parent)
+            afters.append((*pieces(game, child), mover))
+            learning.append(mover in sides)
+        if any(learning):
+            self.trainer.learn_sequence(afters, learning, final)
+
+    # Knowledge -----------------------------------------------------------------------------------
+
+    def knowledge(self) -> Knowledge:
+        trainer = self.trainer
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game.name,
+            "layout": trainer.layout.name,
+            "seed": trainer.seed,
+            **{counter: int(getattr(trainer, counter)) for counter in COUNTERS},
+            "weights": encode_weights(trainer.weights),
+        }
+
+    def load(self, knowledge: Knowledge) -> None:
+        if not isinstance(knowledge, dict):
+            raise ValueError(f"ntuple knowledge is a dict, not {type(knowledge).__name__}")
+        if knowledge.get("format") != FORMAT or knowledge.get("version") != VERSION:
+            raise ValueError(f"ntuple knowledge: format {FORMAT!r} version {VERSION} expected")
+        if knowledge.get("game") != self.game.name:
+            raise ValueError(f"ntuple knowledge is for {knowledge.get('game')!r}, not {self.game.name}")
+        layout = self.trainer.layout
+        if knowledge.get("layout") != layout.name:
+            raise ValueError(f"ntuple knowledge: layout {knowledge.get('layout')!r}, not this player's {layout.name!r}")
+        for counter in (*COUNTERS, "seed"):
+            value = knowledge.get(counter)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"ntuple knowledge: {counter} must be a whole number >= 0, not {value!r}")
+        text = knowledge.get("weights")
+        if not isinstance(text, str):
+            raise ValueError("ntuple knowledge: weights must be a base64 text")
+        weights = decode_weights(text, layout.weight_count)  # checked whole; nothing changed yet
+        trainer = self.trainer
+        trainer.weights = weights
+        trainer.seed = knowledge["seed"]
+        for counter in COUNTERS:
+            setattr(trainer, counter, knowledge[counter])
+
+    def describe(self) -> dict[str, int]:
+        t = self.trainer
+        return {
+            "games": t.games,
+            "positions": t.positions,
+            "steps": t.steps,
+            "weights": int(t.weights.size),
+            "nonzero": int(np.count_nonzero(t.weights)),
+        }
+
+    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+        if before == after:
+            return Lesson(self.kind)
+        count = self.trainer.layout.weight_count
+        old = decode_weights(before["weights"], count)
+        new = decode_weights(after["weights"], count)
+        moved = int(np.count_nonzero(old != new))
+        norm = float(np.sqrt(np.sum((new.astype(np.float64) - old) ** 2)))
+        games = int(after.get("games", 0)) - int(before.get("games", 0))
+        counts = {key: before.get(key) for key in COUNTERS}, {key: after.get(key) for key in COUNTERS}
+        change = Change("weights", before=counts[0], after=counts[1] | {"moved": moved, "norm": round(norm, 6)})
+        return Lesson(self.kind, (change,), f"{games} game(s) learnt; {moved} weights moved by {norm:.4g} in all")
+
+
+def parse_fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{value} is outside 0..1")
+    return value
+
+
+def parse_step(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not 0.0 < value <= 10.0:
+        raise ValueError(f"{value} is outside 0..10 (0 excluded)")
+    return value
+
+
+register(
+    PlayerKind(
+        "ntuple",
+        NtuplePlayer,
+        "n-tuple network learning afterstate values by self-play TD(lambda) (Thill et al.)",
+        frozenset(LAYOUTS),
+        (
+            Option("name", parse_name, None, "keep the weights in the store under this name"),
+            Option("search", parse_int(1, 3), 1, "plies searched over the learnt values (1: greedy)"),
+            Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
+            Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
+            Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),
+            Option("trace", parse_fraction, None, "lambda of the eligibility traces (default: the game's)"),
+        ),
+    )
+)

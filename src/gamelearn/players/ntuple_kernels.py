@@ -1,0 +1,384 @@
+"""The compiled hot loops of the ``ntuple`` learner (numba, ``cache=True``): reading a position's
+n-tuples, its value, the TD(lambda) update with eligibility traces, each game's afterstates on
+bitboards, and whole self-play games.
+
+A position is two bitboards, ``a`` the first player's pieces and ``b`` the second's, and the side
+``mover`` that has just moved into it (an *afterstate*, Sutton & Barto 2018, section 6.8).  Its
+value ``V`` is the logistic function of the sum of the weights its features read
+(:mod:`.ntuple_layout`), the chance that ``mover`` wins.
+
+TD(lambda) (Sutton 1988; for n-tuple networks Thill, Koch & Konen 2012 and Thill, Bagheri, Koch &
+Konen 2014) runs over the sequence of afterstates of a game, both sides' in turn, seen from the
+first player: ``W_t = V(a_t)`` when the first player made ``a_t``, ``1 - V(a_t)`` otherwise, and a
+finished game's ``W`` is its result (1 won, 1/2 drawn, 0 lost).  At each step
+``delta_t = W_{t+1} - W_t``, the eligibility trace ``e_t = lambda * e_{t-1} + grad W_t`` and
+``w += alpha * delta_t * e_t``; ``grad W_t`` is ``+-V (1 - V)`` on every weight ``a_t`` reads (a
+weight read twice counts twice).  The trace keeps the last ``horizon`` afterstates only (older
+ones have decayed by ``lambda ** horizon``).  In self-play the target ``W_{t+1}`` is the value of
+the best afterstate the next mover had, whether or not it played it (the greedy value), and an
+exploring move cuts the trace, as in Watkins's Q(lambda): what is learnt is the greedy policy's
+value, whatever the exploration.
+
+This module imports nothing of gamelearn: the players layer builds its inputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: An afterstate's result code: the game goes on, the mover has won, it is drawn.
+ONGOING, WON, DRAWN = -1, 1, 2
+TICTACTOE, HEXAPAWN, TEEKO = 0, 1, 2
+MAX_CHILDREN = 32
+
+
+@njit(cache=True, inline="always")
+def popcount(x: int) -> int:
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def read_features(
+    a: int,
+    b: int,
+    mover: int,
+    squares: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+    phase_base: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """The weight index each feature reads in afterstate (a, b) made by ``mover``, into ``out``."""
+    own = a if mover == 0 else b
+    other = b if mover == 0 else a
+    base = phase_base[popcount(a | b)]
+    for f in range(lengths.shape[0]):
+        index = 0
+        scale = 1
+        for k in range(lengths[f]):
+            square = squares[mover, f, k]
+            index += (((own >> square) & 1) + 2 * ((other >> square) & 1)) * scale
+            scale *= 3
+        out[f] = base + offsets[f] + index
+
+
+@njit(cache=True)
+def value_of(weights: np.ndarray, indices: np.ndarray) -> float:
+    """V: the logistic function of the sum of the weights read."""
+    total = 0.0
+    for f in range(indices.shape[0]):
+        total += weights[indices[f]]
+    return 1.0 / (1.0 + np.exp(-total))
+
+
+@njit(cache=True)
+def values_of(
+    weights: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    movers: np.ndarray,
+    squares: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+    phase_base: np.ndarray,
+) -> np.ndarray:
+    """V of many afterstates at once (for the side that made each)."""
+    out = np.empty(a.shape[0])
+    indices = np.empty(lengths.shape[0], np.int64)
+    for i in range(a.shape[0]):
+        read_features(a[i], b[i], movers[i], squares, lengths, offsets, phase_base, indices)
+        out[i] = value_of(weights, indices)
+    return out
+
+
+@njit(cache=True)
+def features_of(
+    a: np.ndarray,
+    b: np.ndarray,
+    movers: np.ndarray,
+    squares: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+    phase_base: np.ndarray,
+) -> np.ndarray:
+    out = np.empty((a.shape[0], lengths.shape[0]), np.int64)
+    for i in range(a.shape[0]):
+        read_features(a[i], b[i], movers[i], squares, lengths, offsets, phase_base, out[i])
+    return out
+
+
+# The TD(lambda) update ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def apply_trace(
+    weights: np.ndarray,
+    trace_indices: np.ndarray,
+    trace_grads: np.ndarray,
+    head: int,
+    length: int,
+    step: float,
+    lam: float,
+) -> None:
+    """``w += step * e``: the trace's newest entry is at ``head``, each older one decayed by lambda."""
+    horizon = trace_grads.shape[0]
+    decay = 1.0
+    for j in range(length):
+        slot = (head - j) % horizon
+        amount = step * decay * trace_grads[slot]
+        for f in range(trace_indices.shape[1]):
+            weights[trace_indices[slot, f]] += amount
+        decay *= lam
+
+
+@njit(cache=True)
+def td_sequence(
+    weights: np.ndarray,
+    indices: np.ndarray,
+    movers: np.ndarray,
+    learning: np.ndarray,
+    final: float,
+    alpha: float,
+    lam: float,
+    horizon: int,
+) -> float:
+    """Online TD(lambda) over one game's unfinished afterstates ``indices[t]`` (made by
+    ``movers[t]``), the game's result for the first player ``final`` after the last.  Only the
+    afterstates with ``learning[t]`` enter the trace.  Returns the sum of the squared TD errors."""
+    steps, features = indices.shape
+    trace_indices = np.empty((horizon, features), np.int64)
+    trace_grads = np.zeros(horizon)
+    head, length = -1, 0
+    squared = 0.0
+    for t in range(steps):
+        v = value_of(weights, indices[t])
+        w_now = v if movers[t] == 0 else 1.0 - v
+        if learning[t]:
+            head = (head + 1) % horizon
+            trace_indices[head] = indices[t]
+            trace_grads[head] = v * (1.0 - v) * (1.0 if movers[t] == 0 else -1.0)
+            length = min(length + 1, horizon)
+        elif length > 0:
+            head = (head + 1) % horizon  # a step without gradient still ages the trace
+            trace_grads[head] = 0.0
+            trace_indices[head] = indices[t]
+            length = min(length + 1, horizon)
+        if t + 1 < steps:
+            v_next = value_of(weights, indices[t + 1])
+            w_next = v_next if movers[t + 1] == 0 else 1.0 - v_next
+        else:
+            w_next = final
+        delta = w_next - w_now
+        squared += delta * delta
+        if length > 0:
+            apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam)
+    return squared
+
+
+# The rules on bitboards ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def covers(bits: int, masks: np.ndarray) -> bool:
+    for mask in masks:
+        if bits & mask == mask:
+            return True
+    return False
+
+
+@njit(cache=True)
+def hexapawn_can_move(own: int, other: int, mover: int) -> bool:
+    """Whether ``mover``'s pawns ``own`` have a move against ``other`` (White, 0, runs up)."""
+    occupied = own | other
+    for square in range(9):
+        if not (own >> square) & 1:
+            continue
+        to = square - 3 if mover == 0 else square + 3
+        if to < 0 or to > 8:
+            continue
+        if not (occupied >> to) & 1:
+            return True
+        column = square % 3
+        if column > 0 and (other >> (to - 1)) & 1:
+            return True
+        if column < 2 and (other >> (to + 1)) & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def afterstates(
+    game: int,
+    a: int,
+    b: int,
+    mover: int,
+    masks: np.ndarray,
+    neighbours: np.ndarray,
+    out_a: np.ndarray,
+    out_b: np.ndarray,
+    out_result: np.ndarray,
+) -> int:
+    """The positions ``mover`` can move into from (a, b), in the rules' move order, with their result
+    codes; how many.  (a, b) is an unfinished position with ``mover`` to move."""
+    own = a if mover == 0 else b
+    other = b if mover == 0 else a
+    occupied = a | b
+    count = 0
+    if game == HEXAPAWN:
+        far = 0b111 if mover == 0 else 0b111000000
+        for square in range(9):
+            if not (own >> square) & 1:
+                continue
+            to = square - 3 if mover == 0 else square + 3
+            if to < 0 or to > 8:
+                continue
+            column = square % 3
+            for target in (to - 1, to, to + 1):
+                if target == to - 1 and (column == 0 or not (other >> target) & 1):
+                    continue
+                if target == to + 1 and (column == 2 or not (other >> target) & 1):
+                    continue
+                if target == to and (occupied >> to) & 1:
+                    continue
+                mine = own ^ (1 << square) | (1 << target)
+                theirs = other & ~(1 << target)
+                won = (mine & far) != 0 or theirs == 0 or not hexapawn_can_move(theirs, mine, 1 - mover)
+                out_result[count] = WON if won else ONGOING
+                out_a[count] = mine if mover == 0 else theirs
+                out_b[count] = theirs if mover == 0 else mine
+                count += 1
+        return count
+    squares = 9 if game == TICTACTOE else 25
+    if game == TICTACTOE or popcount(occupied) < 8:
+        for square in range(squares):
+            if (occupied >> square) & 1:
+                continue
+            mine = own | (1 << square)
+            if covers(mine, masks):
+                out_result[count] = WON
+            elif game == TICTACTOE and popcount(occupied) == 8:
+                out_result[count] = DRAWN
+            else:
+                out_result[count] = ONGOING
+            out_a[count] = mine if mover == 0 else other
+            out_b[count] = other if mover == 0 else mine
+            count += 1
+        return count
+    for square in range(25):  # Teeko's moving phase: step a pawn to a free neighbour
+        if not (own >> square) & 1:
+            continue
+        targets = neighbours[square] & ~occupied
+        for target in range(25):
+            if not (targets >> target) & 1:
+                continue
+            mine = own ^ (1 << square) | (1 << target)
+            out_result[count] = WON if covers(mine, masks) else ONGOING
+            out_a[count] = mine if mover == 0 else other
+            out_b[count] = other if mover == 0 else mine
+            count += 1
+    return count
+
+
+# Self-play -----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def self_play(
+    game: int,
+    games: int,
+    seed: int,
+    weights: np.ndarray,
+    squares: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+    phase_base: np.ndarray,
+    masks: np.ndarray,
+    neighbours: np.ndarray,
+    schedule: np.ndarray,
+    games_before: int,
+    lam: float,
+    horizon: int,
+    max_plies: int,
+    random_plies: int,
+    start_a: int,
+    start_b: int,
+) -> np.ndarray:
+    """Play ``games`` self-play games, learning online (see the module docstring).  ``schedule``:
+    alpha at the start and at the end, epsilon at the start and at the end, and the half-life in
+    games of their decay; alpha is divided by the number of features.  Each game starts from
+    (start_a, start_b), the first player to move.  Returns (plies, TD
+    updates, sum of squared TD errors)."""
+    np.random.seed(seed)
+    features = lengths.shape[0]
+    child_a = np.empty(MAX_CHILDREN, np.int64)
+    child_b = np.empty(MAX_CHILDREN, np.int64)
+    child_result = np.empty(MAX_CHILDREN, np.int64)
+    child_indices = np.empty((MAX_CHILDREN, features), np.int64)
+    child_value = np.empty(MAX_CHILDREN)
+    trace_indices = np.empty((horizon, features), np.int64)
+    trace_grads = np.zeros(horizon)
+    plies_played, updates, squared = 0, 0, 0.0
+    for g in range(games):
+        decay = 0.5 ** ((games_before + g) / schedule[4])
+        alpha = (schedule[1] + (schedule[0] - schedule[1]) * decay) / features
+        epsilon = schedule[3] + (schedule[2] - schedule[3]) * decay
+        opening = np.random.randint(0, random_plies + 1)
+        a, b, mover = start_a, start_b, 0
+        head, length = -1, 0
+        for ply in range(max_plies):
+            count = afterstates(game, a, b, mover, masks, neighbours, child_a, child_b, child_result)
+            if count == 0:
+                break  # no move at all (cannot happen in these games): nothing more to learn
+            best, ties = 0, 0
+            best_value = -1.0
+            for i in range(count):
+                if child_result[i] == WON:
+                    child_value[i] = 1.0
+                elif child_result[i] == DRAWN:
+                    child_value[i] = 0.5
+                else:
+                    read_features(
+                        child_a[i], child_b[i], mover, squares, lengths, offsets, phase_base, child_indices[i]
+                    )
+                    child_value[i] = value_of(weights, child_indices[i])
+                if child_value[i] > best_value:
+                    best, best_value, ties = i, child_value[i], 1
+                elif child_value[i] == best_value:
+                    ties += 1
+                    if np.random.randint(0, ties) == 0:
+                        best = i
+            chosen = best
+            if ply < opening or np.random.random() < epsilon:
+                chosen = np.random.randint(0, count)
+            if length > 0:  # the previous afterstate (the other side's) learns the greedy value
+                target = best_value if mover == 0 else 1.0 - best_value
+                v = value_of(weights, trace_indices[head])
+                delta = target - (v if mover == 1 else 1.0 - v)
+                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam)
+                squared += delta * delta
+                updates += 1
+            if child_value[chosen] != best_value:
+                length = 0  # an exploring move: the greedy policy's trace ends here
+            plies_played += 1
+            a, b = child_a[chosen], child_b[chosen]
+            if child_result[chosen] != ONGOING:
+                break
+            v = child_value[chosen]
+            head = (head + 1) % horizon
+            trace_indices[head] = child_indices[chosen]
+            trace_grads[head] = v * (1.0 - v) * (1.0 if mover == 0 else -1.0)
+            length = min(length + 1, horizon)
+            if ply == max_plies - 1:  # the ply limit: a draw
+                delta = 0.5 - (v if mover == 0 else 1.0 - v)
+                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam)
+                squared += delta * delta
+                updates += 1
+            mover = 1 - mover
+    out = np.empty(3)
+    out[0], out[1], out[2] = plies_played, updates, squared
+    return out

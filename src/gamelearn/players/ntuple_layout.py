@@ -1,0 +1,195 @@
+"""The n-tuples of the ``ntuple`` learner, per game, and how a position becomes the two bitboards
+its kernels read (:mod:`.ntuple_kernels`).
+
+An n-tuple (Lucas 2008) is a fixed, ordered set of squares.  Each square holds one of three
+things *from the view of the side that has just moved*: 0 empty, 1 its own piece, 2 the other
+side's.  A tuple of ``n`` squares therefore reads a number in ``0 .. 3**n - 1``, the index of one
+weight in that tuple's table, and the value of a position is the sum of the weights its tuples
+read, squashed by the logistic function into ``0..1`` (the chance, as learnt, that the side that
+moved wins; a draw counts one half).
+
+Weights are shared across the game's symmetries: every tuple is read on every symmetric image of
+the position (8 for the square boards, 2 for hexapawn, whose only symmetry is the mirror), so only
+one tuple per orbit is kept, and a position and its images have the same value by construction.
+For hexapawn the second player's boards are also turned upside down, so that both sides' pawns
+run up the board and one table serves both.
+
+The layouts (the tuples are chosen by hand, as Lucas 2008 did for Othello, not at random as
+Thill et al. 2014 did for Connect-4):
+
+* tic-tac-toe: the three kinds of line (an edge row, the middle row, a diagonal), a corner 2x2
+  and the whole board (3**9 = 19,683 weights: with symmetry sharing, a table of every position);
+* hexapawn: the whole board (hexapawn has 135 positions);
+* Teeko: three rows (an edge, the next, the middle), the long and a short diagonal, the three
+  kinds of 2x2 and 3x3 window (corner, edge, centre) and two strips of two rows; one set of
+  weights for the placing phase and one for the moving phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..games import Game
+from ..games import teeko as teeko_rules
+from ..games import tictactoe as tictactoe_rules
+
+#: The game numbers the kernels switch on.
+GAME_IDS = {"tictactoe": 0, "hexapawn": 1, "teeko": 2}
+#: Most afterstates a position has (Teeko: 4 pawns x 8 steps).
+MAX_CHILDREN = 32
+
+
+def _window(top: int, left: int, height: int, width: int, size: int = 5) -> tuple[int, ...]:
+    return tuple((top + r) * size + left + c for r in range(height) for c in range(width))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One game's tuples and weight sets; ``name`` identifies it in a learner's knowledge."""
+
+    game: str
+    name: str
+    squares: int
+    tuples: tuple[tuple[int, ...], ...]
+    #: phase_of[pieces on the board]: the weight set a position reads.
+    phase_of: tuple[int, ...]
+    #: The second player's view of the board (hexapawn: upside down), or None: the board as it is.
+    flip: tuple[int, ...] | None = None
+    #: Self-play games stop as a draw after this many plies (Teeko can go on for ever).
+    max_plies: int = 9
+
+    @property
+    def phases(self) -> int:
+        return max(self.phase_of) + 1
+
+    @cached_property
+    def per_phase(self) -> int:
+        return sum(3 ** len(t) for t in self.tuples)
+
+    @property
+    def weight_count(self) -> int:
+        return self.phases * self.per_phase
+
+    @cached_property
+    def tuple_offsets(self) -> tuple[int, ...]:
+        offsets, total = [], 0
+        for t in self.tuples:
+            offsets.append(total)
+            total += 3 ** len(t)
+        return tuple(offsets)
+
+
+LAYOUTS: dict[str, Layout] = {
+    "tictactoe": Layout(
+        "tictactoe",
+        "tictactoe-lines-v1",
+        9,
+        ((0, 1, 2), (3, 4, 5), (0, 4, 8), (0, 1, 3, 4), tuple(range(9))),
+        (0,) * 10,
+        max_plies=9,
+    ),
+    "hexapawn": Layout(
+        "hexapawn",
+        "hexapawn-board-v1",
+        9,
+        (tuple(range(9)),),
+        (0,) * 10,
+        flip=(6, 7, 8, 3, 4, 5, 0, 1, 2),
+        max_plies=16,
+    ),
+    "teeko": Layout(
+        "teeko",
+        "teeko-windows-v1",
+        25,
+        (
+            _window(0, 0, 1, 5),
+            _window(1, 0, 1, 5),
+            _window(2, 0, 1, 5),
+            (0, 6, 12, 18, 24),
+            (1, 7, 13, 19),
+            _window(0, 0, 2, 2),
+            _window(0, 1, 2, 2),
+            _window(1, 1, 2, 2),
+            _window(0, 0, 3, 3),
+            _window(0, 1, 3, 3),
+            _window(1, 1, 3, 3),
+            _window(0, 0, 2, 5),
+            _window(1, 0, 2, 5),
+        ),
+        (0,) * 8 + (1,) * 18,  # fewer than 8 pawns down: placing; 8: moving
+        max_plies=120,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Features:
+    """The layout compiled for the kernels: feature ``f = g * T + t`` is tuple ``t`` read on
+    symmetric image ``g``; ``squares[m, f, k]`` the square of the board (as it is) whose content
+    tuple position ``k`` reads when side ``m`` has just moved."""
+
+    squares: np.ndarray  # int64 (2, F, L), -1 past a tuple's end
+    lengths: np.ndarray  # int64 (F,)
+    offsets: np.ndarray  # int64 (F,): where the tuple's table starts in a weight set
+    phase_base: np.ndarray  # int64 (pieces + 1,): where each position's weight set starts
+
+
+def compile_features(layout: Layout, symmetries: tuple[tuple[int, ...], ...]) -> Features:
+    """Image ``g`` of the (second player's: flipped) board holds at square ``c`` what the board held
+    at ``inverse_g[c]``; so tuple position ``k`` reads square ``flip[inverse_g[tuple[k]]]``."""
+    inverses = []
+    for perm in symmetries:
+        inverse = [0] * len(perm)
+        for square, image in enumerate(perm):
+            inverse[image] = square
+        inverses.append(inverse)
+    flip = layout.flip or tuple(range(layout.squares))
+    longest = max(len(t) for t in layout.tuples)
+    count = len(symmetries) * len(layout.tuples)
+    squares = np.full((2, count, longest), -1, np.int64)
+    lengths = np.zeros(count, np.int64)
+    offsets = np.zeros(count, np.int64)
+    for g, inverse in enumerate(inverses):
+        for t, cells in enumerate(layout.tuples):
+            f = g * len(layout.tuples) + t
+            lengths[f], offsets[f] = len(cells), layout.tuple_offsets[t]
+            for k, cell in enumerate(cells):
+                squares[0, f, k] = inverse[cell]
+                squares[1, f, k] = flip[inverse[cell]]
+    phase_base = np.array([phase * layout.per_phase for phase in layout.phase_of], np.int64)
+    return Features(squares, lengths, offsets, phase_base)
+
+
+def win_masks(game: Game) -> np.ndarray:
+    """The sets of squares that win, for the kernels (hexapawn has none: it wins otherwise)."""
+    if game.name == "teeko":
+        return np.array(teeko_rules.WIN_MASKS, np.int64)
+    if game.name == "tictactoe":
+        return np.array(tictactoe_rules.LINES, np.int64)
+    return np.zeros(1, np.int64)
+
+
+def neighbours(game: Game) -> np.ndarray:
+    if game.name == "teeko":
+        return np.array(teeko_rules.NEIGHBOURS, np.int64)
+    return np.zeros(1, np.int64)
+
+
+_HEXAPAWN_BITS: dict[str, tuple[int, int]] = {}
+
+
+def pieces(game: Game, state: Hashable) -> tuple[int, int]:
+    """The first and the second player's pieces as bitboards (square i is bit i)."""
+    if game.name == "hexapawn":
+        board = game.board(state)
+        known = _HEXAPAWN_BITS.get(board)
+        if known is None:
+            white = sum(1 << sq for sq, ch in enumerate(board) if ch == "W")
+            black = sum(1 << sq for sq, ch in enumerate(board) if ch == "B")
+            known = _HEXAPAWN_BITS[board] = (white, black)
+        return known
+    return int(state[0]), int(state[1])  # type: ignore[index]  # tic-tac-toe (x, o), Teeko (x, o, to_move)
