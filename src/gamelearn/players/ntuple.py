@@ -226,6 +226,10 @@ class NtuplePlayer(Learner):
         self._last_record: GameRecord | None = None
         self._learnt_sides: tuple[int, ...] = ()
 
+    def frozen_spec(self) -> str:
+        """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
+        return f"{self.kind}:train=off" + (f",search={self.search}" if self.search != 1 else "")
+
     # Values and choosing -----------------------------------------------------------------------
 
     def keep_name(self) -> str | None:
