@@ -63,9 +63,7 @@ def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
     counts = {side: {g: 0 for g in ("best", "keeps", "mistake", "blunder")} for side in (0, 1)}
     for ply in plies:
         counts[ply["side"]][ply["grade"]] += 1
-    measure = [
-        {"positions": t.positions, "keeps": t.keeps, "best": t.best, "blunders": t.blunders} for t in measured
-    ]
+    measure = [{"positions": t.positions, "keeps": t.keeps, "best": t.best, "blunders": t.blunders} for t in measured]
     return base | {"positions": positions, "plies": plies, "grades": [counts[0], counts[1]], "measure": measure}
 
 
