@@ -127,6 +127,7 @@ def main() -> None:
     parser.add_argument("--az-minutes", type=float, default=0.0, help="train az by self-play this long, then grade")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="write the rows to this file as JSON")
+    parser.add_argument("--markdown", action="store_true", help="print each game's table in Markdown at the end")
     arguments = parser.parse_args()
     results: dict[str, Any] = {}
     for name in arguments.games:
@@ -156,6 +157,17 @@ def main() -> None:
             rows.append(row("az", budget, report, time.perf_counter() - started))
             show(rows[-1:])
         results[name] = {"suite": suite.name, "size": len(suite), "rows": rows}
+    if arguments.markdown:
+        for name, found in results.items():
+            print(f"\n{name} ({found['suite']}, {found['size']} positions)\n")
+            print("| player | trained | keeps | best | blunders | keeps by phase |")
+            print("| --- | --- | ---: | ---: | ---: | --- |")
+            for r in found["rows"]:
+                phases = ", ".join(f"{k} {100 * v:.1f}%" for k, v in r["by_phase"].items())
+                print(
+                    f"| `{r['spec']}` | {r['budget']} | {100 * r['keeps']:.1f}% | {100 * r['best']:.1f}% "
+                    f"| {100 * r['blunders']:.1f}% | {phases} |"
+                )
     if arguments.json:
         with open(arguments.json, "w", encoding="utf-8") as out:
             json.dump(results, out, indent=1)
