@@ -1,6 +1,7 @@
 """The ntuple learner (players/ntuple.py, ntuple_kernels.py, ntuple_layout.py) against independent
 oracles: the rules (afterstates), the symmetries (invariance), a plain-Python reading of the
-tuples, a dense hand-written TD(lambda), the store (round trip) and the exact solution."""
+tuples, a hand-written dense TD(lambda), the store (round trip) and the exact solution (the
+hexapawn suite of gamelearn.experiments.suites)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import numpy as np
 import pytest
 
 import gamelearn
+from gamelearn.experiments.grading import grade_player
+from gamelearn.experiments.suites import get_suite
 from gamelearn.keeper import Keeper
 from gamelearn.players import ntuple_kernels as kernels
 from gamelearn.players.ntuple import NtuplePlayer
 from gamelearn.players.ntuple_layout import GAME_IDS, LAYOUTS, MAX_CHILDREN, pieces
-from gamelearn.solve import Grade
+from gamelearn.players.registry import graded_spec
 from gamelearn.store.db import Store
 
 GAMES = ("tictactoe", "hexapawn", "teeko")
@@ -185,34 +188,15 @@ def test_bad_weights_are_refused_and_change_nothing() -> None:
         assert player.knowledge() == good
 
 
-def value_losing_positions(game: gamelearn.Game) -> list[tuple[Hashable, dict[str, Grade]]]:
-    """Every reachable position, not lost, where some move throws the value away (the oracle)."""
-    solution = gamelearn.solve(game)
-    seen, stack, found = {game.initial()}, [game.initial()], []
-    while stack:
-        state = stack.pop()
-        if game.is_over(state):
-            continue
-        grades = {move: solution.grade(state, move) for move in game.legal_moves(state)}
-        if solution.value(state) >= 0 and any(g in (Grade.MISTAKE, Grade.BLUNDER) for g in grades.values()):
-            found.append((state, grades))
-        for _, child in game.successors(state):
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    return found
-
-
 def test_hexapawn_keeps_every_value_after_a_little_self_play() -> None:
     game = gamelearn.get_game("hexapawn")
     player = NtuplePlayer(game, seed=1)
     player.self_play(20)  # 20,000 games: a fraction of a second
-    frozen = gamelearn.make_player(game, "ntuple:train=off", seed=0)
+    frozen = gamelearn.make_player(game, graded_spec(game, "ntuple"), seed=0)
     frozen.load(player.knowledge())
-    positions = value_losing_positions(game)
-    moves = frozen.choose_many([state for state, _ in positions])
-    assert len(positions) > 10
-    assert all(grades[move] in (Grade.BEST, Grade.KEEPS) for (_, grades), move in zip(positions, moves, strict=True))
+    suite = get_suite(game)  # every position where a move loses value, from the exact solution
+    graded = grade_player(frozen, suite)
+    assert graded.size == len(suite) > 10 and graded.keeps == 1.0
     perfect = gamelearn.make_player(game, "perfect", seed=0)
     for seed in range(6):
         record = gamelearn.play_game(game, [perfect, frozen], seed=seed)

