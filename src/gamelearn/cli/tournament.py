@@ -70,9 +70,11 @@ def standings_table(result: TournamentResult) -> Table:
     )
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("player", overflow="fold", min_width=8)
-    headers = ["W-D-L", "score", "95% CI", "rating", "95% CI"]  # points = wins + draws/2: in the score, and the JSON
-    if result.graded:
+    headers = ["W-D-L", "score", "95% CI", "rating"]  # points = wins + draws/2: in the score, and the JSON
+    if result.graded:  # no room at 80 columns for the rating's interval too: rating_line has it
         headers += ["best", "mist.", "blun."]
+    else:
+        headers += ["95% CI"]
     for name in headers:
         table.add_column(name, justify="right", no_wrap=True)
     order = sorted(range(len(result.specs)), key=lambda i: -result.standings[i].rating)
@@ -86,20 +88,36 @@ def standings_table(result: TournamentResult) -> Table:
             f"{100 * s.score:.1f}%",
             f"{100 * low:.0f}-{100 * high:.0f}%",
             f"{s.rating:.0f}",
-            "-" if i == 0 else f"{s.rating_interval[0]:.0f}-{s.rating_interval[1]:.0f}",
         ]
         if result.graded and s.grades is not None:
             share = s.best_share
             row += ["-" if share is None else f"{100 * share:.1f}%", str(s.grades["mistake"]), str(s.grades["blunder"])]
+        elif not result.graded:
+            row.append(rating_interval(result, i))
         table.add_row(*row)
     return table
+
+
+def rating_interval(result: TournamentResult, index: int) -> str:
+    """A rating's bootstrap interval as text; "-" for player 1, the anchor, whose rating is fixed."""
+    if index == 0:
+        return "-"
+    low, high = result.standings[index].rating_interval
+    return f"{low:.0f}-{high:.0f}"
+
+
+def rating_line(result: TournamentResult) -> str:
+    """The ratings' 95% intervals in one line, for the graded table, which has no room for them."""
+    order = sorted(range(1, len(result.specs)), key=lambda i: -result.standings[i].rating)
+    parts = ", ".join(f"{i + 1} {rating_interval(result, i)}" for i in order)
+    return f"rating 95% CIs (bootstrap over game pairs; player 1 is the anchor): {parts}."
 
 
 def pairs_table(result: TournamentResult) -> Table:
     """Each pair of specs' game pairs (one opening, both colours): the pentanomial of the first
     spec's points of 2, its score over the pairs with the t interval, and its different games."""
     table = Table(
-        title="game pairs (an opening, both colours): first player's points of 2",
+        title="game pairs (both colours): first player's points of 2",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
@@ -176,10 +194,11 @@ def parse_sprt(text: str) -> Sprt:
 
 
 def repeat_notes(result: TournamentResult) -> list[str]:
-    """A line for each pair that played the same games again: its intervals assume independent games."""
+    """A line for each pair that played most of its games more than once: its intervals assume
+    independent game pairs.  (Every pair's count of different games is in the pairs table.)"""
     notes = []
     for pair in result.pairs:
-        if pair.games > 1 and pair.distinct < pair.games:
+        if pair.games > 1 and 2 * pair.distinct < pair.games:
             first, second = result.specs[pair.first], result.specs[pair.second]
             notes.append(
                 f"{first} - {second}: {pair.distinct} different games in {pair.games}; the players "
@@ -297,6 +316,8 @@ def register(app: typer.Typer) -> None:
             return
         console.print(crosstable(result))
         console.print(standings_table(result))
+        if grade:
+            console.print(rating_line(result), markup=False)
         console.print(pairs_table(result))
         console.print(openings_line(result), markup=False)
         if result.sprt is not None:

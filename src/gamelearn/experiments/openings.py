@@ -152,10 +152,16 @@ def choose_book(
                 raise
             return Book(note=f"no balanced openings: {game.spec} has no solved table (`gamelearn solve {game.spec}`)")
         if not book:
+            start = game.facts.value_of_start
+            why = {
+                1: "; its start is a forced win for the first player",
+                -1: "; its start is a forced win for the second",
+            }
             return Book(
                 mode="balanced",
                 plies=depth,
-                note=f"{game.spec} has no balanced openings (no drawn position {depth} plies in): every pair starts from the start",
+                note=f"{game.spec} has no balanced openings (no drawn position {depth} plies in"
+                f"{why.get(start or 0, '')}): every game pair starts from the start",
             )
         mode = "balanced"
     else:

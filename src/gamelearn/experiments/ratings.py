@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 ELO_ANCHOR = 1500.0
 #: Resamples of the bootstrap: enough for 2.5% quantiles that move by a few points, and fast.
@@ -61,7 +61,7 @@ def bradley_terry_ratings(
 
 def bootstrap_ratings(
     count: int,
-    units: dict[tuple[int, int], Sequence[tuple[float, int]]],
+    units: Mapping[tuple[int, int], Sequence[tuple[float, int]]],
     seed: int,
     resamples: int = RESAMPLES,
 ) -> list[tuple[float, float]]:
