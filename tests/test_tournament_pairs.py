@@ -252,3 +252,19 @@ def test_teeko_without_its_table_plays_from_the_start_unless_the_book_is_asked_f
     shown = runner.invoke(app, ["tournament", "teeko", "random", "random", "--openings", "balanced"])
     assert shown.exit_code == 2 and "gamelearn solve teeko" in shown.stderr
     assert shown.stderr.strip().count("\n") == 0
+
+
+def test_a_player_that_would_hang_loses_by_forfeit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The original thesis program raises OpeningHang where it would loop for ever (a book's
+    opening can bring that about); in a tournament it then loses that game, which goes on."""
+    from gamelearn.players.basic import RandomPlayer
+    from gamelearn.players.thesis.opening import OpeningHang
+
+    def hang(self, state):
+        raise OpeningHang("all four cells taken")
+
+    monkeypatch.setattr(RandomPlayer, "choose", hang)
+    result = run_tournament("tictactoe", ["random", "perfect"], 4, seed=1, workers=1)
+    assert [g.end for g in result.games] == ["forfeit"] * 4
+    assert all(g.winner == 1 for g in result.games)
+    assert result.pair(1, 0) == (4, 0, 0)

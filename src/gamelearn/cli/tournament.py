@@ -324,6 +324,13 @@ def register(app: typer.Typer) -> None:
             console.print(sprt_line(result), markup=False)
         if grade:
             console.print(GRADES_LEGEND)
+        forfeits = sum(g.end == "forfeit" for g in result.games)
+        if forfeits:
+            console.print(
+                f"{forfeits} games lost by forfeit: a player would have looped for ever (the original thesis "
+                "program's opening in a position it never foresaw; see docs/tournament.md).",
+                markup=False,
+            )
         for line in repeat_notes(result):
             console.print(line, markup=False)
         console.print(

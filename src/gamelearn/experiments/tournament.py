@@ -13,8 +13,9 @@ The policy, in one place:
   game is left without its pair).  Without a book (hexapawn, ``openings="none"``) the same two games
   start from the start.  Either way games ``2m`` and ``2m + 1`` are a *game pair*, the trial of
   the statistics (:mod:`.pairs`): the pentanomial, the score's interval over pairs, the GSPRT.
-- Game ``k`` of pair ``p`` is played with ``play_game(game, players, seed=game_seed(seed, p, k),
-  max_plies=..., opening=...)``.  A game between players that do not learn replays on its own from that seed;
+- Game ``k`` of pair ``p`` is played as ``play_game(game, players, seed=game_seed(seed, p, k),
+  max_plies=..., opening=...)`` plays it, except that a player that would hang for ever (the
+  original thesis program's opening meeting a position it never foresaw) loses it by forfeit.  A game between players that do not learn replays on its own from that seed;
   a learner's game replays after the games before it in its pair.
 - One player object per spec per pair: it plays both colours against that opponent and learns from
   every game of the pair (``learn(record, side)`` with the side it had), in memory.  A stored
@@ -43,13 +44,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..games import Game, get_game
 from ..keeper import Keeper, reading_keeper
-from ..match import DEFAULT_MAX_PLIES, play_game
+from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
 from ..players.registry import make_player
+from ..players.thesis.heuristics import NoMoveError
+from ..players.thesis.opening import OpeningHang
 from ..solve import Grade, Solution, solve
 from .openings import Book, choose_book
 from .pairs import Sprt, pair_interval, pentanomial
@@ -105,7 +108,7 @@ class GameResult:
     seed: int
     players: tuple[int, int]  # spec index moving first, spec index moving second
     winner: int | None  # the spec index that won; None for a draw
-    end: str
+    end: str  # the End of the record ("win", "draw", ...), or "forfeit": a player that would hang lost
     plies: int
     moves: tuple[str, ...]
     #: per side of this game (first mover, second mover): counts of best, keeps, mistake, blunder
@@ -159,7 +162,7 @@ def play_pair(task: PairTask) -> list[GameResult]:
         counts = [[0] * len(GRADES), [0] * len(GRADES)]
         on_move = None if solution is None else _grader(game, solution, counts)
         seed = game_seed(task.seed, task.pair, index)
-        record = play_game(game, seat, seed=seed, max_plies=task.max_plies, on_move=on_move, opening=opening)
+        record, forfeit = play_one(game, seat, seed, task.max_plies, on_move, opening)
         seated = (spec_indices[order[0]], spec_indices[order[1]])
         results.append(
             GameResult(
@@ -168,7 +171,7 @@ def play_pair(task: PairTask) -> list[GameResult]:
                 seed=seed,
                 players=seated,
                 winner=None if record.winner is None else seated[record.winner],
-                end=record.end.value,
+                end="forfeit" if forfeit else record.end.value,
                 plies=record.plies,
                 moves=record.moves,
                 grades=None if solution is None else (tuple(counts[0]), tuple(counts[1])),
@@ -176,6 +179,39 @@ def play_pair(task: PairTask) -> list[GameResult]:
             )
         )
     return results
+
+
+#: What a player raises where the program it reproduces would loop for ever (``thesis:original=on``
+#: meeting a position its opening code never foresaw, as a book's opening can bring about).
+HANGS: tuple[type[Exception], ...] = (OpeningHang, NoMoveError)
+
+
+def play_one(
+    game: Game,
+    seat: Sequence[Any],
+    seed: int,
+    max_plies: int,
+    on_move: Callable[[Hashable, str, Hashable], None] | None,
+    opening: tuple[str, ...],
+) -> tuple[GameRecord, bool]:
+    """One game, as ``play_game`` plays it, except that a player that would hang (:data:`HANGS`)
+    loses the game by forfeit (End.RESIGN in the record, True beside it), as an engine that hangs
+    loses on time."""
+    forfeit = False
+    match = Match(game, seat, seed=seed, max_plies=max_plies, learn=False, opening=opening)
+    while match.end is None:
+        before = match.state
+        try:
+            move = match.advance()
+        except HANGS:
+            match.resign(match.to_move)
+            forfeit = True
+            break
+        if move is not None and on_move is not None:
+            on_move(before, move, match.state)
+    match.learn_from_game()
+    assert match.record is not None  # a finished match has its record
+    return match.record, forfeit
 
 
 def points_of(result: GameResult, spec: int) -> float:
@@ -432,9 +468,18 @@ def summarize(
         games=ordered,
         pairs=tuple(pairs),
         standings=tuple(standings),
-        book=book or Book(),
+        book=_played(book or Book(), ordered),
         sprt=None if sprt is None else sprt.report(pairs[0].pentanomial),
     )
+
+
+def _played(book: Book, games: Sequence[GameResult]) -> Book:
+    """The book with ``used`` cut to the openings some game started from (a GSPRT that decided,
+    or an interrupt, leaves the rest unplayed)."""
+    if not book.used:
+        return book
+    reached = max((g.index // 2 + 1 for g in games), default=0)
+    return replace(book, used=book.used[:reached])
 
 
 # Checking the arguments, then the runners ----------------------------------------------------------
