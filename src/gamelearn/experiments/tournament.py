@@ -56,14 +56,12 @@ from ..players.thesis.opening import OpeningHang
 from ..solve import Grade, Solution, solve
 from .openings import Book, choose_book
 from .pairs import Sprt, pair_interval, pentanomial
-from .ratings import ELO_ANCHOR, bootstrap_ratings, bradley_terry_ratings
+from .ratings import bootstrap_ratings, bradley_terry_ratings
 from .runners import Interrupted, default_workers, run_all
 from .statistics import wilson
 
 #: The grades in the order tables show them.
 GRADES: tuple[str, ...] = tuple(grade.value for grade in Grade)
-
-__all__ = ["ELO_ANCHOR", "GRADES", "Sprt", "bradley_terry_ratings", "run_tournament"]
 
 
 def game_seed(seed: int, pair: int, index: int) -> int:
