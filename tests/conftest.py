@@ -31,3 +31,25 @@ def thesis_data() -> Path:
     if not (folder / "memory after 10000 games.txt").is_file():
         pytest.skip(f"thesis data not found at {folder} (set GAMELEARN_THESIS_DATA); it is not part of the repository")
     return folder
+
+
+@pytest.fixture(scope="session")
+def built_teeko_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Standard Teeko's solved table, built once for the whole run (about 20 s on 2 cores)."""
+    import gamelearn
+    from gamelearn.solve.teeko import solve_teeko
+
+    path = tmp_path_factory.mktemp("teeko-table") / "teeko.table"
+    solve_teeko(gamelearn.get_game("teeko"), path=path, build=True)
+    return path
+
+
+@pytest.fixture
+def teeko_table(built_teeko_table: Path, isolated_home: Path) -> Path:
+    """The test's data directory holds Standard Teeko's solved table (a link to the one built once)."""
+    from gamelearn.solve.teeko import default_path
+
+    target = default_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.symlink_to(built_teeko_table)
+    return target

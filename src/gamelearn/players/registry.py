@@ -53,6 +53,9 @@ class PlayerKind:
     summary: str
     games: frozenset[str] | None = None  # None: every game
     options: tuple[Option, ...] = field(default_factory=tuple)
+    #: The options that make the player greedy when it is graded: exploration switched off
+    #: (td's ``epsilon=0``).  A learner is also frozen (``train=off``) by :func:`graded_spec`.
+    greedy: tuple[tuple[str, str], ...] = ()
 
 
 _KINDS: dict[str, PlayerKind] = {}
@@ -148,6 +151,34 @@ def _split_options(text: str) -> list[tuple[str, str, str]]:
             continue
         items.append((key.strip(), eq, value))
     return [(key, eq, value.strip()) for key, eq, value in items]
+
+
+def kind_of(game: Game, spec: str) -> PlayerKind:
+    """The registered kind a spec names; ValueError listing the valid ones for an unknown name."""
+    _load_all()
+    name = spec.strip().partition(":")[0]
+    valid = [k.name for k in kinds_for(game)]
+    if name not in valid:
+        raise ValueError(f"unknown player {name!r} for {game.name}; valid players: {', '.join(valid)}")
+    return _KINDS[name]
+
+
+def with_options(game: Game, spec: str, **overrides: str) -> str:
+    """``spec`` with the options ``overrides`` set (replacing any it gives), only those its kind
+    takes; the other options keep their order."""
+    kind = kind_of(game, spec)
+    name, _, rest = spec.strip().partition(":")
+    takes = {option.name for option in kind.options}
+    kept = [(key, value) for key, eq, value in _split_options(rest) if key not in overrides]
+    kept += [(key, value) for key, value in overrides.items() if key in takes]
+    return name + (":" + ",".join(f"{key}={value}" for key, value in kept) if kept else "")
+
+
+def graded_spec(game: Game, spec: str) -> str:
+    """``spec`` frozen and greedy, as every grade measures a player: ``train=off`` for a kind that
+    learns, and its kind's exploration options off (:attr:`PlayerKind.greedy`)."""
+    kind = kind_of(game, spec)
+    return with_options(game, spec, train="off", **dict(kind.greedy))
 
 
 def make_player(game: Game, spec: str, seed: int | None = None) -> Player:

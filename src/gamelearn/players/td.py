@@ -225,5 +225,6 @@ register(
                 "name", parse_name, None, "keep the table in the store under this name (the keeper loads and saves it)"
             ),
         ),
+        greedy=(("epsilon", "0"),),
     )
 )

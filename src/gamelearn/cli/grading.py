@@ -1,0 +1,133 @@
+"""``gamelearn grade GAME SPEC [SPEC...]``: players graded, frozen and greedy, on the game's suite
+of positions (the one yardstick), and ``gamelearn suite GAME``: what the suite holds.  Parsing and
+rendering only: the work is in gamelearn.experiments.grading and .suites."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..experiments.grading import GradeReport, check_arguments, grade
+from ..experiments.suites import Suite, get_suite
+from ..games import get_game
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, console, err_console, fail, print_json
+
+#: The most local processes.
+MAX_WORKERS = 256
+
+
+def percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.1f}%"
+
+
+#: Column headings short enough for 80 columns.
+SHORT_NAMES = {"placement": "place", "moving": "moving", "opening": "open", "endgame": "end"}
+
+
+def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
+    """One row a spec: keeps, best, blunders, then keeps by phase and by value.  It fits 80 columns:
+    the figures never wrap, a long spec folds."""
+    table = Table(
+        title=f"{suite.name}: {len(suite)} positions, graded frozen and greedy",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("player", overflow="fold", min_width=10)
+    for name in ("keeps", "best", "blund."):
+        table.add_column(name, justify="right", no_wrap=True)
+    phases = suite.phases()
+    values = [value for value in ("win", "draw") if any(p.value_name == value for p in suite.positions)]
+    for name in [*phases, *values]:
+        table.add_column(SHORT_NAMES.get(name, name), justify="right", no_wrap=True)
+    for report in reports:
+        table.add_row(
+            report.spec,
+            percent(report.keeps),
+            percent(report.best),
+            percent(report.blunders),
+            *(percent(report.by_phase.get(phase, {}).get("keeps")) for phase in phases),
+            *(percent(report.by_value.get(value, {}).get("keeps")) for value in values),
+        )
+    return table
+
+
+LEGEND = (
+    "keeps: the share of positions where the move keeps the value (the headline); best: perfect "
+    "play's move; blund.: a win or a draw thrown to a loss; the last columns: keeps by phase and by "
+    "the position's value."
+)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("grade")
+    def grade_command(
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        specs: Annotated[list[str], typer.Argument(metavar="SPEC [SPEC...]", help="player specs to grade")],
+        suite: Annotated[
+            str | None, typer.Option("--suite", help="the suite (default: the game's, e.g. teeko-v1)")
+        ] = None,
+        seed: Annotated[int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of stochastic players")] = 0,
+        workers: Annotated[
+            int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="print the grades as JSON")] = False,
+    ) -> None:
+        """Grade player SPECs on the game's suite of positions, each frozen and greedy: the share of
+        positions where its move keeps the value (keeps), is perfect play's (best), or throws a win
+        or a draw to a loss (blunders)."""
+        try:
+            game = get_game(game_name)
+            chosen = check_arguments(game, specs, suite)
+        except ValueError as error:
+            fail(str(error))
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=err_console, transient=True) as progress:
+            task = progress.add_task("positions", total=len(chosen) * len(specs))
+            try:
+                reports = grade(
+                    game, specs, chosen.name, seed=seed, workers=workers, progress=lambda n: progress.advance(task, n)
+                )
+            except ValueError as error:
+                fail(str(error))
+        if as_json:
+            print_json(
+                {
+                    "game": game.spec,
+                    "suite": chosen.name,
+                    "size": len(chosen),
+                    "seed": seed,
+                    "grades": [report.to_dict() for report in reports],
+                }
+            )
+            return
+        console.print(grades_table(chosen, reports))
+        console.print(LEGEND, markup=False)
+
+    @app.command("suite")
+    def suite_command(
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        as_json: Annotated[bool, typer.Option("--json", help="print the suite's summary as JSON")] = False,
+    ) -> None:
+        """What the game's suite of graded positions holds: how it was drawn, and its counts by
+        phase, value and how many moves keep the value."""
+        try:
+            chosen = get_suite(get_game(game_name))
+        except ValueError as error:
+            fail(str(error))
+        summary = chosen.summary()
+        if as_json:
+            print_json(summary)
+            return
+        console.print(f"{chosen.name}: {summary['description']}", markup=False)
+        table = Table(title="positions by stratum", box=box.SIMPLE_HEAD)
+        for name in ("phase", "value", "moves that keep it", "positions"):
+            table.add_column(name, justify="right" if name == "positions" else "left")
+        for key, count in summary["strata"].items():
+            phase, value, holding = key.split("/")
+            table.add_row(phase, value, holding, str(count))
+        console.print(table)

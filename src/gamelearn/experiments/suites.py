@@ -1,0 +1,283 @@
+"""Graded position suites: named, versioned sets of positions with their exact values, the one
+yardstick every learner and player is measured on (``gamelearn grade``, ``train``, ``curves``,
+``tournament --grade``).
+
+A suite holds only positions where a mistake is possible: the side to move has at least one move
+that keeps the position's value and at least one that loses it.  A lost position is never in a
+suite (every move of a lost position "keeps" its value, so it would only flatter a player).  Each
+position carries its exact value for the side to move (+1 a win, 0 a draw, from the solution), the
+moves that keep that value, the best moves (the fastest win; for a draw every keeping move), the
+moves that throw it to a loss, and its phase.
+
+The suites, built from the exact solution on the spot, deterministically (``SUITE_VERSION``):
+
+* **tic-tac-toe** and **hexapawn**: every position reachable from the start, in breadth-first order
+  of the game's move order, where the side to move has a move that loses value.  Positions are not
+  merged by symmetry here: the suite weighs each reachable position once, as the game meets them.
+* **Teeko** (each form whose table is built): positions met in seeded games between a mix of players
+  (uniform random, Scarne's sharp, alpha-beta over the 1999 thesis program's evaluation at depths 1
+  and 2, and the perfect player slipped into random moves a tenth or a third of the time), merged by
+  the 8 symmetries of the board, then drawn stratified: by phase (placement, moving), by value (win,
+  draw) and by how many moves keep the value (one, two or three, four or more; the positions where
+  only one move holds are the puzzles that separate players).  Each of the twelve strata gets an
+  equal share of :data:`TEEKO_SUITE_SIZE` where it has that many positions; what a small stratum
+  cannot fill goes to the others, in turn.  Within a stratum the draw is a seeded shuffle of the
+  positions sorted by their board.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from ..games import Game, get_game
+from ..match import play_game
+from ..players.base import Player
+from ..players.registry import make_player
+from ..solve import Solution, solve
+
+#: The version of the suites' recipe: a change of recipe is a new version, never the same name.
+SUITE_VERSION = "v1"
+#: The positions of a Teeko suite.
+TEEKO_SUITE_SIZE = 2000
+#: The seed of the Teeko suites' games and draws.
+TEEKO_SUITE_SEED = 19
+#: The games played to find Teeko positions, and the plies each may last.
+TEEKO_GAMES = 600
+TEEKO_MAX_PLIES = 48
+#: The classic players whose games give Teeko positions (with two noisy perfect players).
+TEEKO_PLAYERS = (
+    "random",
+    "sharp",
+    "alphabeta:depth=1,eval=thesis",
+    "alphabeta:depth=2,eval=thesis",
+)
+#: How often the noisy perfect players slip into a uniformly random move.
+PERFECT_SLIPS = (0.1, 0.33)
+
+
+#: Every phase a position may be in (:func:`phase_of`), in the order games meet them.
+PHASES = ("placement", "moving", "opening", "endgame")
+
+
+@dataclass(frozen=True)
+class SuitePosition:
+    """One position of a suite, with what the exact solution says of it."""
+
+    state: Hashable
+    value: int  # +1 the side to move wins with best play, 0 a draw (lost positions are never in a suite)
+    keeping: tuple[str, ...]  # the moves that keep the value
+    best: tuple[str, ...]  # the fastest win's moves; for a draw, every keeping move
+    losing: tuple[str, ...]  # the moves that throw the position to a loss
+    phase: str
+
+    @property
+    def value_name(self) -> str:
+        return "win" if self.value > 0 else "draw"
+
+    @property
+    def holding(self) -> str:
+        """How many moves keep the value: "1", "2-3" or "4+"."""
+        count = len(self.keeping)
+        return "1" if count == 1 else "2-3" if count <= 3 else "4+"
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A named, versioned set of graded positions (see the module's text)."""
+
+    name: str
+    game: str  # the game's spec
+    description: str
+    positions: tuple[SuitePosition, ...]
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def phases(self) -> list[str]:
+        """The phases in the order the game meets them."""
+        found = {p.phase for p in self.positions}
+        return [phase for phase in PHASES if phase in found]
+
+    def counts(self) -> dict[str, int]:
+        """How many positions each stratum holds: ``phase/value/holding`` -> count, sorted."""
+        found = Counter(f"{p.phase}/{p.value_name}/{p.holding}" for p in self.positions)
+        return dict(sorted(found.items()))
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "game": self.game,
+            "size": len(self),
+            "description": self.description,
+            "by_phase": dict(Counter(p.phase for p in self.positions)),
+            "by_value": dict(Counter(p.value_name for p in self.positions)),
+            "strata": self.counts(),
+        }
+
+
+def phase_of(game: Game, state: Any) -> str:
+    """The phase a position is in: Teeko's placement or moving; tic-tac-toe's opening (at most three
+    marks down) or endgame; hexapawn's opening (no pawn taken yet) or endgame."""
+    if game.name == "teeko":
+        return "placement" if game.placing(state) else "moving"  # type: ignore[attr-defined]
+    pieces = sum(cell != "." for cell in game.board(state))
+    if game.name == "tictactoe":
+        return "opening" if pieces <= 3 else "endgame"
+    return "opening" if pieces == 6 else "endgame"
+
+
+def graded_position(game: Game, solution: Solution, state: Hashable) -> SuitePosition | None:
+    """The suite's view of ``state``, or None where no mistake is possible there (a finished game,
+    a lost position, or one where every move keeps the value)."""
+    if game.is_over(state):
+        return None
+    value = solution.value(state)
+    if value < 0:
+        return None
+    outcomes = solution.move_outcomes(state)
+    keeping = tuple(move for move, (result, _) in outcomes if result == value)
+    if len(keeping) == len(outcomes):
+        return None
+    losing = tuple(move for move, (result, _) in outcomes if result < 0)
+    best = tuple(solution.best_moves(state))
+    return SuitePosition(state, value, keeping, best, losing, phase_of(game, state))
+
+
+def suite_name(game: Game) -> str:
+    """The default suite's name for a game or form: ``tictactoe-v1``, ``teeko:goals=advanced-v1``."""
+    return f"{game.spec}-{SUITE_VERSION}"
+
+
+_SUITES: dict[str, Suite] = {}
+
+
+def get_suite(game: Game | str, name: str | None = None) -> Suite:
+    """The suite ``name`` of ``game`` (its default suite when None), built once a process.
+    ValueError naming the suites there are for an unknown name, and how to build a missing table."""
+    if isinstance(game, str):
+        game = get_game(game)
+    expected = suite_name(game)
+    if name is not None and name != expected:
+        raise ValueError(f"unknown suite {name!r} for {game.spec}; the suites there are: {expected}")
+    if expected not in _SUITES:
+        try:
+            solution = solve(game)
+        except ValueError as error:
+            raise ValueError(
+                f"the {game.spec} suite needs its solved table: run `gamelearn solve {game.spec}` first ({error})"
+            ) from None
+        if game.name == "teeko":
+            _SUITES[expected] = _teeko_suite(game, solution, expected)
+        else:
+            _SUITES[expected] = _whole_suite(game, solution, expected)
+    return _SUITES[expected]
+
+
+def _whole_suite(game: Game, solution: Solution, name: str) -> Suite:
+    """Every reachable position where a move loses value, breadth first from the start."""
+    seen: set[Hashable] = {game.initial()}
+    frontier = [game.initial()]
+    positions = []
+    while frontier:
+        following = []
+        for state in frontier:
+            graded = graded_position(game, solution, state)
+            if graded is not None:
+                positions.append(graded)
+            if game.is_over(state):
+                continue
+            for _, child in game.successors(state):
+                if child not in seen:
+                    seen.add(child)
+                    following.append(child)
+        frontier = following
+    description = (
+        f"every position of {game.spec} reachable from the start where the side to move has a move "
+        f"that loses value ({len(positions)} of {len(seen)} reachable positions)"
+    )
+    return Suite(name, game.spec, description, tuple(positions))
+
+
+class _SlippingPerfect(Player):
+    """The perfect player that slips into a uniformly random move with a given chance: it meets the
+    positions a good but fallible player reaches, which the classic players alone seldom do."""
+
+    kind = "perfect-slipping"
+
+    def __init__(self, game: Game, solution: Solution, slip: float, seed: int) -> None:
+        super().__init__(game, seed)
+        self.solution, self.slip = solution, slip
+
+    def choose(self, state: Hashable) -> str | None:
+        moves = self.moves_to_choose_from(state)
+        if self.rng.random() < self.slip:
+            return self.rng.choice(moves)
+        return self.rng.choice(self.solution.best_moves(state))
+
+
+def _teeko_seed(*parts: object) -> int:
+    digest = hashlib.blake2b(":".join(map(str, ("teeko-suite", *parts))).encode(), digest_size=6).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _teeko_suite(game: Game, solution: Solution, name: str) -> Suite:
+    kinds: list[str | float] = [*TEEKO_PLAYERS, *PERFECT_SLIPS]
+    pool: dict[Hashable, SuitePosition] = {}
+    looked_at: set[Hashable] = set()
+    for index in range(TEEKO_GAMES):
+        seats: list[Player] = []
+        for side in (0, 1):
+            kind = kinds[_teeko_seed(TEEKO_SUITE_SEED, index, side) % len(kinds)]
+            seed = _teeko_seed(TEEKO_SUITE_SEED, index, side, "player")
+            if isinstance(kind, float):
+                seats.append(_SlippingPerfect(game, solution, kind, seed))
+            else:
+                seats.append(make_player(game, kind, seed=seed))
+        record = play_game(
+            game, seats, seed=_teeko_seed(TEEKO_SUITE_SEED, index), max_plies=TEEKO_MAX_PLIES, learn=False
+        )
+        for state in record.states:
+            canonical, _ = game.canonical(state)
+            if canonical in looked_at:
+                continue
+            looked_at.add(canonical)
+            graded = graded_position(game, solution, canonical)
+            if graded is not None:
+                pool[canonical] = graded
+    strata: dict[str, list[SuitePosition]] = {}
+    for position in sorted(pool.values(), key=lambda p: game.board(p.state) + str(game.to_move(p.state))):
+        strata.setdefault(f"{position.phase}/{position.value_name}/{position.holding}", []).append(position)
+    rng = random.Random(TEEKO_SUITE_SEED)
+    for key in sorted(strata):
+        rng.shuffle(strata[key])
+    quotas = _stratified_quotas({key: len(found) for key, found in strata.items()}, TEEKO_SUITE_SIZE)
+    chosen = [position for key in sorted(strata) for position in strata[key][: quotas[key]]]
+    description = (
+        f"{len(chosen)} {game.spec} positions where a move loses value, from {TEEKO_GAMES} seeded games "
+        f"(seed {TEEKO_SUITE_SEED}) between random, sharp, alpha-beta over the thesis evaluation (depths 1, 2) "
+        f"and the perfect player slipping {', '.join(f'{s:.0%}' for s in PERFECT_SLIPS)} of the time; merged by "
+        f"symmetry ({len(pool)} distinct) and drawn evenly over phase x value x moves that hold"
+    )
+    return Suite(name, game.spec, description, tuple(chosen))
+
+
+def _stratified_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
+    """An equal share of ``total`` for each stratum, capped by its size; what small strata leave
+    is shared among the others, in sorted order, until the total is met or every stratum is used."""
+    quotas = dict.fromkeys(sizes, 0)
+    left = min(total, sum(sizes.values()))
+    while left > 0:
+        open_strata = [key for key in sorted(sizes) if quotas[key] < sizes[key]]
+        share = max(1, left // len(open_strata))
+        for key in open_strata:
+            take = min(share, sizes[key] - quotas[key], left)
+            quotas[key] += take
+            left -= take
+            if left == 0:
+                break
+    return quotas

@@ -1,0 +1,194 @@
+"""The yardstick: suites of graded positions and the grade of players on them, checked against a
+negamax written here from the rules alone (not the solver's), and the command that prints them."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import gamelearn
+from gamelearn.cli.main import app
+from gamelearn.experiments.grading import grade, grade_player, graded_player, judge
+from gamelearn.experiments.suites import TEEKO_SUITE_SIZE, get_suite
+from gamelearn.players.registry import graded_spec
+
+runner = CliRunner()
+
+
+def oracle(game_name: str) -> Any:
+    """value(state) for the side to move (+1, 0, -1) by a plain memoised negamax over the rules."""
+    game = gamelearn.get_game(game_name)
+
+    @cache
+    def value(state: Any) -> int:
+        if game.winner(state) is not None:
+            return -1  # the side that just moved has won
+        moves = game.legal_moves(state)
+        if not moves:
+            return 0
+        return max(-value(game.play(state, move)) for move in moves)
+
+    return game, value
+
+
+def mistakes_possible(game_name: str) -> dict[Any, tuple[int, list[str]]]:
+    """Every reachable position where a move loses value: state -> (value, keeping moves)."""
+    game, value = oracle(game_name)
+    found: dict[Any, tuple[int, list[str]]] = {}
+    seen = set()
+    stack = [game.initial()]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        if game.winner(state) is not None or not game.legal_moves(state):
+            continue
+        results = {move: -value(game.play(state, move)) for move in game.legal_moves(state)}
+        here = value(state)
+        if here >= 0 and any(result < here for result in results.values()):
+            found[state] = (here, sorted(m for m, r in results.items() if r == here))
+        stack.extend(game.play(state, move) for move in game.legal_moves(state))
+    return found
+
+
+@pytest.mark.parametrize("game_name", ["tictactoe", "hexapawn"])
+def test_the_small_games_suites_hold_every_position_where_a_move_loses_value(game_name: str) -> None:
+    suite = get_suite(game_name)
+    expected = mistakes_possible(game_name)
+    assert len(suite) == len(expected)
+    for position in suite.positions:
+        value, keeping = expected[position.state]
+        assert position.value == value
+        assert sorted(position.keeping) == keeping
+        assert set(position.best) <= set(position.keeping)
+        assert not set(position.losing) & set(position.keeping)
+    assert suite.name == f"{game_name}-v1"
+
+
+def test_no_suite_holds_a_lost_position_or_a_finished_game() -> None:
+    game, value = oracle("tictactoe")
+    for position in get_suite("tictactoe").positions:
+        assert not game.is_over(position.state) and value(position.state) >= 0
+
+
+def test_perfect_keeps_every_position_and_random_keeps_its_exact_expectation() -> None:
+    game, value = oracle("tictactoe")
+    suite = get_suite(game)
+    # The expectation of a uniformly random move, from the oracle: the mean share of keeping moves.
+    expectation = sum(
+        len(keeping) / len(game.legal_moves(state)) for state, (_, keeping) in mistakes_possible("tictactoe").items()
+    ) / len(suite)
+    perfect, random_player = grade(game, ["perfect", "random"], seed=3)
+    assert perfect.keeps == perfect.best == 1.0 and perfect.blunders == 0.0
+    assert abs(random_player.keeps - expectation) < 0.02
+    assert 0 < random_player.blunders < 1 - random_player.keeps + 1e-9
+
+
+def test_a_grade_is_the_same_for_the_same_seed_in_one_process_or_two() -> None:
+    game = gamelearn.get_game("tictactoe")
+    alone = grade(game, ["random", "mcts:playouts=20"], seed=5, workers=1)
+    spread = grade(game, ["random", "mcts:playouts=20"], seed=5, workers=2)
+    assert [r.to_dict() for r in alone] == [r.to_dict() for r in spread]
+    other = grade(game, ["random"], seed=6, workers=1)
+    assert other[0].counts != alone[0].counts
+
+
+def test_learners_are_graded_frozen_and_greedy() -> None:
+    game = gamelearn.get_game("tictactoe")
+    assert graded_spec(game, "td:alpha=0.5") == "td:alpha=0.5,train=off,epsilon=0"
+    assert graded_spec(game, "td:epsilon=0.3,train=on") == "td:train=off,epsilon=0"
+    assert graded_spec(game, "random") == "random"
+    assert graded_spec(game, "minimax:depth=2,eval=better") == "minimax:depth=2,eval=better"
+    player = graded_player(game, "td")
+    assert player.trains is False and player.epsilon == 0  # type: ignore[attr-defined]
+
+
+def test_phases_and_values_split_the_whole_grade() -> None:
+    suite = get_suite("tictactoe")
+    (result,) = grade("tictactoe", ["minimax:depth=1,eval=simple"], seed=0)
+    sizes = {phase: sum(p.phase == phase for p in suite.positions) for phase in suite.phases()}
+    weighted = sum(result.by_phase[phase]["keeps"] * size for phase, size in sizes.items())  # type: ignore[operator]
+    assert weighted == pytest.approx(result.keeps * len(suite))
+    assert set(result.by_value) == {"win", "draw"}
+
+
+def test_a_resignation_is_a_blunder() -> None:
+    position = get_suite("hexapawn").positions[0]
+    assert judge(position, None).blunders == 1 and judge(position, None).keeps == 0
+
+
+def test_grade_player_grades_a_player_already_made() -> None:
+    game = gamelearn.get_game("hexapawn")
+    report = grade_player(gamelearn.make_player(game, "sharp", seed=0), get_suite(game))
+    assert report.keeps == 1.0 and report.spec.startswith("sharp")  # sharp finds every forced win of hexapawn
+
+
+def test_grade_json_holds_each_spec_with_shares() -> None:
+    result = runner.invoke(app, ["grade", "tictactoe", "perfect", "random", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["suite"] == "tictactoe-v1" and payload["size"] == len(get_suite("tictactoe"))
+    specs = [row["spec"] for row in payload["grades"]]
+    assert specs == ["perfect", "random"]
+    for row in payload["grades"]:
+        for measure in ("keeps", "best", "blunders"):
+            assert 0 <= row[measure] <= 1
+    assert payload["grades"][0]["keeps"] == 1.0
+
+
+def test_grade_table_fits_80_columns() -> None:
+    result = runner.invoke(app, ["grade", "tictactoe", "perfect", "minimax:depth=2,eval=better"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "tictactoe-v1" in result.stdout and "100.0%" in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["grade", "tictactoe", "nobody"], "unknown player 'nobody'"),
+        (["grade", "tictactoe", "random", "--suite", "teeko-v1"], "unknown suite 'teeko-v1'"),
+        (["grade", "tictactoe", "human"], "machines, not a person"),
+        (["grade", "tictactoe", "td:name=never-kept"], "nothing is kept"),
+        (["grade", "chess", "random"], "chess"),
+    ],
+)
+def test_bad_grade_arguments_get_one_line_and_exit_2(arguments: list[str], said: str) -> None:
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    assert said in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_teeko_without_its_table_says_how_to_build_it() -> None:
+    result = runner.invoke(app, ["grade", "teeko", "random"])
+    assert result.exit_code == 2 and "gamelearn solve teeko" in result.stderr
+
+
+def test_the_teeko_suite_is_stratified_deterministic_and_exact(teeko_table: Path) -> None:
+    game = gamelearn.get_game("teeko")
+    solution = gamelearn.solve(game)
+    suite = get_suite(game)
+    assert len(suite) == TEEKO_SUITE_SIZE and suite.name == "teeko-v1"
+    strata = suite.counts()
+    assert len(strata) == 12  # phase x value x moves that hold
+    assert max(strata.values()) <= TEEKO_SUITE_SIZE // 12 + 12
+    boards = set()
+    for position in suite.positions:
+        canonical, _ = game.canonical(position.state)
+        assert canonical == position.state  # one position per symmetry class
+        boards.add(position.state)
+        assert solution.value(position.state) == position.value >= 0
+        results = dict(solution.move_outcomes(position.state))
+        assert set(position.keeping) == {m for m, r in results.items() if r[0] == position.value}
+        assert len(position.keeping) < len(results) and all(results[m][0] < 0 for m in position.losing)
+    assert len(boards) == len(suite)
+    # perfect keeps all of it; a random mover keeps far less
+    perfect, random_player = grade(game, ["perfect", "random"], seed=0, workers=1)
+    assert perfect.keeps == 1.0 and set(perfect.by_phase) == {"placement", "moving"}
+    assert random_player.keeps < 0.6
