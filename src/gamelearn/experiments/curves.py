@@ -39,10 +39,11 @@ from typing import Any
 from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES, GameRecord, play_game
 from ..players.knowledge import Learner
-from ..players.registry import make_player
-from ._suite_stand_in import get_suite, grade_player, graded_spec
+from ..players.registry import graded_spec, make_player
+from .grading import grade_player
 from .runners import Interrupted, default_workers, run_all
 from .statistics import mean_interval
+from .suites import get_suite
 from .training import frozen_copy, self_play_games
 
 #: The measures of a point, in the CSV's order (docs/curves.md documents them).
@@ -113,7 +114,7 @@ def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: floa
     game = get_game(task.game)
     copy_seed = curve_seed(task.seed, task.spec_index, task.learner, -2)
     copy = frozen_copy(learner, graded_spec(game, task.spec), seed=copy_seed)
-    report = grade_player(copy, get_suite(game), seed=copy_seed)
+    report = grade_player(copy, get_suite(game), seed=copy_seed, spec=task.spec)
     total = 0.0
     for index in range(task.eval_games):
         opponent = make_player(game, task.against, seed=curve_seed(task.seed, -1, task.learner, -3 - index))
@@ -198,7 +199,7 @@ class CurvesResult:
     games: int | None
     seconds: float | None
     every: int
-    checkpoints: int
+    checkpoints: int | None  # a timed run's measurements, evenly in time
     seeds: int
     side: str
     eval_games: int
@@ -354,7 +355,8 @@ def run_curves(
     def result(found: list[Point]) -> CurvesResult:
         found.sort(key=lambda p: (p.spec_index, p.learner, p.point))
         return CurvesResult(
-            game.name, suite.name, len(suite), tuple(specs), against, games, seconds, every, points, seeds, side,
+            game.name, suite.name, len(suite), tuple(specs), against, games, seconds, every,
+            None if seconds is None else points, seeds, side,
             eval_games, seed, max_plies, tuple(found),
         )  # fmt: skip
 

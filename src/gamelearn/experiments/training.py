@@ -21,8 +21,9 @@ from typing import Any
 
 from ..games import Game
 from ..players.knowledge import Learner
-from ..players.registry import make_player
-from ._suite_stand_in import GradeReport, get_suite, grade_player, graded_spec
+from ..players.registry import graded_spec, make_player
+from .grading import GradeReport, grade_player
+from .suites import get_suite
 
 
 def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
@@ -36,7 +37,7 @@ def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
 
 def grade_learner(game: Game, spec: str, learner: Any, seed: int = 0) -> GradeReport:
     """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the whole suite."""
-    return grade_player(frozen_copy(learner, graded_spec(game, spec), seed), get_suite(game), seed=seed)
+    return grade_player(frozen_copy(learner, graded_spec(game, spec), seed), get_suite(game), seed=seed, spec=spec)
 
 
 def suite_label(game: Game) -> str:
