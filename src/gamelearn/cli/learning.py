@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
             shown.print(
                 "Checkpoints: training time (grading left out), loss (policy + value), self-play speed after "
                 "the first batch, and "
-                + (f"the grade on the suite {label}: keeps, best, blunders." if label else "no grade (--no-grade)."),
+                + (f"the grade on the suite ({label}): keeps, best, blunders." if label else "no grade (--no-grade)."),
                 markup=False,
             )
             shown.print(CHECKPOINT_HEADER, markup=False)
@@ -339,7 +339,7 @@ def register(app: typer.Typer) -> None:
             fail(files)
         csv_path, points_path, png_path = files
         if as_json:
-            payload = result.to_dict() | {"seconds_taken": round(time.perf_counter() - started, 3)}
+            payload = result.to_dict() | {"seconds_taken": round(time.perf_counter() - started, 3), "stopped": False}
             print_json({**payload, "result_id": number, "files": [str(path) for path in files]})
             return
         budget = f"{games} games" if seconds is None else f"{seconds:g} s of training"
