@@ -74,7 +74,8 @@ def test_an_interrupted_experiment_stops_its_workers_and_exits_130(tmp_path: Pat
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="two worker processes need two CPUs")
-def test_an_interrupted_tournament_keeps_the_pairs_that_finished():
+@pytest.mark.parametrize("workers", [1, 2])  # in this process, one pair after another, or in two
+def test_an_interrupted_tournament_keeps_the_pairs_that_finished(workers: int):
     from gamelearn.experiments.tournament import TournamentInterrupted, run_tournament
 
     specs = ["random", "minimax:depth=1", "minimax:depth=2", "perfect"]
@@ -83,7 +84,7 @@ def test_an_interrupted_tournament_keeps_the_pairs_that_finished():
         raise KeyboardInterrupt
 
     with pytest.raises(TournamentInterrupted) as stopped:
-        run_tournament("tictactoe", specs, 6, seed=5, workers=2, progress=interrupt)
+        run_tournament("tictactoe", specs, 6, seed=5, workers=workers, progress=interrupt)
     assert 1 <= stopped.value.pairs < stopped.value.total == 6
     kept = [pair for pair in stopped.value.result.pairs if pair.games]
     assert len(kept) == stopped.value.pairs
