@@ -348,7 +348,7 @@ def register(app: typer.Typer) -> None:
         for heading in ("spec", "games", "secs", "keeps", "best", "blund.", "score"):
             table.add_column(heading, justify="left" if heading == "spec" else "right")
         for row in result.rows():
-            cells = [row["spec"], f"{row['games']:,}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f}"]
+            cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f}"]
             for measure in curves_module.MEASURES:
                 mean, low, high = row[f"{measure}_mean"], row[f"{measure}_low"], row[f"{measure}_high"]
                 if mean != mean:  # NaN

@@ -3,7 +3,9 @@
 For each learner spec, ``seeds`` independent learners train for a budget: ``games`` training games,
 or ``seconds`` of training (wall time while it plays and learns; measuring it is not counted).  A
 learner that trains by self-play (``az``: it has ``self_play``) trains by its own self-play
-trainer, as ``gamelearn train`` does; any other plays the opponent (``against``), its seat set by
+trainer, as ``gamelearn train`` does (one batch played first, off the clock, by a copy that is
+thrown away: it compiles the self-play, which costs the first learner in a process seconds and
+the next ones nothing, so that every seed's time is training); any other plays the opponent (``against``), its seat set by
 ``side``: ``first``, ``second`` (Gardner 1962: HER always plays Black, the second player) or
 ``alternate`` (first in even games).
 
@@ -143,6 +145,9 @@ def run_curve(task: CurveTask, on_game: Callable[[GameRecord, int], None] | None
     learner: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -1))
     opponent = make_player(game, task.against, seed=curve_seed(task.seed, -1, task.learner, -1))
     self_play = hasattr(learner, "self_play")
+    if self_play:  # compile the self-play (az: JAX) off the clock, on a copy that is thrown away
+        warm_up: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -4))
+        warm_up.self_play(1)
     start = self_play_games(learner) if self_play else 0
     found = [measure(task, learner, 0, 0, 0.0)]
     played, trained, index = 0, 0.0, 0
