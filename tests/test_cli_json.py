@@ -16,7 +16,7 @@ runner = CliRunner()
 CASES = {
     "tournament": (
         ["tournament", "tictactoe", "random", "perfect", "--games", "2", "--workers", "1", "--json"],
-        {"game", "specs", "games_per_pair", "seed", "standings", "pairs", "seconds", "runner"},
+        {"game", "specs", "games_per_pair", "seed", "standings", "pairs", "openings", "sprt", "seconds", "runner"},
     ),
     "her": (
         ["her", "--learners", "2", "--games", "10", "--json"],

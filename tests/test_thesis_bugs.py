@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gamelearn import get_game, make_player
 from gamelearn.players.thesis.board import digits_key, from_digits, successors
 from gamelearn.players.thesis.engine import Decision, Settings, decide, play
 from gamelearn.players.thesis.evaluation import evaluate, has_four
@@ -186,3 +187,28 @@ def test_random_move_with_no_move_is_an_error_not_a_hang() -> None:
         random_move(own, opp, MicrosoftRand(1))
     own, opp = board("00", "01 10")
     assert random_move(own, opp, MicrosoftRand(1)) == (0, 6)  # 00-11, the only move
+
+
+def test_opening_makes_and_stops_every_four() -> None:
+    # X on 00, 10 and 30, O on 11, 22 and 33, X to place its fourth pawn: 20, the gap in its
+    # column, wins (and O's 11-22-33 threatens 44).  The C's patterns know only cells 0-2 held
+    # with target 3 and cells 2-4 with target 1, so the original plays elsewhere.
+    teeko = get_game("teeko")
+    state = teeko.from_board("X....XO.....O..X..O......", to_move=0)
+    for seed in range(8):
+        fixed = make_player(teeko, "thesis:train=off", seed=seed)
+        assert fixed.choose(state) == "20"
+        assert fixed.last_decision is not None and fixed.last_decision.source == "o:make4"
+        assert teeko.winner(teeko.play(state, "20")) == 0
+        original = make_player(teeko, "thesis:train=off,original=on", seed=seed)
+        assert original.choose(state) != "20"
+    # O on 21, 22 and 23 completes a four on an end cell, 20 or 24, which the C never tries.
+    position = board("00 04 40 44", "21 22 23")
+    assert move(position, -1, ALL, FIXED, n=8).move in ("20", "24")
+    assert move(position, -1, ALL, ORIGINAL, n=8).move not in ("20", "24")
+    # Block-four: X on 01, 12 and 34 threatens 23, the gap of its diagonal; O, to place its third
+    # pawn, takes it, where the original picks a corner and X wins.
+    position = board("01 12 34", "22 44")
+    fixed_block = move(position, -1, ALL, FIXED, n=6)
+    assert (fixed_block.source, fixed_block.move) == ("o:avoid4", "23")
+    assert move(position, -1, ALL, ORIGINAL, n=6).move != "23"

@@ -30,6 +30,20 @@ else:
 __version__ = "0.1.0"
 
 
+def __getattr__(name: str) -> object:
+    """The experiments' entry points, imported on first use so that ``import gamelearn`` stays
+    light: ``gamelearn.grade(game, specs, suite=None)`` and ``gamelearn.get_suite(game)``."""
+    if name == "grade":
+        from .experiments.grading import grade
+
+        return grade
+    if name == "get_suite":
+        from .experiments.suites import get_suite
+
+        return get_suite
+    raise AttributeError(f"module 'gamelearn' has no attribute {name!r}")
+
+
 __all__ = [
     "GAME_NAMES",
     "End",
@@ -40,6 +54,8 @@ __all__ = [
     "Match",
     "Player",
     "get_game",
+    "get_suite",
+    "grade",
     "load_player",
     "make_player",
     "play_game",

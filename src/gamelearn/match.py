@@ -28,7 +28,12 @@ class End(StrEnum):
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A finished game.  ``states[k]`` is the position before ``moves[k]``; the last is the final one."""
+    """A finished game.  ``states[k]`` is the position before ``moves[k]``; the last is the final one.
+
+    A game played from an opening (a tournament's book) keeps the opening's moves, played by the
+    rules from the initial position to ``states[0]``, in ``opening``: the game replays as
+    ``opening + moves`` from the start.  ``moves`` and ``states`` hold only what the players chose
+    and met, so a learner learns from its own moves, never from the book's."""
 
     game: str
     players: tuple[str, str]
@@ -37,6 +42,7 @@ class GameRecord:
     winner: int | None
     end: End
     seed: int | None = None
+    opening: tuple[str, ...] = ()
 
     @property
     def plies(self) -> int:
@@ -55,6 +61,7 @@ class GameRecord:
             "end": self.end.value,
             "plies": self.plies,
             "seed": self.seed,
+            "opening": list(self.opening),
         }
 
 
@@ -73,11 +80,17 @@ class Match:
     one place: with a ``seed`` each player is reseeded (``seed`` for player 0, ``seed + 1`` for
     player 1) so the same seed and players replay the same game; the game ends by the rules (a win,
     or a draw like tic-tac-toe's full board), or as a draw when a position (board and side to move)
-    comes up a third time or after ``max_plies`` plies, checked in that order after every move; a
+    comes up a third time or after ``max_plies`` plies (the moves after the opening, if any),
+    checked in that order after every move; a
     player whose ``choose`` returns None resigns (an empty matchbox) and loses.  After the end each
     player learns from the record with its side, exactly once: at once when ``learn`` is True (as
     play_game does), else when the interface calls :meth:`learn_from_game`.  An abandoned game
     teaches nobody.
+
+    ``opening`` (moves from the initial position, played by the rules before anyone chooses)
+    starts the game where they lead, as ``start`` starts it from a given position; the record
+    keeps them (:attr:`GameRecord.opening`).  IllegalMove (a ValueError) for an opening the rules
+    refuse, ValueError for one that ends the game or for both ``start`` and ``opening``.
 
     Learners with a name (or a memory file) are kept by a :class:`~gamelearn.keeper.Keeper`:
     ``keeper`` if given, else the default store's.  The keeper loads them when the match begins
@@ -95,6 +108,7 @@ class Match:
         start: Hashable | None = None,
         learn: bool = True,
         keeper: Keeper | None = None,
+        opening: Sequence[str] = (),
     ) -> None:
         if len(players) != 2:
             raise ValueError(f"a game takes two players, not {len(players)}")
@@ -108,7 +122,14 @@ class Match:
         if seed is not None:
             for index, player in enumerate(self.players):
                 player.reseed(seed + index)
+        self.opening = tuple(opening)
+        if self.opening and start is not None:
+            raise ValueError("give a start position or an opening, not both")
         state = game.initial() if start is None else start
+        for move in self.opening:
+            state = game.play(state, move)  # IllegalMove names the move
+            if game.is_over(state):
+                raise ValueError(f"the opening {' '.join(self.opening)} ends the game")
         self._states: list[Hashable] = [state]
         self._moves: list[str] = []
         self._seen: Counter[Hashable] = Counter({state: 1})
@@ -276,6 +297,7 @@ class Match:
             winner=self._winner,
             end=self._end,
             seed=self.seed,
+            opening=self.opening,
         )
 
 
@@ -295,8 +317,11 @@ def play_game(
     learn: bool = True,
     on_move: Callable[[Hashable, str, Hashable], None] | None = None,
     keeper: Keeper | None = None,
+    opening: Sequence[str] = (),
 ) -> GameRecord:
-    """Play one game; ``players[0]`` moves first from the initial position (or ``start``).
+    """Play one game; ``players[0]`` moves first from the initial position (or ``start``).  With an
+    ``opening`` the game starts after those moves, whoever is then to move: ``players[0]`` is still
+    the first player (X, White), so it moves next after an even number of opening plies.
 
     With a ``seed`` each player is reseeded (``seed`` for player 0, ``seed + 1`` for player 1),
     so the same seed and the same players replay the same game.  A position seen for the third
@@ -305,7 +330,9 @@ def play_game(
     after)`` sees every move played, before anyone learns.  A thin loop over :class:`Match`.
     """
     # The match does not learn by itself: on_move sees the last move before the players learn.
-    match = Match(game, players, seed=seed, max_plies=max_plies, start=start, learn=False, keeper=keeper)
+    match = Match(
+        game, players, seed=seed, max_plies=max_plies, start=start, learn=False, keeper=keeper, opening=opening
+    )
     if on_move is None:
         while match.end is None:
             match.advance()

@@ -265,6 +265,16 @@ def test_the_review_grades_every_move_as_a_plain_negamax_does(client: TestClient
         assert all(-negamax(TTT.play(state, m)) == best for m in ply["best"])
         state = after
     assert any(p["grade"] in ("mistake", "blunder") for p in review["plies"])
+    # The yardstick's measure: per side, the positions where some move loses value, and the kept ones.
+    state, measure = TTT.initial(), [[0, 0], [0, 0]]
+    for ply in review["plies"]:
+        here = negamax(state)
+        results = [-negamax(TTT.play(state, m)) for m in TTT.legal_moves(state)]
+        if here >= 0 and min(results) < here:
+            measure[ply["side"]][0] += 1
+            measure[ply["side"]][1] += int(-negamax(TTT.play(state, ply["move"])) == here)
+        state = TTT.play(state, ply["move"])
+    assert [[m["positions"], m["keeps"]] for m in review["measure"]] == measure
     records = client.get("/api/records").json()
     assert records == [] or all(r["game"] for r in records)
 

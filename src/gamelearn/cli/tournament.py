@@ -12,6 +12,9 @@ from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..experiments.openings import max_plies as max_opening_plies
+from ..experiments.pairs import Sprt
+from ..experiments.suites import get_suite
 from ..experiments.tournament import (
     TournamentInterrupted,
     TournamentResult,
@@ -23,6 +26,7 @@ from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
 from .common import GAME_HELP, SEED_MAX, SEED_MIN, console, err_console, fail, print_json
+from .grading import grades_table
 
 #: The most games a pair plays, and the most local processes.
 MAX_PAIR_GAMES = 1_000_000
@@ -30,6 +34,11 @@ MAX_WORKERS = 256
 #: The most plies --max-plies allows.
 MAX_PLIES_LIMIT = 100_000
 
+SUITE_LEGEND = (
+    "The suite: each player as given (a learner as it starts), frozen and greedy, on the game's "
+    "positions where a move loses value; keeps: its move keeps the value; blund.: a win or a draw "
+    "thrown to a loss (gamelearn grade)."
+)
 GRADES_LEGEND = (
     "best: the share of moves perfect play would make; mist.: mistakes (a win thrown to a draw, "
     "or a draw to a loss); blun.: blunders (a win thrown to a loss)."
@@ -55,12 +64,13 @@ def crosstable(result: TournamentResult) -> Table:
 
 
 def standings_table(result: TournamentResult) -> Table:
-    """Players by rating: W-D-L, score with its 95% interval, rating, and the grades of their moves.
-    It fits 80 columns: the figures never wrap or shrink, a long player spec folds."""
+    """Players by rating: W-D-L, score with its 95% interval over game pairs, rating with its
+    bootstrap interval, and the grades of their moves.  It fits 80 columns: the figures never wrap
+    or shrink, a long player spec folds."""
     games = {s.games for s in result.standings}
     each = f", {games.pop()} games each" if len(games) == 1 else ""
     table = Table(
-        title=f"standings{each} (rating: Bradley-Terry, player 1 = 1500)",
+        title=f"standings{each} (95% CIs over game pairs; rating: Bradley-Terry, player 1 = 1500)",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
@@ -68,8 +78,10 @@ def standings_table(result: TournamentResult) -> Table:
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("player", overflow="fold", min_width=8)
     headers = ["W-D-L", "score", "95% CI", "rating"]  # points = wins + draws/2: in the score, and the JSON
-    if result.graded:
+    if result.graded:  # no room at 80 columns for the rating's interval too: rating_line has it
         headers += ["best", "mist.", "blun."]
+    else:
+        headers += ["95% CI"]
     for name in headers:
         table.add_column(name, justify="right", no_wrap=True)
     order = sorted(range(len(result.specs)), key=lambda i: -result.standings[i].rating)
@@ -87,19 +99,117 @@ def standings_table(result: TournamentResult) -> Table:
         if result.graded and s.grades is not None:
             share = s.best_share
             row += ["-" if share is None else f"{100 * share:.1f}%", str(s.grades["mistake"]), str(s.grades["blunder"])]
+        elif not result.graded:
+            row.append(rating_interval(result, i))
         table.add_row(*row)
     return table
 
 
+def rating_interval(result: TournamentResult, index: int) -> str:
+    """A rating's bootstrap interval as text; "-" for player 1, the anchor, whose rating is fixed."""
+    if index == 0:
+        return "-"
+    low, high = result.standings[index].rating_interval
+    return f"{low:.0f}-{high:.0f}"
+
+
+def rating_line(result: TournamentResult) -> str:
+    """The ratings' 95% intervals in one line, for the graded table, which has no room for them."""
+    order = sorted(range(1, len(result.specs)), key=lambda i: -result.standings[i].rating)
+    parts = ", ".join(f"{i + 1} {rating_interval(result, i)}" for i in order)
+    return f"rating 95% CIs (bootstrap over game pairs; player 1 is the anchor): {parts}."
+
+
+def pairs_table(result: TournamentResult) -> Table:
+    """Each pair of specs' game pairs (one opening, both colours): the pentanomial of the first
+    spec's points of 2, its score over the pairs with the t interval, and its different games."""
+    table = Table(
+        title="game pairs (both colours): first player's points of 2",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("players", overflow="fold", min_width=8)
+    for name in ("pairs", "0", "½", "1", "1½", "2", "score", "95% CI", "different"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for pair in result.pairs:
+        low, high = pair.pair_interval
+        table.add_row(
+            f"{pair.first + 1} - {pair.second + 1}",
+            str(pair.pairs),
+            *(str(count) for count in pair.pentanomial),
+            f"{100 * pair.pair_score:.1f}%" if pair.pairs else "-",
+            f"{100 * low:.0f}-{100 * high:.0f}%" if pair.pairs else "-",
+            f"{pair.distinct}/{pair.games}",
+        )
+    return table
+
+
+def openings_line(result: TournamentResult) -> str:
+    """What the games started from, in one line."""
+    book = result.book
+    if not book.used:
+        return book.note or "openings: none, every game from the start (games 2m and 2m+1 are a pair)."
+    kind = (
+        f"the balanced book of {result.game}, {book.plies} plies deep ({book.size} drawn positions, one a symmetry class)"
+        if book.mode == "balanced"
+        else f"a given book of {book.size}"
+    )
+    return f"openings: {kind}; {len(book.used)} used, each played with both colours."
+
+
+def sprt_line(result: TournamentResult) -> str:
+    """The sequential test's state, in one line."""
+    test = result.sprt
+    assert test is not None
+    verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision"}[test["decision"]]
+    return (
+        f"SPRT H0: Elo {test['elo0']:g} against H1: Elo {test['elo1']:g} (pentanomial GSPRT, logistic Elo, "
+        f"alpha {test['alpha']:g}, beta {test['beta']:g}): LLR {test['llr']:.2f} in "
+        f"[{test['lower']:.2f}, {test['upper']:.2f}] after {test['pairs']} pairs: {verdict}."
+    )
+
+
+def parse_openings(text: str, game_spec: str, limit: int) -> tuple[str, int | None]:
+    """``--openings`` text: "balanced", "balanced:plies=K" or "none"; ValueError, one line."""
+    name, _, options = text.strip().partition(":")
+    if name == "none" and not options:
+        return "none", None
+    if name != "balanced":
+        raise ValueError(f"--openings: {text!r} is not 'balanced', 'balanced:plies=K' or 'none'")
+    if not options:
+        return "balanced", None
+    key, _, value = options.partition("=")
+    if key.strip() != "plies" or not value.strip().isdigit() or not 1 <= int(value) <= limit:
+        raise ValueError(f"--openings: {text!r}: give balanced:plies=K with K from 1 to {limit} for {game_spec}")
+    return "balanced", int(value)
+
+
+def parse_sprt(text: str) -> Sprt:
+    """``--sprt ELO0,ELO1`` (alpha = beta = 0.05); ValueError, one line."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        elo0, elo1 = (float(part) for part in parts)
+    except ValueError:
+        raise ValueError(f"--sprt: {text!r} is not ELO0,ELO1 (two numbers, e.g. 0,100)") from None
+    try:
+        return Sprt(elo0, elo1)
+    except ValueError as error:
+        raise ValueError(f"--sprt: {error}") from None
+
+
 def repeat_notes(result: TournamentResult) -> list[str]:
-    """A line for each pair that played the same games again: its intervals assume independent games."""
+    """A line for each pair that played most of its games more than once: its intervals assume
+    independent game pairs.  (Every pair's count of different games is in the pairs table.)"""
     notes = []
     for pair in result.pairs:
-        if pair.games > 1 and pair.distinct < pair.games:
+        if pair.games > 1 and 2 * pair.distinct < pair.games:
             first, second = result.specs[pair.first], result.specs[pair.second]
             notes.append(
                 f"{first} - {second}: {pair.distinct} different games in {pair.games}; the players "
-                "chose alike in the rest, so the 95% CIs, which count every game as independent, "
+                "chose alike in the rest, so the 95% CIs, which count every game pair as independent, "
                 "are too narrow."
             )
     return notes
@@ -111,7 +221,13 @@ def register(app: typer.Typer) -> None:
         game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
         games: Annotated[
-            int, typer.Option("--games", min=1, max=MAX_PAIR_GAMES, help="games per pair, colours alternating")
+            int,
+            typer.Option(
+                "--games",
+                min=1,
+                max=MAX_PAIR_GAMES,
+                help="games per pair of players, colours alternating; with a book, 2 an opening",
+            ),
         ] = 10,
         seed: Annotated[
             int,
@@ -127,6 +243,24 @@ def register(app: typer.Typer) -> None:
         dask: Annotated[
             str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run the pairs on a Dask cluster")
         ] = None,
+        openings: Annotated[
+            str | None,
+            typer.Option(
+                "--openings",
+                metavar="balanced[:plies=K]|none",
+                help="start each game pair from a drawn position K plies in, one per symmetry class "
+                "(default: balanced, where the game has such positions), or from the start",
+            ),
+        ] = None,
+        sprt: Annotated[
+            str | None,
+            typer.Option(
+                "--sprt",
+                metavar="ELO0,ELO1",
+                help="two players only: stop when the pentanomial GSPRT accepts Elo ELO0 or ELO1 "
+                "(logistic Elo of the first over the second; alpha = beta = 0.05), or after --games",
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON (tables go away)")] = False,
     ) -> None:
         """A round robin between player SPECs: each pair plays --games games, every game seeded, every
@@ -136,7 +270,11 @@ def register(app: typer.Typer) -> None:
         except ValueError as error:
             fail(str(error))
         try:  # every bad argument is refused before the progress bar shows
-            check_arguments(game, specs, games, max_plies, grade, workers or 1)
+            mode, plies = (
+                ("auto", None) if openings is None else parse_openings(openings, game.spec, max_opening_plies(game))
+            )
+            test = None if sprt is None else parse_sprt(sprt)
+            check_arguments(game, specs, games, max_plies, grade, workers or 1, test)
         except ValueError as error:
             fail(str(error))
         pairs = len(specs) * (len(specs) - 1) // 2
@@ -156,6 +294,9 @@ def register(app: typer.Typer) -> None:
                     workers=workers,
                     dask=dask,
                     progress=lambda n: progress.advance(task, n),
+                    openings=mode,
+                    opening_plies=plies,
+                    sprt=test,
                 )
             except ValueError as error:
                 fail(str(error))
@@ -183,9 +324,25 @@ def register(app: typer.Typer) -> None:
         console.print(crosstable(result))
         console.print(standings_table(result))
         if grade:
+            console.print(rating_line(result), markup=False)
+        console.print(pairs_table(result))
+        console.print(openings_line(result), markup=False)
+        if result.sprt is not None:
+            console.print(sprt_line(result), markup=False)
+        if grade:
             console.print(GRADES_LEGEND)
+        if result.suite_grades:
+            console.print(grades_table(get_suite(game), list(result.suite_grades)))
+            console.print(SUITE_LEGEND, markup=False)
+        forfeits = sum(g.end == "forfeit" for g in result.games)
+        if forfeits:
+            console.print(
+                f"{forfeits} games lost by forfeit: a player would have looped for ever (the original thesis "
+                "program's opening in a position it never foresaw; see docs/tournament.md).",
+                markup=False,
+            )
         for line in repeat_notes(result):
             console.print(line, markup=False)
         console.print(
-            f"{pairs * games} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
+            f"{len(result.games)} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
         )

@@ -7,8 +7,15 @@ The policy, in one place:
 - Every pair of specs (i < j, in the order given) plays ``games_per_pair`` games.  Game ``k`` of a
   pair has spec i moving first when ``k`` is even and spec j when it is odd, so each side moves first
   in half the games (one more for i when the number is odd).
-- Game ``k`` of pair ``p`` is played with ``play_game(game, players, seed=game_seed(seed, p, k),
-  max_plies=...)``.  A game between players that do not learn replays on its own from that seed;
+- Openings (:mod:`.openings`): with a balanced book, the default where the game has one, games
+  ``2m`` and ``2m + 1`` of every pair of specs start from the same opening, the ``m``-th of the
+  book in a seeded order (cycled when the book is shorter), once with each colour (an odd last
+  game is left without its pair).  Without a book (hexapawn, ``openings="none"``) the same two games
+  start from the start.  Either way games ``2m`` and ``2m + 1`` are a *game pair*, the trial of
+  the statistics (:mod:`.pairs`): the pentanomial, the score's interval over pairs, the GSPRT.
+- Game ``k`` of pair ``p`` is played as ``play_game(game, players, seed=game_seed(seed, p, k),
+  max_plies=..., opening=...)`` plays it, except that a player that would hang for ever (the
+  original thesis program's opening meeting a position it never foresaw) loses it by forfeit.  A game between players that do not learn replays on its own from that seed;
   a learner's game replays after the games before it in its pair.
 - One player object per spec per pair: it plays both colours against that opponent and learns from
   every game of the pair (``learn(record, side)`` with the side it had), in memory.  A stored
@@ -16,12 +23,15 @@ The policy, in one place:
   players, so they are independent tasks and the result does not depend on the order pairs finish
   in; the games within a pair run in order.
 - Points are 1 for a win, 1/2 for a draw (a repetition or the ply cap included), 0 for a loss.  The
-  score is points / games with a Wilson 95% interval (:mod:`.statistics`), the draws counted as
-  half a success.
-- Ratings: a Bradley-Terry model fitted by maximum likelihood to all games (each game a score of
-  1, 1/2 or 0), with Hunter's (2004) minorize-maximize iteration, plus one virtual drawn game per
-  pair as a prior so that a player with every point (or none) still gets a finite rating.  On the
-  Elo scale: 400 * log10 of the strength ratio, the first spec anchored at 1500.
+  score is points / games; its 95% interval is a t interval over the game pairs; the Wilson
+  interval over games (draws as half a success, :mod:`.statistics`) is kept beside it, labelled.
+- Ratings (:mod:`.ratings`): a Bradley-Terry model fitted by maximum likelihood to all games (each
+  game a score of 1, 1/2 or 0), with Hunter's (2004) minorize-maximize iteration, plus one virtual
+  drawn game per pair as a prior so that a player with every point (or none) still gets a finite
+  rating.  On the Elo scale: 400 * log10 of the strength ratio, the first spec anchored at 1500.
+  Each rating has a 95% interval from a bootstrap over game pairs, seeded by the tournament's seed.
+- With ``sprt`` (two specs only) the games run in order and stop after the first game pair at
+  which the GSPRT decides (:class:`.pairs.Sprt`), or after ``games_per_pair`` games.
 - With ``grade=True`` every move is graded with ``gamelearn.solve(game).grade(state, move)`` and
   counted for the spec that played it: best, keeps, mistake, blunder.
 
@@ -33,23 +43,27 @@ and Dask (``dask="local"`` starts a ``LocalCluster``, any other text is a schedu
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..games import Game, get_game
 from ..keeper import Keeper, reading_keeper
-from ..match import DEFAULT_MAX_PLIES, play_game
+from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
 from ..players.registry import make_player
+from ..players.thesis.heuristics import NoMoveError
+from ..players.thesis.opening import OpeningHang
 from ..solve import Grade, Solution, solve
+from .grading import GradeReport
+from .grading import grade as grade_on_suite
+from .openings import Book, choose_book
+from .pairs import Sprt, pair_interval, pentanomial
+from .ratings import bootstrap_ratings, bradley_terry_ratings
 from .runners import Interrupted, default_workers, run_all
 from .statistics import wilson
 
 #: The grades in the order tables show them.
 GRADES: tuple[str, ...] = tuple(grade.value for grade in Grade)
-
-ELO_ANCHOR = 1500.0
 
 
 def game_seed(seed: int, pair: int, index: int) -> int:
@@ -80,6 +94,9 @@ class PairTask:
     seed: int
     max_plies: int
     grade: bool
+    #: the opening of game pair m is openings[m]; () plays every game from the start
+    openings: tuple[tuple[str, ...], ...] = ()
+    sprt: Sprt | None = None
 
 
 @dataclass(frozen=True)
@@ -91,16 +108,19 @@ class GameResult:
     seed: int
     players: tuple[int, int]  # spec index moving first, spec index moving second
     winner: int | None  # the spec index that won; None for a draw
-    end: str
+    end: str  # the End of the record ("win", "draw", ...), or "forfeit": a player that would hang lost
     plies: int
     moves: tuple[str, ...]
     #: per side of this game (first mover, second mover): counts of best, keeps, mistake, blunder
     grades: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    #: the book's moves played before the players chose; the game is opening + moves from the start
+    opening: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["players"] = list(self.players)
         data["moves"] = list(self.moves)
+        data["opening"] = list(self.opening)
         data["grades"] = None if self.grades is None else [list(side) for side in self.grades]
         return data
 
@@ -132,14 +152,17 @@ def play_pair(task: PairTask) -> list[GameResult]:
         pair_player(game, spec, seed=game_seed(task.seed, task.pair, -1 - side)) for side, spec in enumerate(task.specs)
     ]
     solution = solve(game) if task.grade else None
-    results = []
+    results: list[GameResult] = []
     for index in range(task.games):
+        if task.sprt is not None and index % 2 == 0 and index and task.sprt.decide(_pentanomial_of(results))[1]:
+            break  # the sequential test has decided after the last game pair
+        opening = task.openings[index // 2] if task.openings else ()
         order = (0, 1) if index % 2 == 0 else (1, 0)  # which of the pair's two players moves first
         seat = [players[order[0]], players[order[1]]]
         counts = [[0] * len(GRADES), [0] * len(GRADES)]
         on_move = None if solution is None else _grader(game, solution, counts)
         seed = game_seed(task.seed, task.pair, index)
-        record = play_game(game, seat, seed=seed, max_plies=task.max_plies, on_move=on_move)
+        record, forfeit = play_one(game, seat, seed, task.max_plies, on_move, opening)
         seated = (spec_indices[order[0]], spec_indices[order[1]])
         results.append(
             GameResult(
@@ -148,13 +171,72 @@ def play_pair(task: PairTask) -> list[GameResult]:
                 seed=seed,
                 players=seated,
                 winner=None if record.winner is None else seated[record.winner],
-                end=record.end.value,
+                end="forfeit" if forfeit else record.end.value,
                 plies=record.plies,
                 moves=record.moves,
                 grades=None if solution is None else (tuple(counts[0]), tuple(counts[1])),
+                opening=opening,
             )
         )
     return results
+
+
+#: What a player raises where the program it reproduces would loop for ever (``thesis:original=on``
+#: meeting a position its opening code never foresaw, as a book's opening can bring about).
+HANGS: tuple[type[Exception], ...] = (OpeningHang, NoMoveError)
+
+
+def play_one(
+    game: Game,
+    seat: Sequence[Any],
+    seed: int,
+    max_plies: int,
+    on_move: Callable[[Hashable, str, Hashable], None] | None,
+    opening: tuple[str, ...],
+) -> tuple[GameRecord, bool]:
+    """One game, as ``play_game`` plays it, except that a player that would hang (:data:`HANGS`)
+    loses the game by forfeit (End.RESIGN in the record, True beside it), as an engine that hangs
+    loses on time."""
+    forfeit = False
+    match = Match(game, seat, seed=seed, max_plies=max_plies, learn=False, opening=opening)
+    while match.end is None:
+        before = match.state
+        try:
+            move = match.advance()
+        except HANGS:
+            match.resign(match.to_move)
+            forfeit = True
+            break
+        if move is not None and on_move is not None:
+            on_move(before, move, match.state)
+    match.learn_from_game()
+    assert match.record is not None  # a finished match has its record
+    return match.record, forfeit
+
+
+def points_of(result: GameResult, spec: int) -> float:
+    """The points ``spec`` took from one game: 1, 1/2 or 0."""
+    return 0.5 if result.winner is None else float(result.winner == spec)
+
+
+def game_pairs(games: Sequence[GameResult], spec: int) -> tuple[list[float], list[float]]:
+    """(points of ``spec`` in each whole game pair, points in each game left without its pair) for
+    the games of one pair of specs, in index order: games 2m and 2m + 1 are pair m."""
+    by_index = {g.index: g for g in games}
+    whole, alone = [], []
+    for index, result in sorted(by_index.items()):
+        partner = index + 1 if index % 2 == 0 else index - 1
+        if partner not in by_index:
+            alone.append(points_of(result, spec))
+        elif index % 2 == 0:
+            whole.append(points_of(result, spec) + points_of(by_index[partner], spec))
+    return whole, alone
+
+
+def _pentanomial_of(results: Sequence[GameResult]) -> tuple[int, int, int, int, int]:
+    """The pentanomial of the first spec of a pair's games so far (play_pair's view)."""
+    first = results[0].players[0] if results else 0
+    return pentanomial(game_pairs(results, first)[0])
 
 
 # Statistics ----------------------------------------------------------------------------------------
@@ -166,44 +248,6 @@ def wilson_interval(points: float, games: int) -> tuple[float, float]:
         return (0.0, 1.0)
     interval = wilson(points, games)
     return (interval.low, interval.high)
-
-
-def bradley_terry_ratings(
-    count: int, scores: dict[tuple[int, int], tuple[float, int]], prior_draws: float = 1.0, anchor: int = 0
-) -> list[float]:
-    """Elo-scale ratings fitted by maximum likelihood to ``scores[(i, j)] = (points of i against j,
-    games)`` under the Bradley-Terry model P(i beats j) = g_i / (g_i + g_j).
-
-    Hunter's (2004) minorize-maximize iteration: g_i <- W_i / sum_j n_ij / (g_i + g_j), W_i the
-    points of i.  ``prior_draws`` virtual drawn games are added to every pair that played, so a
-    player with every point (or none) still has a finite rating.  Rating = anchor's 1500 + 400 *
-    log10(g_i / g_anchor)."""
-    wins = [0.0] * count
-    played: dict[tuple[int, int], float] = {}
-    for (i, j), (points, games) in scores.items():
-        if games <= 0:
-            continue
-        # A virtual draw is one more game and half a point to each side.
-        wins[i] += points + prior_draws / 2
-        wins[j] += games - points + prior_draws / 2
-        key = (min(i, j), max(i, j))
-        played[key] = played.get(key, 0.0) + games + prior_draws
-    strength = [1.0] * count
-    for _ in range(10_000):
-        new = []
-        for i in range(count):
-            denominator = sum(
-                n / (strength[i] + strength[j if a == i else a]) for (a, j), n in played.items() if i in (a, j)
-            )
-            new.append(wins[i] / denominator if denominator > 0 else strength[i])
-        # Normalise (the model only fixes ratios) so the numbers stay in range.
-        total = math.exp(sum(math.log(g) for g in new) / count)
-        new = [g / total for g in new]
-        change = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True))
-        strength = new
-        if change < 1e-10:
-            break
-    return [ELO_ANCHOR + 400 * math.log10(g / strength[anchor]) for g in strength]
 
 
 # The tournament's result ---------------------------------------------------------------------------
@@ -220,9 +264,12 @@ class Standing:
     losses: int
     points: float
     score: float
-    interval: tuple[float, float]
+    interval: tuple[float, float]  # the score's 95% t interval over its game pairs
     rating: float
     grades: dict[str, int] | None = None  # best, keeps, mistake, blunder: its moves' grades
+    wilson: tuple[float, float] = (0.0, 1.0)  # the score's Wilson 95% interval over games
+    rating_interval: tuple[float, float] = (0.0, 0.0)  # bootstrap over game pairs, 95%
+    pairs: int = 0  # its whole game pairs
 
     @property
     def moves(self) -> int:
@@ -238,6 +285,8 @@ class Standing:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["interval"] = list(self.interval)
+        data["wilson"] = list(self.wilson)
+        data["rating_interval"] = list(self.rating_interval)
         data["best_share"] = self.best_share
         return data
 
@@ -257,13 +306,26 @@ class PairStanding:
     #: every time repeat a few games, and then the intervals, which count each game as an
     #: independent trial, are far too narrow.
     distinct: int = 0
+    #: game pairs (one opening, both colours) giving the first spec 0, 1/2, 1, 3/2, 2 points of 2
+    pentanomial: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    #: the first spec's score over the game pairs, with its 95% t interval over them
+    pair_score: float = 0.5
+    pair_interval: tuple[float, float] = (0.0, 1.0)
+    unpaired: int = 0  # games without their pair (an odd number of games)
 
     @property
     def points(self) -> float:
         return self.wins + self.draws / 2
 
+    @property
+    def pairs(self) -> int:
+        return sum(self.pentanomial)
+
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "points": self.points}
+        data = {**asdict(self), "points": self.points, "pairs": self.pairs}
+        data["pentanomial"] = list(self.pentanomial)
+        data["pair_interval"] = list(self.pair_interval)
+        return data
 
 
 @dataclass(frozen=True)
@@ -277,6 +339,11 @@ class TournamentResult:
     games: tuple[GameResult, ...]
     pairs: tuple[PairStanding, ...] = field(default=())
     standings: tuple[Standing, ...] = field(default=())
+    book: Book = field(default_factory=Book)
+    #: the sequential test's report (Sprt.report), None without one
+    sprt: dict[str, Any] | None = None
+    #: with grade: each spec graded on the game's suite, frozen and greedy (the yardstick)
+    suite_grades: tuple[GradeReport, ...] = ()
 
     def pair(self, i: int, j: int) -> tuple[int, int, int]:
         """(wins, draws, losses) of spec i against spec j."""
@@ -296,6 +363,11 @@ class TournamentResult:
             "max_plies": self.max_plies,
             "graded": self.graded,
             "rating_method": "Bradley-Terry maximum likelihood (MM), one virtual draw per pair, first spec = 1500",
+            "rating_interval_method": "95% percentile bootstrap over game pairs, 200 resamples, seeded",
+            "interval_method": "score: Student t 95% over game pairs; wilson: Wilson 95% over games",
+            "openings": self.book.to_dict(),
+            "sprt": self.sprt,
+            "suite_grades": [report.to_dict() for report in self.suite_grades],
             "pairs": [p.to_dict() for p in self.pairs],
             "standings": [s.to_dict() for s in self.standings],
         }
@@ -312,21 +384,46 @@ def summarize(
     max_plies: int,
     graded: bool,
     games: Sequence[GameResult],
+    book: Book | None = None,
+    sprt: Sprt | None = None,
 ) -> TournamentResult:
     """Tables from the games (sorted by pair and index first, so the runner's order does not matter)."""
     ordered = tuple(sorted(games, key=lambda g: (g.pair, g.index)))
     count = len(specs)
     pairs = []
     scores: dict[tuple[int, int], tuple[float, int]] = {}
+    units: dict[tuple[int, int], list[tuple[float, int]]] = {}  # what the bootstrap resamples
+    pair_points: list[list[float]] = [[] for _ in specs]  # each spec's points in its game pairs
     for number, (i, j) in enumerate(pairings(count)):
         own = [g for g in ordered if g.pair == number]
         wins = sum(g.winner == i for g in own)
         losses = sum(g.winner == j for g in own)
         draws = len(own) - wins - losses
-        distinct = len({(g.players, tuple(g.moves)) for g in own})
-        pairs.append(PairStanding(number, i, j, wins, draws, losses, len(own), distinct))
+        distinct = len({(g.players, g.opening, tuple(g.moves)) for g in own})
+        whole, alone = game_pairs(own, i)
+        interval = pair_interval(whole)
+        pairs.append(
+            PairStanding(
+                number,
+                i,
+                j,
+                wins,
+                draws,
+                losses,
+                len(own),
+                distinct,
+                pentanomial(whole),
+                interval.estimate,
+                (interval.low, interval.high),
+                len(alone),
+            )
+        )
         scores[(i, j)] = (wins + draws / 2, len(own))
+        units[(i, j)] = [(points, 2) for points in whole] + [(points, 1) for points in alone]
+        pair_points[i] += whole
+        pair_points[j] += [2 - points for points in whole]
     ratings = bradley_terry_ratings(count, scores)
+    rating_intervals = bootstrap_ratings(count, units, seed=seed)
     standings = []
     for index, spec in enumerate(specs):
         wins = draws = losses = 0
@@ -346,6 +443,7 @@ def summarize(
                     if g.players[side] == index:
                         totals = [a + b for a, b in zip(totals, g.grades[side], strict=True)]
             grades = dict(zip(GRADES, totals, strict=True))
+        over_pairs = pair_interval(pair_points[index])
         standings.append(
             Standing(
                 spec=spec,
@@ -355,9 +453,12 @@ def summarize(
                 losses=losses,
                 points=points,
                 score=points / played if played else 0.0,
-                interval=wilson_interval(points, played),
+                interval=(over_pairs.low, over_pairs.high),
                 rating=ratings[index],
                 grades=grades,
+                wilson=wilson_interval(points, played),
+                rating_interval=rating_intervals[index],
+                pairs=len(pair_points[index]),
             )
         )
     return TournamentResult(
@@ -370,18 +471,37 @@ def summarize(
         games=ordered,
         pairs=tuple(pairs),
         standings=tuple(standings),
+        book=_played(book or Book(), ordered),
+        sprt=None if sprt is None else sprt.report(pairs[0].pentanomial),
     )
+
+
+def _played(book: Book, games: Sequence[GameResult]) -> Book:
+    """The book with ``used`` cut to the openings some game started from (a GSPRT that decided,
+    or an interrupt, leaves the rest unplayed)."""
+    if not book.used:
+        return book
+    reached = max((g.index // 2 + 1 for g in games), default=0)
+    return replace(book, used=book.used[:reached])
 
 
 # Checking the arguments, then the runners ----------------------------------------------------------
 
 
 def check_arguments(
-    game: Game, specs: Sequence[str], games_per_pair: int, max_plies: int, grade: bool, workers: int
+    game: Game,
+    specs: Sequence[str],
+    games_per_pair: int,
+    max_plies: int,
+    grade: bool,
+    workers: int,
+    sprt: Sprt | None = None,
 ) -> None:
     """ValueError, naming what is wrong, before any game is played."""
     if len(specs) < 2:
         raise ValueError(f"a tournament needs at least 2 player specs, not {len(specs)}")
+    if sprt is not None and len(specs) != 2:
+        raise ValueError(f"--sprt tests one player against another: give exactly 2 specs, not {len(specs)}")
     if games_per_pair < 1:
         raise ValueError(f"games per pair must be at least 1, not {games_per_pair}")
     if max_plies < 1:
@@ -424,17 +544,23 @@ def run_tournament(
     workers: int | None = None,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
+    openings: str | Sequence[Sequence[str]] = "auto",
+    opening_plies: int | None = None,
+    sprt: Sprt | None = None,
 ) -> TournamentResult:
     """A round robin between ``specs`` (see the module's text for the policy).  ``progress(n)`` is
-    called with the number of games just finished (a pair's at a time).  ValueError for bad
-    arguments, before anything is played."""
+    called with the number of games just finished (a pair's at a time).  ``openings``: "auto" (the
+    balanced book ``opening_plies`` deep where the game has one, else the start), "balanced",
+    "none" or a list of move sequences (:func:`.openings.choose_book`).  ``sprt``: stop a two-spec
+    match when the GSPRT decides.  ValueError for bad arguments, before anything is played."""
     if isinstance(game, str):
         game = get_game(game)
     workers = default_workers() if workers is None else workers
     specs = [spec.strip() if isinstance(spec, str) else spec for spec in specs]
-    check_arguments(game, specs, games_per_pair, max_plies, grade, workers)
+    check_arguments(game, specs, games_per_pair, max_plies, grade, workers, sprt)
+    book = choose_book(game, openings, opening_plies, games_per_pair, seed)
     tasks = [
-        PairTask(game.spec, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade)
+        PairTask(game.spec, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade, book.used, sprt)
         for number, (i, j) in enumerate(pairings(len(specs)))
     ]
 
@@ -442,14 +568,19 @@ def run_tournament(
         if progress is not None:
             progress(len(results))
 
+    def table(games: list[GameResult]) -> TournamentResult:
+        return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, games, book, sprt)
+
     try:
         played = run_all(play_pair, tasks, workers, dask, done)
     except Interrupted as stopped:  # keep what finished: the pairs played to the end
         finished = [pair for pair in stopped.finished if pair is not None]
-        partial = summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, [r for p in finished for r in p])
-        raise TournamentInterrupted(partial, len(finished), len(tasks)) from None
-    collected = [result for pair in played for result in pair]
-    return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, collected)
+        raise TournamentInterrupted(table([r for p in finished for r in p]), len(finished), len(tasks)) from None
+    result = table([result for pair in played for result in pair])
+    if not grade:
+        return result
+    # The yardstick beside the in-game grades: every spec as given (a learner in memory as it starts).
+    return replace(result, suite_grades=tuple(grade_on_suite(game, specs, seed=seed, workers=workers, dask=dask)))
 
 
 class TournamentInterrupted(KeyboardInterrupt):

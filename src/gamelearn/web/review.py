@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..experiments.grading import Tally, judge
+from ..experiments.suites import graded_position
 from ..games import Game
 from .guards import public_message
 from .tables import table_ready
@@ -32,10 +34,16 @@ def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
     state = game.initial()
     positions: list[dict[str, Any]] = []
     plies: list[dict[str, Any]] = []
+    # The yardstick's measure over this game: each side's positions where a move could lose the
+    # value, as a suite holds them, and how many of them its move kept.
+    measured = [Tally(), Tally()]
     try:
         for index, move in enumerate(moves):
             positions.append(_position(game, solution, state))
             mover = game.to_move(state)
+            graded = graded_position(game, solution, state)
+            if graded is not None:
+                measured[mover] += judge(graded, move)
             best = solution.best_moves(state)
             plies.append(
                 {
@@ -55,7 +63,8 @@ def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
     counts = {side: {g: 0 for g in ("best", "keeps", "mistake", "blunder")} for side in (0, 1)}
     for ply in plies:
         counts[ply["side"]][ply["grade"]] += 1
-    return base | {"positions": positions, "plies": plies, "grades": [counts[0], counts[1]]}
+    measure = [{"positions": t.positions, "keeps": t.keeps, "best": t.best, "blunders": t.blunders} for t in measured]
+    return base | {"positions": positions, "plies": plies, "grades": [counts[0], counts[1]], "measure": measure}
 
 
 def _position(game: Game, solution: Any, state: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ Modules, each documented where it is defined:
 * :mod:`.opening`: the placement heuristics;
 * :mod:`.rng`: Microsoft's rand() and the fixed mode's seeded draws;
 * :mod:`.memory`: memory.m in RAM with an index (update, recall);
-* :mod:`.fixes`: the fourteen fixes of the original's bugs, one switch each;
+* :mod:`.fixes`: the fifteen fixes of the original's bugs, one switch each;
 * :mod:`.engine`: one decision, advisers and their combination (``decide``);
 * :mod:`.player`: the ``thesis`` player kind of ``make_player``.
 

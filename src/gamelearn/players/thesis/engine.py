@@ -1,7 +1,7 @@
 """One decision of the thesis program: placement, or the three advisers and their combination.
 
 Despotović 1999.  ``decide(position, side, n, settings, memory,
-draws, fixes, state)`` returns a :class:`Decision`: the move and everything the reference traces
+draws, fixes, state, goals)`` returns a :class:`Decision`: the move and everything the reference traces
 record about how it was found (the adviser ``src``, the heuristic tag ``h``, the evaluations
 ``eh/es/el``, the search's ``sk/smax/si``, recall's ``lc``).
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...games.teeko import WIN_MASKS
 from .board import apply, key
 from .evaluation import NO_CANDIDATE, evaluate, has_four
 from .fixes import Fixes
@@ -107,11 +108,14 @@ def decide(
     draws: Draws,
     fixes: Fixes,
     state: EngineState | None = None,
+    goals: tuple[int, ...] = WIN_MASKS,
 ) -> Decision:
-    """The thesis program's move at ply ``n`` for ``side`` (+1 or -1); see the module docstring."""
+    """The thesis program's move at ply ``n`` for ``side`` (+1 or -1); see the module docstring.
+
+    ``goals``: the form's winning sets, for fixed mode's placement fours (:func:`.opening.place`)."""
     own, opp = _sides(position, side)
     if (own | opp).bit_count() < 8:
-        cell, routine = place(own, opp, n, draws, fixes)
+        cell, routine = place(own, opp, n, draws, fixes, goals)
         return Decision(None, cell, routine)
     if state is None:
         state = EngineState()

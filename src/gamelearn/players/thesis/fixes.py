@@ -1,4 +1,4 @@
-"""The fourteen fixes of the port (Despotović 1999), one switch per bug of the original.
+"""The fifteen fixes of the port (Despotović 1999), one switch per bug of the original.
 
 ``Fixes()`` is the fixed program (every switch on); ``Fixes.original()`` is the 1999 C (every
 switch off); any other mix is allowed, e.g. ``Fixes.original().but(search_plays_best=True)`` to
@@ -46,6 +46,10 @@ class Fixes:
     learn_without_search_uses_board: bool = True
     #: (14) The harmless 00 keep on the 04-40 line becomes 04.
     keep_04_on_anti_diagonal: bool = True
+    #: (15) Placement make-four and block-four try every goal (a line with its gap anywhere, a 2x2
+    #: square) whose fourth cell is free, after the C's patterns (orig: per line only cells 0-2
+    #: held with target 3 and cells 2-4 with target 1).
+    placement_fours_every_goal: bool = True
 
     @classmethod
     def original(cls) -> Fixes:

@@ -9,18 +9,25 @@ By the thesis ply ``n`` of the pawn to put down:
 * 4: block-three (``o:avoid3``), else ply 3's rule; 5: make-three (``o:make3``), else ply 4's;
   6: block-four (``o:avoid4``), else ply 5's; 7-8: make-four (``o:make4``), else ply 6's.
 
+The C's make-four and block-four know two patterns a row or column (cells 0-2 held, target 3;
+cells 2-4 held, target 1), the same on the diagonals, and the 2x2 squares: a four completed on an
+end cell, three on cells 1-3, or a gap inside the line are never tried.  Fixed mode (fix 15) then
+tries every goal of the form being played (``goals``, the game's own list) with three held and the
+fourth cell free, in the list's order, so a position the C's patterns handle plays as before.
+
 The random picks draw ``value mod 4`` (13, 11, 33, 31 or 12, 21, 23, 32) until the cell is free;
 the coin draws once, before any test.  When all four cells of a pick are taken the original never
 stops: original mode raises :class:`OpeningHang`, fixed mode (fix 11) takes a random free cell
 anywhere (a random row, then column, until free; drawn at site ``oplayany``).
 
-Placement never depends on a side's h/s/l switches.  ``place(own, opp, n, draws, fixes)``
+Placement never depends on a side's h/s/l switches.  ``place(own, opp, n, draws, fixes, goals)``
 returns ``(square, tag)``.
 """
 
 from __future__ import annotations
 
-from .board import sq
+from ...games.teeko import WIN_MASKS
+from .board import FULL, sq
 from .fixes import Fixes
 from .rng import COIN, CORNER, CROSS, Draws
 
@@ -224,18 +231,41 @@ def _four_placement(held: int, own: int, opp: int, make: bool) -> int | None:
     return None
 
 
-def place(own: int, opp: int, n: int, draws: Draws, fixes: Fixes) -> tuple[int, str]:
-    """The square the thesis program puts its pawn on at ply ``n`` (1-8), and the routine's tag."""
+def _goal_placement(held: int, own: int, opp: int, goals: tuple[int, ...]) -> int | None:
+    """Fix 15: the free fourth cell of the first goal of which ``held`` has the other three."""
+    empty = FULL & ~(own | opp)
+    for goal in goals:
+        rest = goal & ~held
+        if rest & empty and rest.bit_count() == 1:
+            return rest.bit_length() - 1
+    return None
+
+
+def _four(held: int, own: int, opp: int, make: bool, fixes: Fixes, goals: tuple[int, ...]) -> int | None:
+    """omake4 / oavoid4: the C's patterns first; in fixed mode every goal of the form after them."""
+    cell = _four_placement(held, own, opp, make)
+    if cell is None and fixes.placement_fours_every_goal:
+        cell = _goal_placement(held, own, opp, goals)
+    return cell
+
+
+def place(
+    own: int, opp: int, n: int, draws: Draws, fixes: Fixes, goals: tuple[int, ...] = WIN_MASKS
+) -> tuple[int, str]:
+    """The square the thesis program puts its pawn on at ply ``n`` (1-8), and the routine's tag.
+
+    ``goals``: the winning sets of the form played, as masks (Standard Teeko's 44 by default); only
+    fixed mode's make-four and block-four read them."""
     if not 1 <= n <= 8:
         raise ValueError(f"placement plies are 1 to 8, not {n}")
     if n <= 2:
         return _move1(own, opp, draws, fixes)
     if n >= 7:
-        cell = _four_placement(own, own, opp, make=True)
+        cell = _four(own, own, opp, True, fixes, goals)
         if cell is not None:
             return cell, "o:make4"
     if n >= 6:
-        cell = _four_placement(opp, own, opp, make=False)
+        cell = _four(opp, own, opp, False, fixes, goals)
         if cell is not None:
             return cell, "o:avoid4"
     if n >= 5:

@@ -95,6 +95,8 @@ class ThesisPlayer(Learner):
         self.settings = Settings(heuristics, search, learn)
         self.original = original
         self.fixes = Fixes.original() if original else Fixes()
+        #: The goals of the form played, as the game lists them (fixed mode's placement fours).
+        self.goals: tuple[int, ...] = tuple(game.win_masks)
         self.state = EngineState()
         self.last_decision: Decision | None = None
         #: A memory.m file the keeper reads once and never writes (None: a store name or none).
@@ -228,7 +230,15 @@ class ThesisPlayer(Learner):
                 raise NoMoveError("the side to move has no move: the original's random move would never end")
             return None
         self.last_decision = decide(
-            (state.x, state.o), side, ply, self.settings, self.memory, self._draws, self.fixes, self.state
+            (state.x, state.o),
+            side,
+            ply,
+            self.settings,
+            self.memory,
+            self._draws,
+            self.fixes,
+            self.state,
+            goals=self.goals,
         )
         return self.last_decision.move
 

@@ -118,7 +118,12 @@ export class Review {
         el("span", { class: "mv", text: `${info.symbols[ply.side]} ${ply.move}` }),
         el("span", { class: `badge ${ply.grade}`, text: badge(ply.grade) }))));
     $("review-moves").replaceChildren(...items);
-    const counts = (data.grades || []).map((c, side) => `${info.symbols[side]} (${playerName(data.players[side])}): ${c.best} best, ${c.keeps} keeps, ${plural(c.mistake, "mistake")}, ${plural(c.blunder, "blunder")}`);
+    // The yardstick first (the value kept where a move could lose it), then every move's grade.
+    const counts = (data.grades || []).map((c, side) => {
+      const m = (data.measure || [])[side];
+      const kept = m && m.positions ? `kept the value in ${m.keeps} of ${m.positions} positions where a move could lose it; ` : "";
+      return `${info.symbols[side]} (${playerName(data.players[side])}): ${kept}${c.best} best, ${c.keeps} keeps, ${plural(c.mistake, "mistake")}, ${plural(c.blunder, "blunder")}`;
+    });
     $("review-summary").textContent = counts.join(" · ");
   }
 
