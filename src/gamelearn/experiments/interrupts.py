@@ -19,7 +19,7 @@ from types import FrameType
 from typing import Any
 
 #: The signals a person or a service manager sends to stop a run.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
 
 
 def _deliver(signum: int, handler: Any) -> None:
