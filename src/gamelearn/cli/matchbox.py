@@ -236,6 +236,8 @@ def learner_app(kind: str) -> typer.Typer:
             fail(str(error))
         except OSError as error:
             fail(f"cannot write {path}: {error.strerror or error}")
+        except ValueError as error:  # a FIFO, a device, a socket or a folder: refused, nothing written
+            fail(str(error))
         console.print(f"Exported {kind} [bold]{name}[/bold]: {len(player.boxes)} boxes to {path}.")
 
     @sub.command("import")
@@ -348,6 +350,8 @@ def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, a
         fail(f"--out: {error}{saved}")
     except OSError as error:
         fail(f"--out: cannot write {path}: {error.strerror or error}{saved}")
+    except ValueError as error:  # a FIFO or a device where the chart goes: refused, nothing written
+        fail(f"--out: {error}{saved}")
     if as_json:
         print_json({**result, "kind": kind, "result_id": number, "plot": str(path)})
     else:

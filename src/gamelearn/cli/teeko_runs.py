@@ -189,6 +189,8 @@ def batch(
         trace_file = AtomicFile(trace, encoding="ascii", newline="\n") if trace is not None else None
     except OSError as error:
         fail(f"--trace: cannot write {trace}: {error.strerror or error}")
+    except ValueError as error:  # a FIFO, a device or a socket: refused, nothing written
+        fail(f"--trace: {error}")
     transcript = Transcript(trace_file.stream, header) if trace_file is not None else None
     hang = None
     interrupted = False
@@ -476,6 +478,8 @@ def experiment(
         fail(f"--out: {error} ({saved})")
     except OSError as error:
         fail(f"--out: cannot write {chart}: {error.strerror or error} ({saved})")
+    except ValueError as error:  # a FIFO or a device where the chart goes: refused, nothing written
+        fail(f"--out: {error} ({saved})")
     if as_json:
         print_json({**report.to_payload(), "result_id": result_id, "chart": str(chart)})
         return

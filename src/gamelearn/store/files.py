@@ -65,16 +65,67 @@ def _folder_of(target: Path) -> Path:
     return folder
 
 
+#: How many symbolic links a target may go through (git's lockfile follows at most 5).
+MAX_LINKS = 40
+
+
+class NotWritableTargetError(ValueError):
+    """The target is a FIFO, a device, a socket or a folder: renaming a file over it would replace
+    a thing that is not a file (``/dev/full`` became a regular file), so nothing is written."""
+
+
+def resolve_target(path: Path) -> Path:
+    """Where a write of ``path`` goes: ``path`` itself, or, for a symbolic link, the file it leads
+    to (followed link after link, as git's lockfile does: a link stays a link, its target gets
+    the new content), even when that file does not exist yet.  A loop is refused."""
+    current = Path(path)
+    for _ in range(MAX_LINKS):
+        try:
+            if not stat.S_ISLNK(os.lstat(current).st_mode):
+                return current
+        except FileNotFoundError:
+            return current
+        except OSError:
+            return current  # unreadable folder and the like: the open below names the error
+        link = Path(os.readlink(current))
+        current = link if link.is_absolute() else current.parent / link
+    raise NotWritableTargetError(f"cannot write {path}: too many symbolic links (a loop?); nothing was written")
+
+
+def check_target(path: Path, shown: Path | str | None = None) -> None:
+    """Refuse a target (already resolved) that exists and is not a regular file, saying what it is."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # absent: a new file (an unreadable folder is named when the file is created)
+    if not stat.S_ISREG(info.st_mode):
+        what = f"{kind_of(info.st_mode)}, not a file"
+        if shown is not None and str(shown) != str(path):
+            what = f"it leads to {path}, {what}"
+        else:
+            what = f"it is {what}"
+        raise NotWritableTargetError(
+            f"cannot write {shown if shown is not None else path}: {what}; nothing was written"
+        )
+
+
 class AtomicFile:
     """A file written beside ``path`` and renamed over it by :meth:`commit`.
 
     ``stream`` is the open temporary file (binary unless ``encoding`` is given).  :meth:`discard`
     (or leaving a ``with`` block by an exception) removes the temporary file and leaves ``path``
     as it was.  Commit and discard close the stream; after either, both are no-ops.
+
+    A symbolic link is followed: its final target is written (atomically, beside itself) and the
+    link is kept.  A target that is a FIFO, a device, a socket or a folder is refused
+    (:class:`NotWritableTargetError`, a ValueError naming what it is) before anything is written,
+    and checked again just before the rename.
     """
 
     def __init__(self, path: Path | str, encoding: str | None = None, newline: str | None = None) -> None:
-        self.target = Path(path)
+        self.requested = Path(path)
+        self.target = resolve_target(self.requested)
+        check_target(self.target, self.requested)
         folder = _folder_of(self.target)
         try:
             keep_mode: int | None = self.target.stat().st_mode & 0o7777
@@ -111,6 +162,7 @@ class AtomicFile:
             self.stream.flush()
             os.fsync(self.stream.fileno())
             self.stream.close()
+            check_target(self.target, self.requested)  # nothing turned it into a FIFO meanwhile
             os.replace(self.temporary, self.target)
         except BaseException:
             self.discard()
