@@ -267,6 +267,83 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
         file.stream.write(data)
 
 
+# --- one writer per file: a lock beside it -----------------------------------------------------
+
+
+class FileInUseError(ValueError):
+    """Another process holds the file's lock: it is writing the file whole, and a second writer
+    would silently undo the first's work."""
+
+
+def lock_path(path: Path | str) -> Path:
+    """The lock file of ``path``: ``.NAME.lock`` beside the file a write of it goes to."""
+    target = resolve_target(Path(path))
+    return target.with_name(f".{target.name}.lock")
+
+
+class FileLock:
+    """An exclusive ``flock`` on ``.NAME.lock`` beside a file, held while a process rewrites the file.
+
+    flock, not a lock file made with ``O_EXCL`` (git's ``index.lock``): the kernel releases it
+    when its process dies, SIGKILL included, so a crash can never leave a lock that blocks for
+    ever.  The lock file is removed on release; a lock taken on a file another process has just
+    removed is taken again on the new one (the inode is compared), so two processes never both
+    hold it.  Not held where ``fcntl`` does not exist (Windows).
+    """
+
+    def __init__(self, path: Path | str, shown: str | None = None) -> None:
+        self.path = lock_path(path)
+        self.shown = shown if shown is not None else str(path)
+        self._handle: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or refuse at once (:class:`FileInUseError`): a batch never waits for another."""
+        try:
+            import fcntl
+        except ImportError:
+            return
+        while True:
+            try:
+                handle = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as error:
+                raise ValueError(f"cannot lock {self.shown} ({self.path}): {error.strerror or error}") from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(handle)
+                raise FileInUseError(
+                    f"another gamelearn is using {self.shown}; try again when it has finished"
+                ) from None
+            except BaseException:
+                os.close(handle)
+                raise
+            try:
+                same = os.path.samestat(os.fstat(handle), os.stat(self.path))
+            except OSError:
+                same = False
+            if same:
+                self._handle = handle
+                return
+            os.close(handle)  # the holder removed it as we opened it: lock the file now there
+
+    def release(self) -> None:
+        if self._handle is None:
+            return
+        try:
+            os.unlink(self.path)  # while still held: a waiter that opened it sees another inode
+        except OSError:
+            pass
+        os.close(self._handle)
+        self._handle = None
+
+    def __enter__(self) -> FileLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 # --- reading ----------------------------------------------------------------------------------
 
 
