@@ -20,9 +20,11 @@ from .common import (
     SEED_MAX,
     SEED_MIN,
     check_name,
+    check_store,
     console,
     err_console,
     fail,
+    open_store,
     output_dir,
     print_json,
 )
@@ -50,16 +52,6 @@ def register(app: typer.Typer) -> None:
     app.command("boxes")(boxes)
     for kind, help_text in (("her", HER_HELP), ("him", HIM_HELP), ("menace", MENACE_HELP)):
         app.add_typer(learner_app(kind), name=kind, help=help_text)
-
-
-def open_store(readonly: bool = False) -> Any:
-    """The store; ``readonly`` for commands that only read (they work on a read-only store)."""
-    from ..store.db import Store
-
-    try:
-        return Store(readonly=readonly)
-    except ValueError as error:
-        fail(str(error))
 
 
 def boxes(
@@ -372,6 +364,7 @@ def run_her_command(
     from ..experiments.matchbox import run_her
 
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
     result = run_her(kind, learners, games, opponents, seed, side=side)
     name = kind.upper()
@@ -479,6 +472,7 @@ def run_menace_command(
     from ..experiments.matchbox import run_menace
 
     opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
     result = run_menace(learners, games, opponents, seed, side=side, beads=beads, rewards=rewards)
     symbol = "XO"[side]

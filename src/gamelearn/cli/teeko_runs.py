@@ -190,7 +190,7 @@ def batch(
             counts_at_start = read_stat(stat)
         except ValueError as error:
             fail(str(error))
-    store = open_store()
+    store = open_store()  # before any game: missing, read-only, locked or damaged is named
     refs = {}
     for option, spec in (("--first-memory", first_memory), ("--second-memory", second_memory)):
         if spec is not None:

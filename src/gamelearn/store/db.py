@@ -128,6 +128,33 @@ def _disk_full(folder: Path) -> bool:
         return False
 
 
+def damaged(path: Path, detail: str) -> str:
+    """The line for a store whose file is damaged (SQLite: "database disk image is malformed")."""
+    return (
+        f"the store {path} is damaged ({detail}); move it aside and start a new one, or restore a copy "
+        "(sqlite3's .recover may save what it holds)"
+    )
+
+
+def _cannot_make(folder: Path) -> str:
+    """Why the missing ``folder`` could not be made, or '' if it looks as if it could: the nearest
+    folder above it that exists is on a read-only file system, or has no write permission for
+    anyone (as /proc; root passes every permission check, so its mode bits are read)."""
+    parent = folder
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return ""  # a file on the way: _folder_problem names it
+    try:
+        if os.statvfs(parent).f_flag & os.ST_RDONLY:
+            return f"{parent} is on a read-only file system"
+    except OSError:
+        pass
+    if not parent.stat().st_mode & 0o222 or not os.access(parent, os.W_OK | os.X_OK):
+        return f"{parent} cannot be written"
+    return ""
+
+
 def describe_failure(path: Path, error: BaseException, lock_wait: float = LOCK_WAIT_SECONDS) -> str:
     """One line naming the real cause of a store failure (an sqlite3 or OS error) on ``path``."""
     if isinstance(error, OSError) and not isinstance(error, sqlite3.Error):
@@ -160,7 +187,9 @@ def describe_failure(path: Path, error: BaseException, lock_wait: float = LOCK_W
         return f"cannot open the store {path}: " + (reason or str(error))
     if primary == sqlite3.SQLITE_IOERR:
         return f"cannot use the store {path}: input/output error ({error})"
-    if primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+    if primary == sqlite3.SQLITE_CORRUPT:
+        return damaged(path, str(error))
+    if primary == sqlite3.SQLITE_NOTADB:
         return f"{path}: not a gamelearn database ({error})"
     return f"the store {path}: {error}"
 
@@ -178,6 +207,14 @@ def _test_pause_after_commit() -> float:
     except ValueError:
         return 0.0
     return min(max(seconds, 0.0), 10.0)
+
+
+def check_store(path: str | Path | None = None, readonly: bool = False) -> None:
+    """Open the store as a command will and read it whole, then close it: a :class:`StoreError`
+    names the real cause (missing and cannot be made, read-only, locked, damaged, not a database)
+    before any work is done."""
+    with Store(path, readonly=readonly) as store:
+        store.check()
 
 
 class Store:
@@ -208,6 +245,12 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
+            reason = _cannot_make(self.path.parent)
+            if reason or error.errno == errno.ENOENT:
+                raise StoreError(
+                    f"cannot open the store {self.path}: the folder {self.path.parent} is missing and cannot be "
+                    f"made ({reason or error.strerror})"
+                ) from None
             raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
         try:
             self._db = sqlite3.connect(
@@ -287,13 +330,24 @@ class Store:
     def _open_read_only(self) -> sqlite3.Connection:
         """``mode=ro``; a store not made yet reads as an empty one, held in memory."""
         empty = not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
+        if not self.path.parent.exists():  # missing: an empty store, unless no store could ever be there
+            reason = _cannot_make(self.path.parent)
+            if reason:
+                raise StoreError(
+                    f"cannot open the store {self.path}: the folder {self.path.parent} is missing and cannot be "
+                    f"made ({reason})"
+                )
         if not empty:
             try:
                 db, tables = self._connect_read_only()
             except sqlite3.Error as error:
                 raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
             if "meta" in tables:
-                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                try:
+                    row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                except sqlite3.Error as error:
+                    db.close()
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
                 if row is not None and int(row[0]) > SCHEMA_VERSION:
                     db.close()
                     raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
@@ -305,6 +359,14 @@ class Store:
         self._db = db
         self._create_schema()
         return db
+
+    def check(self) -> None:
+        """Read every page of the store (``PRAGMA quick_check``): a damaged file is named before a
+        command does its work, not when a write first touches the damaged page after it."""
+        with self._reading() as db:
+            rows = [row[0] for row in db.execute("PRAGMA quick_check(5)").fetchall()]
+        if rows != ["ok"]:
+            raise StoreError(damaged(self.path, "; ".join(str(row) for row in rows)))
 
     def close(self) -> None:
         self._db.close()
