@@ -41,10 +41,13 @@ def gamelearn(home: Path, *args: str, timeout: float = 60, cwd: Path | None = No
     )
 
 
-def start_gamelearn(home: Path, *args: str, cwd: Path | None = None) -> subprocess.Popen:
+def start_gamelearn(
+    home: Path, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """``gamelearn ARGS`` started as its own process (``env``: variables added to its environment)."""
     return subprocess.Popen(
         [sys.executable, "-m", "gamelearn.cli.main", *args],
-        env=command_env(home),
+        env={**command_env(home), **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
