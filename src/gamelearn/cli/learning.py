@@ -24,7 +24,7 @@ from ..match import DEFAULT_MAX_PLIES
 from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
-from .common import SEED_MAX, SEED_MIN, check_name, console, err_console, fail, output_dir, print_json
+from .common import SEED_MAX, SEED_MIN, check_name, check_store, console, err_console, fail, output_dir, print_json
 from .teeko_runs import signals_held, terminate_as_interrupt
 
 #: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
@@ -101,6 +101,7 @@ def register(app: typer.Typer) -> None:
                 fail(
                     f"grading needs {game.name}'s solution: run `gamelearn solve {game.name}` first, or --no-grade ({error})"
                 )
+        check_store()  # a store that cannot be opened is named before any training
         shown: Console = err_console if as_json else console
         kind = learner.partition(":")[0]
         with Store() as store:
@@ -257,6 +258,7 @@ def register(app: typer.Typer) -> None:
             )
         except ValueError as error:
             fail(str(error))
+        check_store()  # the result is kept there: a store that cannot be opened is named before any game
         stamp = datetime.now(UTC)
         if out is not None and not out.is_dir():  # --out STEM: those names, refused if taken
             stem = out.with_suffix("") if out.suffix in (".csv", ".png") else out

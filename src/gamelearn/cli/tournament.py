@@ -25,7 +25,7 @@ from ..experiments.tournament import (
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, console, err_console, fail, print_json
 from .grading import grades_table
 
 #: The most games a pair plays, and the most local processes.
@@ -277,6 +277,7 @@ def register(app: typer.Typer) -> None:
             check_arguments(game, specs, games, max_plies, grade, workers or 1, test)
         except ValueError as error:
             fail(str(error))
+        check_store()  # the result is kept there: a store that cannot be opened is named before any game
         pairs = len(specs) * (len(specs) - 1) // 2
         # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
