@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 import gamelearn
-from gamelearn.experiments.training import frozen_copy, grade_moves, grading_positions, train_self_play
+from gamelearn.experiments.training import frozen_copy, grade_learner, suite_label, train_self_play
 from gamelearn.players.registry import make_player
 
 
@@ -35,6 +35,14 @@ def reachable(game: Any) -> list[Hashable]:
                 seen.add(after)
                 frontier.append(after)
     return sorted(seen, key=lambda s: (game.board(s), game.to_move(s)))
+
+
+def grade_moves(solution: Any, states: list[Hashable], moves: list[str]) -> dict[str, int]:
+    """How many of ``moves`` (one per state) the perfect player grades best, keeps, mistake, blunder."""
+    counts = {"best": 0, "keeps": 0, "mistake": 0, "blunder": 0}
+    for state, move in zip(states, moves, strict=True):
+        counts[solution.grade(state, move).value] += 1
+    return counts
 
 
 def frozen(player: Any) -> Any:
@@ -142,7 +150,7 @@ def bench_tictactoe(figures: dict[str, Any], minutes: float = 5.0) -> None:
         rows.append(row)
         print(f"  {point.seconds:6.0f} s {point.games:8,} games: value-keeping {100 * keeps:.2f}%, vs perfect {tally}")
 
-    train_self_play(player, None, [], minutes=minutes, checkpoints=5, on_checkpoint=on_checkpoint)
+    train_self_play(player, None, minutes=minutes, checkpoints=5, on_checkpoint=on_checkpoint)
     figures["tictactoe"] = rows
 
 
@@ -177,7 +185,7 @@ def bench_hexapawn(figures: dict[str, Any], minutes: float = 1.0) -> None:
             f"  {point.seconds:6.0f} s {point.games:8,} games: as Black against every White line, {verdict} ({kept}/{met})"
         )
 
-    train_self_play(player, None, [], minutes=minutes, checkpoints=3, on_checkpoint=on_checkpoint)
+    train_self_play(player, None, minutes=minutes, checkpoints=3, on_checkpoint=on_checkpoint)
     figures["hexapawn"] = rows
 
 
@@ -186,7 +194,7 @@ def bench_teeko(
 ) -> None:
     game = gamelearn.get_game("teeko")
     solution = gamelearn.solve(game)  # ValueError without the table: `gamelearn solve teeko`
-    positions = grading_positions(game, 300)
+    print(f"teeko: checkpoints graded on the suite {suite_label(game)}")
     player = make_player(game, "az", seed=1)
     if parallel:
         player.trainer.play_in_batches_of(parallel)
@@ -221,12 +229,15 @@ def bench_teeko(
         rows.append(row)
         print(
             f"  {point.seconds:6.0f} s {point.games:7,} games {point.positions:9,} positions "
-            f"({point.positions_per_second:,.0f}/s): best {100 * point.best_share:.1f}% of {len(positions)} positions, "
+            f"({point.positions_per_second:,.0f}/s): keeps {100 * (point.keeps or 0):.1f}%, best {100 * (point.best or 0):.1f}% on the suite, "
             f"score vs thesis {100 * points / games:.0f}% ({len(played)} different games of {games}), "
             f"best in those games {100 * best_in_games:.1f}%"
         )
 
-    train_self_play(player, solution, positions, minutes=minutes, checkpoints=checkpoints, on_checkpoint=on_checkpoint)
+    train_self_play(
+        player, lambda learnt: grade_learner(game, "az", learnt), minutes=minutes, checkpoints=checkpoints,
+        on_checkpoint=on_checkpoint,
+    )  # fmt: skip
     figures["teeko"] = rows
 
 

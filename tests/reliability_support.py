@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import itertools
 import os
+import queue
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -37,15 +41,44 @@ def gamelearn(home: Path, *args: str, timeout: float = 60, cwd: Path | None = No
     )
 
 
-def start_gamelearn(home: Path, *args: str, cwd: Path | None = None) -> subprocess.Popen:
+def start_gamelearn(
+    home: Path, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """``gamelearn ARGS`` started as its own process (``env``: variables added to its environment)."""
     return subprocess.Popen(
         [sys.executable, "-m", "gamelearn.cli.main", *args],
-        env=command_env(home),
+        env={**command_env(home), **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=cwd,
     )
+
+
+def wait_for_line(stream: IO[str], text: str, timeout: float = 120) -> list[str]:
+    """The lines read from ``stream`` up to the first that holds ``text``; fails the test if the
+    stream ends, or ``timeout`` seconds pass (a guard against a hang), first.  The lines are read
+    by a thread of their own, so that a child that prints nothing cannot block the test."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        for line in stream:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise AssertionError(f"no line with {text!r} in {timeout} s; read: {seen}") from None
+        if line is None:
+            raise AssertionError(f"the output ended before a line with {text!r}; read: {seen}")
+        seen.append(line)
+        if text in line:
+            return seen
 
 
 def one_error_line(result: subprocess.CompletedProcess) -> str:

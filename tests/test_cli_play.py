@@ -86,7 +86,8 @@ def test_hint_gives_perfect_play_and_the_value() -> None:
 def test_hint_for_teeko_without_its_table_says_how_to_build_it() -> None:
     result = runner.invoke(app, ["play", "teeko", "--first", "human", "--second", "human"], input="hint\nq\n")
     assert result.exit_code == 0, result.output
-    assert "No hint:" in result.output and "gamelearn solve teeko" in result.output
+    said = " ".join(result.output.split())  # where the data folder's path makes the 80-column wrap fall does not matter
+    assert "No hint:" in said and "gamelearn solve teeko" in said
 
 
 def test_undo_takes_back_your_move_and_the_reply() -> None:

@@ -192,3 +192,17 @@ def test_the_teeko_suite_is_stratified_deterministic_and_exact(teeko_table: Path
     perfect, random_player = grade(game, ["perfect", "random"], seed=0, workers=1)
     assert perfect.keeps == 1.0 and set(perfect.by_phase) == {"placement", "moving"}
     assert random_player.keeps < 0.6
+
+
+def test_one_spec_twice_is_graded_twice_alike() -> None:
+    first, second = grade("hexapawn", ["random", "random"], seed=2)
+    assert first.to_dict() == second.to_dict()
+
+
+def test_a_graded_tournament_reports_the_suite_beside_the_games() -> None:
+    from gamelearn.experiments.tournament import run_tournament
+
+    result = run_tournament("tictactoe", ["perfect", "random"], games_per_pair=4, seed=1, grade=True, workers=1)
+    suite = {report.spec: report for report in result.suite_grades}
+    assert suite["perfect"].keeps == 1.0 and suite["random"].keeps < 0.5
+    assert result.to_dict()["suite_grades"][0]["suite"] == "tictactoe-v1"

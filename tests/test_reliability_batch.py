@@ -86,6 +86,42 @@ def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals
         assert exported.returncode == 0, exported.stderr
 
 
+#: Seconds each COMMIT of the batch below is followed by a pause (the store's test hook): the window
+#: where a signal landing in COMMIT's fsync is raised, widened from microseconds.
+PAUSE_AFTER_COMMIT = 1.5
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_just_after_a_save_commits_counts_no_game_twice(how: signal.Signals, tmp_path: Path):
+    """The signal lands while the first periodic save has committed and not yet returned: the final
+    save must not apply the same games again (the score was once twice the games kept)."""
+    home = tmp_path / "home"
+    env = {"GAMELEARN_TEST_PAUSE_AFTER_COMMIT": str(PAUSE_AFTER_COMMIT)}
+    process = start_gamelearn(
+        home, "teeko", "batch", "--games", "200000", "--seed", "7", "--second-memory", "probe", "--new", env=env
+    )
+    assert process.stdout is not None
+    assert "games, fixed mode" in process.stdout.readline()
+    first = 0
+    for _ in range(1200):  # until the first save is visible: it has committed, and now pauses
+        if (home / "gamelearn.sqlite3").exists():
+            first = kept_state(home)[0]
+            if first > 0:
+                break
+        time.sleep(0.02)
+    assert first > 0 and process.poll() is None
+    process.send_signal(how)  # well inside the pause: it follows the COMMIT by at most ~0.1 s
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    said = re.search(r"Interrupted after (\d+) of 200000 games; all (\d+) are kept", err)
+    games, score, memory = kept_state(home)
+    # the signal waited for the save in progress, then stopped the run: no game was played after it
+    assert said is not None and int(said[1]) == int(said[2]) == games == first, err
+    expected_score, expected_memory = replay(games, 7)
+    assert score == expected_score  # each kept game counted once
+    assert (memory or []) == expected_memory
+
+
 # --- four batches, one memory ----------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""One learner, many writers: no lesson is lost (docs/store.md, "Promises" 1).
+"""One learner, many writers: no lesson is lost (docs/store.md, "Promises" 1); one memory file,
+one writer: a second batch on a file in use is refused.
 
 Real processes (not threads) teach one named MENACE at once, through the Python API's play_game
 and through `gamelearn play`; the stored learner must count every game each of them played.
@@ -8,12 +9,20 @@ as a smaller count.
 
 from __future__ import annotations
 
+import os
+import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
+from gamelearn.players.thesis.memory import Memory
 from gamelearn.store.db import Store
-from reliability_support import REPO, command_env, start_gamelearn
+from gamelearn.store.thesis_files import read_memory_entries
+from reliability_support import REPO, command_env, gamelearn, memory_file, one_error_line, start_gamelearn
 
 WRITER = """
 import sys
@@ -73,3 +82,56 @@ def test_concurrent_gamelearn_play_runs_lose_no_game(tmp_path: Path):
             out, err = run.communicate(timeout=120)
             assert run.returncode == 0, err
     assert stored_games(home) == rounds * at_once
+
+
+# --- one memory FILE, two batches: the second is refused ---------------------------------------
+
+
+def start_file_batch(home: Path, memory: Path, games: int, seed: int) -> subprocess.Popen:
+    return start_gamelearn(
+        home, "teeko", "batch", "--games", str(games), "--seed", str(seed), "--second-memory", str(memory)
+    )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="flock and signals: POSIX")
+def test_a_second_batch_on_a_memory_file_in_use_is_refused_and_the_first_keeps_its_lessons(tmp_path: Path):
+    home = tmp_path / "home"
+    shared = memory_file(tmp_path / "shared.m", 3)
+    at_start = read_memory_entries(shared)
+    link = tmp_path / "link.m"  # the same file under another name: the lock is the file's own
+    link.symlink_to(shared)
+    first = start_file_batch(home, shared, 200_000, 5)
+    try:
+        assert first.stdout is not None and "games, fixed mode" in first.stdout.readline()
+        for second_name in (shared, link):
+            second = gamelearn(home, "teeko", "batch", "--games", "50", "--second-memory", str(second_name))
+            line = one_error_line(second)
+            assert f"--second-memory: another gamelearn is using {second_name}" in line, line
+            assert "games" not in second.stdout  # refused before it played
+        assert first.poll() is None
+        first.send_signal(signal.SIGINT)
+        out, err = first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == 130, err
+    said = re.search(r"Interrupted after (\d+) of 200000 games", err)
+    assert said is not None, err
+    # the file is what the first batch's kept games taught, on top of what it held
+    replayed = run_batch(BatchConfig(games=int(said[1]), seed=5, second_memory=Memory(at_start)))
+    assert read_memory_entries(shared) == list(replayed.second_memory.entries())
+    assert not (tmp_path / ".shared.m.lock").exists()  # released and removed
+
+
+@pytest.mark.skipif(os.name != "posix", reason="flock and SIGKILL: POSIX")
+def test_a_lock_left_by_a_killed_batch_blocks_nothing(tmp_path: Path):
+    home = tmp_path / "home"
+    shared = memory_file(tmp_path / "shared.m", 3)
+    killed = start_file_batch(home, shared, 200_000, 5)
+    assert killed.stdout is not None and "games, fixed mode" in killed.stdout.readline()
+    killed.kill()
+    killed.communicate(timeout=60)
+    assert (tmp_path / ".shared.m.lock").exists()  # left behind: SIGKILL runs no clean-up
+    after = gamelearn(home, "teeko", "batch", "--games", "20", "--seed", "6", "--second-memory", str(shared))
+    assert after.returncode == 0, after.stderr  # the kernel released the flock with its process
+    assert not (tmp_path / ".shared.m.lock").exists()

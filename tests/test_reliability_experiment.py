@@ -2,7 +2,9 @@
 
 `--workers` is bounded by the CPUs; ^C (SIGINT) to a real `gamelearn teeko experiment` running
 two worker processes ends it, and its workers, within seconds (the communicate() timeout below is
-a guard against a hang, not a measurement) with exit status 130.
+a guard against a hang, not a measurement) with exit status 130.  ^C keeps what had finished: a
+tournament's pairs, an experiment's runs, the learners of `gamelearn curves`, and the training
+`gamelearn train` had done (the learner, saved by the keeper).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import gamelearn, memory_file, one_error_line, start_gamelearn
+from reliability_support import gamelearn, memory_file, one_error_line, start_gamelearn, wait_for_line
 
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="child processes are found through /proc")
 
@@ -72,7 +74,8 @@ def test_an_interrupted_experiment_stops_its_workers_and_exits_130(tmp_path: Pat
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="two worker processes need two CPUs")
-def test_an_interrupted_tournament_keeps_the_pairs_that_finished():
+@pytest.mark.parametrize("workers", [1, 2])  # in this process, one pair after another, or in two
+def test_an_interrupted_tournament_keeps_the_pairs_that_finished(workers: int):
     from gamelearn.experiments.tournament import TournamentInterrupted, run_tournament
 
     specs = ["random", "minimax:depth=1", "minimax:depth=2", "perfect"]
@@ -81,7 +84,7 @@ def test_an_interrupted_tournament_keeps_the_pairs_that_finished():
         raise KeyboardInterrupt
 
     with pytest.raises(TournamentInterrupted) as stopped:
-        run_tournament("tictactoe", specs, 6, seed=5, workers=2, progress=interrupt)
+        run_tournament("tictactoe", specs, 6, seed=5, workers=workers, progress=interrupt)
     assert 1 <= stopped.value.pairs < stopped.value.total == 6
     kept = [pair for pair in stopped.value.result.pairs if pair.games]
     assert len(kept) == stopped.value.pairs
@@ -116,3 +119,54 @@ def test_an_interrupted_experiment_keeps_the_runs_that_finished(tmp_path: Path):
             os.environ["GAMELEARN_HOME"] = saved
     assert result["stopped"] is True and result["runs"]
     assert all(run["games"] == (5 if run["training_games"] is None else 2) for run in result["runs"])
+
+
+def results_in(home: Path, kind: str) -> list[dict]:
+    from gamelearn.store.db import Store
+
+    with Store(home / "gamelearn.sqlite3") as store:
+        return store.results(kind)
+
+
+def test_interrupted_curves_keep_the_learners_that_finished(tmp_path: Path):
+    # In one process the learners run one after another, each for 4 s of training: ^C as the first
+    # says it finished stops the second, and the first is kept (store, CSVs, PNG), exit 130.
+    home = tmp_path / "home"
+    process = start_gamelearn(
+        home, "curves", "hexapawn", "her", "him", "--seconds", "4", "--points", "2", "--seeds", "1",
+        "--eval-games", "2", "--workers", "1", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert process.stdout is not None
+    wait_for_line(process.stdout, "her seed 0 finished")
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Interrupted: 1 of 2 learners had finished; they are kept" in err, err
+    (result,) = results_in(home, "curves")
+    assert result["stopped"] is True and {point["spec"] for point in result["points"]} == {"her"}
+    assert [point["point"] for point in result["points"]] == [0, 1, 2]
+    (chart,) = tmp_path.glob("curves-hexapawn-her-him-*.png")
+    points = chart.with_name(chart.stem + "-points.csv").read_text().splitlines()
+    assert len(points) == 1 + 3 and all(line.startswith("her,0,") for line in points[1:])
+
+
+@pytest.mark.slow  # az: JAX's import and compilation take most of it
+def test_interrupted_training_keeps_what_the_learner_learnt(tmp_path: Path):
+    # az trains for ten minutes, a graded checkpoint every ~2 s of training: ^C after the first
+    # checkpoint saves the learner (the keeper) with the games it played, and says so; exit 130.
+    home = tmp_path / "home"
+    process = start_gamelearn(
+        home, "train", "hexapawn", "az", "--name", "h", "--minutes", "10", "--checkpoints", "300", "--parallel", "8"
+    )
+    assert process.stdout is not None
+    lines = wait_for_line(process.stdout, "%", timeout=180)  # a checkpoint line: its grades
+    checkpoint_games = int(lines[-1].split()[1].replace(",", ""))
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Interrupted after" in err and "kept as az 'h'" in err and "the last checkpoint" in err, err
+    from gamelearn.store.db import Store
+
+    with Store(home / "gamelearn.sqlite3") as store:
+        kept = store.load_learner("az", "h")
+    assert kept is not None and kept["games"] >= checkpoint_games > 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 
 from gamelearn.store import files
 from gamelearn.store.files import STALE_SECONDS, AtomicFile, atomic_write_bytes, remove_stale_temporaries
-from reliability_support import REPO, gamelearn, memory_file
+from reliability_support import REPO, gamelearn, memory_file, one_error_line
 
 KILLED_MID_EXPORT = """
 import os, signal, sys
@@ -98,3 +99,82 @@ def test_the_folder_is_synced_after_the_rename(tmp_path: Path, monkeypatch: pyte
         file.stream.write(b"data")
     assert synced == ["file", "folder"]  # the data first, then the rename
     assert (tmp_path / "out.txt").read_bytes() == b"data"
+
+
+# --- what the target is: a FIFO, a socket or a folder is refused; a link is followed -------------
+
+
+@pytest.fixture
+def kept_home(tmp_path: Path) -> Path:
+    """A store holding the memory 'kept' (3 records) and a score."""
+    home = tmp_path / "home"
+    assert gamelearn(home, "teeko", "memory", "import", str(memory_file(tmp_path / "kept.m", 3))).returncode == 0
+    assert gamelearn(home, "teeko", "stat", "reset").returncode == 0
+    return home
+
+
+def refused_writes(home: Path, target: Path) -> list[str]:
+    """Every file-writing command of the store's tools aimed at ``target``; each one line, exit 2."""
+    lines = []
+    for args in (
+        ("teeko", "memory", "export", "kept", str(target)),
+        ("teeko", "stat", "export", str(target)),
+        ("teeko", "stat", "reset", "--file", str(target)),
+        ("teeko", "batch", "--games", "1", "--trace", str(target)),
+    ):
+        lines.append(one_error_line(gamelearn(home, *args, timeout=60)))
+    return lines
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs: POSIX")
+def test_a_fifo_target_is_refused_and_stays_a_fifo(kept_home: Path, tmp_path: Path):
+    fifo = tmp_path / "out" / "pipe.m"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    for line in refused_writes(kept_home, fifo):
+        assert f"{fifo}: it is a FIFO (named pipe), not a file; nothing was written" in line, line
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in fifo.parent.iterdir()) == ["pipe.m"]  # no temporary left
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="UNIX sockets: POSIX")
+def test_a_socket_target_is_refused(kept_home: Path, tmp_path: Path):
+    path = tmp_path / "sock.m"
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(path))
+        line = one_error_line(gamelearn(kept_home, "teeko", "memory", "export", "kept", str(path)))
+    assert f"{path}: it is a socket, not a file; nothing was written" in line
+    assert stat.S_ISSOCK(os.lstat(path).st_mode)
+
+
+def test_a_symlink_is_followed_its_target_replaced_and_the_link_kept(kept_home: Path, tmp_path: Path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    real = elsewhere / "real.m"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.m"
+    link.symlink_to(real)
+    exported = gamelearn(kept_home, "teeko", "memory", "export", "kept", str(link))
+    assert exported.returncode == 0, exported.stderr
+    assert link.is_symlink() and os.readlink(link) == str(real)  # still the same link
+    assert real.read_bytes() == (tmp_path / "kept.m").read_bytes()  # its target has the content
+    assert temporaries(tmp_path, "link.m") == [] and temporaries(elsewhere, "real.m") == []
+    dangling = tmp_path / "dangling.m"  # a link to a file not made yet: the file is made
+    dangling.symlink_to(elsewhere / "new.m")
+    assert gamelearn(kept_home, "teeko", "stat", "export", str(dangling)).returncode == 0
+    assert dangling.is_symlink() and (elsewhere / "new.m").read_bytes() == b" " * 36
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs: POSIX")
+def test_a_symlink_to_a_fifo_is_refused_naming_both(kept_home: Path, tmp_path: Path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.m"
+    link.symlink_to(fifo)
+    for line in refused_writes(kept_home, link):
+        assert f"cannot write {link}: it leads to {fifo}, a FIFO (named pipe)" in line, line
+    assert link.is_symlink() and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    loop = tmp_path / "loop.m"
+    loop.symlink_to(loop)
+    line = one_error_line(gamelearn(kept_home, "teeko", "memory", "export", "kept", str(loop)))
+    assert "too many symbolic links" in line

@@ -195,3 +195,12 @@ def test_a_matchbox_json_file_is_still_read(tmp_path: Path, monkeypatch: pytest.
     path.write_text(json.dumps(payload))
     code, err = run_main(monkeypatch, capsys, "menace", "import", str(path), "--name", "blank")
     assert code == 0, err
+
+
+def test_deeply_nested_json_is_refused_in_one_line(tmp_path: Path):
+    """The JSON decoder recurses once a level: 100,000 levels were a RecursionError, an internal error."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for kind in ("menace", "her"):
+        line = one_error_line(gamelearn(tmp_path / "home", kind, "import", str(deep)))
+        assert f"{deep}: nested too deeply to be a knowledge file" in line, line

@@ -132,3 +132,51 @@ def test_a_file_that_is_not_a_database_is_named_so(tmp_path: Path):
     for readonly in (False, True):
         with pytest.raises(StoreError, match="not a gamelearn database"):
             Store(path, readonly=readonly)
+
+
+# --- every command checks its store before any work ---------------------------------------------
+
+
+def damage(path: Path) -> None:
+    """Overwrite every page of the database but the first (its header and schema survive)."""
+    size = path.stat().st_size
+    assert size > 4 * 4096
+    with path.open("r+b") as file:
+        file.seek(4096)
+        file.write(b"\xff" * (size - 4096))
+
+
+#: Commands that use the store, each as cheap as it can be; every one must refuse a broken store
+#: in one line, before its work.
+STORE_COMMANDS = (
+    ("teeko", "memory", "list"),
+    ("teeko", "memory", "show", "kept"),
+    ("teeko", "stat", "show"),
+    ("teeko", "stat", "reset"),
+    ("teeko", "batch", "--games", "3", "--second-memory", "kept"),
+    ("menace", "show", "kept"),
+    ("menace", "--learners", "1", "--games", "5"),
+    ("play", "tictactoe", "--first", "random", "--second", "menace:name=kept", "--seed", "1"),
+)
+
+
+def test_a_damaged_store_is_named_damaged_by_every_command_before_its_work(tmp_path: Path):
+    home = tmp_path / "home"
+    assert gamelearn(home, "teeko", "memory", "import", str(memory_file(tmp_path / "kept.m", 3000))).returncode == 0
+    (home / "gamelearn.sqlite3-wal").unlink(missing_ok=True)  # the last writer checkpointed it
+    damage(home / "gamelearn.sqlite3")
+    for args in STORE_COMMANDS:
+        result = gamelearn(home, *args)
+        line = one_error_line(result)
+        assert f"the store {home / 'gamelearn.sqlite3'} is damaged (" in line, (args, line)
+        assert "games" not in result.stdout and "plays" not in result.stdout, args  # before any game
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="a folder that cannot be made: Linux's /proc")
+def test_a_store_whose_folder_cannot_be_made_is_named_by_every_command(tmp_path: Path):
+    home = Path("/proc/gamelearn-cannot-be-here")  # nothing can be made in /proc: not even by root
+    assert not home.exists()
+    for args in (*STORE_COMMANDS, ("tournament", "tictactoe", "random", "random", "--games", "2")):
+        line = one_error_line(gamelearn(home, *args))
+        assert f"the folder {home} is missing and cannot be made" in line, (args, line)
+    assert not home.exists()

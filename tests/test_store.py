@@ -107,3 +107,11 @@ def test_web_games_are_kept_per_owner_and_forgotten_when_old(tmp_path):
     assert again.load_web_game("a", "g1") == {"moves": ["63", "14"]}
     assert again.delete_web_game("a", "g1") and again.load_web_game("a", "g1") is None
     assert again.forget_web_games(older_than=time.time() + 1) == 1 and again.web_games("b") == []
+
+
+def test_the_store_is_opened_in_wal_mode_with_synchronous_full(tmp_path):
+    """docs/store.md's first promise rests on these two settings: a COMMIT is on disk when it
+    returns (FULL is 2; WAL's default, NORMAL, may lose the last transactions on power loss)."""
+    with Store(tmp_path / "s.sqlite3") as store:
+        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2

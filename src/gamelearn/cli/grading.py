@@ -14,7 +14,7 @@ from rich.table import Table
 from ..experiments.grading import GradeReport, check_arguments, grade
 from ..experiments.suites import Suite, get_suite
 from ..games import get_game
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, console, err_console, fail, print_json
 
 #: The most local processes.
 MAX_WORKERS = 256
@@ -85,6 +85,7 @@ def register(app: typer.Typer) -> None:
             chosen = check_arguments(game, specs, suite)
         except ValueError as error:
             fail(str(error))
+        check_store(readonly=True)  # stored learners are read from it
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=err_console, transient=True) as progress:
             task = progress.add_task("positions", total=len(chosen) * len(specs))

@@ -1,10 +1,11 @@
-"""``gamelearn train GAME az --name NAME`` (self-play training, kept in the store by the keeper) and
-``gamelearn curves GAME SPEC [SPEC...]`` (learning curves graded against the perfect player).
+"""``gamelearn train GAME LEARNER --name NAME`` (self-play training, kept in the store by the
+keeper) and ``gamelearn curves GAME SPEC [SPEC...]`` (learning curves graded on the game's suite).
 Parsing and rendering only: the work is in gamelearn.experiments.training and .curves."""
 
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,26 +16,33 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..experiments import curves as curves_module
-from ..experiments.training import Checkpoint, grading_positions, train_self_play
+from ..experiments import curves_output
+from ..experiments.training import Checkpoint, grade_learner, suite_label, train_self_play
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
 from ..players.knowledge import Learner
 from ..players.registry import make_player
-from ..solve import solve
 from ..store.db import Store
-from .common import SEED_MAX, SEED_MIN, check_name, console, err_console, fail, output_dir, print_json
+from .common import SEED_MAX, SEED_MIN, check_name, check_store, console, err_console, fail, output_dir, print_json
+from .teeko_runs import signals_held, terminate_as_interrupt
 
 #: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
-CHECKPOINT_HEADER = f"{'time':>7} {'games':>9} {'steps':>8} {'loss':>6} {'v.loss':>6} {'games/s':>8} {'pos/s':>8} {'best':>6} {'keeps':>6}"
+CHECKPOINT_HEADER = (
+    f"{'time':>7} {'games':>9} {'steps':>8} {'loss':>6} {'v.loss':>6} {'games/s':>8} {'pos/s':>8} "
+    f"{'keeps':>6} {'best':>6} {'blund.':>6}"
+)
 
 
-def checkpoint_line(point: Checkpoint, graded: bool) -> str:
-    best = f"{100 * point.best_share:.1f}%" if graded else "-"
-    keeps = f"{100 * point.keeps_share:.1f}%" if graded else "-"
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def checkpoint_line(point: Checkpoint) -> str:
     return (
         f"{point.seconds:>6.0f}s {point.games:>9,} {point.steps:>8,} {point.loss:>6.3f} {point.value_loss:>6.3f} "
-        f"{point.games_per_second:>8.1f} {point.positions_per_second:>8,.0f} {best:>6} {keeps:>6}"
+        f"{point.games_per_second:>8.1f} {point.positions_per_second:>8,.0f} "
+        f"{_share(point.keeps):>6} {_share(point.best):>6} {_share(point.blunders):>6}"
     )
 
 
@@ -42,20 +50,17 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def train(
         game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
-        learner: Annotated[str, typer.Argument(metavar="LEARNER", help="a self-play learner: az")],
+        learner: Annotated[str, typer.Argument(metavar="LEARNER", help="a self-play learner: az (a spec)")],
         name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
-        minutes: Annotated[float | None, typer.Option("--minutes", help="train for this long")] = None,
+        minutes: Annotated[
+            float | None, typer.Option("--minutes", help="train for this long (grading left out)")
+        ] = None,
         games: Annotated[int | None, typer.Option("--games", help="train for this many self-play games")] = None,
         seed: Annotated[
             int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")
         ] = 0,
         checkpoints: Annotated[int, typer.Option("--checkpoints", help="graded checkpoints along the way")] = 5,
-        positions: Annotated[
-            int, typer.Option("--positions", help="positions from real games graded at each checkpoint")
-        ] = 300,
-        grade: Annotated[
-            bool, typer.Option("--grade/--no-grade", help="grade checkpoints against the perfect player")
-        ] = True,
+        grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")] = True,
         parallel: Annotated[
             int | None, typer.Option("--parallel", help="self-play games at once (default per game; hundreds on a GPU)")
         ] = None,
@@ -63,7 +68,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Train a self-play learner (az) for --minutes or --games and keep it in the store under
         --name (a name already kept goes on from where it was); checkpoints show the loss, the
-        self-play speed and the share of best moves on positions from real games."""
+        self-play speed and the grade on the game's suite: keeps (value-keeping moves), best moves,
+        blunders.  ^C stops it and keeps what it learnt."""
         try:
             game = get_game(game_name)
         except ValueError as error:
@@ -74,9 +80,10 @@ def register(app: typer.Typer) -> None:
             fail(f"--minutes must be above 0, not {minutes}")
         if games is not None and games < 1:
             fail(f"--games must be at least 1, not {games}")
-        if checkpoints < 1 or positions < 1:
-            fail("--checkpoints and --positions must be at least 1")
+        if checkpoints < 1:
+            fail(f"--checkpoints must be at least 1, not {checkpoints}")
         name = check_name("--name", name)
+        learner = learner.strip()
         spec = f"{learner}:name={name}" if ":" not in learner else f"{learner},name={name}"
         try:
             player = make_player(game, spec, seed=seed)
@@ -86,15 +93,17 @@ def register(app: typer.Typer) -> None:
             fail(
                 f"{learner!r} does not learn by self-play; train learns az (the others learn from games: play, curves)"
             )
-        solution = None
+        label = None
         if grade:
             try:
-                solution = solve(game)
+                label = suite_label(game)
             except ValueError as error:
                 fail(
                     f"grading needs {game.name}'s solution: run `gamelearn solve {game.name}` first, or --no-grade ({error})"
                 )
+        check_store()  # a store that cannot be opened is named before any training
         shown: Console = err_console if as_json else console
+        kind = learner.partition(":")[0]
         with Store() as store:
             keeper = Keeper(store)
             try:
@@ -108,47 +117,77 @@ def register(app: typer.Typer) -> None:
                     fail(f"--parallel: {error}")
             counts = player.describe()
             shown.print(
-                f"{'Going on with' if resumed else 'A new'} az {name!r} for {game.name}: "
-                f"{counts['games']:,} games, {counts['steps']:,} steps, {counts['weights']:,} weights."
+                f"{'Going on with' if resumed else 'A new'} {kind} {name!r} for {game.name}: "
+                f"{counts['games']:,} games, {counts.get('steps', 0):,} steps, {counts.get('weights', 0):,} weights.",
+                markup=False,
             )
-            grading = grading_positions(game, positions) if solution is not None else []
             shown.print(
-                "Checkpoints: loss (policy + value), self-play speed after the first batch, and the share of "
-                f"best moves (keeps: value-keeping) on {len(grading)} positions from real games.",
+                "Checkpoints: training time (grading left out), loss (policy + value), self-play speed after "
+                "the first batch, and "
+                + (f"the grade on the suite ({label}): keeps, best, blunders." if label else "no grade (--no-grade)."),
                 markup=False,
             )
             shown.print(CHECKPOINT_HEADER, markup=False)
             columns: list[Any] = [TextColumn("{task.description}"), BarColumn()]
             columns += [MofNCompleteColumn()] if games else []
             columns += [TimeElapsedColumn(), TimeRemainingColumn()]
+            points: list[Checkpoint] = []
+            start_games = counts["games"]
+            started = time.perf_counter()
+            grader = (lambda learnt: grade_learner(game, learner, learnt)) if label else None
             with Progress(*columns, console=shown, transient=True) as progress:
                 task = progress.add_task("self-play", total=games if games else 60 * (minutes or 0))
-                started = time.perf_counter()
 
                 def on_batch(played: int, of: int) -> None:
                     progress.update(task, completed=played if of else time.perf_counter() - started)
 
                 def on_checkpoint(point: Checkpoint) -> None:
-                    progress.console.print(checkpoint_line(point, solution is not None), markup=False)
+                    points.append(point)
+                    progress.console.print(checkpoint_line(point), markup=False)
 
                 try:
-                    points = train_self_play(
-                        player,
-                        solution,
-                        grading,
-                        minutes,
-                        games,
-                        checkpoints,
-                        on_batch=on_batch,
-                        on_checkpoint=on_checkpoint,
-                    )
+                    with terminate_as_interrupt():
+                        train_self_play(
+                            player,
+                            grader,
+                            minutes,
+                            games,
+                            checkpoints,
+                            on_batch=on_batch,
+                            on_checkpoint=on_checkpoint,
+                        )
                 except ValueError as error:
                     fail(str(error))
+                except KeyboardInterrupt:  # ^C: what it learnt so far is kept, as a finished run's is
+                    progress.stop()
+                    with signals_held():  # a second ^C cannot cut the save short
+                        keeper.save(player)
+                    played = player.describe()["games"]
+                    last = (
+                        f"the last checkpoint: {checkpoint_line(points[-1]).strip()}" if points else "no checkpoint yet"
+                    )
+                    err_console.print(
+                        f"Interrupted after {played - start_games:,} games of training "
+                        f"({time.perf_counter() - started:.0f} s); kept as {kind} {name!r} ({played:,} games in all); "
+                        f"{last}",
+                        markup=False,
+                        soft_wrap=True,
+                    )
+                    if as_json:
+                        print_json(
+                            {
+                                "game": game.name,
+                                "name": name,
+                                "stopped": True,
+                                "checkpoints": [p.to_dict() for p in points],
+                            }
+                        )
+                    raise typer.Exit(130) from None
             keeper.save(player)
         if as_json:
             print_json({"game": game.name, "name": name, "checkpoints": [p.to_dict() for p in points]})
             return
-        console.print(f"Kept as az {name!r} ({len(grading)} graded positions); play it with --second az:name={name}.")
+        console.print(f"Kept as {kind} {name!r}; play it with --second {kind}:name={name}.", markup=False)
 
     @app.command()
     def curves(
@@ -157,12 +196,24 @@ def register(app: typer.Typer) -> None:
             list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")
         ],
         against: Annotated[
-            str, typer.Option("--against", help="the opponent they train and are measured against")
+            str, typer.Option("--against", help="the opponent they train against (self-play learners: only measured)")
         ] = "random",
-        games: Annotated[int, typer.Option("--games", help="training games per learner")] = 100,
-        every: Annotated[int, typer.Option("--every", help="measure a frozen copy every this many games")] = 10,
+        games: Annotated[
+            int | None, typer.Option("--games", help="training games per learner (default 100 without --seconds)")
+        ] = None,
+        seconds: Annotated[
+            float | None, typer.Option("--seconds", help="training time per learner instead (measuring left out)")
+        ] = None,
+        every: Annotated[int, typer.Option("--every", help="with --games: measure every this many games")] = 10,
+        points: Annotated[int, typer.Option("--points", help="with --seconds: measurements, evenly in time")] = 10,
         seeds: Annotated[int, typer.Option("--seeds", help="independent learners per spec")] = 5,
-        eval_games: Annotated[int, typer.Option("--eval-games", help="games a measurement plays")] = 20,
+        side: Annotated[
+            str, typer.Option("--side", metavar="first|second|alternate", help="the learner's seat in every game")
+        ] = "alternate",
+        x_axis: Annotated[
+            str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
+        ] = None,
+        eval_games: Annotated[int, typer.Option("--eval-games", help="games a score measurement plays")] = 20,
         seed: Annotated[
             int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same curves)")
         ] = 0,
@@ -176,71 +227,145 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path | None,
             typer.Option(
-                "--out", metavar="DIR", help="folder for the CSV and PNG (default: plots/ in the data directory)"
+                "--out",
+                metavar="DIR|STEM",
+                help="a folder for the files (default: plots/ in the data directory), or their name without suffix",
             ),
         ] = None,
+        force: Annotated[bool, typer.Option("--force", help="replace the files an --out STEM names")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     ) -> None:
-        """Learning curves: each learner SPEC trained --seeds times for --games games against
-        --against, a frozen copy measured every --every games (score, and its moves graded by the
-        perfect player); mean and 95% band over seeds as PNG and CSV, kept in the store."""
+        """Learning curves on shared axes: each learner SPEC trained --seeds times for --games games
+        or --seconds of training (self-play learners by self-play, the others against --against,
+        seated by --side), a frozen greedy copy measured along the way: keeps on the game's suite,
+        and the score against --against; mean and 95% band over seeds as CSV (and per seed) and PNG,
+        kept in the store.  ^C keeps the learners that had finished."""
         try:
             game = get_game(game_name)
         except ValueError as error:
             fail(str(error))
         if max_plies < 1:
             fail(f"--max-plies must be at least 1, not {max_plies}")
+        if games is None and seconds is None:
+            games = 100
+        if x_axis is None:
+            x_axis = "games" if seconds is None else "seconds"
+        if x_axis not in curves_output.X_AXES:
+            fail(f"--x is games or seconds, not {x_axis!r}")
         try:
-            curves_module.check_arguments(game, specs, against, games, every, seeds, eval_games, workers or 1)
+            curves_module.check_arguments(
+                game, specs, against, games, every, seeds, eval_games, workers or 1, seconds, points, side
+            )
         except ValueError as error:
             fail(str(error))
+        check_store()  # the result is kept there: a store that cannot be opened is named before any game
+        stamp = datetime.now(UTC)
+        if out is not None and not out.is_dir():  # --out STEM: those names, refused if taken
+            stem = out.with_suffix("") if out.suffix in (".csv", ".png") else out
+            if not stem.parent.is_dir():
+                fail(f"--out: no such folder {stem.parent}")
+            if curves_output.taken(stem) and not force:
+                fail(f"--out: {curves_output.taken(stem)[0]} exists; give another name, or --force to replace it")
+            folder, chosen = stem.parent.resolve(), stem.resolve()
+        else:
+            folder, chosen = output_dir(out, "plots"), None
         shown: Console = err_console if as_json else console
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         started = time.perf_counter()
-        with Progress(*columns, console=shown, transient=as_json) as progress:
-            task = progress.add_task("learners", total=len(specs) * seeds)
+        total = len(specs) * seeds
+
+        def save(result: curves_module.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
+            """The result into the store first, then the files: a file that cannot be written costs
+            the files, never the result."""
+            payload = result.to_dict()
+            payload["seconds_taken"] = round(time.perf_counter() - started, 3)
+            payload["stopped"] = stopped
+            with Store() as store:
+                number = store.save_result("curves", payload)
+            stem = chosen or curves_output.free_stem(folder, curves_output.default_stem(game.name, result.specs, stamp))
             try:
-                result = curves_module.run_curves(
-                    game,
-                    specs,
-                    against,
-                    games,
-                    every,
-                    seeds,
-                    seed=seed,
-                    eval_games=eval_games,
-                    max_plies=max_plies,
-                    workers=workers,
-                    dask=dask,
-                    progress=lambda n: progress.advance(task, n),
+                return number, curves_output.write_files(result, stem, x_axis or "games")
+            except (ValueError, OSError) as error:
+                return number, f"--out: {error} (the result is saved: curves #{number})"
+
+        with Progress(*columns, console=shown, transient=as_json) as progress:
+            task = progress.add_task("learners", total=total)
+
+            def on_learner(found: list[curves_module.Point]) -> None:
+                last = found[-1]
+                progress.console.print(
+                    f"{specs[last.spec_index].strip()} seed {last.learner} finished: {last.games:,} games, "
+                    f"{last.seconds:.1f} s of training; keeps {100 * last.keeps:.1f}%, score {100 * last.score:.0f}%",
+                    markup=False,
+                    soft_wrap=True,
                 )
+                progress.advance(task, 1)
+
+            try:
+                with terminate_as_interrupt():
+                    result = curves_module.run_curves(
+                        game,
+                        specs,
+                        against,
+                        games,
+                        every,
+                        seeds,
+                        seed=seed,
+                        eval_games=eval_games,
+                        max_plies=max_plies,
+                        workers=workers,
+                        dask=dask,
+                        progress=on_learner,
+                        seconds=seconds,
+                        points=points,
+                        side=side,
+                    )
             except ValueError as error:
                 fail(str(error))
-        payload = result.to_dict()
-        payload["seconds"] = round(time.perf_counter() - started, 3)
-        folder = output_dir(out, "plots")
-        with Store() as store:
-            number = store.save_result("curves", payload)
-        try:
-            csv_path, png_path = curves_module.write_files(result, folder / f"curves-{game.name}-seed{seed}")
-        except (ValueError, OSError) as error:
-            fail(f"--out: {error} (the result is saved: curves #{number})")
+            except curves_module.CurvesInterrupted as stopped:  # ^C: the learners that finished are kept
+                progress.stop()
+                kept = "nothing to keep"
+                if stopped.finished:
+                    with signals_held():
+                        number, files = save(stopped.result, stopped=True)
+                    where = files if isinstance(files, str) else f"{files[0]}, {files[1]} and {files[2]}"
+                    kept = f"they are kept: curves #{number} in the store (marked stopped), {where}"
+                err_console.print(
+                    f"Interrupted: {stopped.finished} of {stopped.total} learners had finished; {kept}",
+                    markup=False,
+                    soft_wrap=True,
+                )
+                raise typer.Exit(130) from None
+        number, files = save(result, stopped=False)
+        if isinstance(files, str):
+            fail(files)
+        csv_path, points_path, png_path = files
         if as_json:
-            print_json({**payload, "result_id": number, "files": [str(csv_path), str(png_path)]})
+            payload = result.to_dict() | {"seconds_taken": round(time.perf_counter() - started, 3), "stopped": False}
+            print_json({**payload, "result_id": number, "files": [str(path) for path in files]})
             return
-        table = Table(box=box.SIMPLE_HEAD, title=f"{game.name} against {against}, % (mean [95% band], {seeds} seed(s))")
-        for name in ("spec", "games", "score", "best", "keeps", "mistakes", "blunders"):
-            table.add_column(name, justify="left" if name == "spec" else "right")
+        budget = f"{games} games" if seconds is None else f"{seconds:g} s of training"
+        seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
+        table = Table(box=box.SIMPLE_HEAD, title=f"{game.name}, {budget} a learner, against {against}: % ({seeded})")
+        for heading in ("spec", "games", "secs", "keeps", "best", "blund.", "score"):
+            table.add_column(heading, justify="left" if heading == "spec" else "right")
         for row in result.rows():
-            cells = [row["spec"], str(row["games"])]
+            cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f}"]
             for measure in curves_module.MEASURES:
                 mean, low, high = row[f"{measure}_mean"], row[f"{measure}_low"], row[f"{measure}_high"]
-                if mean != mean:  # NaN: no move was graded
+                if mean != mean:  # NaN
                     cells.append("-")
-                elif measure in ("score", "best"):
+                elif measure == "keeps" and seeds > 1:
                     cells.append(f"{100 * mean:.0f} [{100 * low:.0f}-{100 * high:.0f}]")
                 else:
                     cells.append(f"{100 * mean:.0f}")
             table.add_row(*cells)
         console.print(table)
-        console.print(f"{csv_path} and {png_path} written; kept in the store as result {number}.")
+        console.print(
+            f"keeps (mean [95% band]), best, blunders: shares of the suite {result.suite} "
+            f"({result.suite_size:,} positions); score: against {against}, {eval_games} games a point.",
+            markup=False,
+        )
+        console.print(
+            f"{csv_path}, {points_path.name} and {png_path.name} written; kept in the store as result {number}."
+        )

@@ -94,6 +94,7 @@ def play(
     ]
     from ..keeper import Keeper, default_keeper
     from ..players.knowledge import Learner
+    from .common import check_store
 
     if chosen_for_you:
         console.print(f"Your opponent is {second}.", markup=False)
@@ -102,6 +103,8 @@ def play(
         # An unnamed learner is kept too, as the default opponent is: what you teach it lasts.
         if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
             player.keep_as(PLAY_LEARNER_NAME)
+    if any(isinstance(player, Learner) and player.keep_name() is not None for player in players):
+        check_store()  # a learner is kept there: a store it cannot be kept in is named before the game
     for player in dict.fromkeys(players):
         if isinstance(player, Learner) and player.keep_name() is not None:
             fresh = "name" if player.kind != "thesis" else "memory"
@@ -221,6 +224,11 @@ def main() -> None:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     except Exception as error:
+        from ..store.db import StoreError
+
+        if isinstance(error, StoreError):  # the store's failures name their cause: one line, not a bug
+            err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
+            sys.exit(EXIT_USAGE)
         report_internal_error(error)
         sys.exit(EXIT_INTERNAL)
 

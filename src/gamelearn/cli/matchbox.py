@@ -20,9 +20,11 @@ from .common import (
     SEED_MAX,
     SEED_MIN,
     check_name,
+    check_store,
     console,
     err_console,
     fail,
+    open_store,
     output_dir,
     print_json,
 )
@@ -50,16 +52,6 @@ def register(app: typer.Typer) -> None:
     app.command("boxes")(boxes)
     for kind, help_text in (("her", HER_HELP), ("him", HIM_HELP), ("menace", MENACE_HELP)):
         app.add_typer(learner_app(kind), name=kind, help=help_text)
-
-
-def open_store(readonly: bool = False) -> Any:
-    """The store; ``readonly`` for commands that only read (they work on a read-only store)."""
-    from ..store.db import Store
-
-    try:
-        return Store(readonly=readonly)
-    except ValueError as error:
-        fail(str(error))
 
 
 def boxes(
@@ -236,6 +228,8 @@ def learner_app(kind: str) -> typer.Typer:
             fail(str(error))
         except OSError as error:
             fail(f"cannot write {path}: {error.strerror or error}")
+        except ValueError as error:  # a FIFO, a device, a socket or a folder: refused, nothing written
+            fail(str(error))
         console.print(f"Exported {kind} [bold]{name}[/bold]: {len(player.boxes)} boxes to {path}.")
 
     @sub.command("import")
@@ -348,6 +342,8 @@ def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, a
         fail(f"--out: {error}{saved}")
     except OSError as error:
         fail(f"--out: cannot write {path}: {error.strerror or error}{saved}")
+    except ValueError as error:  # a FIFO or a device where the chart goes: refused, nothing written
+        fail(f"--out: {error}{saved}")
     if as_json:
         print_json({**result, "kind": kind, "result_id": number, "plot": str(path)})
     else:
@@ -368,6 +364,7 @@ def run_her_command(
     from ..experiments.matchbox import run_her
 
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
     result = run_her(kind, learners, games, opponents, seed, side=side)
     name = kind.upper()
@@ -475,6 +472,7 @@ def run_menace_command(
     from ..experiments.matchbox import run_menace
 
     opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
     result = run_menace(learners, games, opponents, seed, side=side, beads=beads, rewards=rewards)
     symbol = "XO"[side]

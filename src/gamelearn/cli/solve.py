@@ -190,14 +190,16 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
         console.print(f"Kept every form's table in {table_path('teeko').parent}.", markup=False)
     if doc is not None:
         command = "gamelearn solve teeko --variants" + (f" (steps={steps})" if steps != "king" else "")
-        try:
-            text = doc.read_text() if doc.exists() else ""
+        from ..store.files import atomic_write_bytes, read_regular_file
+
+        try:  # through the one writer of files: whole or not at all, never over a FIFO or device
+            text = read_regular_file(doc, 16 * 1024 * 1024, "a Markdown page").decode() if doc.exists() else ""
             updated = replace_section(text, markdown(result, command))
-            temporary = doc.with_name(f".{doc.name}.tmp")
-            temporary.write_text(updated)
-            temporary.replace(doc)
+            atomic_write_bytes(doc, updated.encode())
         except OSError as error:
             fail(f"--doc {doc}: {error.strerror or error}")
+        except ValueError as error:  # a FIFO, a device or a folder; a missing folder
+            fail(f"--doc: {error}")
         console.print(f"Wrote the table into {doc}.", markup=False)
     disagreements = [row.spec for row in result.results if row.agrees is False]
     if disagreements:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import HELP_MARKUP, fail
+from .common import HELP_MARKUP
 
 if TYPE_CHECKING:
     from ..store.db import Store
@@ -39,14 +39,13 @@ def register(app: typer.Typer) -> None:
     app.add_typer(teeko_app, name="teeko")
 
 
-def open_store(readonly: bool = False) -> Store:  # imported late so that `gamelearn --help` stays quick
-    """The store; ``readonly`` for commands that only read (they work on a read-only store)."""
-    from ..store.db import Store
+def open_store(readonly: bool = False, check: bool = True) -> Store:
+    """The store (cli.common.open_store, checked whole unless ``check=False``): ``readonly`` for
+    commands that only read; one line naming the cause where it cannot be used."""
+    from .common import open_store as open_checked
 
-    try:
-        return Store(readonly=readonly)
-    except ValueError as error:
-        fail(str(error))
+    store: Store = open_checked(readonly=readonly, check=check)
+    return store
 
 
 def percent(part: int, whole: int) -> str:

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from ..store.files import NotWritableTargetError
 from ..store.thesis_memories import (
     STAT_FIELDS,
     export_memory,
@@ -196,6 +197,8 @@ def stat_reset(
             write_stat(zeros, file)
         except OSError as error:
             fail(f"cannot write {file}: {error.strerror or error}")
+        except ValueError as error:  # a FIFO, a device or a socket: refused, nothing written
+            fail(str(error))
         console.print(f"Reset {file}.")
         return
     save_stat(open_store(), zeros)
@@ -228,6 +231,8 @@ def stat_export(
         counts = export_stat(store, path)
     except OSError as error:
         fail(f"cannot write {path}: {error.strerror or error}")
+    except NotWritableTargetError as error:  # it names the path itself
+        fail(str(error))
     except ValueError as error:
         fail(f"cannot write {path}: {error}")
     console.print(f"Wrote the score ({sum(counts)} games, 36 bytes) to {path}.")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from ..paths import looks_like_path
 from ..store.thesis_memories import STAT_FIELDS, read_stat
 from .common import (
     MAX_BATCH_GAMES,
@@ -99,6 +100,23 @@ def check_memory(store: Store, option: str, ref: MemoryRef, new: bool) -> None:
              "(copy it, or import it: gamelearn teeko memory import FILE)")  # fmt: skip
 
 
+def hold_lock(context: typer.Context, option: str, path: Path, shown: str, held: dict[Path, Any]) -> None:
+    """Lock ``path`` for the rest of the command (released when its context closes, however it
+    ends, or by the kernel when the process dies), or refuse in one line: another gamelearn is
+    using it."""
+    from ..store.files import FileLock
+
+    lock = FileLock(path, shown)
+    if lock.path in held:  # the same file twice in one run: refused below, by what it names
+        return
+    try:
+        lock.acquire()
+    except ValueError as error:
+        fail(f"{option}: {error}")
+    held[lock.path] = lock
+    context.call_on_close(lock.release)
+
+
 def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
     total = x_wins + draws + o_wins
     table = Table("", "games", "share")
@@ -109,6 +127,7 @@ def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
 
 
 def batch(
+    context: typer.Context,
     games: Annotated[int, typer.Option("--games", min=1, max=MAX_BATCH_GAMES, help="the number of games")],
     first: Annotated[str, typer.Option("--first", help="player I's (X's) switches, such as +h+s+l")] = "+h+s+l",
     second: Annotated[str, typer.Option("--second", help="player II's (O's) switches")] = "+h+s+l",
@@ -160,18 +179,26 @@ def batch(
     for option, target in (("--trace", trace), ("--stat", stat)):
         if target is not None and (target.is_dir() or not target.absolute().parent.is_dir()):
             fail(f"{option}: cannot write {target}: " + ("it is a folder" if target.is_dir() else "no such folder"))
+    # Each file the run rewrites is locked before it is read: a second batch on the same file
+    # would rewrite it from its own copy and undo the first one's lessons (docs/store.md).
+    locks: dict[Path, Any] = {}
+    if stat is not None:
+        hold_lock(context, "--stat", stat, str(stat), locks)
     counts_at_start: tuple[int, ...] = (0,) * STAT_FIELDS
     if stat is not None and stat.exists():
         try:
             counts_at_start = read_stat(stat)
         except ValueError as error:
             fail(str(error))
-    store = open_store()
+    store = open_store()  # before any game: missing, read-only, locked or damaged is named
     refs = {}
     for option, spec in (("--first-memory", first_memory), ("--second-memory", second_memory)):
         if spec is not None:
+            spec = check_name(option, spec)
+            if looks_like_path(spec) and Path(spec).exists():
+                hold_lock(context, option, Path(spec), spec, locks)
             try:
-                refs[option] = resolve_memory(store, check_name(option, spec))
+                refs[option] = resolve_memory(store, spec)
             except ValueError as error:
                 fail(f"{option}: {error}")
             check_memory(store, option, refs[option], new)
@@ -189,6 +216,8 @@ def batch(
         trace_file = AtomicFile(trace, encoding="ascii", newline="\n") if trace is not None else None
     except OSError as error:
         fail(f"--trace: cannot write {trace}: {error.strerror or error}")
+    except ValueError as error:  # a FIFO, a device or a socket: refused, nothing written
+        fail(f"--trace: {error}")
     transcript = Transcript(trace_file.stream, header) if trace_file is not None else None
     hang = None
     interrupted = False
@@ -476,6 +505,8 @@ def experiment(
         fail(f"--out: {error} ({saved})")
     except OSError as error:
         fail(f"--out: cannot write {chart}: {error.strerror or error} ({saved})")
+    except ValueError as error:  # a FIFO or a device where the chart goes: refused, nothing written
+        fail(f"--out: {error} ({saved})")
     if as_json:
         print_json({**report.to_payload(), "result_id": result_id, "chart": str(chart)})
         return

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from ..experiments.openings import max_plies as max_opening_plies
 from ..experiments.pairs import Sprt
+from ..experiments.suites import get_suite
 from ..experiments.tournament import (
     TournamentInterrupted,
     TournamentResult,
@@ -24,7 +25,8 @@ from ..experiments.tournament import (
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, console, err_console, fail, print_json
+from .grading import grades_table
 
 #: The most games a pair plays, and the most local processes.
 MAX_PAIR_GAMES = 1_000_000
@@ -32,6 +34,11 @@ MAX_WORKERS = 256
 #: The most plies --max-plies allows.
 MAX_PLIES_LIMIT = 100_000
 
+SUITE_LEGEND = (
+    "The suite: each player as given (a learner as it starts), frozen and greedy, on the game's "
+    "positions where a move loses value; keeps: its move keeps the value; blund.: a win or a draw "
+    "thrown to a loss (gamelearn grade)."
+)
 GRADES_LEGEND = (
     "best: the share of moves perfect play would make; mist.: mistakes (a win thrown to a draw, "
     "or a draw to a loss); blun.: blunders (a win thrown to a loss)."
@@ -270,6 +277,7 @@ def register(app: typer.Typer) -> None:
             check_arguments(game, specs, games, max_plies, grade, workers or 1, test)
         except ValueError as error:
             fail(str(error))
+        check_store()  # the result is kept there: a store that cannot be opened is named before any game
         pairs = len(specs) * (len(specs) - 1) // 2
         # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -324,6 +332,9 @@ def register(app: typer.Typer) -> None:
             console.print(sprt_line(result), markup=False)
         if grade:
             console.print(GRADES_LEGEND)
+        if result.suite_grades:
+            console.print(grades_table(get_suite(game), list(result.suite_grades)))
+            console.print(SUITE_LEGEND, markup=False)
         forfeits = sum(g.end == "forfeit" for g in result.games)
         if forfeits:
             console.print(

@@ -1,49 +1,63 @@
-"""Learning curves: how fast each learner learns, graded move by move against the exact solution.
+"""Learning curves: how fast each learner learns, graded on the game's suite, on shared axes.
 
-For each learner spec, ``seeds`` independent learners each play ``games`` training games against
-the opponent (``against``), colours alternating (the learner first in even games).  Before the first
-game and after every ``every`` games a frozen copy is measured: the learner's knowledge is loaded
-into a new player made from its spec with ``train=off``, which plays ``eval_games`` games against a
-fresh opponent (colours alternating, nobody learning).  Two things are measured:
+For each learner spec, ``seeds`` independent learners train for a budget: ``games`` training games,
+or ``seconds`` of training (wall time while it plays and learns; measuring it is not counted).  A
+learner that trains by self-play (``az``: it has ``self_play``) trains by its own self-play
+trainer, as ``gamelearn train`` does (one batch played first, off the clock, by a copy that is
+thrown away: it compiles the self-play, which costs the first learner in a process seconds and
+the next ones nothing, so that every seed's time is training); any other plays the opponent (``against``), its seat set by
+``side``: ``first``, ``second`` (Gardner 1962: HER always plays Black, the second player) or
+``alternate`` (first in even games).
 
-* its **score** against the opponent: 1 a win, 1/2 a draw (a repetition or the ply cap included),
-  0 a loss, averaged over the games;
-* the **grades of its moves** in those games, each judged by the perfect player
-  (``gamelearn.solve(game).grade``): the shares of best moves, of moves that keep the value
-  (best or keeps), of mistakes (a win thrown to a draw, a draw to a loss) and of blunders (a win
-  thrown to a loss), over every position it met.
+Before the first game, and at each checkpoint (every ``every`` games, or ``points`` times evenly in
+the training time, and at the end), a frozen, greedy copy is measured (its knowledge loaded into
+a new player made from ``graded_spec(game, spec)``: train=off, exploration off):
 
-Over the seeds each point gets its mean and a 95% band: mean +/- t(0.975, S-1) * s / sqrt(S),
-Student's t (scipy.stats), s the sample standard deviation; one seed has no band (the mean alone); a band is cut to [0, 1], where every measure lies.
+* its grade on the whole suite (``grade_player``, the same measure as ``gamelearn train`` and
+  ``gamelearn grade``): the shares of positions where its move keeps the value (*keeps*, the
+  headline), is a best move (*best*), or throws a win to a loss (*blunders*);
+* its **score** against the opponent in ``eval_games`` games (seats by ``side``, nobody learning):
+  1 a win, 1/2 a draw (a repetition or the ply cap included), 0 a loss, averaged.
 
-Every game is seeded by a hash of (seed, spec, learner, game), so a run replays exactly; the
-(spec, seed) tasks are independent and run in local processes or on a Dask cluster, with the same
-result either way.
+Each point records the games played and the seconds trained.  Over the seeds each point gets its
+mean and a 95% band: mean +/- t(0.975, S-1) * s / sqrt(S), Student's t (scipy.stats), s the sample
+standard deviation; one seed has no band (the mean alone); a band is cut to [0, 1].
+
+Every game is seeded by a hash of (seed, spec, learner, game), so a run by games replays exactly,
+in local processes or on a Dask cluster (a run by seconds is cut by the clock: its games replay,
+but how many fit in the time depends on the machine).  ^C keeps the learners that had finished
+(:class:`CurvesInterrupted`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from ..games import Game, get_game
-from ..match import DEFAULT_MAX_PLIES, play_game
+from ..match import DEFAULT_MAX_PLIES, GameRecord, play_game
 from ..players.knowledge import Learner
-from ..players.registry import make_player
-from ..solve import Grade, solve
-from ..store.files import atomic_write_bytes
-from .runners import default_workers, run_all
+from ..players.registry import graded_spec, make_player
+from .grading import grade_player
+from .runners import Interrupted, default_workers, run_all
 from .statistics import mean_interval
+from .suites import get_suite
+from .training import frozen_copy, self_play_games
 
-#: The CSV's columns, in order (``docs/curves.md`` documents them).
-MEASURES = ("score", "best", "keeps_value", "mistake", "blunder")
-CSV_COLUMNS = ("spec", "games", "seeds") + tuple(
+#: The measures of a point, in the CSV's order (docs/curves.md documents them).
+MEASURES = ("keeps", "best", "blunders", "score")
+#: Where the learner sits: in training games against the opponent, and in the score's games.
+SIDES = ("first", "second", "alternate")
+#: The summary CSV's columns, in order: one row per spec and checkpoint.
+CSV_COLUMNS = ("spec", "point", "games", "seconds", "seeds") + tuple(
     f"{measure}_{part}" for measure in MEASURES for part in ("mean", "low", "high")
 )
+#: The per-seed CSV's columns: one row per spec, seed and checkpoint.
+POINT_COLUMNS = ("spec", "seed", "point", "games", "seconds", *MEASURES)
 
 
 def curve_seed(seed: int, spec: int, learner: int, index: int) -> int:
@@ -53,87 +67,117 @@ def curve_seed(seed: int, spec: int, learner: int, index: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def frozen_spec(spec: str) -> str:
-    """``spec`` with train=off (replacing any train option it has)."""
-    name, _, rest = spec.partition(":")
-    options = [part for part in rest.split(",") if part.strip() and not part.strip().startswith("train=")]
-    return f"{name}:{','.join([*options, 'train=off'])}"
+def learner_seat(side: str, index: int) -> int:
+    """The learner's seat (0 moves first) in game ``index`` when it sits ``side``."""
+    return {"first": 0, "second": 1}.get(side, index % 2)
 
 
 @dataclass(frozen=True)
 class CurveTask:
-    """One learner's run (names, not objects: it is pickled to a worker)."""
+    """One learner's run (names, not objects: it is pickled to a worker).  ``games`` or
+    ``seconds`` is the budget; checkpoints every ``every`` games, or ``points`` evenly in time."""
 
     game: str
     spec: str
     spec_index: int
     learner: int
     against: str
-    games: int
+    games: int | None
+    seconds: float | None
     every: int
+    points: int
     eval_games: int
     seed: int
     max_plies: int
+    side: str = "alternate"
 
 
 @dataclass(frozen=True)
 class Point:
-    """One measurement of one learner after ``games`` training games."""
+    """One measurement of one learner: checkpoint ``point`` (0 before training), after ``games``
+    games and ``seconds`` of training; the suite's shares and the score against the opponent."""
 
     spec_index: int
     learner: int
+    point: int
     games: int
+    seconds: float
+    keeps: float
+    best: float
+    blunders: float
     score: float
-    grades: dict[str, int]
-
-    def share(self, measure: str) -> float:
-        moves = sum(self.grades.values())
-        if not moves:
-            return math.nan
-        if measure == "keeps_value":
-            return (self.grades["best"] + self.grades["keeps"]) / moves
-        return self.grades[measure] / moves
 
     def value(self, measure: str) -> float:
-        return self.score if measure == "score" else self.share(measure)
+        return float(getattr(self, measure))
 
 
-def measure(task: CurveTask, learner: Any, games_played: int) -> Point:
+def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: float) -> Point:
+    """Grade a frozen, greedy copy of ``learner`` on the suite, and its score in the eval games."""
     game = get_game(task.game)
-    solution = solve(game)
-    copy = make_player(game, frozen_spec(task.spec), seed=curve_seed(task.seed, task.spec_index, task.learner, -2))
-    assert isinstance(copy, Learner)  # check_arguments made sure, before anything was played
-    copy.load(learner.knowledge())
-    points = 0.0
-    grades = {grade.value: 0 for grade in Grade}
+    copy_seed = curve_seed(task.seed, task.spec_index, task.learner, -2)
+    copy = frozen_copy(learner, graded_spec(game, task.spec), seed=copy_seed)
+    report = grade_player(copy, get_suite(game), seed=copy_seed, spec=task.spec)
+    total = 0.0
     for index in range(task.eval_games):
         opponent = make_player(game, task.against, seed=curve_seed(task.seed, -1, task.learner, -3 - index))
-        side = index % 2
-        seats = [copy, opponent] if side == 0 else [opponent, copy]
+        seat = learner_seat(task.side, index)
+        seats = [copy, opponent] if seat == 0 else [opponent, copy]
+        seed = curve_seed(task.seed, task.spec_index, task.learner, 1_000_000 + games * 1000 + index)
+        record = play_game(game, seats, seed=seed, max_plies=task.max_plies, learn=False)
+        total += 0.5 if record.winner is None else float(record.winner == seat)
+    return Point(
+        task.spec_index,
+        task.learner,
+        point,
+        games,
+        round(seconds, 3),
+        report.keeps,
+        report.best,
+        report.blunders,
+        total / task.eval_games,
+    )
 
-        def grade(before: Any, move: str, after: Any, side: int = side) -> None:
-            if game.to_move(before) == side:
-                grades[solution.grade(before, move).value] += 1
 
-        seed = curve_seed(task.seed, task.spec_index, task.learner, 1_000_000 + games_played * 1000 + index)
-        record = play_game(game, seats, seed=seed, max_plies=task.max_plies, learn=False, on_move=grade)
-        points += 0.5 if record.winner is None else float(record.winner == side)
-    return Point(task.spec_index, task.learner, games_played, points / task.eval_games, grades)
-
-
-def run_curve(task: CurveTask) -> list[Point]:
-    """Train one learner against the opponent, measuring a frozen copy every ``every`` games."""
+def run_curve(task: CurveTask, on_game: Callable[[GameRecord, int], None] | None = None) -> list[Point]:
+    """Train one learner for its budget, measuring a frozen copy at each checkpoint.
+    ``on_game(record, learner's seat)`` hears each training game against the opponent."""
     game = get_game(task.game)
-    learner = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -1))
+    learner: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -1))
     opponent = make_player(game, task.against, seed=curve_seed(task.seed, -1, task.learner, -1))
-    found = [measure(task, learner, 0)]
-    for index in range(task.games):
-        seats = [learner, opponent] if index % 2 == 0 else [opponent, learner]
-        play_game(
-            game, seats, seed=curve_seed(task.seed, task.spec_index, task.learner, index), max_plies=task.max_plies
-        )
-        if (index + 1) % task.every == 0 or index + 1 == task.games:
-            found.append(measure(task, learner, index + 1))
+    self_play = hasattr(learner, "self_play")
+    if self_play:  # compile the self-play (az: JAX) off the clock, on a copy that is thrown away
+        warm_up: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -4))
+        warm_up.self_play(1)
+    start = self_play_games(learner) if self_play else 0
+    found = [measure(task, learner, 0, 0, 0.0)]
+    played, trained, index = 0, 0.0, 0
+    step = None if task.seconds is None else task.seconds / task.points
+    last_mark = 0  # the last checkpoint measured: a game count, or a time step's number
+
+    def finished() -> bool:
+        return played >= task.games if task.games is not None else trained >= (task.seconds or 0.0)
+
+    while not finished():
+        started = time.perf_counter()
+        if self_play:
+            learner.self_play(1)
+            played = self_play_games(learner) - start
+        else:
+            seat = learner_seat(task.side, index)
+            seats = [learner, opponent] if seat == 0 else [opponent, learner]
+            seed = curve_seed(task.seed, task.spec_index, task.learner, index)
+            record = play_game(game, seats, seed=seed, max_plies=task.max_plies)
+            played += 1
+            if on_game is not None:
+                on_game(record, seat)
+        trained += time.perf_counter() - started
+        index += 1
+        mark = played // task.every if step is None else min(task.points, int(trained / step))
+        if finished() or mark > last_mark:
+            found.append(measure(task, learner, len(found) if step is None else max(mark, 1), played, trained))
+            last_mark = mark
+    if step is not None and found[-1].point != task.points:  # the end is the last time step
+        found[-1] = Point(**{**asdict(found[-1]), "point": task.points})
     return found
 
 
@@ -142,7 +186,7 @@ def run_curve(task: CurveTask) -> list[Point]:
 
 def band(values: Sequence[float]) -> tuple[float, float, float]:
     """(mean, low, high): the mean with a 95% Student-t interval cut to [0, 1]; one value: no band.
-    Values that are NaN (a measurement with no move graded) are left out."""
+    Values that are NaN are left out."""
     clean = [v for v in values if not math.isnan(v)]
     if not clean:
         return (math.nan, math.nan, math.nan)
@@ -153,35 +197,57 @@ def band(values: Sequence[float]) -> tuple[float, float, float]:
 @dataclass(frozen=True)
 class CurvesResult:
     game: str
+    suite: str
+    suite_size: int
     specs: tuple[str, ...]
     against: str
-    games: int
+    games: int | None
+    seconds: float | None
     every: int
+    checkpoints: int | None  # a timed run's measurements, evenly in time
     seeds: int
+    side: str
     eval_games: int
     seed: int
     max_plies: int
     points: tuple[Point, ...]
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per spec and measurement point: the CSV_COLUMNS."""
+        """One row per spec and checkpoint: the CSV_COLUMNS (games and seconds: means over seeds)."""
         rows = []
         for spec_index, spec in enumerate(self.specs):
-            for games in sorted({p.games for p in self.points if p.spec_index == spec_index}):
-                here = [p for p in self.points if p.spec_index == spec_index and p.games == games]
-                row: dict[str, Any] = {"spec": spec, "games": games, "seeds": len(here)}
+            for point in sorted({p.point for p in self.points if p.spec_index == spec_index}):
+                here = [p for p in self.points if p.spec_index == spec_index and p.point == point]
+                games = sum(p.games for p in here) / len(here)
+                row: dict[str, Any] = {
+                    "spec": spec,
+                    "point": point,
+                    "games": int(games) if games == int(games) else round(games, 1),
+                    "seconds": round(sum(p.seconds for p in here) / len(here), 3),
+                    "seeds": len(here),
+                }
                 for name in MEASURES:
                     mean, low, high = band([p.value(name) for p in here])
                     row |= {f"{name}_mean": mean, f"{name}_low": low, f"{name}_high": high}
                 rows.append(row)
         return rows
 
+    def seed_rows(self) -> list[dict[str, Any]]:
+        """One row per spec, seed and checkpoint: the POINT_COLUMNS."""
+        return [
+            {"spec": self.specs[p.spec_index], "seed": p.learner, **{k: getattr(p, k) for k in POINT_COLUMNS[2:]}}
+            for p in self.points
+        ]
+
+    def finished_learners(self) -> int:
+        return len({(p.spec_index, p.learner) for p in self.points})
+
     def to_dict(self) -> dict[str, Any]:
         data = {key: value for key, value in asdict(self).items() if key != "points"}
         data["specs"] = list(self.specs)
         data["columns"] = list(CSV_COLUMNS)
         data["rows"] = [{k: _number(v) for k, v in row.items()} for row in self.rows()]
-        data["points"] = [asdict(p) for p in self.points]
+        data["points"] = [{k: _number(v) for k, v in row.items()} for row in self.seed_rows()]
         return data
 
 
@@ -191,80 +257,35 @@ def _number(value: Any) -> Any:
     return value
 
 
-def to_csv(result: CurvesResult) -> str:
-    lines = [",".join(CSV_COLUMNS)]
-    for row in result.rows():
-        cells = []
-        for column in CSV_COLUMNS:
-            value = row[column]
-            cells.append(
-                ""
-                if isinstance(value, float) and math.isnan(value)
-                else f"{value:.5f}"
-                if isinstance(value, float)
-                else str(value)
-            )
-        lines.append(",".join(cells))
-    return "\n".join(lines) + "\n"
-
-
-def render_png(result: CurvesResult) -> bytes:
-    """Two panels, score and best-move share against games, a line and a 95% band per spec."""
-    import io
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(1, 2, figsize=(11, 4.2), constrained_layout=True)
-    rows = result.rows()
-    for spec in result.specs:
-        mine = [row for row in rows if row["spec"] == spec]
-        x = [row["games"] for row in mine]
-        for axis, name in zip(axes, ("score", "best"), strict=True):
-            line = axis.plot(x, [row[f"{name}_mean"] for row in mine], marker="o", markersize=3, label=spec)[0]
-            axis.fill_between(
-                x,
-                [row[f"{name}_low"] for row in mine],
-                [row[f"{name}_high"] for row in mine],
-                color=line.get_color(),
-                alpha=0.2,
-            )
-    axes[0].set_title(f"score against {result.against}")
-    axes[1].set_title("share of best moves (perfect player's grade)")
-    for axis in axes:
-        axis.set_xlabel("training games")
-        axis.set_ylim(-0.02, 1.02)
-        axis.grid(alpha=0.3)
-    axes[0].legend(loc="lower right", fontsize=8)
-    figure.suptitle(f"{result.game}: mean over {result.seeds} seed(s), 95% band")
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    plt.close(figure)
-    return buffer.getvalue()
-
-
-def write_files(result: CurvesResult, out: Path) -> tuple[Path, Path]:
-    """OUT.csv and OUT.png, each written whole or not at all; ValueError for a missing folder."""
-    csv_path, png_path = out.with_suffix(".csv"), out.with_suffix(".png")
-    atomic_write_bytes(csv_path, to_csv(result).encode("utf-8"))
-    atomic_write_bytes(png_path, render_png(result))
-    return csv_path, png_path
-
-
 # Running -------------------------------------------------------------------------------------------
 
 
 def check_arguments(
-    game: Game, specs: Sequence[str], against: str, games: int, every: int, seeds: int, eval_games: int, workers: int
+    game: Game,
+    specs: Sequence[str],
+    against: str,
+    games: int | None,
+    every: int,
+    seeds: int,
+    eval_games: int,
+    workers: int,
+    seconds: float | None = None,
+    points: int = 10,
+    side: str = "alternate",
 ) -> None:
     """ValueError naming what is wrong, before anything is played."""
     if not specs:
         raise ValueError("name at least one learner spec")
+    if (games is None) == (seconds is None):
+        raise ValueError("give one budget per learner: --games N or --seconds S")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"--seconds must be above 0, not {seconds}")
+    if side not in SIDES:
+        raise ValueError(f"--side is first, second or alternate, not {side!r}")
     for name, value, low in (
-        ("--games", games, 1),
+        ("--games", 1 if games is None else games, 1),
         ("--every", every, 1),
+        ("--points", points, 1),
         ("--seeds", seeds, 1),
         ("--eval-games", eval_games, 1),
         ("--workers", workers, 1),
@@ -281,53 +302,72 @@ def check_arguments(
             raise ValueError(f"{spec!r}: curves train fresh learners in memory; drop the stored name from the spec")
         if not player.trains:
             raise ValueError(f"{spec!r}: a frozen learner (train=off) learns nothing; drop train=off")
-        make_player(game, frozen_spec(spec), seed=0)
+        make_player(game, graded_spec(game, spec), seed=0)
     opponent = make_player(game, against, seed=0)
     if opponent.is_human:
         raise ValueError("--against: curves play machines only, not a person")
     try:
-        solve(game)
+        get_suite(game)
     except ValueError as error:
         raise ValueError(
             f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
         ) from None
 
 
+class CurvesInterrupted(KeyboardInterrupt):
+    """Curves stopped by ^C: ``result`` holds the learners that had finished (``finished`` of
+    ``total``); the others have no points."""
+
+    def __init__(self, result: CurvesResult, finished: int, total: int) -> None:
+        super().__init__(f"interrupted with {finished} of {total} learners finished")
+        self.result, self.finished, self.total = result, finished, total
+
+
 def run_curves(
     game: Game | str,
     specs: Sequence[str],
     against: str,
-    games: int,
-    every: int,
-    seeds: int,
+    games: int | None = None,
+    every: int = 10,
+    seeds: int = 5,
     seed: int = 0,
     eval_games: int = 20,
     max_plies: int = DEFAULT_MAX_PLIES,
     workers: int | None = None,
     dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[list[Point]], None] | None = None,
+    seconds: float | None = None,
+    points: int = 10,
+    side: str = "alternate",
 ) -> CurvesResult:
-    """The learning curves of ``specs`` (see the module's text).  ``progress(1)`` after each
-    learner's run.  ValueError for bad arguments, before anything is played."""
+    """The learning curves of ``specs`` (see the module's text).  ``progress(points)`` hears each
+    learner's points as it finishes.  ValueError for bad arguments, before anything is played;
+    :class:`CurvesInterrupted` on ^C, with the learners that had finished."""
     if isinstance(game, str):
         game = get_game(game)
     workers = default_workers() if workers is None else workers
     specs = [spec.strip() for spec in specs]
-    check_arguments(game, specs, against, games, every, seeds, eval_games, workers)
+    check_arguments(game, specs, against, games, every, seeds, eval_games, workers, seconds, points, side)
     tasks = [
-        CurveTask(game.name, spec, index, learner, against, games, every, eval_games, seed, max_plies)
+        CurveTask(
+            game.name, spec, index, learner, against, games, seconds, every, points, eval_games, seed, max_plies, side
+        )
         for index, spec in enumerate(specs)
         for learner in range(seeds)
     ]
-    found: list[Point] = []
+    suite = get_suite(game)
 
-    def done(points: list[Point]) -> None:
-        if progress is not None:
-            progress(1)
+    def result(found: list[Point]) -> CurvesResult:
+        found.sort(key=lambda p: (p.spec_index, p.learner, p.point))
+        return CurvesResult(
+            game.name, suite.name, len(suite), tuple(specs), against, games, seconds, every,
+            None if seconds is None else points, seeds, side,
+            eval_games, seed, max_plies, tuple(found),
+        )  # fmt: skip
 
-    for points in run_all(run_curve, tasks, workers, dask, on_done=done):
-        found.extend(points)
-    found.sort(key=lambda p: (p.spec_index, p.learner, p.games))
-    return CurvesResult(
-        game.name, tuple(specs), against, games, every, seeds, eval_games, seed, max_plies, tuple(found)
-    )
+    try:
+        ran = run_all(run_curve, tasks, workers, dask, on_done=progress)
+    except Interrupted as stopped:  # keep what finished: the learners measured to the end
+        kept = [points for points in stopped.finished if points is not None]
+        raise CurvesInterrupted(result([p for points in kept for p in points]), len(kept), len(tasks)) from None
+    return result([p for points in ran for p in points])

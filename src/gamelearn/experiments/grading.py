@@ -217,10 +217,9 @@ def grade(
     # a player (and warming its compiled kernels) is paid rarely.
     size = len(chosen)
     step = max(1, min(250, -(-size // max(1, workers))))
+    slices = [(index, start) for index in range(len(specs)) for start in range(0, size, step)]
     tasks = [
-        GradeTask(game.spec, spec, chosen.name, seed, start, min(size, start + step))
-        for spec in specs
-        for start in range(0, size, step)
+        GradeTask(game.spec, specs[index], chosen.name, seed, start, min(size, start + step)) for index, start in slices
     ]
 
     def done(tallies: list[Tally]) -> None:
@@ -229,7 +228,9 @@ def grade(
 
     results = run_all(grade_slice, tasks, workers, dask, done)
     reports = []
-    for spec in specs:
-        tallies = [tally for task, found in zip(tasks, results, strict=True) if task.spec == spec for tally in found]
+    for index, spec in enumerate(specs):
+        tallies = [
+            tally for (owner, _), found in zip(slices, results, strict=True) if owner == index for tally in found
+        ]
         reports.append(report(spec, chosen, tallies))
     return reports

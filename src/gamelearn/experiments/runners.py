@@ -191,4 +191,20 @@ def run_all(
     if not tasks:
         return []
     with executor(workers if dask else min(workers, len(tasks)), dask) as running:
+        if isinstance(running, InlineExecutor):
+            return run_inline(fn, tasks, on_done)
         return wait_all([running.submit(fn, task) for task in tasks], on_done)
+
+
+def run_inline(fn: Callable[[T], R], tasks: Sequence[T], on_done: Callable[[R], None] | None = None) -> list[R]:
+    """In this process, one task after another; ``on_done`` hears each result as it comes, and an
+    interrupt keeps the tasks that had finished (:class:`Interrupted`), as the pools do."""
+    results: list[R] = []
+    try:
+        for task in tasks:
+            results.append(fn(task))
+            if on_done is not None:
+                on_done(results[-1])
+    except KeyboardInterrupt:
+        raise Interrupted([*results, *[None] * (len(tasks) - len(results))]) from None
+    return results

@@ -49,6 +49,7 @@ from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, p
 from ..store.files import AtomicFile
 from ..store.thesis_files import read_memory, write_stat
 from ..store.thesis_memories import MemoryRef, load_stat, save_stat, write_memory_entries
+from .interrupts import signals_deferred
 
 if TYPE_CHECKING:
     from ..store.db import Store
@@ -372,22 +373,40 @@ class BatchKeeper:
 
     def save(self, stopped: str | None = None) -> int:
         """Keep every game played so far; returns how many games are kept.  All or nothing: if this
-        fails (or is interrupted) the store holds what the previous save kept."""
-        games = len(self.played)
-        new = self.played[self.saved_games : games]
-        try:
-            self._save(games, new, stopped)
-        except BaseException:
-            self._stored.clear()  # rolled back: what was applied to the cached copies never happened
-            raise
-        for name, (_, memory) in list(self._stored.items()):  # committed: what we wrote is current
-            self._stored[name] = (self.keeper.memory_version(name), memory)
-        self.saved_games = games
-        self.last_save = self.clock()
+        fails the store holds what the previous save kept.
+
+        ^C and SIGTERM wait until the save is done, its bookkeeping included
+        (:func:`~gamelearn.experiments.interrupts.signals_deferred`): one that landed just after
+        COMMIT, while this copy still believed the games unsaved, made the next save apply them a
+        second time.  And the games already kept are read from the stored result inside the
+        save's own transaction, so an error after a COMMIT cannot count a game twice either."""
+        with signals_deferred():
+            games = len(self.played)
+            try:
+                self._save(games, stopped)
+            except BaseException:
+                self._stored.clear()  # perhaps rolled back: the cached copies are not to be trusted
+                raise
+            for name, (_, memory) in list(self._stored.items()):  # committed: what we wrote is current
+                self._stored[name] = (self.keeper.memory_version(name), memory)
+            self.saved_games = games
+            self.last_save = self.clock()
         return games
 
-    def _save(self, games: int, new: Sequence[GameSummary], stopped: str | None) -> None:
+    def _games_kept(self) -> int:
+        """How many games the stored result counts (inside the save's transaction): 0 when there
+        is none yet, or when the save that made it was rolled back."""
+        if self.result_id is None:
+            return 0
+        stored = self.store.result(self.result_id)
+        if stored is None:
+            self.result_id = None  # the save that inserted it never committed
+            return 0
+        return int(stored["games"])
+
+    def _save(self, games: int, stopped: str | None) -> None:
         with self.store.transaction():
+            new = self.played[self._games_kept() : games]
             for kept in self.memories:
                 self._save_memory(kept, new)
             if self.stat_path is None:  # the store's score, as the original's stat.m counted every game

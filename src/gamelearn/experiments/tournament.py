@@ -54,6 +54,8 @@ from ..players.registry import make_player
 from ..players.thesis.heuristics import NoMoveError
 from ..players.thesis.opening import OpeningHang
 from ..solve import Grade, Solution, solve
+from .grading import GradeReport
+from .grading import grade as grade_on_suite
 from .openings import Book, choose_book
 from .pairs import Sprt, pair_interval, pentanomial
 from .ratings import bootstrap_ratings, bradley_terry_ratings
@@ -340,6 +342,8 @@ class TournamentResult:
     book: Book = field(default_factory=Book)
     #: the sequential test's report (Sprt.report), None without one
     sprt: dict[str, Any] | None = None
+    #: with grade: each spec graded on the game's suite, frozen and greedy (the yardstick)
+    suite_grades: tuple[GradeReport, ...] = ()
 
     def pair(self, i: int, j: int) -> tuple[int, int, int]:
         """(wins, draws, losses) of spec i against spec j."""
@@ -363,6 +367,7 @@ class TournamentResult:
             "interval_method": "score: Student t 95% over game pairs; wilson: Wilson 95% over games",
             "openings": self.book.to_dict(),
             "sprt": self.sprt,
+            "suite_grades": [report.to_dict() for report in self.suite_grades],
             "pairs": [p.to_dict() for p in self.pairs],
             "standings": [s.to_dict() for s in self.standings],
         }
@@ -571,7 +576,11 @@ def run_tournament(
     except Interrupted as stopped:  # keep what finished: the pairs played to the end
         finished = [pair for pair in stopped.finished if pair is not None]
         raise TournamentInterrupted(table([r for p in finished for r in p]), len(finished), len(tasks)) from None
-    return table([result for pair in played for result in pair])
+    result = table([result for pair in played for result in pair])
+    if not grade:
+        return result
+    # The yardstick beside the in-game grades: every spec as given (a learner in memory as it starts).
+    return replace(result, suite_grades=tuple(grade_on_suite(game, specs, seed=seed, workers=workers, dask=dask)))
 
 
 class TournamentInterrupted(KeyboardInterrupt):

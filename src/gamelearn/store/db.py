@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import re
-import shutil
 import sqlite3
 import threading
 import time
@@ -25,6 +23,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..paths import data_dir
+from .failures import (
+    BUSY_SLICE_SECONDS,
+    LOCK_WAIT_SECONDS,
+    StoreError,
+    _cannot_make,
+    _disk_full,
+    _folder_problem,
+    _read_only_reason,
+    _test_pause_after_commit,
+    damaged,
+    describe_failure,
+)
 
 if TYPE_CHECKING:
     from ..match import GameRecord
@@ -84,85 +94,12 @@ def _check_entry(entry: Any) -> MemoryEntry:
     return board, x_wins, o_wins
 
 
-class StoreError(ValueError):
-    """The store cannot do what was asked; the message names the real cause in one line
-    (permission denied, a read-only file system, a full disk, a lock held by another process,
-    a file that is not a gamelearn database).  A ValueError, as every user-facing refusal is."""
-
-
-#: How long a write waits with no other write finishing before giving up.  Every transaction of
-#: ours is short (one game's lesson, one save of a batch, one import), so a lock held that long
-#: means a stuck process, and the person is better told than kept waiting.
-LOCK_WAIT_SECONDS = 10.0
-#: One attempt's wait for the write lock (SQLite's busy timeout); see Store._begin.
-BUSY_SLICE_SECONDS = 0.5
-
-
-def _folder_problem(folder: Path) -> str:
-    """Why ``folder`` cannot hold the store, or '' if it can."""
-    for parent in (folder, *folder.parents):
-        if parent.exists() and not parent.is_dir():
-            return f"{parent} is a file, not a folder"
-    return ""
-
-
-def _read_only_reason(path: Path) -> str:
-    """Why the store at ``path`` cannot be written: the file system, the file's or folder's permissions."""
-    folder = path.parent
-    try:
-        if os.statvfs(folder).f_flag & os.ST_RDONLY:
-            return f"{folder} is on a read-only file system"
-    except OSError:
-        pass
-    if path.exists() and not os.access(path, os.W_OK):
-        return f"permission denied on {path}"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"permission denied on the folder {folder}"
-    return ""
-
-
-def _disk_full(folder: Path) -> bool:
-    try:
-        return shutil.disk_usage(folder).free < 64 * 1024
-    except OSError:
-        return False
-
-
-def describe_failure(path: Path, error: BaseException, lock_wait: float = LOCK_WAIT_SECONDS) -> str:
-    """One line naming the real cause of a store failure (an sqlite3 or OS error) on ``path``."""
-    if isinstance(error, OSError) and not isinstance(error, sqlite3.Error):
-        if error.errno == errno.ENOSPC:
-            return f"cannot write the store {path}: the disk is full"
-        if error.errno in (errno.EACCES, errno.EPERM):
-            return f"cannot write the store {path}: permission denied on {error.filename or path}"
-        if error.errno == errno.EROFS:
-            return f"cannot write the store {path}: {path.parent} is on a read-only file system"
-        return f"cannot use the store {path}: {error.strerror or error}"
-    code = getattr(error, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return (
-            f"the store {path} is locked by another process (no write finished for {lock_wait:g} s); "
-            "try again when the other gamelearn command has finished"
-        )
-    if primary == sqlite3.SQLITE_READONLY:
-        reason = _read_only_reason(path)
-        return f"cannot write the store {path}: " + (reason or "it is read-only")
-    if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and _disk_full(path.parent)):
-        return f"cannot write the store {path}: the disk is full"
-    if primary == sqlite3.SQLITE_CANTOPEN:
-        problem = _folder_problem(path.parent)
-        if problem:
-            return f"cannot open the store {path}: {problem}"
-        if path.exists() and not os.access(path, os.R_OK):
-            return f"cannot open the store {path}: permission denied"
-        reason = _read_only_reason(path)
-        return f"cannot open the store {path}: " + (reason or str(error))
-    if primary == sqlite3.SQLITE_IOERR:
-        return f"cannot use the store {path}: input/output error ({error})"
-    if primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
-        return f"{path}: not a gamelearn database ({error})"
-    return f"the store {path}: {error}"
+def check_store(path: str | Path | None = None, readonly: bool = False) -> None:
+    """Open the store as a command will and read it whole, then close it: a :class:`StoreError`
+    names the real cause (missing and cannot be made, read-only, locked, damaged, not a database)
+    before any work is done."""
+    with Store(path, readonly=readonly) as store:
+        store.check()
 
 
 class Store:
@@ -183,6 +120,7 @@ class Store:
         self.lock_wait = lock_wait
         self._lock = threading.RLock()
         self._depth = 0
+        self._pause_after_commit = _test_pause_after_commit()
         problem = _folder_problem(self.path.parent)
         if problem:
             raise StoreError(f"cannot open the store {self.path}: {problem}")
@@ -192,6 +130,12 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
+            reason = _cannot_make(self.path.parent)
+            if reason or error.errno == errno.ENOENT:
+                raise StoreError(
+                    f"cannot open the store {self.path}: the folder {self.path.parent} is missing and cannot be "
+                    f"made ({reason or error.strerror})"
+                ) from None
             raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
         try:
             self._db = sqlite3.connect(
@@ -204,6 +148,9 @@ class Store:
             raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL, not WAL's default NORMAL: a COMMIT is on disk when it returns, so a committed
+            # transaction survives a power loss too (https://sqlite.org/pragma.html#pragma_synchronous)
+            self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             with self.transaction():
                 self._create_schema()
@@ -268,13 +215,24 @@ class Store:
     def _open_read_only(self) -> sqlite3.Connection:
         """``mode=ro``; a store not made yet reads as an empty one, held in memory."""
         empty = not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
+        if not self.path.parent.exists():  # missing: an empty store, unless no store could ever be there
+            reason = _cannot_make(self.path.parent)
+            if reason:
+                raise StoreError(
+                    f"cannot open the store {self.path}: the folder {self.path.parent} is missing and cannot be "
+                    f"made ({reason})"
+                )
         if not empty:
             try:
                 db, tables = self._connect_read_only()
             except sqlite3.Error as error:
                 raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
             if "meta" in tables:
-                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                try:
+                    row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                except sqlite3.Error as error:
+                    db.close()
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
                 if row is not None and int(row[0]) > SCHEMA_VERSION:
                     db.close()
                     raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
@@ -286,6 +244,14 @@ class Store:
         self._db = db
         self._create_schema()
         return db
+
+    def check(self) -> None:
+        """Read every page of the store (``PRAGMA quick_check``): a damaged file is named before a
+        command does its work, not when a write first touches the damaged page after it."""
+        with self._reading() as db:
+            rows = [row[0] for row in db.execute("PRAGMA quick_check(5)").fetchall()]
+        if rows != ["ok"]:
+            raise StoreError(damaged(self.path, "; ".join(str(row) for row in rows)))
 
     def close(self) -> None:
         self._db.close()
@@ -326,6 +292,8 @@ class Store:
                 except sqlite3.Error as error:
                     self._rollback()
                     raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                if self._pause_after_commit:  # a test's window after COMMIT (see _test_pause_after_commit)
+                    time.sleep(self._pause_after_commit)
             finally:
                 self._depth = 0
 
@@ -468,6 +436,12 @@ class Store:
             cursor = db.execute("UPDATE results SET payload=? WHERE id=?", (json.dumps(payload), int(result_id)))
             if cursor.rowcount != 1:
                 raise StoreError(f"the store {self.path} has no result #{result_id}")
+
+    def result(self, result_id: int) -> dict[str, Any] | None:
+        """The payload of result ``result_id`` (None if there is none)."""
+        with self._reading() as db:
+            row = db.execute("SELECT payload FROM results WHERE id=?", (int(result_id),)).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def results(self, experiment: str) -> list[dict[str, Any]]:
         with self._reading():

@@ -65,16 +65,67 @@ def _folder_of(target: Path) -> Path:
     return folder
 
 
+#: How many symbolic links a target may go through (git's lockfile follows at most 5).
+MAX_LINKS = 40
+
+
+class NotWritableTargetError(ValueError):
+    """The target is a FIFO, a device, a socket or a folder: renaming a file over it would replace
+    a thing that is not a file (``/dev/full`` became a regular file), so nothing is written."""
+
+
+def resolve_target(path: Path) -> Path:
+    """Where a write of ``path`` goes: ``path`` itself, or, for a symbolic link, the file it leads
+    to (followed link after link, as git's lockfile does: a link stays a link, its target gets
+    the new content), even when that file does not exist yet.  A loop is refused."""
+    current = Path(path)
+    for _ in range(MAX_LINKS):
+        try:
+            if not stat.S_ISLNK(os.lstat(current).st_mode):
+                return current
+        except FileNotFoundError:
+            return current
+        except OSError:
+            return current  # unreadable folder and the like: the open below names the error
+        link = Path(os.readlink(current))
+        current = link if link.is_absolute() else current.parent / link
+    raise NotWritableTargetError(f"cannot write {path}: too many symbolic links (a loop?); nothing was written")
+
+
+def check_target(path: Path, shown: Path | str | None = None) -> None:
+    """Refuse a target (already resolved) that exists and is not a regular file, saying what it is."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # absent: a new file (an unreadable folder is named when the file is created)
+    if not stat.S_ISREG(info.st_mode):
+        what = f"{kind_of(info.st_mode)}, not a file"
+        if shown is not None and str(shown) != str(path):
+            what = f"it leads to {path}, {what}"
+        else:
+            what = f"it is {what}"
+        raise NotWritableTargetError(
+            f"cannot write {shown if shown is not None else path}: {what}; nothing was written"
+        )
+
+
 class AtomicFile:
     """A file written beside ``path`` and renamed over it by :meth:`commit`.
 
     ``stream`` is the open temporary file (binary unless ``encoding`` is given).  :meth:`discard`
     (or leaving a ``with`` block by an exception) removes the temporary file and leaves ``path``
     as it was.  Commit and discard close the stream; after either, both are no-ops.
+
+    A symbolic link is followed: its final target is written (atomically, beside itself) and the
+    link is kept.  A target that is a FIFO, a device, a socket or a folder is refused
+    (:class:`NotWritableTargetError`, a ValueError naming what it is) before anything is written,
+    and checked again just before the rename.
     """
 
     def __init__(self, path: Path | str, encoding: str | None = None, newline: str | None = None) -> None:
-        self.target = Path(path)
+        self.requested = Path(path)
+        self.target = resolve_target(self.requested)
+        check_target(self.target, self.requested)
         folder = _folder_of(self.target)
         try:
             keep_mode: int | None = self.target.stat().st_mode & 0o7777
@@ -111,6 +162,7 @@ class AtomicFile:
             self.stream.flush()
             os.fsync(self.stream.fileno())
             self.stream.close()
+            check_target(self.target, self.requested)  # nothing turned it into a FIFO meanwhile
             os.replace(self.temporary, self.target)
         except BaseException:
             self.discard()
@@ -213,6 +265,83 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
     the missing-folder rule)."""
     with AtomicFile(path) as file:
         file.stream.write(data)
+
+
+# --- one writer per file: a lock beside it -----------------------------------------------------
+
+
+class FileInUseError(ValueError):
+    """Another process holds the file's lock: it is writing the file whole, and a second writer
+    would silently undo the first's work."""
+
+
+def lock_path(path: Path | str) -> Path:
+    """The lock file of ``path``: ``.NAME.lock`` beside the file a write of it goes to."""
+    target = resolve_target(Path(path))
+    return target.with_name(f".{target.name}.lock")
+
+
+class FileLock:
+    """An exclusive ``flock`` on ``.NAME.lock`` beside a file, held while a process rewrites the file.
+
+    flock, not a lock file made with ``O_EXCL`` (git's ``index.lock``): the kernel releases it
+    when its process dies, SIGKILL included, so a crash can never leave a lock that blocks for
+    ever.  The lock file is removed on release; a lock taken on a file another process has just
+    removed is taken again on the new one (the inode is compared), so two processes never both
+    hold it.  Not held where ``fcntl`` does not exist (Windows).
+    """
+
+    def __init__(self, path: Path | str, shown: str | None = None) -> None:
+        self.path = lock_path(path)
+        self.shown = shown if shown is not None else str(path)
+        self._handle: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or refuse at once (:class:`FileInUseError`): a batch never waits for another."""
+        try:
+            import fcntl
+        except ImportError:
+            return
+        while True:
+            try:
+                handle = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as error:
+                raise ValueError(f"cannot lock {self.shown} ({self.path}): {error.strerror or error}") from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(handle)
+                raise FileInUseError(
+                    f"another gamelearn is using {self.shown}; try again when it has finished"
+                ) from None
+            except BaseException:
+                os.close(handle)
+                raise
+            try:
+                same = os.path.samestat(os.fstat(handle), os.stat(self.path))
+            except OSError:
+                same = False
+            if same:
+                self._handle = handle
+                return
+            os.close(handle)  # the holder removed it as we opened it: lock the file now there
+
+    def release(self) -> None:
+        if self._handle is None:
+            return
+        try:
+            os.unlink(self.path)  # while still held: a waiter that opened it sees another inode
+        except OSError:
+            pass
+        os.close(self._handle)
+        self._handle = None
+
+    def __enter__(self) -> FileLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 # --- reading ----------------------------------------------------------------------------------

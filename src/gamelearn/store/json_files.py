@@ -36,3 +36,6 @@ def read_json_file(path: str | Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not a JSON file ({error})") from None
+    except RecursionError:  # the decoder recurses once a level; no file of ours nests past ten
+        raise ValueError(f"{path}: nested too deeply to be a knowledge file (arrays or objects in "
+                         "arrays, about a thousand levels or more)") from None  # fmt: skip

@@ -1,0 +1,58 @@
+"""Holding ^C and SIGTERM while something must finish whole (a batch's save, its bookkeeping
+included).
+
+``pthread_sigmask`` would hold a signal for the calling thread only: the kernel hands a
+process-directed signal to any thread that does not block it (a progress bar's refresh thread,
+say), and CPython then runs the Python handler in the main thread at its next bytecode, in the
+middle of the block.  So the block swaps the Python-level handlers instead: a signal that arrives
+is noted, and once the block is done the handler that was in place is called with it (one call,
+however many arrived), which for ^C raises KeyboardInterrupt after the block, not inside it.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+#: The signals a person or a service manager sends to stop a run.
+STOP_SIGNALS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+
+
+def _deliver(signum: int, handler: Any) -> None:
+    """What would have happened had ``signum`` arrived with ``handler`` in place."""
+    if callable(handler):
+        handler(signum, None)
+    elif handler == signal.SIG_DFL:
+        signal.raise_signal(signum)  # the default action (SIGTERM: the process ends)
+    # SIG_IGN: nothing to do
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Inside the block, SIGINT and SIGTERM wait; after it, the first that arrived is acted on.
+
+    Only the main thread can change handlers, and only it runs them: elsewhere nothing is held
+    (no signal raises there anyway)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    previous: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}
+    try:
+        for signum in STOP_SIGNALS:
+            if signal.getsignal(signum) is not None:  # None: a handler set outside Python, left alone
+                previous[signum] = signal.signal(signum, note)
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if caught:
+        _deliver(caught[0], previous[caught[0]])
