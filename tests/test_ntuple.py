@@ -216,3 +216,18 @@ def test_a_deeper_search_sees_what_the_untrained_network_cannot(search: int) -> 
     assert all(values[move] == 0.0 for move in values if move not in ("1", "3"))
     assert values["3"] == (1.0 if search == 3 else 0.5)
     assert player.choose(state) in (("1", "3") if search == 3 else ("1",))
+
+
+def test_training_resumed_from_the_knowledge_goes_on_as_if_never_stopped() -> None:
+    game = gamelearn.get_game("tictactoe")
+    straight = NtuplePlayer(game, seed=6)
+    straight.trainer.play_in_batches_of(40)
+    straight.self_play(3)
+    first = NtuplePlayer(game, seed=6)
+    first.trainer.play_in_batches_of(40)
+    first.self_play(2)
+    resumed = NtuplePlayer(game, seed=99)  # the seed, like the weights, comes from the knowledge
+    resumed.trainer.play_in_batches_of(40)
+    resumed.load(first.knowledge())
+    resumed.self_play(1)
+    assert resumed.knowledge() == straight.knowledge()
