@@ -1,0 +1,108 @@
+"""What starting up imports (issue 21): each check runs in a fresh interpreter and reads
+``sys.modules`` by name, never a clock.  ``import gamelearn`` loads only the package; a random
+tic-tac-toe player loads the rules of tic-tac-toe and the players' base, registry and basic
+modules, and none of numba, numpy, scipy or JAX."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+from gamelearn.games import get_game
+from gamelearn.players import registry
+
+#: Heavy packages that a program which does not run their code must not import.
+HEAVY = ("numba", "llvmlite", "numpy", "scipy", "jax", "sqlite3")
+
+
+def imported_after(program: str) -> list[str]:
+    """The modules a fresh interpreter holds after ``program`` that it did not hold before."""
+    script = (
+        "import sys, json\n"
+        "before = set(sys.modules)\n"
+        f"{program}\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    modules: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return modules
+
+
+def ours(modules: list[str]) -> set[str]:
+    return {name for name in modules if name == "gamelearn" or name.startswith("gamelearn.")}
+
+
+def heavy(modules: list[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in HEAVY}
+
+
+def test_import_gamelearn_loads_only_the_package() -> None:
+    modules = imported_after("import gamelearn")
+    assert ours(modules) == {"gamelearn"}
+    assert heavy(modules) == set()
+
+
+def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None:
+    modules = imported_after(
+        "import gamelearn\n"
+        "game = gamelearn.get_game('tictactoe')\n"
+        "player = gamelearn.make_player(game, 'random', seed=1)\n"
+        "state = game.play(game.initial(), player.choose(game.initial()))"
+    )
+    assert ours(modules) == {
+        "gamelearn",
+        "gamelearn.games",
+        "gamelearn.games.base",
+        "gamelearn.games.teeko_forms",
+        "gamelearn.games.tictactoe",
+        "gamelearn.players",
+        "gamelearn.players.base",
+        "gamelearn.players.basic",
+        "gamelearn.players.registry",
+    }
+    assert heavy(modules) == set()
+
+
+def test_solving_tictactoe_loads_neither_teeko_nor_the_store_nor_numba() -> None:
+    modules = imported_after("import gamelearn\ngamelearn.solve(gamelearn.get_game('tictactoe'))")
+    assert "gamelearn.solve.exhaustive" in modules  # it did solve
+    assert not {"gamelearn.games.teeko", "gamelearn.store", "gamelearn.keeper"} & set(modules)
+    assert heavy(modules) == set()
+
+
+def test_the_public_names_are_there_when_asked_for() -> None:
+    import gamelearn
+
+    for name in gamelearn.__all__:
+        assert getattr(gamelearn, name) is not None, name
+    assert callable(gamelearn.solve) and gamelearn.solve("tictactoe").value(get_game("tictactoe").initial()) == 0
+    assert set(gamelearn.__all__) <= set(dir(gamelearn))
+
+
+def test_the_kind_table_names_the_module_that_registers_each_kind() -> None:
+    registry._load_all()
+    for name, kind in registry._KINDS.items():
+        if kind.factory.__module__.startswith("gamelearn."):  # not a test's stand-in
+            module = kind.factory.__module__.split(".players.", 1)[1].split(".", 1)[0]
+            assert registry.KIND_MODULES.get(name) == module, name
+    for name, module in registry.KIND_MODULES.items():
+        if importlib.util.find_spec(f"gamelearn.players.{module}") is not None:
+            assert name in registry._KINDS, f"{module} does not register {name!r}"
+        assert module in registry.PLAYER_MODULES or module == "ntuple", module
+
+
+def test_an_unknown_kind_still_lists_every_valid_one() -> None:
+    program = (
+        "import gamelearn\n"
+        "try:\n"
+        "    gamelearn.make_player(gamelearn.get_game('hexapawn'), 'menace')\n"
+        "except ValueError as error:\n"
+        "    print(error)"
+    )
+    modules = imported_after(program)
+    assert "gamelearn.players.search" in modules  # listing the valid kinds imports them all
+    message = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
+    assert message.startswith("unknown player 'menace' for hexapawn; valid players: random, human,")
+    assert "her" in message and "menace" not in message.partition("valid players:")[2]
