@@ -106,3 +106,8 @@ def test_an_unknown_kind_still_lists_every_valid_one() -> None:
     message = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
     assert message.startswith("unknown player 'menace' for hexapawn; valid players: random, human,")
     assert "her" in message and "menace" not in message.partition("valid players:")[2]
+
+
+def test_a_wilson_interval_needs_no_scipy() -> None:
+    modules = imported_after("from gamelearn.experiments.statistics import wilson\nwilson(81, 263)")
+    assert heavy(modules) == set()
