@@ -111,3 +111,9 @@ def test_an_unknown_kind_still_lists_every_valid_one() -> None:
 def test_a_wilson_interval_needs_no_scipy() -> None:
     modules = imported_after("from gamelearn.experiments.statistics import wilson\nwilson(81, 263)")
     assert heavy(modules) == set()
+
+
+def test_the_command_line_and_the_web_app_load_no_numba_scipy_or_jax_until_they_run_it() -> None:
+    for program in ("import gamelearn.cli.main", "import gamelearn.web"):
+        packages = {name.split(".")[0] for name in heavy(imported_after(program))}
+        assert packages <= {"numpy", "sqlite3"}, program  # the store's own
