@@ -39,8 +39,8 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit
 
+from ...jit import njit
 from ..hangs import NoMoveError
 from .board import FULL, NEIGHBOUR_LISTS, NEIGHBOUR_TABLE, OFF_BOARD, sq
 from .fixes import Fixes
