@@ -140,3 +140,25 @@ def test_kernels_still_run_where_numba_can_write_no_cache(tmp_path: Path) -> Non
         check=False,
     )
     assert (ours.returncode, ours.stdout.strip()) == (0, "3"), ours.stderr
+
+
+def test_a_kernel_runs_without_scipy_linalg_and_numba_keeps_blas_for_others() -> None:
+    """numba's first kernel of a process no longer imports scipy.linalg for its BLAS probe, and
+    afterwards a program's own np.dot kernel still compiles against scipy's BLAS."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "from gamelearn.players.thesis.evaluation import popcount\n"
+            "print(popcount(0b1011), 'scipy.linalg' in sys.modules)\n"
+            "import numpy as np\n"
+            "from numba import njit\n"
+            "dot = njit(lambda a, b: np.dot(a, b))\n"
+            "print(dot(np.arange(3.0), np.arange(3.0)), 'scipy.linalg' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["3", "False", "5.0", "True"]

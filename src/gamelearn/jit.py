@@ -6,16 +6,38 @@ compiling, and only for the kernels it calls.  Where none of those can be writte
 install under a read-only home), numba refuses to define the kernel at all; this ``njit`` then
 defines it uncached, so the program still runs and compiles in each process.
 
+Before numba's first kernel, its numpy support (``numba.np.arraymath``) is imported here with
+scipy.linalg out of sight.  On import that module probes for BLAS by importing scipy.linalg (0.15 s
+of CPU, more than a short command's work); finding none it gives ``np.correlate`` and
+``np.convolve`` of floats a plain loop instead of ``np.dot``, the only thing the probe decides.
+Our kernels use neither; ``np.dot`` itself still finds scipy when a kernel that calls it is
+compiled, and scipy.linalg imports as usual afterwards.
+
 A leaf like :mod:`gamelearn.paths`: the solver and the thesis player use it; numba is imported
 only by the modules that define kernels.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from numba import njit as numba_njit
+
+
+def _import_numpy_support_without_blas_probe() -> None:
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return  # already decided, or scipy.linalg is loaded anyway: nothing to save
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # "import scipy.linalg" fails
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        if sys.modules.get("scipy.linalg", 0) is None:
+            del sys.modules["scipy.linalg"]
+
+
+_import_numpy_support_without_blas_probe()
 
 
 def njit(*, cache: bool = True, **options: Any) -> Callable[[Callable[..., Any]], Any]:
