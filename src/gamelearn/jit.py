@@ -19,22 +19,38 @@ only by the modules that define kernels.
 
 from __future__ import annotations
 
+import importlib.abc
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from numba import njit as numba_njit
 
 
+class _HiddenInThisThread(importlib.abc.MetaPathFinder):
+    """Refuses one module to the thread that made it, and to no other: a web server's other
+    threads import scipy.linalg as usual meanwhile."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.thread = threading.get_ident()
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        if fullname == self.name and threading.get_ident() == self.thread:
+            raise ModuleNotFoundError(f"{fullname} is hidden from numba's BLAS probe", name=fullname)
+        return None
+
+
 def _import_numpy_support_without_blas_probe() -> None:
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return  # already decided, or scipy.linalg is loaded anyway: nothing to save
-    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # "import scipy.linalg" fails
+    hidden = _HiddenInThisThread("scipy.linalg")
+    sys.meta_path.insert(0, hidden)
     try:
         import numba.np.arraymath  # noqa: F401
     finally:
-        if sys.modules.get("scipy.linalg", 0) is None:
-            del sys.modules["scipy.linalg"]
+        sys.meta_path.remove(hidden)
 
 
 _import_numpy_support_without_blas_probe()
