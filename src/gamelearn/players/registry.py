@@ -168,6 +168,8 @@ def _find_kind(game: Game, name: str) -> PlayerKind:
     valid kind (which imports them all) for an unknown name."""
     if name not in _KINDS and name in KIND_MODULES:
         _load(KIND_MODULES[name])
+    if name not in _KINDS:  # a kind the table does not name yet: every module is asked
+        _load_all()
     kind = _KINDS.get(name)
     if kind is None or (kind.games is not None and game.name not in kind.games):
         valid = [k.name for k in kinds_for(game)]
