@@ -1,24 +1,26 @@
 """gamelearn next to the tools game-AI people already use, on tic-tac-toe: only what a user calls.
 
-    python benchmarks/peers.py           # 10,000 games a row
-    python benchmarks/peers.py --quick   # 1,000 games a row
+    python benchmarks/peers.py           # 7 whole processes a row; warm rows of 10,000 games
+    python benchmarks/peers.py --quick   # 3 processes a row; warm rows of 1,000 games
 
-Three tasks, each row timed (fastest of ``--repeat`` runs, default 3) on this machine, with the
-ratio of its time to our fastest row of the same task (a ratio above 1 means the peer is that many
-times slower):
+Every figure is CPU time (user + system), the median of several runs: the machine this was written
+on has 2 cores shared with other work, so wall time mostly measures the neighbours (it is shown
+beside, with the load average before and after).  Ratios are to our row of the same task: above 1,
+the peer takes that many times as long.
 
-1. the full solve, cold: ``gamelearn.solve`` in a fresh process (every reachable position's value
-   and distance; nothing interned or cached yet) next to OpenSpiel's ``alpha_beta_search`` in a
-   fresh process (the root value only), each timed inside its process after its imports; and
-   easyAI's ``solve_with_iterative_deepening`` with a transposition table, in this process;
-2. N uniformly random games: ours through a plain loop over ``legal_moves`` / ``play`` /
-   ``is_over`` beside OpenSpiel's same loop over ``pyspiel`` states (``legal_actions`` /
-   ``apply_action`` / ``is_terminal``), both drawing with ``random.Random``; then ours through
-   ``play_game`` (records, repetition counts), OpenSpiel's ``evaluate_bots`` (its C++ game loop),
-   PettingZoo's ``tictactoe_v3.raw_env``, easyAI;
-3. N self-play training games of a tabular learner: our ``td`` and ``menace`` through the public
-   API, MENACE's fast path (what ``gamelearn menace --against self`` runs), OpenSpiel's
-   ``tabular_qlearner`` (two Q-learners, as its own tic_tac_toe_qlearner example trains them).
+1. Whole processes (issue 21: fast from the first call).  Each row is ``python -c PROGRAM`` in a
+   fresh interpreter, timed from outside with ``resource.getrusage(RUSAGE_CHILDREN)``, so start-up,
+   imports and the work all count; ours and OpenSpiel's (``pyspiel``, the ``peers`` extra) run in
+   alternation.  Every program runs once untimed first, so the .pyc files and numba's cache exist,
+   as after an install.  Rows: ``import gamelearn`` against ``import pyspiel`` (and a bare
+   interpreter); 10,000 uniformly random games through the plain loop (``legal_moves`` / ``play``
+   / ``is_over`` against ``legal_actions`` / ``apply_action`` / ``is_terminal``), imports
+   included; the full solve (every reachable position's value and distance) against OpenSpiel's
+   ``alpha_beta_search`` (the root's value only).
+2. Warm rows, inside this process once everything is imported: N random games (our loop and
+   ``play_game``; OpenSpiel's loop and ``evaluate_bots``, its C++ game loop; PettingZoo's
+   ``tictactoe_v3.raw_env``; easyAI), easyAI's solve, and N self-play training games of a tabular
+   learner (our ``td`` and ``menace``, MENACE's fast path, OpenSpiel's ``tabular_qlearner``).
 
 Every peer is used the fastest way its public API allows (easyAI's own ``play()`` deep-copies
 every position into a history, so its games are played with the same calls in a plain loop).
@@ -27,7 +29,12 @@ every position into a history, so its games are played with the same calls in a 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,118 +43,177 @@ import gamelearn
 
 Row = tuple[str, float | None, str]
 
+#: Runs of each row; the median is kept.  Set by --repeat (default 7 whole processes, 3 warm runs).
+REPEAT = 7
+WARM_REPEAT = 3
 
-#: Each row runs this many times and keeps its fastest (timeit's rule: the others measure the noise
-#: of a shared machine).  Set by --repeat.
-REPEAT = 3
+
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process so far."""
+    return time.process_time()
 
 
 def attempt(name: str, function: Callable[[], str]) -> Row:
-    """Run one row REPEAT times, keep the fastest; a peer that is not installed is reported, not fatal."""
-    best = float("inf")
+    """A warm row: ``function`` run WARM_REPEAT times in this process, the median CPU time kept; a
+    peer that is not installed is reported, not fatal."""
+    times = []
     note = ""
     try:
-        for _ in range(REPEAT):
-            start = time.perf_counter()
+        for _ in range(WARM_REPEAT):
+            start = cpu_seconds()
             note = function()
-            best = min(best, time.perf_counter() - start)
-        return name, best, note
+            times.append(cpu_seconds() - start)
+        return name, statistics.median(times), note
     except ImportError as error:
         return name, None, f"not installed ({error.name})"
 
 
-# 1. The full solve ----------------------------------------------------------------------------
+# 1. Whole processes ---------------------------------------------------------------------------
 
-COLD_OURS = """
-import time, gamelearn
+#: The programs timed as whole processes, each printing a short note on its last line.
+BARE = "print('-')"
+IMPORT_OURS = "import gamelearn\nprint('-')"
+IMPORT_OPENSPIEL = "import pyspiel\nprint('-')"
+RANDOM_OURS = """
+import random, gamelearn
 game = gamelearn.get_game("tictactoe")
-start = time.perf_counter()
-solution = gamelearn.solve(game)
-value = solution.value(game.initial())
-print(time.perf_counter() - start, value, solution.reachable)
+rng = random.Random(1)
+wins = 0
+for _ in range(10_000):
+    state = game.initial()
+    while not game.is_over(state):
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    wins += game.winner(state) == 0
+print(f"X won {wins / 10_000:.1%}")
 """
-
-COLD_OPENSPIEL = """
-import time, pyspiel
-from open_spiel.python.algorithms.minimax import alpha_beta_search
+RANDOM_OPENSPIEL = """
+import random, pyspiel
 game = pyspiel.load_game("tic_tac_toe")
-start = time.perf_counter()
-value, action = alpha_beta_search(game)
-print(time.perf_counter() - start, value)
+rng = random.Random(1)
+wins = 0
+for _ in range(10_000):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    wins += state.returns()[0] > 0
+print(f"X won {wins / 10_000:.1%}")
+"""
+SOLVE_OURS = """
+import gamelearn
+game = gamelearn.get_game("tictactoe")
+solution = gamelearn.solve(game)
+print(f"value {solution.value(game.initial())}, {solution.reachable} positions")
+"""
+SOLVE_OPENSPIEL = """
+import pyspiel
+from open_spiel.python.algorithms.minimax import alpha_beta_search
+value, action = alpha_beta_search(pyspiel.load_game("tic_tac_toe"))
+print(f"value {value:g} (root only)")
 """
 
 
-def in_fresh_process(program: str) -> tuple[float, list[str]]:
-    """(seconds the program timed, the rest of its line): a fresh interpreter, nothing warm."""
-    import subprocess
-    import sys
-
+def whole_process(program: str) -> tuple[float, float, str]:
+    """(CPU seconds, wall seconds, last line printed) of ``python -c program``, a fresh interpreter;
+    ImportError where it lacks a package."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        if "ModuleNotFoundError" in done.stderr:
-            raise ImportError(name=done.stderr.strip().splitlines()[-1])
-        raise RuntimeError(done.stderr.strip().splitlines()[-1])
-    seconds, *rest = done.stdout.split()
-    return float(seconds), rest
+        last = done.stderr.strip().splitlines()[-1]
+        if "ModuleNotFoundError" in last:
+            raise ImportError(name=last.rpartition(" ")[2].strip("'"))
+        raise RuntimeError(last)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, done.stdout.strip().splitlines()[-1]
 
 
-def cold_rows() -> list[Row]:
-    """The two cold solves, run in alternation, each the fastest of REPEAT fresh processes."""
-    best = {"ours": float("inf"), "openspiel": float("inf")}
-    notes = {"ours": "", "openspiel": ""}
-    missing = ""
-    for _ in range(REPEAT):
-        seconds, (value, reachable) = in_fresh_process(COLD_OURS)
-        best["ours"] = min(best["ours"], seconds)
-        notes["ours"] = f"value {value}, {reachable} positions solved"
+SOLVE_EASYAI = """
+from easyAI import AI_Player, Negamax, TranspositionTable, solve_with_iterative_deepening
+from easyAI.games import TicTacToe
+
+class TicTacToeTT(TicTacToe):
+    def ttentry(self):  # what easyAI's docs ask a game to add for its table
+        return (*self.board, self.current_player)
+
+game = TicTacToeTT([AI_Player(Negamax(1)), AI_Player(Negamax(1))])
+table = TranspositionTable()
+result, depth, move = solve_with_iterative_deepening(game, range(1, 10), win_score=100, tt=table, verbose=False)
+print(f"value {result}, {len(table.d)} table entries")
+"""
+
+#: A task's rows: (name, program), ours first (the ratios are to it).
+Task = list[tuple[str, str]]
+#: (name, median CPU seconds, median wall seconds, CPU ratio to ours, note); None where not installed.
+ProcessRow = tuple[str, float | None, float | None, float | None, str]
+
+
+def process_rows(tasks: list[Task]) -> list[ProcessRow]:
+    """Every program of every task run once untimed (so .pyc files and caches are written, as after
+    an install), then REPEAT rounds in which each runs once, ours and the peers alternating."""
+    runs: dict[str, list[tuple[float, float]]] = {}
+    notes: dict[str, str] = {}
+    missing: dict[str, str] = {}
+    programs = [row for task in tasks for row in task]
+    for name, program in programs:
         try:
-            seconds, (value,) = in_fresh_process(COLD_OPENSPIEL)
+            notes[name] = whole_process(program)[2]
         except ImportError as error:
-            missing = f"not installed ({error.name})"
-            continue
-        best["openspiel"] = min(best["openspiel"], seconds)
-        notes["openspiel"] = f"value {float(value):g} (root only)"
-    return [
-        ("gamelearn.solve (ours, cold)", best["ours"], notes["ours"]),
-        ("OpenSpiel alpha_beta_search (cold)", None if missing else best["openspiel"], missing or notes["openspiel"]),
-    ]
+            missing[name] = f"not installed ({error.name})"
+    for _ in range(REPEAT):
+        for name, program in programs:
+            if name not in missing:
+                cpu, wall, notes[name] = whole_process(program)
+                runs.setdefault(name, []).append((cpu, wall))
+    rows: list[ProcessRow] = []
+    for task in tasks:
+        ours = statistics.median(cpu for cpu, _ in runs[task[0][0]])
+        for name, _ in task:
+            if name in missing:
+                rows.append((name, None, None, None, missing[name]))
+                continue
+            cpu = statistics.median(c for c, _ in runs[name])
+            wall = statistics.median(w for _, w in runs[name])
+            rows.append((name, cpu, wall, cpu / ours, notes[name]))
+    return rows
 
 
-def solve_easyai() -> str:
-    from easyAI import AI_Player, Negamax, TranspositionTable, solve_with_iterative_deepening
-    from easyAI.games import TicTacToe
-
-    class TicTacToeTT(TicTacToe):
-        def ttentry(self) -> tuple[int, ...]:  # what easyAI's docs ask a game to add for its table
-            return (*self.board, self.current_player)
-
-    game = TicTacToeTT([AI_Player(Negamax(1)), AI_Player(Negamax(1))])
-    table = TranspositionTable()
-    result, depth, move = solve_with_iterative_deepening(game, range(1, 10), win_score=100, tt=table, verbose=False)
-    return f"value {result}, {len(table.d)} table entries"
+def print_process_table(title: str, rows: list[ProcessRow]) -> None:
+    print(f"\n{title}")
+    print(f"  {'':32} {'CPU s':>6} {'wall s':>6} {'x ours':>6}  note")
+    for name, cpu, wall, ratio, note in rows:
+        if cpu is None or wall is None or ratio is None:
+            print(f"  {name:32} {'-':>6} {'-':>6} {'-':>6}  {note}")
+        else:
+            print(f"  {name:32} {cpu:6.3f} {wall:6.3f} {ratio:6.1f}  {note}")
 
 
 # 2. Random games ------------------------------------------------------------------------------
 
 
 def loop_rows(n: int) -> list[Row]:
-    """Our plain loop and OpenSpiel's, in alternation, each the fastest of REPEAT runs."""
-    rows = {"ours": float("inf"), "openspiel": float("inf")}
+    """Our plain loop and OpenSpiel's, warm, in alternation, each the median of WARM_REPEAT runs."""
+    times: dict[str, list[float]] = {"ours": [], "openspiel": []}
     notes = {"ours": "", "openspiel": ""}
     missing = ""
-    for _ in range(REPEAT):
-        start = time.perf_counter()
+    for _ in range(WARM_REPEAT):
+        start = cpu_seconds()
         notes["ours"] = random_ours_loop(n)
-        rows["ours"] = min(rows["ours"], time.perf_counter() - start)
+        times["ours"].append(cpu_seconds() - start)
         try:
-            start = time.perf_counter()
+            start = cpu_seconds()
             notes["openspiel"] = random_openspiel_loop(n)
-            rows["openspiel"] = min(rows["openspiel"], time.perf_counter() - start)
+            times["openspiel"].append(cpu_seconds() - start)
         except ImportError as error:
             missing = f"not installed ({error.name})"
     return [
-        ("ours: legal_moves/play/is_over loop", rows["ours"], notes["ours"]),
-        ("OpenSpiel: the same loop (pyspiel)", None if missing else rows["openspiel"], missing or notes["openspiel"]),
+        ("ours: the plain loop, warm", statistics.median(times["ours"]), notes["ours"]),
+        (
+            "OpenSpiel: the same loop, warm",
+            None if missing else statistics.median(times["openspiel"]),
+            missing or notes["openspiel"],
+        ),
     ]
 
 
@@ -229,7 +295,7 @@ def random_pettingzoo(n: int) -> str:
                 env.step(None)
                 continue
             env.step(rng.choice(observation["action_mask"].nonzero()[0].tolist()))
-    return f"X won {wins / n:.1%}" + (" (pygame absent: stand-in module for the import)" if stand_in else "")
+    return f"X won {wins / n:.1%}" + (", pygame stubbed" if stand_in else "")
 
 
 def random_easyai(n: int) -> str:
@@ -296,51 +362,72 @@ def train_openspiel_qlearner(n: int) -> str:
 def print_table(title: str, rows: list[Row], ours: set[str]) -> None:
     best = min(seconds for name, seconds, _ in rows if name in ours and seconds is not None)
     print(f"\n{title}")
-    print(f"  {'':34} {'seconds':>9} {'x ours':>8}  note")
+    print(f"  {'':34} {'CPU s':>7} {'x ours':>6}  note")
     for name, seconds, note in rows:
         if seconds is None:
-            print(f"  {name:34} {'-':>9} {'-':>8}  {note}")
+            print(f"  {name:34} {'-':>7} {'-':>6}  {note}")
         else:
-            print(f"  {name:34} {seconds:9.4f} {seconds / best:8.1f}  {note}")
+            print(f"  {name:34} {seconds:7.3f} {seconds / best:6.1f}  {note}")
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="1,000 games a row instead of 10,000")
-    parser.add_argument("--games", type=int, default=None, help="games a row (overrides --quick)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each row; the fastest is kept (default 3)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="3 processes a row and 1,000 warm games")
+    parser.add_argument("--games", type=int, default=None, help="games a warm row (overrides --quick)")
+    parser.add_argument("--repeat", type=int, default=None, help="whole processes a row (default 7; 3 with --quick)")
+    parser.add_argument("--no-warm", action="store_true", help="the whole-process rows only")
     args = parser.parse_args()
     n = args.games or (1_000 if args.quick else 10_000)
     global REPEAT
-    REPEAT = max(1, args.repeat)
+    REPEAT = max(1, args.repeat or (3 if args.quick else 7))
 
-    print(f"tic-tac-toe, {n:,} games a row, fastest of {REPEAT} runs")
-    print_table(
-        "1. full solve",
-        [*cold_rows(), attempt("easyAI iterative deepening + TT", solve_easyai)],
-        {"gamelearn.solve (ours, cold)"},
+    print(f"tic-tac-toe; CPU time (user + sys), medians; {load()}")
+    print(f"python {sys.version.split()[0]}; wall time is shown but is mostly the machine's other work")
+    print_process_table(
+        f"1. whole processes (python -c ...), median of {REPEAT}",
+        process_rows(
+            [
+                [("python -c pass (the interpreter)", BARE)],
+                [("import gamelearn", IMPORT_OURS), ("import pyspiel", IMPORT_OPENSPIEL)],
+                [("ours: 10,000 random games", RANDOM_OURS), ("OpenSpiel: 10,000 random games", RANDOM_OPENSPIEL)],
+                [
+                    ("ours: solve, every position", SOLVE_OURS),
+                    ("OpenSpiel: alpha_beta_search", SOLVE_OPENSPIEL),
+                    ("easyAI: deepening + table", SOLVE_EASYAI),
+                ],
+            ]
+        ),
     )
+    if args.no_warm:
+        print(f"\n{load()}")
+        return
     print_table(
-        f"2. {n:,} random games",
+        f"2. warm: {n:,} random games, median of {WARM_REPEAT}",
         [
             *loop_rows(n),
-            attempt("ours: play_game (public API)", lambda: random_ours_api(n)),
-            attempt("OpenSpiel evaluate_bots", lambda: random_openspiel_evaluate_bots(n)),
-            attempt("PettingZoo tictactoe_v3.raw_env", lambda: random_pettingzoo(n)),
-            attempt("easyAI TicTacToe", lambda: random_easyai(n)),
+            attempt("ours: play_game (public API), warm", lambda: random_ours_api(n)),
+            attempt("OpenSpiel evaluate_bots, warm", lambda: random_openspiel_evaluate_bots(n)),
+            attempt("PettingZoo tictactoe_v3, warm", lambda: random_pettingzoo(n)),
+            attempt("easyAI TicTacToe, warm", lambda: random_easyai(n)),
         ],
-        {"ours: legal_moves/play/is_over loop", "ours: play_game (public API)"},
+        {"ours: the plain loop, warm", "ours: play_game (public API), warm"},
     )
     print_table(
-        f"3. {n:,} self-play training games of a tabular learner",
+        f"3. warm: {n:,} self-play training games, median of {WARM_REPEAT}",
         [
-            attempt("ours: td (public API)", lambda: train_td_api(n)),
-            attempt("ours: menace (public API)", lambda: train_menace_api(n)),
-            attempt("ours: menace fast path", lambda: train_menace_fast(n)),
-            attempt("OpenSpiel tabular_qlearner", lambda: train_openspiel_qlearner(n)),
+            attempt("ours: td (public API), warm", lambda: train_td_api(n)),
+            attempt("ours: menace (public API), warm", lambda: train_menace_api(n)),
+            attempt("ours: menace fast path, warm", lambda: train_menace_fast(n)),
+            attempt("OpenSpiel tabular_qlearner, warm", lambda: train_openspiel_qlearner(n)),
         ],
-        {"ours: td (public API)", "ours: menace (public API)", "ours: menace fast path"},
+        {"ours: td (public API), warm", "ours: menace (public API), warm", "ours: menace fast path, warm"},
     )
+    print(f"\n{load()}")
 
 
 if __name__ == "__main__":

@@ -9,12 +9,13 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "gamelearn"
 
 #: What each part of the package may import from gamelearn (besides itself).  ``paths`` is a leaf
-#: every layer may use; the package's __init__ is the public facade over all of them.
+#: every layer may use, ``jit`` (numba's njit with its disk cache) one the compiled kernels use;
+#: the package's __init__ is the public facade over all of them.
 ALLOWED: dict[str, set[str]] = {
     "games": set(),
     "classroom": {"games"},
-    "solve": {"games", "paths"},
-    "players": {"games", "solve", "paths"},
+    "solve": {"games", "paths", "jit"},
+    "players": {"games", "solve", "paths", "jit"},
     "store": {"games", "paths"},
     "match": {"games", "players", "store", "solve", "paths", "keeper"},
     "keeper": {"games", "players", "store", "solve", "paths", "match"},
@@ -23,6 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "web": {"games", "solve", "players", "store", "match", "keeper", "experiments", "paths"},
     "cli": {"games", "solve", "players", "store", "match", "keeper", "experiments", "paths", "envs"},
     "paths": set(),
+    "jit": set(),
 }
 #: The one import between interfaces: `gamelearn serve` starts the web app.
 EXCEPTIONS = {("cli/web.py", "web")}

@@ -80,3 +80,14 @@ def test_z_is_the_normal_quantile() -> None:
     from scipy import stats
 
     assert statistics.Z_95 == float(stats.norm.ppf(0.975))
+
+
+def test_wilson_in_closed_form_is_scipys_interval_on_whole_counts() -> None:
+    """The closed form replaced scipy.stats.binomtest's Wilson interval (issue 21); scipy stays the oracle."""
+    from scipy import stats
+
+    for successes, trials in ((0, 1), (1, 1), (3, 7), (81, 263), (627, 3000), (999, 1000), (0, 100_000)):
+        expected = stats.binomtest(successes, trials).proportion_ci(statistics.CONFIDENCE, method="wilson")
+        interval = statistics.wilson(successes, trials)
+        assert interval.low == pytest.approx(float(expected.low), abs=1e-12)
+        assert interval.high == pytest.approx(float(expected.high), abs=1e-12)

@@ -11,37 +11,60 @@ The public API (docs/api.md):
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
-from .games import GAME_NAMES, Game, IllegalMove, get_game
-from .keeper import Keeper, load_player
-from .match import End, GameRecord, Match, play_game
-from .players.base import Player
-from .players.registry import make_player
-
-# ``gamelearn.solve`` is the package gamelearn/solve/, whose module is callable: ``gamelearn.solve(game)``
-# calls its function and ``import gamelearn.solve.kernels`` finds the package. Type checkers are told
-# it is the function, which is how the public API uses it.
+# Every name of the public API is imported on first use (PEP 562), so that ``import gamelearn``
+# costs only what the caller touches: a tic-tac-toe program never loads the store, the keeper or
+# Teeko.  Type checkers see the plain imports.
 if TYPE_CHECKING:
+    from .experiments.grading import grade
+    from .experiments.suites import get_suite
+    from .games import GAME_NAMES, Game, IllegalMove, get_game
+    from .keeper import Keeper, load_player
+    from .match import End, GameRecord, Match, play_game
+    from .players.base import Player
+    from .players.registry import make_player
+
+    # ``gamelearn.solve`` is the package gamelearn/solve/, whose module is callable:
+    # ``gamelearn.solve(game)`` calls its function and ``import gamelearn.solve.kernels`` finds the
+    # package.  Type checkers are told it is the function, which is how the public API uses it.
     from .solve import solve
-else:
-    from . import solve
 
 __version__ = "0.1.0"
 
+#: Where each public name lives (relative to this package).  ``solve`` is the package itself.
+_LAZY = {
+    "GAME_NAMES": ".games",
+    "Game": ".games",
+    "IllegalMove": ".games",
+    "get_game": ".games",
+    "Keeper": ".keeper",
+    "load_player": ".keeper",
+    "End": ".match",
+    "GameRecord": ".match",
+    "Match": ".match",
+    "play_game": ".match",
+    "Player": ".players.base",
+    "make_player": ".players.registry",
+    "grade": ".experiments.grading",
+    "get_suite": ".experiments.suites",
+}
+
 
 def __getattr__(name: str) -> object:
-    """The experiments' entry points, imported on first use so that ``import gamelearn`` stays
-    light: ``gamelearn.grade(game, specs, suite=None)`` and ``gamelearn.get_suite(game)``."""
-    if name == "grade":
-        from .experiments.grading import grade
+    """A public name, imported on first use and then kept in the package's namespace."""
+    if name == "solve":
+        return importlib.import_module(".solve", __name__)  # importing it binds it here
+    if name not in _LAZY:
+        raise AttributeError(f"module 'gamelearn' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
 
-        return grade
-    if name == "get_suite":
-        from .experiments.suites import get_suite
 
-        return get_suite
-    raise AttributeError(f"module 'gamelearn' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [

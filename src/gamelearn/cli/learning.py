@@ -347,10 +347,10 @@ def register(app: typer.Typer) -> None:
         budget = f"{games} games" if seconds is None else f"{seconds:g} s of training"
         seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
         table = Table(box=box.SIMPLE_HEAD, title=f"{game.name}, {budget} a learner, against {against}: % ({seeded})")
-        for heading in ("spec", "games", "secs", "keeps", "best", "blund.", "score"):
+        for heading in ("spec", "games", "time", "keeps", "best", "blund.", "score"):
             table.add_column(heading, justify="left" if heading == "spec" else "right")
         for row in result.rows():
-            cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f}"]
+            cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f} s"]
             for measure in curves_module.MEASURES:
                 mean, low, high = row[f"{measure}_mean"], row[f"{measure}_low"], row[f"{measure}_high"]
                 if mean != mean:  # NaN

@@ -1,12 +1,13 @@
-"""Confidence intervals for the experiments: a proportion (Wilson's score interval) and the mean of
-a few runs (Student's t), both from scipy.stats.
+"""Confidence intervals for the experiments: a proportion (Wilson's score interval, in closed form)
+and the mean of a few runs (Student's t, from scipy.stats).
 
 Every experiment that reports a rate goes through here: the thesis experiment (O's share of the
 games, pooled and across seeds) and the tournaments (a player's score, draws counted as half a
 point).
 
-scipy.stats is imported on first use, not with the module: the command line imports the
-experiments for every command, and scipy.stats takes longer to import than most commands run.
+scipy.stats is imported on first use of a t quantile, not with the module: the command line
+imports the experiments for every command, and scipy.stats takes longer to import than most
+commands run; a Wilson interval never needs it.
 """
 
 from __future__ import annotations
@@ -36,24 +37,21 @@ def wilson(successes: float, trials: int) -> Interval:
     """The Wilson score interval (Wilson 1927) for the proportion ``successes / trials``, 95%: good
     for small counts and for rates near 0 or 1, where the normal approximation is not.
 
-    Whole counts go to scipy.stats.binomtest's Wilson interval.  A score with half points (a draw
-    counted as half a win, as tournaments count) is not a binomial count, which scipy refuses; the
-    same score formula is applied to it directly (the usual approximation for chess-like scores).
+    The closed form: centre ``(p + z^2/2n) / (1 + z^2/n)``, half-width
+    ``z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n)``, the interval scipy.stats.binomtest's
+    ``proportion_ci(method="wilson")`` gives for whole counts (tests/test_statistics.py checks it
+    against scipy).  A score with half points (a draw counted as half a win, as tournaments count)
+    is not a binomial count; the same formula is applied to it (the usual approximation for
+    chess-like scores).
     """
     if trials <= 0 or not 0 <= successes <= trials:
         raise ValueError(f"need 0 <= successes <= trials and trials > 0, not {successes}/{trials}")
-    from scipy import stats
-
     p = successes / trials
-    if float(successes).is_integer():
-        bounds = stats.binomtest(int(successes), trials).proportion_ci(CONFIDENCE, method="wilson")
-        low, high = float(bounds.low), float(bounds.high)
-    else:
-        z2 = Z_95 * Z_95
-        denominator = 1 + z2 / trials
-        centre = (p + z2 / (2 * trials)) / denominator
-        half = Z_95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-        low, high = centre - half, centre + half
+    z2 = Z_95 * Z_95
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = Z_95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    low, high = centre - half, centre + half
     return Interval(p, max(0.0, low), min(1.0, high))
 
 

@@ -50,9 +50,8 @@ from typing import Any
 from ..games import Game, get_game
 from ..keeper import Keeper, reading_keeper
 from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
+from ..players.hangs import NoMoveError, OpeningHang
 from ..players.registry import make_player
-from ..players.thesis.heuristics import NoMoveError
-from ..players.thesis.opening import OpeningHang
 from ..solve import Grade, Solution, solve
 from .grading import GradeReport
 from .grading import grade as grade_on_suite

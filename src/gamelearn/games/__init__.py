@@ -2,25 +2,44 @@
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .base import Game, GameFacts, GameOption, IllegalMove
-from .hexapawn import Hexapawn
-from .teeko import Teeko
 from .teeko_forms import check_option
-from .tictactoe import TicTacToe
 
-_GAMES: dict[str, type[Game[Any]]] = {"teeko": Teeko, "hexapawn": Hexapawn, "tictactoe": TicTacToe}
+if TYPE_CHECKING:
+    from .hexapawn import Hexapawn
+    from .teeko import Teeko
+    from .tictactoe import TicTacToe
+
+#: Each game's module and class, imported when the game is first named: a tic-tac-toe program
+#: never loads Teeko's rules.
+_CLASSES = {"teeko": ("teeko", "Teeko"), "hexapawn": ("hexapawn", "Hexapawn"), "tictactoe": ("tictactoe", "TicTacToe")}
 _ALIASES = {"tic-tac-toe": "tictactoe", "ttt": "tictactoe", "noughts-and-crosses": "tictactoe"}
 _OPTION_ALIASES = {"center": "centre"}
 _INSTANCES: dict[str, Game[Any]] = {}
 
-GAME_NAMES: tuple[str, ...] = tuple(_GAMES)
+GAME_NAMES: tuple[str, ...] = tuple(_CLASSES)
+
+
+def _game_class(name: str) -> type[Game[Any]]:
+    module, attribute = _CLASSES[name]
+    game_class: type[Game[Any]] = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+    return game_class
+
+
+def __getattr__(name: str) -> object:
+    """``Teeko``, ``Hexapawn`` and ``TicTacToe``, each imported on first use (PEP 562)."""
+    for key, (_, attribute) in _CLASSES.items():
+        if name == attribute:
+            return _game_class(key)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def game_options(name: str) -> tuple[GameOption, ...]:
     """The options the spec of game ``name`` takes (empty for a game with none)."""
-    return _GAMES[name].game_options
+    return _game_class(name).game_options
 
 
 def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -32,9 +51,9 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
     name, _, rest = text.partition(":")
     name = name.strip()
     key = _ALIASES.get(name, name)
-    if key not in _GAMES:
+    if key not in _CLASSES:
         raise ValueError(f"unknown game {name or spec!r}; valid games: {', '.join(GAME_NAMES)}")
-    declared = {option.name: option for option in _GAMES[key].game_options}
+    declared = {option.name: option for option in game_options(key)}
     given: dict[str, str] = {}
     for piece in rest.split(",") if rest.strip() else []:
         option, eq, value = (part.strip() for part in piece.partition("="))
@@ -56,7 +75,7 @@ def get_game(name: str) -> Game[Any]:
     "teeko:goals=advanced,drops=saaa,centre=off,steps=king".  One instance a form (``game.spec``
     is its canonical spec); ValueError lists the valid names, options or values."""
     key, options = parse_game_spec(name)
-    game_class = _GAMES[key]
+    game_class = _game_class(key)
     defaults = {option.name: option.default for option in game_class.game_options}
     changed = {option: value for option, value in options.items() if value != defaults[option]}
     canonical = key + (":" + ",".join(f"{o}={changed[o]}" for o in defaults if o in changed) if changed else "")

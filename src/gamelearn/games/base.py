@@ -232,3 +232,38 @@ def square_symmetries(size: int) -> tuple[tuple[str, ...], tuple[Permutation, ..
             perm.append(r * size + c)
         perms.append(tuple(perm))
     return names, tuple(perms)
+
+
+#: A bitboard permutation as tables: ``tables[c][v]`` is what the bits ``v`` of chunk ``c`` (the
+#: ``width`` squares from ``c * width``) become, so permuting a board is one look-up a chunk.
+BitTables = tuple[tuple[int, ...], ...]
+
+
+def _chunk_tables(weights: tuple[int, ...], width: int) -> BitTables:
+    """``tables[c][v]``: the sum of ``weights[c * width + k]`` over the bits ``k`` set in ``v``.
+    Each entry is the entry without its lowest bit plus that bit's weight: one addition an entry."""
+    tables = []
+    for start in range(0, len(weights), width):
+        chunk = weights[start : start + width]
+        table = [0] * (1 << len(chunk))
+        for bits in range(1, len(table)):
+            low = bits & -bits
+            table[bits] = table[bits ^ low] + chunk[low.bit_length() - 1]
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+def bit_tables(perm: Permutation, width: int) -> BitTables:
+    """The chunk tables of ``perm``, ``width`` squares a chunk: each entry is a bitboard (all 9
+    squares of tic-tac-toe in one table of 512 entries; a row of 5 for Teeko, 5 tables of 32,
+    where one table would need 2^25 entries)."""
+    return _chunk_tables(tuple(1 << image for image in perm), width)
+
+
+def board_order_tables(perm: Permutation, width: int) -> BitTables:
+    """Like :func:`bit_tables`, but each entry is the image's weight in the order of ``board``
+    strings: square ``s`` weighs ``3 ** (n - 1 - s)``, so ``2 * weight(x) + weight(o)`` of a
+    position with disjoint marks ``x`` ('X') and ``o`` ('O') is its board read as a base-3 number
+    ('.' = 0 < 'O' = 1 < 'X' = 2), and comparing such numbers compares the boards."""
+    last = len(perm) - 1
+    return _chunk_tables(tuple(3 ** (last - image) for image in perm), width)

@@ -13,6 +13,7 @@ about it (winner, legal moves, each successor once played), so the hot path is a
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from .base import Game, GameFacts, IllegalMove
@@ -21,6 +22,9 @@ START = "BBB...WWW"
 WHITE, BLACK = "W", "B"
 #: The mirror image: each row of three read back to front (the classroom page's ``mirror``).
 MIRROR = (2, 1, 0, 5, 4, 3, 8, 7, 6)
+#: _GATHER[k](board): the board's characters under symmetry k (identity, mirror), as a tuple: the
+#: square each new square takes its character from (the inverse permutation; the mirror is its own).
+_GATHER = (itemgetter(*range(9)), itemgetter(*MIRROR))
 
 
 def pawn_moves(board: str, side: str) -> list[tuple[int, int]]:
@@ -92,6 +96,7 @@ class HexapawnState(tuple[str, int]):
     _moves: tuple[str, ...]
     _next: dict[str, HexapawnState]
     _successors: tuple[tuple[str, HexapawnState], ...]
+    _canonical: tuple[HexapawnState, int]  # made the first time it is asked for
 
     def __new__(cls, board: str, to_move: int) -> HexapawnState:
         state = _STATES.get((board, to_move))
@@ -262,11 +267,21 @@ class Hexapawn(Game[HexapawnState]):
         return HexapawnState(board, to_move)
 
     def transform(self, state: HexapawnState, symmetry: int) -> HexapawnState:
-        perm = self.symmetries[symmetry]
-        cells = [""] * 9
-        for sq, ch in enumerate(state.board):
-            cells[perm[sq]] = ch
-        return HexapawnState("".join(cells), state.to_move)
+        return HexapawnState("".join(_GATHER[symmetry](state[0])), state[1])
+
+    def canonical(self, state: HexapawnState) -> tuple[HexapawnState, int]:
+        """As :meth:`Game.canonical` (the board or its mirror image, whichever is less, the board
+        on a tie), kept on the interned state."""
+        try:
+            return state._canonical
+        except AttributeError:
+            pass
+        board, to_move = state
+        mirrored = "".join(_GATHER[1](board))
+        answer = (HexapawnState(mirrored, to_move), 1) if mirrored < board else (HexapawnState(board, to_move), 0)
+        if type(state) is HexapawnState:
+            state.__dict__["_canonical"] = answer
+        return answer
 
     def transform_move(self, move: str, symmetry: int) -> str:
         perm = self.symmetries[symmetry]

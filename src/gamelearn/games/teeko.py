@@ -15,10 +15,20 @@ masks in their own layers.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 from typing import NamedTuple
 
-from .base import Game, GameFacts, IllegalMove, Permutation, invert, square_symmetries
+from .base import (
+    BitTables,
+    Game,
+    GameFacts,
+    IllegalMove,
+    Permutation,
+    bit_tables,
+    board_order_tables,
+    invert,
+    square_symmetries,
+)
 from .teeko_forms import (
     CENTRE_SQUARE,
     TEEKO_OPTIONS,
@@ -164,6 +174,21 @@ def permute_bits(bits: int, perm: Permutation) -> int:
         out |= 1 << perm[low.bit_length() - 1]
         bits ^= low
     return out
+
+
+@cache
+def symmetry_tables() -> tuple[tuple[BitTables, ...], tuple[BitTables, ...]]:
+    """(``images[k]``, ``order[k]``): symmetry ``k`` as 5 tables of 32 entries, one a row of the
+    board (:func:`~gamelearn.games.base.bit_tables`), and the images' weights in the order of
+    boards (:func:`~gamelearn.games.base.board_order_tables`); made on first use."""
+    images = tuple(bit_tables(perm, SIZE) for perm in SYMMETRIES)
+    order = tuple(board_order_tables(perm, SIZE) for perm in SYMMETRIES)
+    return images, order
+
+
+def _by_rows(bits: int, tables: BitTables) -> int:
+    r0, r1, r2, r3, r4 = tables
+    return r0[bits & 31] + r1[bits >> 5 & 31] + r2[bits >> 10 & 31] + r3[bits >> 15 & 31] + r4[bits >> 20 & 31]
 
 
 class TeekoState(NamedTuple):
@@ -454,8 +479,22 @@ class Teeko(Game[TeekoState]):
         return TeekoState(x, o, to_move)
 
     def transform(self, state: TeekoState, symmetry: int) -> TeekoState:
-        perm = self.symmetries[symmetry]
-        return TeekoState(permute_bits(state.x, perm), permute_bits(state.o, perm), state.to_move)
+        tables = symmetry_tables()[0][symmetry]
+        return _new_state((_by_rows(state[0], tables), _by_rows(state[1], tables), state[2]))
+
+    def canonical(self, state: TeekoState) -> tuple[TeekoState, int]:
+        """As :meth:`Game.canonical` (the least image by board, the first symmetry giving it): each
+        image's board is compared as a number, 5 look-ups a side, and only the least is made."""
+        x, o, to_move = state
+        images, order = symmetry_tables()
+        best_key = -1
+        best_index = 0
+        for index, tables in enumerate(order):
+            key = 2 * _by_rows(x, tables) + _by_rows(o, tables)
+            if key < best_key or best_key < 0:
+                best_key, best_index = key, index
+        tables = images[best_index]
+        return _new_state((_by_rows(x, tables), _by_rows(o, tables), to_move)), best_index
 
     def transform_move(self, move: str, symmetry: int) -> str:
         perm = self.symmetries[symmetry]

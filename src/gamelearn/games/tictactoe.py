@@ -12,9 +12,10 @@ attribute and dictionary look-ups a ply.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from .base import Game, GameFacts, IllegalMove, square_symmetries
+from .base import Game, GameFacts, IllegalMove, bit_tables, board_order_tables, square_symmetries
 
 FULL = (1 << 9) - 1
 #: The 8 winning lines: 3 rows, 3 columns, 2 diagonals.
@@ -40,6 +41,16 @@ EMPTY_SQUARES: tuple[tuple[str, ...], ...] = tuple(
 _MOVE_SQUARES = {str(sq): sq for sq in range(9)}
 
 
+@cache
+def symmetry_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """(``images[k][bits]``, ``order[k][bits]``), 8 x 512 entries each, made on first use:
+    the marks ``bits`` under symmetry ``k``, and the weight of that image in the order of boards
+    (:func:`~gamelearn.games.base.board_order_tables`)."""
+    images = tuple(bit_tables(perm, 9)[0] for perm in SYMMETRIES)
+    order = tuple(board_order_tables(perm, 9)[0] for perm in SYMMETRIES)
+    return images, order
+
+
 def has_line(bits: int) -> bool:
     """True if the marks in ``bits`` (9-bit mask) hold three in a row."""
     return HAS_LINE[bits]
@@ -59,6 +70,7 @@ class TicTacToeState(tuple[int, int]):
     _moves: tuple[str, ...]  # empty exactly when the game is over
     _next: dict[str, TicTacToeState]  # with _successors, made the first time a move is played
     _successors: tuple[tuple[str, TicTacToeState], ...]
+    _canonical: tuple[TicTacToeState, int]  # made the first time it is asked for
 
     def __new__(cls, x: int, o: int) -> TicTacToeState:
         state = _STATES.get((x, o))
@@ -234,10 +246,28 @@ class TicTacToe(Game[TicTacToeState]):
         return state
 
     def transform(self, state: TicTacToeState, symmetry: int) -> TicTacToeState:
-        perm = self.symmetries[symmetry]
-        x = sum(1 << perm[sq] for sq in range(9) if state.x >> sq & 1)
-        o = sum(1 << perm[sq] for sq in range(9) if state.o >> sq & 1)
-        return TicTacToeState(x, o)
+        images = symmetry_tables()[0][symmetry]
+        return TicTacToeState(images[state[0]], images[state[1]])
+
+    def canonical(self, state: TicTacToeState) -> tuple[TicTacToeState, int]:
+        """As :meth:`Game.canonical` (the least image by board, the first symmetry giving it), by
+        table look-ups, and kept on the interned state."""
+        try:
+            return state._canonical
+        except AttributeError:
+            pass
+        x, o = state
+        images, order = symmetry_tables()
+        best_key = 2 * order[0][x] + order[0][o]
+        best_index = 0
+        for index in range(1, 8):
+            key = 2 * order[index][x] + order[index][o]
+            if key < best_key:
+                best_key, best_index = key, index
+        answer = (TicTacToeState(images[best_index][x], images[best_index][o]), best_index)
+        if type(state) is TicTacToeState:
+            state.__dict__["_canonical"] = answer
+        return answer
 
     def transform_move(self, move: str, symmetry: int) -> str:
         return str(self.symmetries[symmetry][int(move)])

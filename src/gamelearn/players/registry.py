@@ -7,6 +7,7 @@ edge, and an unknown kind or option is a ValueError that lists the valid ones.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -125,16 +126,55 @@ def parse_switch(text: str) -> bool:
 #: The modules of this layer that register player kinds, imported on first use.
 PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbox", "az", "ntuple")
 
+#: Which module registers each kind, so that making a player imports only its own module (a random
+#: player needs neither numba nor JAX).  Listing every kind still imports them all (:func:`kinds_for`);
+#: tests/test_startup.py checks this table against what the modules register.
+KIND_MODULES = {
+    "random": "basic",
+    "human": "basic",
+    "minimax": "search",
+    "alphabeta": "search",
+    "sharp": "search",
+    "mcts": "mcts",
+    "td": "td",
+    "perfect": "perfect",
+    "thesis": "thesis",
+    "her": "matchbox",
+    "him": "matchbox",
+    "menace": "matchbox",
+    "az": "az",
+    "ntuple": "ntuple",
+}
 
-def _load_all() -> None:
-    """Import every player module so each registers itself."""
+
+def _load(module: str) -> None:
+    """Import one player module (which registers its kinds), if this install has it."""
     import importlib
     import importlib.util
 
+    name = f"{__package__}.{module}"
+    if name not in sys.modules and importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
+
+
+def _load_all() -> None:
+    """Import every player module so each registers itself."""
     for module in PLAYER_MODULES:
-        name = f"{__package__}.{module}"
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
+        _load(module)
+
+
+def _find_kind(game: Game, name: str) -> PlayerKind:
+    """The kind called ``name`` for ``game``, importing only its module; ValueError listing every
+    valid kind (which imports them all) for an unknown name."""
+    if name not in _KINDS and name in KIND_MODULES:
+        _load(KIND_MODULES[name])
+    if name not in _KINDS:  # a kind the table does not name yet: every module is asked
+        _load_all()
+    kind = _KINDS.get(name)
+    if kind is None or (kind.games is not None and game.name not in kind.games):
+        valid = [k.name for k in kinds_for(game)]
+        raise ValueError(f"unknown player {name!r} for {game.name}; valid players: {', '.join(valid)}")
+    return kind
 
 
 def _split_options(text: str) -> list[tuple[str, str, str]]:
@@ -155,12 +195,7 @@ def _split_options(text: str) -> list[tuple[str, str, str]]:
 
 def kind_of(game: Game, spec: str) -> PlayerKind:
     """The registered kind a spec names; ValueError listing the valid ones for an unknown name."""
-    _load_all()
-    name = spec.strip().partition(":")[0]
-    valid = [k.name for k in kinds_for(game)]
-    if name not in valid:
-        raise ValueError(f"unknown player {name!r} for {game.name}; valid players: {', '.join(valid)}")
-    return _KINDS[name]
+    return _find_kind(game, spec.strip().partition(":")[0])
 
 
 def with_options(game: Game, spec: str, **overrides: str) -> str:
@@ -183,14 +218,10 @@ def graded_spec(game: Game, spec: str) -> str:
 
 def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
     """A player for ``game`` from a spec: ``NAME`` or ``NAME:opt=value,opt=value``."""
-    _load_all()
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError("a player spec is a name such as 'random' or 'minimax:depth=2'")
     name, _, rest = spec.strip().partition(":")
-    valid = [k.name for k in kinds_for(game)]
-    kind = _KINDS.get(name)
-    if kind is None or name not in valid:
-        raise ValueError(f"unknown player {name!r} for {game.name}; valid players: {', '.join(valid)}")
+    kind = _find_kind(game, name)
     given: dict[str, Any] = {}
     known = {opt.name: opt for opt in kind.options}
     for key, eq, value in _split_options(rest):

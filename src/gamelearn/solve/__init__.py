@@ -7,7 +7,7 @@ once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
 :func:`solve`; the function cannot simply be bound in its place, as it was once, because Python then
 finds no package under the name when a submodule is imported).
 
-This layer imports only the rules (gamelearn.games), gamelearn.paths, numpy and numba.
+This layer imports only the rules (gamelearn.games), gamelearn.paths, gamelearn.jit, numpy and numba.
 """
 
 from __future__ import annotations

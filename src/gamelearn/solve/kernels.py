@@ -16,8 +16,8 @@ at distance d (odd d a win for the side to move, even d a loss), 255 impossible.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .codes import DRAW, INVALID
 
 

@@ -20,8 +20,8 @@ The kernels take bitboards (``int``) and are compiled with ``cache=True``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...jit import njit
 from .board import CENTER, RING, SIZE
 
 

@@ -39,8 +39,9 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit
 
+from ...jit import njit
+from ..hangs import NoMoveError
 from .board import FULL, NEIGHBOUR_LISTS, NEIGHBOUR_TABLE, OFF_BOARD, sq
 from .fixes import Fixes
 from .rng import RANDOM_MOVE, Draws
@@ -384,10 +385,6 @@ def has_move(own: int, opp: int) -> bool:
             if empty >> dst & 1:
                 return True
     return False
-
-
-class NoMoveError(RuntimeError):
-    """The side to move has no move: the original's playrandom would loop for ever."""
 
 
 def random_move(own: int, opp: int, draws: Draws) -> tuple[int, int]:

@@ -27,6 +27,7 @@ returns ``(square, tag)``.
 from __future__ import annotations
 
 from ...games.teeko import WIN_MASKS
+from ..hangs import OpeningHang
 from .board import FULL, sq
 from .fixes import Fixes
 from .rng import COIN, CORNER, CROSS, Draws
@@ -36,10 +37,6 @@ ANY = "oplayany"
 CORNER_CELLS = (sq(1, 3), sq(1, 1), sq(3, 3), sq(3, 1))  # value mod 4 -> 13, 11, 33, 31
 CROSS_CELLS = (sq(1, 2), sq(2, 1), sq(2, 3), sq(3, 2))  # value mod 4 -> 12, 21, 23, 32
 MIDDLE = sq(2, 2)
-
-
-class OpeningHang(RuntimeError):
-    """The original's opening would loop for ever: all four cells of a random pick are taken."""
 
 
 def _free(own: int, opp: int, cell: int) -> bool:

@@ -24,8 +24,8 @@ level-1 moves in generation order) and returns ``(k, smax, si, fixed_index, orig
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...jit import njit
 from .board import FULL, NEIGHBOUR_TABLE
 from .evaluation import evaluate
 

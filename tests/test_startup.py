@@ -1,0 +1,164 @@
+"""What starting up imports (issue 21): each check runs in a fresh interpreter and reads
+``sys.modules`` by name, never a clock.  ``import gamelearn`` loads only the package; a random
+tic-tac-toe player loads the rules of tic-tac-toe and the players' base, registry and basic
+modules, and none of numba, numpy, scipy or JAX."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gamelearn.games import get_game
+from gamelearn.players import registry
+
+#: Heavy packages that a program which does not run their code must not import.
+HEAVY = ("numba", "llvmlite", "numpy", "scipy", "jax", "sqlite3")
+
+
+def imported_after(program: str) -> list[str]:
+    """The modules a fresh interpreter holds after ``program`` that it did not hold before."""
+    script = (
+        "import sys, json\n"
+        "before = set(sys.modules)\n"
+        f"{program}\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    modules: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return modules
+
+
+def ours(modules: list[str]) -> set[str]:
+    return {name for name in modules if name == "gamelearn" or name.startswith("gamelearn.")}
+
+
+def heavy(modules: list[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in HEAVY}
+
+
+def test_import_gamelearn_loads_only_the_package() -> None:
+    modules = imported_after("import gamelearn")
+    assert ours(modules) == {"gamelearn"}
+    assert heavy(modules) == set()
+
+
+def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None:
+    modules = imported_after(
+        "import gamelearn\n"
+        "game = gamelearn.get_game('tictactoe')\n"
+        "player = gamelearn.make_player(game, 'random', seed=1)\n"
+        "state = game.play(game.initial(), player.choose(game.initial()))"
+    )
+    assert ours(modules) == {
+        "gamelearn",
+        "gamelearn.games",
+        "gamelearn.games.base",
+        "gamelearn.games.teeko_forms",
+        "gamelearn.games.tictactoe",
+        "gamelearn.players",
+        "gamelearn.players.base",
+        "gamelearn.players.basic",
+        "gamelearn.players.registry",
+    }
+    assert heavy(modules) == set()
+
+
+def test_solving_tictactoe_loads_neither_teeko_nor_the_store_nor_numba() -> None:
+    modules = imported_after("import gamelearn\ngamelearn.solve(gamelearn.get_game('tictactoe'))")
+    assert "gamelearn.solve.exhaustive" in modules  # it did solve
+    assert not {"gamelearn.games.teeko", "gamelearn.store", "gamelearn.keeper"} & set(modules)
+    assert heavy(modules) == set()
+
+
+def test_the_public_names_are_there_when_asked_for() -> None:
+    import gamelearn
+
+    for name in gamelearn.__all__:
+        assert getattr(gamelearn, name) is not None, name
+    assert callable(gamelearn.solve) and gamelearn.solve("tictactoe").value(get_game("tictactoe").initial()) == 0
+    assert set(gamelearn.__all__) <= set(dir(gamelearn))
+
+
+def test_the_kind_table_names_the_module_that_registers_each_kind() -> None:
+    registry._load_all()
+    for name, kind in registry._KINDS.items():
+        if kind.factory.__module__.startswith("gamelearn."):  # not a test's stand-in
+            module = kind.factory.__module__.split(".players.", 1)[1].split(".", 1)[0]
+            assert registry.KIND_MODULES.get(name) == module, name
+    for name, module in registry.KIND_MODULES.items():
+        if importlib.util.find_spec(f"gamelearn.players.{module}") is not None:
+            assert name in registry._KINDS, f"{module} does not register {name!r}"
+        assert module in registry.PLAYER_MODULES or module == "ntuple", module
+
+
+def test_an_unknown_kind_still_lists_every_valid_one() -> None:
+    program = (
+        "import gamelearn\n"
+        "try:\n"
+        "    gamelearn.make_player(gamelearn.get_game('hexapawn'), 'menace')\n"
+        "except ValueError as error:\n"
+        "    print(error)"
+    )
+    modules = imported_after(program)
+    assert "gamelearn.players.search" in modules  # listing the valid kinds imports them all
+    message = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
+    assert message.startswith("unknown player 'menace' for hexapawn; valid players: random, human,")
+    assert "her" in message and "menace" not in message.partition("valid players:")[2]
+
+
+def test_a_wilson_interval_needs_no_scipy() -> None:
+    modules = imported_after("from gamelearn.experiments.statistics import wilson\nwilson(81, 263)")
+    assert heavy(modules) == set()
+
+
+def test_the_command_line_and_the_web_app_load_no_numba_scipy_or_jax_until_they_run_it() -> None:
+    for program in ("import gamelearn.cli.main", "import gamelearn.web"):
+        packages = {name.split(".")[0] for name in heavy(imported_after(program))}
+        assert packages <= {"numpy", "sqlite3"}, program  # the store's own
+
+
+def test_kernels_still_run_where_numba_can_write_no_cache(tmp_path: Path) -> None:
+    """A read-only install under a read-only home: numba finds no place for its cache and refuses
+    to define a cached kernel; ours are then defined uncached and run.  The environment variable
+    leaves numba only a locator that never applies outside IPython, as a read-only disk would."""
+    env = {**os.environ, "NUMBA_CACHE_LOCATOR_CLASSES": "IPythonCacheLocator"}
+    module = tmp_path / "kernel.py"
+    module.write_text("from numba import njit\n\n@njit(cache=True)\ndef one():\n    return 1\n", encoding="utf-8")
+    plain = subprocess.run(
+        [sys.executable, "-c", "import kernel"], capture_output=True, text=True, cwd=tmp_path, env=env, check=False
+    )
+    assert plain.returncode != 0 and "cannot cache function" in plain.stderr  # numba's own refusal
+    ours = subprocess.run(
+        [sys.executable, "-c", "from gamelearn.players.thesis.evaluation import popcount\nprint(popcount(0b1011))"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert (ours.returncode, ours.stdout.strip()) == (0, "3"), ours.stderr
+
+
+def test_a_kernel_runs_without_scipy_linalg_and_numba_keeps_blas_for_others() -> None:
+    """numba's first kernel of a process no longer imports scipy.linalg for its BLAS probe, and
+    afterwards a program's own np.dot kernel still compiles against scipy's BLAS."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "from gamelearn.players.thesis.evaluation import popcount\n"
+            "print(popcount(0b1011), 'scipy.linalg' in sys.modules)\n"
+            "import numpy as np\n"
+            "from numba import njit\n"
+            "dot = njit(lambda a, b: np.dot(a, b))\n"
+            "print(dot(np.arange(3.0), np.arange(3.0)), 'scipy.linalg' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["3", "False", "5.0", "True"]
