@@ -29,7 +29,7 @@ from .teeko_runs import signals_held, terminate_as_interrupt
 
 #: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
 CHECKPOINT_HEADER = (
-    f"{'time':>7} {'games':>9} {'steps':>8} {'loss':>6} {'v.loss':>6} {'games/s':>8} {'pos/s':>8} "
+    f"{'time':>7} {'games':>9} {'steps':>9} {'loss':>6} {'v.loss':>6} {'games/s':>7} {'pos/s':>8} "
     f"{'keeps':>6} {'best':>6} {'blund.':>6}"
 )
 
@@ -40,8 +40,8 @@ def _share(value: float | None) -> str:
 
 def checkpoint_line(point: Checkpoint) -> str:
     return (
-        f"{point.seconds:>6.0f}s {point.games:>9,} {point.steps:>8,} {point.loss:>6.3f} {point.value_loss:>6.3f} "
-        f"{point.games_per_second:>8.1f} {point.positions_per_second:>8,.0f} "
+        f"{point.seconds:>6.0f}s {point.games:>9,} {point.steps:>9,} {point.loss:>6.4f} {point.value_loss:>6.4f} "
+        f"{point.games_per_second:>7,.0f} {point.positions_per_second:>8,.0f} "
         f"{_share(point.keeps):>6} {_share(point.best):>6} {_share(point.blunders):>6}"
     )
 
@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
                 markup=False,
             )
             shown.print(
-                "Checkpoints: training time (grading left out), loss (policy + value), self-play speed after "
+                "Checkpoints: training time (grading left out), loss (az: policy + value; ntuple: squared TD error), self-play speed after "
                 "the first batch, and "
                 + (f"the grade on the suite ({label}): keeps, best, blunders." if label else "no grade (--no-grade)."),
                 markup=False,
