@@ -8,7 +8,8 @@ figures, asserts nothing.
     python benchmarks/bench_grade.py tictactoe --az-minutes 1   # az trained by self-play first (JAX)
 
 The learners are trained first, in this process, to the budget printed beside them (against a
-uniformly random opponent, seats alternating; az by its own self-play), then graded frozen.
+uniformly random opponent, seats alternating; ntuple and az by their own self-play, for CPU
+seconds of this process), then graded frozen.
 ``--json PATH`` writes the rows as JSON too.
 """
 
@@ -86,13 +87,22 @@ def trained(game: Any, spec: str, games: int, seed: int) -> Any:
     return copy
 
 
-def self_taught_az(game: Any, minutes: float, seed: int) -> tuple[Any, int]:
-    """az trained by self-play for ``minutes`` (compilation included), then frozen."""
-    learner = make_player(game, "az", seed=seed)
-    deadline = time.perf_counter() + 60 * minutes
-    while time.perf_counter() < deadline:
+#: The self-taught learners trained by their own self-play before grading: (spec, CPU seconds).
+SELF_TAUGHT: dict[str, list[tuple[str, float]]] = {
+    "tictactoe": [("ntuple", 10.0)],
+    "hexapawn": [("ntuple", 2.0)],
+    "teeko": [],
+}
+
+
+def self_taught(game: Any, spec: str, seconds: float, seed: int) -> tuple[Any, int]:
+    """``spec`` trained by its own self-play for ``seconds`` of this process's CPU time (az's
+    compilation included), then a frozen, greedy copy, and the games it played."""
+    learner = make_player(game, spec, seed=seed)
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
         learner.self_play(1)  # type: ignore[attr-defined]
-    copy = make_player(game, graded_spec(game, "az"), seed=seed)
+    copy = make_player(game, graded_spec(game, spec), seed=seed)
     copy.load(learner.knowledge())  # type: ignore[attr-defined]
     return copy, learner.trainer.games  # type: ignore[attr-defined]
 
@@ -149,12 +159,14 @@ def main() -> None:
             report = grade_player(player, suite, seed=arguments.seed, spec=spec)
             rows.append(row(spec, f"{budget} games", report, time.perf_counter() - started))
             show(rows[-1:])
+        taught = list(SELF_TAUGHT[name])
         if arguments.az_minutes > 0:
+            taught.append(("az", 60 * arguments.az_minutes))
+        for spec, seconds in taught:
             started = time.perf_counter()
-            player, games = self_taught_az(game, arguments.az_minutes, arguments.seed)
-            report = grade_player(player, suite, seed=arguments.seed, spec="az")
-            budget = f"{arguments.az_minutes:g} min ({games} games)"
-            rows.append(row("az", budget, report, time.perf_counter() - started))
+            player, games = self_taught(game, spec, seconds, arguments.seed)
+            report = grade_player(player, suite, seed=arguments.seed, spec=spec)
+            rows.append(row(spec, f"{seconds:g} CPU s ({games:,} games)", report, time.perf_counter() - started))
             show(rows[-1:])
         results[name] = {"suite": suite.name, "size": len(suite), "rows": rows}
     if arguments.markdown:
