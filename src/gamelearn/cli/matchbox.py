@@ -364,6 +364,8 @@ def run_her_command(
     from ..experiments.matchbox import run_her
 
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    if out is not None:
+        output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
     check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
     result = run_her(kind, learners, games, opponents, seed, side=side)
@@ -472,6 +474,8 @@ def run_menace_command(
     from ..experiments.matchbox import run_menace
 
     opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    if out is not None:
+        output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
     check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
     result = run_menace(learners, games, opponents, seed, side=side, beads=beads, rewards=rewards)
