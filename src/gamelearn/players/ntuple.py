@@ -36,7 +36,7 @@ import numpy as np
 from . import ntuple_kernels as kernels
 from .knowledge import Change, Knowledge, Learner, Lesson
 from .ntuple_layout import GAME_IDS, LAYOUTS, Features, Layout, compile_features, neighbours, pieces, win_masks
-from .registry import Option, PlayerKind, parse_int, parse_name, parse_switch, register
+from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..match import GameRecord
@@ -415,16 +415,6 @@ class NtuplePlayer(Learner):
         counts = {key: before.get(key) for key in COUNTERS}, {key: after.get(key) for key in COUNTERS}
         change = Change("weights", before=counts[0], after=counts[1] | {"moved": moved, "norm": round(norm, 6)})
         return Lesson(self.kind, (change,), f"{games} game(s) learnt; {moved} weights moved by {norm:.4g} in all")
-
-
-def parse_fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{value} is outside 0..1")
-    return value
 
 
 def parse_step(text: str) -> float:

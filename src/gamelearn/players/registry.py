@@ -114,6 +114,17 @@ def parse_name(text: str) -> str:
     return text
 
 
+def parse_fraction(text: str) -> float:
+    """A number from 0 to 1 (a step size, an exploring chance, a trace's lambda)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{value} is outside 0..1")
+    return value
+
+
 def parse_switch(text: str) -> bool:
     lowered = text.lower()
     if lowered in ("on", "true", "yes", "1"):

@@ -27,7 +27,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from .knowledge import Change, Knowledge, Learner, Lesson
-from .registry import Option, PlayerKind, parse_name, parse_switch, register
+from .registry import Option, PlayerKind, parse_fraction, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..match import GameRecord
@@ -36,16 +36,6 @@ if TYPE_CHECKING:
 UNKNOWN_VALUE = 0.5
 #: The most positions whose keys a player remembers (tic-tac-toe has 5,478, hexapawn fewer).
 KEY_CACHE_LIMIT = 200_000
-
-
-def parse_fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{value} is outside 0..1")
-    return value
 
 
 def result_for(winner: int | None, side: int) -> float:
