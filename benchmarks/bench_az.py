@@ -88,7 +88,9 @@ def teeko_positions(count: int, seed: int = 1) -> list[Hashable]:
     return states
 
 
-def bench_search(figures: dict[str, Any], simulations: int = 16, count: int = 32, repeats: int = 20) -> None:
+def bench_search(
+    figures: dict[str, Any], simulations: int = 16, considered: int | None = None, count: int = 32, repeats: int = 20
+) -> None:
     """The time of one self-play search (Gumbel noise on) of ``count`` Teeko positions with the
     self-play settings, and how deep its trees went (the root's children are depth 1)."""
     import inspect
@@ -104,7 +106,7 @@ def bench_search(figures: dict[str, Any], simulations: int = 16, count: int = 32
     rules = player.rules
     batch = Position(*(np.stack(c) for c in zip(*(rules.encode(game, s) for s in teeko_positions(count)), strict=True)))
     evaluate = az_search.network_evaluator(rules)
-    considered = getattr(player.trainer.settings, "considered", None)
+    considered = considered or getattr(player.trainer.settings, "considered", None)
     extra = {"considered": considered} if "considered" in inspect.signature(az_search.search).parameters else {}
 
     def one(model: Any, key: Any, positions: Any) -> Any:
@@ -322,6 +324,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("part", choices=("search", "speed", "tictactoe", "hexapawn", "teeko", "all"))
     parser.add_argument("--seconds", type=float, default=5.0, help="speed: seconds of self-play measured per game")
+    parser.add_argument("--simulations", type=int, default=None, help="search: simulations (default 16)")
+    parser.add_argument("--considered", type=int, default=None, help="search: root actions (default: Teeko's)")
     parser.add_argument("--no-openspiel", action="store_true", help="speed: leave OpenSpiel's actor out")
     parser.add_argument("--minutes", type=float, default=None, help="training time (defaults: 5, 1, 10 minutes)")
     parser.add_argument("--games", type=int, default=20, help="Teeko games against thesis per checkpoint")
@@ -340,7 +344,7 @@ def main() -> None:
     figures: dict[str, Any] = {"device": str(jax.devices()[0])}
     print(f"device: {figures['device']}")
     if args.part in ("search", "all"):
-        bench_search(figures)
+        bench_search(figures, args.simulations or 16, args.considered)
     if args.part in ("speed", "all"):
         bench_speed(figures, args.parallel, seconds=args.seconds, spiel=not args.no_openspiel)
     if args.part in ("tictactoe", "all"):
