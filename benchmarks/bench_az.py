@@ -1,5 +1,6 @@
 """The az learner against its targets (issue 15): prints figures, asserts nothing.
 
+    python benchmarks/bench_az.py search       # one search of 32 Teeko positions: milliseconds, tree depth
     python benchmarks/bench_az.py speed        # self-play positions/s, az beside OpenSpiel's AlphaZero
     python benchmarks/bench_az.py tictactoe    # <= 5 min: value-keeping moves in the 4,520 positions, 100 games vs perfect
     python benchmarks/bench_az.py hexapawn     # <= 1 min: does it play Black perfectly?
@@ -68,7 +69,83 @@ def jax_platform() -> str:
     return jax.devices()[0].platform
 
 
-def self_play_rate(game_name: str, parallel: int | None) -> tuple[float, Any]:
+def teeko_positions(count: int, seed: int = 1) -> list[Hashable]:
+    """``count`` unfinished Teeko positions from random games (placing and moving phases)."""
+    import random
+
+    game = gamelearn.get_game("teeko")
+    rng = random.Random(seed)
+    states: list[Hashable] = []
+    while len(states) < count:
+        state = game.initial()
+        for _ in range(rng.randrange(1, 30)):
+            moves = game.legal_moves(state)
+            if not moves:
+                break
+            state = game.play(state, rng.choice(moves))
+        if not game.is_over(state):
+            states.append(state)
+    return states
+
+
+def bench_search(
+    figures: dict[str, Any], simulations: int = 16, considered: int | None = None, count: int = 32, repeats: int = 20
+) -> None:
+    """The time of one self-play search (Gumbel noise on) of ``count`` Teeko positions with the
+    self-play settings, and how deep its trees went (the root's children are depth 1)."""
+    import inspect
+
+    import jax
+    import numpy as np
+
+    from gamelearn.players.az import search as az_search
+    from gamelearn.players.az.rules import Position
+
+    game = gamelearn.get_game("teeko")
+    player = make_player(game, "az", seed=1)
+    rules = player.rules
+    batch = Position(*(np.stack(c) for c in zip(*(rules.encode(game, s) for s in teeko_positions(count)), strict=True)))
+    evaluate = az_search.network_evaluator(rules)
+    considered = considered or getattr(player.trainer.settings, "considered", None)
+    extra = {"considered": considered} if "considered" in inspect.signature(az_search.search).parameters else {}
+
+    def one(model: Any, key: Any, positions: Any) -> Any:
+        out = az_search.search(rules, evaluate, model, key, positions, simulations, 1.0, **extra)
+        tree = out.search_tree
+        # depth of every visited node: follow parents up to the root
+        parents = tree.parents
+        depth = jax.numpy.zeros_like(parents)
+        node = jax.numpy.broadcast_to(jax.numpy.arange(parents.shape[1]), parents.shape)
+        for _ in range(simulations + 1):
+            step = node > 0
+            depth = depth + step
+            node = jax.numpy.where(step, jax.numpy.take_along_axis(parents, jax.numpy.maximum(node, 0), 1), 0)
+        visited = tree.node_visits > 0
+        return out.action, jax.numpy.where(visited, depth, 0).max(axis=1)
+
+    run = jax.jit(one)
+    started = time.perf_counter()
+    jax.block_until_ready(run(player.trainer.model, jax.random.PRNGKey(0), batch))
+    compile_seconds = time.perf_counter() - started
+    times = []
+    for index in range(repeats):
+        started = time.perf_counter()
+        _, depth = jax.block_until_ready(run(player.trainer.model, jax.random.PRNGKey(index + 1), batch))
+        times.append(time.perf_counter() - started)
+    times.sort()
+    median = 1000 * times[len(times) // 2]
+    depths = np.asarray(depth)
+    print(
+        f"az search, Teeko, {count} positions x {simulations} simulations "
+        f"(considered {considered or 'min(16, actions)'}): median {median:.1f} ms, "
+        f"fastest {1000 * times[0]:.1f} ms of {repeats}; compile {compile_seconds:.1f} s; "
+        f"tree depth max {depths.max()}, mean of the deepest per tree {depths.mean():.1f}"
+    )
+    figures["search_ms"] = round(median, 2)
+    figures["search_depth_max"] = int(depths.max())
+
+
+def self_play_rate(game_name: str, parallel: int | None, seconds: float = 5.0) -> tuple[float, Any]:
     """Self-play positions per second (search and rules only, no training), after a warm-up batch."""
     player = make_player(gamelearn.get_game(game_name), "az", seed=1)
     trainer = player.trainer
@@ -76,22 +153,24 @@ def self_play_rate(game_name: str, parallel: int | None) -> tuple[float, Any]:
         trainer.play_in_batches_of(parallel)
     trainer.self_play_batch()  # compiles
     start, positions = time.perf_counter(), 0
-    while time.perf_counter() - start < 5 or positions == 0:
+    while time.perf_counter() - start < seconds or positions == 0:
         positions += trainer.self_play_batch()
     return positions / (time.perf_counter() - start), trainer.settings
 
 
-def bench_speed(figures: dict[str, Any], parallel: int | None, games: int = 20) -> None:
+def bench_speed(
+    figures: dict[str, Any], parallel: int | None, games: int = 20, seconds: float = 5.0, spiel: bool = True
+) -> None:
     for game_name in ("tictactoe", "teeko"):
         for batch in sorted({None, parallel}, key=lambda b: b or 0):
-            rate, settings = self_play_rate(game_name, batch)
+            rate, settings = self_play_rate(game_name, batch, seconds)
             sims = settings.simulations
             print(
                 f"az self-play, {game_name}, {settings.games_per_batch} games at once, {sims} simulations: "
                 f"{rate:,.0f} positions/s"
             )
             figures[f"az_{game_name}_{settings.games_per_batch}_positions_per_second"] = round(rate, 1)
-    if jax_platform() != "cpu":
+    if jax_platform() != "cpu" or not spiel:
         return  # OpenSpiel's actor runs its search in Python on the CPU: compared on the CPU only
     sims = 32
     try:
@@ -243,7 +322,11 @@ def bench_teeko(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=("speed", "tictactoe", "hexapawn", "teeko", "all"))
+    parser.add_argument("part", choices=("search", "speed", "tictactoe", "hexapawn", "teeko", "all"))
+    parser.add_argument("--seconds", type=float, default=5.0, help="speed: seconds of self-play measured per game")
+    parser.add_argument("--simulations", type=int, default=None, help="search: simulations (default 16)")
+    parser.add_argument("--considered", type=int, default=None, help="search: root actions (default: Teeko's)")
+    parser.add_argument("--no-openspiel", action="store_true", help="speed: leave OpenSpiel's actor out")
     parser.add_argument("--minutes", type=float, default=None, help="training time (defaults: 5, 1, 10 minutes)")
     parser.add_argument("--games", type=int, default=20, help="Teeko games against thesis per checkpoint")
     parser.add_argument("--updates", type=int, default=None, help="Teeko gradient steps per self-play batch")
@@ -260,8 +343,10 @@ def main() -> None:
 
     figures: dict[str, Any] = {"device": str(jax.devices()[0])}
     print(f"device: {figures['device']}")
+    if args.part in ("search", "all"):
+        bench_search(figures, args.simulations or 16, args.considered)
     if args.part in ("speed", "all"):
-        bench_speed(figures, args.parallel)
+        bench_speed(figures, args.parallel, seconds=args.seconds, spiel=not args.no_openspiel)
     if args.part in ("tictactoe", "all"):
         bench_tictactoe(figures, args.minutes or 5.0)
     if args.part in ("hexapawn", "all"):

@@ -14,6 +14,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import gamelearn  # noqa: E402
+from gamelearn.players.az.network import NetworkShape, make_network  # noqa: E402
 from gamelearn.players.az.player import AzPlayer  # noqa: E402
 from gamelearn.players.az.rules import Position, rules_for  # noqa: E402
 from gamelearn.players.az.search import search  # noqa: E402
@@ -228,3 +229,69 @@ def test_gamelearn_train_keeps_the_network_and_goes_on_from_it(tmp_path):
         timeout=60,
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def channel_first_reference(model, planes):
+    """The Teeko network as it was computed before: Equinox's own channel-first ``Conv2d`` calls."""
+    x = jax.nn.relu(model.stem(planes))
+    for block in model.blocks:
+        x = jax.nn.relu(x + block.second(jax.nn.relu(block.first(x))))
+    logits = model.policy(jax.nn.relu(model.policy_conv(x)).reshape(-1))
+    v = jax.nn.relu(model.value_hidden(jax.nn.relu(model.value_conv(x)).reshape(-1)))
+    return logits, jnp.tanh(model.value(v)[0])
+
+
+@pytest.mark.parametrize("shape", [NetworkShape("resnet", 8, 2), NetworkShape("resnet", 32, 3)])
+def test_the_channel_last_network_gives_the_channel_first_outputs_for_the_same_weights(shape):
+    rules = rules_for("teeko")
+    model = make_network(shape, 5, 5, rules.actions, jax.random.PRNGKey(3))
+    rng = np.random.default_rng(4)
+    board = rng.choice(np.array([-1, 0, 1], np.int8), size=(16, 25))
+    positions = Position(
+        board, np.int32(np.arange(16) % 2), np.zeros(16, np.int32), np.zeros(16, bool), -np.ones(16, np.int32)
+    )
+    planes = jax.vmap(rules.planes)(positions)
+    logits, values = jax.vmap(model)(planes)
+    old_logits, old_values = jax.vmap(lambda p: channel_first_reference(model, p))(planes)
+    assert logits.shape == (16, rules.actions) and values.shape == (16,)
+    np.testing.assert_allclose(np.asarray(logits), np.asarray(old_logits), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(values), np.asarray(old_values), rtol=1e-5, atol=1e-5)
+    assert float(jnp.std(logits)) > 0  # not a degenerate network that any layout would match
+
+
+def test_a_value_kept_before_considered_existed_loads_and_keeps_its_search():
+    player = tiny(seed=7)
+    value = player.knowledge()
+    value["settings"].pop("considered")
+    copy = tiny(seed=8)
+    copy.load(value)
+    assert copy.trainer.settings.considered == 16 and copy.considered == 16
+    assert all(np.array_equal(a, b) for a, b in zip(arrays(player), arrays(copy), strict=True))
+
+
+def test_the_replay_buffer_draws_positions_under_the_symmetries_consistently():
+    """Every drawn position's legal actions and policy are those of its drawn board (recomputed
+    from the planes by the rules), and some drawn boards are turned ones the buffer does not hold."""
+    game = gamelearn.get_game("tictactoe")
+    rules = rules_for("tictactoe")
+    trainer = tiny(seed=9).trainer
+    states = [s for s in reachable(game) if not game.is_over(s)][:300]
+    batch = Position(*(np.stack(c) for c in zip(*(rules.encode(game, s) for s in states), strict=True)))
+    planes = np.asarray(jax.vmap(rules.planes)(batch))
+    legal = np.asarray(jax.vmap(rules.legal)(batch))
+    policy = legal / legal.sum(axis=1, keepdims=True) * (1 + np.arange(9))  # unequal, so a turn shows
+    policy = (policy / policy.sum(axis=1, keepdims=True)).astype(np.float32)
+    trainer.add_positions(planes, legal, policy, np.zeros(len(states), np.float32))
+    drawn_planes, drawn_legal, drawn_policy, _ = trainer.buffer.sample(np.random.default_rng(1), 2000)
+    board = (drawn_planes[:, 0] - drawn_planes[:, 1]).reshape(-1, 9).astype(np.int8)
+    again = Position(
+        board,
+        drawn_planes[:, 2, 0, 0].astype(np.int32),
+        np.zeros(len(board), np.int32),
+        np.zeros(len(board), bool),
+        -np.ones(len(board), np.int32),
+    )
+    assert np.array_equal(np.asarray(jax.vmap(rules.legal)(again)), drawn_legal)
+    assert np.all(drawn_policy[~drawn_legal] == 0)
+    first = {p.tobytes() for p in planes}
+    assert sum(p.tobytes() not in first for p in drawn_planes) > 0  # some drawn turned, off the buffer's own

@@ -94,3 +94,44 @@ def test_action_numbers_are_the_environments():
 
     for name in ("tictactoe", "hexapawn", "teeko"):
         assert action_moves(name) == codec(name).moves
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "hexapawn", "teeko"])
+def test_the_rules_commute_with_the_symmetries(name):
+    """For each symmetry: the legal actions of the transformed position are the transformed legal
+    actions, and every move played then transformed is the transformed move played on the
+    transformed position (board, winner, end)."""
+    from gamelearn.players.az.symmetry import symmetries
+
+    game = get_game(name)
+    rules = rules_for(name)
+    if name == "teeko":
+        rng = random.Random(3)
+        states = []
+        for _ in range(6):
+            state = game.initial()
+            for _ in range(30):
+                states.append(state)
+                if game.is_over(state):
+                    break
+                state = game.play(state, rng.choice(game.legal_moves(state)))
+    else:
+        states = reachable(game)
+    found = symmetries(rules)
+    assert len(found) == (2 if name == "hexapawn" else 8)
+    assert len({tuple(s.squares) for s in found}) == len(found)  # all different
+    batch = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *(rules.encode(game, s) for s in states))
+    legal = np.asarray(jax.vmap(rules.legal)(batch))
+    pairs = [(i, int(a)) for i in range(len(states)) for a in np.flatnonzero(legal[i])]
+    sources = jax.tree_util.tree_map(lambda x: x[np.array([i for i, _ in pairs])], batch)
+    actions = np.array([a for _, a in pairs])
+    after, _ = jax.vmap(rules.step)(sources, actions)
+    for symmetry in found:
+        where_action = np.argsort(symmetry.actions)  # action a becomes where_action[a]
+        turned = batch._replace(board=batch.board[:, symmetry.squares])
+        assert np.array_equal(np.asarray(jax.vmap(rules.legal)(turned)), legal[:, symmetry.actions])
+        turned_sources = sources._replace(board=sources.board[:, symmetry.squares])
+        turned_after, _ = jax.vmap(rules.step)(turned_sources, where_action[actions])
+        assert np.array_equal(np.asarray(turned_after.board), np.asarray(after.board)[:, symmetry.squares])
+        assert np.array_equal(np.asarray(turned_after.winner), np.asarray(after.winner))
+        assert np.array_equal(np.asarray(turned_after.over), np.asarray(after.over))

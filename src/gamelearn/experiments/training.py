@@ -7,8 +7,9 @@ against the exact solution (``grade_player``): the share of moves that keep the 
 (*keeps*, the headline), of best moves and of blunders.  ``gamelearn train`` and
 ``gamelearn curves`` grade the same way, so their figures are the same measure.
 
-Time is *training* time: the wall clock while the learner plays and learns, without the time spent
-grading it, so that a checkpoint more or less does not change how long it trained.
+Time is *training* time: the wall clock while the learner plays and learns, from its first game
+(a learner that compiles, az, compiles before the clock starts) and without the time spent grading
+it, so that a checkpoint more or less does not change how long it trained.
 """
 
 from __future__ import annotations
@@ -127,6 +128,10 @@ def train_self_play(
         if on_checkpoint is not None:
             on_checkpoint(point)
 
+    # Training time counts from the first game: a learner that can compile first (az) does so here.
+    compile_first = getattr(trainer, "compile", None)
+    if callable(compile_first):
+        compile_first()
     every_games = None if games is None else max(per_batch, games // max(1, checkpoints))
     every_seconds = None if budget is None else budget / max(1, checkpoints)
     next_time = every_seconds or 0.0

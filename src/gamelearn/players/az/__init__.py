@@ -34,8 +34,10 @@ def make_az(game: Any, seed: int | None = None, **options: Any) -> Any:
         raise ValueError(
             f"the az player needs {', '.join(missing)}: install the neural extra, pip install 'gamelearn[neural]'"
         )
+    from .cache import enable_compilation_cache
     from .player import AzPlayer
 
+    enable_compilation_cache()
     return AzPlayer(game, seed=seed, **options)
 
 

@@ -4,6 +4,12 @@ move to a policy over the game's actions and a value in [-1, 1] for the side to 
 * tic-tac-toe and hexapawn: a multilayer perceptron;
 * Teeko: a small residual convolutional network (He et al. 2016, as AlphaZero's, Silver et al. 2018,
   without batch normalisation: a net this small trains well without it and stays a pure function).
+
+The convolutions keep Equinox's ``Conv2d`` weights (out, in, kernel rows, kernel columns), so a
+network saved by any version loads as it is, but they are computed channel-last (rows, columns,
+channels), with the weights transposed on the way: on a CPU, XLA runs the channel-first layout many
+times slower inside the search's loop bodies (a 16-simulation search of 32 Teeko positions took
+about ten times as long).  ``tests/test_az.py`` checks that the outputs are Equinox's own.
 """
 
 from __future__ import annotations
@@ -56,6 +62,25 @@ class MLP(eqx.Module):
         return self.policy(x), jnp.tanh(self.value(x)[0])
 
 
+def conv_channel_last(layer: eqx.nn.Conv2d, x: jax.Array) -> jax.Array:
+    """``layer`` (an Equinox ``Conv2d``: stride 1, no dilation, no groups) applied to ``x`` of
+    shape [rows, columns, channels]: Equinox's result, transposed to channel-last."""
+    kernel = jnp.transpose(layer.weight, (2, 3, 1, 0))  # (out, in, kh, kw) -> (kh, kw, in, out)
+    padding = layer.padding
+    if isinstance(padding, str):  # this module's layers pad by numbers
+        raise ValueError(f"a convolution padded {padding!r} is not computed channel-last here")
+    y = jax.lax.conv_general_dilated(
+        x[None], kernel, (1, 1), list(padding), dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )[0]
+    return y if layer.bias is None else y + layer.bias.reshape(-1)
+
+
+def flatten_channel_first(x: jax.Array) -> jax.Array:
+    """[rows, columns, channels] flattened in the order of [channels, rows, columns], the order the
+    heads' linear layers were made for."""
+    return jnp.transpose(x, (2, 0, 1)).reshape(-1)
+
+
 class ResidualBlock(eqx.Module):
     first: eqx.nn.Conv2d
     second: eqx.nn.Conv2d
@@ -66,7 +91,8 @@ class ResidualBlock(eqx.Module):
         self.second = eqx.nn.Conv2d(channels, channels, 3, padding=1, key=k2)
 
     def __call__(self, x: jax.Array) -> jax.Array:
-        return jax.nn.relu(x + self.second(jax.nn.relu(self.first(x))))
+        """x: [rows, columns, channels]."""
+        return jax.nn.relu(x + conv_channel_last(self.second, jax.nn.relu(conv_channel_last(self.first, x))))
 
 
 class ResNet(eqx.Module):
@@ -89,11 +115,12 @@ class ResNet(eqx.Module):
         self.value = eqx.nn.Linear(64, 1, key=keys[depth + 5])
 
     def __call__(self, planes: jax.Array) -> tuple[jax.Array, jax.Array]:
-        x = jax.nn.relu(self.stem(planes))
+        """planes: [3, rows, columns], as the rules give them."""
+        x = jax.nn.relu(conv_channel_last(self.stem, jnp.transpose(planes, (1, 2, 0))))
         for block in self.blocks:
             x = block(x)
-        logits = self.policy(jax.nn.relu(self.policy_conv(x)).reshape(-1))
-        v = jax.nn.relu(self.value_hidden(jax.nn.relu(self.value_conv(x)).reshape(-1)))
+        logits = self.policy(flatten_channel_first(jax.nn.relu(conv_channel_last(self.policy_conv, x))))
+        v = jax.nn.relu(self.value_hidden(flatten_channel_first(jax.nn.relu(conv_channel_last(self.value_conv, x)))))
         return logits, jnp.tanh(self.value(v)[0])
 
 

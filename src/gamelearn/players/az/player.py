@@ -89,6 +89,11 @@ class AzPlayer(Learner):
 
     # Choosing ---------------------------------------------------------------------------------
 
+    @property
+    def considered(self) -> int:
+        """The root actions its search considers: as many as its training's self-play considers."""
+        return self.trainer.settings.considered
+
     def _key(self) -> jax.Array:
         return jax.random.PRNGKey(self.rng.getrandbits(31))
 
@@ -98,7 +103,7 @@ class AzPlayer(Learner):
         encoded = [self.rules.encode(self.game, state) for state in states]
         batch = Position(*(np.stack(column) for column in zip(*encoded, strict=True)))
         actions, policies, _, values = choose(
-            self.rules, self.trainer.model, self._key(), batch, self.simulations, explore
+            self.rules, self.trainer.model, self._key(), batch, self.simulations, explore, self.considered
         )
         moves = [self.rules.moves[int(a)] or "" for a in np.asarray(actions)]
         return moves, np.asarray(policies), np.asarray(values)
@@ -127,7 +132,7 @@ class AzPlayer(Learner):
         encoded = self.rules.encode(self.game, state)
         batch = Position(*(np.stack([column]) for column in encoded))
         _, policies, priors, values = choose(
-            self.rules, self.trainer.model, self._key(), batch, self.simulations, False
+            self.rules, self.trainer.model, self._key(), batch, self.simulations, False, self.considered
         )
         policy, prior = np.asarray(policies)[0], np.asarray(priors)[0]
         top = np.argsort(-policy, kind="stable")[:5]

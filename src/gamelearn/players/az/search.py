@@ -70,9 +70,11 @@ def search(
     positions: Position,
     simulations: int,
     gumbel_scale: float,
+    considered: int = 16,
 ) -> mctx.PolicyOutput:
     """Gumbel MuZero search from a batch of unfinished positions: ``.action`` the chosen actions,
-    ``.action_weights`` the improved policy (the training target)."""
+    ``.action_weights`` the improved policy (the training target); ``considered`` root actions at
+    most (sequential halving among them)."""
     logits, values = evaluate(params, positions)
     logits, legal = masked(rules, positions, logits)
     root = mctx.RootFnOutput(prior_logits=logits, value=values.astype(jnp.float32), embedding=positions)
@@ -83,13 +85,19 @@ def search(
         make_recurrent_fn(rules, evaluate),
         num_simulations=simulations,
         invalid_actions=~legal,
-        max_num_considered_actions=min(16, rules.actions),
+        max_num_considered_actions=min(considered, rules.actions),
         gumbel_scale=gumbel_scale,
     )
 
 
 def _choose_eagerly(
-    rules: JaxRules, model: Any, key: jax.Array, positions: Position, simulations: int, gumbel_scale: float
+    rules: JaxRules,
+    model: Any,
+    key: jax.Array,
+    positions: Position,
+    simulations: int,
+    gumbel_scale: float,
+    considered: int,
 ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     evaluate = network_evaluator(rules)
     if simulations == 0:  # the raw policy: its most likely legal move (ties: the first)
@@ -97,7 +105,7 @@ def _choose_eagerly(
         logits, _ = masked(rules, positions, logits)
         weights = jax.nn.softmax(logits)
         return jnp.argmax(logits, axis=-1), weights, weights, values
-    out = search(rules, evaluate, model, key, positions, simulations, gumbel_scale)
+    out = search(rules, evaluate, model, key, positions, simulations, gumbel_scale, considered)
     logits, values = evaluate(model, positions)
     prior = jax.nn.softmax(masked(rules, positions, logits)[0])
     return out.action, out.action_weights, prior, values
@@ -107,8 +115,14 @@ _choose: Any = eqx.filter_jit(_choose_eagerly)
 
 
 def choose(
-    rules: JaxRules, model: Any, key: jax.Array, positions: Position, simulations: int, explore: bool
+    rules: JaxRules,
+    model: Any,
+    key: jax.Array,
+    positions: Position,
+    simulations: int,
+    explore: bool,
+    considered: int = 16,
 ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """(actions, search policies, network priors, network values) for a batch of positions.  Without
     ``explore`` the choice is deterministic (no Gumbel noise): the best action the search found."""
-    return _choose(rules, model, key, positions, simulations, 1.0 if explore else 0.0)
+    return _choose(rules, model, key, positions, simulations, 1.0 if explore else 0.0, considered)

@@ -14,7 +14,7 @@ and optimiser (its replay buffer, which is not kept, fills again from new games)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import equinox as eqx
 import jax
@@ -25,6 +25,7 @@ import optax
 from .network import SHAPES, NetworkShape, make_network
 from .rules import JaxRules, Position, rules_for
 from .search import network_evaluator, search
+from .symmetry import Symmetry, symmetries
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ class Settings:
     #: moves (still trained on the search's policy there): the games then cover positions that
     #: self-play alone would never reach, and the grading and real opponents do.
     random_plies: int = 0
+    #: The root actions Gumbel search considers (``max_num_considered_actions``, Danihelka et al.
+    #: 2022): with as many simulations as considered actions, each is visited once and the search
+    #: never looks below the root's children; fewer considered actions than simulations let sequential
+    #: halving spend the rest on the best few, a reply and a reply to it deep.  (16: a value kept
+    #: before this setting existed.)
+    considered: int = 16
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -51,7 +58,9 @@ class Settings:
 SETTINGS: dict[str, Settings] = {
     "tictactoe": Settings(128, 32, 9, 20_000, 256, 16, 2e-3, random_plies=4),
     "hexapawn": Settings(64, 32, 16, 8_000, 128, 8, 2e-3, random_plies=2),
-    "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6),
+    # 8 root actions for 16 simulations: the best two get four visits each, so self-play looks at a
+    # reply and the answer to it (a threat two plies ahead), where 16 of 16 visited each child once.
+    "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6, considered=8),
 }
 
 #: The simulations an az player searches with when its spec does not say.
@@ -63,10 +72,15 @@ def optimiser(settings: Settings) -> optax.GradientTransformation:
 
 
 class ReplayBuffer:
-    """The latest ``capacity`` positions: planes, legal actions, search policy, result for the mover."""
+    """The latest ``capacity`` positions: planes, legal actions, search policy, result for the mover.
+    With ``symmetries``, each position drawn is seen under one of them, drawn at random too."""
 
-    def __init__(self, capacity: int, planes: tuple[int, ...], actions: int) -> None:
+    def __init__(
+        self, capacity: int, planes: tuple[int, ...], actions: int, symmetries: tuple[Symmetry, ...] = ()
+    ) -> None:
         self.capacity = capacity
+        self.square_tables = np.stack([s.squares for s in symmetries]) if symmetries else None
+        self.action_tables = np.stack([s.actions for s in symmetries]) if symmetries else None
         self.planes = np.zeros((capacity, *planes), np.float32)
         self.legal = np.zeros((capacity, actions), bool)
         self.policy = np.zeros((capacity, actions), np.float32)
@@ -88,7 +102,14 @@ class ReplayBuffer:
 
     def sample(self, rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
         picks = rng.integers(0, self.size, size=count)
-        return self.planes[picks], self.legal[picks], self.policy[picks], self.value[picks]
+        planes, legal, policy = self.planes[picks], self.legal[picks], self.policy[picks]
+        if self.square_tables is not None and self.action_tables is not None:
+            which = rng.integers(0, len(self.square_tables), size=count)
+            flat = planes.reshape(count, planes.shape[1], -1)
+            planes = np.take_along_axis(flat, self.square_tables[which][:, None, :], axis=2).reshape(planes.shape)
+            legal = np.take_along_axis(legal, self.action_tables[which], axis=1)
+            policy = np.take_along_axis(policy, self.action_tables[which], axis=1)
+        return planes, legal, policy, self.value[picks]
 
 
 @eqx.filter_jit
@@ -104,7 +125,7 @@ def _self_play(
 
     def ply(positions: Position, ply_key: jax.Array) -> tuple[Position, tuple[jax.Array, ...]]:
         search_key, random_key = jax.random.split(ply_key)
-        out = search(rules, evaluate, model, search_key, positions, settings.simulations, 1.0)
+        out = search(rules, evaluate, model, search_key, positions, settings.simulations, 1.0, settings.considered)
         planes = jax.vmap(rules.planes)(positions)
         legal = jax.vmap(rules.legal)(positions)
         uniform = jax.random.categorical(random_key, jnp.where(legal, 0.0, -1e9))
@@ -169,7 +190,12 @@ class Trainer:
         self.batches = 0  # self-play batches played
         self.games = 0  # games learnt from: self-play and learn()
         self.positions = 0  # positions put into the buffer
-        self.buffer = ReplayBuffer(self.settings.buffer, (3, self.rules.rows, self.rules.columns), self.rules.actions)
+        self.buffer = ReplayBuffer(
+            self.settings.buffer,
+            (3, self.rules.rows, self.rules.columns),
+            self.rules.actions,
+            symmetries(self.rules),
+        )
         self.last_loss = (float("nan"), float("nan"))
 
     def play_in_batches_of(self, games: int) -> None:
@@ -206,6 +232,22 @@ class Trainer:
         self.opt_state = jax.tree_util.tree_unflatten(state_def, [jnp.asarray(a) for a in state])
 
     # Training -------------------------------------------------------------------------------------
+
+    def compile(self) -> None:
+        """Compile the self-play batch and the gradient step now (from JAX's persistent cache when
+        they were compiled before), so that a training's clock starts at its first game; nothing
+        is played or learnt."""
+        cast(Any, _self_play).lower(self.rules, self.settings, self.model, jax.random.PRNGKey(0)).compile()
+        count, actions = self.settings.batch_size, self.rules.actions
+        cast(Any, _train_step).lower(
+            self.settings,
+            self.model,
+            self.opt_state,
+            np.zeros((count, 3, self.rules.rows, self.rules.columns), np.float32),
+            np.zeros((count, actions), bool),
+            np.zeros((count, actions), np.float32),
+            np.zeros(count, np.float32),
+        ).compile()
 
     def add_positions(self, planes: np.ndarray, legal: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
         self.buffer.add(planes, legal, policy, value)
