@@ -89,6 +89,19 @@ class Learner(Player):
     #: False for a learner made with train=off: it learns nothing and the keeper writes nothing.
     trains: bool = True
 
+    def sides_to_learn(self, record: GameRecord, side: int | None) -> tuple[tuple[int, ...], bool]:
+        """The sides of ``record`` still to learn (``side``, or both for None), and whether the
+        record is one this learner has not seen before.  Each side of a game is learnt once,
+        whatever the calls: a learner seated on both sides is told ``learn(record, 0)`` and then
+        ``learn(record, None)`` by play_game."""
+        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
+        last, learnt = getattr(self, "_sides_learnt", (None, ()))
+        new = last is not record
+        if not new:
+            sides = tuple(s for s in sides if s not in learnt)
+        self._sides_learnt = (record, (() if new else learnt) + sides)
+        return sides, new
+
     def keep_kind(self) -> str:
         """The kind the knowledge is kept under (learners that share boxes may share a kind)."""
         return self.kind

@@ -76,8 +76,6 @@ class MatchboxPlayer(Learner):
         self.name = name or None
         self.trains = train
         self.games_played = 0
-        self._last_record: GameRecord | None = None
-        self._learned_sides: tuple[int, ...] = ()
         self.table = position_table(game.name)
 
     # knowledge ---------------------------------------------------------------------------------
@@ -232,15 +230,9 @@ class MatchboxPlayer(Learner):
         reloaded from the store in between."""
         if not self.trains:
             return
-        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
-        if self._last_record is record:
-            # the same game again (a caller that seats one learner twice may call learn once per
-            # seat and once for both): each side of a game is learned once, whatever the calls
-            sides = tuple(s for s in sides if s not in self._learned_sides)
-        else:
-            self._last_record, self._learned_sides = record, ()
+        sides, first_time = self.sides_to_learn(record, side)
+        if first_time:
             self.games_played += 1
-        self._learned_sides += sides
         for mover in sides:
             drawn = [
                 (state, move)

@@ -223,8 +223,6 @@ class NtuplePlayer(Learner):
         self.trains = train
         self.search = search
         self.trainer = Trainer(game, 0 if seed is None else seed, settings)
-        self._last_record: GameRecord | None = None
-        self._learnt_sides: tuple[int, ...] = ()
 
     def frozen_spec(self) -> str:
         """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
@@ -333,14 +331,9 @@ class NtuplePlayer(Learner):
     def learn(self, record: GameRecord, side: int | None = None) -> None:
         if not self.trains or record.game != self.game.spec:
             return
-        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
-        if record is self._last_record:  # one player on both sides: each side once
-            sides = tuple(s for s in sides if s not in self._learnt_sides)
-            if not sides:
-                return
-        else:
-            self._last_record, self._learnt_sides = record, ()
-        self._learnt_sides += sides
+        sides, _ = self.sides_to_learn(record, side)
+        if not sides:
+            return
         game = self.game
         afters: list[tuple[int, int, int]] = []
         learning: list[bool] = []

@@ -79,8 +79,6 @@ class TDPlayer(Learner):
         self.games_learnt = 0
         #: position -> key: the symmetry search is the costly part of a move, and positions recur.
         self._keys: dict[Hashable, str] = {}
-        self._last_record: GameRecord | None = None
-        self._learnt_sides: tuple[int, ...] = ()
 
     # The table ----------------------------------------------------------------------------
 
@@ -119,17 +117,11 @@ class TDPlayer(Learner):
     def learn(self, record: GameRecord, side: int | None = None) -> None:
         if not self.train or record.game != self.game.spec:
             return
-        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
-        if record is self._last_record:
-            # One player on both sides: play_game calls learn(record, 0), then learn(record, None).
-            # Each side of a game is learnt once, whatever the calls (as the matchbox learners do).
-            sides = tuple(s for s in sides if s not in self._learnt_sides)
-            if not sides:
-                return
-        else:
-            self._last_record, self._learnt_sides = record, ()
+        sides, first_time = self.sides_to_learn(record, side)
+        if first_time:
             self.games_learnt += 1
-        self._learnt_sides += sides
+        if not sides:
+            return
         states = record.states
         for learner in sides:
             target = result_for(record.winner, learner)

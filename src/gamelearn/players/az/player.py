@@ -84,8 +84,6 @@ class AzPlayer(Learner):
         self.trainer = Trainer(game.name, 0 if seed is None else seed, shape, settings)
         #: position -> the search's policy when it chose there, the learning target of learn().
         self._searched: dict[Hashable, np.ndarray] = {}
-        self._last_record: GameRecord | None = None
-        self._learnt_sides: tuple[int, ...] = ()
 
     # Choosing ---------------------------------------------------------------------------------
 
@@ -154,14 +152,9 @@ class AzPlayer(Learner):
     def learn(self, record: GameRecord, side: int | None = None) -> None:
         if not self.trains or record.game != self.game.name:
             return
-        sides: tuple[int, ...] = (0, 1) if side is None else (side,)
-        if record is self._last_record:  # one player on both sides: each side once
-            sides = tuple(s for s in sides if s not in self._learnt_sides)
-            if not sides:
-                return
-        else:
-            self._last_record, self._learnt_sides = record, ()
-        self._learnt_sides += sides
+        sides, _ = self.sides_to_learn(record, side)
+        if not sides:
+            return
         planes, legal, policy, value = [], [], [], []
         for state, move in zip(record.states, record.moves, strict=False):
             mover = self.game.to_move(state)
