@@ -206,3 +206,17 @@ def test_a_graded_tournament_reports_the_suite_beside_the_games() -> None:
     suite = {report.spec: report for report in result.suite_grades}
     assert suite["perfect"].keeps == 1.0 and suite["random"].keeps < 0.5
     assert result.to_dict()["suite_grades"][0]["suite"] == "tictactoe-v1"
+
+
+def test_a_stored_learner_is_graded_as_it_is_kept_through_a_read_only_store() -> None:
+    game = gamelearn.get_game("hexapawn")
+    learner = gamelearn.make_player(game, "td:name=kept", seed=1)
+    opponent = gamelearn.make_player(game, "random", seed=2)
+    for index in range(30):
+        gamelearn.play_game(game, [learner, opponent] if index % 2 else [opponent, learner], seed=index, learn=True)
+    gamelearn.Keeper().save(learner)  # type: ignore[arg-type]
+    copy = gamelearn.make_player(game, "td:train=off,epsilon=0", seed=0)
+    copy.load(learner.knowledge())  # type: ignore[attr-defined]
+    (stored,) = grade(game, ["td:name=kept"], seed=4, workers=2)
+    assert stored.counts == grade_player(copy, get_suite(game), seed=4).counts
+    assert stored.counts != grade(game, ["td"], seed=4)[0].counts  # what it learnt shows

@@ -149,12 +149,11 @@ def grade_player(player: Player, suite: Suite, seed: int = 0, spec: str | None =
 
 
 def graded_player(game: Game, spec: str, seed: int = 0) -> Player:
-    """The player ``spec`` stands for, frozen and greedy; a stored learner comes loaded from the
-    store, read-only (ValueError when nothing is kept under its name)."""
+    """The player ``spec`` stands for, frozen and greedy; a stored learner comes loaded through a
+    read-only store, so grading workers never wait on a writer's lock (:func:`check_arguments`
+    has made sure something is kept under its name)."""
     player = make_player(game, graded_spec(game, spec), seed=seed)
     if Keeper.is_kept(player):
-        if getattr(player, "memory_path", None) is None and not default_keeper().exists(player):  # type: ignore[arg-type]
-            raise ValueError(f"{spec!r}: nothing is kept in the store under that name")
         reading_keeper().attach(player)
     return player
 
