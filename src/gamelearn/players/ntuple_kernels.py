@@ -25,7 +25,8 @@ This module imports nothing of gamelearn: the players layer builds its inputs.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..jit import njit
 
 #: An afterstate's result code: the game goes on, the mover has won, it is drawn.
 ONGOING, WON, DRAWN = -1, 1, 2
