@@ -156,13 +156,13 @@ def test_bodies_over_the_limit_are_413_declared_or_streamed() -> None:
         assert small.status_code == 200
 
 
-def test_the_owner_cookie_is_random_httponly_and_lax(client: TestClient) -> None:
+def test_the_owner_cookie_is_random_httponly_and_strict(client: TestClient) -> None:
     response = client.get("/api/games")
     header = response.headers["set-cookie"]
     assert (
         header.startswith(f"{OWNER_COOKIE}=")
         and "HttpOnly" in header
-        and "SameSite=lax" in header.replace("Lax", "lax")
+        and "SameSite=strict" in header.replace("Strict", "strict")
     )
     other = TestClient(client.app).get("/api/games").headers["set-cookie"]
     assert other.split(";")[0] != header.split(";")[0]

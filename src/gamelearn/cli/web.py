@@ -18,13 +18,32 @@ def serve(
     store: Annotated[
         Path | None, typer.Option("--store", help="the SQLite store (default: gamelearn.sqlite3 in the data directory)")
     ] = None,
+    max_connections: Annotated[
+        int, typer.Option("--max-connections", min=8, max=10_000, help="connections open at once; more are closed")
+    ] = 256,
+    header_timeout: Annotated[
+        float,
+        typer.Option("--header-timeout", min=0.5, max=120, help="seconds a connection has to send a request's headers"),
+    ] = 10.0,
+    keep_alive: Annotated[
+        float, typer.Option("--keep-alive", min=1, max=120, help="seconds an idle connection is kept after an answer")
+    ] = 5.0,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="proxies whose X-Forwarded-For is believed (comma-separated); none by default",
+        ),
+    ] = "",
 ) -> None:
     """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn."""
     import uvicorn  # a base dependency, imported here so that other commands start quickly
 
     from ..web import create_app
+    from ..web.server import ServerLimits, check_proxies, open_to_the_network, server_config
 
     try:
+        limits = ServerLimits(header_timeout, keep_alive, max_connections, check_proxies(forwarded_allow_ips))
         app = create_app(store)
     except ValueError as error:
         fail(str(error))
@@ -37,11 +56,22 @@ def serve(
             probe.bind((host, port))
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    if open_to_the_network(host):
+        console.print(
+            f"[bold]Warning:[/bold] on {host} the page is open to the network: anyone who can reach this "
+            "machine can play, make learners and use its processors (127.0.0.1: this machine only)."
+        )
     console.print(f"gamelearn web app on http://{host}:{port}/  (API documentation: /docs; Ctrl-C stops it)")
+    # Made only now: uvicorn's Config sets up its logging on the streams of the moment.
+    server = uvicorn.Server(server_config(app, host, port, limits))
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        server.run()
+    except KeyboardInterrupt:  # as uvicorn.run: a ^C before its own handlers are in place
+        pass
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error}")
+    if not server.started:
+        fail(f"cannot listen on {host}:{port}: the server did not start")
     console.print("\nThe web app has stopped.")  # after ^C, on a line of its own
 
 

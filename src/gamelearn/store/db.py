@@ -27,6 +27,7 @@ from .failures import (
     BUSY_SLICE_SECONDS,
     LOCK_WAIT_SECONDS,
     StoreError,
+    StoreLocked,
     _cannot_make,
     _disk_full,
     _folder_problem,
@@ -325,7 +326,7 @@ class Store:
                 if now_version != version:
                     version, changed = now_version, now
                 elif now - changed >= self.lock_wait:
-                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                    raise StoreLocked(describe_failure(self.path, error, self.lock_wait)) from None
 
     def _rollback(self) -> None:
         if self._db.in_transaction:

@@ -21,6 +21,11 @@ class StoreError(ValueError):
     a file that is not a gamelearn database).  A ValueError, as every user-facing refusal is."""
 
 
+class StoreLocked(StoreError):
+    """Another process held the store's write lock for longer than the wait (no write of ours was
+    begun): the same request may succeed later, so the web app answers 503 with Retry-After."""
+
+
 #: How long a write waits with no other write finishing before giving up.  Every transaction of
 #: ours is short (one game's lesson, one save of a batch, one import), so a lock held that long
 #: means a stuck process, and the person is better told than kept waiting.

@@ -2,14 +2,18 @@
 chart their results, over a JSON API documented at /docs (OpenAPI).
 
 An interface only (the layers in README): rules are the game's, decisions the players', memories the store's.
-Every bad request gets a 4xx with a one-line message in ``detail``, never a 5xx; request bodies
-are bounded (413 over the limit); each browser is an owner (cookie) with its own learners.
+Every bad request gets a 4xx with a one-line message in ``detail``, never a 5xx but a 503 with
+Retry-After (busy, or the store locked by another process); request bodies are bounded (413 over
+the limit); each browser is an owner (cookie) with its own learners; a change that does not come
+from this server's own page is refused (403, guards.cross_origin).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +27,7 @@ from .. import __version__
 from ..games import GAME_NAMES
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
+from ..store.failures import StoreLocked
 from .guards import (
     OWNER_COOKIE,
     OWNER_MAX_AGE,
@@ -30,6 +35,7 @@ from .guards import (
     BodyLimit,
     NewOwnerLimit,
     TooManyNewOwners,
+    cross_origin,
     new_owner_id,
     public_message,
     valid_owner,
@@ -39,6 +45,7 @@ from .review import review
 from .service import RESET_MARK_KIND, NotFound, NotYourTurn, WebService
 from .sessions import TableFull
 from .settings import WebSettings
+from .tables import BuildInProgress
 from .views import game_info
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -75,13 +82,21 @@ class MoveIn(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": Problem, "description": "an illegal move or a bad player spec"},
+    403: {"model": Problem, "description": "not from this server's own page (Origin), or no browser cookie"},
     404: {"model": Problem, "description": "no such game or learner for this browser"},
     409: {"model": Problem, "description": "not the moment: the other side is to move, or the game is over"},
     413: {"model": Problem, "description": "request body too large"},
     422: {"model": Problem, "description": "the request does not have the documented shape"},
     429: {"model": Problem, "description": "too many new browsers from one address; see Retry-After"},
-    503: {"model": Problem, "description": "every worker is busy, or memory is full; see Retry-After"},
+    503: {
+        "model": Problem,
+        "description": "every worker is busy, memory is full, or the store is locked (nothing changed); see Retry-After",
+    },
 }
+
+
+class NoCookie(PermissionError):
+    """A request that needs a browser's own cookie came without one."""
 
 
 def _one_line(error: RequestValidationError) -> str:
@@ -96,11 +111,23 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     """The ASGI app.  ``store_path`` None: the default store in the data directory; ``settings``
     None: the default limits (web/settings.py)."""
     settings = settings or WebSettings()
-    store = Store(store_path)
+    store = Store(store_path, lock_wait=settings.store_wait_seconds)
     store.forget_web_games(older_than=time.time() - settings.stored_game_days * 86400)
     service = WebService(store, settings)
     newcomers = NewOwnerLimit(settings.new_owners_per_address, settings.owner_window_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Every request waiting in a lane of the pool holds one of anyio's threads (40 by
+        # default): room for each heavy move that may wait, and 40 for everything else.
+        import anyio.to_thread
+
+        limiter = anyio.to_thread.current_default_thread_limiter()
+        limiter.total_tokens = max(limiter.total_tokens, settings.heavy_queue + settings.heavy_workers + 40)
+        yield
+
     app = FastAPI(
+        lifespan=lifespan,
         # FastAPI's own /docs and /redoc load their scripts from a CDN; ours are served here.
         docs_url=None,
         redoc_url=None,
@@ -133,9 +160,22 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     async def table_full(request: Request, error: TableFull) -> JSONResponse:
         return busy(str(error), 503, settings.retry_after_seconds * 30)
 
+    @app.exception_handler(StoreLocked)
+    async def store_locked(request: Request, error: StoreLocked) -> JSONResponse:
+        detail = "the store is busy with another gamelearn program's write; nothing was changed, try again"
+        return busy(detail, 503, settings.retry_after_seconds)
+
+    @app.exception_handler(BuildInProgress)
+    async def build_in_progress(request: Request, error: BuildInProgress) -> JSONResponse:
+        return busy(public_message(error), 409, settings.retry_after_seconds * 15)
+
     @app.exception_handler(TooManyNewOwners)
     async def too_many_new(request: Request, error: TooManyNewOwners) -> JSONResponse:
         return busy(str(error), 429, error.retry_after)
+
+    @app.exception_handler(NoCookie)
+    async def no_cookie(request: Request, error: NoCookie) -> JSONResponse:
+        return JSONResponse({"detail": public_message(error)}, status_code=403)
 
     @app.exception_handler(MoveInFlight)
     async def in_flight(request: Request, error: MoveInFlight) -> JSONResponse:
@@ -156,17 +196,29 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         owner = request.cookies.get(OWNER_COOKIE)
         fresh = not valid_owner(owner)
         request.state.owner = new_owner_id() if fresh else owner
-        response: Response = await call_next(request)
+        request.state.fresh_owner = fresh
+        refused = cross_origin(request.method, request.url.scheme, dict(request.headers))
+        if refused is not None:
+            response: Response = JSONResponse({"detail": public_message(refused)}, status_code=403)
+        else:
+            response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         if fresh:
             response.set_cookie(
-                OWNER_COOKIE, request.state.owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="lax", path="/"
+                OWNER_COOKIE, request.state.owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="strict", path="/"
             )
         return response
 
     def owner_of(request: Request) -> str:
         return str(request.state.owner)
+
+    def cookie_owner(request: Request) -> str:
+        """The owner of a browser that came with its cookie (403 without): for work that costs the
+        server much, done for a browser that has loaded the page, not for any script's request."""
+        if request.state.fresh_owner:
+            raise NoCookie("this needs this browser's cookie: load the page first, then try again")
+        return owner_of(request)
 
     def check_id(game_id: str) -> str:
         if not re.match(GAME_ID, game_id):
@@ -258,9 +310,10 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         return service.tables.status(game[:100])
 
     @app.post("/api/tables/{game}/build", tags=["review"], summary="Build the game's solved table", responses=ERRORS)
-    def table_build(game: str) -> dict[str, Any]:
-        """Starts the build (one at a time; tens of seconds for Teeko); poll GET /api/tables/{game}."""
-        return service.tables.start(game[:100])
+    def table_build(game: str, request: Request) -> dict[str, Any]:
+        """Starts the build (tens of seconds for Teeko); poll GET /api/tables/{game}.  One build at a
+        time in all, for a browser with its cookie (403 without); another table being built is a 409."""
+        return service.tables.start(game[:100], cookie_owner(request))
 
     @app.get(
         "/api/games/{game_id}/analysis",

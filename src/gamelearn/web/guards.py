@@ -2,8 +2,10 @@
 scrubbing of server paths out of every message a browser is shown.
 
 The owner id is the store's ``owner``: random (``secrets``), HttpOnly so page scripts cannot read
-it, SameSite=Lax so other sites cannot use it in a form post.  A cookie that is not one of ours
-(wrong shape) is replaced, never trusted.
+it, SameSite=Strict so no other site sends it, not even a page on another port of this machine
+(under Lax those count as the same site).  A cookie that is not one of ours (wrong shape) is
+replaced, never trusted.  Every request that may change something (any method but GET, HEAD and
+OPTIONS) must come from this server's own page: :func:`cross_origin` refuses the others.
 """
 
 from __future__ import annotations
@@ -74,6 +76,33 @@ class NewOwnerLimit:
             if len(self._seen) > self.MAX_ADDRESSES:
                 for stale in list(self._seen)[: len(self._seen) - self.MAX_ADDRESSES]:
                     del self._seen[stale]
+
+
+#: Methods that change nothing, so any page may send them (the events stream, the page itself).
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: What a browser's Sec-Fetch-Site says of a request from this server's own page, or typed in.
+OWN_FETCH_SITES = frozenset({"same-origin", "none"})
+
+
+def cross_origin(method: str, scheme: str, headers: dict[str, str]) -> str | None:
+    """Why a request that may change something does not come from this server's page, or None.
+
+    A browser names the page a request comes from in ``Origin`` (and, lately, ``Sec-Fetch-Site``)
+    on every cross-origin POST, PUT or DELETE; it must be this server's own origin, the scheme
+    and the ``Host`` the request was sent to, port included (RFC 6454).  A request with neither
+    header is not a browser's (a script, curl): it has no cookie of another site to borrow."""
+    if method.upper() in SAFE_METHODS:
+        return None
+    site = headers.get("sec-fetch-site")
+    if site is not None and site.lower() not in OWN_FETCH_SITES:
+        return f"a {site[:20]} request: changes come only from this server's own page"
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    own = f"{scheme}://{headers.get('host', '')}".lower()
+    if origin.strip().lower().rstrip("/") != own:
+        return f"a request from {origin[:60]!r}: changes come only from this server's own page"
+    return None
 
 
 def new_owner_id() -> str:

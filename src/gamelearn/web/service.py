@@ -14,7 +14,7 @@ import contextlib
 import secrets
 import threading
 import zlib
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,13 +25,14 @@ from ..players.base import Player
 from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
+from ..store.failures import StoreError, StoreLocked
 from .guards import public_message
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
 from .learners import export as export_knowledge
 from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
-from .settings import DEFAULT_WORK_BOUNDS, WebSettings
+from .settings import DEFAULT_WORK_BOUNDS, HEAVY_KINDS, WebSettings
 from .tables import TableBuilds
 from .views import game_view
 
@@ -56,7 +57,11 @@ WORK_BOUNDS = DEFAULT_WORK_BOUNDS
 
 #: The attributes that hold an option's value on a player made from a spec, besides the parsed
 #: options themselves (Player.options): Sharp keeps the depth it really searches as ``horizon``.
-WORK_ATTRIBUTES: dict[str, tuple[str, ...]] = {"playouts": ("playouts",), "depth": ("depth", "horizon")}
+WORK_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "playouts": ("playouts",),
+    "depth": ("depth", "horizon"),
+    "simulations": ("simulations",),
+}
 
 
 def check_web_spec(game: Game, spec: str) -> None:
@@ -75,15 +80,33 @@ def check_web_work(game: Game, player: Player, bounds: dict[str, dict[str, int]]
     The bound is read on the player made from the spec, the values it will really use, not on
     the spec's text: "+9", " 9", "1_000_000" or whatever spelling the option parser accepts
     cannot slip past it."""
-    options = getattr(player, "options", None) or {}
     for option, per_game in (WORK_BOUNDS if bounds is None else bounds).items():
         bound = per_game.get(game.name)
-        if bound is None:
-            continue
-        values = [options.get(option)] + [getattr(player, name, None) for name in WORK_ATTRIBUTES[option]]
-        largest = max((v for v in values if isinstance(v, int) and not isinstance(v, bool)), default=None)
-        if largest is not None and largest > bound:
+        largest = work_value(player, option)
+        if bound is not None and largest is not None and largest > bound:
             raise ValueError(f"option {option}={largest} is too large (at most {bound} for {game.name} on this server)")
+
+
+def work_value(player: Player, option: str) -> int | None:
+    """The value of a work option (``playouts``, ``depth``, ``simulations``) the player will use."""
+    options = getattr(player, "options", None) or {}
+    values = [options.get(option)] + [getattr(player, name, None) for name in WORK_ATTRIBUTES.get(option, (option,))]
+    return max((v for v in values if isinstance(v, int) and not isinstance(v, bool)), default=None)
+
+
+def heavy_work(game: Game, seats: tuple[Seat, Seat], ordinary: dict[str, dict[str, int]]) -> bool:
+    """True when a computer of the game may make a heavy move: a kind of HEAVY_KINDS, or a work
+    option above what ``ordinary`` (WebSettings.ordinary_work) allows for the game."""
+    for seat in seats:
+        if seat.human:
+            continue
+        if spec_kind(seat.spec) in HEAVY_KINDS:
+            return True
+        for option, per_game in ordinary.items():
+            bound, value = per_game.get(game.name), work_value(seat.player, option)
+            if bound is not None and value is not None and value > bound:
+                return True
+    return False
 
 
 class NotFound(LookupError):
@@ -104,7 +127,14 @@ class WebService:
         self.store = store
         self.settings = settings = settings or WebSettings()
         self.table = GameTable(settings.games_per_owner, settings.total_games, settings.idle_seconds)
-        self.pool = MovePool(settings.move_workers, settings.move_wait_seconds, settings.retry_after_seconds)
+        self.pool = MovePool(
+            settings.move_workers,
+            settings.move_wait_seconds,
+            settings.retry_after_seconds,
+            settings.heavy_workers,
+            settings.heavy_queue,
+            settings.heavy_wait_seconds,
+        )
         self.tables = TableBuilds()
         # Striped locks: a fixed number however many browsers come (one lock per owner would grow
         # without bound); two owners sharing a stripe only wait for each other.
@@ -248,7 +278,7 @@ class WebService:
     def human_move(self, owner: str, game_id: str, move: str) -> dict[str, Any]:
         web_game = self.get(owner, game_id)
         # The worker is taken before the person's move is played: a full pool changes nothing.
-        with self._worker(web_game), web_game.lock:
+        with self._worker(web_game), web_game.lock, self._undone_unless_kept(web_game):
             events = [web_game.play_human(move)]
             # With a person at the table, the computer answers at once, until it is the person's
             # turn again or the game is over.
@@ -256,21 +286,19 @@ class WebService:
                 event = self._computer_move(web_game)
                 if event is not None:
                     events.append(event)
-            self._after(web_game)
-            self.save(web_game)
+            self._keep(web_game)
             return self.view(web_game, events)
 
     def computer_move(self, owner: str, game_id: str) -> dict[str, Any]:
         """One computer move (the page steps computer-against-computer games with this)."""
         web_game = self.get(owner, game_id)
-        with self._worker(web_game), web_game.lock:
+        with self._worker(web_game), web_game.lock, self._undone_unless_kept(web_game):
             if not web_game.computer_to_move():
                 if web_game.over:
                     raise NotYourTurn("the game is over: start a new one")
                 raise NotYourTurn("it is a person's turn: click a move")
             event = self._computer_move(web_game)
-            self._after(web_game)
-            self.save(web_game)
+            self._keep(web_game)
             return self.view(web_game, [event] if event is not None else [])
 
     def start(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> dict[str, Any]:
@@ -283,47 +311,69 @@ class WebService:
                     event = self._computer_move(web_game)
                     if event is not None:
                         events.append(event)
-                self._after(web_game)
-                self.save(web_game)
+                self._keep(web_game)
                 return self.view(web_game, events)
-        except (PoolFull, MoveInFlight):  # raised before anything was played: not started after all
+        except (PoolFull, MoveInFlight, StoreError):  # nothing was kept: not started after all
             self.table.remove(owner, web_game.id)
             raise
 
     def abandon(self, owner: str, game_id: str) -> None:
         web_game = self.get(owner, game_id)
         with web_game.lock:
+            self.store.delete_web_game(owner, game_id)  # first: a store that refuses changes nothing
             web_game.abandon()
         self.table.remove(owner, game_id)
-        self.store.delete_web_game(owner, game_id)
 
     def resign(self, owner: str, game_id: str) -> dict[str, Any]:
         """The person gives up: the computer wins, and learns from it as from any game."""
         web_game = self.get(owner, game_id)
-        with web_game.lock:
+        with web_game.lock, self._undone_unless_kept(web_game):
             web_game.resign()
-            self._after(web_game)
-            self.save(web_game)
+            self._keep(web_game)
             return self.view(web_game, web_game.events[-1:])
 
     def take_back(self, owner: str, game_id: str) -> dict[str, Any]:
         """The person's last move goes back, with the computer's answer to it."""
         web_game = self.get(owner, game_id)
-        with web_game.lock:
+        with web_game.lock, self._undone_unless_kept(web_game):
             if web_game.over:
                 raise NotYourTurn("the game is over: a finished game cannot be taken back")
             ply = web_game.last_human_ply()
             if ply is None:
                 raise NotYourTurn("there is no move of yours to take back")
             web_game.rewind(web_game.moves[:ply])
-            self.save(web_game)
+            self._keep(web_game)
             return self.view(web_game)
 
     def _worker(self, web_game: WebGame) -> Any:
-        """A worker of the pool for requests in which a computer may move; none for two people."""
+        """A worker of the pool for requests in which a computer may move (in the heavy lane when
+        one of the computers does heavy work); none for two people."""
         if all(seat.human for seat in web_game.seats):
             return contextlib.nullcontext()
-        return self.pool.slot(web_game.owner)
+        heavy = heavy_work(web_game.game, web_game.seats, self.settings.ordinary_work)
+        return self.pool.slot(web_game.owner, heavy=heavy)
+
+    @contextlib.contextmanager
+    def _undone_unless_kept(self, web_game: WebGame) -> Iterator[None]:
+        """Nothing is kept in memory only: when the store cannot keep what the request changed (a
+        write lock another process holds, a full disk), the game goes back to where the store has
+        it, the moves of this request undone, and the error goes on (a locked store: a 503)."""
+        moves, events, failure = list(web_game.moves), list(web_game.events), web_game.failure
+        extras = self.extras_of(web_game)
+        opened = {side: list(boxes) for side, boxes in extras.opened.items()}
+        learning = list(extras.learning)
+        try:
+            yield
+        except StoreError as error:
+            web_game.rewind(moves)
+            web_game.events, web_game.failure, web_game.learned = events, failure, web_game.over
+            extras.opened, extras.learning = opened, learning
+            if not isinstance(error, StoreLocked):
+                # Refused at BEGIN, a locked store taught nothing.  Any other failure may come
+                # after a learner learned in memory, which a retry would teach it again: the
+                # next request rebuilds the game and its players from the store instead.
+                self.table.remove(web_game.owner, web_game.id)
+            raise
 
     def _computer_move(self, web_game: WebGame) -> PlyEvent | None:
         side = web_game.to_move
@@ -346,26 +396,26 @@ class WebService:
             return web_game.events[-1]
         return event
 
-    def _after(self, web_game: WebGame) -> None:
-        """After the game ends: every player learns, learners are saved, the record is kept."""
-        extras = web_game.extras
-        if not web_game.over or not isinstance(extras, GameExtras) or web_game.learned:
-            return
-        web_game.learned = True
+    def _keep(self, web_game: WebGame) -> None:
+        """Keep the game's state in the store and, when it has just ended, every learner's lesson
+        and the game's record: all in one transaction, or (see _undone_unless_kept) none of it."""
+        extras = self.extras_of(web_game)
         record = web_game.record
-        if record is None or record.end is End.ABANDONED:
-            return
-        owner = web_game.owner
-        with self.owner_lock(owner):
+        ending = web_game.over and not web_game.learned and record is not None and record.end is not End.ABANDONED
+        with self.owner_lock(web_game.owner), self.store.transaction():
             # The keeper reloads each learner's stored knowledge inside the transaction, teaches it
             # this game and writes it with the game's record: another tab's lessons are kept too,
             # and the lesson is what this game changed in the stored knowledge.
-            web_game.match.learn_from_game(record_context=RECORD_CONTEXT)
-            for item in web_game.match.lessons:
-                side = 0 if item.side is None else item.side
-                lost = record.winner is not None and (item.side is None or record.winner != item.side)
-                lesson = lesson_for_page(item, lost=lost if item.side is not None else False)
-                extras.learning.append({"side": side, "kind": spec_kind(web_game.seats[side].spec), **lesson})
+            learned = ending and web_game.match.learn_from_game(record_context=RECORD_CONTEXT)
+            self.save(web_game)
+        web_game.learned = web_game.over  # its lessons were learned when it ended, or it had none
+        if not learned or record is None:
+            return
+        for item in web_game.match.lessons:
+            side = 0 if item.side is None else item.side
+            lost = record.winner is not None and (item.side is None or record.winner != item.side)
+            lesson = lesson_for_page(item, lost=lost if item.side is not None else False)
+            extras.learning.append({"side": side, "kind": spec_kind(web_game.seats[side].spec), **lesson})
 
     # Learners -----------------------------------------------------------------------------------
 

@@ -234,9 +234,10 @@ class TableFull(RuntimeError):
 class GameTable:
     """Games in memory keyed by (owner, id): at most ``per_owner`` per owner (its own oldest go,
     finished ones first) and ``total`` in all.  When full, room is made by putting out, in this
-    order: finished games of idle owners, any finished game, then (only for an owner already
-    known here, never for a newcomer) unfinished games of idle owners; else TableFull.  Games in
-    progress are also kept in the store, so a game put out of memory comes back when asked for."""
+    order: finished games of idle owners, any finished game, then unfinished games of owners idle
+    for ``idle_seconds``; else TableFull.  A game being played is never put out, but a flood of
+    made-up browsers fills the table for ``idle_seconds`` at most.  Games in progress are also
+    kept in the store, so a game put out of memory comes back when asked for."""
 
     def __init__(self, per_owner: int = 16, total: int = 2000, idle_seconds: float = 3600.0) -> None:
         self.per_owner = per_owner
@@ -253,7 +254,6 @@ class GameTable:
     def add(self, game: WebGame) -> None:
         with self._lock:
             now = time.monotonic()
-            newcomer = game.owner not in self._seen
             mine = [key for key in self._games if key[0] == game.owner]
             while len(mine) >= self.per_owner:
                 finished = [key for key in mine if self._games[key].over]
@@ -261,18 +261,17 @@ class GameTable:
                 del self._games[victim]
                 mine.remove(victim)
             if (game.owner, game.id) not in self._games and len(self._games) >= self.total:
-                self._make_room(now, newcomer)
+                self._make_room(now)
             self._games[(game.owner, game.id)] = game
             self._seen[game.owner] = now
 
-    def _make_room(self, now: float, newcomer: bool) -> None:
+    def _make_room(self, now: float) -> None:
         idle = {owner for owner, seen in self._seen.items() if now - seen > self.idle_seconds}
         orders = [
             lambda key, g: g.over and key[0] in idle,
             lambda key, g: g.over,
+            lambda key, g: key[0] in idle,
         ]
-        if not newcomer:
-            orders.append(lambda key, g: key[0] in idle)
         for fits in orders:
             victim = next((key for key, g in self._games.items() if fits(key, g)), None)
             if victim is not None:

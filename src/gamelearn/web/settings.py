@@ -11,11 +11,30 @@ from dataclasses import dataclass, field
 DEFAULT_WORK_BOUNDS: dict[str, dict[str, int]] = {
     "playouts": {"teeko": 10_000, "hexapawn": 20_000, "tictactoe": 20_000},
     "depth": {"teeko": 4, "hexapawn": 12, "tictactoe": 12},
+    # az's search (issue 26): 10,000 simulations took 19-27 s a move; 256 is eight times its default.
+    "simulations": {"teeko": 256, "hexapawn": 256, "tictactoe": 256},
 }
+
+#: Up to these values a player's move is ordinary work and goes in the ordinary lane; above any of
+#: them, or for a kind of HEAVY_KINDS, it queues in the heavy lane (WebSettings.heavy_workers).
+#: Measured on the 2-core machine, an opening move: Teeko mcts 2,000 playouts 0.6 s, alpha-beta
+#: depth 3 0.06 s (depth 4: seconds); tic-tac-toe mcts 20,000 playouts 0.27 s, minimax depth 6
+#: 0.16 s and depth 12 0.41 s; hexapawn minimax depth 12 1 ms.
+DEFAULT_ORDINARY_WORK: dict[str, dict[str, int]] = {
+    "playouts": {"teeko": 500, "hexapawn": 5_000, "tictactoe": 5_000},
+    "depth": {"teeko": 2, "hexapawn": 12, "tictactoe": 6},
+}
+#: Kinds of player whose every move is heavy work: az evaluates a network (JAX) at each simulation.
+HEAVY_KINDS = ("az",)
 
 
 def _default_workers() -> int:
     return max(2, min(8, os.cpu_count() or 2))
+
+
+def _default_heavy_workers() -> int:
+    """Half the cores for heavy moves (one on a 2-core machine): the others stay for ordinary ones."""
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
 
 
 @dataclass(frozen=True)
@@ -25,9 +44,11 @@ class WebSettings:
     #: Games kept in memory in all.  When full, finished games of idle browsers go first; another
     #: browser's unfinished game is never put out for a newcomer (who is told to come back later).
     total_games: int = 2000
-    #: A browser that has not been seen for this long is idle: its unfinished games may go from
-    #: memory when the server is full (they stay in the store and come back when asked for).
-    idle_seconds: float = 3600.0
+    #: A browser that has not been seen for this long (15 minutes) is idle: when the server is full
+    #: its games, finished or not, go from memory to make room, for a newcomer too (they stay in the
+    #: store and come back, replayed, when asked for), so a flood of made-up browsers cannot keep
+    #: the server full for longer than this.
+    idle_seconds: float = 900.0
     #: New browsers (owner ids) one client address may start games for within ``owner_window_seconds``.
     new_owners_per_address: int = 50
     owner_window_seconds: float = 600.0
@@ -41,10 +62,21 @@ class WebSettings:
     retry_after_seconds: int = 2
     #: The work one computer move may cost (see DEFAULT_WORK_BOUNDS).
     work_bounds: dict[str, dict[str, int]] = field(default_factory=lambda: DEFAULT_WORK_BOUNDS)
+    #: Heavy moves (above ``ordinary_work``, or of HEAVY_KINDS) have a lane of their own: this many
+    #: at once, the others waiting in one first-come queue (one move per browser, so the queue
+    #: takes the browsers in turn) of at most ``heavy_queue``, each for ``heavy_wait_seconds`` at
+    #: most before a 503.  Ordinary moves never wait behind a heavy one.
+    ordinary_work: dict[str, dict[str, int]] = field(default_factory=lambda: DEFAULT_ORDINARY_WORK)
+    heavy_workers: int = field(default_factory=_default_heavy_workers)
+    heavy_queue: int = 16
+    heavy_wait_seconds: float = 180.0
+    #: How long a write waits for the store's lock (another process's write) before the request is
+    #: answered 503 with Retry-After, the move undone (the command line waits longer).
+    store_wait_seconds: float = 2.0
     #: The largest request body, in bytes (a move or a new game is a few dozen).
     body_limit: int = 16 * 1024
 
     def __post_init__(self) -> None:
-        for name in ("games_per_owner", "total_games", "new_owners_per_address", "move_workers"):
+        for name in ("games_per_owner", "total_games", "new_owners_per_address", "move_workers", "heavy_workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")

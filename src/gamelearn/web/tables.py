@@ -1,7 +1,9 @@
 """Building a solved table from the page: Teeko's review and analysis need its table, which takes
 tens of seconds to build, so the page offers to build it and shows the build's progress.
 
-One build at a time, in a thread of its own; the page polls :meth:`TableBuilds.status`."""
+One build at a time in all (a Teeko build takes hundreds of MB and both cores: three at once made
+every other answer wait seconds), in a thread of its own, started for a browser that has its
+cookie; the page polls :meth:`TableBuilds.status`."""
 
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ def build_teeko_form(game: Game, progress: Progress) -> None:
     from ..solve.teeko import build_table, default_path, variant_of
 
     build_table(variant_of(game), default_path(game), progress)
+
+
+class BuildInProgress(RuntimeError):
+    """Another table is being built: one build at a time in all."""
 
 
 def table_ready(game_name: str) -> tuple[bool, str]:
@@ -79,7 +85,9 @@ class TableBuilds:
             "error": job.get("error", ""),
         }
 
-    def start(self, game_name: str) -> dict[str, Any]:
+    def start(self, game_name: str, owner: str = "") -> dict[str, Any]:
+        """Start the build of the game's table for ``owner``; its status if it is being built or
+        ready; BuildInProgress while another game's table is being built."""
         game = get_game(game_name)
         game_name = game.spec
         builder = self.builder(game)
@@ -89,8 +97,11 @@ class TableBuilds:
             return self.status(game_name)  # built already: never built twice
         with self._lock:
             if self._jobs.get(game_name, {}).get("state") == "building":
-                return self._jobs[game_name] | {"game": game_name}
-            job: dict[str, Any] = {"state": "building", "stage": "starting", "fraction": 0.0}
+                return {k: v for k, v in self._jobs[game_name].items() if k != "owner"} | {"game": game_name}
+            other = next((name for name, job in self._jobs.items() if job.get("state") == "building"), None)
+            if other is not None:
+                raise BuildInProgress(f"the table of {other} is being built; try again when it is done")
+            job: dict[str, Any] = {"state": "building", "stage": "starting", "fraction": 0.0, "owner": owner}
             self._jobs[game_name] = job
         threading.Thread(target=self._run, args=(game_name, builder, job), daemon=True).start()
         return self.status(game_name)
