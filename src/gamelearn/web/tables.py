@@ -96,13 +96,14 @@ class TableBuilds:
         if table_ready(game_name)[0]:
             return self.status(game_name)  # built already: never built twice
         with self._lock:
-            if self._jobs.get(game_name, {}).get("state") == "building":
-                return {k: v for k, v in self._jobs[game_name].items() if k != "owner"} | {"game": game_name}
-            other = next((name for name, job in self._jobs.items() if job.get("state") == "building"), None)
-            if other is not None:
-                raise BuildInProgress(f"the table of {other} is being built; try again when it is done")
-            job: dict[str, Any] = {"state": "building", "stage": "starting", "fraction": 0.0, "owner": owner}
-            self._jobs[game_name] = job
+            building = next((name for name, job in self._jobs.items() if job.get("state") == "building"), None)
+            if building is not None and building != game_name:
+                raise BuildInProgress(f"the table of {building} is being built; try again when it is done")
+            if building is None:
+                job: dict[str, Any] = {"state": "building", "stage": "starting", "fraction": 0.0, "owner": owner}
+                self._jobs[game_name] = job
+        if building is not None:  # this table's build: its progress, never a second build
+            return self.status(game_name)
         threading.Thread(target=self._run, args=(game_name, builder, job), daemon=True).start()
         return self.status(game_name)
 
