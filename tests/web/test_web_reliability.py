@@ -222,3 +222,40 @@ def test_an_ordinary_move_never_waits_behind_heavy_ones() -> None:
             assert answer.status_code == 503 and answer.headers["retry-after"]  # waited its time, then 503
             assert len(move(ordinary, light["id"], "4")["moves"]) == 2  # the ordinary lane is free
         assert len(move(heavy, big["id"], "4")["moves"]) == 2
+
+
+# The command ------------------------------------------------------------------------------------
+
+
+def test_serve_warns_when_the_page_is_open_to_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from gamelearn.cli.main import app as cli
+    from gamelearn.web.server import open_to_the_network
+
+    configs = []
+
+    def run(server: uvicorn.Server) -> None:  # nothing listens: the test only reads what serve says
+        configs.append(server.config)
+        server.started = True
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr("socket.socket.bind", lambda sock, where: None)  # nor is anything bound
+    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", "8765"])
+    assert result.exit_code == 0, result.output
+    assert "open to the network" in result.output
+    assert not configs[0].proxy_headers and configs[0].limit_concurrency == 256  # no forwarded header believed
+    result = CliRunner().invoke(cli, ["serve", "--port", "8765", "--forwarded-allow-ips", "10.0.0.1"])
+    assert result.exit_code == 0 and "open to the network" not in result.output
+    assert configs[1].proxy_headers and configs[1].forwarded_allow_ips == "10.0.0.1"
+    bad = CliRunner().invoke(cli, ["serve", "--forwarded-allow-ips", "10.0.0.1,proxy!"])
+    assert bad.exit_code == 2 and "'proxy!' is not an IP address" in bad.output
+    assert [open_to_the_network(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "192.168.1.5", "")] == [
+        False,
+        False,
+        False,
+        True,
+        True,
+        True,
+    ]

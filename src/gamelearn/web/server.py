@@ -99,8 +99,11 @@ def check_proxies(addresses: str) -> str:
     return ",".join(items)
 
 
-def server_config(app: Any, host: str, port: int, limits: ServerLimits | None = None) -> uvicorn.Config:
-    """The uvicorn configuration `gamelearn serve` runs (and the tests start)."""
+def server_config(
+    app: Any, host: str, port: int, limits: ServerLimits | None = None, **overrides: Any
+) -> uvicorn.Config:
+    """The uvicorn configuration `gamelearn serve` runs (and the tests start); ``overrides``: more
+    of uvicorn.Config's settings (a test's ``log_config=None`` leaves the logging alone)."""
     limits = limits or ServerLimits()
     protocol = type(
         "GuardedH11Protocol",
@@ -118,6 +121,7 @@ def server_config(app: Any, host: str, port: int, limits: ServerLimits | None = 
         limit_concurrency=limits.max_connections,
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
+        **overrides,
     )
 
 

@@ -1,0 +1,160 @@
+"""The real server's sockets (issue 26, item 7): `gamelearn serve` in a process of its own on
+127.0.0.1, with small limits so that each probe is short and bounded in count.  Half-open
+connections are closed (a deadline for the request head, a connection limit), an idle keep-alive
+connection too; a forged X-Forwarded-For names no other browser's address (the same uvicorn
+configuration in a thread, with a small allowance of new browsers); and the small version
+of benchmarks/bench_web.py: browsers against heavy players while one plays an ordinary one,
+every move answered (no timing asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from gamelearn.web import create_app
+from gamelearn.web.server import ServerLimits, server_config
+from gamelearn.web.settings import WebSettings
+
+REPO = Path(__file__).resolve().parents[2]
+HEADER_TIMEOUT = 1
+MAX_CONNECTIONS = 16
+
+
+@cache
+def bench_web():  # type: ignore[no-untyped-def]
+    """benchmarks/bench_web.py, whose server start and heavy run these tests share."""
+    spec = importlib.util.spec_from_file_location("bench_web", REPO / "benchmarks" / "bench_web.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_web"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    home = str(tmp_path_factory.mktemp("served"))
+    limits = ["--header-timeout", str(HEADER_TIMEOUT), "--keep-alive", "2"]
+    process, url = bench_web().start_server(home, *limits, "--max-connections", str(MAX_CONNECTIONS))
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def address(url: str) -> tuple[str, int]:
+    host, port = url.removeprefix("http://").split(":")
+    assert host == "127.0.0.1"
+    return host, int(port)
+
+
+def closed_by_the_server(sock: socket.socket, within: float = 15.0) -> bool:
+    """True once the server closes the connection (it sends nothing first to a client that sent no request)."""
+    sock.settimeout(within)
+    try:
+        return sock.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_half_open_connections_are_bounded_and_closed(server: str) -> None:
+    extra = 8
+    sockets = [socket.create_connection(address(server), timeout=5) for _ in range(MAX_CONNECTIONS + extra)]
+    trickle = sockets[0]
+    trickle.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # a head that never ends
+    try:
+        # Every one is closed: those past the limit at once, the others at the head's deadline,
+        # the one that keeps sending header lines too (the deadline runs from its first byte).
+        closed = False
+        for _ in range(12 * HEADER_TIMEOUT):
+            try:
+                trickle.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                closed = True
+                break
+            if closed_by_the_server(trickle, within=0.25):
+                closed = True
+                break
+        assert closed
+        assert all(closed_by_the_server(sock) for sock in sockets[1:])
+    finally:
+        for sock in sockets:
+            sock.close()
+    assert httpx.get(server + "/api/games", timeout=10).status_code == 200  # and the server still answers
+
+
+def test_an_idle_keep_alive_connection_is_closed(server: str) -> None:
+    with socket.create_connection(address(server), timeout=10) as sock:
+        sock.sendall(b"GET /api/tables/tictactoe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(4096)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200")
+        length = int(next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))[15:])
+        while len(body) < length:
+            body += sock.recv(4096)
+        assert closed_by_the_server(sock)  # kept alive, then closed when idle
+
+
+def test_heavy_players_do_not_starve_an_ordinary_one(server: str) -> None:
+    """The small version of benchmarks/bench_web.py's heavy run."""
+    heavy = [("tictactoe", "mcts:playouts=20000")] * 3
+    mine, theirs = bench_web().heavy_load(server, heavy, ("tictactoe", "menace"), moves=8, seconds=60)
+    assert len(mine.seconds) == 8 and set(mine.codes) == {200}  # every ordinary move answered, none busy
+    for played in theirs:
+        assert played.codes and set(played.codes) == {200}  # the heavy ones queued, never refused
+
+
+@contextmanager
+def served_here(app: object, limits: ServerLimits | None = None) -> Iterator[str]:
+    """The app behind `gamelearn serve`'s own uvicorn configuration, in a thread of this process."""
+    port = bench_web().free_port()
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port, limits, log_config=None))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started and thread.is_alive():
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def new_browsers_from(url: str, forwarded: list[str]) -> list[int]:
+    """Each a new browser (no cookie) starting a game, each claiming another address."""
+    codes = []
+    for claimed in forwarded:
+        headers = {"X-Forwarded-For": claimed, "X-Real-IP": claimed, "Forwarded": f"for={claimed}"}
+        with httpx.Client(base_url=url, timeout=10) as browser:
+            answer = browser.post(
+                "/api/games", json={"game": "tictactoe", "players": ["human", "human"]}, headers=headers
+            )
+        codes.append(answer.status_code)
+    return codes
+
+
+def test_a_forged_forwarded_address_is_not_believed() -> None:
+    claims = [f"203.0.113.{index}" for index in range(4)]
+    app = create_app(settings=WebSettings(new_owners_per_address=2))
+    with served_here(app) as url:
+        assert new_browsers_from(url, claims) == [200, 200, 429, 429]  # all counted as 127.0.0.1's
+    # Believed only from a proxy named with --forwarded-allow-ips (here: this machine).
+    app = create_app(settings=WebSettings(new_owners_per_address=2))
+    with served_here(app, ServerLimits(forwarded_allow_ips="127.0.0.1")) as url:
+        assert new_browsers_from(url, claims) == [200] * 4
