@@ -232,15 +232,25 @@ def test_serve_warns_when_the_page_is_open_to_the_network(monkeypatch: pytest.Mo
     from typer.testing import CliRunner
 
     from gamelearn.cli.main import app as cli
+    from gamelearn.web import server
     from gamelearn.web.server import open_to_the_network
 
     configs = []
+    real_config = server.server_config
 
-    def run(server: uvicorn.Server) -> None:  # nothing listens: the test only reads what serve says
-        configs.append(server.config)
-        server.started = True
+    def quiet_config(*args: object, **options: object) -> uvicorn.Config:  # uvicorn's logging left alone
+        configs.append(real_config(*args, log_config=None, **options))  # type: ignore[arg-type]
+        return configs[-1]
 
-    monkeypatch.setattr(uvicorn.Server, "run", run)
+    class NotListening:  # nothing listens: the test reads what serve says and what it would run
+        def __init__(self, config: uvicorn.Config) -> None:
+            self.started = False
+
+        def run(self) -> None:
+            self.started = True
+
+    monkeypatch.setattr(server, "server_config", quiet_config)
+    monkeypatch.setattr(uvicorn, "Server", NotListening)
     monkeypatch.setattr("socket.socket.bind", lambda sock, where: None)  # nor is anything bound
     result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", "8765"])
     assert result.exit_code == 0, result.output

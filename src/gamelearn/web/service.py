@@ -302,20 +302,23 @@ class WebService:
             return self.view(web_game, [event] if event is not None else [])
 
     def start(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> dict[str, Any]:
-        web_game = self.new_game(owner, game_name, specs, seed, max_plies)
-        events: list[PlyEvent] = []
-        try:
-            with self._worker(web_game), web_game.lock:
-                # The computer moving first against a person plays its first move at once.
-                while web_game.computer_to_move() and web_game.has_human() and len(events) < MAX_AUTOPLAY:
-                    event = self._computer_move(web_game)
-                    if event is not None:
-                        events.append(event)
-                self._keep(web_game)
-                return self.view(web_game, events)
-        except (PoolFull, MoveInFlight, StoreError):  # nothing was kept: not started after all
-            self.table.remove(owner, web_game.id)
-            raise
+        # Making an az player loads JAX and its network: that too is heavy work, done in the lane.
+        heavy_kind = any(spec_kind(spec) in HEAVY_KINDS for spec in specs)
+        with self.pool.slot(owner, heavy=True) if heavy_kind else contextlib.nullcontext():
+            web_game = self.new_game(owner, game_name, specs, seed, max_plies)
+            events: list[PlyEvent] = []
+            try:
+                with contextlib.nullcontext() if heavy_kind else self._worker(web_game), web_game.lock:
+                    # The computer moving first against a person plays its first move at once.
+                    while web_game.computer_to_move() and web_game.has_human() and len(events) < MAX_AUTOPLAY:
+                        event = self._computer_move(web_game)
+                        if event is not None:
+                            events.append(event)
+                    self._keep(web_game)
+                    return self.view(web_game, events)
+            except (PoolFull, MoveInFlight, StoreError):  # nothing was kept: not started after all
+                self.table.remove(owner, web_game.id)
+                raise
 
     def abandon(self, owner: str, game_id: str) -> None:
         web_game = self.get(owner, game_id)
