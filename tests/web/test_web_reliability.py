@@ -148,6 +148,28 @@ def test_a_game_started_while_the_store_is_locked_is_not_started() -> None:
         assert len(start(client, "tictactoe", ["menace", "human"])["moves"]) == 1
 
 
+def test_a_write_waiting_for_the_lock_never_holds_up_another_browsers_reads() -> None:
+    app = create_app(settings=WebSettings(store_wait_seconds=5))
+    writer = app.state.store
+    with TestClient(app) as mover, TestClient(app) as other:
+        view = start(mover, "tictactoe", ["human", "human"])
+        start(other, "tictactoe", ["human", "human"])
+        answers = []
+        with write_lock_held(writer.path):
+            moving = threading.Thread(
+                target=lambda: answers.append(mover.post(f"/api/games/{view['id']}/move", json={"move": "4"}))
+            )
+            moving.start()
+            while writer._lock.acquire(blocking=False):  # until the move waits for the lock, holding the writer
+                writer._lock.release()
+                threading.Event().wait(0.001)
+            for path in ("/api/records", "/api/learners", "/api/chart?game=tictactoe"):
+                assert other.get(path).status_code == 200
+            assert moving.is_alive()  # the reads were answered while the move was still waiting
+        moving.join(30)
+        assert answers[0].status_code == 200 and answers[0].json()["moves"] == ["4"]
+
+
 # Lanes ------------------------------------------------------------------------------------------
 
 

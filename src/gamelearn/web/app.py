@@ -297,7 +297,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     def records(request: Request, game: str | None = Query(None, max_length=100)) -> list[dict[str, Any]]:
         # records carry the game's spec (a form of Teeko is named as played)
         spec = service.load_game(game).spec if game is not None else None
-        rows = store.records(game=spec, owner=owner_of(request), limit=RECORDS_LISTED)
+        rows = service.reader.records(game=spec, owner=owner_of(request), limit=RECORDS_LISTED)
         return [{k: row[k] for k in ("id", "game", "players", "winner", "end", "plies")} for row in reversed(rows)]
 
     @app.get("/api/records/{record_id}/review", tags=["review"], summary="A kept game graded", responses=ERRORS)
@@ -331,9 +331,9 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     @app.get("/api/learners", tags=["learners"], summary="This browser's learners")
     def learners(request: Request) -> list[dict[str, Any]]:
         owner = owner_of(request)
-        kept = [(kind, name) for kind, name in store.list_learners(owner=owner) if kind != RESET_MARK_KIND]
+        kept = [(kind, name) for kind, name in service.reader.list_learners(owner=owner) if kind != RESET_MARK_KIND]
         return [{"kind": kind, "name": name} for kind, name in kept] + [
-            {"kind": "thesis-memory", "name": name} for name in store.list_memories(owner=owner)
+            {"kind": "thesis-memory", "name": name} for name in service.reader.list_memories(owner=owner)
         ]
 
     @app.post(

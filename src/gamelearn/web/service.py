@@ -126,6 +126,9 @@ class WebService:
     def __init__(self, store: Store, settings: WebSettings | None = None) -> None:
         self.store = store
         self.settings = settings = settings or WebSettings()
+        # The pages' reads (records, charts, boxes) on a connection of their own: a write waiting
+        # for another program's lock holds the writer's connection, never a browser's read.
+        self.reader = Store(store.path, readonly=True, lock_wait=settings.store_wait_seconds)
         self.table = GameTable(settings.games_per_owner, settings.total_games, settings.idle_seconds)
         self.pool = MovePool(
             settings.move_workers,
@@ -205,11 +208,11 @@ class WebService:
 
     def is_new_owner(self, owner: str) -> bool:
         """True for a browser with no game here, in memory or in the store."""
-        return not self.table.known(owner) and not self.store.web_games(owner)
+        return not self.table.known(owner) and not self.reader.web_games(owner)
 
     def record(self, owner: str, record_id: int) -> dict[str, Any]:
         """One of the owner's finished games from the store."""
-        rows = [row for row in self.store.records(owner=owner, limit=CHART_GAMES) if row["id"] == record_id]
+        rows = [row for row in self.reader.records(owner=owner, limit=CHART_GAMES) if row["id"] == record_id]
         if not rows:
             raise NotFound(f"no finished game {record_id} for this browser")
         return rows[0]
@@ -476,14 +479,14 @@ class WebService:
 
     def first_box(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
         learner, game = self.browser_learner(kind, game_name)
-        mark = self.store.load_learner(RESET_MARK_KIND, f"{kind}-{game.name}", owner=owner)
+        mark = self.reader.load_learner(RESET_MARK_KIND, f"{kind}-{game.name}", owner=owner)
         after = int(mark.get("after_record", 0)) if mark else 0
-        records = self.store.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
-        return first_box_history(self.store, owner, game, learner, [r for r in records if r["id"] > after])
+        records = self.reader.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        return first_box_history(self.reader, owner, game, learner, [r for r in records if r["id"] > after])
 
     def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> dict[str, Any]:
         learner, _ = self.browser_learner("thesis", game_name)
-        return memory_records(self.store, owner, learner, position, offset, limit)
+        return memory_records(self.reader, owner, learner, position, offset, limit)
 
     # The learning chart -------------------------------------------------------------------------
 
@@ -494,8 +497,8 @@ class WebService:
         if learner is not None and learner != "human":
             self.browser_learner(learner, game_name)
         game = self.load_game(game_name)
-        records = self.store.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
-        mark = self.store.load_learner(RESET_MARK_KIND, f"{learner}-{game.name}", owner=owner) if learner else None
+        records = self.reader.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
+        mark = self.reader.load_learner(RESET_MARK_KIND, f"{learner}-{game.name}", owner=owner) if learner else None
         after = int(mark.get("after_record", 0)) if mark else 0
         letters = []
         for record in records:
