@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from test_readme import python_blocks
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "api.md"
