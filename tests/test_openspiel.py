@@ -8,6 +8,7 @@ import itertools
 import random
 import sys
 import types
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,9 @@ import gamelearn
 from gamelearn.envs.aec import legal_mask, planes
 from gamelearn.games.teeko_forms import GOALS, STEPS, SWITCH
 from gamelearn.openspiel import SHORT_NAMES, load_game
+from test_readme import python_blocks
 
+REPO = Path(__file__).resolve().parent.parent
 #: Every form of Teeko: both goal sets, the 16 drop patterns, the centre on and off, king and knight.
 TEEKO_FORMS = [
     (goals, "".join(drops), centre, steps)
@@ -167,3 +170,11 @@ def test_openspiel_value_iteration_agrees_with_the_exact_solution_of_hexapawn_on
 
 def test_the_names_are_the_registered_ones() -> None:
     assert SHORT_NAMES == {name: f"gamelearn_{name}" for name in gamelearn.GAME_NAMES}
+
+
+DOC = python_blocks(REPO / "docs" / "openspiel.md")
+
+
+@pytest.mark.parametrize("index", range(len(DOC)))
+def test_the_openspiel_page_examples_run(index: int) -> None:
+    exec(compile(DOC[index], f"docs/openspiel.md python block {index + 1}", "exec"), {"__name__": "openspiel_page"})
