@@ -19,7 +19,7 @@ CELL = 40
 MARGIN = 18  # room for Teeko's row and column numbers
 CAPTION = 22
 
-#: How each game's pieces look: Teeko's black and red markers (Scarne's set), hexapawn's white and
+#: How each game's pieces look: Teeko's X black and O red, hexapawn's white and
 #: black pawns, tic-tac-toe's crosses and noughts.
 PIECES: dict[str, dict[str, str]] = {
     "teeko": {"X": "#222222", "O": "#c0392b"},
