@@ -70,6 +70,9 @@ class ExhaustiveSolution(Solution):
     def longest_win(self) -> int:
         return max((d or 0) for v, d in self._memo.values() if v > 0)
 
+    def _size_text(self) -> str:
+        return f"{self.reachable:,} positions reachable from the start"
+
     def summary(self) -> dict[str, Any]:
         facts = super().summary()
         facts.update(positions=self.reachable, longest_forced_win=self.longest_win(), **dict(self.census()))

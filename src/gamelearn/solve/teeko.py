@@ -101,6 +101,10 @@ class TableSolution(Solution):
             histogram += np.bincount(codes[cls], minlength=256) * members[cls]
         return census_of_codes(histogram)
 
+    def _size_text(self) -> str:
+        stored = sum(np.asarray(layer).size for layer in self.layers.values())
+        return f"a table of {stored:,} positions up to symmetry"
+
     def summary(self) -> dict[str, Any]:
         facts = super().summary()
         facts["census"] = self.census().to_dict()
