@@ -1,5 +1,5 @@
 """What every exact solution offers: the value and distance of a position, its best moves, and the
-grade of any move (issue 4).
+grade of any move.
 
 Values are for the side to move: +1 it wins with best play, 0 a draw, -1 it loses.  The distance is
 the number of plies to the end with best play, the winner hurrying and the loser holding out; a

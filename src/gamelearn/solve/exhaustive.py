@@ -1,4 +1,4 @@
-"""Tic-tac-toe and hexapawn, solved on the spot by exhaustive search (issue 4, point 2).
+"""Tic-tac-toe and hexapawn, solved on the spot by exhaustive search.
 
 Both games end within 9 plies and never repeat a position, so a memoised negamax over every
 position reachable from the start is exact: a few thousand positions, well under a second.

@@ -1,4 +1,4 @@
-"""Teeko, strongly solved (issue 4, point 3), in every form of Scarne's book (issue 14): every
+"""Teeko, strongly solved, in every form of Scarne's book: every
 position of the moving phase by retrograde analysis, the placing phase layer by layer from it, all
 in one memory-mapped table a form.
 
