@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
             done = terminated or truncated
         illegal += "illegal_move" in info
         outcomes[reward] += 1
-    share = {name: 100 * outcomes[value] / args.games for name, value in (("wins", 1.0), ("draws", 0.0), ("losses", -1.0))}
+    share = {
+        name: 100 * outcomes[value] / args.games for name, value in (("wins", 1.0), ("draws", 0.0), ("losses", -1.0))
+    }
     print(
         f"MaskablePPO, tic-tac-toe as X against {args.opponent}: {args.steps:,} steps in {cpu:.0f} s of CPU "
         f"({wall:.0f} s wall, torch {torch.__version__}, 1 thread)"
