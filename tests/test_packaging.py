@@ -5,6 +5,7 @@ missing.  The build itself (sdist, wheel, a fresh venv outside the checkout) is 
 from __future__ import annotations
 
 import json
+import os
 import re
 import runpy
 import subprocess
@@ -12,6 +13,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import platformdirs
 import pytest
 from packaging.requirements import Requirement
 from typer.testing import CliRunner
@@ -22,6 +24,14 @@ REPO = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 REPOSITORY = "https://github.com/gamelearn/gamelearn"
 runner = CliRunner()
+#: The data directory while this module is imported (at collection, before any fixture).
+COLLECTION_HOME = os.environ.get("GAMELEARN_HOME", "")
+
+
+def test_no_test_reaches_the_users_data_directory_even_at_collection(isolated_home: Path) -> None:
+    user_home = Path(platformdirs.user_data_dir("gamelearn", appauthor=False, roaming=True))
+    assert COLLECTION_HOME and Path(COLLECTION_HOME).name.startswith("gamelearn-tests-")
+    assert Path(COLLECTION_HOME) != user_home and Path(os.environ["GAMELEARN_HOME"]) == isolated_home != user_home
 
 
 def test_licence_is_an_spdx_string_and_its_text_is_shipped() -> None:
