@@ -8,6 +8,11 @@ side that made the move into each node).  The move played is the root child visi
 Every random choice (which untried move to expand, the random moves of a playout) comes from the
 player's seeded ``rng``, so the same seed gives the same moves.  Games that can go on for ever
 (Teeko) cut a playout after ``PLAYOUT_PLY_CAP`` plies and count it as a draw.
+
+In the small games (tic-tac-toe, hexapawn) :meth:`MCTSPlayer.choose` and ``move_values`` run the
+search compiled (:mod:`gamelearn.players.mcts_kernels`), on the same random stream with the same
+arithmetic: the same moves and statistics as :meth:`MCTSPlayer.search`, which stays the reference
+and serves every other game.
 """
 
 from __future__ import annotations
@@ -106,23 +111,44 @@ class MCTSPlayer(Player):
                 walker = walker.parent
         return root
 
+    def root_statistics(self, state: Hashable) -> list[tuple[str, int, float]]:
+        """(move, visits, wins) of each root move the search expanded, by the compiled kernel in a
+        small game (state graph known, position in it), else by :meth:`search`."""
+        graph = compiled_graph(self.game)
+        if graph is not None and state in graph.index:
+            from .mcts_kernels import root_statistics
+
+            moves, visits, wins = root_statistics(
+                graph, state, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP
+            )
+            return [(move, int(visits[k]), float(wins[k])) for k, move in enumerate(moves) if visits[k] > 0]
+        root = self.search(state)
+        return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
+
     def move_values(self, state: Hashable) -> dict[str, tuple[int, float]]:
         """Each root move's (visits, mean result for the side to move), after a search."""
-        root = self.search(state)
-        return {child.move: (child.visits, child.wins / child.visits) for child in root.children if child.move}
+        return {move: (visits, wins / visits) for move, visits, wins in self.root_statistics(state)}
 
     def choose(self, state: Hashable) -> str | None:
         moves = self.moves_to_choose_from(state)
         if len(moves) == 1:
             return moves[0]
-        root = self.search(state)
-        if not root.children:
+        expanded = self.root_statistics(state)
+        if not expanded:
             return self.rng.choice(moves)
         # Most visited; equal visits go to the better mean, then to the earlier move in sorted order.
-        best = max(
-            root.children, key=lambda child: (child.visits, child.wins / child.visits, -moves.index(child.move or ""))
-        )
-        return best.move
+        best = max(expanded, key=lambda entry: (entry[1], entry[2] / entry[1], -moves.index(entry[0])))
+        return best[0]
+
+
+def compiled_graph(game: Any) -> Any:
+    """The small game's state graph for the compiled search, or None (numba is imported only here,
+    the first time a small game is searched)."""
+    if game.facts.can_cycle:
+        return None
+    from .mcts_kernels import state_graph
+
+    return state_graph(game)
 
 
 register(
