@@ -57,7 +57,6 @@ def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None
         "gamelearn",
         "gamelearn.games",
         "gamelearn.games.base",
-        "gamelearn.games.teeko_forms",
         "gamelearn.games.tictactoe",
         "gamelearn.players",
         "gamelearn.players.base",
@@ -65,6 +64,20 @@ def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None
         "gamelearn.players.registry",
     }
     assert heavy(modules) == set()
+
+
+def test_the_rules_of_tictactoe_load_no_typing_dataclasses_or_regular_expressions() -> None:
+    modules = imported_after(
+        "import gamelearn\ngame = gamelearn.get_game('tictactoe')\ngame.play(game.play(game.initial(), '4'), '0')"
+    )
+    assert ours(modules) == {"gamelearn", "gamelearn.games", "gamelearn.games.base", "gamelearn.games.tictactoe"}
+    assert not {"typing", "dataclasses", "inspect", "re"} & set(modules)
+
+
+def test_an_mcts_player_imports_numba_only_when_it_searches_a_small_game() -> None:
+    made = "import gamelearn\ngame = gamelearn.get_game('tictactoe')\nplayer = gamelearn.make_player(game, 'mcts')"
+    assert heavy(imported_after(made)) == set()
+    assert "numba" in imported_after(made + "\nplayer.choose(game.initial())")
 
 
 def test_solving_tictactoe_loads_neither_teeko_nor_the_store_nor_numba() -> None:

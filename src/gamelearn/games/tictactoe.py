@@ -13,9 +13,11 @@ attribute and dictionary look-ups a ply.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
-from .base import Game, GameFacts, IllegalMove, bit_tables, board_order_tables, square_symmetries
+from .base import TYPE_CHECKING, Game, GameFacts, IllegalMove, bit_tables, board_order_tables, square_symmetries
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FULL = (1 << 9) - 1
 #: The 8 winning lines: 3 rows, 3 columns, 2 diagonals.
