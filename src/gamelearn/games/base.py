@@ -42,7 +42,7 @@ class IllegalMove(ValueError):
         super().__init__(f"illegal move {move!r}: {reason}")
 
 
-class _Record:
+class FrozenRecord:
     """A frozen record, as ``@dataclass(frozen=True)`` makes one: its fields (``__slots__``) given
     by position or name, compared, hashed and shown by value, never changed."""
 
@@ -77,7 +77,7 @@ class _Record:
         return (type(self), self._values())
 
 
-class GameFacts(_Record):
+class GameFacts(FrozenRecord):
     """What a game declares about itself; the contract tests read these."""
 
     __slots__ = (
@@ -130,7 +130,7 @@ class GameFacts(_Record):
         )
 
 
-class GameOption(_Record):
+class GameOption(FrozenRecord):
     """An option of a game's spec (``NAME:option=value,...``), declared for parsers and pickers.
 
     ``values`` are the allowed values, or, where ``pattern`` (a regular expression) is given, the
