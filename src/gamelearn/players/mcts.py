@@ -9,15 +9,18 @@ Every random choice (which untried move to expand, the random moves of a playout
 player's seeded ``rng``, so the same seed gives the same moves.  Games that can go on for ever
 (Teeko) cut a playout after ``PLAYOUT_PLY_CAP`` plies and count it as a draw.
 
-In the small games (tic-tac-toe, hexapawn) :meth:`MCTSPlayer.choose` and ``move_values`` run the
-search compiled (:mod:`gamelearn.players.mcts_kernels`), on the same random stream with the same
-arithmetic: the same moves and statistics as :meth:`MCTSPlayer.search`, which stays the reference
-and serves every other game.
+In the small games (tic-tac-toe, hexapawn) :meth:`MCTSPlayer.choose` and ``move_values`` search
+over the game's numbered positions (:mod:`gamelearn.players.mcts_graph`), in plain Python until
+the process has searched ``COMPILED_AFTER`` playouts, compiled with numba after
+(:mod:`gamelearn.players.mcts_kernels`); both draw from the same random stream with the same
+arithmetic, so they play the moves of :meth:`MCTSPlayer.search`, which stays the reference and
+serves every other game.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Hashable
 from typing import Any
 
@@ -112,18 +115,21 @@ class MCTSPlayer(Player):
         return root
 
     def root_statistics(self, state: Hashable) -> list[tuple[str, int, float]]:
-        """(move, visits, wins) of each root move the search expanded, by the compiled kernel in a
-        small game (state graph known, position in it), else by :meth:`search`."""
-        graph = compiled_graph(self.game)
-        if graph is not None and state in graph.index:
+        """(move, visits, wins) of each root move the search expanded: over the state graph in a
+        small game (compiled once the process has searched enough to pay for numba), else by
+        :meth:`search`; the same figures either way."""
+        graph = small_game_graph(self.game)
+        number = None if graph is None else graph.index.get(state)
+        if graph is None or number is None:
+            root = self.search(state)
+            return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
+        if compiled_search_pays(self.playouts):
             from .mcts_kernels import root_statistics
-
-            moves, visits, wins = root_statistics(
-                graph, state, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP
-            )
-            return [(move, int(visits[k]), float(wins[k])) for k, move in enumerate(moves) if visits[k] > 0]
-        root = self.search(state)
-        return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
+        else:
+            from .mcts_graph import root_statistics
+        expanded = root_statistics(graph, number, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP)
+        moves = graph.moves[number]
+        return [(moves[k], visits, wins) for k, visits, wins in expanded]
 
     def move_values(self, state: Hashable) -> dict[str, tuple[int, float]]:
         """Each root move's (visits, mean result for the side to move), after a search."""
@@ -141,14 +147,32 @@ class MCTSPlayer(Player):
         return best[0]
 
 
-def compiled_graph(game: Any) -> Any:
-    """The small game's state graph for the compiled search, or None (numba is imported only here,
-    the first time a small game is searched)."""
+def small_game_graph(game: Any) -> Any:
+    """The game's state graph (:mod:`gamelearn.players.mcts_graph`), or None for a game that
+    can cycle or is too large to lay out."""
     if game.facts.can_cycle:
         return None
-    from .mcts_kernels import state_graph
+    from .mcts_graph import state_graph
 
     return state_graph(game)
+
+
+#: Playouts searched in plain Python over state graphs, in this process.
+_PLAYOUTS_IN_PYTHON = [0]
+#: After this many, searches run compiled: numba's import and the kernel's load from its cache
+#: cost 0.5-1 s of CPU, what the plain search takes for about 100,000 playouts of tic-tac-toe.
+COMPILED_AFTER = 100_000
+
+
+def compiled_search_pays(playouts: int) -> bool:
+    """True when the compiled kernel is loaded already, or this search with those before it
+    passes ``COMPILED_AFTER`` playouts; else the playouts are counted for the plain search."""
+    if "gamelearn.players.mcts_kernels" in sys.modules:
+        return True
+    if _PLAYOUTS_IN_PYTHON[0] + playouts >= COMPILED_AFTER:
+        return True
+    _PLAYOUTS_IN_PYTHON[0] += playouts
+    return False
 
 
 register(

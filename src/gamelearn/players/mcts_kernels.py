@@ -1,34 +1,24 @@
-"""UCT for small games in numba: the same search as :mod:`gamelearn.players.mcts`, move for move.
+"""UCT for small games compiled with numba: :func:`gamelearn.players.mcts_graph.root_statistics`,
+step for step, over the same numbered positions held as arrays.
 
-A small game (one that cannot cycle and has at most ``MAX_STATES`` reachable positions: tic-tac-toe's
-5,478, hexapawn's) is laid out once as arrays over its positions, numbered from the start: each
-position's successors in ``legal_moves`` order, its winner and its side to move.  The tree, the
-UCB1 walk (Kocsis & Szepesvari 2006), the random playouts and the backing up then run in one
-compiled kernel over those numbers instead of through the rules' Python API.
-
-Same seed, same moves.  The kernel draws from the player's own ``random.Random``: it takes the
-Mersenne Twister's state (Matsumoto & Nishimura 1998) from ``rng.getstate()``, draws exactly as
-CPython's ``randrange(n)`` and ``choice`` do (``getrandbits(n.bit_length())``, drawn again while
-not below ``n``), and hands the state back with ``rng.setstate``.  With the same arithmetic in the
-same order (``wins / visits + c * sqrt(log(parent visits) / visits)``, first of equal values
-wins), the tree, the statistics and the move chosen are those of the Python search, and the
-generator is left where the Python search leaves it.
+The kernel draws from the player's own ``random.Random``: it takes the Mersenne Twister's state
+(Matsumoto & Nishimura 1998) from ``rng.getstate()``, draws exactly as CPython's ``randrange(n)``
+and ``choice`` do (``getrandbits(n.bit_length())``, drawn again while not below ``n``), and hands
+the state back with ``rng.setstate``.  With the same arithmetic in the same order, the tree, the
+statistics and the move chosen are those of the Python search, and the generator is left where
+the Python search leaves it.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..jit import njit
-
-#: A game with more reachable positions than this is searched through the rules' Python API.
-MAX_STATES = 50_000
+from .mcts_graph import StateGraph
 
 _N = 624  # the Mersenne Twister's words of state
 _M = 397
@@ -165,86 +155,42 @@ def _uct(
         root_wins[move[child]] = wins[child]
 
 
-@dataclass(frozen=True)
-class StateGraph:
-    """A small game's reachable positions as arrays: ``successors[s, k]`` is the position after
-    the ``k``-th legal move of position ``s`` (-1 past the last), ``move_counts[s]`` how many
-    there are (0: over), ``winners[s]`` the winner (-1: none), ``movers[s]`` the side to move."""
+class GraphArrays:
+    """The graph as the kernel reads it: ``successors[s, k]`` (-1 past the last move),
+    ``move_counts[s]`` (0: over), ``winners[s]`` (-1: none), ``movers[s]``."""
 
-    index: dict[Hashable, int]
-    moves: tuple[tuple[str, ...], ...]
-    successors: np.ndarray
-    move_counts: np.ndarray
-    winners: np.ndarray
-    movers: np.ndarray
-
-
-_GRAPHS: dict[int, StateGraph | None] = {}
-
-
-def state_graph(game: Any) -> StateGraph | None:
-    """The game's reachable positions laid out for the kernel, made once per game object; None for
-    a game that can cycle or has more than ``MAX_STATES`` positions."""
-    key = id(game)
-    if key not in _GRAPHS:
-        _GRAPHS[key] = None if game.facts.can_cycle else _build(game)
-    return _GRAPHS[key]
-
-
-def _build(game: Any) -> StateGraph | None:
-    start = game.initial()
-    index: dict[Hashable, int] = {start: 0}
-    order = [start]
-    edges: list[tuple[int, ...]] = []
-    moves: list[tuple[str, ...]] = []
-    for state in order:  # breadth first; ``order`` grows as it is read
-        found = []
-        names = []
-        for name, after in game.successors(state):
-            number = index.get(after)
-            if number is None:
-                number = index[after] = len(order)
-                order.append(after)
-                if len(order) > MAX_STATES:
-                    return None
-            found.append(number)
-            names.append(name)
-        edges.append(tuple(found))
-        moves.append(tuple(names))
-    widest = max(1, max(len(targets) for targets in edges))
-    if widest > 127:
-        return None  # untried moves are kept as int8
-    successors = np.full((len(order), widest), -1, np.int32)
-    for number, targets in enumerate(edges):
-        successors[number, : len(targets)] = targets
-    winners = np.array([-1 if (w := game.winner(s)) is None else w for s in order], np.int8)
-    return StateGraph(
-        index=index,
-        moves=tuple(moves),
-        successors=successors,
-        move_counts=np.array([len(targets) for targets in edges], np.int32),
-        winners=winners,
-        movers=np.array([game.to_move(s) for s in order], np.int8),
-    )
+    def __init__(self, graph: StateGraph) -> None:
+        widest = max(1, max(len(found) for found in graph.successors))
+        if widest > 127:
+            raise ValueError(f"{widest} moves in a position: untried moves are kept as int8")
+        self.successors = np.full((len(graph.successors), widest), -1, np.int32)
+        for number, found in enumerate(graph.successors):
+            self.successors[number, : len(found)] = found
+        self.move_counts = np.array([len(found) for found in graph.successors], np.int32)
+        self.winners = np.array(graph.winners, np.int8)
+        self.movers = np.array(graph.movers, np.int8)
 
 
 def root_statistics(
-    graph: StateGraph, state: Hashable, rng: random.Random, playouts: int, exploration: float, ply_cap: int
-) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    """(legal moves, visits, wins) of each root move after ``playouts`` walks from ``state``,
-    drawing from ``rng`` and leaving it where the Python search would."""
-    number = graph.index[state]
+    graph: StateGraph, number: int, rng: random.Random, playouts: int, exploration: float, ply_cap: int
+) -> list[tuple[int, int, float]]:
+    """(move's place in ``legal_moves``, visits, wins) of each root move expanded by ``playouts``
+    walks from position ``number``, drawing from ``rng`` and leaving it where the Python search
+    would; in the order of the moves."""
+    if graph.arrays is None:
+        graph.arrays = GraphArrays(graph)
+    arrays = graph.arrays
     version, internal, gauss = rng.getstate()
     mt = np.array(internal[:_N], np.int64)
     where = np.array([internal[_N]], np.int64)
-    count = int(graph.move_counts[number])
+    count = int(arrays.move_counts[number])
     visits = np.zeros(count, np.float64)
     wins = np.zeros(count, np.float64)
     _uct(
-        graph.successors,
-        graph.move_counts,
-        graph.winners,
-        graph.movers,
+        arrays.successors,
+        arrays.move_counts,
+        arrays.winners,
+        arrays.movers,
         number,
         playouts,
         exploration,
@@ -255,4 +201,4 @@ def root_statistics(
         wins,
     )
     rng.setstate((version, (*mt.tolist(), int(where[0])), gauss))
-    return graph.moves[number], visits, wins
+    return [(k, int(visits[k]), float(wins[k])) for k in range(count) if visits[k] > 0]
