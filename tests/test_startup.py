@@ -74,10 +74,12 @@ def test_the_rules_of_tictactoe_load_no_typing_dataclasses_or_regular_expression
     assert not {"typing", "dataclasses", "inspect", "re"} & set(modules)
 
 
-def test_an_mcts_player_imports_numba_only_when_it_searches_a_small_game() -> None:
-    made = "import gamelearn\ngame = gamelearn.get_game('tictactoe')\nplayer = gamelearn.make_player(game, 'mcts')"
-    assert heavy(imported_after(made)) == set()
-    assert "numba" in imported_after(made + "\nplayer.choose(game.initial())")
+def test_an_mcts_player_imports_numba_only_for_a_long_search_of_a_small_game() -> None:
+    made = "import gamelearn\ngame = gamelearn.get_game('tictactoe')\n"
+    short = made + "gamelearn.make_player(game, 'mcts:playouts=1000').choose(game.initial())"
+    assert heavy(imported_after(short)) == set()
+    long = made + "gamelearn.make_player(game, 'mcts:playouts=100000').choose(game.initial())"
+    assert "numba" in imported_after(long)
 
 
 def test_solving_tictactoe_loads_neither_teeko_nor_the_store_nor_numba() -> None:
