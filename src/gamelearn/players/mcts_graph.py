@@ -106,7 +106,8 @@ def root_statistics(
             best = children[node][0]
             best_value = -math.inf
             for child in children[node]:
-                value = wins[child] / visits[child] + exploration * sqrt(log_parent / visits[child])
+                seen = visits[child]
+                value = wins[child] / seen + exploration * sqrt(log_parent / seen)
                 if value > best_value:
                     best, best_value = child, value
             node = best
