@@ -176,7 +176,7 @@ class TicTacToe(Game[TicTacToeState]):
 
     def legal_moves(self, state: TicTacToeState) -> list[str]:
         try:
-            return list(state._moves)  # a new list each call: callers may change it
+            return [*state._moves]  # a new list each call: callers may change it
         except AttributeError:
             return list(TicTacToeState(*state)._moves)
 
