@@ -17,6 +17,7 @@ same statistics, the same move and the generator left in the same state.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Hashable
 from typing import Any
 
@@ -46,16 +47,20 @@ class StateGraph:
         self.arrays: Any = None
 
 
-_GRAPHS: dict[int, StateGraph | None] = {}
+#: Each game object's graph, kept as long as the game is (by the object, not its id, which a
+#: later game could reuse).
+_GRAPHS: weakref.WeakKeyDictionary[Any, StateGraph | None] = weakref.WeakKeyDictionary()
 
 
 def state_graph(game: Any) -> StateGraph | None:
     """The game's reachable positions, laid out once per game object; None for a game that can
     cycle or has more than ``MAX_STATES`` positions."""
-    key = id(game)
-    if key not in _GRAPHS:
-        _GRAPHS[key] = None if game.facts.can_cycle else _build(game)
-    return _GRAPHS[key]
+    try:
+        return _GRAPHS[game]
+    except KeyError:
+        pass
+    graph = _GRAPHS[game] = None if game.facts.can_cycle else _build(game)
+    return graph
 
 
 def _build(game: Any) -> StateGraph | None:
