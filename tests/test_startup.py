@@ -177,3 +177,26 @@ def test_a_kernel_runs_without_scipy_linalg_and_numba_keeps_blas_for_others() ->
         check=True,
     )
     assert done.stdout.split() == ["3", "False", "5.0", "True"]
+
+
+def test_the_rules_records_behave_as_the_frozen_dataclasses_they_replace() -> None:
+    import copy
+    import pickle
+
+    import pytest
+
+    from gamelearn.games.base import GameFacts, GameOption
+    from gamelearn.solve.base import Grade, MoveAnalysis
+
+    facts = get_game("tictactoe").facts
+    twin = GameFacts("tictactoe", 2, 3, 3, ("X", "O"), facts.symmetry_names, False, 0)
+    assert twin == facts and hash(twin) == hash(facts) and twin != GameFacts("x", 2, 3, 3, ("X", "O"), (), False, 0)
+    assert pickle.loads(pickle.dumps(facts)) == facts and copy.deepcopy(facts) == facts
+    assert repr(twin).startswith("GameFacts(name='tictactoe', players=2, rows=3,") and twin.options == ()
+    with pytest.raises(AttributeError):
+        facts.rows = 4
+    option = GameOption("steps", "king", ("king", "knight"), "how pawns move")
+    assert option.to_dict()["values"] == ["king", "knight"] and option.pattern is None
+    analysis = MoveAnalysis("4", 0, None, Grade.BEST)
+    assert analysis == MoveAnalysis("4", 0, None, Grade.BEST) and analysis.to_dict()["grade"] == "best"
+    assert facts != ("tictactoe", 2, 3, 3)  # compared by type and value, never as a tuple
