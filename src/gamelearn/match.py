@@ -51,6 +51,17 @@ class GameRecord:
     def final(self) -> Hashable:
         return self.states[-1]
 
+    def _repr_html_(self) -> str:
+        """The moves and the final board (the last move shaded), for Jupyter (gamelearn.games.svg)."""
+        from .games import get_game
+        from .games.svg import record_html
+
+        game = get_game(self.game)
+        result = "a draw" if self.winner is None else f"{game.symbols[self.winner]} won"
+        sides = " v ".join(f"{symbol} {spec}" for symbol, spec in zip(game.symbols, self.players, strict=True))
+        summary = f"{game.spec}, {sides}: {result} ({self.end.value}, {self.plies} plies)"
+        return record_html(game, self.moves, self.states, summary, self.opening)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,

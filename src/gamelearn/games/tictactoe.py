@@ -87,7 +87,17 @@ class TicTacToeState(tuple[int, int]):
         return self[1]
 
     def __repr__(self) -> str:
-        return f"TicTacToeState(x={self[0]}, o={self[1]})"
+        """What a person reads: the board (``game.board``) and the side to move."""
+        x, o = self[0], self[1]
+        board = "".join("X" if x >> sq & 1 else "O" if o >> sq & 1 else "." for sq in range(9))
+        return f"TicTacToeState({board!r}, to_move={'X' if x.bit_count() == o.bit_count() else 'O'})"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
+        from . import get_game
+        from .svg import position_svg
+
+        return position_svg(get_game("tictactoe"), self)
 
     def __reduce__(self) -> tuple[Any, tuple[int, int]]:
         return (TicTacToeState, (self[0], self[1]))  # the position only: the cache is rebuilt on use

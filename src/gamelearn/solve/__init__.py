@@ -1,5 +1,5 @@
 """Exact solutions: ``solve(game)`` returns a :class:`Solution` with value, distance, best_moves
-and grade (issue 4).  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
+and grade.  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
 once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
 
 ``gamelearn.solve`` is this package and, called, this function: ``gamelearn.solve(game)`` and
