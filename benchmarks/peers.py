@@ -8,7 +8,7 @@ on has 2 cores shared with other work, so wall time mostly measures the neighbou
 beside, with the load average before and after).  Ratios are to our row of the same task: above 1,
 the peer takes that many times as long.
 
-1. Whole processes (issue 21: fast from the first call).  Each row is ``python -c PROGRAM`` in a
+1. Whole processes (fast from the first call).  Each row is ``python -c PROGRAM`` in a
    fresh interpreter, timed from outside with ``resource.getrusage(RUSAGE_CHILDREN)``, so start-up,
    imports and the work all count; ours and OpenSpiel's (``pyspiel``, the ``peers`` extra) run in
    alternation.  Every program runs once untimed first, so the .pyc files and numba's cache exist,

@@ -1,4 +1,4 @@
-"""What starting up imports (issue 21): each check runs in a fresh interpreter and reads
+"""What starting up imports: each check runs in a fresh interpreter and reads
 ``sys.modules`` by name, never a clock.  ``import gamelearn`` loads only the package; a random
 tic-tac-toe player loads the rules of tic-tac-toe and the players' base, registry and basic
 modules, and none of numba, numpy, scipy or JAX."""

@@ -6,7 +6,7 @@ or raises :class:`IllegalMove` naming the move and the reason, leaving nothing c
 
 This module imports nothing of gamelearn and nothing outside the standard library, and not even
 ``typing`` or ``dataclasses`` at run time: with what they pull in (``inspect``, ``re``, ...) they
-cost a tic-tac-toe program more CPU than its rules (issue 21).
+cost a tic-tac-toe program more CPU than its rules.
 """
 
 from __future__ import annotations
