@@ -5,12 +5,13 @@ left in the same state, the same games for the same seed."""
 from __future__ import annotations
 
 import random
+import sys
 
 import numpy as np
 import pytest
 
 import gamelearn
-from gamelearn.players import mcts_graph, mcts_kernels
+from gamelearn.players import mcts, mcts_graph, mcts_kernels
 from gamelearn.players.mcts import PLAYOUT_PLY_CAP, MCTSPlayer, small_game_graph
 
 SEARCHES = {"plain": mcts_graph.root_statistics, "compiled": mcts_kernels.root_statistics}
@@ -47,6 +48,16 @@ def test_the_player_switches_to_the_compiled_search_with_the_same_moves(monkeypa
         return player.choose(state), player.move_values(state)
 
     assert moves_and_values(False) == moves_and_values(True)
+
+
+def test_a_process_searches_compiled_once_it_has_searched_enough_in_plain_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(sys.modules, "gamelearn.players.mcts_kernels")  # as in a fresh process
+    monkeypatch.setattr(mcts, "_PLAYOUTS_IN_PYTHON", [0])
+    assert not mcts.compiled_search_pays(60_000)
+    assert mcts.compiled_search_pays(mcts.COMPILED_AFTER - 60_000)
+    assert mcts._PLAYOUTS_IN_PYTHON == [60_000]  # the compiled search's playouts are not counted
 
 
 def test_the_state_graphs_hold_every_reachable_position() -> None:
