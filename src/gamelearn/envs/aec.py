@@ -16,6 +16,7 @@ with -1 for the agent that made it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -32,8 +33,19 @@ from .render import RENDER_MODES, check_render_mode, rgb_image
 AGENTS = ("player_0", "player_1")
 
 
+#: Positions whose planes and masks are kept (a few MB at most): every tic-tac-toe and hexapawn
+#: position, and the recent ones of a Teeko game.
+CACHED_POSITIONS = 1 << 16
+
+
 def planes(game: Any, state: Any, side: int) -> np.ndarray:
-    """The board as two int8 planes: ``side``'s pawns, then the other side's."""
+    """The board as two int8 planes: ``side``'s pawns, then the other side's (a new array each call,
+    copied from the one worked out the first time the position was seen)."""
+    return _planes(game, state, side).copy()
+
+
+@lru_cache(maxsize=2 * CACHED_POSITIONS)
+def _planes(game: Any, state: Any, side: int) -> np.ndarray:
     board = game.board(state)
     rows, columns = game.facts.rows, game.facts.columns
     own, other = game.symbols[side], game.symbols[1 - side]
@@ -45,6 +57,12 @@ def planes(game: Any, state: Any, side: int) -> np.ndarray:
 
 
 def legal_mask(game: Any, state: Any) -> np.ndarray:
+    """1 for each legal action of ``state`` (a new array each call, as :func:`planes`)."""
+    return _legal_mask(game, state).copy()
+
+
+@lru_cache(maxsize=CACHED_POSITIONS)
+def _legal_mask(game: Any, state: Any) -> np.ndarray:
     numbering = codec_for(game)
     mask = np.zeros(numbering.size, dtype=np.int8)
     for move in game.legal_moves(state):

@@ -16,10 +16,13 @@ import os
 import sys
 import types
 from collections.abc import Hashable, Mapping
-from typing import Any
 
 from ..games import Game, get_game
+from ..games.base import TYPE_CHECKING
 from .base import Grade, MoveAnalysis, Outcome, Solution
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _CACHE: dict[str, Solution] = {}
 
