@@ -27,7 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-import httpx
+import httpx2 as httpx  # the test extra's client (Starlette's TestClient is built on it)
 
 OPPONENTS = {"menace": "tictactoe", "thesis": "teeko"}
 #: The heaviest players the server allows (web/settings.py DEFAULT_WORK_BOUNDS), two browsers each.
