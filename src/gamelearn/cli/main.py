@@ -29,10 +29,12 @@ from .common import (
     report_internal_error,
 )
 from .play import TerminalGame
+from .usage import OneLineErrors
 
 quiet_flag_types()
 
 app = typer.Typer(
+    cls=OneLineErrors,
     rich_markup_mode=HELP_MARKUP,
     name="gamelearn",
     help="Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe.",
