@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 # costs only what the caller touches: a tic-tac-toe program never loads the store, the keeper or
 # Teeko.  Type checkers see the plain imports.
 if TYPE_CHECKING:
-    from .experiments.grading import grade
+    from .experiments.api import curves, grade, tournament, train
     from .experiments.suites import get_suite
     from .games import GAME_NAMES, Game, IllegalMove, get_game
     from .keeper import Keeper, load_player
@@ -47,7 +47,11 @@ _LAZY = {
     "play_game": ".match",
     "Player": ".players.base",
     "make_player": ".players.registry",
-    "grade": ".experiments.grading",
+    # the experiments, as the command runs them, with typed results (experiments/api.py)
+    "grade": ".experiments.api",
+    "tournament": ".experiments.api",
+    "curves": ".experiments.api",
+    "train": ".experiments.api",
     "get_suite": ".experiments.suites",
 }
 
@@ -76,6 +80,7 @@ __all__ = [
     "Keeper",
     "Match",
     "Player",
+    "curves",
     "get_game",
     "get_suite",
     "grade",
@@ -83,5 +88,7 @@ __all__ = [
     "make_player",
     "play_game",
     "solve",
+    "tournament",
+    "train",
     "__version__",
 ]

@@ -15,7 +15,6 @@ from typer.core import TyperGroup
 
 from ..games import did_you_mean
 
-
 #: Click's own suggestion for a mistyped command, written as gamelearn writes its own.
 _CLICKS_HINT = re.compile(r"\. Did you mean (.+)\?$")
 

@@ -374,6 +374,16 @@ class TournamentResult:
             data["games"] = [g.to_dict() for g in self.games]
         return data
 
+    def to_dataframe(self, table: str = "standings") -> Any:
+        """One of the result's tables as a pandas DataFrame (pandas imported here): "standings"
+        (a row a spec, in the order given), "pairs" (a row a pair of specs) or "games"."""
+        from .api_frames import dataframe
+
+        if table not in ("standings", "pairs", "games"):
+            raise ValueError(f"table is 'standings', 'pairs' or 'games', not {table!r}")
+        rows: tuple[Standing | PairStanding | GameResult, ...] = getattr(self, table)
+        return dataframe([row.to_dict() for row in rows])
+
 
 def summarize(
     game: str,
