@@ -28,7 +28,7 @@ from .common import (
     quiet_flag_types,
     report_internal_error,
 )
-from .play import TerminalGame
+from .play import TerminalGame, play_again
 from .usage import OneLineErrors
 
 quiet_flag_types()
@@ -124,16 +124,19 @@ def play(
         # learner by its spec, which says the name it is kept under.
         shown = player.spec() if isinstance(player, Learner) else typed.strip()
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else shown)
-    console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
-    try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
-        session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
-    except ValueError as error:
-        fail(str(error))
-    if session.run() is None:
-        return
-    for kept in session.match.lessons:
-        if kept.learner.keep_name() is not None and kept.learner.trains:
-            console.print(f"{kept.learner.kind} learned: {kept.lesson.text}.", markup=False)
+    while True:  # a game, then another while the person at the terminal says yes
+        console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
+        try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
+            session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
+        except ValueError as error:
+            fail(str(error))
+        if session.run() is None:
+            return
+        for kept in session.match.lessons:
+            if kept.learner.keep_name() is not None and kept.learner.trains:
+                console.print(f"{kept.learner.kind} learned: {kept.lesson.text}.", markup=False)
+        if not humans or not play_again():
+            return
 
 
 @app.command()
