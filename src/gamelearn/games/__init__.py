@@ -39,7 +39,7 @@ def __getattr__(name: str) -> object:
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """" (did you mean 'teeko'?)" for a mistyped name close to one of ``known``, else "": the
+    """The hint `` (did you mean 'teeko'?)`` for a mistyped name close to one of ``known``, else "": the
     likeliest intended name is worth more to a person than the full list after it."""
     import difflib  # only on a mistake
 
