@@ -14,7 +14,7 @@ from ..experiments import api
 from ..experiments.grading import GradeReport, check_arguments
 from ..experiments.suites import Suite, get_suite
 from ..games import get_game
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
 from .progress import QUIET_HELP, progress_bar
 
 #: The most local processes.
@@ -67,7 +67,7 @@ LEGEND = (
 def register(app: typer.Typer) -> None:
     @app.command("grade")
     def grade_command(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC [SPEC...]", help="player specs to grade")],
         suite: Annotated[
             str | None, typer.Option("--suite", help="the suite (default: the game's, e.g. teeko-v1)")
@@ -109,7 +109,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("suite")
     def suite_command(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
         as_json: Annotated[bool, typer.Option("--json", help="print the suite's summary as JSON")] = False,
     ) -> None:
         """What the game's suite of graded positions holds: how it was drawn, and its counts by

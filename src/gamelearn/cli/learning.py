@@ -23,7 +23,18 @@ from ..match import DEFAULT_MAX_PLIES
 from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
-from .common import SEED_MAX, SEED_MIN, check_name, check_store, console, err_console, fail, output_dir, print_json
+from .common import (
+    SEED_MAX,
+    SEED_MIN,
+    check_name,
+    check_store,
+    complete_game,
+    console,
+    err_console,
+    fail,
+    output_dir,
+    print_json,
+)
 from .progress import QUIET_HELP, progress_bar
 from .teeko_runs import signals_held, terminate_as_interrupt
 
@@ -54,7 +65,9 @@ def checkpoint_line(point: Checkpoint) -> str:
 def register(app: typer.Typer) -> None:
     @app.command()
     def train(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
+        game_name: Annotated[
+            str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
+        ],
         learner: Annotated[str, typer.Argument(metavar="LEARNER", help="a self-play learner: az (a spec)")],
         name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
         minutes: Annotated[
@@ -206,7 +219,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def curves(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
+        game_name: Annotated[
+            str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
+        ],
         specs: Annotated[
             list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")
         ],

@@ -22,6 +22,8 @@ from .common import (
     SEED_MAX,
     SEED_MIN,
     UserError,
+    complete_game,
+    complete_player,
     console,
     err_console,
     fail,
@@ -40,7 +42,9 @@ app = typer.Typer(
     help="Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    # `gamelearn --install-completion` adds tab completion of commands, options, games and players
+    # to bash, zsh, fish or PowerShell (docs/cli.md)
+    add_completion=True,
 )
 
 #: Modules of this layer that add commands (each has register(app)).
@@ -72,9 +76,13 @@ def make_or_fail(game: Game, spec: str, seed: int | None, option: str):
 
 @app.command()
 def play(
-    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP),
-    first: str = typer.Option("human", "--first", help="the player who moves first: a player spec"),
-    second: str = typer.Option("", "--second", help="the second player (default: a good computer player)"),
+    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
+    first: str = typer.Option(
+        "human", "--first", help="the player who moves first: a player spec", autocompletion=complete_player
+    ),
+    second: str = typer.Option(
+        "", "--second", help="the second player (default: a good computer player)", autocompletion=complete_player
+    ),
     seed: int | None = typer.Option(
         None, "--seed", min=SEED_MIN, max=SEED_MAX, help="seed for the computer players' random choices"
     ),
@@ -140,7 +148,7 @@ def play(
 
 
 @app.command()
-def rules(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
+def rules(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game)) -> None:
     """Print the rules of GAME and its move notation."""
     game = load_game(game_name)
     console.print(game.rules_text(), markup=False)
@@ -171,7 +179,9 @@ def shown_default(game: Game, option: Option) -> str:
 
 
 @app.command()
-def players(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
+def players(
+    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
+) -> None:
     """List the player specs GAME accepts, with their options and defaults."""
     from rich.table import Table
 

@@ -13,9 +13,9 @@ from rich.table import Table
 
 from ..games import Game, IllegalMove, get_game
 from ..solve import Solution, solve
-from .common import GAME_HELP, console, err_console, fail, print_json
+from .common import GAME_HELP, complete_game, console, err_console, fail, print_json
 
-GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)]
+GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)]
 
 
 def _game(name: str) -> Game:

@@ -24,7 +24,7 @@ from ..experiments.tournament import (
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
 from .grading import grades_table
 from .progress import QUIET_HELP, progress_bar
 
@@ -218,7 +218,7 @@ def repeat_notes(result: TournamentResult) -> list[str]:
 def register(app: typer.Typer) -> None:
     @app.command()
     def tournament(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
         games: Annotated[
             int,
