@@ -10,7 +10,9 @@ command's --json holds the same figures as the API's to_dict for the same seed."
 from __future__ import annotations
 
 import json
+import re
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -128,3 +130,14 @@ def test_milestones_write_a_line_a_quarter_however_many_steps() -> None:
 def test_the_lazy_public_names_are_the_api() -> None:
     assert gamelearn.tournament is api.tournament and gamelearn.train is api.train
     assert gamelearn.curves is api.curves and gamelearn.grade is api.grade
+
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "experiments-api.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
+
+
+def test_the_pages_python_blocks_run_in_order() -> None:
+    assert len(BLOCKS) >= 3
+    namespace: dict[str, object] = {"__name__": "page"}  # one session: a block goes on from the one before
+    for index, block in enumerate(BLOCKS):
+        exec(compile(block, f"experiments-api.md block {index + 1}", "exec"), namespace)
