@@ -165,3 +165,26 @@ def test_a_dask_scheduler_without_workers_is_named_in_bounded_time(monkeypatch: 
     with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
         with pytest.raises(ValueError, match=r"has no worker \(waited 1 s\)"):  # not a hang
             runners.run_all(abs, [1, -2], 1, cluster.scheduler_address)
+
+
+def test_memory_show_streams_the_memory_and_sums_it_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``teeko memory show`` reads the memory as a stream (it held 7 times the memory's size as
+    Python tuples): whole loads are refused here, and the sums are a plain sum of the entries."""
+    from gamelearn.store.db import Store
+
+    entries = {i: (f"{i % 3}" * 25, i, 2 * i) for i in range(30)}
+    with Store() as store:
+        store.update_memory("m", entries)
+
+    def whole(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the whole memory was loaded")
+
+    monkeypatch.setattr(Store, "load_memory", whole)
+    done = runner.invoke(app, ["teeko", "memory", "show", "m", "--records", "2"])
+    assert done.exit_code == 0, done.output
+    assert "m: 30 records" in done.stdout
+    assert f"summed over records: {sum(range(30))}" in done.stdout
+    assert f"summed over records: {2 * sum(range(30))}" in done.stdout
+    assert "00000 00000" in done.stdout and "11111 11111" in done.stdout and "22222" not in done.stdout
+    listed = runner.invoke(app, ["teeko", "memory", "list"])
+    assert listed.exit_code == 0 and "30" in listed.stdout
