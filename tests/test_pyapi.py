@@ -141,3 +141,25 @@ def test_the_pages_python_blocks_run_in_order() -> None:
     namespace: dict[str, object] = {"__name__": "page"}  # one session: a block goes on from the one before
     for index, block in enumerate(BLOCKS):
         exec(compile(block, f"experiments-api.md block {index + 1}", "exec"), namespace)
+
+
+def test_the_tournament_counts_progress_a_game_at_a_time() -> None:
+    heard: list[int] = []
+    gamelearn.tournament("tictactoe", ["random", "sharp", "perfect"], games=3, workers=1, progress=heard.append)
+    assert heard == [1] * 9  # in this process: each game as it ends
+    heard.clear()
+    gamelearn.tournament("tictactoe", ["random", "sharp", "perfect"], games=3, workers=2, progress=heard.append)
+    assert sum(heard) == 9 and max(heard) <= 3  # in worker processes: each game once, never more than a pair
+
+
+def test_a_game_heard_after_its_pair_finished_is_not_counted_twice() -> None:
+    from gamelearn.experiments.api_progress import GameCounter
+
+    heard: list[int] = []
+    counter = GameCounter(heard.append, processes=False)
+    counter.queue.put((0, 0))
+    counter.finish(0, 3)  # the pair's result: its two games not heard yet
+    counter.queue.put((0, 1))  # late: dropped
+    counter.finish(1, 2)  # a pair never heard of game by game (a Dask worker's)
+    counter.close()
+    assert heard == [1, 2, 2]

@@ -1,12 +1,14 @@
 """Progress told in a few plain lines, for where a redrawn bar does not belong: a notebook's cell,
 a log file, a pipe.  A bar redraws itself many times a second with escape codes; written to
 something that is not a terminal, each redraw is text that stays.  Here a run prints one line at
-each quarter of its total (and one at the end), so a long run leaves five lines."""
+each quarter of its total, so a long run leaves four lines (a task that plays many games at a
+time tells each game through :class:`GameCounter`)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 #: How many lines a run with a known total prints: at 25%, 50%, 75% and 100%.
 MILESTONES = 4
@@ -51,3 +53,76 @@ def progress_of(
     if not callable(progress):
         raise ValueError(f"progress is True, False, None or a function of a count, not {progress!r}")
     return progress
+
+
+class GameCounter:
+    """Progress a game at a time from tasks that each play many games (a tournament's pairs), in
+    this process or in local worker processes: each task puts ``(task, game)`` on :attr:`queue`
+    after each game, and a thread here passes them on to ``progress(1)``.  When a task's result
+    arrives, :meth:`finish` counts its games not heard of yet (a Dask worker, which has no way to
+    this process's queue, is counted so, a task at a time); a message that comes after is dropped,
+    so every game counts once."""
+
+    def __init__(self, progress: Callable[[int], None], processes: bool) -> None:
+        import threading
+
+        self.progress = progress
+        self.lock = threading.Lock()
+        self.heard: dict[int, set[int]] = {}
+        self.finished: set[int] = set()
+        self.manager: Any = None
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+        if not processes:  # the tasks run here, one after another: each game is heard at once
+            self.queue: Any = _Direct(self._hear)
+            return
+        import multiprocessing
+
+        self.manager = multiprocessing.Manager()  # a queue the worker processes can reach, picklable
+        self.queue = self.manager.Queue()
+        self.thread = threading.Thread(target=self._drain, daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        import queue
+
+        while not self.stopping.is_set():
+            try:
+                task, game = self.queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            except (EOFError, OSError):  # the manager is gone: the run is over
+                return
+            self._hear(task, game)
+
+    def _hear(self, task: int, game: int) -> None:
+        with self.lock:
+            if task in self.finished or game in self.heard.setdefault(task, set()):
+                return
+            self.heard[task].add(game)
+        self.progress(1)
+
+    def finish(self, task: int, games: int) -> None:
+        """Task ``task`` is done with ``games`` games: count those not heard of yet."""
+        with self.lock:
+            rest = games - len(self.heard.get(task, ()))
+            self.finished.add(task)
+        if rest > 0:
+            self.progress(rest)
+
+    def close(self) -> None:
+        self.stopping.set()
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+        if self.manager is not None:
+            self.manager.shutdown()
+
+
+class _Direct:
+    """A queue's ``put`` that hands the item on at once (tasks run in this process)."""
+
+    def __init__(self, hear: Callable[[int, int], None]) -> None:
+        self.hear = hear
+
+    def put(self, item: tuple[int, int]) -> None:
+        self.hear(*item)
