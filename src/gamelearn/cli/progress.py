@@ -41,12 +41,15 @@ class Bar:
         elif self.lines is not None:
             self.lines.advance(count)
 
-    def set(self, done: float, total: float | None = None) -> None:
+    def set(self, done: float, total: float | None = None, description: str | None = None) -> None:
+        """``done`` of the work, the total (and the label) changed when given."""
         if self.rich is not None:
-            self.rich.update(self.task, completed=done, total=total)
+            self.rich.update(self.task, completed=done, total=total, description=description)
         elif self.lines is not None:
             if total is not None:
                 self.lines.total = total
+            if description is not None:
+                self.lines.label = description
             self.lines.set(done)
 
     def print(self, text: str) -> None:
