@@ -24,6 +24,7 @@ from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
 from .common import (
+    MAX_LEARNER_GAMES,
     SEED_MAX,
     SEED_MIN,
     check_name,
@@ -45,6 +46,10 @@ CHECKPOINT_HEADER = (
 )
 
 
+#: curves: the most seconds of training a learner, measurements of a timed run, games a score takes.
+MAX_CURVE_SECONDS = 24 * 60 * 60
+MAX_POINTS = 1_000
+MAX_EVAL_GAMES = 100_000
 #: The most self-play games one `train` run is asked for, and the most checkpoints it grades.
 MAX_TRAIN_GAMES = 100_000_000
 MAX_CHECKPOINTS = 1_000
@@ -229,13 +234,27 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--against", help="the opponent they train against (self-play learners: only measured)")
         ] = "random",
         games: Annotated[
-            int | None, typer.Option("--games", help="training games per learner (default 100 without --seconds)")
+            int | None,
+            typer.Option(
+                "--games",
+                min=1,
+                max=MAX_LEARNER_GAMES,
+                help="training games per learner (default 100 without --seconds)",
+            ),
         ] = None,
         seconds: Annotated[
-            float | None, typer.Option("--seconds", help="training time per learner instead (measuring left out)")
+            float | None,
+            typer.Option(
+                "--seconds", min=0, max=MAX_CURVE_SECONDS, help="training time per learner instead (measuring left out)"
+            ),
         ] = None,
-        every: Annotated[int, typer.Option("--every", help="with --games: measure every this many games")] = 10,
-        points: Annotated[int, typer.Option("--points", help="with --seconds: measurements, evenly in time")] = 10,
+        every: Annotated[
+            int,
+            typer.Option("--every", max=MAX_LEARNER_GAMES, help="with --games: measure every this many games"),
+        ] = 10,
+        points: Annotated[
+            int, typer.Option("--points", min=1, max=MAX_POINTS, help="with --seconds: measurements, evenly in time")
+        ] = 10,
         seeds: Annotated[
             int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")
         ] = 5,
@@ -245,7 +264,9 @@ def register(app: typer.Typer) -> None:
         x_axis: Annotated[
             str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
         ] = None,
-        eval_games: Annotated[int, typer.Option("--eval-games", help="games a score measurement plays")] = 20,
+        eval_games: Annotated[
+            int, typer.Option("--eval-games", min=1, max=MAX_EVAL_GAMES, help="games a score measurement plays")
+        ] = 20,
         seed: Annotated[
             int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same curves)")
         ] = 0,
