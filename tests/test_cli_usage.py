@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from gamelearn.cli.main import app
 from gamelearn.experiments import runners
+from gamelearn.games import get_game
 
 runner = CliRunner()
 #: The characters of Typer's boxed panels: never in an error.
@@ -188,3 +189,30 @@ def test_memory_show_streams_the_memory_and_sums_it_right(monkeypatch: pytest.Mo
     assert "00000 00000" in done.stdout and "11111 11111" in done.stdout and "22222" not in done.stdout
     listed = runner.invoke(app, ["teeko", "memory", "list"])
     assert listed.exit_code == 0 and "30" in listed.stdout
+
+
+def test_the_retrograde_bar_shows_no_total_until_the_last_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The number of retrograde levels is known only when one resolves nothing: until then the bar
+    has no total (not the kernels' "distance + 1", a total that would stay ahead of it)."""
+    from rich.progress import Progress
+
+    from gamelearn.cli import solve as solve_command
+    from gamelearn.solve import teeko
+
+    totals: list[tuple[str, float | None]] = []
+
+    class Recorded(Progress):
+        def update(self, task_id, **fields):  # type: ignore[no-untyped-def, override]
+            super().update(task_id, **fields)
+            totals.append((self.tasks[task_id].description, self.tasks[task_id].total))
+
+    def build(variant: object, path: object, report) -> dict[str, object]:  # type: ignore[no-untyped-def]
+        for done, total in ((0, 1), (1, 2), (2, 3), (3, 3)):
+            report("retrograde analysis", done, total)
+        return {}
+
+    monkeypatch.setattr(solve_command, "Progress", Recorded)
+    monkeypatch.setattr(teeko, "build_table", build)
+    solve_command._build_teeko(get_game("teeko"), teeko.default_path())
+    assert [total for _, total in totals] == [None, None, None, 3]
+    assert totals[-1][0] == "retrograde analysis (distance 3)"
