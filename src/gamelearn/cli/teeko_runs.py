@@ -269,6 +269,7 @@ def batch(
             stat=counts_at_start,
             trace=transcript,  # type: ignore[arg-type]
             progress=on_game,
+            keep_games=False,  # the keeper holds what it needs of each game
         )
         try:
             run_batch(config)
