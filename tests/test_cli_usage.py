@@ -216,3 +216,19 @@ def test_the_retrograde_bar_shows_no_total_until_the_last_level(monkeypatch: pyt
     solve_command._build_teeko(get_game("teeko"), teeko.default_path())
     assert [total for _, total in totals] == [None, None, None, 3]
     assert totals[-1][0] == "retrograde analysis (distance 3)"
+
+
+def test_a_batch_holds_no_second_list_and_no_moves_of_its_games() -> None:
+    from gamelearn.experiments.thesis_batch import BatchConfig, BatchKeeper, run_batch
+    from gamelearn.store.db import Store
+
+    heard: list[object] = []
+    result = run_batch(BatchConfig(games=3, progress=heard.append, keep_games=False))
+    assert result.games == [] and len(heard) == 3  # every game heard, none kept twice
+    with Store() as store:
+        keeper = BatchKeeper(store, [], (0,) * 9, None, {})
+        for summary in heard:
+            keeper.add(summary)  # type: ignore[arg-type]
+        assert [g.moves for g in keeper.played] == [(), (), ()]
+        assert [g.result for g in keeper.played] == [g.result for g in heard]  # type: ignore[attr-defined]
+        assert all(g.moves for g in heard)  # type: ignore[attr-defined]
