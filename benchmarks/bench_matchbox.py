@@ -1,4 +1,4 @@
-"""Speed of the matchbox learners (issue 3, point 6): prints figures, asserts nothing.
+"""Speed of the matchbox learners: prints figures, asserts nothing.
 
     python benchmarks/bench_matchbox.py
 

@@ -1,15 +1,15 @@
-"""Teeko, strongly solved: build the whole table and measure it (issue 4, point 6).
+"""Teeko, strongly solved: build the whole table and measure it.
 
     python benchmarks/bench_solve.py                 # build into a temporary folder, then measure
     python benchmarks/bench_solve.py --table PATH    # measure (and build if missing) PATH
     python benchmarks/bench_solve.py --verify        # also check every stored position forwards
-    python benchmarks/bench_solve.py --forms         # the forms of Scarne's book (issue 14): one
+    python benchmarks/bench_solve.py --forms         # the forms of Scarne's book: one
                                                      # Advanced table, then `solve teeko --variants`
 
 Prints: build time and peak memory (the build runs in a child process, measured with
 resource.getrusage), file size, load time (in a fresh process), lookup time, the census against
 the known figures, the start and the 25 first placements, a plain 3-ply search against the table on
-sampled positions, and perfect against random.  The target to beat (issue 4): the public Go port of
+sampled positions, and perfect against random.  The target to beat: the public Go port of
 Steele's algorithm, about 16 minutes, 1 GB and a 97 MB file on a 2-core machine.
 """
 
@@ -64,7 +64,7 @@ def child_variants() -> None:
 
 
 def forms_benchmark() -> None:
-    """Issue 14's targets: one Advanced table < 45 s; the whole --variants < 2 min and 1 GB (2 cores)."""
+    """The targets: one Advanced table < 45 s; the whole --variants < 2 min and 1 GB (2 cores)."""
     with tempfile.TemporaryDirectory() as folder:
         out = subprocess.run(
             [sys.executable, __file__, "--child-advanced", str(Path(folder) / "advanced.table")],
@@ -90,7 +90,7 @@ def forms_benchmark() -> None:
         ),
     ]
     width = max(len(name) for name, _ in figures)
-    print("Teeko forms benchmark (issue 14)")
+    print("Teeko forms benchmark")
     for name, value in figures:
         print(f"  {name:<{width}}  {value}")
     print("  the forms (solved here | published):")
@@ -216,7 +216,7 @@ def main() -> None:
     figures.append(("non-terminal arrangements", f"{census.won + census.drawn + census.lost:,}"))
     figures.append(("longest forced win", f"{census.longest_win} plies"))
     figures.append(("start; the 25 first placements", f"{start}; {sorted(firsts, key=str)}"))
-    figures.append(("known figures (Steele 1998, issue 4)", "REPRODUCED" if ok else "MISMATCH"))
+    figures.append(("known figures (Steele 1998)", "REPRODUCED" if ok else "MISMATCH"))
 
     # a plain 3-ply search straight from the rules, on moving positions
     checked = agreed = decided = 0

@@ -1,4 +1,4 @@
-"""Speed of the thesis engine (seed 000): batch games per second and one two-ply search.
+"""Speed of the thesis engine (the 1999 thesis): batch games per second and one two-ply search.
 
     python benchmarks/bench_thesis.py [--games N] [--seed S]
 
@@ -6,7 +6,7 @@ Prints, for N games of batch self-play (default 10,000; the brief's target is un
 more than 160 games/s): fixed mode with search and learning on both sides from empty memories,
 fixed mode with learning off, original mode likewise; then the mean time of one two-ply search
 and of one run of the six heuristics over positions taken from those games.  The original C did
-21-29 games/s with learning, 115 without (THESIS-FACTS.md, measured on a 2-core machine).
+21-29 games/s with learning, 115 without (the 1999 program, measured on a 2-core machine).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def positions(count: int, seed: int) -> list[tuple[int, int]]:
 
 
 def original_search_share(games: int) -> None:
-    """Seed 000: "the move it passed on was one of the best only 7.5% of the time (613 of 8,206)".
+    """The 1999 thesis: "the move it passed on was one of the best only 7.5% of the time (613 of 8,206)".
 
     Replays original-mode self-play (+h+s+l both sides, seeds 1-4) and counts the searches whose
     candidate's worst reply is the best worst reply.
@@ -88,7 +88,7 @@ def original_search_share(games: int) -> None:
             before = from_digits(fields["b"])
     print(
         f"original search's candidate among the best: {best} of {searches} searches "
-        f"({100 * best / searches:.1f}%) in {games} games (seed 000: 613 of 8,206, 7.5%)"
+        f"({100 * best / searches:.1f}%) in {games} games (the thesis: 613 of 8,206, 7.5%)"
     )
 
 

@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 
-import httpx
+import httpx2 as httpx  # the test extra's client (Starlette's TestClient is built on it)
 
 OPPONENTS = {"menace": "tictactoe", "thesis": "teeko"}
 

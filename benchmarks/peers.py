@@ -8,7 +8,7 @@ on has 2 cores shared with other work, so wall time mostly measures the neighbou
 beside, with the load average before and after).  Ratios are to our row of the same task: above 1,
 the peer takes that many times as long.
 
-1. Whole processes (issue 21: fast from the first call).  Each row is ``python -c PROGRAM`` in a
+1. Whole processes (fast from the first call).  Each row is ``python -c PROGRAM`` in a
    fresh interpreter, timed from outside with ``resource.getrusage(RUSAGE_CHILDREN)``, so start-up,
    imports and the work all count; ours and OpenSpiel's (``pyspiel``, the ``peers`` extra) run in
    alternation.  Every program runs once untimed first, so the .pyc files and numba's cache exist,
@@ -17,10 +17,16 @@ the peer takes that many times as long.
    / ``is_over`` against ``legal_actions`` / ``apply_action`` / ``is_terminal``), imports
    included; the full solve (every reachable position's value and distance) against OpenSpiel's
    ``alpha_beta_search`` (the root's value only).
+   Then one MCTS move from the empty board (20,000 playouts: ours, numba's import and kernel cache
+   included, against OpenSpiel's C++ ``MCTSBot`` with a random-rollout evaluator), and 2,000
+   random games through our PettingZoo AEC environment against PettingZoo's own ``tictactoe_v3``.
 2. Warm rows, inside this process once everything is imported: N random games (our loop and
-   ``play_game``; OpenSpiel's loop and ``evaluate_bots``, its C++ game loop; PettingZoo's
-   ``tictactoe_v3.raw_env``; easyAI), easyAI's solve, and N self-play training games of a tabular
-   learner (our ``td`` and ``menace``, MENACE's fast path, OpenSpiel's ``tabular_qlearner``).
+   ``play_game``; OpenSpiel's loop and ``evaluate_bots``, its C++ game loop; our AEC environment
+   and PettingZoo's ``tictactoe_v3.raw_env``; easyAI).
+3. Warm: one MCTS move from the empty board, 2N playouts (ours compiled, our plain search over the
+   state graph, our search through the rules' API (the reference); OpenSpiel's C++ ``MCTSBot``).
+4. Warm: N self-play training games of a tabular learner (our ``td`` and ``menace``, MENACE's
+   fast path, OpenSpiel's ``tabular_qlearner``).
 
 Every peer is used the fastest way its public API allows (easyAI's own ``play()`` deep-copies
 every position into a history, so its games are played with the same calls in a plain loop).
@@ -112,12 +118,19 @@ print(f"value {value:g} (root only)")
 """
 
 
+#: The children's environment: this one, but where PYTHONDONTWRITEBYTECODE is set (as in some
+#: sandboxes) it is dropped, so the untimed first run writes the .pyc files an install would have.
+CHILD_ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def whole_process(program: str) -> tuple[float, float, str]:
     """(CPU seconds, wall seconds, last line printed) of ``python -c program``, a fresh interpreter;
     ImportError where it lacks a package."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=False, env=CHILD_ENVIRONMENT
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -128,6 +141,39 @@ def whole_process(program: str) -> tuple[float, float, str]:
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, wall, done.stdout.strip().splitlines()[-1]
 
+
+#: One MCTS move from the empty board: MCTS_PLAYOUTS UCT playouts, each a random playout to the end.
+MCTS_PLAYOUTS = 20_000
+MCTS_OURS = f"""
+import gamelearn
+game = gamelearn.get_game("tictactoe")
+player = gamelearn.make_player(game, "mcts:playouts={MCTS_PLAYOUTS}", seed=1)
+print(f"move {{player.choose(game.initial())}}")
+"""
+MCTS_OPENSPIEL = f"""
+import pyspiel
+game = pyspiel.load_game("tic_tac_toe")
+bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2 ** 0.5, {MCTS_PLAYOUTS}, 1000, False, 1, False)
+print(f"move {{bot.step(game.new_initial_state())}}")
+"""
+#: 2,000 random games through a PettingZoo AEC environment: ours, and PettingZoo's own tictactoe_v3.
+ENV_GAMES = 2_000
+ENV_LOOP = f"""
+rng = random.Random(1)
+for _ in range({ENV_GAMES}):
+    env.reset()
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else rng.choice(observation["action_mask"].nonzero()[0].tolist()))
+print("{ENV_GAMES} games")
+"""
+ENV_OURS = "import random\nfrom gamelearn.envs.aec import raw_env\nenv = raw_env('tictactoe')\n" + ENV_LOOP
+ENV_PETTINGZOO = (
+    "import importlib.util, random, sys, types\n"
+    "if importlib.util.find_spec('pygame') is None:  # imported for rendering only; raw_env never uses it\n"
+    "    sys.modules['pygame'] = types.ModuleType('pygame')\n"
+    "from pettingzoo.classic import tictactoe_v3\nenv = tictactoe_v3.raw_env()\n" + ENV_LOOP
+)
 
 SOLVE_EASYAI = """
 from easyAI import AI_Player, Negamax, TranspositionTable, solve_with_iterative_deepening
@@ -261,6 +307,86 @@ def random_openspiel_evaluate_bots(n: int) -> str:
     return f"X won {wins / n:.1%}"
 
 
+def mcts_ours(playouts: int) -> str:
+    from gamelearn.players.mcts import MCTSPlayer
+
+    game = gamelearn.get_game("tictactoe")
+    player = MCTSPlayer(game, seed=1, playouts=playouts)
+    return f"move {player.choose(game.initial())}"
+
+
+def mcts_ours_plain(playouts: int) -> str:
+    """The plain Python search over the state graph (what a process runs before it has searched
+    100,000 playouts), called directly."""
+    import math
+
+    from gamelearn.players.mcts import PLAYOUT_PLY_CAP, small_game_graph
+    from gamelearn.players.mcts_graph import root_statistics
+
+    graph = small_game_graph(gamelearn.get_game("tictactoe"))
+    root = root_statistics(graph, 0, random.Random(1), playouts, math.sqrt(2), PLAYOUT_PLY_CAP)
+    return f"{sum(visits for _, visits, _ in root)} playouts"
+
+
+def mcts_ours_python(playouts: int) -> str:
+    """The search through the rules' API (the reference; what Teeko runs)."""
+    from gamelearn.players.mcts import MCTSPlayer
+
+    game = gamelearn.get_game("tictactoe")
+    root = MCTSPlayer(game, seed=1, playouts=playouts).search(game.initial())
+    return f"{root.visits} playouts"
+
+
+def mcts_openspiel(playouts: int) -> str:
+    import pyspiel
+
+    game = pyspiel.load_game("tic_tac_toe")
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2**0.5, playouts, 1000, False, 1, False)
+    return f"move {bot.step(game.new_initial_state())}"
+
+
+def mcts_rows(playouts: int) -> list[Row]:
+    """One move from the empty board, ``playouts`` playouts; the note gives playouts a second.  The
+    compiled kernel is loaded (numba's import, its cache) and run once outside the timing."""
+    mcts_ours_plain(10)
+    plain = attempt("ours: mcts, graph search, warm", lambda: mcts_ours_plain(playouts))
+    reference = attempt("ours: mcts, rules' API, warm", lambda: mcts_ours_python(playouts))
+    import gamelearn.players.mcts_kernels  # noqa: F401 - loaded: the player's searches run compiled
+
+    mcts_ours(10)
+    rows = [
+        attempt("ours: mcts (compiled), warm", lambda: mcts_ours(playouts)),
+        plain,
+        reference,
+        attempt("OpenSpiel C++ MCTSBot, warm", lambda: mcts_openspiel(playouts)),
+    ]
+    return [
+        (name, seconds, note if seconds is None else f"{note}, {playouts / seconds / 1000:,.0f}k playouts/s")
+        for name, seconds, note in rows
+    ]
+
+
+def random_our_env(n: int) -> str:
+    from gamelearn.envs.aec import raw_env
+
+    return _random_aec(raw_env("tictactoe"), n, "player_0")
+
+
+def _random_aec(env: Any, n: int, x_agent: str) -> str:
+    rng = random.Random(1)
+    wins = 0
+    for _ in range(n):
+        env.reset()
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, _ = env.last()
+            if termination or truncation:
+                wins += agent == x_agent and reward > 0
+                env.step(None)
+                continue
+            env.step(rng.choice(observation["action_mask"].nonzero()[0].tolist()))
+    return f"X won {wins / n:.1%}"
+
+
 def import_pettingzoo_tictactoe() -> Any:
     """PettingZoo's tictactoe_v3.  Its module imports pygame at the top for its "human" and
     "rgb_array" rendering only; raw_env without a render mode never touches it.  Where pygame is not
@@ -283,19 +409,8 @@ def import_pettingzoo_tictactoe() -> Any:
 def random_pettingzoo(n: int) -> str:
     tictactoe_v3, stand_in = import_pettingzoo_tictactoe()
 
-    env = tictactoe_v3.raw_env()
-    rng = random.Random(1)
-    wins = 0
-    for _ in range(n):
-        env.reset()
-        for agent in env.agent_iter():
-            observation, reward, termination, truncation, _ = env.last()
-            if termination or truncation:
-                wins += agent == "player_1" and reward > 0  # X is player_1 in PettingZoo
-                env.step(None)
-                continue
-            env.step(rng.choice(observation["action_mask"].nonzero()[0].tolist()))
-    return f"X won {wins / n:.1%}" + (", pygame stubbed" if stand_in else "")
+    # X is player_1 in PettingZoo's tic-tac-toe
+    return _random_aec(tictactoe_v3.raw_env(), n, "player_1") + (", pygame stubbed" if stand_in else "")
 
 
 def random_easyai(n: int) -> str:
@@ -400,6 +515,8 @@ def main() -> None:
                     ("OpenSpiel: alpha_beta_search", SOLVE_OPENSPIEL),
                     ("easyAI: deepening + table", SOLVE_EASYAI),
                 ],
+                [("ours: mcts, one move", MCTS_OURS), ("OpenSpiel: MCTSBot, one move", MCTS_OPENSPIEL)],
+                [("ours: AEC env, 2,000 games", ENV_OURS), ("PettingZoo: tictactoe_v3", ENV_PETTINGZOO)],
             ]
         ),
     )
@@ -412,13 +529,20 @@ def main() -> None:
             *loop_rows(n),
             attempt("ours: play_game (public API), warm", lambda: random_ours_api(n)),
             attempt("OpenSpiel evaluate_bots, warm", lambda: random_openspiel_evaluate_bots(n)),
+            attempt("ours: AEC env (envs.aec), warm", lambda: random_our_env(n)),
             attempt("PettingZoo tictactoe_v3, warm", lambda: random_pettingzoo(n)),
             attempt("easyAI TicTacToe, warm", lambda: random_easyai(n)),
         ],
         {"ours: the plain loop, warm", "ours: play_game (public API), warm"},
     )
+    playouts = max(1_000, 2 * n)
     print_table(
-        f"3. warm: {n:,} self-play training games, median of {WARM_REPEAT}",
+        f"3. warm: one MCTS move from the empty board, {playouts:,} playouts, median of {WARM_REPEAT}",
+        mcts_rows(playouts),
+        {"ours: mcts (compiled), warm"},
+    )
+    print_table(
+        f"4. warm: {n:,} self-play training games, median of {WARM_REPEAT}",
         [
             attempt("ours: td (public API), warm", lambda: train_td_api(n)),
             attempt("ours: menace (public API), warm", lambda: train_menace_api(n)),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,15 @@ def thesis_data_dir() -> Path:
     """The thesis author's saved memories: $GAMELEARN_THESIS_DATA, else ../shared/thesis-data."""
     override = os.environ.get("GAMELEARN_THESIS_DATA")
     return Path(override) if override else REPO.parent / "shared" / "thesis-data"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any test module is imported, the run gets a data directory of its own, whatever
+    $GAMELEARN_HOME says: code that runs at collection, outside every test's fixture, never
+    reaches the user's data either."""
+    run_home = Path(tempfile.mkdtemp(prefix="gamelearn-tests-"))
+    config.add_cleanup(lambda: shutil.rmtree(run_home, ignore_errors=True))
+    os.environ["GAMELEARN_HOME"] = str(run_home)
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The contract of DESIGN.md, run against every game: what any player, store or interface may rely on."""
+"""The players' and games' contract, run against every game: what any player, store or interface may rely on."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@ docstrings promise (observations from the observer's side, masks, rewards, numbe
 
 from __future__ import annotations
 
+import pickle
 import random
 import warnings
 
@@ -10,7 +11,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test
 
 import gamelearn
 from gamelearn.envs import SingleAgentEnv, codec, env, raw_env
@@ -134,8 +135,8 @@ def test_render_modes() -> None:
     e.reset()
     # the board beside the numbers of its squares, as `gamelearn play` draws it
     assert e.render() == "B B B    0 1 2\n. . .    3 4 5\nW W W    6 7 8\nply 0: W (player_0) to move\n"
-    with pytest.raises(ValueError, match="render_mode"):
-        raw_env("hexapawn", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode 'rgb' is not one of human, ansi, rgb_array"):
+        raw_env("hexapawn", render_mode="rgb")
 
 
 def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
@@ -219,3 +220,88 @@ def test_aec_human_render_prints_and_teeko_steps_are_numbered(capsys: pytest.Cap
     assert legal == rules.legal_moves(e.state) and all(len(move) == 4 for move in legal)
     e.step(codec("teeko").to_action("0203"))
     assert e.observe("player_1")["observation"][0, 3, 1] == 1  # X's pawn, seen by O as the enemy's
+
+
+def square_centres(image: np.ndarray, rows: int, columns: int) -> list[tuple[int, ...]]:
+    """The colour at the middle of each square, row by row (the oracle reads the board's text)."""
+    cell_y, cell_x = image.shape[0] // rows, image.shape[1] // columns
+    return [
+        tuple(image[r * cell_y + cell_y // 2, c * cell_x + cell_x // 2]) for r in range(rows) for c in range(columns)
+    ]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rgb_array_is_a_uint8_image_with_a_disc_on_each_pawn(game: str) -> None:
+    rules = gamelearn.get_game(game)
+    rows, columns = rules.facts.rows, rules.facts.columns
+    e = raw_env(game, render_mode="rgb_array")
+    e.reset()
+    rng = random.Random(4)
+    for _ in range(12):
+        if rules.is_over(e.state):
+            break
+        image = e.render()
+        assert isinstance(image, np.ndarray) and image.dtype == np.uint8
+        assert image.shape[2] == 3 and image.shape[0] // rows == image.shape[1] // columns >= 16
+        board = rules.board(e.state)
+        centres = square_centres(image, rows, columns)
+        first = second = None  # each side's discs are all one colour
+        for symbol, colour in zip(board, centres, strict=True):
+            if symbol == rules.symbols[0]:
+                first = first or colour
+                assert colour == first and min(colour) > 200  # the side that moves first: white discs
+            elif symbol == rules.symbols[1]:
+                second = second or colour
+                assert colour == second and max(colour) < 60  # the other side: black discs
+            else:
+                assert 100 < min(colour) and max(colour) <= 230  # an empty square
+        e.step(codec(game).to_action(rng.choice(rules.legal_moves(e.state))))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_render_test_and_gymnasium_checker_pass_in_every_render_mode(game: str) -> None:
+    render_test(lambda render_mode: env(game, render_mode=render_mode))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the render check: an image where one is asked for, no warning
+        check_env(gymnasium.make(f"gamelearn/{game}-v0", render_mode="rgb_array").unwrapped)
+    made = gymnasium.make(f"gamelearn/{game}-v0", render_mode="rgb_array")  # what SB3's make_vec_env asks
+    made.reset(seed=0)
+    assert made.render().shape[2] == 3
+
+
+def test_action_masks_is_the_observations_mask_through_gymnasium_wrappers() -> None:
+    made = gymnasium.make("gamelearn/hexapawn-v0", opponent="random", agent_side=1)
+    masks = made.get_wrapper_attr("action_masks")  # as sb3-contrib's get_action_masks reaches it
+    assert not masks().any()  # before reset: no episode, no legal action
+    observation, _ = made.reset(seed=5)
+    picker = random.Random(5)
+    done = False
+    while not done:
+        assert masks().dtype == bool and (masks() == observation["action_mask"].astype(bool)).all()
+        legal = gamelearn.get_game("hexapawn").legal_moves(made.unwrapped.state)  # type: ignore[attr-defined]
+        assert sorted(codec("hexapawn").to_move(int(a)) for a in np.flatnonzero(masks())) == sorted(legal)
+        observation, _, terminated, truncated, _ = made.step(int(picker.choice(np.flatnonzero(masks()))))
+        done = terminated or truncated
+    assert not masks().any()
+
+
+def test_max_cycles_is_pettingzoos_name_for_two_plies_a_cycle() -> None:
+    assert raw_env("teeko", max_cycles=6).max_plies == 12
+    assert raw_env("teeko").max_plies == 200 and raw_env("teeko", max_plies=7).max_plies == 7
+    with pytest.raises(ValueError, match="not both"):
+        raw_env("teeko", max_plies=10, max_cycles=5)
+    with pytest.raises(ValueError, match="max_cycles must be at least 1"):
+        env("teeko", max_cycles=0)
+    wrapped = env("teeko", max_cycles=3)
+    wrapped.reset()
+    rng = np.random.default_rng(2)
+    steps = 0
+    for _agent in wrapped.agent_iter():
+        observation, _, termination, truncation, _ = wrapped.last()
+        if termination or truncation:
+            assert truncation and steps == 6  # no four in a row can be made in 6 placements
+            wrapped.step(None)
+        else:
+            wrapped.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+    assert pickle.loads(pickle.dumps(raw_env("teeko", max_cycles=4))).max_plies == 8

@@ -1,4 +1,4 @@
-"""The forms of Teeko at the edges (issue 14): every command's GAME argument, `solve` of a form (on
+"""The forms of Teeko at the edges: every command's GAME argument, `solve` of a form (on
 the small board's scale: the real builds are in test_solve_forms_real and the benchmark), the web
 API (specs accepted, options listed) and the PettingZoo and Gymnasium environments."""
 

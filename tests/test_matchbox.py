@@ -1,5 +1,5 @@
-"""HER, HIM and MENACE as players (seed 003; Gardner 1962; Michie 1961): box counts against an
-independent transcription of seed 003's count_boxes, the learning rules on scripted games, the
+"""HER, HIM and MENACE as players (Gardner 1962; Michie 1961; the classroom page "Can a Machine Learn a Game by Itself?"): box counts against an
+independent transcription of the classroom page's count_boxes, the learning rules on scripted games, the
 hand-computed MENACE boxes, training that works, and persistence that refuses bad data."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ HEXAPAWN = gamelearn.get_game("hexapawn")
 TICTACTOE = gamelearn.get_game("tictactoe")
 
 
-# seed 003's own functions, transcribed from the page (the oracle for the box counts) -------------
+# the classroom page's own functions, transcribed from the page (the oracle for the box counts) -------------
 
 
 def seed_moves(board: str, side: str) -> list[tuple[int, int]]:
@@ -156,7 +156,7 @@ class Scripted(Player):
 
 def test_her_box_is_shared_with_the_mirror_image_and_beads_are_in_seed_order() -> None:
     her = HerPlayer(HEXAPAWN, seed=3)
-    state = HEXAPAWN.play(HEXAPAWN.initial(), "63")  # seed 003, step 1: White moves its left pawn
+    state = HEXAPAWN.play(HEXAPAWN.initial(), "63")  # the classroom page, step 1: White moves its left pawn
     move = her.choose(state)
     # HER looks at it as BBB..WWW. and the box holds (0,3), (1,4), (1,5) in that order
     assert her.boxes == {"BBB..WWW.": ["03", "14", "15"]}
@@ -167,7 +167,7 @@ def test_her_box_is_shared_with_the_mirror_image_and_beads_are_in_seed_order() -
 
 
 def test_her_loses_the_bead_of_its_last_move_and_him_doubles_its_beads_after_a_win() -> None:
-    # W 74 leaves 'BBB.W.W.W' (its own mirror image): beads 03, 04, 25, 24 in seed 003's order.
+    # W 74 leaves 'BBB.W.W.W' (its own mirror image): beads 03, 04, 25, 24 in the classroom page's order.
     # B 03 lets W take on 2 and reach the far row: HER loses, and bead 03 comes out of that box.
     lost = play_game(HEXAPAWN, [Scripted(HEXAPAWN, ["74", "42"]), Scripted(HEXAPAWN, ["03"])], learn=False)
     assert lost.winner == 0 and lost.moves == ("74", "03", "42")
@@ -178,7 +178,7 @@ def test_her_loses_the_bead_of_its_last_move_and_him_doubles_its_beads_after_a_w
     won = play_game(HEXAPAWN, [Scripted(HEXAPAWN, ["74", "63"]), Scripted(HEXAPAWN, ["24", "47"])], learn=False)
     assert won.winner == 1
     her.learn(won, 1)
-    # ... but the box of a position it met is opened, as seed 003's HER opens one when it first
+    # ... but the box of a position it met is opened, as the classroom page's HER opens one when it first
     # meets a position: the knowledge after a game is the same whether HER chose the moves or not.
     assert her.boxes == {"BBB.W.W.W": ["04", "25", "24"], ".BB.BWW..": ["15", "47", "46"]}
     # HIM puts a second copy of every bead drawn back for HIM.  The second position,

@@ -1,5 +1,5 @@
 """The fast path plays the very games play_game plays with the Player objects, seed for seed, and
-leaves the same boxes; and seed 003's experiment gives the page's claims."""
+leaves the same boxes; and the classroom page's experiment gives the page's claims."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Players behind make_player(game, spec, seed=): specs, options, seeding, seed 001's evaluations
+"""Players behind make_player(game, spec, seed=): specs, options, seeding, Russell & Norvig's evaluations
 with the slides' figures, minimax = alpha-beta, and Sharp against an exact oracle."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_human_needs_an_interface_and_answers_what_it_is_asked() -> None:
     assert human.choose(TTT.initial()) == "4"
 
 
-# Seed 001: the slides' figures -----------------------------------------------------------------
+# Russell & Norvig's slides: their figures -----------------------------------------------------------------
 
 
 def after(*moves: str):

@@ -171,7 +171,7 @@ def test_from_board_refuses_boards_no_game_reaches(board: str, to_move: int) -> 
 
 
 def test_from_board_accepts_exactly_the_positions_games_reach() -> None:
-    # DESIGN.md: a ValueError for a board no game can reach.  Every board of 3^9 with either side
+    # The contract: a ValueError for a board no game can reach.  Every board of 3^9 with either side
     # to move, against the naive oracle's positions reachable from the start (finished included).
     reachable = naive_reachable()
     assert len(reachable) == 135

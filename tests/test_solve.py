@@ -59,7 +59,7 @@ def test_tictactoe_is_a_draw_over_5478_positions() -> None:
 def test_hexapawn_is_won_by_black() -> None:
     solution = gamelearn.solve("hexapawn")
     game = solution.game
-    assert solution.value(game.initial()) == -1  # White, to move, loses: Black wins (seed 003)
+    assert solution.value(game.initial()) == -1  # White, to move, loses: Black wins (Gardner 1962)
     assert solution.distance(game.initial()) == 6
     assert solution.summary()["positions"] == 135
 

@@ -1,4 +1,4 @@
-"""The forms of Teeko (issue 14) on the small Teeko of test_solve_teeko (4x4 board, three pawns each,
+"""The forms of Teeko on the small Teeko of test_solve_teeko (4x4 board, three pawns each,
 three in a row wins): every drop pattern (s: the owner chooses the square, a: the opponent does)
 and both centre rules, solved by the kernels and checked position by position against a plain
 minimax written here, in which the side that chooses a square maximises the first player's result

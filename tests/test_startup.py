@@ -1,4 +1,4 @@
-"""What starting up imports (issue 21): each check runs in a fresh interpreter and reads
+"""What starting up imports: each check runs in a fresh interpreter and reads
 ``sys.modules`` by name, never a clock.  ``import gamelearn`` loads only the package; a random
 tic-tac-toe player loads the rules of tic-tac-toe and the players' base, registry and basic
 modules, and none of numba, numpy, scipy or JAX."""
@@ -57,13 +57,29 @@ def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None
         "gamelearn",
         "gamelearn.games",
         "gamelearn.games.base",
-        "gamelearn.games.teeko_forms",
         "gamelearn.games.tictactoe",
         "gamelearn.players",
         "gamelearn.players.base",
         "gamelearn.players.basic",
         "gamelearn.players.registry",
     }
+    assert heavy(modules) == set()
+
+
+def test_the_rules_of_tictactoe_load_no_typing_dataclasses_or_regular_expressions() -> None:
+    modules = imported_after(
+        "import gamelearn\ngame = gamelearn.get_game('tictactoe')\ngame.play(game.play(game.initial(), '4'), '0')"
+    )
+    assert ours(modules) == {"gamelearn", "gamelearn.games", "gamelearn.games.base", "gamelearn.games.tictactoe"}
+    assert not {"typing", "dataclasses", "inspect", "re"} & set(modules)
+
+
+def test_a_short_mcts_search_of_a_small_game_imports_nothing_heavy() -> None:
+    modules = imported_after(
+        "import gamelearn\ngame = gamelearn.get_game('tictactoe')\n"
+        "gamelearn.make_player(game, 'mcts:playouts=1000').choose(game.initial())"
+    )
+    assert "gamelearn.players.mcts_graph" in modules  # it searched over the state graph
     assert heavy(modules) == set()
 
 
@@ -162,3 +178,26 @@ def test_a_kernel_runs_without_scipy_linalg_and_numba_keeps_blas_for_others() ->
         check=True,
     )
     assert done.stdout.split() == ["3", "False", "5.0", "True"]
+
+
+def test_the_rules_records_behave_as_the_frozen_dataclasses_they_replace() -> None:
+    import copy
+    import pickle
+
+    import pytest
+
+    from gamelearn.games.base import GameFacts, GameOption
+    from gamelearn.solve.base import Grade, MoveAnalysis
+
+    facts = get_game("tictactoe").facts
+    twin = GameFacts("tictactoe", 2, 3, 3, ("X", "O"), facts.symmetry_names, False, 0)
+    assert twin == facts and hash(twin) == hash(facts) and twin != GameFacts("x", 2, 3, 3, ("X", "O"), (), False, 0)
+    assert pickle.loads(pickle.dumps(facts)) == facts and copy.deepcopy(facts) == facts
+    assert repr(twin).startswith("GameFacts(name='tictactoe', players=2, rows=3,") and twin.options == ()
+    with pytest.raises(AttributeError):
+        facts.rows = 4
+    option = GameOption("steps", "king", ("king", "knight"), "how pawns move")
+    assert option.to_dict()["values"] == ["king", "knight"] and option.pattern is None
+    analysis = MoveAnalysis("4", 0, None, Grade.BEST)
+    assert analysis == MoveAnalysis("4", 0, None, Grade.BEST) and analysis.to_dict()["grade"] == "best"
+    assert facts != ("tictactoe", 2, 3, 3)  # compared by type and value, never as a tuple

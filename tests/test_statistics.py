@@ -83,7 +83,7 @@ def test_z_is_the_normal_quantile() -> None:
 
 
 def test_wilson_in_closed_form_is_scipys_interval_on_whole_counts() -> None:
-    """The closed form replaced scipy.stats.binomtest's Wilson interval (issue 21); scipy stays the oracle."""
+    """The closed form replaced scipy.stats.binomtest's Wilson interval; scipy stays the oracle."""
     from scipy import stats
 
     for successes, trials in ((0, 1), (1, 1), (3, 7), (81, 263), (627, 3000), (999, 1000), (0, 100_000)):

@@ -1,4 +1,4 @@
-"""The table-driven symmetries (issue 21) against the plain definition they replaced: every image
+"""The table-driven symmetries against the plain definition they replaced: every image
 of a board is its squares moved by the permutation, one by one, and the canonical form is the
 least image by ``board`` string, the first symmetry on a tie.  Checked on every reachable position
 of tic-tac-toe and hexapawn, and on random Teeko positions."""

@@ -262,7 +262,7 @@ def test_stat_import_export_round_trip_of_the_thesis_score(thesis_data: Path, tm
     source = thesis_data / "stat.m"
     result = run("teeko", "stat", "import", str(source))
     assert result.exit_code == 0, result.output
-    assert "7001 games" in result.stdout  # 3214 + 2681 + 1106, THESIS-FACTS.md section b
+    assert "7001 games" in result.stdout  # 3214 + 2681 + 1106, the thesis's files
     shown = run("teeko", "stat", "show")
     assert "3214 (45.91%)" in shown.stdout and "1106 (15.80%)" in shown.stdout
     target = tmp_path / "out" / "stat.m"
@@ -472,8 +472,9 @@ def test_experiment_results_are_saved_before_the_chart_is_written(thesis_data: P
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(thesis_experiment, "write_chart", full_disk)
-    result = run("teeko", "experiment", "--games", "2", "--seeds", "1", "--train-games", "2", "--chart-games", "1",
-                 "--workers", "1", "--out", str(tmp_path))  # fmt: skip
+    memory = str(thesis_data / "memory after 10000 games.txt")
+    result = run("teeko", "experiment", "--thesis-memory", memory, "--games", "2", "--seeds", "1",
+                 "--train-games", "2", "--chart-games", "1", "--workers", "1", "--out", str(tmp_path))  # fmt: skip
     assert result.exit_code == 2 and "No space left on device" in result.stderr, result.output
     assert len(Store().results("teeko-thesis-experiment")) == 1
 

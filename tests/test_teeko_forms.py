@@ -1,4 +1,4 @@
-"""The forms of Teeko as rules (issue 14): game specs, the 58 goals against a list written out by
+"""The forms of Teeko as rules: game specs, the 58 goals against a list written out by
 hand, knight steps, the centre rule, Scarne's Alternate drops, and the thesis player's refusal."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Each bug of seed 000, built as a board: the fixed program does what was meant, and original mode
-shows the bug where the 1999 program would (THESIS-FACTS.md section i)."""
+"""Each bug of the 1999 thesis program, built as a board: the fixed program does what was meant, and original mode
+shows the bug where the 1999 program would (the thesis's list of its bugs)."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_omake3_uses_22() -> None:
 
 
 def test_opening_never_hangs() -> None:
-    # Seed 000's recipe: the person (X) begins with 40 and 04; the program (O) has 22, 13, 31; the
+    # The thesis's recipe: the person (X) begins with 40 and 04; the program (O) has 22, 13, 31; the
     # person takes 33 and 11: at ply 8 the program's corner pick finds all four corners taken.
     position = board("40 04 33 11", "22 13 31")
     with pytest.raises(OpeningHang, match="11/13/31/33"):

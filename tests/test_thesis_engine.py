@@ -212,7 +212,7 @@ def test_draw_detection_cycles_and_cap() -> None:
 
 
 def test_draw_offered_only_when_moves_repeat() -> None:
-    # Seed 000: against a person the original asks for cycles 2, 3 and 5; "5" compares a slot with
+    # The 1999 thesis: against a person the original asks for cycles 2, 3 and 5; "5" compares a slot with
     # itself, so from ply 25 every position is "a draw".
     never_repeating = list(range(16))
     assert draw_reason(never_repeating, 25, person_game_depths(Fixes.original())) == "cycle5"

@@ -80,6 +80,7 @@ def test_experiment_command(thesis_data: Path, tmp_path: Path, monkeypatch: pyte
     from gamelearn.store.db import Store
 
     runner = CliRunner()
+    monkeypatch.setenv("GAMELEARN_THESIS_DATA", str(thesis_data))  # where a user says the memory is
     chart = tmp_path / "teeko-experiment-seed1.png"
     args = ["teeko", "experiment", "--games", "4", "--seeds", "2", "--train-games", "10", "--chart-games", "2",
             "--workers", "1", "--out", str(tmp_path)]  # fmt: skip
@@ -97,7 +98,13 @@ def test_experiment_command(thesis_data: Path, tmp_path: Path, monkeypatch: pyte
     ):
         failed = runner.invoke(app, ["teeko", "experiment", *bad])
         assert failed.exit_code == 2 and message in failed.stderr, (bad, failed.output)
-    assert te.default_thesis_memory() is not None  # the thesis_data fixture found it
+    monkeypatch.setenv("GAMELEARN_THESIS_DATA", str(thesis_data))
+    assert te.default_thesis_memory() == thesis_data / "memory after 10000 games.txt"
+    monkeypatch.delenv("GAMELEARN_THESIS_DATA")
+    monkeypatch.chdir(tmp_path)
+    assert te.default_thesis_memory() is None  # neither named nor in the working folder
+    (tmp_path / "memory after 10000 games.txt").symlink_to(thesis_data / "memory after 10000 games.txt")
+    assert te.default_thesis_memory() == tmp_path / "memory after 10000 games.txt"
     monkeypatch.setattr(te, "default_thesis_memory", lambda: None)
     failed = runner.invoke(app, ["teeko", "experiment"])
     assert failed.exit_code == 2 and "give --thesis-memory PATH" in failed.stderr

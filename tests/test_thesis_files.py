@@ -1,4 +1,4 @@
-"""memory.m and stat.m byte for byte (THESIS-FACTS.md a, b): every file the thesis left, bad files."""
+"""memory.m and stat.m byte for byte: every file the thesis left, bad files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The heuristics' pattern tables against the orders THESIS-FACTS.md section e spells out, and the
+"""The heuristics' pattern tables against the orders the 1999 thesis spells out, and the
 original's tables against the fixed ones: they differ exactly where section i says."""
 
 from __future__ import annotations

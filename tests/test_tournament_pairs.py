@@ -1,4 +1,4 @@
-"""Tournaments in game pairs from a balanced opening book (issue 19, section 3), checked against
+"""Tournaments in game pairs from a balanced opening book, checked against
 facts found independently: the values of tic-tac-toe's and hexapawn's positions from a plain
 negamax written here, symmetry classes from the games' own transforms enumerated here, the t
 interval from scipy.stats, the GSPRT's constrained maximum likelihood from scipy.optimize."""

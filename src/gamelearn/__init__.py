@@ -12,7 +12,8 @@ The public API (docs/api.md):
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing's flag, without importing typing (type checkers take it as True)
 
 # Every name of the public API is imported on first use (PEP 562), so that ``import gamelearn``
 # costs only what the caller touches: a tic-tac-toe program never loads the store, the keeper or

@@ -3,7 +3,6 @@ learning after it (the play layer)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -51,6 +50,17 @@ class GameRecord:
     @property
     def final(self) -> Hashable:
         return self.states[-1]
+
+    def _repr_html_(self) -> str:
+        """The moves and the final board (the last move shaded), for Jupyter (gamelearn.games.svg)."""
+        from .games import get_game
+        from .games.svg import record_html
+
+        game = get_game(self.game)
+        result = "a draw" if self.winner is None else f"{game.symbols[self.winner]} won"
+        sides = " v ".join(f"{symbol} {spec}" for symbol, spec in zip(game.symbols, self.players, strict=True))
+        summary = f"{game.spec}, {sides}: {result} ({self.end.value}, {self.plies} plies)"
+        return record_html(game, self.moves, self.states, summary, self.opening)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -132,7 +142,7 @@ class Match:
                 raise ValueError(f"the opening {' '.join(self.opening)} ends the game")
         self._states: list[Hashable] = [state]
         self._moves: list[str] = []
-        self._seen: Counter[Hashable] = Counter({state: 1})
+        self._seen: dict[Hashable, int] = {state: 1}  # how often each position has come up
         self._winner: int | None = None
         self._end: End | None = None
         self._record: GameRecord | None = None
@@ -265,8 +275,28 @@ class Match:
     def _push(self, move: str, after: Hashable) -> None:
         self._moves.append(move)
         self._states.append(after)
-        self._seen[after] += 1
+        self._seen[after] = self._seen.get(after, 0) + 1
         self._check_end()
+
+    def _play_to_the_end(self) -> None:
+        """``advance`` until the game ends, with the loop's look-ups made once (play_game's loop:
+        the same moves, checks and record as one advance after another)."""
+        game, players, moves, states, seen = self.game, self.players, self._moves, self._states, self._seen
+        to_move, play, is_over, max_plies = game.to_move, game.play, game.is_over, self.max_plies
+        state = states[-1]
+        while self._end is None:
+            mover = to_move(state)
+            move = players[mover].choose(state)
+            if move is None:
+                self._winner, self._end = 1 - mover, End.RESIGN
+                self._finish()
+                return
+            state = play(state, move)
+            moves.append(move)
+            states.append(state)
+            seen[state] = seen.get(state, 0) + 1
+            if is_over(state) or seen[state] >= 3 or len(moves) >= max_plies:
+                self._check_end()  # which end it is, and the record
 
     def _check_end(self) -> None:
         # The rules' end first (a win on a third repetition is a win), then repetition, then the cap.
@@ -303,9 +333,14 @@ class Match:
 
 def _default_keeper_for(players: Sequence[Any]) -> Keeper | None:
     """The default store's keeper when a player is a kept learner (a name, a memory file)."""
-    from .keeper import Keeper, default_keeper
+    global _keeper_module
+    if _keeper_module is None:  # imported on the first game, then kept: play_game's loop is short
+        from . import keeper as _keeper_module
+    is_kept = _keeper_module.Keeper.is_kept
+    return _keeper_module.default_keeper() if is_kept(players[0]) or is_kept(players[1]) else None
 
-    return default_keeper() if any(Keeper.is_kept(player) for player in players) else None
+
+_keeper_module: Any = None
 
 
 def play_game(
@@ -334,8 +369,7 @@ def play_game(
         game, players, seed=seed, max_plies=max_plies, start=start, learn=False, keeper=keeper, opening=opening
     )
     if on_move is None:
-        while match.end is None:
-            match.advance()
+        match._play_to_the_end()
     else:
         while match.end is None:
             before = match.state

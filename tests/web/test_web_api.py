@@ -227,7 +227,7 @@ def test_her_loses_the_bead_of_her_last_move_and_keeps_the_lesson(client: TestCl
     shown = {b["board"]: dict(b["beads"]) for b in panel["boxes"]}
     assert shown[box][bead] == 0  # the empty ring
     assert sum(shown[box].values()) == len(hexapawn.legal_moves(box_state)) - 1
-    # A won game for HER changes nothing (seed 003: "Each time HER wins, nothing changes at all").
+    # A won game for HER changes nothing (the classroom page: "Each time HER wins, nothing changes at all").
     for view in played[:-1]:
         assert view["winner"] == 1 and view["learning"][0]["changes"] == []
     # Across visits: the next game's HER starts from the stored boxes.
@@ -258,11 +258,15 @@ def test_her_decision_names_the_box_and_the_bead_she_drew(client: TestClient) ->
     hexapawn = get_game("hexapawn")
     state = hexapawn.play(hexapawn.initial(), "63")
     box_state, symmetry = hexapawn.canonical(state)
-    assert decision["box"] == hexapawn.board(box_state) == "BBB..WWW."  # seed 003's Step 1
+    assert decision["box"] == hexapawn.board(box_state) == "BBB..WWW."  # the classroom page's Step 1
     assert decision["bead"] == hexapawn.transform_move(view["events"][-1]["move"], symmetry)
     assert decision["bead"] in ("03", "14", "15")
     [box] = [b for b in view["learners"][0]["boxes"] if b["board"] == decision["box"]]
-    assert box["beads"] == [["03", 1], ["14", 1], ["15", 1]]  # seed 003: "The box holds [(0, 3), (1, 4), (1, 5)]"
+    assert box["beads"] == [
+        ["03", 1],
+        ["14", 1],
+        ["15", 1],
+    ]  # the classroom page: "The box holds [(0, 3), (1, 4), (1, 5)]"
 
 
 def test_menace_reinforces_every_bead_it_drew(client: TestClient) -> None:

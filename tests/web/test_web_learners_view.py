@@ -1,4 +1,4 @@
-"""Every box and record of a browser's learners through the API (issue 12, item 9): HER's and
+"""Every box and record of a browser's learners through the API: HER's and
 MENACE's boxes filtered to all, opened in a game, or emptied; MENACE's first box over the games
 (replayed from the kept records, checked against the stored learner); the thesis memory's
 records searched by position (checked against the exported memory.m)."""

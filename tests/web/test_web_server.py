@@ -1,4 +1,4 @@
-"""What the server must hold (issue 12): games kept in the store across a restart, one client that
+"""What the server must hold: games kept in the store across a restart, one client that
 cannot evict other browsers' games, computer moves in a bounded pool (503 with Retry-After when it
 is full, one move in flight per browser), errors that say "too large (at most N)" and echo input
 cut short, and the security headers.  Plus the controls and the review behind the page."""

@@ -1,4 +1,4 @@
-"""``gamelearn solve GAME`` and ``gamelearn analyze GAME [MOVES...]`` (issue 4): the exact solutions,
+"""``gamelearn solve GAME`` and ``gamelearn analyze GAME [MOVES...]``: the exact solutions,
 the Teeko table's build with a progress bar, and the grade of every move of a position.  Parsing and
 rendering only: the solving lives in gamelearn.solve."""
 

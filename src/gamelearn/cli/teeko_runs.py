@@ -413,7 +413,7 @@ def experiment(
     memory_path = thesis_memory if thesis_memory is not None else thesis_experiment.default_thesis_memory()
     if memory_path is None:
         fail(
-            "the thesis's memory after 10000 games was not found (set GAMELEARN_THESIS_DATA to its folder); give --thesis-memory PATH"
+            "the thesis's 'memory after 10000 games.txt' is not in the working folder (or the folder GAMELEARN_THESIS_DATA names); give --thesis-memory PATH"
         )
     folder = output_dir(out, "plots")
     chart = folder / f"teeko-experiment-seed{first_seed}.png"

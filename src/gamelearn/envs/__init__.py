@@ -11,6 +11,18 @@ rules come from gamelearn.games, the opponents from gamelearn.players.
 
 from __future__ import annotations
 
+try:
+    import gymnasium  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ModuleNotFoundError as missing:
+    if missing.name not in ("gymnasium", "pettingzoo"):
+        raise
+    # one line naming the extra, instead of a bare "No module named 'gymnasium'"
+    raise ModuleNotFoundError(
+        f"gamelearn.envs needs {missing.name}, which is not installed: pip install 'gamelearn[envs]'",
+        name=missing.name,
+    ) from None
+
 from .actions import KNIGHT_DIRECTIONS, TEEKO_DIRECTIONS, ActionCodec, codec, codec_for
 from .aec import AGENTS, env, raw_env
 from .single import SingleAgentEnv, register_environments

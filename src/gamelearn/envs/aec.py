@@ -8,13 +8,15 @@ own side, as PettingZoo's tic-tac-toe and connect four do; ``mask`` has a 1 for 
 the agent to move (all zeros for the other agent).  Action numbers: gamelearn.envs.actions.
 
 The winner gets +1 and the loser -1 when the game ends; a draw gives 0 to both.  A game that can go
-on for ever (Teeko) is truncated for both agents after ``max_plies`` plies.  An illegal action raises
+on for ever (Teeko) is truncated for both agents after ``max_plies`` plies, or after PettingZoo's
+``max_cycles`` cycles (a cycle is one step of each agent: two plies).  An illegal action raises
 ValueError in ``raw_env``; ``env()`` wraps it the PettingZoo way, so an illegal action ends the game
 with -1 for the agent that made it.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,13 +28,24 @@ from pettingzoo.utils import AgentSelector, wrappers
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from .actions import codec_for
+from .render import RENDER_MODES, check_render_mode, rgb_image
 
 AGENTS = ("player_0", "player_1")
-RENDER_MODES = ("human", "ansi")
+
+
+#: Positions whose planes and masks are kept (a few MB at most): every tic-tac-toe and hexapawn
+#: position, and the recent ones of a Teeko game.
+CACHED_POSITIONS = 1 << 16
 
 
 def planes(game: Any, state: Any, side: int) -> np.ndarray:
-    """The board as two int8 planes: ``side``'s pawns, then the other side's."""
+    """The board as two int8 planes: ``side``'s pawns, then the other side's (a new array each call,
+    copied from the one worked out the first time the position was seen)."""
+    return _planes(game, state, side).copy()
+
+
+@lru_cache(maxsize=2 * CACHED_POSITIONS)
+def _planes(game: Any, state: Any, side: int) -> np.ndarray:
     board = game.board(state)
     rows, columns = game.facts.rows, game.facts.columns
     own, other = game.symbols[side], game.symbols[1 - side]
@@ -44,6 +57,12 @@ def planes(game: Any, state: Any, side: int) -> np.ndarray:
 
 
 def legal_mask(game: Any, state: Any) -> np.ndarray:
+    """1 for each legal action of ``state`` (a new array each call, as :func:`planes`)."""
+    return _legal_mask(game, state).copy()
+
+
+@lru_cache(maxsize=CACHED_POSITIONS)
+def _legal_mask(game: Any, state: Any) -> np.ndarray:
     numbering = codec_for(game)
     mask = np.zeros(numbering.size, dtype=np.int8)
     for move in game.legal_moves(state):
@@ -78,13 +97,17 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "gamelearn_v0", "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, game: str = "tictactoe", render_mode: str | None = None, max_plies: int = DEFAULT_MAX_PLIES):
-        EzPickle.__init__(self, game, render_mode, max_plies)
+    def __init__(
+        self,
+        game: str = "tictactoe",
+        render_mode: str | None = None,
+        max_plies: int | None = None,
+        max_cycles: int | None = None,
+    ):
+        EzPickle.__init__(self, game, render_mode, max_plies, max_cycles)
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
-        if max_plies < 1:
-            raise ValueError(f"max_plies must be at least 1, not {max_plies}")
+        check_render_mode(render_mode)
+        max_plies = ply_cap(max_plies, max_cycles)
         self.game = get_game(game)
         self.metadata = dict(self.metadata, name=f"gamelearn_{self.game.name}_v0")
         self.render_mode = render_mode
@@ -152,7 +175,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "rgb_array":
+            return rgb_image(self.game, self.state)
         if self.render_mode is None:
             return None
         text = text_view(self.game, self.state, self.plies)
@@ -165,10 +190,30 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         pass
 
 
-def env(game: str = "tictactoe", render_mode: str | None = None, max_plies: int = DEFAULT_MAX_PLIES) -> AECEnv:
+def ply_cap(max_plies: int | None, max_cycles: int | None) -> int:
+    """The plies after which a game is truncated: ``max_plies``, or two per PettingZoo cycle."""
+    if max_plies is not None and max_cycles is not None:
+        raise ValueError(f"give max_plies or max_cycles, not both (max_plies={max_plies}, max_cycles={max_cycles})")
+    if max_cycles is not None:
+        if max_cycles < 1:
+            raise ValueError(f"max_cycles must be at least 1, not {max_cycles}")
+        return 2 * max_cycles
+    if max_plies is None:
+        return DEFAULT_MAX_PLIES
+    if max_plies < 1:
+        raise ValueError(f"max_plies must be at least 1, not {max_plies}")
+    return max_plies
+
+
+def env(
+    game: str = "tictactoe",
+    render_mode: str | None = None,
+    max_plies: int | None = None,
+    max_cycles: int | None = None,
+) -> AECEnv:
     """The environment with PettingZoo's usual wrappers: an illegal action ends the game with -1 for
     the agent that made it, out-of-range actions are asserted, and the call order is enforced."""
-    wrapped: AECEnv = raw_env(game, render_mode=render_mode, max_plies=max_plies)
+    wrapped: AECEnv = raw_env(game, render_mode=render_mode, max_plies=max_plies, max_cycles=max_cycles)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)

@@ -22,7 +22,8 @@ from ..keeper import Keeper, default_keeper
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord
 from ..players.registry import make_player
 from .actions import codec_for
-from .aec import RENDER_MODES, legal_mask, observation_space, planes, text_view
+from .aec import legal_mask, observation_space, planes, text_view
+from .render import RENDER_MODES, check_render_mode, rgb_image
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -42,8 +43,9 @@ class SingleAgentEnv(gymnasium.Env):
         super().__init__()
         if agent_side not in (0, 1):
             raise ValueError(f"agent_side is 0 (moves first) or 1, not {agent_side!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
+        check_render_mode(render_mode)
+        if max_plies < 1:
+            raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.game = get_game(game)
         self.codec = codec_for(self.game)
         # A stored learner comes loaded and keeps its lessons through the play layer's keeper.
@@ -68,6 +70,13 @@ class SingleAgentEnv(gymnasium.Env):
         over = self.game.is_over(self.state)
         mask = np.zeros(self.codec.size, dtype=np.int8) if over else legal_mask(self.game, self.state)
         return {"observation": planes(self.game, self.state, self.agent_side), "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray:
+        """The agent's legal actions now, as booleans (all False once the episode is over): the
+        method sb3-contrib's ``MaskablePPO`` calls, the same as ``observation["action_mask"]``."""
+        if self.done or self.game.is_over(self.state):
+            return np.zeros(self.codec.size, dtype=bool)
+        return legal_mask(self.game, self.state).astype(bool)
 
     def _play(self, move: str) -> None:
         self.state = self.game.play(self.state, move)
@@ -140,7 +149,9 @@ class SingleAgentEnv(gymnasium.Env):
             self.render()
         return self._observation(), 0.0, False, truncated, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "rgb_array":
+            return rgb_image(self.game, self.state)
         if self.render_mode is None:
             return None
         text = text_view(self.game, self.state, len(self.moves))

@@ -74,11 +74,24 @@ def check_workers(workers: int, dask: str | None = None) -> None:
     Dask scheduler brings its own workers: only the local ones are bounded)."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
+    if dask is not None:
+        require_dask()
     if dask in (None, "local") and workers > max_workers():
         raise ValueError(
             f"workers: {workers} is more than the {max_workers()} CPUs of this machine; give at most {max_workers()} "
             "(more processes would only share them)"
         )
+
+
+def require_dask() -> None:
+    """ValueError, in one line naming the extra, where dask.distributed is not installed (before any
+    game is played, instead of an ImportError from inside the run)."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ModuleNotFoundError:
+        raise ValueError(
+            "a Dask run needs dask[distributed], which is not installed: pip install 'gamelearn[dask]'"
+        ) from None
 
 
 class Interrupted(KeyboardInterrupt):

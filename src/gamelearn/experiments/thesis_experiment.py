@@ -51,14 +51,11 @@ from .thesis_runs import (
 
 
 def default_thesis_memory() -> Path | None:
-    """The thesis's 10,000-game memory: in $GAMELEARN_THESIS_DATA, ../shared/thesis-data from here,
-    or ../shared/thesis-data beside this checkout; None where none of them holds it."""
+    """The thesis's 10,000-game memory, ``memory after 10000 games.txt``: in the folder
+    $GAMELEARN_THESIS_DATA names, else in the working folder; None where neither holds it."""
     name = "memory after 10000 games.txt"
-    folders = []
-    if os.environ.get("GAMELEARN_THESIS_DATA"):
-        folders.append(Path(os.environ["GAMELEARN_THESIS_DATA"]))
-    folders.append(Path("..") / "shared" / "thesis-data")
-    folders.append(Path(__file__).resolve().parents[3].parent / "shared" / "thesis-data")
+    folders = [Path(os.environ["GAMELEARN_THESIS_DATA"])] if os.environ.get("GAMELEARN_THESIS_DATA") else []
+    folders.append(Path.cwd())
     for folder in folders:
         if (folder / name).is_file():
             return folder / name

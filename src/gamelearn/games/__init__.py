@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
-from .base import Game, GameFacts, GameOption, IllegalMove
-from .teeko_forms import check_option
+from .base import TYPE_CHECKING, Game, GameFacts, GameOption, IllegalMove
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
     from .hexapawn import Hexapawn
     from .teeko import Teeko
     from .tictactoe import TicTacToe
@@ -77,6 +77,8 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise ValueError(f"option {option!r} of game {key!r} needs a value: {option}=VALUE")
         if option in given:
             raise ValueError(f"option {option!r} of game {key!r} is given twice")
+        from .teeko_forms import check_option  # Teeko's forms' module: only a spec with options needs it
+
         check_option(key, declared[option], value)
         given[option] = value
     return key, given

@@ -4,17 +4,30 @@ Rules are pure functions of immutable, hashable states.  A move is a string in t
 notation (docs/api.md); ``play`` parses it, checks it against the rules and returns a *new* state,
 or raises :class:`IllegalMove` naming the move and the reason, leaving nothing changed.
 
-This module imports nothing of gamelearn and nothing outside the standard library.
+This module imports nothing of gamelearn and nothing outside the standard library, and not even
+``typing`` or ``dataclasses`` at run time: with what they pull in (``inspect``, ``re``, ...) they
+cost a tic-tac-toe program more CPU than its rules.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
-from dataclasses import dataclass
-from typing import Generic, TypeVar
 
-S = TypeVar("S", bound=Hashable)
+TYPE_CHECKING = False  # typing's flag, without importing typing; type checkers take it as True
+if TYPE_CHECKING:
+    from typing import Generic, TypeVar
+
+    S = TypeVar("S", bound=Hashable)
+else:
+
+    class Generic:
+        """typing.Generic's stand-in at run time: ``Game[State]`` is ``Game``."""
+
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
+
+    S = Hashable
 
 #: A permutation of the squares: ``perm[i]`` is where square ``i`` goes.
 Permutation = tuple[int, ...]
@@ -29,10 +42,55 @@ class IllegalMove(ValueError):
         super().__init__(f"illegal move {move!r}: {reason}")
 
 
-@dataclass(frozen=True)
-class GameFacts:
+class FrozenRecord:
+    """A frozen record, as ``@dataclass(frozen=True)`` makes one: its fields (``__slots__``) given
+    by position or name, compared, hashed and shown by value, never changed."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _set(self, **values: object) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (type(self), self._values())
+
+
+class GameFacts(FrozenRecord):
     """What a game declares about itself; the contract tests read these."""
 
+    __slots__ = (
+        "name",
+        "players",
+        "rows",
+        "columns",
+        "symbols",
+        "symmetry_names",
+        "can_cycle",
+        "value_of_start",
+        "options",
+    )
     name: str
     players: int
     rows: int
@@ -45,23 +103,58 @@ class GameFacts:
     #: where no published result is known (the solver says).
     value_of_start: int | None
     #: The game's options and their values in this form, e.g. (("goals", "advanced"), ...).
-    options: tuple[tuple[str, str], ...] = ()
+    options: tuple[tuple[str, str], ...]
+
+    def __init__(
+        self,
+        name: str,
+        players: int,
+        rows: int,
+        columns: int,
+        symbols: tuple[str, str],
+        symmetry_names: tuple[str, ...],
+        can_cycle: bool,
+        value_of_start: int | None,
+        options: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self._set(
+            name=name,
+            players=players,
+            rows=rows,
+            columns=columns,
+            symbols=symbols,
+            symmetry_names=symmetry_names,
+            can_cycle=can_cycle,
+            value_of_start=value_of_start,
+            options=options,
+        )
 
 
-@dataclass(frozen=True)
-class GameOption:
+class GameOption(FrozenRecord):
     """An option of a game's spec (``NAME:option=value,...``), declared for parsers and pickers.
 
     ``values`` are the allowed values, or, where ``pattern`` (a regular expression) is given, the
     named choices among the values the pattern allows (``labels`` names them).
     """
 
+    __slots__ = ("name", "default", "values", "help", "pattern", "labels")
     name: str
     default: str
     values: tuple[str, ...]
     help: str
-    pattern: str | None = None
-    labels: tuple[tuple[str, str], ...] = ()
+    pattern: str | None
+    labels: tuple[tuple[str, str], ...]
+
+    def __init__(
+        self,
+        name: str,
+        default: str,
+        values: tuple[str, ...],
+        help: str,
+        pattern: str | None = None,
+        labels: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self._set(name=name, default=default, values=values, help=help, pattern=pattern, labels=labels)
 
     def to_dict(self) -> dict[str, object]:
         return {

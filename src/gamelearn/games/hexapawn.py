@@ -111,7 +111,15 @@ class HexapawnState(tuple[str, int]):
         return self[1]
 
     def __repr__(self) -> str:
-        return f"HexapawnState(board={self[0]!r}, to_move={self[1]})"
+        """What a person reads: the board (``game.board``) and the side to move."""
+        return f"HexapawnState({self[0]!r}, to_move={'B' if self[1] else 'W'})"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
+        from . import get_game
+        from .svg import position_svg
+
+        return position_svg(get_game("hexapawn"), self)
 
     def __reduce__(self) -> tuple[Any, tuple[str, int]]:
         return (HexapawnState, (self[0], self[1]))  # the position only: the answers are rebuilt on use

@@ -201,6 +201,19 @@ class TeekoState(NamedTuple):
     def pawns(self, player: int) -> int:
         return self.o if player else self.x
 
+    def __repr__(self) -> str:
+        """What a person reads: the board (``game.board``, 25 squares row by row) and the side to move."""
+        board = "".join("X" if self.x >> sq & 1 else "O" if self.o >> sq & 1 else "." for sq in range(SQUARES))
+        return f"TeekoState({board!r}, to_move={'O' if self.to_move else 'X'})"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (gamelearn.games.svg).  A state does not know its
+        form: the goals ringed are those of Standard Teeko, which every form's goals include."""
+        from . import get_game
+        from .svg import position_svg
+
+        return position_svg(get_game("teeko"), self)
+
 
 #: TeekoState(x, o, to_move) without the Python-level __new__ of a NamedTuple: the hot path makes one
 #: state a ply, so it calls tuple.__new__ directly (the same object, made faster).

@@ -13,9 +13,11 @@ attribute and dictionary look-ups a ply.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
-from .base import Game, GameFacts, IllegalMove, bit_tables, board_order_tables, square_symmetries
+from .base import TYPE_CHECKING, Game, GameFacts, IllegalMove, bit_tables, board_order_tables, square_symmetries
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FULL = (1 << 9) - 1
 #: The 8 winning lines: 3 rows, 3 columns, 2 diagonals.
@@ -85,7 +87,17 @@ class TicTacToeState(tuple[int, int]):
         return self[1]
 
     def __repr__(self) -> str:
-        return f"TicTacToeState(x={self[0]}, o={self[1]})"
+        """What a person reads: the board (``game.board``) and the side to move."""
+        x, o = self[0], self[1]
+        board = "".join("X" if x >> sq & 1 else "O" if o >> sq & 1 else "." for sq in range(9))
+        return f"TicTacToeState({board!r}, to_move={'X' if x.bit_count() == o.bit_count() else 'O'})"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
+        from . import get_game
+        from .svg import position_svg
+
+        return position_svg(get_game("tictactoe"), self)
 
     def __reduce__(self) -> tuple[Any, tuple[int, int]]:
         return (TicTacToeState, (self[0], self[1]))  # the position only: the cache is rebuilt on use
@@ -120,6 +132,35 @@ def _intern(x: int, o: int) -> TicTacToeState:
 
 _new_tuple = tuple.__new__
 
+#: EMPTY_BITS[occupied]: the bit of each empty square, in the order of the moves.
+EMPTY_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 << sq for sq in range(9) if not occupied >> sq & 1) for occupied in range(1 << 9)
+)
+
+
+def _intern_every_position() -> None:
+    """Every position reachable from the empty board, each with its successors, in one pass by
+    number of marks (5,478 positions; run the first time a move is played).  In a fresh process
+    this costs less than working them out one by one as play first meets them, and the loop of
+    play never meets a position without its answers."""
+    states, intern = _STATES, _intern
+    level = [_INITIAL]
+    while level:
+        following: dict[TicTacToeState, None] = {}
+        for state in level:
+            answers = state.__dict__
+            moves = state._moves
+            if not moves or "_next" in answers:
+                continue
+            x, o = state
+            if state._mover == 0:
+                after = [states.get((x | bit, o)) or intern(x | bit, o) for bit in EMPTY_BITS[x | o]]
+            else:
+                after = [states.get((x, o | bit)) or intern(x, o | bit) for bit in EMPTY_BITS[x | o]]
+            answers["_next"] = dict(zip(moves, after, strict=True))
+            following.update(dict.fromkeys(after))
+        level = list(following)
+
 
 class TicTacToe(Game[TicTacToeState]):
     facts = GameFacts(
@@ -145,7 +186,7 @@ class TicTacToe(Game[TicTacToeState]):
 
     def legal_moves(self, state: TicTacToeState) -> list[str]:
         try:
-            return list(state._moves)  # a new list each call: callers may change it
+            return [*state._moves]  # a new list each call: callers may change it
         except AttributeError:
             return list(TicTacToeState(*state)._moves)
 
@@ -168,6 +209,12 @@ class TicTacToe(Game[TicTacToeState]):
             pass
         if type(state) is not TicTacToeState:
             return self.successors(TicTacToeState(*state))
+        if "_next" not in _INITIAL.__dict__:
+            _intern_every_position()  # the first move of the process
+        if "_next" in state.__dict__:  # interned with every position: its successors are known
+            answer = tuple(state._next.items())
+            state.__dict__["_successors"] = answer
+            return answer
         x, o = state
         mark_x = state._mover == 0
         found = []

@@ -8,11 +8,19 @@ side that made the move into each node).  The move played is the root child visi
 Every random choice (which untried move to expand, the random moves of a playout) comes from the
 player's seeded ``rng``, so the same seed gives the same moves.  Games that can go on for ever
 (Teeko) cut a playout after ``PLAYOUT_PLY_CAP`` plies and count it as a draw.
+
+In the small games (tic-tac-toe, hexapawn) :meth:`MCTSPlayer.choose` and ``move_values`` search
+over the game's numbered positions (:mod:`gamelearn.players.mcts_graph`), in plain Python until
+the process has searched ``COMPILED_AFTER`` playouts, compiled with numba after
+(:mod:`gamelearn.players.mcts_kernels`); both draw from the same random stream with the same
+arithmetic, so they play the moves of :meth:`MCTSPlayer.search`, which stays the reference and
+serves every other game.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Hashable
 from typing import Any
 
@@ -106,23 +114,65 @@ class MCTSPlayer(Player):
                 walker = walker.parent
         return root
 
+    def root_statistics(self, state: Hashable) -> list[tuple[str, int, float]]:
+        """(move, visits, wins) of each root move the search expanded: over the state graph in a
+        small game (compiled once the process has searched enough to pay for numba), else by
+        :meth:`search`; the same figures either way."""
+        graph = small_game_graph(self.game)
+        number = None if graph is None else graph.index.get(state)
+        if graph is None or number is None:
+            root = self.search(state)
+            return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
+        if compiled_search_pays(self.playouts):
+            from .mcts_kernels import root_statistics
+        else:
+            from .mcts_graph import root_statistics
+        expanded = root_statistics(graph, number, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP)
+        moves = graph.moves[number]
+        return [(moves[k], visits, wins) for k, visits, wins in expanded]
+
     def move_values(self, state: Hashable) -> dict[str, tuple[int, float]]:
         """Each root move's (visits, mean result for the side to move), after a search."""
-        root = self.search(state)
-        return {child.move: (child.visits, child.wins / child.visits) for child in root.children if child.move}
+        return {move: (visits, wins / visits) for move, visits, wins in self.root_statistics(state)}
 
     def choose(self, state: Hashable) -> str | None:
         moves = self.moves_to_choose_from(state)
         if len(moves) == 1:
             return moves[0]
-        root = self.search(state)
-        if not root.children:
+        expanded = self.root_statistics(state)
+        if not expanded:
             return self.rng.choice(moves)
         # Most visited; equal visits go to the better mean, then to the earlier move in sorted order.
-        best = max(
-            root.children, key=lambda child: (child.visits, child.wins / child.visits, -moves.index(child.move or ""))
-        )
-        return best.move
+        best = max(expanded, key=lambda entry: (entry[1], entry[2] / entry[1], -moves.index(entry[0])))
+        return best[0]
+
+
+def small_game_graph(game: Any) -> Any:
+    """The game's state graph (:mod:`gamelearn.players.mcts_graph`), or None for a game that
+    can cycle or is too large to lay out."""
+    if game.facts.can_cycle:
+        return None
+    from .mcts_graph import state_graph
+
+    return state_graph(game)
+
+
+#: Playouts searched in plain Python over state graphs, in this process.
+_PLAYOUTS_IN_PYTHON = [0]
+#: After this many, searches run compiled: numba's import and the kernel's load from its cache
+#: cost 0.5-1 s of CPU, what the plain search takes for about 100,000 playouts of tic-tac-toe.
+COMPILED_AFTER = 100_000
+
+
+def compiled_search_pays(playouts: int) -> bool:
+    """True when the compiled kernel is loaded already, or this search with those before it
+    passes ``COMPILED_AFTER`` playouts; else the playouts are counted for the plain search."""
+    if "gamelearn.players.mcts_kernels" in sys.modules:
+        return True
+    if _PLAYOUTS_IN_PYTHON[0] + playouts >= COMPILED_AFTER:
+        return True
+    _PLAYOUTS_IN_PYTHON[0] += playouts
+    return False
 
 
 register(

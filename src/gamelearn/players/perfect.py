@@ -1,4 +1,4 @@
-"""The perfect player: a best move of the exact solution (issue 4, point 4).
+"""The perfect player: a best move of the exact solution.
 
 It plays the fastest win, else a draw, else the slowest loss, at random among equally good moves
 (seeded, like every player).  For Teeko it needs the solved table; without one it raises a

@@ -1,5 +1,5 @@
 """Exact solutions: ``solve(game)`` returns a :class:`Solution` with value, distance, best_moves
-and grade (issue 4).  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
+and grade.  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
 once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
 
 ``gamelearn.solve`` is this package and, called, this function: ``gamelearn.solve(game)`` and
@@ -16,10 +16,13 @@ import os
 import sys
 import types
 from collections.abc import Hashable, Mapping
-from typing import Any
 
 from ..games import Game, get_game
+from ..games.base import TYPE_CHECKING
 from .base import Grade, MoveAnalysis, Outcome, Solution
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _CACHE: dict[str, Solution] = {}
 

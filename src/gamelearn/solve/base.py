@@ -1,5 +1,5 @@
 """What every exact solution offers: the value and distance of a position, its best moves, and the
-grade of any move (issue 4).
+grade of any move.
 
 Values are for the side to move: +1 it wins with best play, 0 a draw, -1 it loses.  The distance is
 the number of plies to the end with best play, the winner hurrying and the loser holding out; a
@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from ..games import Game
+from ..games.base import TYPE_CHECKING, FrozenRecord
+
+if TYPE_CHECKING:
+    from typing import Any
 
 #: (value, distance): the outcome of a position for the side to move.
 Outcome = tuple[int, int | None]
@@ -32,14 +34,18 @@ class Grade(StrEnum):
     BLUNDER = "blunder"  # a win thrown to a loss
 
 
-@dataclass(frozen=True)
-class MoveAnalysis:
-    """One legal move and what it leads to, from the view of the side that plays it."""
+class MoveAnalysis(FrozenRecord):
+    """One legal move and what it leads to, from the view of the side that plays it (a frozen
+    record: no dataclasses import for a short solve)."""
 
+    __slots__ = ("move", "value", "distance", "grade")
     move: str
     value: int
     distance: int | None
     grade: Grade
+
+    def __init__(self, move: str, value: int, distance: int | None, grade: Grade) -> None:
+        self._set(move=move, value=value, distance=distance, grade=grade)
 
     def to_dict(self) -> dict[str, Any]:
         return {"move": self.move, "value": self.value, "distance": self.distance, "grade": self.grade.value}
@@ -126,6 +132,30 @@ class Solution(ABC):
         ]
         rows.sort(key=lambda row: outcome_key((row.value, row.distance)), reverse=True)
         return rows
+
+    def _size_text(self) -> str:
+        """How big the solution is, in words (subclasses say what they count)."""
+        return "size unknown"
+
+    def _start_text(self) -> str:
+        """The value of the start with best play, in words, for the side to move there."""
+        start = self.game.initial()
+        value, distance = self.outcome(start)
+        side = self.game.to_move(start)
+        if value == 0:
+            return "a draw with best play"
+        winner = self.game.symbols[side if value > 0 else 1 - side]
+        return f"{winner} wins with best play in {distance} plies"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.game.spec}: {self._start_text()}; {self._size_text()}>"
+
+    def _repr_html_(self) -> str:
+        """The game, the value of its start and the solution's size beside the starting board, for Jupyter."""
+        from ..games.svg import facts_html
+
+        facts = [("game", self.game.spec), ("value of the start", self._start_text()), ("size", self._size_text())]
+        return facts_html(self.game, f"The exact solution of {self.game.spec}", facts)
 
     def summary(self) -> dict[str, Any]:
         """Facts about the solution for `gamelearn solve` (subclasses add counts)."""

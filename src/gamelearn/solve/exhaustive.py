@@ -1,4 +1,4 @@
-"""Tic-tac-toe and hexapawn, solved on the spot by exhaustive search (issue 4, point 2).
+"""Tic-tac-toe and hexapawn, solved on the spot by exhaustive search.
 
 Both games end within 9 plies and never repeat a position, so a memoised negamax over every
 position reachable from the start is exact: a few thousand positions, well under a second.
@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any
 
 from ..games import Game
+from ..games.base import TYPE_CHECKING
 from .base import Outcome, Solution
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ExhaustiveSolution(Solution):
@@ -69,6 +72,9 @@ class ExhaustiveSolution(Solution):
 
     def longest_win(self) -> int:
         return max((d or 0) for v, d in self._memo.values() if v > 0)
+
+    def _size_text(self) -> str:
+        return f"{self.reachable:,} positions reachable from the start"
 
     def summary(self) -> dict[str, Any]:
         facts = super().summary()

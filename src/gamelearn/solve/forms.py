@@ -1,4 +1,4 @@
-"""Steele's table (issue 14): the forms of Teeko in Scarne's book solved together, each start's value
+"""Steele's table: the forms of Teeko in Scarne's book solved together, each start's value
 beside the published one.
 
 The forms that share goals and steps share the moving phase, which is built once a goal set; the

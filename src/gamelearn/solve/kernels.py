@@ -3,7 +3,7 @@ analysis level by level, and the placing phase layer by layer.
 
 A position is (a, b): the side to move's pawns a and the other side's pawns b, bitboards over
 n squares.  Its *code* is one byte (codes.py): 0 a draw (or not yet resolved), ``d + 1`` decided
-at distance d (odd d a win for the side to move, even d a loss), 255 impossible.  Retrograde analysis (Thompson's method; the hints of issue 4):
+at distance d (odd d a win for the side to move, even d a loss), 255 impossible.  Retrograde analysis (Thompson's method; as Steele 1998 did):
 
 * level 0: every position whose *other* side has four is lost for the side to move;
 * from each loss at distance d, every predecessor is a win at d + 1 (unless resolved earlier,

@@ -1,4 +1,4 @@
-"""Building, writing and opening a solved Teeko table (issue 4, point 3).
+"""Building, writing and opening a solved Teeko table.
 
 The file: a 4096-byte header (magic, then JSON: the variant's signature, the layers with their
 offsets, the census, and the SHA-256 of the payload), then the payload: one byte per stored

@@ -1,4 +1,4 @@
-"""Teeko, strongly solved (issue 4, point 3), in every form of Scarne's book (issue 14): every
+"""Teeko, strongly solved, in every form of Scarne's book: every
 position of the moving phase by retrograde analysis, the placing phase layer by layer from it, all
 in one memory-mapped table a form.
 
@@ -100,6 +100,10 @@ class TableSolution(Solution):
         for cls in range(codes.shape[0]):
             histogram += np.bincount(codes[cls], minlength=256) * members[cls]
         return census_of_codes(histogram)
+
+    def _size_text(self) -> str:
+        stored = sum(np.asarray(layer).size for layer in self.layers.values())
+        return f"a table of {stored:,} positions up to symmetry"
 
     def summary(self) -> dict[str, Any]:
         facts = super().summary()

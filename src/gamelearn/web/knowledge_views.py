@@ -1,4 +1,4 @@
-"""Every matchbox and every memory record of a browser's learners, for the page (issue 12, item 9):
+"""Every matchbox and every memory record of a browser's learners, for the page:
 HER's, HIM's and MENACE's boxes with their beads, filtered to the boxes opened in a game, the
 emptied ones or all; MENACE's first box over the games (as mscroggs' MENACE page charts it); the
 thesis memory's records, searchable by position.
