@@ -44,7 +44,7 @@ export function serverBack() {
   clearTimeout(live.probe);
   $("offline").hidden = true;
   document.body.dataset.away = "no";
-  if (live.id && (!live.source || live.source.readyState !== EventSource.OPEN)) open();
+  if (live.id) open();  // a stream that looked open while the server was away may be a dead socket
   if (live.onBack) live.onBack();
 }
 
