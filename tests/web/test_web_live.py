@@ -132,3 +132,14 @@ def test_menaces_first_box_is_chosen_once_and_charted_from_when_it_exists(client
     assert history["opened_first"] == 1 and history["games"] == 4
     assert history["series"][0] is None and history["from_game"] == 1  # no box before the first game
     assert all(point is not None for point in history["series"][1:])
+
+
+def test_the_warm_up_makes_and_plays_each_kind_once_in_the_background() -> None:
+    from gamelearn.web.warmup import warm_up
+
+    assert warm_up(()) is None  # nothing to warm: no thread (the default of create_app)
+    # a kind the game does not offer is skipped, a kind that fails is only a missed head start
+    thread = warm_up(["her", "menace", "nosuch"], games=["hexapawn", "tictactoe"])
+    assert thread is not None and thread.daemon
+    thread.join(timeout=60)
+    assert not thread.is_alive() and thread.warmed == ["her hexapawn", "menace tictactoe"]

@@ -23,9 +23,10 @@ def serve(
     import uvicorn  # a base dependency, imported here so that other commands start quickly
 
     from ..web import create_app
+    from ..web.settings import WebSettings
 
     try:
-        app = create_app(store)
+        app = create_app(store, settings=WebSettings(warm_up=("az",)))  # az's network ready for its first move
     except ValueError as error:
         fail(str(error))
     import socket

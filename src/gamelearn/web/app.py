@@ -42,6 +42,7 @@ from .service import RESET_MARK_KIND, NotFound, NotYourTurn, StaleMove, WebServi
 from .sessions import TableFull
 from .settings import WebSettings
 from .views import game_info
+from .warmup import warm_up
 
 STATIC = Path(__file__).resolve().parent / "static"
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
@@ -122,6 +123,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     app.state.store = store
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.state.warm_up = warm_up(settings.warm_up)  # in a thread of its own: the server starts at once
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
