@@ -150,7 +150,8 @@ def test_menaces_first_box_chart_starts_where_the_box_does(page: Any, size: str)
     page.reload()
     assert view is not None
     rendered(page, view)
-    chart = page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-from] svg polyline')
+    # (attached: a line that does not move is flat, which Playwright does not count as visible)
+    chart = page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-from] svg polyline', state="attached")
     assert chart is not None
     data = page.evaluate("fetch('/api/learners/menace/first-box?game=tictactoe').then(r => r.json())")
     first = data["from_game"]

@@ -18,6 +18,10 @@ def serve(
     store: Annotated[
         Path | None, typer.Option("--store", help="the SQLite store (default: gamelearn.sqlite3 in the data directory)")
     ] = None,
+    warm: Annotated[
+        bool,
+        typer.Option("--warm-up/--no-warm-up", help="make az in the background at start, so its first move is quick"),
+    ] = True,
 ) -> None:
     """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn."""
     import uvicorn  # a base dependency, imported here so that other commands start quickly
@@ -26,7 +30,7 @@ def serve(
     from ..web.settings import WebSettings
 
     try:
-        app = create_app(store, settings=WebSettings(warm_up=("az",)))  # az's network ready for its first move
+        app = create_app(store, settings=WebSettings(warm_up=("az",) if warm else ()))
     except ValueError as error:
         fail(str(error))
     import socket

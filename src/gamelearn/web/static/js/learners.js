@@ -302,10 +302,10 @@ async function resetLearner(kind) {
   if (!confirm(`Forget everything ${kind} learned in this browser?`)) return;
   try {
     await api("POST", `/api/learners/${kind}/reset?game=${view.game}`);
-    say(`${kind} starts again from nothing at the next game.`, "info");
+    say(`${playerName(kind)} starts again from nothing at the next game.`, "info");
     // The panel empties at once: what it showed was the memory just forgotten.
     for (const node of document.querySelectorAll(`.learner[data-kind="${kind}"]`)) {
-      node.replaceChildren(el("h3", { text: kind }), el("p", { class: "caption reset-note", text: "Forgotten: it starts again from nothing at the next game." }));
+      node.replaceChildren(el("h3", { text: playerName(kind) }), el("p", { class: "caption reset-note", text: "Forgotten: it starts again from nothing at the next game." }));
     }
     refreshChart(view);
   } catch (error) {
