@@ -166,6 +166,10 @@ async function loadFirstBox(panel, chart) {
   data.moves.forEach((move, i) => {
     const line = points.map(([game, point]) => `${x(game).toFixed(1)},${y(point[move] || 0).toFixed(1)}`).join(" ");
     svg.append(svgEl("polyline", { points: line, fill: "none", stroke: BEAD_COLOURS[i % BEAD_COLOURS.length], "stroke-width": 2, "data-move": move }));
+    if (points.length === 1) {  // one game so far: a line of one point draws nothing, so a dot
+      const [game, point] = points[0];
+      svg.append(svgEl("circle", { cx: x(game), cy: y(point[move] || 0), r: 3.5, fill: BEAD_COLOURS[i % BEAD_COLOURS.length] }));
+    }
   });
   const latest = points[points.length - 1][1];
   const legend = el("div", { class: "legend" }, ...data.moves.map((move, i) => {
