@@ -166,3 +166,21 @@ def test_menaces_first_box_chart_starts_where_the_box_does(page: Any, size: str)
     heading = page.text_content('.learner[data-kind="menace"] .first-box h4') or ""
     assert data["box"] in heading and "MENACE" in heading
     screenshot(page, "menace-first-box", size)
+
+
+def test_a_bad_seed_and_a_typed_tag_are_refused_in_plain_words(page: Any, size: str) -> None:
+    if not page.evaluate("document.querySelector('#setup').open"):
+        page.click("#setup > summary")
+    before = page.url
+    page.fill("#seed", "1e400")  # Number("1e400") is Infinity, which JSON sends as null: a random game
+    page.click("#new-game")
+    page.wait_for_selector('#message:has-text("is not a whole number")')
+    assert page.url == before  # no game was started
+    page.fill("#seed", "")
+    page.fill("#second-player", "<b>x</b>")
+    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST"):
+        page.click("#new-game")
+    page.wait_for_selector('#message:has-text("unknown player")')
+    message = page.text_content("#message") or ""
+    assert "'<b>x</b>'" in message and "server path" not in message
+    screenshot(page, "refused-in-plain-words", size)

@@ -27,10 +27,10 @@ def serve(
     import uvicorn  # a base dependency, imported here so that other commands start quickly
 
     from ..web import create_app
-    from ..web.settings import WebSettings
+    from ..web.warmup import warm_up
 
     try:
-        app = create_app(store, settings=WebSettings(warm_up=("az",) if warm else ()))
+        app = create_app(store)
     except ValueError as error:
         fail(str(error))
     import socket
@@ -42,6 +42,8 @@ def serve(
             probe.bind((host, port))
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    if warm:  # once the port is ours: az's network made and its search compiled in the background
+        app.state.warm_up = warm_up(("az",))
     console.print(f"gamelearn web app on http://{host}:{port}/  (API documentation: /docs; Ctrl-C stops it)")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -297,7 +297,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
 
     @app.post("/api/tables/{game}/build", tags=["review"], summary="Build the game's solved table", responses=ERRORS)
     def table_build(game: str) -> dict[str, Any]:
-        """Starts the build (one at a time; tens of seconds for Teeko); poll GET /api/tables/{game}."""
+        """Starts the build (one at a time; about 20 s for Teeko on an idle server); poll GET /api/tables/{game}."""
         return service.tables.start(game[:100])
 
     @app.get(
