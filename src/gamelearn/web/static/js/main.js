@@ -320,7 +320,7 @@ function drawAll() {
   const names = view.players.map((spec, side) => (view.humans[side] && view.humans.filter(Boolean).length === 1 ? "You" : playerName(spec)));
   const title = formTitle(view.game, view.spec, info.options);
   // Each side with its own mark as the board draws it: which colour is yours is never a guess.
-  const seat = (side) => el("span", { class: "seat-name", "data-side": String(side) }, mark(view, side), ` ${names[side]} (${view.symbols[side]})`);
+  const seat = (side) => el("span", { class: "seat-name", "data-side": String(side) }, mark(view, side), `${names[side]} (${view.symbols[side]})`);
   $("players-line").replaceChildren(seat(0), " vs ", seat(1), ` · ${title}`);
   document.title = `${title} · gamelearn`;
   drawStatus();
@@ -344,7 +344,7 @@ function drawStatus() {
   const computers = !view.humans[0] && !view.humans[1];
   const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !page.timer && !page.busy ? "paused" : "thinking";
   const mover = view.over ? null : view.owner ?? view.to_move;
-  $("status").replaceChildren(...(mover === null || mover === undefined ? [] : [mark(view, mover), " "]), view.result);
+  $("status").replaceChildren(...(mover === null || mover === undefined ? [] : [mark(view, mover)]), view.result);
   $("status").dataset.state = state;
   $("status").dataset.over = view.over ? "yes" : "no";
 }
@@ -352,7 +352,8 @@ function drawStatus() {
 // A side's mark, small: the disc of its pawns (Teeko, hexapawn) or its letter (tic-tac-toe).
 function mark(view, side) {
   const symbol = view.symbols[side];
-  if (view.game === "tictactoe") return el("span", { class: `mark piece-${symbol}`, "aria-hidden": "true", text: symbol });
+  // No text of its own (a letter is drawn by CSS from data-symbol): the line reads as the server said it.
+  if (view.game === "tictactoe") return el("span", { class: `mark piece-${symbol}`, "data-symbol": symbol, "aria-hidden": "true" });
   return el("span", { class: `mark disc pawn-${symbol}`, "aria-hidden": "true" });
 }
 
