@@ -46,7 +46,8 @@ def serve(
         app.state.warm_up = warm_up(("az",))
     console.print(f"gamelearn web app on http://{host}:{port}/  (API documentation: /docs; Ctrl-C stops it)")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # open pages hold a live stream each: a stop waits at most 2 s for them, not their 25 s
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error}")
     console.print("\nThe web app has stopped.")  # after ^C, on a line of its own
