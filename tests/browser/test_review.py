@@ -94,6 +94,7 @@ def test_teekos_review_offers_to_build_its_table_with_a_progress_bar(
         raise RuntimeError("stopped by the test")
 
     monkeypatch.setitem(web_app.state.service.tables.builders, "teeko", builder)
+    monkeypatch.setattr(web_app.state.service.tables, "_jobs", {})  # the other size's failed build forgotten
     view = new_game(page, "teeko", "human", "human")
     view = api_move(page, view["id"], "22")
     page.reload()

@@ -108,9 +108,9 @@ export class Review {
     // and the time its progress so far says is left.
     $("table-status").textContent = status.building
       ? `Building the ${game} table: ${status.stage}, ${Math.round(status.fraction * 100)}%${timeLeft(status)}…`
-      : status.error || (status.ready ? "The table is built."
-        : status.buildable ? "It can be built here: about 20 s on an idle server, longer on a busy one, and about 300 MB of memory while it builds."
-          : this.data.reason);
+      : status.ready ? "The table is built."
+        : !status.buildable ? status.error || this.data.reason
+          : `${status.error ? `${status.error}. ` : ""}It can be built here: about 20 s on an idle server, longer on a busy one, and about 300 MB of memory while it builds.`;
     if (status.building) { setTimeout(() => { if (this.data && (this.data.spec || this.data.game) === game) this.pollTable(false); }, 500); return; }
     if (status.ready && this.source) this.open(this.source, this.info);
   }
