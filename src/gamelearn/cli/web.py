@@ -18,11 +18,16 @@ def serve(
     store: Annotated[
         Path | None, typer.Option("--store", help="the SQLite store (default: gamelearn.sqlite3 in the data directory)")
     ] = None,
+    warm: Annotated[
+        bool,
+        typer.Option("--warm-up/--no-warm-up", help="make az in the background at start, so its first move is quick"),
+    ] = True,
 ) -> None:
     """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn."""
     import uvicorn  # a base dependency, imported here so that other commands start quickly
 
     from ..web import create_app
+    from ..web.warmup import warm_up
 
     try:
         app = create_app(store)
@@ -37,9 +42,12 @@ def serve(
             probe.bind((host, port))
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    if warm:  # once the port is ours: az's network made and its search compiled in the background
+        app.state.warm_up = warm_up(("az",))
     console.print(f"gamelearn web app on http://{host}:{port}/  (API documentation: /docs; Ctrl-C stops it)")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # open pages hold a live stream each: a stop waits at most 2 s for them, not their 25 s
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error}")
     console.print("\nThe web app has stopped.")  # after ^C, on a line of its own

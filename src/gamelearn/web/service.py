@@ -29,11 +29,12 @@ from .guards import public_message
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
 from .learners import export as export_knowledge
+from .live import GameFeed, news
 from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
 from .settings import DEFAULT_WORK_BOUNDS, WebSettings
 from .tables import TableBuilds
-from .views import game_view
+from .views import check_web_ranges, game_view
 
 #: The records the web app adds to the store are marked with this context.
 RECORD_CONTEXT = "web"
@@ -90,6 +91,15 @@ class NotFound(LookupError):
     """An id or a name this owner does not have."""
 
 
+class StaleMove(NotYourTurn):
+    """A move made on a ply the game has left (another tab moved first); ``game`` is the game
+    as it is now, for the page to redraw."""
+
+    def __init__(self, message: str, game: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.game = game
+
+
 @dataclass
 class GameExtras:
     """What the web app keeps beside a game: the learner players and what they learned."""
@@ -106,6 +116,7 @@ class WebService:
         self.table = GameTable(settings.games_per_owner, settings.total_games, settings.idle_seconds)
         self.pool = MovePool(settings.move_workers, settings.move_wait_seconds, settings.retry_after_seconds)
         self.tables = TableBuilds()
+        self.feed = GameFeed()  # the open pages that follow a game live (live.py)
         # Striped locks: a fixed number however many browsers come (one lock per owner would grow
         # without bound); two owners sharing a stripe only wait for each other.
         self._owner_locks = tuple(threading.Lock() for _ in range(OWNER_LOCK_STRIPES))
@@ -137,6 +148,7 @@ class WebService:
                 continue
             try:
                 check_web_spec(game, spec)
+                check_web_ranges(game, spec, self.settings.work_bounds)
                 player = make_player(game, spec, seed=seed + index)
                 check_web_work(game, player, self.settings.work_bounds)
                 if isinstance(player, Learner):
@@ -200,6 +212,7 @@ class WebService:
         }
         owner = web_game.owner
         self.store.save_web_game(owner, web_game.id, web_game.game.spec, payload, finished=web_game.over)
+        self.feed.publish(owner, web_game.id, news(web_game.moves, web_game.over))
         kept = self.store.web_games(owner)
         extra = len(kept) - self.settings.stored_games_per_owner
         if extra > 0:
@@ -245,10 +258,18 @@ class WebService:
             panel["error"] = public_message(f"the learner's view failed: {error}")
         return panel
 
-    def human_move(self, owner: str, game_id: str, move: str) -> dict[str, Any]:
+    def human_move(self, owner: str, game_id: str, move: str, ply: int | None = None) -> dict[str, Any]:
+        """``ply``: the number of moves the page showed when the move was made; a move made on a
+        ply the game has left (another tab of it moved) is a StaleMove, and changes nothing."""
         web_game = self.get(owner, game_id)
         # The worker is taken before the person's move is played: a full pool changes nothing.
         with self._worker(web_game), web_game.lock:
+            if ply is not None and ply != len(web_game.moves):
+                raise StaleMove(
+                    f"another tab moved first: your move {move[:16]!r} was made at ply {ply}, "
+                    f"the game is at ply {len(web_game.moves)} now",
+                    self.view(web_game),
+                )
             events = [web_game.play_human(move)]
             # With a person at the table, the computer answers at once, until it is the person's
             # turn again or the game is over.
@@ -296,6 +317,7 @@ class WebService:
             web_game.abandon()
         self.table.remove(owner, game_id)
         self.store.delete_web_game(owner, game_id)
+        self.feed.publish(owner, game_id, {"gone": True})
 
     def resign(self, owner: str, game_id: str) -> dict[str, Any]:
         """The person gives up: the computer wins, and learns from it as from any game."""
@@ -515,4 +537,4 @@ class WebService:
             return solve(game)
 
 
-__all__ = ["GAME_NAMES", "DEFAULT_MAX_PLIES", "NotFound", "NotYourTurn", "WebService"]
+__all__ = ["GAME_NAMES", "DEFAULT_MAX_PLIES", "NotFound", "NotYourTurn", "StaleMove", "WebService"]
