@@ -39,6 +39,7 @@ from .review import review
 from .service import RESET_MARK_KIND, NotFound, NotYourTurn, WebService
 from .sessions import TableFull
 from .settings import WebSettings
+from .training_routes import add_training_routes
 from .views import game_info
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -339,4 +340,5 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         """Gardner's chart: a letter a game (W won, L lost, D drawn) from the learner's side."""
         return service.chart(owner_of(request), game, learner)
 
+    add_training_routes(app, ERRORS)
     return app
