@@ -34,6 +34,7 @@ from .guards import (
     public_message,
     valid_owner,
 )
+from .offline_routes import add_offline_routes
 from .pool import MoveInFlight, PoolFull
 from .review import review
 from .service import RESET_MARK_KIND, NotFound, NotYourTurn, WebService
@@ -341,4 +342,5 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         return service.chart(owner_of(request), game, learner)
 
     add_training_routes(app, ERRORS)
+    add_offline_routes(app, STATIC)
     return app

@@ -29,14 +29,14 @@ from ..games import Game
 from ..keeper import Keeper
 from ..match import End, Match
 from ..players.knowledge import Learner
-from ..players.matchbox_fast import game_seed
 from ..players.registry import make_player
-from .learners import spec_kind
+from .learners import browser_learner, spec_kind
 from .pool import PoolFull
 from .service import RECORD_CONTEXT, WebService
 
 #: The most games one run may ask for, per game (a tic-tac-toe game and its lesson take a few ms).
 MAX_GAMES = {"hexapawn": 1000, "tictactoe": 1000}
+MAX_RUN = max(MAX_GAMES.values())
 #: The learners that train from the page (the matchboxes and TD; az and ntuple train with
 #: ``gamelearn train``, where their compiled kernels are worth their start-up).
 TRAINABLE = ("her", "him", "menace", "td")
@@ -221,13 +221,17 @@ class Trainer:
         return list(game_info(game)["defaults"])
 
     def _learner(self, kind: str, game_name: str) -> tuple[Learner, Game]:
-        learner, game = self.service.browser_learner(kind, game_name)  # NotFound / ValueError
+        # Checked before any player is made: asking every kind whether it learns (the service's
+        # browser_learner) would make az's network, seconds of work for a status line.
+        game = self.service.load_game(game_name)
         if game.name not in MAX_GAMES or game.spec != game.name:
-            raise ValueError(
-                f"training from the page is for {' and '.join(MAX_GAMES)}; Teeko's learners train with gamelearn train"
-            )
+            games = " and ".join(MAX_GAMES)
+            raise ValueError(f"training from the page is for {games}; Teeko's learners train with gamelearn train")
         if kind not in TRAINABLE:
-            raise ValueError(f"{kind} trains with gamelearn train, not from the page; here: {', '.join(TRAINABLE)}")
+            raise ValueError(f"{kind[:20]!r} does not train from the page; these do: {', '.join(TRAINABLE)}")
+        learner = browser_learner(game, kind)  # ValueError: not a player of this game
+        if learner is None:
+            raise ValueError(f"{kind} does not learn {game.name}")
         return learner, game
 
     # The run itself (a background thread) --------------------------------------------------------
@@ -253,7 +257,8 @@ class Trainer:
         for index in range(run.games):
             if run.stopping:
                 break
-            seed = game_seed(run.seed, 0, index)
+            # Distinct for every game of every run (even: the match gives player 1 seed + 1).
+            seed = run.seed * 2 * MAX_RUN + 2 * index
             opponent = OPPONENTS[run.opponent]
             if opponent is None:
                 players: list[Any] = [learner, learner]
