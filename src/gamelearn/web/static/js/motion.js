@@ -3,7 +3,8 @@
 // drops in.  It reads only the drawn board (its "last" squares, which is empty and which is not):
 // no rule.  prefers-reduced-motion stops it (and, in theme.css, the thinking pulse).
 // The board says where it stands for tests and the curious: data-animated is the ply count of the
-// last move animated (or let through unanimated), data-motion "full" or "reduced".
+// last move animated (or let through unanimated), data-moved how ("slid", "dropped" or "still"),
+// data-motion "full" or "reduced".
 const SLIDE_MS = 220;
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -18,7 +19,7 @@ export function animateMoves(board) {
     const fresh = id !== seen.id || plies !== seen.plies;
     seen = { id, plies };
     if (!fresh) return;
-    if (!onward || reduced.matches) { board.dataset.animated = String(plies); return; }
+    if (!onward || reduced.matches) { board.dataset.moved = "still"; board.dataset.animated = String(plies); return; }
     slide(board, plies);
   }).observe(board, { childList: true });
 }
@@ -29,7 +30,7 @@ function slide(board, plies) {
   const to = last.find((square) => piece(square));
   const from = last.find((square) => !piece(square));
   const moving = to && piece(to);
-  if (!moving) { board.dataset.animated = String(plies); return; }
+  if (!moving) { board.dataset.moved = "still"; board.dataset.animated = String(plies); return; }
   let animation;
   if (from) {
     const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
@@ -40,6 +41,7 @@ function slide(board, plies) {
     animation = moving.animate([{ transform: "scale(0.4)", opacity: 0.2 }, { transform: "scale(1)", opacity: 1 }],
       { duration: SLIDE_MS, easing: "ease-out" });
   }
+  board.dataset.moved = from ? "slid" : "dropped";
   board.dataset.animating = "yes";
   const done = () => { board.dataset.animating = "no"; board.dataset.animated = String(plies); };
   animation.finished.then(done, done);

@@ -124,6 +124,7 @@ function draw(status) {
     : `${status.wins} won, ${status.losses} lost, ${status.draws} drawn`;
   let text = `Train ${name} on the server against a random mover, the perfect player or itself; each game is kept as a game played here.`;
   if (status.games) text = `${status.running ? "Training" : "Trained"} against ${against}: ${status.played} of ${plural(status.games, "game")} (${tally}).`;
+  if (status.games && !status.running && !status.error) text += " Play again to play it as it is now.";
   if (status.error) text = status.error;
   $("train-status").textContent = text;
   $("train-status").dataset.state = root.dataset.state;
