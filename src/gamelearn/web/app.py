@@ -34,12 +34,12 @@ from .guards import (
     public_message,
     valid_owner,
 )
-from .offline_routes import add_offline_routes
 from .pool import MoveInFlight, PoolFull
 from .review import review
 from .service import RESET_MARK_KIND, NotFound, NotYourTurn, WebService
 from .sessions import TableFull
 from .settings import WebSettings
+from .static_routes import add_offline_routes
 from .training_routes import add_training_routes
 from .views import game_info
 

@@ -1,4 +1,4 @@
-"""The page installable and usable offline (as teeko.cc's is): its web app manifest and its
+"""Static files served from the root: the page installable and usable offline (as teeko.cc's is): its web app manifest and its
 service worker, served from the root so that the worker's scope is the whole page
 (static/sw.js says what it keeps; the JSON API is never cached)."""
 
