@@ -41,6 +41,8 @@ from .review import review
 from .service import RESET_MARK_KIND, NotFound, NotYourTurn, StaleMove, WebService
 from .sessions import TableFull
 from .settings import WebSettings
+from .static_routes import add_offline_routes
+from .training_routes import add_training_routes
 from .views import game_info
 from .warmup import warm_up
 
@@ -377,4 +379,6 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         """Gardner's chart: a letter a game (W won, L lost, D drawn) from the learner's side."""
         return service.chart(owner_of(request), game, learner)
 
+    add_training_routes(app, ERRORS)
+    add_offline_routes(app, STATIC)
     return app

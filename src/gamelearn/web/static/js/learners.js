@@ -104,7 +104,7 @@ async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
   }
 }
 
-function boxNode(view, box, decision, changedBoxes) {
+export function boxNode(view, box, decision, changedBoxes) {
   const classes = ["box"];
   if (decision && decision.box === box.board) classes.push("opened");
   if (changedBoxes.has(box.board)) classes.push("changed");

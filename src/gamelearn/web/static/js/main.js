@@ -11,6 +11,7 @@ import { differences, formTitle, parseSpec } from "./forms.js";
 import { Review } from "./review.js";
 import { drawLearners } from "./learners.js";
 import { refreshChart } from "./chart.js";
+import { installBeyond } from "./beyond.js";
 
 const FIRST_GAME = "tictactoe";
 const MAX_SEED = 2 ** 31 - 1;  // the server's bound (NewGame.seed)
@@ -35,6 +36,7 @@ async function init() {
   if (window.matchMedia("(max-width: 760px)").matches) $("setup").open = false;  // the board first on a phone
   board = new Board($("board"), sendMove, (text) => say(text));
   review = new Review(showReviewPosition);
+  installBeyond({ review, view: () => page.view });
   $("game-select").addEventListener("change", () => {
     const name = $("game-select").value;
     picker.setGame(name, playersFor(name), formFor(name));
