@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # typing's flag, without importing typing (type checkers 
 # costs only what the caller touches: a tic-tac-toe program never loads the store, the keeper or
 # Teeko.  Type checkers see the plain imports.
 if TYPE_CHECKING:
-    from .experiments.grading import grade
+    from .experiments.api import curves, grade, tournament, train
     from .experiments.suites import get_suite
     from .games import GAME_NAMES, Game, IllegalMove, get_game
     from .keeper import Keeper, load_player
@@ -48,7 +48,11 @@ _LAZY = {
     "play_game": ".match",
     "Player": ".players.base",
     "make_player": ".players.registry",
-    "grade": ".experiments.grading",
+    # the experiments, as the command runs them, with typed results (experiments/api.py)
+    "grade": ".experiments.api",
+    "tournament": ".experiments.api",
+    "curves": ".experiments.api",
+    "train": ".experiments.api",
     "get_suite": ".experiments.suites",
 }
 
@@ -77,6 +81,7 @@ __all__ = [
     "Keeper",
     "Match",
     "Player",
+    "curves",
     "get_game",
     "get_suite",
     "grade",
@@ -84,5 +89,7 @@ __all__ = [
     "make_player",
     "play_game",
     "solve",
+    "tournament",
+    "train",
     "__version__",
 ]

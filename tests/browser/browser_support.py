@@ -121,12 +121,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """The app served on a free loopback port while the block runs; its address."""
+def serving(app: Any, port: int | None = None) -> Iterator[str]:
+    """The app served on a loopback port (a free one unless given) while the block runs; its
+    address.  At the end the server waits at most a second for open pages' live streams."""
     import uvicorn
 
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    port = port or free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -79,7 +79,8 @@ def page(context: Any, server_url: str) -> Iterator[Any]:
     tab.set_default_timeout(15_000)
     failures, outside = watched(tab, server_url)
     tab.goto(server_url + "/")
-    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square')
+    # the first page of a session waits for the server's first imports (a loaded machine: many seconds)
+    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square', timeout=60_000)
     yield tab
     tab.close()
     assert not failures, f"errors in the page: {failures}"

@@ -80,30 +80,43 @@ def test_a_review_grades_each_move_and_draws_the_best_one(page: Any, size: str) 
 def test_teekos_review_offers_to_build_its_table_with_a_progress_bar(
     page: Any, size: str, web_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The page's side of a build: the real Teeko build takes tens of seconds and 300 MB, so here
-    a builder reports the real build's stages, waits for the test, and then fails, and the page
-    must show each state as the server reports it."""
-    step = threading.Event()
+    """The page's side of a build: the real Teeko build takes about 20 s and 300 MB, so here a
+    builder reports the real build's stages level by level, as the test lets it, and then fails;
+    the page must show each state as the server reports it, one estimate, and a bar that moves."""
+    step = threading.Semaphore(0)
 
     def builder(progress) -> None:  # type: ignore[no-untyped-def]
         progress("counting moves", 1, 1)
-        progress("retrograde analysis", 3, 4)
-        step.wait(20)
+        for level in (10, 20, 30):
+            step.acquire(timeout=20)
+            progress("retrograde analysis", level, level + 1)
+        step.acquire(timeout=20)
         raise RuntimeError("stopped by the test")
 
     monkeypatch.setitem(web_app.state.service.tables.builders, "teeko", builder)
+    monkeypatch.setattr(web_app.state.service.tables, "_jobs", {})  # the other size's failed build forgotten
     view = new_game(page, "teeko", "human", "human")
     view = api_move(page, view["id"], "22")
     page.reload()
     rendered(page, view)
     page.click("#review-open")
     page.wait_for_selector('#review[data-state="unavailable"]')
-    assert "gamelearn solve teeko" in (page.text_content("#review-summary") or "")
     page.wait_for_selector("#table-build:not([hidden])")  # offered once the table status is in
+    said = (page.text_content("#review-summary") or "") + (page.text_content("#table-status") or "")
+    assert "about 20 s" in said and "300 MB" in said
+    assert "gamelearn solve" not in said and "well under a minute" not in said  # one estimate, no shell
     page.click("#table-build")
-    page.wait_for_selector('#table-status:has-text("retrograde analysis")')
-    assert page.is_visible("#table-progress") and 0 < float(page.get_attribute("#table-progress", "value") or 0) < 1
+    values = []
+    for _ in range(3):
+        step.release()
+        page.wait_for_function(
+            "v => Number(document.querySelector('#table-progress').value) > v", arg=values[-1] if values else 0.05
+        )
+        values.append(float(page.get_attribute("#table-progress", "value") or 0))
+    assert page.is_visible("#table-progress") and values == sorted(values) and 0 < values[0] < values[-1] < 1
+    status = page.text_content("#table-status") or ""
+    assert "retrograde analysis" in status and "s so far" in status and "s left" in status
     screenshot(page, "teeko-table-build", size)
-    step.set()
+    step.release()
     page.wait_for_selector('#table-status:has-text("the build failed: stopped by the test")')
     assert not page.is_visible("#table-progress")

@@ -114,6 +114,7 @@ def test_regression_menaces_first_box_chart_was_empty_when_it_played_second(clie
     assert history["box"] == centre and not history["empty_board"]
     assert history["opened_first"] == 3 and history["games"] == 4
     assert history["moves"] == ["0", "1"]  # O answers the centre in a corner or on an edge
-    assert history["series"][0] == {} and history["series"][1]  # made when first opened
+    assert history["series"][0] is None and history["series"][1]  # made when first opened
+    assert history["from_game"] == 1
     [stored] = [b for b in boxes(client, "menace", "tictactoe", show="all")["boxes"] if b["board"] == centre]
     assert history["series"][-1] == {m: c for m, c in stored["beads"]}

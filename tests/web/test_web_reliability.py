@@ -274,11 +274,11 @@ def test_serve_warns_when_the_page_is_open_to_the_network(monkeypatch: pytest.Mo
     monkeypatch.setattr(server, "server_config", quiet_config)
     monkeypatch.setattr(uvicorn, "Server", NotListening)
     monkeypatch.setattr("socket.socket.bind", lambda sock, where: None)  # nor is anything bound
-    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", "8765"])
+    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", "8765", "--no-warm-up"])
     assert result.exit_code == 0, result.output
     assert "open to the network" in result.output
     assert not configs[0].proxy_headers and configs[0].limit_concurrency == 256  # no forwarded header believed
-    result = CliRunner().invoke(cli, ["serve", "--port", "8765", "--forwarded-allow-ips", "10.0.0.1"])
+    result = CliRunner().invoke(cli, ["serve", "--port", "8765", "--no-warm-up", "--forwarded-allow-ips", "10.0.0.1"])
     assert result.exit_code == 0 and "open to the network" not in result.output
     assert configs[1].proxy_headers and configs[1].forwarded_allow_ips == "10.0.0.1"
     bad = CliRunner().invoke(cli, ["serve", "--forwarded-allow-ips", "10.0.0.1,proxy!"])

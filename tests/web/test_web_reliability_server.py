@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx  # the test extra's client
 import pytest
 import uvicorn
 

@@ -61,7 +61,8 @@ def test_a_number_too_large_says_so_with_the_bound(client: TestClient) -> None:
     detail = refused(
         client.post("/api/games", json={"game": "tictactoe", "players": ["human", "mcts:playouts=1000000000"]}), 400
     )
-    assert "1000000000 is too large (at most 10000000)" in detail  # the player's own bound
+    # One bound, the one the picker offers: the player's own range narrowed by this server's.
+    assert "playouts=1000000000 is too large (at most 20000 for tictactoe on this server)" in detail
     detail = refused(
         client.post("/api/games", json={"game": "tictactoe", "players": ["human", "mcts:playouts=50000"]}), 400
     )
@@ -69,7 +70,7 @@ def test_a_number_too_large_says_so_with_the_bound(client: TestClient) -> None:
     detail = refused(
         client.post("/api/games", json={"game": "tictactoe", "players": ["human", "minimax:depth=99999999999"]}), 400
     )
-    assert "too large (at most 12)" in detail
+    assert "too large (at most 12 for tictactoe on this server)" in detail
 
 
 def test_echoed_input_is_cut_and_harmless_input_is_not_scrubbed(client: TestClient) -> None:

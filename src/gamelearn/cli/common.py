@@ -60,6 +60,25 @@ err_console = Console(file=TrimmedOutput(stderr=True), highlight=False)  # type:
 #: The help of every GAME argument.
 GAME_HELP = f"one of {', '.join(GAME_NAMES)}, or a form of Teeko such as teeko:goals=advanced"
 
+
+def complete_game(incomplete: str) -> list[str]:
+    """Tab completion of a GAME argument: the games whose names start with what is typed."""
+    return [name for name in GAME_NAMES if name.startswith(incomplete.lower())]
+
+
+def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Tab completion of a player spec: the kinds of the game already typed (every kind of
+    tic-tac-toe before it is), those that start with what is typed; the options are the user's."""
+    from ..games import get_game
+    from ..players.registry import kinds_for
+
+    try:
+        game = get_game(str(ctx.params.get("game_name") or "tictactoe"))
+    except ValueError:
+        return []
+    return [kind.name for kind in kinds_for(game) if kind.name.startswith(incomplete)]
+
+
 #: Exit status for anything a user got wrong (a bad move, option, file): 2, as for usage errors.
 EXIT_USAGE = 2
 #: Exit status for a bug inside gamelearn (the traceback goes to a log file).

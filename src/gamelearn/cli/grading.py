@@ -8,13 +8,14 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..experiments.grading import GradeReport, check_arguments, grade
+from ..experiments import api
+from ..experiments.grading import GradeReport, check_arguments
 from ..experiments.suites import Suite, get_suite
 from ..games import get_game
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
+from .progress import QUIET_HELP, progress_bar
 
 #: The most local processes.
 MAX_WORKERS = 256
@@ -66,7 +67,7 @@ LEGEND = (
 def register(app: typer.Typer) -> None:
     @app.command("grade")
     def grade_command(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC [SPEC...]", help="player specs to grade")],
         suite: Annotated[
             str | None, typer.Option("--suite", help="the suite (default: the game's, e.g. teeko-v1)")
@@ -76,6 +77,7 @@ def register(app: typer.Typer) -> None:
             int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the grades as JSON")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
     ) -> None:
         """Grade player SPECs on the game's suite of positions, each frozen and greedy: the share of
         positions where its move keeps the value (keeps), is perfect play's (best), or throws a win
@@ -86,13 +88,9 @@ def register(app: typer.Typer) -> None:
         except ValueError as error:
             fail(str(error))
         check_store(readonly=True)  # stored learners are read from it
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=err_console, transient=True) as progress:
-            task = progress.add_task("positions", total=len(chosen) * len(specs))
+        with progress_bar(err_console, "positions", len(chosen) * len(specs), "positions", quiet) as progress:
             try:
-                reports = grade(
-                    game, specs, chosen.name, seed=seed, workers=workers, progress=lambda n: progress.advance(task, n)
-                )
+                reports = api.grade(game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance)
             except ValueError as error:
                 fail(str(error))
         if as_json:
@@ -111,7 +109,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("suite")
     def suite_command(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
         as_json: Annotated[bool, typer.Option("--json", help="print the suite's summary as JSON")] = False,
     ) -> None:
         """What the game's suite of graded positions holds: how it was drawn, and its counts by

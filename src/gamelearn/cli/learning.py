@@ -7,16 +7,15 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
-from ..experiments import curves_output
 from ..experiments.training import Checkpoint, grade_learner, suite_label, train_self_play
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
@@ -24,7 +23,20 @@ from ..match import DEFAULT_MAX_PLIES
 from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
-from .common import SEED_MAX, SEED_MIN, check_name, check_store, console, err_console, fail, output_dir, print_json
+from .common import (
+    MAX_LEARNER_GAMES,
+    SEED_MAX,
+    SEED_MIN,
+    check_name,
+    check_store,
+    complete_game,
+    console,
+    err_console,
+    fail,
+    output_dir,
+    print_json,
+)
+from .progress import QUIET_HELP, progress_bar
 from .teeko_runs import signals_held, terminate_as_interrupt
 
 #: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
@@ -32,6 +44,15 @@ CHECKPOINT_HEADER = (
     f"{'time':>7} {'games':>9} {'steps':>9} {'loss':>6} {'v.loss':>6} {'games/s':>7} {'pos/s':>8} "
     f"{'keeps':>6} {'best':>6} {'blund.':>6}"
 )
+
+
+#: curves: the most seconds of training a learner, measurements of a timed run, games a score takes.
+MAX_CURVE_SECONDS = 24 * 60 * 60
+MAX_POINTS = 1_000
+MAX_EVAL_GAMES = 100_000
+#: The most self-play games one `train` run is asked for, and the most checkpoints it grades.
+MAX_TRAIN_GAMES = 100_000_000
+MAX_CHECKPOINTS = 1_000
 
 
 def _share(value: float | None) -> str:
@@ -49,22 +70,37 @@ def checkpoint_line(point: Checkpoint) -> str:
 def register(app: typer.Typer) -> None:
     @app.command()
     def train(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
+        game_name: Annotated[
+            str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
+        ],
         learner: Annotated[str, typer.Argument(metavar="LEARNER", help="a self-play learner: az (a spec)")],
         name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
         minutes: Annotated[
-            float | None, typer.Option("--minutes", help="train for this long (grading left out)")
+            float | None,
+            typer.Option("--minutes", min=0, max=api.MAX_TRAIN_MINUTES, help="train for this long (grading left out)"),
         ] = None,
-        games: Annotated[int | None, typer.Option("--games", help="train for this many self-play games")] = None,
+        games: Annotated[
+            int | None,
+            typer.Option("--games", min=1, max=MAX_TRAIN_GAMES, help="train for this many self-play games"),
+        ] = None,
         seed: Annotated[
             int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")
         ] = 0,
-        checkpoints: Annotated[int, typer.Option("--checkpoints", help="graded checkpoints along the way")] = 5,
+        checkpoints: Annotated[
+            int, typer.Option("--checkpoints", min=1, max=MAX_CHECKPOINTS, help="graded checkpoints along the way")
+        ] = 5,
         grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")] = True,
         parallel: Annotated[
-            int | None, typer.Option("--parallel", help="self-play games at once (default per game; hundreds on a GPU)")
+            int | None,
+            typer.Option(
+                "--parallel",
+                min=1,
+                max=api.MAX_PARALLEL,
+                help="self-play games at once (default per game; hundreds on a GPU)",
+            ),
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the checkpoints as JSON")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
     ) -> None:
         """Train a self-play learner (az) for --minutes or --games and keep it in the store under
         --name (a name already kept goes on from where it was); checkpoints show the loss, the
@@ -128,22 +164,19 @@ def register(app: typer.Typer) -> None:
                 markup=False,
             )
             shown.print(CHECKPOINT_HEADER, markup=False)
-            columns: list[Any] = [TextColumn("{task.description}"), BarColumn()]
-            columns += [MofNCompleteColumn()] if games else []
-            columns += [TimeElapsedColumn(), TimeRemainingColumn()]
             points: list[Checkpoint] = []
             start_games = counts["games"]
             started = time.perf_counter()
             grader = (lambda learnt: grade_learner(game, learner, learnt)) if label else None
-            with Progress(*columns, console=shown, transient=True) as progress:
-                task = progress.add_task("self-play", total=games if games else 60 * (minutes or 0))
+            total, unit = (games, "games") if games else (60 * (minutes or 0), "seconds")
+            with progress_bar(shown, "self-play", total, unit, quiet) as progress:
 
                 def on_batch(played: int, of: int) -> None:
-                    progress.update(task, completed=played if of else time.perf_counter() - started)
+                    progress.set(played if of else time.perf_counter() - started)
 
                 def on_checkpoint(point: Checkpoint) -> None:
                     points.append(point)
-                    progress.console.print(checkpoint_line(point), markup=False)
+                    progress.print(checkpoint_line(point))
 
                 try:
                     with terminate_as_interrupt():
@@ -191,7 +224,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def curves(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}")],
+        game_name: Annotated[
+            str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
+        ],
         specs: Annotated[
             list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")
         ],
@@ -199,21 +234,39 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--against", help="the opponent they train against (self-play learners: only measured)")
         ] = "random",
         games: Annotated[
-            int | None, typer.Option("--games", help="training games per learner (default 100 without --seconds)")
+            int | None,
+            typer.Option(
+                "--games",
+                min=1,
+                max=MAX_LEARNER_GAMES,
+                help="training games per learner (default 100 without --seconds)",
+            ),
         ] = None,
         seconds: Annotated[
-            float | None, typer.Option("--seconds", help="training time per learner instead (measuring left out)")
+            float | None,
+            typer.Option(
+                "--seconds", min=0, max=MAX_CURVE_SECONDS, help="training time per learner instead (measuring left out)"
+            ),
         ] = None,
-        every: Annotated[int, typer.Option("--every", help="with --games: measure every this many games")] = 10,
-        points: Annotated[int, typer.Option("--points", help="with --seconds: measurements, evenly in time")] = 10,
-        seeds: Annotated[int, typer.Option("--seeds", help="independent learners per spec")] = 5,
+        every: Annotated[
+            int,
+            typer.Option("--every", max=MAX_LEARNER_GAMES, help="with --games: measure every this many games"),
+        ] = 10,
+        points: Annotated[
+            int, typer.Option("--points", min=1, max=MAX_POINTS, help="with --seconds: measurements, evenly in time")
+        ] = 10,
+        seeds: Annotated[
+            int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")
+        ] = 5,
         side: Annotated[
             str, typer.Option("--side", metavar="first|second|alternate", help="the learner's seat in every game")
         ] = "alternate",
         x_axis: Annotated[
             str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
         ] = None,
-        eval_games: Annotated[int, typer.Option("--eval-games", help="games a score measurement plays")] = 20,
+        eval_games: Annotated[
+            int, typer.Option("--eval-games", min=1, max=MAX_EVAL_GAMES, help="games a score measurement plays")
+        ] = 20,
         seed: Annotated[
             int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same curves)")
         ] = 0,
@@ -234,6 +287,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         force: Annotated[bool, typer.Option("--force", help="replace the files an --out STEM names")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
     ) -> None:
         """Learning curves on shared axes: each learner SPEC trained --seeds times for --games games
         or --seconds of training (self-play learners by self-play, the others against --against,
@@ -270,7 +324,6 @@ def register(app: typer.Typer) -> None:
         else:
             folder, chosen = output_dir(out, "plots"), None
         shown: Console = err_console if as_json else console
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         started = time.perf_counter()
         total = len(specs) * seeds
 
@@ -288,34 +341,32 @@ def register(app: typer.Typer) -> None:
             except (ValueError, OSError) as error:
                 return number, f"--out: {error} (the result is saved: curves #{number})"
 
-        with Progress(*columns, console=shown, transient=as_json) as progress:
-            task = progress.add_task("learners", total=total)
+        with progress_bar(shown, "learners", total, "learners", quiet) as progress:
 
             def on_learner(found: list[curves_module.Point]) -> None:
                 last = found[-1]
-                progress.console.print(
+                progress.note(
                     f"{specs[last.spec_index].strip()} seed {last.learner} finished: {last.games:,} games, "
-                    f"{last.seconds:.1f} s of training; keeps {100 * last.keeps:.1f}%, score {100 * last.score:.0f}%",
-                    markup=False,
-                    soft_wrap=True,
+                    f"{last.seconds:.1f} s of training; keeps {100 * last.keeps:.1f}%, score {100 * last.score:.0f}%"
                 )
-                progress.advance(task, 1)
+                progress.advance(1)
 
             try:
                 with terminate_as_interrupt():
-                    result = curves_module.run_curves(
+                    result = api.curves(
                         game,
                         specs,
                         against,
-                        games,
-                        every,
-                        seeds,
+                        games=games,
+                        every=every,
+                        seeds=seeds,
                         seed=seed,
                         eval_games=eval_games,
                         max_plies=max_plies,
                         workers=workers,
                         dask=dask,
-                        progress=on_learner,
+                        progress=None,
+                        on_learner=on_learner,
                         seconds=seconds,
                         points=points,
                         side=side,

@@ -22,23 +22,29 @@ from .common import (
     SEED_MAX,
     SEED_MIN,
     UserError,
+    complete_game,
+    complete_player,
     console,
     err_console,
     fail,
     quiet_flag_types,
     report_internal_error,
 )
-from .play import TerminalGame
+from .play import TerminalGame, play_again
+from .usage import OneLineErrors
 
 quiet_flag_types()
 
 app = typer.Typer(
+    cls=OneLineErrors,
     rich_markup_mode=HELP_MARKUP,
     name="gamelearn",
     help="Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    # `gamelearn --install-completion` adds tab completion of commands, options, games and players
+    # to bash, zsh, fish or PowerShell (docs/cli.md)
+    add_completion=True,
 )
 
 #: Modules of this layer that add commands (each has register(app)).
@@ -70,9 +76,13 @@ def make_or_fail(game: Game, spec: str, seed: int | None, option: str):
 
 @app.command()
 def play(
-    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP),
-    first: str = typer.Option("human", "--first", help="the player who moves first: a player spec"),
-    second: str = typer.Option("", "--second", help="the second player (default: a good computer player)"),
+    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
+    first: str = typer.Option(
+        "human", "--first", help="the player who moves first: a player spec", autocompletion=complete_player
+    ),
+    second: str = typer.Option(
+        "", "--second", help="the second player (default: a good computer player)", autocompletion=complete_player
+    ),
     seed: int | None = typer.Option(
         None, "--seed", min=SEED_MIN, max=SEED_MAX, help="seed for the computer players' random choices"
     ),
@@ -122,20 +132,23 @@ def play(
         # learner by its spec, which says the name it is kept under.
         shown = player.spec() if isinstance(player, Learner) else typed.strip()
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else shown)
-    console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
-    try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
-        session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
-    except ValueError as error:
-        fail(str(error))
-    if session.run() is None:
-        return
-    for kept in session.match.lessons:
-        if kept.learner.keep_name() is not None and kept.learner.trains:
-            console.print(f"{kept.learner.kind} learned: {kept.lesson.text}.", markup=False)
+    while True:  # a game, then another while the person at the terminal says yes
+        console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
+        try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
+            session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
+        except ValueError as error:
+            fail(str(error))
+        if session.run() is None:
+            return
+        for kept in session.match.lessons:
+            if kept.learner.keep_name() is not None and kept.learner.trains:
+                console.print(f"{kept.learner.kind} learned: {kept.lesson.text}.", markup=False)
+        if not humans or not play_again():
+            return
 
 
 @app.command()
-def rules(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
+def rules(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game)) -> None:
     """Print the rules of GAME and its move notation."""
     game = load_game(game_name)
     console.print(game.rules_text(), markup=False)
@@ -166,7 +179,9 @@ def shown_default(game: Game, option: Option) -> str:
 
 
 @app.command()
-def players(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP)) -> None:
+def players(
+    game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
+) -> None:
     """List the player specs GAME accepts, with their options and defaults."""
     from rich.table import Table
 

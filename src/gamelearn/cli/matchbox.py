@@ -8,6 +8,7 @@ experiments.matchbox.
 # no "from __future__ import annotations": Typer reads the Annotated options of the nested
 # commands at run time, and their help texts use the enclosing function's variables
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,9 +29,14 @@ from .common import (
     output_dir,
     print_json,
 )
+from .progress import QUIET_HELP, progress_bar
 
 #: The most fresh learners an experiment trains against each opponent.
 MAX_LEARNERS = 100_000
+#: The most games of one opponent's run, learners x games: their records take a byte a game, and
+#: a run of this size takes some minutes (HER plays about 25,000 games a second on one core).
+MAX_GAMES_IN_ALL = 20_000_000
+SIZE_HELP = f"learners x games at most {MAX_GAMES_IN_ALL:,}"
 #: Beads a result may add or take out per bead drawn (MENACE's rewards).
 MAX_REWARD = 100
 
@@ -109,7 +115,8 @@ def learner_app(kind: str) -> typer.Typer:
         def menace_experiment(
             ctx: typer.Context,
             learners: Annotated[
-                int, typer.Option("--learners", min=1, max=MAX_LEARNERS, help="fresh MENACEs per opponent")
+                int,
+                typer.Option("--learners", min=1, max=MAX_LEARNERS, help=f"fresh MENACEs per opponent; {SIZE_HELP}"),
             ] = 10,
             games: Annotated[
                 int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each MENACE plays")
@@ -142,6 +149,7 @@ def learner_app(kind: str) -> typer.Typer:
                 bool, typer.Option("--chart/--no-chart", help="print the chart of one MENACE per opponent")
             ] = True,
             as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+            quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
         ) -> None:
             if ctx.invoked_subcommand is not None:
                 return
@@ -164,6 +172,7 @@ def learner_app(kind: str) -> typer.Typer:
                 out,
                 chart and not as_json,
                 as_json,
+                quiet,
             )
 
     else:
@@ -172,7 +181,10 @@ def learner_app(kind: str) -> typer.Typer:
         def her_experiment(
             ctx: typer.Context,
             learners: Annotated[
-                int, typer.Option("--learners", min=1, max=MAX_LEARNERS, help=f"fresh {kind.upper()}s per opponent")
+                int,
+                typer.Option(
+                    "--learners", min=1, max=MAX_LEARNERS, help=f"fresh {kind.upper()}s per opponent; {SIZE_HELP}"
+                ),
             ] = 50,
             games: Annotated[
                 int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each one plays")
@@ -194,6 +206,7 @@ def learner_app(kind: str) -> typer.Typer:
                 bool, typer.Option("--chart/--no-chart", help="print Gardner's chart of one learner per opponent")
             ] = True,
             as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+            quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
         ) -> None:
             if ctx.invoked_subcommand is not None:
                 return
@@ -209,6 +222,7 @@ def learner_app(kind: str) -> typer.Typer:
                 chart and not as_json,
                 "WB".index(side.upper()),
                 as_json,
+                quiet,
             )
 
     from ..store.files import MissingFolderError
@@ -350,6 +364,16 @@ def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, a
         console.print(f"Learning curve: {path}", markup=False, soft_wrap=True)
 
 
+def check_size(learners: int, games: int) -> None:
+    """A run keeps each learner's record (a letter a game) to draw its curves: learners x games
+    letters an opponent.  Above MAX_GAMES_IN_ALL that is gigabytes and hours: refused in one line."""
+    if learners * games > MAX_GAMES_IN_ALL:
+        fail(
+            f"--learners {learners:,} x --games {games:,} is {learners * games:,} games an opponent, more than "
+            f"the {MAX_GAMES_IN_ALL:,} a run holds (each game's result is kept for the curves); give fewer"
+        )
+
+
 def run_her_command(
     kind: str,
     learners: int,
@@ -360,20 +384,24 @@ def run_her_command(
     chart: bool,
     side: int = 1,
     as_json: bool = False,
+    quiet: bool = False,
 ) -> None:
     from ..experiments.matchbox import run_her
 
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    check_size(learners, games)
     if out is not None:
         output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
     check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
-    result = run_her(kind, learners, games, opponents, seed, side=side)
+    runs = len(opponents) * (2 if kind == "him" else 1)  # HIM is compared with HER on the same games
+    with progress_bar(err_console, "games", runs * learners * games, "games", quiet) as bar:
+        result = run_her(kind, learners, games, opponents, seed, side=side, progress=bar.advance)
+        if kind == "him":
+            compare_with_her(result, learners, games, opponents, seed, side, quiet=True, progress=bar.advance)
     name = kind.upper()
     title = f"{name}: losses per game, {learners} learners, seed {seed}"
     if as_json:
-        if kind == "him":
-            compare_with_her(result, learners, games, opponents, seed, side, quiet=True)
         save_and_plot(kind, result, folder, title, as_json=True)
         return
     colour = ("White", "Black")[side]
@@ -424,7 +452,7 @@ def run_her_command(
         + (" (Gardner's rule only ever threw away bad moves)." if good == 0 else " (a good bead was lost!).")
     )
     if kind == "him":
-        compare_with_her(result, learners, games, opponents, seed, side)
+        tell_him_against_her(result)
     if chart:
         for item in result["opponents"]:
             letters = item["chart"]
@@ -437,20 +465,31 @@ def run_her_command(
 
 
 def compare_with_her(
-    him: dict[str, Any], learners: int, games: int, opponents: list[str], seed: int, side: int, quiet: bool = False
+    him: dict[str, Any],
+    learners: int,
+    games: int,
+    opponents: list[str],
+    seed: int,
+    side: int,
+    quiet: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> None:
     """The classroom page's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
     from ..experiments.matchbox import run_her
 
-    her = run_her("her", learners, games, opponents, seed, side=side)
+    her = run_her("her", learners, games, opponents, seed, side=side, progress=progress)
     him["her_for_comparison"] = [
         {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]}
         for t in her["opponents"]
     ]
-    if quiet:
-        return
+    if not quiet:
+        tell_him_against_her(him)
+
+
+def tell_him_against_her(him: dict[str, Any]) -> None:
+    """The answer to the classroom page's question, from HIM's result with HER's beside it."""
     console.print("\nDoes HIM lose more games than HER, or fewer? (same games' seeds for both)")
-    for mine, theirs in zip(him["opponents"], her["opponents"], strict=True):
+    for mine, theirs in zip(him["opponents"], him["her_for_comparison"], strict=True):
         a, b = mine["average_losses"], theirs["average_losses"]
         answer = "more" if a > b else "fewer" if a < b else "as many"
         console.print(
@@ -470,15 +509,20 @@ def run_menace_command(
     out: Path | None,
     chart: bool,
     as_json: bool = False,
+    quiet: bool = False,
 ) -> None:
     from ..experiments.matchbox import run_menace
 
     opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    check_size(learners, games)
     if out is not None:
         output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
     check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
-    result = run_menace(learners, games, opponents, seed, side=side, beads=beads, rewards=rewards)
+    with progress_bar(err_console, "games", len(opponents) * learners * games, "games", quiet) as bar:
+        result = run_menace(
+            learners, games, opponents, seed, side=side, beads=beads, rewards=rewards, progress=bar.advance
+        )
     symbol = "XO"[side]
     title = f"MENACE as {symbol}: losses per game, {learners} learners, seed {seed}"
     if as_json:

@@ -4,11 +4,13 @@ The game is a :class:`gamelearn.match.Match` played a ply at a time, so the pers
 offer more than a move: ``?`` lists the legal moves, ``hint`` shows the perfect player's move and
 the position's value (where the game is solved), ``undo`` takes back the person's last move and the
 reply to it, ``q`` (or Ctrl-C, Ctrl-D) abandons the game.  The end says why, from the person's side
-("You lose: B has no move left").  Rules and decisions stay with the game and the players.
+("You lose: B has no move left"), and offers another game.  At a terminal the prompt has readline's
+line editing and history; a control sequence or a pasted paragraph is "not a move", cut short.  Rules and decisions stay with the game and the players.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -18,6 +20,48 @@ from .common import console
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_LINE = "Type a move, or ? (legal moves), hint (perfect play), undo, q (quit)."
+#: The longest input shown back in a message: a pasted paragraph is cut, not echoed whole.
+SHOWN_INPUT = 20
+
+
+def shown_input(text: str) -> str:
+    """What a person typed, as a message quotes it: cut to SHOWN_INPUT characters."""
+    return repr(text if len(text) <= SHOWN_INPUT else text[:SHOWN_INPUT] + "…")
+
+
+def not_a_move(text: str) -> str | None:
+    """Why ``text`` cannot be a move whatever the position, or None: a control sequence (an arrow
+    key or another key a terminal sends as escape codes, where line editing is missing), or far
+    too long for any game's notation."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        return "not a move: that holds control characters (an arrow key?); type ? for the legal moves"
+    if len(text) > SHOWN_INPUT:
+        return f"not a move: {shown_input(text)} is far longer than a move; type ? for the legal moves"
+    return None
+
+
+def read_line(prompt: str) -> str:
+    """A line typed at ``prompt``.  At a terminal with readline the line can be edited (arrows,
+    Home, End, ^W) and earlier lines come back with the up arrow; elsewhere (a pipe, a test) the
+    console reads it plainly."""
+    if sys.stdin.isatty() and console.is_terminal:
+        try:
+            import readline  # noqa: F401 - importing it gives input() line editing and history
+        except ImportError:  # a Python built without it (Windows): no editing, the same prompt
+            pass
+        else:
+            return input(prompt)
+    return console.input(prompt, markup=False)
+
+
+def play_again() -> bool:
+    """After a finished game: another?  Yes only for y or yes; the end of input is a no."""
+    try:
+        answer = read_line("Play again? [y/N] ")
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 class Quit(Exception):
@@ -136,9 +180,13 @@ class TerminalGame:
         prompt = f"{self.names[mover]} ({self.game.symbols[mover]}) to move{placing}: "
         while True:
             try:
-                text = console.input(prompt, markup=False).strip()
+                text = read_line(prompt).strip()
             except EOFError:
                 raise Quit from None
+            refused = not_a_move(text)
+            if refused is not None:
+                console.print(refused, style="red", markup=False, soft_wrap=True)
+                continue
             word = text.lower()
             if word in QUIT_WORDS:
                 raise Quit

@@ -13,9 +13,9 @@ from rich.table import Table
 
 from ..games import Game, IllegalMove, get_game
 from ..solve import Solution, solve
-from .common import GAME_HELP, console, err_console, fail, print_json
+from .common import GAME_HELP, complete_game, console, err_console, fail, print_json
 
-GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)]
+GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)]
 
 
 def _game(name: str) -> Game:
@@ -66,10 +66,14 @@ def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
         tasks: dict[str, TaskID] = {}
 
         def report(stage: str, done: int, total: int) -> None:
+            # The retrograde analysis goes one distance further until a level resolves nothing:
+            # how many levels there are is known only at the end, so its bar shows none until then
+            # (the kernels' "distance + 1" would be a total that moves ahead of the bar for ever).
+            growing = stage == "retrograde analysis" and done < total
             if stage not in tasks:
-                tasks[stage] = progress.add_task(stage, total=total)
+                tasks[stage] = progress.add_task(stage, total=None if growing else total)
             label = f"{stage} (distance {done})" if stage == "retrograde analysis" else stage
-            progress.update(tasks[stage], completed=done, total=total, description=label)
+            progress.update(tasks[stage], completed=done, total=None if growing else total, description=label)
 
         return build_table(variant_of(game), path, report)
 

@@ -31,6 +31,7 @@ from .common import (
     output_dir,
     print_json,
 )
+from .progress import QUIET_HELP, progress_bar
 from .teeko import open_store, percent
 
 if TYPE_CHECKING:
@@ -153,13 +154,12 @@ def batch(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the outcome as one JSON object on stdout (progress on stderr)")
     ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
     """The program plays itself N games, as `teeko <I flags> <II flags> mem2.m N` did.
 
     A memory FILE is updated in place after the run, as the original did; a NAME in the store.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from ..experiments.thesis_batch import BatchConfig, BatchHang, BatchKeeper, KeptMemory, run_batch
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
@@ -248,24 +248,13 @@ def batch(
                        markup=False)  # fmt: skip
         elif ref.created:
             said.print(f"{player}'s memory {ref.name} is new: it starts empty and is kept in the store.", markup=False)
-    with (
-        Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err_console,
-            transient=True,
-        ) as progress,
-        terminate_as_interrupt(),
-    ):
-        task = progress.add_task("playing", total=count)
+    with progress_bar(err_console, "playing", count, "games", quiet) as progress, terminate_as_interrupt():
 
         def on_game(summary: GameSummary) -> None:
             keeper.add(summary)
             if transcript is not None:
                 transcript.game_done(summary)
-            progress.advance(task)
+            progress.advance()
             if keeper.due():
                 keeper.save()
 
@@ -280,6 +269,7 @@ def batch(
             stat=counts_at_start,
             trace=transcript,  # type: ignore[arg-type]
             progress=on_game,
+            keep_games=False,  # the keeper holds what it needs of each game
         )
         try:
             run_batch(config)
@@ -405,12 +395,11 @@ def experiment(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the report as one JSON object on stdout (progress on stderr)")
     ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
     """Rerun the thesis's memory experiment over several seeds, with 95% intervals and a chart."""
     import os
     from dataclasses import fields
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..experiments import thesis_experiment
     from ..experiments.runners import Interrupted
@@ -460,18 +449,10 @@ def experiment(
         + (f"Dask workers ({dask})" if dask else "local processes")
     )
     training = f"training our memory ({config.train_games} games)"
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-    ) as progress:
-        task = progress.add_task(training, total=None)
+    with progress_bar(err_console, training, None, "runs", quiet) as progress:
 
         def on_progress(done: int, total: int) -> None:  # the first step done is the training
-            progress.update(task, completed=done, total=total, description="runs")
+            progress.set(done, total=total, description="runs")
 
         try:
             with terminate_as_interrupt():

@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..experiments import api
 from ..experiments.openings import max_plies as max_opening_plies
 from ..experiments.pairs import Sprt
 from ..experiments.suites import get_suite
@@ -20,13 +20,13 @@ from ..experiments.tournament import (
     TournamentResult,
     check_arguments,
     default_workers,
-    run_tournament,
 )
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, console, err_console, fail, print_json
+from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
 from .grading import grades_table
+from .progress import QUIET_HELP, progress_bar
 
 #: The most games a pair plays, and the most local processes.
 MAX_PAIR_GAMES = 1_000_000
@@ -218,7 +218,7 @@ def repeat_notes(result: TournamentResult) -> list[str]:
 def register(app: typer.Typer) -> None:
     @app.command()
     def tournament(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
         specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
         games: Annotated[
             int,
@@ -262,6 +262,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON (tables go away)")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
     ) -> None:
         """A round robin between player SPECs: each pair plays --games games, every game seeded, every
         move graded against the perfect player with --grade; the result is saved to the store."""
@@ -280,23 +281,20 @@ def register(app: typer.Typer) -> None:
         check_store()  # the result is kept there: a store that cannot be opened is named before any game
         pairs = len(specs) * (len(specs) - 1) // 2
         # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         started = time.perf_counter()
-        with Progress(*columns, console=err_console, transient=True) as progress:
-            task = progress.add_task("games", total=pairs * games)
+        with progress_bar(err_console, "games", pairs * games, "games", quiet) as progress:
             try:
-                result = run_tournament(
+                result = api.tournament(
                     game,
                     specs,
                     games,
-                    seed,
+                    seed=seed,
                     max_plies=max_plies,
                     grade=grade,
                     workers=workers,
                     dask=dask,
-                    progress=lambda n: progress.advance(task, n),
-                    openings=mode,
-                    opening_plies=plies,
+                    progress=progress.advance,
+                    openings=mode if plies is None else f"balanced:plies={plies}",
                     sprt=test,
                 )
             except ValueError as error:

@@ -35,12 +35,17 @@ def serve(
             help="proxies whose X-Forwarded-For is believed (comma-separated); none by default",
         ),
     ] = "",
+    warm: Annotated[
+        bool,
+        typer.Option("--warm-up/--no-warm-up", help="make az in the background at start, so its first move is quick"),
+    ] = True,
 ) -> None:
     """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn."""
     import uvicorn  # a base dependency, imported here so that other commands start quickly
 
     from ..web import create_app
     from ..web.server import ServerLimits, check_proxies, open_to_the_network, server_config
+    from ..web.warmup import warm_up
 
     try:
         limits = ServerLimits(header_timeout, keep_alive, max_connections, check_proxies(forwarded_allow_ips))
@@ -61,9 +66,12 @@ def serve(
             f"[bold]Warning:[/bold] on {host} the page is open to the network: anyone who can reach this "
             "machine can play, make learners and use its processors (127.0.0.1: this machine only)."
         )
+    if warm:  # once the port is ours: az's network made and its search compiled in the background
+        app.state.warm_up = warm_up(("az",))
     console.print(f"gamelearn web app on http://{host}:{port}/  (API documentation: /docs; Ctrl-C stops it)")
     # Made only now: uvicorn's Config sets up its logging on the streams of the moment.
-    server = uvicorn.Server(server_config(app, host, port, limits))
+    # Open pages hold a live stream each: a stop waits at most 2 s for them, not their 25 s.
+    server = uvicorn.Server(server_config(app, host, port, limits, timeout_graceful_shutdown=2))
     try:
         server.run()
     except KeyboardInterrupt:  # as uvicorn.run: a ^C before its own handlers are in place

@@ -250,6 +250,16 @@ class CurvesResult:
         data["points"] = [{k: _number(v) for k, v in row.items()} for row in self.seed_rows()]
         return data
 
+    def to_dataframe(self, per_seed: bool = False) -> Any:
+        """The curves as a pandas DataFrame (pandas imported here): a row a spec and checkpoint,
+        means and 95% bands over seeds (the CSV_COLUMNS), or with ``per_seed`` a row a learner and
+        checkpoint (the POINT_COLUMNS)."""
+        from .api_frames import dataframe
+
+        if per_seed:
+            return dataframe(self.seed_rows(), POINT_COLUMNS)
+        return dataframe(self.rows(), CSV_COLUMNS)
+
 
 def _number(value: Any) -> Any:
     if isinstance(value, float):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,10 +81,18 @@ def loss_rate(records: Sequence[str], letter: str) -> list[float]:
     return [sum(1 for r in records if r[g] == letter) / len(records) for g in range(games)]
 
 
-def run_her(kind: str, learners: int, games: int, opponents: Sequence[str], seed: int, side: int = 1) -> dict[str, Any]:
+def run_her(
+    kind: str,
+    learners: int,
+    games: int,
+    opponents: Sequence[str],
+    seed: int,
+    side: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     """Train ``learners`` fresh HERs (``kind`` "her") or HIMs ("him") for ``games`` games against
     each opponent, seeded, playing ``side`` (1, Black, as in Gardner 1962; 0 for White); check every
-    bead taken out against the exact solution."""
+    bead taken out against the exact solution.  ``progress(games)`` after each learner."""
     if kind not in ("her", "him"):
         raise ValueError(f"kind must be her or him, not {kind!r}")
     if learners < 1 or games < 1:
@@ -99,6 +107,8 @@ def run_her(kind: str, learners: int, games: int, opponents: Sequence[str], seed
         for learner in range(learners):
             seeds = [game_seed(seed + number, learner, g) for g in range(games)]
             run = train_her(seeds, opponent, him=kind == "him", learner_side=side)
+            if progress is not None:
+                progress(games)
             losses.append(run.losses)
             records.append(run.record)
             last = max(last, run.record.rfind("L") + 1)
@@ -140,9 +150,11 @@ def run_menace(
     side: int = 0,
     beads: Sequence[int] = MENACE_BEADS,
     rewards: Sequence[int] = MENACE_REWARDS,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Train ``learners`` fresh MENACEs for ``games`` games against each opponent (MENACE plays
-    ``side``: 0 first, as Michie's did; in self-play one MENACE plays both sides)."""
+    ``side``: 0 first, as Michie's did; in self-play one MENACE plays both sides).
+    ``progress(games)`` after each learner."""
     if learners < 1 or games < 1:
         raise ValueError("learners and games must be at least 1")
     window = max(1, min(100, games // 10))
@@ -153,6 +165,8 @@ def run_menace(
         for learner in range(learners):
             seeds = [game_seed(seed + number, learner, g) for g in range(games)]
             run = train_menace(seeds, opponent, learner_side=side, beads=beads, rewards=rewards)
+            if progress is not None:
+                progress(games)
             records.append(run.record)
             boxes += len(run.boxes)
         totals = {letter: sum(r.count(letter) for r in records) / learners for letter in "WDL"}

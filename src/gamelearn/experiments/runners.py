@@ -31,6 +31,10 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+#: How long a run waits for a Dask scheduler's first worker before it says there is none.
+DASK_WORKER_WAIT = 30.0
+
+
 def default_workers() -> int:
     """min(2, cpu): the machine this was written on has two cores shared with others."""
     return max(1, min(2, os.cpu_count() or 1))
@@ -138,6 +142,14 @@ def executor(workers: int, dask: str | None = None) -> Iterator[Any]:
                 client = Client(dask, timeout=10)
             except (OSError, TimeoutError, ValueError) as error:
                 raise ValueError(f"cannot reach the Dask scheduler at {dask!r}: {error}") from None
+            try:  # a scheduler with no worker takes the tasks and runs none: say so, not hang
+                client.wait_for_workers(1, timeout=DASK_WORKER_WAIT)
+            except TimeoutError:
+                client.close()
+                raise ValueError(
+                    f"the Dask scheduler at {dask!r} has no worker (waited {DASK_WORKER_WAIT:g} s); "
+                    f"start one with `dask worker {dask}`"
+                ) from None
         try:
             yield DaskExecutor(client)
         finally:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -77,6 +77,10 @@ class BatchConfig:
     trace: str | Path | IO[str] | None = None
     progress: Callable[[GameSummary], None] | None = None
     fixes: Fixes | None = None  # overrides ``original`` when given (e.g. one bug at a time)
+    #: keep every game's summary in the result (``BatchResult.games``); a caller that hears each
+    #: game through ``progress`` and keeps what it needs passes False, so a million-game batch
+    #: does not hold a million summaries twice
+    keep_games: bool = True
 
 
 @dataclass(frozen=True)
@@ -270,7 +274,8 @@ def run_batch(config: BatchConfig) -> BatchResult:
                 f"r={draws.calls} oob={off_reads}/{sensitive}"
             )
             summary = GameSummary(g, n, n - 1, result, reason, tuple(moves), lesson)
-            summaries.append(summary)
+            if config.keep_games:
+                summaries.append(summary)
             if config.progress is not None:
                 config.progress(summary)
     except BaseException:
@@ -346,8 +351,10 @@ class BatchKeeper:
         self._stored: dict[str, tuple[float | None, Memory]] = {}  # name -> (version, contents)
 
     def add(self, summary: GameSummary) -> None:
-        """A finished game (one list append: an interrupt leaves it counted or not, never half)."""
-        self.played.append(summary)
+        """A finished game (one list append: an interrupt leaves it counted or not, never half),
+        without its moves, which no save needs (the trace has them): what a batch holds a game
+        is its result and its lesson."""
+        self.played.append(replace(summary, moves=()))
 
     def due(self) -> bool:
         return self.clock() - self.last_save >= SAVE_EVERY_SECONDS

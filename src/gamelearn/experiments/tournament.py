@@ -53,6 +53,7 @@ from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
 from ..players.hangs import NoMoveError, OpeningHang
 from ..players.registry import make_player
 from ..solve import Grade, Solution, solve
+from .api_progress import GameCounter
 from .grading import GradeReport
 from .grading import grade as grade_on_suite
 from .openings import Book, choose_book
@@ -96,6 +97,8 @@ class PairTask:
     #: the opening of game pair m is openings[m]; () plays every game from the start
     openings: tuple[tuple[str, ...], ...] = ()
     sprt: Sprt | None = None
+    #: a queue that hears (pair, game index) after each game, for a progress bar by games (None: none)
+    heard: Any = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,8 @@ def play_pair(task: PairTask) -> list[GameResult]:
                 opening=opening,
             )
         )
+        if task.heard is not None:
+            task.heard.put((task.pair, index))
     return results
 
 
@@ -374,6 +379,16 @@ class TournamentResult:
             data["games"] = [g.to_dict() for g in self.games]
         return data
 
+    def to_dataframe(self, table: str = "standings") -> Any:
+        """One of the result's tables as a pandas DataFrame (pandas imported here): "standings"
+        (a row a spec, in the order given), "pairs" (a row a pair of specs) or "games"."""
+        from .api_frames import dataframe
+
+        if table not in ("standings", "pairs", "games"):
+            raise ValueError(f"table is 'standings', 'pairs' or 'games', not {table!r}")
+        rows: tuple[Standing | PairStanding | GameResult, ...] = getattr(self, table)
+        return dataframe([row.to_dict() for row in rows])
+
 
 def summarize(
     game: str,
@@ -558,14 +573,34 @@ def run_tournament(
     specs = [spec.strip() if isinstance(spec, str) else spec for spec in specs]
     check_arguments(game, specs, games_per_pair, max_plies, grade, workers, sprt)
     book = choose_book(game, openings, opening_plies, games_per_pair, seed)
+    pairs = pairings(len(specs))
+    # progress a game at a time where the pairs run here or in local processes (a Dask worker
+    # has no way back but its result: its pair counts when it finishes)
+    counter = (
+        None if progress is None else GameCounter(progress, processes=dask is None and min(workers, len(pairs)) > 1)
+    )
+    heard = None if counter is None or dask is not None else counter.queue
     tasks = [
-        PairTask(game.spec, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade, book.used, sprt)
-        for number, (i, j) in enumerate(pairings(len(specs)))
+        PairTask(
+            game.spec,
+            number,
+            i,
+            j,
+            (specs[i], specs[j]),
+            games_per_pair,
+            seed,
+            max_plies,
+            grade,
+            book.used,
+            sprt,
+            heard,
+        )
+        for number, (i, j) in enumerate(pairs)
     ]
 
     def done(results: list[GameResult]) -> None:
-        if progress is not None:
-            progress(len(results))
+        if counter is not None and results:
+            counter.finish(results[0].pair, len(results))
 
     def table(games: list[GameResult]) -> TournamentResult:
         return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, games, book, sprt)
@@ -575,6 +610,9 @@ def run_tournament(
     except Interrupted as stopped:  # keep what finished: the pairs played to the end
         finished = [pair for pair in stopped.finished if pair is not None]
         raise TournamentInterrupted(table([r for p in finished for r in p]), len(finished), len(tasks)) from None
+    finally:
+        if counter is not None:
+            counter.close()
     result = table([result for pair in played for result in pair])
     if not grade:
         return result

@@ -7,6 +7,7 @@ import importlib
 from .base import TYPE_CHECKING, Game, GameFacts, GameOption, IllegalMove
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
     from .hexapawn import Hexapawn
@@ -37,6 +38,15 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """The hint `` (did you mean 'teeko'?)`` for a mistyped name close to one of ``known``, else "": the
+    likeliest intended name is worth more to a person than the full list after it."""
+    import difflib  # only on a mistake
+
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def game_options(name: str) -> tuple[GameOption, ...]:
     """The options the spec of game ``name`` takes (empty for a game with none)."""
     return _game_class(name).game_options
@@ -52,7 +62,8 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
     name = name.strip()
     key = _ALIASES.get(name, name)
     if key not in _CLASSES:
-        raise ValueError(f"unknown game {name or spec!r}; valid games: {', '.join(GAME_NAMES)}")
+        hint = did_you_mean(name, [*GAME_NAMES, *_ALIASES])
+        raise ValueError(f"unknown game {name or spec!r}{hint}; valid games: {', '.join(GAME_NAMES)}")
     declared = {option.name: option for option in game_options(key)}
     given: dict[str, str] = {}
     for piece in rest.split(",") if rest.strip() else []:
@@ -60,7 +71,8 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
         option = _OPTION_ALIASES.get(option, option)
         if option not in declared:
             names = ", ".join(declared) or "none"
-            raise ValueError(f"unknown option {option!r} for game {key!r}; valid options: {names}")
+            hint = did_you_mean(option, declared)
+            raise ValueError(f"unknown option {option!r} for game {key!r}{hint}; valid options: {names}")
         if not eq or not value:
             raise ValueError(f"option {option!r} of game {key!r} needs a value: {option}=VALUE")
         if option in given:
@@ -92,6 +104,7 @@ __all__ = [
     "GameFacts",
     "GameOption",
     "IllegalMove",
+    "did_you_mean",
     "game_options",
     "get_game",
     "parse_game_spec",

@@ -183,8 +183,11 @@ def _find_kind(game: Game, name: str) -> PlayerKind:
         _load_all()
     kind = _KINDS.get(name)
     if kind is None or (kind.games is not None and game.name not in kind.games):
+        from ..games import did_you_mean
+
         valid = [k.name for k in kinds_for(game)]
-        raise ValueError(f"unknown player {name!r} for {game.name}; valid players: {', '.join(valid)}")
+        hint = did_you_mean(name, valid)
+        raise ValueError(f"unknown player {name!r} for {game.name}{hint}; valid players: {', '.join(valid)}")
     return kind
 
 
@@ -237,8 +240,11 @@ def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
     known = {opt.name: opt for opt in kind.options}
     for key, eq, value in _split_options(rest):
         if key not in known:
+            from ..games import did_you_mean
+
             names = ", ".join(known) or "none"
-            raise ValueError(f"unknown option {key!r} for player {name!r}; valid options: {names}")
+            hint = did_you_mean(key, known)
+            raise ValueError(f"unknown option {key!r} for player {name!r}{hint}; valid options: {names}")
         if not eq or not value:
             raise ValueError(f"option {key!r} of player {name!r} needs a value: {key}=VALUE")
         if key in given:

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,13 +41,17 @@ from .guards import (
     public_message,
     valid_owner,
 )
+from .live import TooManyWatchers, news
 from .pool import MoveInFlight, PoolFull
 from .review import review
-from .service import RESET_MARK_KIND, NotFound, NotYourTurn, WebService
+from .service import RESET_MARK_KIND, NotFound, NotYourTurn, StaleMove, WebService
 from .sessions import TableFull
 from .settings import WebSettings
+from .static_routes import add_offline_routes
 from .tables import BuildInProgress
+from .training_routes import add_training_routes
 from .views import game_info
+from .warmup import warm_up
 
 STATIC = Path(__file__).resolve().parent / "static"
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
@@ -77,6 +82,13 @@ class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     move: str = Field(
         max_length=16, description="a move in the game's notation: '4', '63', '22', '2223'", examples=["63"]
+    )
+    ply: int | None = Field(
+        None,
+        ge=0,
+        le=100_000,
+        description="the number of moves the page showed when it was made; another, and the answer is a 409 "
+        "with the game as it is now under `game`",
     )
 
 
@@ -140,6 +152,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     app.state.store = store
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.state.warm_up = warm_up(settings.warm_up)  # in a thread of its own: the server starts at once
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -180,6 +193,14 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     @app.exception_handler(MoveInFlight)
     async def in_flight(request: Request, error: MoveInFlight) -> JSONResponse:
         return JSONResponse({"detail": public_message(error)}, status_code=409)
+
+    @app.exception_handler(StaleMove)
+    async def stale_move(request: Request, error: StaleMove) -> JSONResponse:
+        return JSONResponse({"detail": public_message(error), "game": error.game}, status_code=409)
+
+    @app.exception_handler(TooManyWatchers)
+    async def too_many_watchers(request: Request, error: TooManyWatchers) -> JSONResponse:
+        return busy(str(error), 503, settings.retry_after_seconds * 5)
 
     @app.exception_handler(NotYourTurn)
     async def not_your_turn(request: Request, error: NotYourTurn) -> JSONResponse:
@@ -260,8 +281,27 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     @app.post("/api/games/{game_id}/move", tags=["games"], summary="A person's move", responses=ERRORS)
     def move(game_id: str, body: MoveIn, request: Request) -> dict[str, Any]:
         """The game checks the move (an illegal one is a 400 naming the move and why, and changes
-        nothing); the computer's answer follows in `events`."""
-        return service.human_move(owner_of(request), check_id(game_id), body.move)
+        nothing); the computer's answer follows in `events`.  With `ply`, a move made on a ply the
+        game has left (another tab moved first) is a 409 with the game as it is now under `game`."""
+        return service.human_move(owner_of(request), check_id(game_id), body.move, body.ply)
+
+    @app.get(
+        "/api/games/{game_id}/events",
+        tags=["games"],
+        summary="The game's changes, live (server-sent events)",
+        responses=ERRORS,
+        response_class=StreamingResponse,
+    )
+    async def game_events(game_id: str, request: Request) -> StreamingResponse:
+        """A `text/event-stream`: an event `game` with `{"ply", "moves", "over"}` at once and after
+        every change of the game (`{"gone": true}` once it is abandoned).  Each stream ends after
+        some seconds and the browser's EventSource reconnects (`retry:`)."""
+        owner, game_id = owner_of(request), check_id(game_id)
+        web_game = await run_in_threadpool(service.get, owner, game_id)  # 404 for another's game
+        service.feed.check_room(owner)
+        stream = service.feed.stream(owner, game_id, news(web_game.moves, web_game.over))
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
     @app.post("/api/games/{game_id}/advance", tags=["games"], summary="One computer move", responses=ERRORS)
     def advance(game_id: str, request: Request) -> dict[str, Any]:
@@ -311,8 +351,9 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
 
     @app.post("/api/tables/{game}/build", tags=["review"], summary="Build the game's solved table", responses=ERRORS)
     def table_build(game: str, request: Request) -> dict[str, Any]:
-        """Starts the build (tens of seconds for Teeko); poll GET /api/tables/{game}.  One build at a
-        time in all, for a browser with its cookie (403 without); another table being built is a 409."""
+        """Starts the build (about 20 s for Teeko on an idle server); poll GET /api/tables/{game}.
+        One build at a time in all, for a browser with its cookie (403 without); another table
+        being built is a 409."""
         return service.tables.start(game[:100], cookie_owner(request))
 
     @app.get(
@@ -392,4 +433,6 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         """Gardner's chart: a letter a game (W won, L lost, D drawn) from the learner's side."""
         return service.chart(owner_of(request), game, learner)
 
+    add_training_routes(app, ERRORS)
+    add_offline_routes(app, STATIC)
     return app

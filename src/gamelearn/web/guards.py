@@ -116,6 +116,7 @@ def valid_owner(value: str | None) -> bool:
 #: A run of characters that may be (part of) a file path: no blanks, quotes, brackets or ';'.
 _TOKEN = re.compile(r"[^\s'\"`()\[\]<>;]+")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_CLOSING_TAG = re.compile(r"/[A-Za-z][A-Za-z0-9-]{0,20}")
 _DATA_MARK = "\x00data\x00"
 #: What the data directory's path is replaced with in a message.
 DATA_DIRECTORY = "<data directory>"
@@ -151,7 +152,9 @@ def _scrub_paths(message: str) -> str:
         core = token.rstrip(".,:")  # a sentence's punctuation after a path stays
         between = message[kept_until : match.start()]
         continues = after_path and not between.strip() and ("/" in core or "\\" in core)
-        after_path = not core.startswith(_DATA_MARK) and (continues or _looks_like_path(core))
+        # "</b>" a person typed is a closing tag, not a path ("</srv/x>" still is one).
+        tag = between.endswith("<") and _CLOSING_TAG.fullmatch(token) is not None and message[match.end() :][:1] == ">"
+        after_path = not tag and not core.startswith(_DATA_MARK) and (continues or _looks_like_path(core))
         pieces.append(between)
         pieces.append("<server path>" + token[len(core) :] if after_path else token)
         kept_until = match.end()

@@ -61,11 +61,12 @@ def first_box_history(
     (``records``, oldest first, since its last reset) replayed into a fresh learner of the same
     kind, which learns exactly as it did.
 
-    The first box is the one it opened for its first move in most of those games (the earliest
-    such box on a tie): the empty board's when it moves first, as on Michie's own chart; when it
-    plays second it never meets the empty board, and its first box is the one after the opening
-    its opponents played most (the learner names it: a turned or mirrored opening is the same
-    box)."""
+    The first box is chosen once: the one it opened for its first move in the first of those
+    games.  That is the empty board's when it moves first, as on Michie's own chart; when it plays
+    second it never meets the empty board, and its first box is the one after its first game's
+    opening (the learner names it: a turned or mirrored opening is the same box), followed from
+    then on whatever later openings are.  A point is None while the box does not exist yet (it
+    is made the first time it is opened), so the chart starts where the box does, never at 0."""
     games: list[tuple[GameRecord, int | None]] = []
     firsts: list[str] = []
     for row in records:
@@ -94,18 +95,18 @@ def first_box_history(
                 firsts.append(opened["box"])
     empty = game.board(game.initial())
     tally = Counter(firsts)
-    first = max(dict.fromkeys(firsts), key=lambda box: tally[box], default=empty)
+    first = firsts[0] if firsts else empty  # chosen once: later games never move the chart to another box
 
-    def counts() -> dict[str, int]:
+    def counts() -> dict[str, int] | None:
         view = learner.view(focus=[first])
         box = next((b for b in view.get("boxes", []) if b["board"] == first), None)
-        return {move: count for move, count in box["beads"]} if box else {}
+        return {move: count for move, count in box["beads"]} if box else None
 
     series = [counts()]
     for record, side in games:
         learner.learn(record, side)
         series.append(counts())
-    moves = sorted({move for point in series for move in point})
+    moves = sorted({move for point in series if point is not None for move in point})
     return {
         "kind": learner.kind,
         "box": first,
@@ -113,6 +114,8 @@ def first_box_history(
         "opened_first": tally[first],
         "moves": moves,
         "games": len(series) - 1,
+        # after how many games the box first exists (None: not yet): where the chart begins
+        "from_game": next((index for index, point in enumerate(series) if point is not None), None),
         "series": series,
     }
 

@@ -30,11 +30,12 @@ from .guards import public_message
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
 from .learners import export as export_knowledge
+from .live import GameFeed, news
 from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
 from .settings import DEFAULT_WORK_BOUNDS, HEAVY_KINDS, WebSettings
 from .tables import TableBuilds
-from .views import game_view
+from .views import check_web_ranges, game_view
 
 #: The records the web app adds to the store are marked with this context.
 RECORD_CONTEXT = "web"
@@ -113,6 +114,15 @@ class NotFound(LookupError):
     """An id or a name this owner does not have."""
 
 
+class StaleMove(NotYourTurn):
+    """A move made on a ply the game has left (another tab moved first); ``game`` is the game
+    as it is now, for the page to redraw."""
+
+    def __init__(self, message: str, game: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.game = game
+
+
 @dataclass
 class GameExtras:
     """What the web app keeps beside a game: the learner players and what they learned."""
@@ -139,6 +149,7 @@ class WebService:
             settings.heavy_wait_seconds,
         )
         self.tables = TableBuilds()
+        self.feed = GameFeed()  # the open pages that follow a game live (live.py)
         # Striped locks: a fixed number however many browsers come (one lock per owner would grow
         # without bound); two owners sharing a stripe only wait for each other.
         self._owner_locks = tuple(threading.Lock() for _ in range(OWNER_LOCK_STRIPES))
@@ -170,6 +181,7 @@ class WebService:
                 continue
             try:
                 check_web_spec(game, spec)
+                check_web_ranges(game, spec, self.settings.work_bounds)
                 player = make_player(game, spec, seed=seed + index)
                 check_web_work(game, player, self.settings.work_bounds)
                 if isinstance(player, Learner):
@@ -278,10 +290,18 @@ class WebService:
             panel["error"] = public_message(f"the learner's view failed: {error}")
         return panel
 
-    def human_move(self, owner: str, game_id: str, move: str) -> dict[str, Any]:
+    def human_move(self, owner: str, game_id: str, move: str, ply: int | None = None) -> dict[str, Any]:
+        """``ply``: the number of moves the page showed when the move was made; a move made on a
+        ply the game has left (another tab of it moved) is a StaleMove, and changes nothing."""
         web_game = self.get(owner, game_id)
         # The worker is taken before the person's move is played: a full pool changes nothing.
         with self._worker(web_game), web_game.lock, self._undone_unless_kept(web_game):
+            if ply is not None and ply != len(web_game.moves):
+                raise StaleMove(
+                    f"another tab moved first: your move {move[:16]!r} was made at ply {ply}, "
+                    f"the game is at ply {len(web_game.moves)} now",
+                    self.view(web_game),
+                )
             events = [web_game.play_human(move)]
             # With a person at the table, the computer answers at once, until it is the person's
             # turn again or the game is over.
@@ -329,6 +349,7 @@ class WebService:
             self.store.delete_web_game(owner, game_id)  # first: a store that refuses changes nothing
             web_game.abandon()
         self.table.remove(owner, game_id)
+        self.feed.publish(owner, game_id, {"gone": True})
 
     def resign(self, owner: str, game_id: str) -> dict[str, Any]:
         """The person gives up: the computer wins, and learns from it as from any game."""
@@ -414,6 +435,8 @@ class WebService:
             # and the lesson is what this game changed in the stored knowledge.
             learned = ending and web_game.match.learn_from_game(record_context=RECORD_CONTEXT)
             self.save(web_game)
+        # Other tabs hear of the change once it is kept, never of a move the store then refused.
+        self.feed.publish(web_game.owner, web_game.id, news(web_game.moves, web_game.over))
         web_game.learned = web_game.over  # its lessons were learned when it ended, or it had none
         if not learned or record is None:
             return
@@ -571,4 +594,4 @@ class WebService:
             return solve(game)
 
 
-__all__ = ["GAME_NAMES", "DEFAULT_MAX_PLIES", "NotFound", "NotYourTurn", "WebService"]
+__all__ = ["GAME_NAMES", "DEFAULT_MAX_PLIES", "NotFound", "NotYourTurn", "StaleMove", "WebService"]

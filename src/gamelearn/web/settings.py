@@ -75,6 +75,9 @@ class WebSettings:
     store_wait_seconds: float = 2.0
     #: The largest request body, in bytes (a move or a new game is a few dozen).
     body_limit: int = 16 * 1024
+    #: Player kinds made and played once in the background when the app is made (web/warmup.py):
+    #: ``gamelearn serve`` warms ``az``, whose first move would otherwise take half a minute.
+    warm_up: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("games_per_owner", "total_games", "new_owners_per_address", "move_workers", "heavy_workers"):

@@ -56,6 +56,41 @@ def move_squares(game: Game, move: str) -> list[int]:
     return found
 
 
+def web_range(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> tuple[int, int] | None:
+    """The whole numbers a browser may give the option in this game: the option's own range
+    narrowed by this server's work bounds.  The one source of both the picker's limits and the
+    server's refusal, so the two never disagree."""
+    bounds = option.bounds(game.name)  # the option's range for this game (player work limits included)
+    if not isinstance(option.parse, IntRange) or bounds is None:
+        return None
+    low, high = bounds
+    bound = (work_bounds or {}).get(option.name, {}).get(game.name)
+    return low, high if bound is None else min(high, bound)
+
+
+def check_web_ranges(game: Game, spec: str, work_bounds: dict[str, dict[str, int]] | None) -> None:
+    """Refuse, before the player is made, a whole-number option outside :func:`web_range`, in the
+    words the picker's limits use ("too large (at most 4 for teeko on this server)")."""
+    name, _, rest = spec.strip().partition(":")
+    kind = next((k for k in kinds_for(game) if k.name == name), None)
+    if kind is None or not rest.strip():
+        return  # an unknown kind: make_player says which kinds there are
+    options = {option.name: option for option in kind.options}
+    for item in rest.split(","):
+        key, _, value = (part.strip() for part in item.partition("="))
+        option = options.get(key)
+        allowed = web_range(option, game, work_bounds) if option is not None else None
+        if allowed is None or not value:
+            continue
+        try:
+            IntRange(*allowed)(value)
+        except ValueError as error:  # "5 is too large (at most 4)": the server's bound inside the brackets
+            said = str(error)
+            where = f"for {game.name} on this server"
+            said = f"{said[:-1]} {where})" if said.endswith(")") else f"{said} ({where})"
+            raise ValueError(f"option {key}={said}") from None
+
+
 def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> dict[str, Any]:
     """An option as the page's picker offers it: its default and the values it allows."""
     default = option.default
@@ -64,11 +99,9 @@ def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int
         info["default"] = "-".join(str(v) for v in default)
     elif isinstance(default, float):
         info["default"] = round(default, 4)
-    bounds = option.bounds(game.name)  # the option's range for this game (player work limits included)
-    if isinstance(option.parse, IntRange) and bounds is not None:
-        low, high = bounds
-        bound = (work_bounds or {}).get(option.name, {}).get(game.name)
-        info.update(type="int", min=low, max=high if bound is None else min(high, bound))
+    allowed = web_range(option, game, work_bounds)
+    if allowed is not None:
+        info.update(type="int", min=allowed[0], max=allowed[1])
     elif option.parse is parse_switch:
         info.update(type="switch", values=["on", "off"], default="on" if default else "off")
     else:

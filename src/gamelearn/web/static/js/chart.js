@@ -1,7 +1,7 @@
 // The learning chart: Gardner's letters (W won, L lost, D drawn) and a curve of each, always from
 // the learner's side.
-import { $, playerName, svgEl, svgText } from "./dom.js";
-import { api } from "./api.js";
+import { $, playerName, plural, svgEl, svgText } from "./dom.js";
+import { api, problem } from "./api.js";
 
 export async function refreshChart(view) {
   if (!view) return;
@@ -13,14 +13,14 @@ export async function refreshChart(view) {
   try {
     drawChart(await api("GET", `/api/chart?${query}`));
   } catch (error) {
-    $("chart-caption").textContent = error.message;
+    $("chart-caption").textContent = problem(error);
   }
 }
 
 export function drawChart(chart) {
   const who = chart.learner ? playerName(chart.learner) : "the first computer";
   $("chart-caption").textContent = `Drawn from the side of ${who} (${chart.game}): W it won, L it lost, D drawn. ` +
-    `${chart.games} games: ${chart.wins} won, ${chart.losses} lost, ${chart.draws} drawn.`;
+    `${plural(chart.games, "game")}: ${chart.wins} won, ${chart.losses} lost, ${chart.draws} drawn.`;
   const lines = [];
   for (let i = 0; i < chart.letters.length; i += 10) lines.push(chart.letters.slice(i, i + 10));
   $("gardner").textContent = lines.join("\n");
@@ -44,7 +44,7 @@ export function drawChart(chart) {
   label("0", { x: pad - 10, y: height - pad + 4 });
   label(String(top), { x: 2, y: 14 });
   label(`games: ${n}`, { x: width - 70, y: height - 8 });
-  const colours = { W: "#2a9d55", L: "#d1495b", D: "#8d99ae" };
+  const colours = { W: "#1e7a41", L: "#b3261e", D: "#5f6b7f" };  // style.css's --win, --loss, --draw (AA on white)
   const names = { W: "won", L: "lost", D: "drawn" };
   Object.entries(series).forEach(([key, values], i) => {
     const points = values.map((v, index) => `${x(index).toFixed(1)},${y(v).toFixed(1)}`).join(" ");

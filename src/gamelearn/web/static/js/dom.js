@@ -40,3 +40,8 @@ export function playerName(spec) {
   const kind = String(spec || "").split(":")[0].trim();
   return NAMES[kind] || kind;
 }
+
+// "1 game", "2 games"; "1 box", "3 boxes".
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}

@@ -1,10 +1,12 @@
 // The learners at the table: HER's, HIM's and MENACE's matchboxes with their beads, the thesis
 // memory's recall for its last move, what each learned from the game, Export and Reset.
-import { $, el, say, svgEl } from "./dom.js";
-import { api } from "./api.js";
+import { $, el, playerName, plural, say, svgEl } from "./dom.js";
+import { api, problem } from "./api.js";
 import { refreshChart } from "./chart.js";
 
 const BEAD_COLOURS = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#8e44ad", "#f4a261", "#3a86ff", "#6a994e", "#b5179e"];
+// The label on each bead: dark ink on the light beads, white on the dark (4.5:1 or more on each).
+const BEAD_INK = ["#1d232b", "#1d232b", "#1d232b", "#fff", "#fff", "#1d232b", "#1d232b", "#1d232b", "#fff"];
 const page = { view: null, decisions: {}, shows: {}, query: "" };
 const SHOWS = [["opened", "opened in this game"], ["emptied", "emptied"], ["all", "all"]];
 
@@ -22,7 +24,7 @@ export function drawLearners(view, decisions) {
 function drawLearner(panel) {
   const view = page.view;
   const root = el("div", { class: "learner", "data-kind": panel.kind, "data-side": String(panel.side) });
-  root.append(el("h3", { text: `${panel.kind} (${view.symbols[panel.side]})` }));
+  root.append(el("h3", { text: `${playerName(panel.kind)} (${view.symbols[panel.side]})` }));
   if (panel.error || panel.available === false) {
     root.append(el("p", { class: "unavailable", text: panel.error || panel.reason }));
     return root;
@@ -57,7 +59,7 @@ function drawLearner(panel) {
 function drawBoxes(root, panel, changedBoxes) {
   const view = page.view;
   const decision = page.decisions[panel.side] || null;
-  root.append(el("p", { class: "summary", text: `${panel.boxes_total} boxes, ${panel.beads_total} beads in them.` }));
+  root.append(el("p", { class: "summary", text: `${plural(panel.boxes_total, "box", "boxes")}, ${plural(panel.beads_total, "bead")} in them.` }));
   if (decision && decision.box) {
     const text = decision.resigned ? `It opened box ${decision.box}: empty, so it gave up.` : `It opened box ${decision.box}${decision.mirrored ? " (the board turned or mirrored)" : ""} and drew bead ${decision.bead}.`;
     root.append(el("p", { class: "summary decision", text }));
@@ -84,7 +86,7 @@ async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
   const query = `game=${encodeURIComponent(view.game)}&show=${show}&offset=${offset}&game_id=${encodeURIComponent(view.id)}`;
   let data;
   try { data = await api("GET", `/api/learners/${panel.kind}/boxes?${query}`); } catch (error) {
-    list.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+    list.replaceChildren(el("p", { class: "unavailable", text: problem(error) }));
     return;
   }
   if (!list.isConnected) return;  // the panel was drawn again meanwhile
@@ -102,7 +104,7 @@ async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
   }
 }
 
-function boxNode(view, box, decision, changedBoxes) {
+export function boxNode(view, box, decision, changedBoxes) {
   const classes = ["box"];
   if (decision && decision.box === box.board) classes.push("opened");
   if (changedBoxes.has(box.board)) classes.push("changed");
@@ -120,50 +122,67 @@ function boxNode(view, box, decision, changedBoxes) {
     const label = count > 1 ? `${move}×${count}` : move;
     const bead = el("span", { class: `bead${drawn ? " drawn" : ""}`, "data-move": move, "data-count": String(count), text: label });
     bead.style.background = colour;
+    bead.style.color = BEAD_INK[i % BEAD_INK.length];
     beads.append(bead);
   });
   node.append(beads);
   return node;
 }
 
-// MENACE's first box (the empty board) over its games: the beads of each opening move.
+// MENACE's first box over its games: the beads of each of its moves after each game, as on
+// mscroggs' MENACE page.  One box, chosen once (the server's `box`), charted from the game after
+// which it exists (`from_game`): before that there is no box, and no point is drawn.
 async function loadFirstBox(panel, chart) {
   const view = page.view;
   let data;
   try { data = await api("GET", `/api/learners/${panel.kind}/first-box?game=${encodeURIComponent(view.game)}`); } catch (error) {
-    chart.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+    chart.replaceChildren(el("p", { class: "unavailable", text: problem(error) }));
     return;
   }
+  const who = playerName(panel.kind);
+  chart.dataset.games = String(data.games);
+  chart.dataset.box = data.box;
+  if (data.from_game === null || data.from_game === undefined) {
+    chart.dataset.from = "";
+    chart.replaceChildren(el("h4", { text: `${who}'s first box` }),
+      el("p", { class: "caption", text: `No box yet: ${who} makes its first box the first time it moves, and it is charted from then on.` }));
+    return;
+  }
+  chart.dataset.from = String(data.from_game);
   const width = 300, height = 150, pad = 26;
-  const top = Math.max(1, ...data.series.map((point) => Math.max(0, ...Object.values(point))));
-  const n = Math.max(1, data.series.length - 1);
-  const x = (i) => pad + (i / n) * (width - pad - 8);
+  const points = data.series.map((point, game) => [game, point]).filter(([, point]) => point !== null);
+  const top = Math.max(1, ...points.map(([, point]) => Math.max(0, ...Object.values(point))));
+  const first = data.from_game, span = Math.max(1, data.games - first);
+  const x = (game) => pad + ((game - first) / span) * (width - pad - 8);
   const y = (v) => height - pad - (v / top) * (height - pad - 12);
-  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `beads in ${panel.kind}'s first box over ${data.games} games` });
-  svg.append(svgEl("line", { x1: pad, y1: height - pad, x2: width - 8, y2: height - pad, stroke: "#999" }));
-  svg.append(svgEl("line", { x1: pad, y1: 8, x2: pad, y2: height - pad, stroke: "#999" }));
-  const label = (text, attrs) => { const t = svgEl("text", Object.assign({ "font-size": 10, fill: "#555" }, attrs)); t.textContent = text; svg.append(t); };
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `beads in ${who}'s first box after games ${first} to ${data.games}` });
+  svg.append(svgEl("line", { x1: pad, y1: height - pad, x2: width - 8, y2: height - pad, stroke: "#767676" }));
+  svg.append(svgEl("line", { x1: pad, y1: 8, x2: pad, y2: height - pad, stroke: "#767676" }));
+  const label = (text, attrs) => { const t = svgEl("text", Object.assign({ "font-size": 10, fill: "#4a4a4a" }, attrs)); t.textContent = text; svg.append(t); };
   label("0", { x: pad - 10, y: height - pad + 4 });
   label(String(top), { x: 2, y: 14 });
-  label(`games: ${data.games}`, { x: width - 70, y: height - 8 });
+  label(`game ${first}`, { x: pad, y: height - 8 });
+  label(`game ${data.games}`, { x: width - 60, y: height - 8 });
   data.moves.forEach((move, i) => {
-    const points = data.series.map((point, index) => `${x(index).toFixed(1)},${y(point[move] || 0).toFixed(1)}`).join(" ");
-    svg.append(svgEl("polyline", { points, fill: "none", stroke: BEAD_COLOURS[i % BEAD_COLOURS.length], "stroke-width": 2, "data-move": move }));
+    const line = points.map(([game, point]) => `${x(game).toFixed(1)},${y(point[move] || 0).toFixed(1)}`).join(" ");
+    svg.append(svgEl("polyline", { points: line, fill: "none", stroke: BEAD_COLOURS[i % BEAD_COLOURS.length], "stroke-width": 2, "data-move": move }));
+    if (points.length === 1) {  // one game so far: a line of one point draws nothing, so a dot
+      const [game, point] = points[0];
+      svg.append(svgEl("circle", { cx: x(game), cy: y(point[move] || 0), r: 3.5, fill: BEAD_COLOURS[i % BEAD_COLOURS.length] }));
+    }
   });
+  const latest = points[points.length - 1][1];
   const legend = el("div", { class: "legend" }, ...data.moves.map((move, i) => {
     const swatch = el("span", { class: "swatch" });
     swatch.style.background = BEAD_COLOURS[i % BEAD_COLOURS.length];
-    const last = data.series[data.series.length - 1][move] || 0;
-    return el("span", { class: "legend-item", "data-move": move }, swatch, `${move}: ${last}`);
+    return el("span", { class: "legend-item", "data-move": move }, swatch, `${move}: ${latest[move] || 0}`);
   }));
-  chart.dataset.games = String(data.games);
-  // Playing second it never meets the empty board: the chart follows the box it opened first.
+  const since = first === data.games ? `after game ${first}` : `from game ${first} to game ${data.games}`;
   const which = data.empty_board
-    ? "The beads of each opening move in the box for the empty board, after each game it played (as on mscroggs' MENACE page)."
-    : `It plays second here, so it never meets the empty board: this is the box it opened first in ${data.opened_first} of its ${data.games} games, ${data.box}, with the beads of each move after each game.`;
-  chart.dataset.box = data.box;
+    ? `The box for the empty board, ${since}: the beads of each opening move after each game.`
+    : `It plays second here, so it never meets the empty board: this is the box it opened first in its first game, ${data.box} (opened first in ${data.opened_first} of its ${plural(data.games, "game")}), ${since}.`;
   chart.replaceChildren(
-    el("h4", { text: `Its first box over ${data.games} games` }),
+    el("h4", { text: `${who}'s first box, ${data.box}, over ${plural(data.games, "game")}` }),
     el("p", { class: "caption", text: which }),
     svg, legend);
 }
@@ -197,7 +216,7 @@ function boxPicture(view, box) {
     } else if (squares.length === 1) {
       const [x, y] = centre(squares[0]);
       svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.3, fill: count === 0 ? "none" : colour, stroke: colour, "stroke-width": 2, "stroke-dasharray": count === 0 ? "3 3" : "" }));
-      const t = svgEl("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: count === 0 ? "#888" : "#fff" });
+      const t = svgEl("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 600, fill: count === 0 ? "#595959" : BEAD_INK[i % BEAD_INK.length] });
       t.textContent = String(count);
       svg.append(t);
     }
@@ -216,7 +235,7 @@ function moveSquares(view, move) {
 
 function drawRecall(root, panel) {
   const view = page.view;
-  root.append(el("p", { class: "summary", text: `Memory: ${panel.memory_entries} positions.` }));
+  root.append(el("p", { class: "summary", text: `Memory: ${plural(panel.memory_entries, "position")}.` }));
   const decision = page.decisions[panel.side];
   const recall = decision && decision.recall;
   if (!recall) {
@@ -252,7 +271,7 @@ function drawMemorySearch(root, panel) {
     page.query = input.value.trim();
     let data;
     try { data = await api("GET", `/api/learners/thesis/memory?game=${encodeURIComponent(view.game)}&position=${encodeURIComponent(page.query)}`); } catch (error) {
-      results.replaceChildren(el("p", { class: "unavailable", text: error.message }));
+      results.replaceChildren(el("p", { class: "unavailable", text: problem(error) }));
       return;
     }
     const rows = data.records.map((r) => el("tr", { class: chosen && chosen.record === r.record ? "decided" : "", "data-record": String(r.record) },
@@ -287,14 +306,14 @@ async function resetLearner(kind) {
   if (!confirm(`Forget everything ${kind} learned in this browser?`)) return;
   try {
     await api("POST", `/api/learners/${kind}/reset?game=${view.game}`);
-    say(`${kind} starts again from nothing at the next game.`, "info");
+    say(`${playerName(kind)} starts again from nothing at the next game.`, "info");
     // The panel empties at once: what it showed was the memory just forgotten.
     for (const node of document.querySelectorAll(`.learner[data-kind="${kind}"]`)) {
-      node.replaceChildren(el("h3", { text: kind }), el("p", { class: "caption reset-note", text: "Forgotten: it starts again from nothing at the next game." }));
+      node.replaceChildren(el("h3", { text: playerName(kind) }), el("p", { class: "caption reset-note", text: "Forgotten: it starts again from nothing at the next game." }));
     }
     refreshChart(view);
   } catch (error) {
-    say(error.message);
+    say(problem(error));
   }
 }
 

@@ -3,15 +3,18 @@
 // server restart resumes it), locks the board while the computer thinks and drops clicks made
 // then, and offers take back, resign, a new game, flip, the rules, analysis and a review.
 import { $, el, playerName, say } from "./dom.js";
-import { api, ApiError, patiently } from "./api.js";
+import { api, ApiError, patiently, problem } from "./api.js";
+import { follow } from "./connection.js";
 import { Board } from "./board.js";
 import { Picker } from "./picker.js";
 import { differences, formTitle, parseSpec } from "./forms.js";
 import { Review } from "./review.js";
 import { drawLearners } from "./learners.js";
 import { refreshChart } from "./chart.js";
+import { installBeyond } from "./beyond.js";
 
 const FIRST_GAME = "tictactoe";
+const MAX_SEED = 2 ** 31 - 1;  // the server's bound (NewGame.seed)
 const page = {
   games: {}, view: null, busy: false, flipped: false, analysis: null, decisions: {}, timer: null,
   resignArmed: null, reviewModel: null,
@@ -33,6 +36,7 @@ async function init() {
   if (window.matchMedia("(max-width: 760px)").matches) $("setup").open = false;  // the board first on a phone
   board = new Board($("board"), sendMove, (text) => say(text));
   review = new Review(showReviewPosition);
+  installBeyond({ review, view: () => page.view });
   $("game-select").addEventListener("change", () => {
     const name = $("game-select").value;
     picker.setGame(name, playersFor(name), formFor(name));
@@ -40,7 +44,13 @@ async function init() {
   });
   $("new-game").addEventListener("click", () => {
     const specs = picker.specs();
-    startGame(picker.gameSpec(), specs, $("seed").value.trim());
+    const seed = $("seed").value.trim();
+    // A seed is a whole number: "1e400" would reach the server as null, a random game.
+    if (seed !== "" && (!/^[0-9]{1,10}$/.test(seed) || Number(seed) > MAX_SEED)) {
+      say(`Seed ${seed.slice(0, 24)} is not a whole number from 0 to ${MAX_SEED}; leave it empty for a random game.`);
+      return;
+    }
+    startGame(picker.gameSpec(), specs, seed);
   });
   $("rematch").addEventListener("click", () => page.view && startGame(page.view.spec, page.view.players));
   $("takeback").addEventListener("click", takeBack);
@@ -76,7 +86,7 @@ async function openFromAddress() {
       if (params.get("review") !== null) review.open({ game: view.id }, page.games[view.game]);
       return;
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404) { say(error.message); return; }
+      if (!(error instanceof ApiError) || error.status !== 404) { say(problem(error)); return; }
       gone(error.message);
       return;
     }
@@ -91,6 +101,7 @@ async function openFromAddress() {
 // The game in the address is not here: say so as the server says it, and offer a new one.
 function gone(detail) {
   page.view = null;
+  follow(null);
   document.body.dataset.gone = "yes";
   $("status").textContent = "This game is gone";
   $("status").dataset.state = "gone";
@@ -128,7 +139,7 @@ async function startGame(spec, specs, seedText = "", options = {}) {
   } catch (error) {
     page.busy = false;
     setControls();
-    say(error.message);
+    say(problem(error));
   }
 }
 
@@ -143,15 +154,54 @@ async function sendMove(move) {
   if (!view || page.busy || !view.human_to_move || review.active) return;  // dropped, never queued
   page.busy = true;
   showPending(view, move);
+  const slow = slowNotice(view);
   try {
-    const next = await patiently("POST", `/api/games/${view.id}/move`, { move }, waiting);
+    // The ply it was made on: made on a board another tab has changed, it is refused with the
+    // game as it is now (409, under `game`), and that is drawn.
+    const next = await patiently("POST", `/api/games/${view.id}/move`, { move, ply: view.moves.length }, waiting);
+    clearTimeout(slow);
     page.busy = false;
     say("");
     show(next);
   } catch (error) {
+    clearTimeout(slow);
     page.busy = false;
+    const fresh = error instanceof ApiError && error.status === 409 && error.data && error.data.game;
+    if (fresh && fresh.id === view.id) {
+      show(fresh);
+      say("The game moved on in another tab: this is the board now.", "info");
+      return;
+    }
     show(view);
-    say(error.message);  // the game's own words: the move and why it is illegal
+    say(problem(error));  // the game's own words: the move and why it is illegal
+  }
+}
+
+// az's first move after the server starts loads its network: said, so the wait is not a mystery.
+function slowNotice(view) {
+  const other = view.players[1 - view.to_move];
+  if (String(other).split(":")[0].trim() !== "az") return null;
+  return setTimeout(() => { if (page.busy) say("az is loading its network (first move only)…", "info"); }, 1200);
+}
+
+// News of the game from its live stream: a change made elsewhere (another tab) is fetched and
+// drawn; this page's own request in flight brings its own answer.
+function onNews(news) {
+  const view = page.view;
+  if (!view || page.busy) return;
+  if (!news.gone && news.moves.join(",") === view.moves.join(",") && news.over === view.over) return;
+  refresh();
+}
+
+async function refresh() {
+  const view = page.view;
+  if (!view || page.busy) return;
+  try {
+    const fresh = await api("GET", `/api/games/${encodeURIComponent(view.id)}`);
+    if (page.view !== view || page.busy) return;
+    if (fresh.moves.join(",") !== view.moves.join(",") || fresh.over !== view.over) show(fresh);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && page.view === view) gone(error.message);
   }
 }
 
@@ -185,7 +235,7 @@ async function computerMove() {
   } catch (error) {
     page.busy = false;
     stopAutoplay();
-    say(error.message);
+    say(problem(error));
     setControls();
   }
 }
@@ -194,12 +244,14 @@ function toggleAutoplay() {
   if (page.timer) { stopAutoplay(); return; }
   $("autoplay").textContent = "Pause";
   page.timer = setInterval(computerMove, 350);
+  drawStatus();
 }
 
 function stopAutoplay() {
   if (page.timer) clearInterval(page.timer);
   page.timer = null;
   $("autoplay").textContent = "Play it out";
+  drawStatus();
 }
 
 async function takeBack() {
@@ -208,7 +260,7 @@ async function takeBack() {
   try {
     show(await api("POST", `/api/games/${view.id}/takeback`));
     say("Taken back.", "info");
-  } catch (error) { say(error.message); }
+  } catch (error) { say(problem(error)); }
 }
 
 async function resign() {
@@ -222,7 +274,10 @@ async function resign() {
   clearTimeout(page.resignArmed);
   page.resignArmed = null;
   $("resign").textContent = "⚑ Resign";
-  try { show(await api("POST", `/api/games/${view.id}/resign`)); } catch (error) { say(error.message); }
+  try {
+    show(await api("POST", `/api/games/${view.id}/resign`));
+    say("");  // the last move's line goes: the status says the game ended
+  } catch (error) { say(problem(error)); }
 }
 
 // What the page shows ----------------------------------------------------------------------------
@@ -234,6 +289,7 @@ function show(view, options = {}) {
   if (!before || before.game !== view.game) page.flipped = remembered(`flipped.${view.game}`, false);
   page.view = view;
   page.analysis = null;
+  follow(view.id, onNews, refresh);
   if (options.fresh) page.decisions = {};
   for (const event of view.events || []) if (event.decision) page.decisions[event.side] = event.decision;
   const computerEvents = (view.events || []).filter((e) => !e.human);
@@ -265,11 +321,11 @@ function drawAll() {
   const info = page.games[view.game];
   const names = view.players.map((spec, side) => (view.humans[side] && view.humans.filter(Boolean).length === 1 ? "You" : playerName(spec)));
   const title = formTitle(view.game, view.spec, info.options);
-  $("players-line").textContent = `${names[0]} (${view.symbols[0]}) vs ${names[1]} (${view.symbols[1]}) · ${title}`;
+  // Each side with its own mark as the board draws it: which colour is yours is never a guess.
+  const seat = (side) => el("span", { class: "seat-name", "data-side": String(side) }, mark(view, side), `${names[side]} (${view.symbols[side]})`);
+  $("players-line").replaceChildren(seat(0), " vs ", seat(1), ` · ${title}`);
   document.title = `${title} · gamelearn`;
-  $("status").textContent = view.result;
-  $("status").dataset.state = view.over ? "over" : view.human_to_move ? "your-move" : "thinking";
-  $("status").dataset.over = view.over ? "yes" : "no";
+  drawStatus();
   $("rules-title").textContent = `Rules of ${title}`;
   $("rules-text").textContent = view.rules || info.rules;
   const changed = differences(view.spec, info.options);
@@ -281,6 +337,26 @@ function drawAll() {
   drawMoves(view);
   drawLearners(view, page.decisions);
   setControls();
+}
+
+// The status line: the server's words, with the mark of the side to move beside them.
+function drawStatus() {
+  const view = page.view;
+  if (!view) return;
+  const computers = !view.humans[0] && !view.humans[1];
+  const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !page.timer && !page.busy ? "paused" : "thinking";
+  const mover = view.over ? null : view.owner ?? view.to_move;
+  $("status").replaceChildren(...(mover === null || mover === undefined ? [] : [mark(view, mover)]), view.result);
+  $("status").dataset.state = state;
+  $("status").dataset.over = view.over ? "yes" : "no";
+}
+
+// A side's mark, small: the disc of its pawns (Teeko, hexapawn) or its letter (tic-tac-toe).
+function mark(view, side) {
+  const symbol = view.symbols[side];
+  // No text of its own (a letter is drawn by CSS from data-symbol): the line reads as the server said it.
+  if (view.game === "tictactoe") return el("span", { class: `mark piece-${symbol}`, "data-symbol": symbol, "aria-hidden": "true" });
+  return el("span", { class: `mark disc pawn-${symbol}`, "aria-hidden": "true" });
 }
 
 function boardModel(view, overrides) {
@@ -356,8 +432,8 @@ async function refreshAnalysis() {
     panel.replaceChildren(el("div", { text: "Perfect play, for the side to move (+ win, = draw, − loss):" }), ...items);
     if (!review.active) board.render(boardModel(view, {}));
   } catch (error) {
-    panel.replaceChildren(el("span", { class: "unavailable", text: error.message }));
+    panel.replaceChildren(el("span", { class: "unavailable", text: problem(error) }));
   }
 }
 
-init().catch((error) => say(`The page could not start: ${error.message}`));
+init().catch((error) => say(problem(error) && `The page could not start: ${error.message}`));

@@ -3,7 +3,7 @@
 // blunder), the best move drawn on the board.  Teeko's review needs its solved table: where it is
 // not built the panel says so and offers to build it, with a progress bar.
 import { $, el, playerName } from "./dom.js";
-import { api } from "./api.js";
+import { api, problem } from "./api.js";
 
 const GRADE_TEXT = {
   best: "best",
@@ -47,7 +47,7 @@ export class Review {
     try {
       this.data = await api("GET", path);
     } catch (error) {
-      $("review-summary").textContent = error.message;
+      $("review-summary").textContent = problem(error);
       $("review").dataset.state = "failed";
       return;
     }
@@ -83,19 +83,18 @@ export class Review {
     const data = this.data;
     $("review").dataset.state = "unavailable";
     $("review-moves").replaceChildren();
-    $("review-summary").textContent = `No review for this game here: ${data.reason}`;
+    $("review-summary").textContent = "No review for this game yet: it is graded against the game's solved table, which this server has not built.";
     $("review-table").hidden = false;
     this.pollTable(false);
   }
 
   async pollTable(start) {
     const game = this.data.spec || this.data.game;  // each form of Teeko has its own table
-    const shell = game.includes(":") ? `"${game}"` : game;
     let status;
     try {
       status = await api(start ? "POST" : "GET", `/api/tables/${encodeURIComponent(game)}${start ? "/build" : ""}`);
     } catch (error) {
-      $("table-status").textContent = error.message;
+      $("table-status").textContent = problem(error);
       return;
     }
     const button = $("table-build");
@@ -104,9 +103,14 @@ export class Review {
     button.onclick = () => this.pollTable(true);
     bar.hidden = !status.building;
     bar.value = status.fraction;
+    bar.setAttribute("aria-label", `building the ${game} table`);
+    // One estimate, the one measured (docs/solve.md), and while it builds the time it has taken
+    // and the time its progress so far says is left.
     $("table-status").textContent = status.building
-      ? `Building the ${game} table: ${status.stage}, ${Math.round(status.fraction * 100)}%…`
-      : status.error || (status.ready ? "The table is built." : `It can be built here (tens of seconds, about 300 MB of memory while it builds), or with \`gamelearn solve ${shell}\`.`);
+      ? `Building the ${game} table: ${status.stage}, ${Math.round(status.fraction * 100)}%${timeLeft(status)}…`
+      : status.ready ? "The table is built."
+        : !status.buildable ? status.error || this.data.reason
+          : `${status.error ? `${status.error}. ` : ""}It can be built here: about 20 s on an idle server, longer on a busy one, and about 300 MB of memory while it builds.`;
     if (status.building) { setTimeout(() => { if (this.data && (this.data.spec || this.data.game) === game) this.pollTable(false); }, 500); return; }
     if (status.ready && this.source) this.open(this.source, this.info);
   }
@@ -148,8 +152,10 @@ export class Review {
     $("eval").setAttribute("aria-label", text);
     let caption = `Start: ${text.toLowerCase()}.`;
     if (ply) {
-      const better = ply.grade === "best" || ply.grade === "keeps" ? "" : ` Best was ${ply.best.join(" or ")} (in green on the board).`;
-      caption = `Move ${this.at}: ${info.symbols[ply.side]} ${ply.move}, ${GRADE_TEXT[ply.grade]}.${better}`;
+      const better = ply.grade === "best" || ply.grade === "keeps" ? "" : ` ${bestText(ply.best)}`;
+      const what = lost(data.positions[this.at - 1].value, position.value, ply.side);
+      const grade = ply.grade === "mistake" || ply.grade === "blunder" ? `${ply.grade}: ${what}` : GRADE_TEXT[ply.grade];
+      caption = `Move ${this.at}: ${info.symbols[ply.side]} ${ply.move}, ${grade}.${better}`;
     }
     $("review-caption").textContent = caption;
     $("review-caption").dataset.grade = ply ? ply.grade : "";
@@ -161,6 +167,30 @@ export class Review {
       plies: this.at,
     });
   }
+}
+
+// "12 s so far, about 15 s left": the time left read off the progress made in the time taken.
+function timeLeft(status) {
+  const spent = status.elapsed;
+  if (spent === null || spent === undefined) return "";
+  const left = status.fraction >= 0.1 ? Math.max(1, Math.round((spent * (1 - status.fraction)) / status.fraction)) : null;
+  return ` (${Math.round(spent)} s so far${left === null ? "" : `, about ${left} s left`})`;
+}
+
+// Which loss a move made, from the values (first player's side) before and after it.
+function lost(before, after, side) {
+  const sign = side === 0 ? 1 : -1;
+  const [from, to] = [Math.sign(before) * sign, Math.sign(after) * sign];
+  const name = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
+  return `a ${name(from)} thrown to a ${name(to)}`;
+}
+
+// The best moves, all of them: the board draws the first in green.
+function bestText(best) {
+  if (!best || !best.length) return "";
+  if (best.length === 1) return `Best was ${best[0]} (in green on the board).`;
+  const listed = `${best.slice(0, -1).join(", ")} or ${best[best.length - 1]}`;
+  return `Best was one of ${listed} (${best[0]} is drawn in green).`;
 }
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }

@@ -1,0 +1,313 @@
+"""The experiments, callable from Python (a notebook, a script) as the command runs them:
+
+>>> import gamelearn
+>>> result = gamelearn.tournament("tictactoe", ["random", "perfect"], games=4)
+>>> [s.spec for s in result.standings]
+['random', 'perfect']
+
+``tournament``, ``curves``, ``grade`` and ``train`` take the command's options as keyword
+arguments, check them before any work (a ValueError naming what is wrong, in one line) and return
+typed results: each has ``to_dict()`` (the command's ``--json``) and ``to_dataframe()`` (pandas,
+imported only then).  ``progress=True`` prints a few plain lines as the work goes (a notebook keeps
+them all: no redrawn bar); a function instead hears each count of work done.  The command line
+(``gamelearn tournament``, ``curves``, ``grade``, ``train``) renders these same results.
+
+Nothing here writes the store except ``train`` with a ``name`` (the learner is kept under it, as
+``gamelearn train`` keeps it); the command keeps its tournaments and curves in the store itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..games import Game, get_game
+from ..match import DEFAULT_MAX_PLIES
+from .api_frames import dataframe
+from .api_progress import progress_of
+from .curves import CurvesResult, Point, run_curves
+from .grading import GradeReport
+from .grading import grade as grade_specs
+from .pairs import Sprt
+from .tournament import TournamentResult, run_tournament
+from .training import Checkpoint
+
+#: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
+MAX_TRAIN_MINUTES = 7 * 24 * 60
+#: The most self-play games played at once: a GPU's batch holds hundreds to a few thousand; more
+#: only exhausts its memory (``--parallel 100000000`` ended in JAX's out-of-memory error).
+MAX_PARALLEL = 4096
+#: The most independent learners a spec of curves trains: each is a task with its own points
+#: (``--seeds 1000000000`` grew by 90 MB/s before any game).
+MAX_SEEDS = 1000
+
+
+def _game(game: Game | str) -> Game:
+    return get_game(game) if isinstance(game, str) else game
+
+
+def parse_openings(openings: str | Sequence[Sequence[str]]) -> tuple[str | Sequence[Sequence[str]], int | None]:
+    """``openings`` as the tournament takes it: "auto", "balanced", "balanced:plies=K", "none", or
+    a list of move sequences; (mode or book, plies or None).  ValueError, one line."""
+    if not isinstance(openings, str):
+        return openings, None
+    name, _, options = openings.strip().partition(":")
+    if name in ("auto", "balanced", "none") and not options:
+        return name, None
+    key, _, value = options.partition("=")
+    if name == "balanced" and key.strip() == "plies" and value.strip().isdigit():
+        return "balanced", int(value)
+    raise ValueError(f"openings: {openings!r} is not 'balanced', 'balanced:plies=K', 'none' or 'auto'")
+
+
+def tournament(
+    game: Game | str,
+    specs: Sequence[str],
+    games: int = 10,
+    *,
+    openings: str | Sequence[Sequence[str]] = "auto",
+    seed: int = 0,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    grade: bool = False,
+    sprt: tuple[float, float] | Sprt | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: bool | Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """A round robin between ``specs``, ``games`` games per pair (docs/tournament.md): as
+    ``gamelearn tournament``, whose options these are.  ``sprt=(elo0, elo1)`` stops a two-player
+    match when the pentanomial GSPRT decides.  ``progress`` counts games."""
+    chosen = _game(game)
+    mode, plies = parse_openings(openings)
+    test = Sprt(*sprt) if isinstance(sprt, tuple) else sprt
+    pairs = len(specs) * (len(specs) - 1) // 2
+    return run_tournament(
+        chosen,
+        list(specs),
+        games,
+        seed,
+        max_plies=max_plies,
+        grade=grade,
+        workers=workers,
+        dask=dask,
+        progress=progress_of(progress, "tournament", pairs * games, "games"),
+        openings=mode,
+        opening_plies=plies,
+        sprt=test,
+    )
+
+
+def curves(
+    game: Game | str,
+    specs: Sequence[str],
+    against: str = "random",
+    *,
+    games: int | None = None,
+    seconds: float | None = None,
+    every: int = 10,
+    points: int = 10,
+    seeds: int = 5,
+    side: str = "alternate",
+    eval_games: int = 20,
+    seed: int = 0,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: bool | Callable[[int], None] | None = None,
+    on_learner: Callable[[list[Point]], None] | None = None,
+) -> CurvesResult:
+    """Learning curves of the learner ``specs`` against ``against`` (docs/curves.md), as
+    ``gamelearn curves``: ``games`` training games a learner (100 when neither it nor ``seconds``
+    is given), measured every ``every`` games, ``seeds`` learners a spec.  ``progress`` counts
+    learners finished; ``on_learner`` hears each learner's points as it finishes."""
+    if games is None and seconds is None:
+        games = 100
+    check_seeds(seeds)
+    told = progress_of(progress, "curves", len(specs) * seeds, "learners")
+
+    def finished(found: list[Point]) -> None:
+        if on_learner is not None:
+            on_learner(found)
+        if told is not None:
+            told(1)
+
+    return run_curves(
+        _game(game),
+        list(specs),
+        against,
+        games,
+        every,
+        seeds,
+        seed=seed,
+        eval_games=eval_games,
+        max_plies=max_plies,
+        workers=workers,
+        dask=dask,
+        progress=finished,
+        seconds=seconds,
+        points=points,
+        side=side,
+    )
+
+
+def check_seeds(seeds: int) -> None:
+    """ValueError, one line, for learners a spec outside 1..MAX_SEEDS."""
+    if not 1 <= seeds <= MAX_SEEDS:
+        raise ValueError(
+            f"seeds: {seeds} is outside 1..{MAX_SEEDS} (each seed is a learner trained and kept in memory)"
+        )
+
+
+class Grades(list[GradeReport]):
+    """``grade``'s reports, one a spec in the order given (a list, as before), as a table too."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grades": [report.to_dict() for report in self]}
+
+    def to_dataframe(self) -> Any:
+        """A row a spec: its suite, the suite's size, and the shares keeps, best, blunders."""
+        columns = ("spec", "suite", "size", "keeps", "best", "blunders")
+        return dataframe([{key: report.to_dict()[key] for key in columns} for report in self], columns)
+
+
+def grade(
+    game: Game | str,
+    specs: Sequence[str],
+    suite: str | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: bool | Callable[[int], None] | None = None,
+) -> Grades:
+    """Each spec, frozen and greedy, graded on the game's suite (docs/grading.md), as
+    ``gamelearn grade``.  ``progress`` counts positions graded."""
+    chosen = _game(game)
+    told: Callable[[int], None] | None = None
+    if progress is not None and progress is not False:
+        from .suites import get_suite
+
+        told = progress_of(progress, "grade", len(specs) * len(get_suite(chosen, suite)), "positions")
+    return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told))
+
+
+@dataclass(frozen=True)
+class TrainingResult:
+    """A training run: the learner (its ``spec``; kept under ``name``, or in memory only when None),
+    the games it had played before (``resumed``: it went on from the store) and its checkpoints."""
+
+    game: str
+    spec: str
+    name: str | None
+    resumed: bool
+    games_before: int
+    games_after: int
+    seconds: float
+    checkpoints: tuple[Checkpoint, ...]
+    #: the trained learner itself, to play or grade from Python (not part of the dict)
+    player: Any = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "spec": self.spec,
+            "name": self.name,
+            "resumed": self.resumed,
+            "games_before": self.games_before,
+            "games_after": self.games_after,
+            "seconds": round(self.seconds, 3),
+            "checkpoints": [point.to_dict() for point in self.checkpoints],
+        }
+
+    def to_dataframe(self) -> Any:
+        """A row a checkpoint: seconds, games, steps, losses, speeds, and the grade's shares."""
+        from dataclasses import fields
+
+        return dataframe([point.to_dict() for point in self.checkpoints], [f.name for f in fields(Checkpoint)])
+
+
+def check_training(minutes: float | None, games: int | None, checkpoints: int, parallel: int | None) -> None:
+    """ValueError, one line, for a budget or a batch outside what a run can hold."""
+    if minutes is None and games is None:
+        raise ValueError("say how long to train: minutes or games")
+    if minutes is not None and not 0 < minutes <= MAX_TRAIN_MINUTES:
+        raise ValueError(f"--minutes: {minutes:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)")
+    if games is not None and games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    if checkpoints < 1:
+        raise ValueError(f"--checkpoints must be at least 1, not {checkpoints}")
+    if parallel is not None and not 1 <= parallel <= MAX_PARALLEL:
+        raise ValueError(f"--parallel: {parallel} is outside 1..{MAX_PARALLEL} (games a batch holds in memory)")
+
+
+def train(
+    game: Game | str,
+    learner: str = "az",
+    *,
+    name: str | None = None,
+    games: int | None = None,
+    minutes: float | None = None,
+    seed: int = 0,
+    checkpoints: int = 5,
+    grade: bool = True,
+    parallel: int | None = None,
+    progress: bool | Callable[[int], None] | None = None,
+    on_checkpoint: Callable[[Checkpoint], None] | None = None,
+) -> TrainingResult:
+    """Train a self-play learner (``az``, ``ntuple``: a spec) for ``games`` games or ``minutes``
+    (docs/az.md), its checkpoints graded on the game's suite unless ``grade=False``.  With a
+    ``name`` it goes on from what the store keeps under that name and is kept there after, as
+    ``gamelearn train`` does; without one it learns in memory (``result.player``).  ``progress``
+    counts self-play games (a run for a time: seconds)."""
+    from ..players.knowledge import Learner
+    from ..players.registry import make_player
+    from .training import grade_learner, suite_label, train_self_play
+
+    chosen = _game(game)
+    check_training(minutes, games, checkpoints, parallel)
+    spec = learner.strip()
+    if name is not None:
+        spec = f"{spec}:name={name}" if ":" not in spec else f"{spec},name={name}"
+    player = make_player(chosen, spec, seed=seed)
+    if not isinstance(player, Learner) or not hasattr(player, "self_play"):
+        raise ValueError(f"{learner!r} does not learn by self-play (az, ntuple do; the others learn from games)")
+    if grade:
+        suite_label(chosen)  # ValueError: the game's solution is missing
+    keeper = None
+    if name is not None:
+        from ..keeper import default_keeper
+
+        keeper = default_keeper()
+    resumed = keeper.attach(player) if keeper is not None else False
+    if parallel is not None:
+        getattr(player, "trainer").play_in_batches_of(parallel)  # noqa: B009 - a self-play learner's, checked above
+    before = int(player.describe()["games"])
+    told = progress_of(progress, "train", games if games else 60 * (minutes or 0), "games" if games else "seconds")
+    started = time.perf_counter()
+    shown = [0]
+
+    def on_batch(played: int, of: int) -> None:
+        if told is None:
+            return
+        done = played if of else int(time.perf_counter() - started)
+        told(done - shown[0])
+        shown[0] = done
+
+    grader = (lambda learnt: grade_learner(chosen, learner, learnt)) if grade else None
+    points = train_self_play(
+        player, grader, minutes, games, checkpoints, on_batch=on_batch, on_checkpoint=on_checkpoint
+    )
+    if keeper is not None:
+        keeper.save(player)
+    return TrainingResult(
+        game=chosen.spec,
+        spec=spec,
+        name=name,
+        resumed=resumed,
+        games_before=before,
+        games_after=int(player.describe()["games"]),
+        seconds=time.perf_counter() - started,
+        checkpoints=tuple(points),
+        player=player,
+    )

@@ -1,0 +1,128 @@
+"""Progress told in a few plain lines, for where a redrawn bar does not belong: a notebook's cell,
+a log file, a pipe.  A bar redraws itself many times a second with escape codes; written to
+something that is not a terminal, each redraw is text that stays.  Here a run prints one line at
+each quarter of its total, so a long run leaves four lines (a task that plays many games at a
+time tells each game through :class:`GameCounter`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+#: How many lines a run with a known total prints: at 25%, 50%, 75% and 100%.
+MILESTONES = 4
+
+
+class Milestones:
+    """``advance(n)`` as work is done, ``set(done)`` for an absolute count; a line is written
+    (``write``, default ``print``) when the count passes each quarter of ``total``.  Without a
+    total (a run for a time), ``set`` is given seconds, and the quarters are of that time."""
+
+    def __init__(self, label: str, total: float, unit: str, write: Callable[[str], None] | None = None) -> None:
+        self.label, self.total, self.unit = label, total, unit
+        self.write = write or (lambda line: print(line, flush=True))
+        self.done = 0.0
+        self.shown = 0  # milestones written so far
+        self.started = time.perf_counter()
+
+    def advance(self, count: float = 1) -> None:
+        self.set(self.done + count)
+
+    def set(self, done: float) -> None:
+        self.done = done
+        if self.total <= 0:
+            return
+        reached = min(MILESTONES, int(MILESTONES * done / self.total + 1e-9))
+        if reached > self.shown:
+            self.shown = reached
+            seconds = time.perf_counter() - self.started
+            shown = f"{int(done):,} of {int(self.total):,} {self.unit}"
+            self.write(f"{self.label}: {100 * reached // MILESTONES}% ({shown}, {seconds:.0f} s)")
+
+
+def progress_of(
+    progress: bool | Callable[[int], None] | None, label: str, total: float, unit: str
+) -> Callable[[int], None] | None:
+    """What an API call's ``progress=`` means: None or False, nothing; True, a few lines on stdout
+    (:class:`Milestones`); a callable, called with each count of work just done."""
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        return Milestones(label, total, unit).advance
+    if not callable(progress):
+        raise ValueError(f"progress is True, False, None or a function of a count, not {progress!r}")
+    return progress
+
+
+class GameCounter:
+    """Progress a game at a time from tasks that each play many games (a tournament's pairs), in
+    this process or in local worker processes: each task puts ``(task, game)`` on :attr:`queue`
+    after each game, and a thread here passes them on to ``progress(1)``.  When a task's result
+    arrives, :meth:`finish` counts its games not heard of yet (a Dask worker, which has no way to
+    this process's queue, is counted so, a task at a time); a message that comes after is dropped,
+    so every game counts once."""
+
+    def __init__(self, progress: Callable[[int], None], processes: bool) -> None:
+        import threading
+
+        self.progress = progress
+        self.lock = threading.Lock()
+        self.heard: dict[int, set[int]] = {}
+        self.finished: set[int] = set()
+        self.manager: Any = None
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+        if not processes:  # the tasks run here, one after another: each game is heard at once
+            self.queue: Any = _Direct(self._hear)
+            return
+        import multiprocessing
+
+        self.manager = multiprocessing.Manager()  # a queue the worker processes can reach, picklable
+        self.queue = self.manager.Queue()
+        self.thread = threading.Thread(target=self._drain, daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        import queue
+
+        while not self.stopping.is_set():
+            try:
+                task, game = self.queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            except (EOFError, OSError):  # the manager is gone: the run is over
+                return
+            self._hear(task, game)
+
+    def _hear(self, task: int, game: int) -> None:
+        with self.lock:
+            if task in self.finished or game in self.heard.setdefault(task, set()):
+                return
+            self.heard[task].add(game)
+        self.progress(1)
+
+    def finish(self, task: int, games: int) -> None:
+        """Task ``task`` is done with ``games`` games: count those not heard of yet."""
+        with self.lock:
+            rest = games - len(self.heard.get(task, ()))
+            self.finished.add(task)
+        if rest > 0:
+            self.progress(rest)
+
+    def close(self) -> None:
+        self.stopping.set()
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+        if self.manager is not None:
+            self.manager.shutdown()
+
+
+class _Direct:
+    """A queue's ``put`` that hands the item on at once (tasks run in this process)."""
+
+    def __init__(self, hear: Callable[[int, int], None]) -> None:
+        self.hear = hear
+
+    def put(self, item: tuple[int, int]) -> None:
+        self.hear(*item)

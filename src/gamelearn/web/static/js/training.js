@@ -1,0 +1,195 @@
+// Train from the page, as mscroggs' MENACE page does: "train against random / perfect / itself for
+// N games" runs on the server (POST /api/learners/{kind}/training); the page polls it, moves a
+// progress bar, redraws every box the learner can have with its beads as they change, and charts
+// the yardstick's grade (the share of the suite's positions where its move keeps the value) over
+// the games it trained.  It knows no rule and no learner: every figure comes from the server.
+import { $, el, playerName, svgEl, svgText } from "./dom.js";
+import { api, ApiError } from "./api.js";
+import { boxNode } from "./learners.js";
+import { refreshChart } from "./chart.js";
+
+const POLL_MS = 400;
+const OPPONENT_TEXT = { random: "random", perfect: "perfect", self: "itself" };
+const state = { view: null, kind: null, side: null, timer: null, status: null, token: 0 };
+
+// The panel follows the game in play: its first learner, where the server trains that learner.
+export async function followGame(view) {
+  const panel = view && (view.learners || [])[0];
+  const kind = panel ? panel.kind : null;
+  // A run belongs to the learner and the game, not to one game played: a new game of the same
+  // learner keeps the panel (and a run going on) as it is.
+  if (state.view && view && state.view.game === view.game && kind === state.kind) { state.view = view; return; }
+  state.view = view;
+  state.kind = kind;
+  state.side = panel ? panel.side : null;
+  const token = ++state.token;  // a newer game or learner makes older answers moot
+  const root = ensurePanel();
+  if (!kind) { root.hidden = true; return; }
+  let status;
+  try {
+    status = await api("GET", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`);
+  } catch (error) {
+    root.hidden = true;  // a learner that trains elsewhere (Teeko's, az): no panel, nothing to say
+    return;
+  }
+  if (state.token !== token) return;
+  root.hidden = false;
+  draw(status);
+  if (status.running) poll(); else loadBoxes();
+}
+
+function ensurePanel() {
+  let root = $("training");
+  if (root) return root;
+  root = el("section", { id: "training", class: "panel", "aria-labelledby": "training-title", hidden: true });
+  const chartPanel = $("chart-panel");
+  chartPanel.parentNode.insertBefore(root, chartPanel);
+  root.append(
+    el("h2", { id: "training-title" }),
+    el("form", { id: "training-form", class: "training-form", onsubmit: (event) => { event.preventDefault(); start(); } },
+      el("label", {}, "Against ", el("select", { id: "train-opponent" },
+        ...Object.entries(OPPONENT_TEXT).map(([value, text]) => el("option", { value, text })))),
+      el("label", {}, "for ", el("input", { id: "train-games", type: "number", min: "1", step: "1", value: "100", inputmode: "numeric" }), " games"),
+      el("button", { id: "train-start", type: "submit", class: "primary", text: "Train" }),
+      el("button", { id: "train-stop", type: "button", hidden: true, text: "Stop", onclick: stop })),
+    el("progress", { id: "train-progress", max: "1", value: "0", "aria-label": "training progress" }),
+    el("p", { id: "train-status", class: "caption", role: "status" }),
+    el("div", { id: "train-chart", class: "train-chart" }),
+    el("p", { id: "train-chart-caption", class: "caption" }),
+    el("h3", { id: "train-boxes-title", class: "train-boxes-title" }),
+    el("div", { id: "train-boxes", class: "boxes train-boxes" }));
+  return root;
+}
+
+async function start() {
+  const view = state.view, kind = state.kind;
+  if (!view || !kind) return;
+  const games = Number($("train-games").value);
+  const body = { opponent: $("train-opponent").value, games: Number.isInteger(games) ? games : 0, side: state.side };
+  try {
+    draw(await api("POST", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`, body));
+    poll();
+  } catch (error) {
+    const wait = error instanceof ApiError && error.status === 503 ? ` (try again in ${error.retryAfter} s)` : "";
+    $("train-status").textContent = `${error.message}${wait}`;
+    $("train-status").dataset.state = "refused";
+  }
+}
+
+async function stop() {
+  const view = state.view, kind = state.kind;
+  if (!view || !kind) return;
+  try { draw(await api("DELETE", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`)); } catch (error) {
+    $("train-status").textContent = error.message;
+  }
+}
+
+function poll() {
+  clearTimeout(state.timer);
+  const view = state.view, kind = state.kind, token = state.token;
+  state.timer = setTimeout(async () => {
+    if (state.token !== token) return;
+    let status;
+    try { status = await api("GET", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`); } catch (error) {
+      $("train-status").textContent = error.message;
+      if (state.token === token) poll();  // a moment's failure: ask again
+      return;
+    }
+    if (state.token !== token) return;
+    draw(status);
+    await loadBoxes();
+    if (status.running) poll();
+    else refreshChart(view);  // Gardner's chart counts the games it trained too
+  }, POLL_MS);
+}
+
+function draw(status) {
+  state.status = status;
+  const view = state.view;
+  const name = playerName(status.kind);
+  const root = $("training");
+  root.dataset.kind = status.kind;
+  root.dataset.state = status.running ? "running" : status.error ? "failed" : status.played ? "done" : "idle";
+  root.dataset.played = String(status.played);
+  $("training-title").textContent = `Train ${name} (${view.symbols[state.side]})`;
+  $("train-games").max = String(status.max_games || 1000);
+  $("train-start").disabled = status.running;
+  $("train-stop").hidden = !status.running;
+  const bar = $("train-progress");
+  bar.value = status.games ? status.played / status.games : 0;
+  bar.hidden = !status.games;
+  const against = status.opponent ? OPPONENT_TEXT[status.opponent] : "";
+  const tally = status.opponent === "self"
+    ? `${status.draws} drawn, ${status.wins + status.losses} won by one side`
+    : `${status.wins} won, ${status.losses} lost, ${status.draws} drawn`;
+  let text = `Train ${name} on the server against a random mover, the perfect player or itself; each game is kept as a game played here.`;
+  if (status.games) text = `${status.running ? "Training" : "Trained"} against ${against}: ${status.played} of ${plural(status.games, "game")} (${tally}).`;
+  if (status.games && !status.running && !status.error) text += " Play again to play it as it is now.";
+  if (status.error) text = status.error;
+  $("train-status").textContent = text;
+  $("train-status").dataset.state = root.dataset.state;
+  drawGrades(status);
+}
+
+// The yardstick's grade over the games trained: keeps (the headline), best and blunders.
+function drawGrades(status) {
+  const points = status.points || [];
+  const chart = $("train-chart");
+  chart.dataset.points = String(points.length);
+  if (!points.length) { chart.replaceChildren(); $("train-chart-caption").textContent = ""; return; }
+  const width = 300, height = 150, pad = 30;
+  const last = points[points.length - 1];
+  const first = points[0];
+  const span = Math.max(1, last.games - first.games);
+  const x = (g) => pad + ((g - first.games) / span) * (width - pad - 10);
+  const y = (share) => height - 20 - share * (height - 34);
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": `grade over the games trained: keeps the value in ${pct(first.keeps)} at first, ${pct(last.keeps)} now` });
+  for (const share of [0, 0.5, 1]) {
+    svg.append(svgEl("line", { class: "grid", x1: pad, x2: width - 10, y1: y(share), y2: y(share) }));
+    svg.append(svgText(`${share * 100}%`, { class: "axis", x: 2, y: y(share) + 4 }));
+  }
+  svg.append(svgText(`games trained: ${last.games}`, { class: "axis", x: width - 110, y: height - 4 }));
+  const series = [["keeps", "keeps"], ["best", "best"], ["blunders", "blunders"]];
+  series.forEach(([key, label], i) => {
+    const line = points.map((p) => `${x(p.games).toFixed(1)},${y(p[key]).toFixed(1)}`).join(" ");
+    svg.append(svgEl("polyline", { class: `series ${key}`, points: line, "data-series": key }));
+    for (const p of points) svg.append(svgEl("circle", { class: `series-dot ${key}`, cx: x(p.games).toFixed(1), cy: y(p[key]).toFixed(1), r: 2.5 }));
+    svg.append(svgText(`${label} ${pct(last[key])}`, { class: `legend-text ${key}`, x: pad + 6 + i * 86, y: 12 }));
+  });
+  chart.replaceChildren(svg);
+  $("train-chart-caption").textContent = `Graded as gamelearn grade grades it: a frozen, greedy copy chooses a move in each of the ${status.suite || "suite's"} positions`
+    + `; its move keeps the value in ${pct(last.keeps)} of them (${pct(first.keeps)} before), is best in ${pct(last.best)}, throws the game in ${pct(last.blunders)}.`;
+}
+
+// Every box it can have, with its beads as the store keeps them (a box not met yet: as it will open).
+async function loadBoxes() {
+  const view = state.view, kind = state.kind, token = state.token;
+  const list = $("train-boxes");
+  let data;
+  try { data = await api("GET", `/api/learners/${kind}/every-box?game=${encodeURIComponent(view.game)}&side=${state.side}`); } catch (error) {
+    list.replaceChildren();
+    $("train-boxes-title").textContent = "";
+    return;
+  }
+  if (state.token !== token) return;
+  $("train-boxes-title").textContent = `Every box: ${plural(data.total, "box", "boxes")}, ${data.opened} opened so far`;
+  list.dataset.total = String(data.total);
+  list.dataset.opened = String(data.opened);
+  // Only the boxes whose beads changed are drawn again (MENACE has 304).
+  const known = new Map([...list.children].map((node) => [node.dataset.box, node]));
+  const nodes = data.boxes.map((box) => {
+    const key = JSON.stringify(box.beads) + box.opened;
+    const old = known.get(box.board);
+    if (old && old.dataset.key === key) return old;
+    const node = boxNode(view, box, null, new Set());
+    node.dataset.key = key;
+    if (!box.opened) node.classList.add("unopened");
+    else if (old) node.classList.add("changed-now");
+    return node;
+  });
+  if (nodes.some((node, i) => list.children[i] !== node) || nodes.length !== list.children.length) list.replaceChildren(...nodes);
+}
+
+function pct(share) { return share === null || share === undefined ? "–" : `${Math.round(share * 1000) / 10}%`; }
+function plural(n, word, many) { return `${n} ${n === 1 ? word : many || `${word}s`}`; }

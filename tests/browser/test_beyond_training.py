@@ -1,0 +1,75 @@
+"""Training from the page (issue 24, "Beyond"): "train against random / perfect / itself for N
+games" runs on the server with a progress bar, every box is on view from the start and its beads
+change as it trains, and the learning chart is the yardstick's grade.  The oracles: Gardner's 19
+boxes for HER as Black (1962), the store's records (every training game kept by the keeper), and
+the grade recomputed here with gamelearn.experiments on the learner as the store keeps it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import new_game, screenshot
+
+from gamelearn import get_game
+from gamelearn.experiments.training import grade_learner
+from gamelearn.keeper import Keeper
+from gamelearn.web.learners import browser_learner
+
+pytestmark = pytest.mark.browser
+
+HEXAPAWN = get_game("hexapawn")
+#: Gardner's HER plays Black and has a box for each of the 19 positions Black meets (1962).
+HER_BOXES = 19
+
+
+def owner_of(context: Any) -> str:
+    from gamelearn.web.guards import OWNER_COOKIE
+
+    return next(c["value"] for c in context.cookies() if c["name"] == OWNER_COOKIE)
+
+
+def test_training_her_moves_a_bar_changes_her_beads_and_charts_her_grade(
+    page: Any, context: Any, web_app: Any, size: str
+) -> None:
+    new_game(page, "hexapawn", "human", "her", seed=1)
+    page.wait_for_selector('#training[data-kind="her"]:not([hidden])')
+    # Every box is on view before she has played a game: as she would open each one.
+    page.wait_for_selector(f'#train-boxes[data-total="{HER_BOXES}"]')
+    assert page.locator("#train-boxes .box").count() == HER_BOXES
+    assert page.locator("#train-boxes .box.unopened").count() == HER_BOXES
+    beads_before = page.eval_on_selector_all("#train-boxes .bead.empty", "els => els.length")
+    page.select_option("#train-opponent", "random")
+    page.fill("#train-games", "30")
+    page.click("#train-start")
+    # The bar moves while it runs, and the run ends: the page's state, not a sleep.
+    page.wait_for_selector('#training[data-state="running"], #training[data-state="done"]', timeout=60_000)
+    page.wait_for_selector('#training[data-state="done"][data-played="30"]', timeout=60_000)
+    assert page.evaluate("document.querySelector('#train-progress').value") == 1
+    status = page.text_content("#train-status") or ""
+    assert "30 of 30 games" in status
+    # Every game went through the keeper as a page game: its record is kept, and HER's boxes in
+    # the store are what the page draws.
+    owner = owner_of(context)
+    store = web_app.state.store
+    records = [r for r in store.records(game="hexapawn", owner=owner, context="web") if "random" in r["players"]]
+    assert len(records) == 30
+    her = browser_learner(HEXAPAWN, "her")
+    assert her is not None
+    Keeper(store, owner).attach(her)
+    kept = her.knowledge()["boxes"]
+    page.wait_for_selector(f'#train-boxes[data-opened="{len(kept)}"]')
+    assert page.locator("#train-boxes .box.unopened").count() == HER_BOXES - len(kept)
+    # HER learns only from a loss: a bead out per loss, so empty rings where there were none.
+    losses = sum(1 for r in records if r["winner"] == 0)
+    assert losses > 0
+    assert page.eval_on_selector_all("#train-boxes .bead.empty", "els => els.length") > beads_before
+    # The chart: the yardstick's grade before the first game and after the last, as
+    # experiments.training grades the learner the store keeps.
+    page.wait_for_selector('#train-chart svg polyline[data-series="keeps"]')
+    points = int(page.get_attribute("#train-chart", "data-points") or 0)
+    assert points >= 2
+    report = grade_learner(HEXAPAWN, "her", her, seed=0)
+    caption = page.text_content("#train-chart-caption") or ""
+    assert f"{round(report.keeps * 1000) / 10:g}%" in caption
+    screenshot(page, "beyond-training", size)

@@ -1,0 +1,92 @@
+"""Issue 24, point 1: open tabs of one game follow it live (server-sent events), a click made on a
+board another tab has changed gets the fresh board instead of a lie, the connection indicator
+says "reconnecting…" and retries, and a stopped server gets one banner, not "Failed to fetch" in
+every panel.  The oracle is the server's own view of the game (GET /api/games/{id})."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import click_move, current_view, free_port, new_game, rendered, screenshot, serving, watched
+
+from gamelearn.web import create_app
+
+pytestmark = pytest.mark.browser
+
+
+def open_tab(context: Any, url: str) -> Any:
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    tab.goto(url)
+    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square')
+    return tab
+
+
+def test_two_tabs_of_one_game_stay_in_step_and_a_stale_click_gets_the_fresh_board(
+    page: Any, context: Any, size: str
+) -> None:
+    view = new_game(page, "teeko", "human", "random", seed=4)
+    page.wait_for_selector('#connection[data-state="live"]')
+    # A second tab of the same game, whose live stream is cut off for now: it will go stale.
+    stale = context.new_page()
+    stale.set_default_timeout(15_000)
+    stale.route("**/api/games/*/events", lambda route: route.abort())
+    stale.goto(page.url)
+    rendered(stale, view)
+    # A move in the first tab: the computer answers, and the stale tab does not know.
+    status, view = click_move(page, view, "22")
+    assert status == 200 and len(view["moves"]) == 2
+    stale.wait_for_selector('#connection[data-state="reconnecting"]')
+    assert stale.get_attribute("#board", "data-plies") == "0"
+    # The stale tab's click is refused with the game as it is, and that is what it now shows.
+    target = next(name for name in ("00", "01", "02", "03") if name not in view["moves"])
+    with stale.expect_response(lambda r: r.url.endswith("/move")) as info:
+        stale.click(f'#board .square[data-name="{target}"]')
+    assert info.value.status == 409 and info.value.json()["game"]["moves"] == view["moves"]
+    rendered(stale, view)
+    assert "another tab" in (stale.text_content("#message") or "")
+    assert "wrong phase" not in (stale.text_content("#message") or "")
+    assert current_view(stale)["moves"] == view["moves"]  # the stale click changed nothing
+    screenshot(stale, "live-stale-click", size)
+    # Its stream comes back: the indicator says live again, and the two tabs are in step from now on.
+    stale.unroute("**/api/games/*/events")
+    stale.wait_for_selector('#connection[data-state="live"]')
+    status, after = click_move(stale, view, target)
+    assert status == 200
+    # A move in one tab appears in the other within a second.
+    page.wait_for_selector(f'#board[data-plies="{len(after["moves"])}"]', timeout=1000)
+    rendered(page, after)
+    assert page.text_content("#status") == stale.text_content("#status")
+    screenshot(page, "live-other-tab", size)
+    stale.close()
+
+
+def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
+    context: Any, size: str, tmp_path: Any
+) -> None:
+    store, port = tmp_path / "away.sqlite3", free_port()
+    with serving(create_app(store), port=port) as url:
+        tab = open_tab(context, url + "/")
+        failures, outside = watched(tab, url)
+        view = new_game(tab, "tictactoe", "human", "menace", seed=2)
+        tab.wait_for_selector('#connection[data-state="live"]')
+    # The server is gone: a click finds it away, and gets one banner, the indicator retrying, and
+    # no raw browser error anywhere.  (A server process that exits closes its streams too, and the
+    # page notices by itself; one stopped inside this test process may leave its sockets open.)
+    tab.click('#board .square[data-name="4"]')
+    tab.wait_for_selector("#offline:not([hidden])")
+    assert "can't reach the gamelearn server; retrying" in (tab.text_content("#offline") or "").lower()
+    tab.wait_for_selector('#connection[data-state="reconnecting"]')
+    tab.wait_for_selector('#board[data-locked="no"][data-plies="0"]')  # the click changed nothing
+    body = tab.text_content("body") or ""
+    assert "Failed to fetch" not in body and body.lower().count("can't reach") == 1
+    screenshot(tab, "live-server-away", size)
+    with serving(create_app(store), port=port):  # back on the same address, the same store
+        tab.wait_for_selector("#offline[hidden]", state="attached")
+        tab.wait_for_selector('#connection[data-state="live"]')
+        status, after = click_move(tab, view, "4")
+        assert status == 200 and after["moves"][0] == "4"
+        screenshot(tab, "live-server-back", size)
+    tab.close()
+    assert not failures and not outside
