@@ -56,3 +56,42 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(signum, handler)
     if caught:
         _deliver(caught[0], previous[caught[0]])
+
+
+class Stop:
+    """Which stop signal ended a run (None while none has): ``status`` is the exit status a
+    shell reports for a process that signal ended, 128 + its number (SIGINT 130, SIGTERM 143)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    @property
+    def status(self) -> int:
+        return 128 + (self.signum if self.signum is not None else signal.SIGINT)
+
+
+@contextmanager
+def stopping_on_signals() -> Iterator[Stop]:
+    """Inside the block, SIGINT and SIGTERM both raise KeyboardInterrupt (the code that keeps
+    finished work on ^C keeps it on SIGTERM too, which a service manager or ``kill`` sends), and
+    the :class:`Stop` yielded says which arrived.  Outside the main thread nothing changes."""
+    stop = Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if stop.signum is None:
+            stop.signum = signum
+        raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, interrupt) for signum in STOP_SIGNALS}
+    try:
+        yield stop
+    except KeyboardInterrupt:
+        if stop.signum is None:  # raised by something other than a signal handler (a test, a ^C in C code)
+            stop.signum = signal.SIGINT
+        raise
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
