@@ -60,6 +60,7 @@ from .pairs import Sprt, pair_interval, pentanomial
 from .ratings import bootstrap_ratings, bradley_terry_ratings
 from .runners import Interrupted, default_workers, run_all
 from .statistics import wilson
+from .tournament_games import TournamentInterrupted, game_channel, kept_games
 
 #: The grades in the order tables show them.
 GRADES: tuple[str, ...] = tuple(grade.value for grade in Grade)
@@ -96,6 +97,8 @@ class PairTask:
     #: the opening of game pair m is openings[m]; () plays every game from the start
     openings: tuple[tuple[str, ...], ...] = ()
     sprt: Sprt | None = None
+    #: where each finished game is also sent (tournament_games.game_channel), or None
+    report: Any = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,8 @@ def play_pair(task: PairTask) -> list[GameResult]:
                 opening=opening,
             )
         )
+        if task.report is not None:  # kept if the tournament is interrupted before the pair ends
+            task.report.put(results[-1])
     return results
 
 
@@ -558,10 +563,8 @@ def run_tournament(
     specs = [spec.strip() if isinstance(spec, str) else spec for spec in specs]
     check_arguments(game, specs, games_per_pair, max_plies, grade, workers, sprt)
     book = choose_book(game, openings, opening_plies, games_per_pair, seed)
-    tasks = [
-        PairTask(game.spec, number, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade, book.used, sprt)
-        for number, (i, j) in enumerate(pairings(len(specs)))
-    ]
+    pairs = pairings(len(specs))
+    inline = dask is None and min(workers, len(pairs)) == 1
 
     def done(results: list[GameResult]) -> None:
         if progress is not None:
@@ -570,22 +573,18 @@ def run_tournament(
     def table(games: list[GameResult]) -> TournamentResult:
         return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, games, book, sprt)
 
-    try:
-        played = run_all(play_pair, tasks, workers, dask, done)
-    except Interrupted as stopped:  # keep what finished: the pairs played to the end
-        finished = [pair for pair in stopped.finished if pair is not None]
-        raise TournamentInterrupted(table([r for p in finished for r in p]), len(finished), len(tasks)) from None
+    with game_channel(inline, dask) as channel:
+        tasks = [
+            PairTask(game.spec, n, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade, book.used, sprt, channel)
+            for n, (i, j) in enumerate(pairs)
+        ]  # fmt: skip
+        try:
+            played = run_all(play_pair, tasks, workers, dask, done)
+        except Interrupted as stopped:  # keep what finished: the pairs played to the end, and the games
+            kept, finished = kept_games(stopped.finished, channel)
+            raise TournamentInterrupted(table(kept), finished, len(tasks)) from None
     result = table([result for pair in played for result in pair])
     if not grade:
         return result
     # The yardstick beside the in-game grades: every spec as given (a learner in memory as it starts).
     return replace(result, suite_grades=tuple(grade_on_suite(game, specs, seed=seed, workers=workers, dask=dask)))
-
-
-class TournamentInterrupted(KeyboardInterrupt):
-    """A tournament stopped by ^C: ``result`` holds the pairs that had finished (``pairs`` of
-    ``total``); the others count no games."""
-
-    def __init__(self, result: TournamentResult, pairs: int, total: int) -> None:
-        super().__init__(f"interrupted after {pairs} of {total} pairs")
-        self.result, self.pairs, self.total = result, pairs, total
