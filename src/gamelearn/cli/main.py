@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import signal
 import sys
 
 import typer
@@ -210,22 +211,44 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def _interrupted(error: BaseException) -> bool:
+    """True when a KeyboardInterrupt caused ``error`` (its cause or context, link after link)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def main() -> None:
     """Entry point: a user's error is one line on stderr and exit status 2; a bug inside gamelearn
     is one line naming it and the log file that holds its traceback, exit status 1 (never disguised
     as bad input); Ctrl-C ends with a newline and status 130."""
+    from . import quiet_start_handler
+
+    if signal.getsignal(signal.SIGINT) is quiet_start_handler():  # started: the commands handle ^C now
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         app()  # Typer shows usage errors itself (exit 2) and exits with the command's status
     except SystemExit as stop:
         if stop.code == EXIT_INTERRUPTED:  # Typer's status for Ctrl-C: end the line the cursor was on
             err_console.print("\ngamelearn: interrupted", markup=False)
         raise
+    except KeyboardInterrupt:  # a ^C outside any command's own handling (Typer's start, say)
+        err_console.print("\ngamelearn: interrupted", markup=False)
+        sys.exit(EXIT_INTERRUPTED)
     except UserError as error:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     except Exception as error:
         from ..store.db import StoreError
 
+        if _interrupted(error):  # ^C inside an import that wrapped it (Python 3.11's __set_name__ does)
+            err_console.print("\ngamelearn: interrupted", markup=False)
+            sys.exit(EXIT_INTERRUPTED)
         if isinstance(error, StoreError):  # the store's failures name their cause: one line, not a bug
             err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
             sys.exit(EXIT_USAGE)
