@@ -304,14 +304,16 @@ def register(app: typer.Typer) -> None:
                 fail(str(error))
             except TournamentInterrupted as stopped:  # ^C or SIGTERM: every finished game is kept
                 progress.stop()
-                payload = stopped.result.to_dict()
-                payload["stopped"] = str(stopped)
-                with signals_deferred(), Store() as store:  # a second signal cannot cut the save short
-                    number = store.save_result("tournament", payload)
+                kept = "nothing to keep"
+                if stopped.games:
+                    payload = stopped.result.to_dict()
+                    payload["stopped"] = str(stopped)
+                    with signals_deferred(), Store() as store:  # a second signal cannot cut the save short
+                        number = store.save_result("tournament", payload)
+                    kept = f"they are kept: tournament result {number} in the store (marked stopped)"
                 err_console.print(
                     f"Interrupted: {stopped.games} of {pairs * games} games had finished ({stopped.pairs} of "
-                    f"{stopped.total} pairs whole); they are kept: tournament result {number} in the store "
-                    "(marked stopped)",
+                    f"{stopped.total} pairs whole); {kept}",
                     markup=False,
                     soft_wrap=True,
                 )

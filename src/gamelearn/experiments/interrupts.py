@@ -74,15 +74,19 @@ class Stop:
 def stopping_on_signals() -> Iterator[Stop]:
     """Inside the block, SIGINT and SIGTERM both raise KeyboardInterrupt (the code that keeps
     finished work on ^C keeps it on SIGTERM too, which a service manager or ``kill`` sends), and
-    the :class:`Stop` yielded says which arrived.  Outside the main thread nothing changes."""
+    the :class:`Stop` yielded says which arrived.  Only the first stops the run: one that follows
+    is ignored, so that a second ^C cannot cut short the keeping of what has finished, nor the
+    line that says what was kept (SIGKILL still ends the process).  Outside the main thread
+    nothing changes."""
     stop = Stop()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
-        if stop.signum is None:
-            stop.signum = signum
+        if stop.signum is not None:
+            return  # already stopping: what has finished is being kept
+        stop.signum = signum
         raise KeyboardInterrupt
 
     previous = {signum: signal.signal(signum, interrupt) for signum in STOP_SIGNALS}

@@ -580,8 +580,9 @@ def run_tournament(
         ]  # fmt: skip
         try:
             played = run_all(play_pair, tasks, workers, dask, done)
-        except Interrupted as stopped:  # keep what finished: the pairs played to the end, and the games
-            kept, finished = kept_games(stopped.finished, channel)
+        except KeyboardInterrupt as stopped:  # keep what finished: the pairs played to the end, and the games
+            pairs_done = stopped.finished if isinstance(stopped, Interrupted) else [None] * len(tasks)
+            kept, finished = kept_games(pairs_done, channel)
             raise TournamentInterrupted(table(kept), finished, len(tasks)) from None
     result = table([result for pair in played for result in pair])
     if not grade:
