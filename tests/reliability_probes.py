@@ -16,6 +16,7 @@ small version) and benchmarks/reliability_kill.py runs twenty moments of each an
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import signal
@@ -132,6 +133,15 @@ def children(pid: int) -> int:
     return count
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used (user and system), from /proc."""
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _expected_status(how: signal.Signals) -> int:
     return -signal.SIGKILL if how == signal.SIGKILL else 128 + how
 
@@ -219,7 +229,7 @@ def check_curves(home: Path, said: int | None, seed: int, stopped: bool) -> int:
 # --- tournament -------------------------------------------------------------------------------
 
 TOURNAMENT = ("random", "mcts:playouts=150", "minimax:depth=2")
-TOURNAMENT_GAMES = 40
+TOURNAMENT_GAMES = 100
 
 
 def tournament_args(seed: int, workers: int) -> tuple[str, ...]:
@@ -299,9 +309,8 @@ def probe(command: str, how: signal.Signals, moment: float, folder: Path, window
         started = wait_until(lambda: lines.seen("seed 0 finished"), process)
     elif command == "tournament-workers":  # its queue's manager and its two workers run
         started = wait_until(lambda: children(process.pid) >= 3, process)
-    else:  # a tournament in one process shows no progress: a moment after its start
-        time.sleep(2.0)
-        started = process.poll() is None
+    else:  # a tournament in one process shows no progress: the CPU it has used, past its start's
+        started = wait_until(lambda: cpu_seconds(process.pid) >= 1.8, process)
     if started and not window:
         time.sleep(moment)
     if window and kind != "train":  # stop it, then signal again just after its last COMMIT
@@ -310,7 +319,8 @@ def probe(command: str, how: signal.Signals, moment: float, folder: Path, window
     process.send_signal(how)
     process.wait(timeout=GUARD)
     stdout, stderr = lines.finish()
-    finished_first = process.returncode == 0
+    # finished first: a signal during the interpreter's own exit (its handlers restored) kills it
+    finished_first = process.returncode == 0 or "saved to the store as result" in stdout or "Kept as" in stdout
     expected = signal.SIGINT if window and kind != "train" else how
     if not finished_first:
         statuses = {_expected_status(expected)} | ({-signal.SIGTERM} if expected == signal.SIGTERM else set())

@@ -46,12 +46,11 @@ def test_a_killed_training_keeps_whole_batches_and_refuses_a_second_trainer(tmp_
 @pytest.mark.parametrize(
     ("command", "how", "window"),
     [
-        ("train", signal.SIGKILL, False),
         ("train", signal.SIGTERM, True),  # just after a keep's COMMIT: that keep is the last, exit 143
         ("curves", signal.SIGTERM, True),  # ^C, then SIGTERM just after the result's COMMIT: ignored
         ("tournament-workers", signal.SIGINT, False),
     ],
-    ids=["train-SIGKILL", "train-SIGTERM-after-COMMIT", "curves-SIGTERM-after-COMMIT", "tournament-SIGINT"],
+    ids=["train-SIGTERM-after-COMMIT", "curves-SIGTERM-after-COMMIT", "tournament-SIGINT"],
 )
 def test_a_stopped_command_keeps_what_it_says_and_nothing_else(command, how, window, tmp_path: Path):
     (moment,) = moments(command, 1, 2.0)

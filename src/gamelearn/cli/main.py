@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import signal
 import sys
 
@@ -223,6 +224,20 @@ def _interrupted(error: BaseException) -> bool:
     return False
 
 
+def _exit_now(status: int) -> None:
+    """Exit with ``status`` after an interrupt, whatever Python would make of it: a ^C that
+    escaped an ``exec`` of generated code (a dataclass or named tuple made by a module imported
+    just then) marks the interpreter, which then ends itself by SIGINT at exit even though the
+    interrupt was handled (seen: status -2 instead of 130).  What was kept is committed and its
+    files closed by now; only the output streams need flushing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
 def main() -> None:
     """Entry point: a user's error is one line on stderr and exit status 2; a bug inside gamelearn
     is one line naming it and the log file that holds its traceback, exit status 1 (never disguised
@@ -236,10 +251,12 @@ def main() -> None:
     except SystemExit as stop:
         if stop.code == EXIT_INTERRUPTED:  # Typer's status for Ctrl-C: end the line the cursor was on
             err_console.print("\ngamelearn: interrupted", markup=False)
+        if stop.code in (EXIT_INTERRUPTED, 128 + signal.SIGTERM):
+            _exit_now(int(stop.code))
         raise
     except KeyboardInterrupt:  # a ^C outside any command's own handling (Typer's start, say)
         err_console.print("\ngamelearn: interrupted", markup=False)
-        sys.exit(EXIT_INTERRUPTED)
+        _exit_now(EXIT_INTERRUPTED)
     except UserError as error:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
@@ -248,7 +265,7 @@ def main() -> None:
 
         if _interrupted(error):  # ^C inside an import that wrapped it (Python 3.11's __set_name__ does)
             err_console.print("\ngamelearn: interrupted", markup=False)
-            sys.exit(EXIT_INTERRUPTED)
+            _exit_now(EXIT_INTERRUPTED)
         if isinstance(error, StoreError):  # the store's failures name their cause: one line, not a bug
             err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
             sys.exit(EXIT_USAGE)

@@ -11,6 +11,7 @@ however many arrived), which for ^C raises KeyboardInterrupt after the block, no
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -83,7 +84,13 @@ def stopping_on_signals() -> Iterator[Stop]:
         yield stop
         return
 
+    owner = os.getpid()
+
     def interrupt(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:  # a worker forked from this process, before it set its own handlers
+            if signum == signal.SIGTERM:
+                os._exit(128 + signum)  # its parent ends it: at once, without a traceback
+            return
         if stop.signum is not None:
             return  # already stopping: what has finished is being kept
         stop.signum = signum
