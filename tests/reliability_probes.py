@@ -320,7 +320,12 @@ def probe(command: str, how: signal.Signals, moment: float, folder: Path, window
     process.wait(timeout=GUARD)
     stdout, stderr = lines.finish()
     # finished first: a signal during the interpreter's own exit (its handlers restored) kills it
-    finished_first = process.returncode == 0 or "saved to the store as result" in stdout or "Kept as" in stdout
+    finished_first = (
+        process.returncode == 0
+        or "saved to the store as result" in stdout
+        or "Kept as" in stdout
+        or "kept in the store as result" in stdout
+    )
     expected = signal.SIGINT if window and kind != "train" else how
     if not finished_first:
         statuses = {_expected_status(expected)} | ({-signal.SIGTERM} if expected == signal.SIGTERM else set())
