@@ -228,7 +228,7 @@ def check_curves(home: Path, said: int | None, seed: int, stopped: bool) -> int:
 
 # --- tournament -------------------------------------------------------------------------------
 
-TOURNAMENT = ("random", "mcts:playouts=150", "minimax:depth=2")
+TOURNAMENT = ("random", "mcts:playouts=400", "minimax:depth=2")
 TOURNAMENT_GAMES = 100
 
 
