@@ -86,11 +86,16 @@ def test_an_interrupted_tournament_keeps_the_pairs_that_finished(workers: int):
     with pytest.raises(TournamentInterrupted) as stopped:
         run_tournament("tictactoe", specs, 6, seed=5, workers=workers, progress=interrupt)
     assert 1 <= stopped.value.pairs < stopped.value.total == 6
-    kept = [pair for pair in stopped.value.result.pairs if pair.games]
-    assert len(kept) == stopped.value.pairs
-    full = {pair.pair: pair for pair in run_tournament("tictactoe", specs, 6, seed=5, workers=1).pairs}
-    for pair in kept:  # every pair is seeded: what was kept is what the whole tournament plays
-        assert pair == full[pair.pair]
+    whole = [pair for pair in stopped.value.result.pairs if pair.games == 6]
+    assert len(whole) == stopped.value.pairs  # the pairs that finished, whole
+    full = run_tournament("tictactoe", specs, 6, seed=5, workers=1)
+    pairs = {pair.pair: pair for pair in full.pairs}
+    for pair in whole:  # every pair is seeded: what was kept is what the whole tournament plays
+        assert pair == pairs[pair.pair]
+    games = {(g.pair, g.index): g for g in full.games}
+    for game in stopped.value.result.games:  # and so is every game kept of a pair cut short
+        assert game == games[(game.pair, game.index)]
+    assert len(stopped.value.result.games) == stopped.value.games
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the runs and the training need a worker each")

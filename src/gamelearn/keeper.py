@@ -19,15 +19,18 @@ A learner made with ``train=off`` is frozen: it is loaded, never written.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .players.knowledge import Learner, Lesson
 from .store.db import Store
+from .store.files import FileInUseError, FileLock
 
 if TYPE_CHECKING:
     from .match import GameRecord
@@ -231,6 +234,31 @@ class Keeper:
             if not replace and self.exists(learner):
                 raise ValueError(f"a {learner.kind} named {name!r} is already in the store (use --replace, or --name)")
             self._write(learner, None, learner.knowledge())
+
+    @contextmanager
+    def writing_whole(self, learner: Learner) -> Iterator[None]:
+        """Hold ``learner``'s name for a run that rewrites its whole knowledge as it goes (a
+        training run: network weights cannot be merged as counts can), or refuse at once in one
+        line (ValueError) when another process holds it: of two trainers of one name the second
+        is refused, instead of the last writer silently undoing the first one's work.  An
+        exclusive ``flock`` on a lock file beside the store, which the kernel releases when its
+        process dies (SIGKILL included), so a crash never leaves a name held."""
+        name = learner.keep_name()
+        if name is None:
+            yield
+            return
+        digest = hashlib.sha256(f"{self.owner}\0{learner.keep_kind()}\0{name}".encode()).hexdigest()[:20]
+        lock = FileLock(Path(self.store.path).parent / f"learner-{digest}")
+        try:
+            lock.acquire()
+        except FileInUseError:
+            raise ValueError(
+                f"another gamelearn is training {learner.kind} {name!r}; try again when it has finished"
+            ) from None
+        try:
+            yield
+        finally:
+            lock.release()
 
     def exists(self, learner: Learner) -> bool:
         """True if something is kept under ``learner``'s name (read, not checked)."""

@@ -5,6 +5,7 @@ Parsing and rendering only: the work is in gamelearn.experiments.training and .c
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -16,7 +17,8 @@ from rich.table import Table
 
 from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
-from ..experiments.training import Checkpoint, grade_learner, suite_label, train_self_play
+from ..experiments.interrupts import signals_deferred, stopping_on_signals
+from ..experiments.training import Checkpoint, TrainingRun, grade_learner, suite_label, train_self_play
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
@@ -37,7 +39,6 @@ from .common import (
     print_json,
 )
 from .progress import QUIET_HELP, progress_bar
-from .teeko_runs import signals_held, terminate_as_interrupt
 
 #: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
 CHECKPOINT_HEADER = (
@@ -105,7 +106,8 @@ def register(app: typer.Typer) -> None:
         """Train a self-play learner (az) for --minutes or --games and keep it in the store under
         --name (a name already kept goes on from where it was); checkpoints show the loss, the
         self-play speed and the grade on the game's suite: keeps (value-keeping moves), best moves,
-        blunders.  ^C stops it and keeps what it learnt."""
+        blunders.  It is kept as it goes (every checkpoint, and at least every 30 s); ^C or
+        SIGTERM stops it and keeps what it learnt; a second trainer of the same name is refused."""
         try:
             game = get_game(game_name)
         except ValueError as error:
@@ -140,12 +142,14 @@ def register(app: typer.Typer) -> None:
         check_store()  # a store that cannot be opened is named before any training
         shown: Console = err_console if as_json else console
         kind = learner.partition(":")[0]
-        with Store() as store:
+        with Store() as store, ExitStack() as held:
             keeper = Keeper(store)
             try:
+                held.enter_context(keeper.writing_whole(player))  # before it is loaded: nobody writes it after
                 resumed = keeper.attach(player)
             except ValueError as error:
                 fail(str(error))
+            run = TrainingRun(keeper, player, game, learner)
             if parallel is not None:
                 try:
                     getattr(player, "trainer").play_in_batches_of(parallel)  # noqa: B009 - az's, checked above
@@ -178,8 +182,8 @@ def register(app: typer.Typer) -> None:
                     points.append(point)
                     progress.print(checkpoint_line(point))
 
-                try:
-                    with terminate_as_interrupt():
+                with stopping_on_signals() as stop:
+                    try:
                         train_self_play(
                             player,
                             grader,
@@ -188,39 +192,52 @@ def register(app: typer.Typer) -> None:
                             checkpoints,
                             on_batch=on_batch,
                             on_checkpoint=on_checkpoint,
+                            keep=run.keep,
                         )
-                except ValueError as error:
-                    fail(str(error))
-                except KeyboardInterrupt:  # ^C: what it learnt so far is kept, as a finished run's is
-                    progress.stop()
-                    with signals_held():  # a second ^C cannot cut the save short
-                        keeper.save(player)
-                    played = player.describe()["games"]
-                    last = (
-                        f"the last checkpoint: {checkpoint_line(points[-1]).strip()}" if points else "no checkpoint yet"
-                    )
-                    err_console.print(
-                        f"Interrupted after {played - start_games:,} games of training "
-                        f"({time.perf_counter() - started:.0f} s); kept as {kind} {name!r} ({played:,} games in all); "
-                        f"{last}",
-                        markup=False,
-                        soft_wrap=True,
-                    )
-                    if as_json:
-                        print_json(
-                            {
-                                "game": game.name,
-                                "name": name,
-                                "stopped": True,
-                                "checkpoints": [p.to_dict() for p in points],
-                            }
+                    except ValueError as error:
+                        fail(str(error))
+                    except KeyboardInterrupt:  # ^C or SIGTERM: what it learnt so far is kept, as a finished run's is
+                        progress.stop()
+                        played = run.keep(points, stopped=True)  # whole batches only; a signal waits for it
+                        last = (
+                            f"the last checkpoint: {checkpoint_line(points[-1]).strip()}"
+                            if points
+                            else "no checkpoint yet"
                         )
-                    raise typer.Exit(130) from None
-            keeper.save(player)
+                        err_console.print(
+                            f"Interrupted after {played - start_games:,} games of training "
+                            f"({time.perf_counter() - started:.0f} s); kept as {kind} {name!r} with its weights "
+                            f"({played:,} games in all; train #{run.result_id} in the store); {last}",
+                            markup=False,
+                            soft_wrap=True,
+                        )
+                        if as_json:
+                            print_json(
+                                {
+                                    "game": game.name,
+                                    "name": name,
+                                    "games": played,
+                                    "result_id": run.result_id,
+                                    "stopped": True,
+                                    "checkpoints": [p.to_dict() for p in points],
+                                }
+                            )
+                        raise typer.Exit(stop.status) from None
         if as_json:
-            print_json({"game": game.name, "name": name, "checkpoints": [p.to_dict() for p in points]})
+            print_json(
+                {
+                    "game": game.name,
+                    "name": name,
+                    "games": run.games,
+                    "result_id": run.result_id,
+                    "checkpoints": [p.to_dict() for p in points],
+                }
+            )
             return
-        console.print(f"Kept as {kind} {name!r}; play it with --second {kind}:name={name}.", markup=False)
+        console.print(
+            f"Kept as {kind} {name!r} (train #{run.result_id}); play it with --second {kind}:name={name}.",
+            markup=False,
+        )
 
     @app.command()
     def curves(
@@ -351,8 +368,8 @@ def register(app: typer.Typer) -> None:
                 )
                 progress.advance(1)
 
-            try:
-                with terminate_as_interrupt():
+            with stopping_on_signals() as stop:
+                try:
                     result = api.curves(
                         game,
                         specs,
@@ -371,22 +388,22 @@ def register(app: typer.Typer) -> None:
                         points=points,
                         side=side,
                     )
-            except ValueError as error:
-                fail(str(error))
-            except curves_module.CurvesInterrupted as stopped:  # ^C: the learners that finished are kept
-                progress.stop()
-                kept = "nothing to keep"
-                if stopped.finished:
-                    with signals_held():
-                        number, files = save(stopped.result, stopped=True)
-                    where = files if isinstance(files, str) else f"{files[0]}, {files[1]} and {files[2]}"
-                    kept = f"they are kept: curves #{number} in the store (marked stopped), {where}"
-                err_console.print(
-                    f"Interrupted: {stopped.finished} of {stopped.total} learners had finished; {kept}",
-                    markup=False,
-                    soft_wrap=True,
-                )
-                raise typer.Exit(130) from None
+                except ValueError as error:
+                    fail(str(error))
+                except curves_module.CurvesInterrupted as stopped:  # ^C or SIGTERM: the finished learners are kept
+                    progress.stop()
+                    kept = "nothing to keep"
+                    if stopped.finished:
+                        with signals_deferred():  # a second signal cannot cut the save short
+                            number, files = save(stopped.result, stopped=True)
+                        where = files if isinstance(files, str) else f"{files[0]}, {files[1]} and {files[2]}"
+                        kept = f"they are kept: curves #{number} in the store (marked stopped), {where}"
+                    err_console.print(
+                        f"Interrupted: {stopped.finished} of {stopped.total} learners had finished; {kept}",
+                        markup=False,
+                        soft_wrap=True,
+                    )
+                    raise typer.Exit(stop.status) from None
         number, files = save(result, stopped=False)
         if isinstance(files, str):
             fail(files)

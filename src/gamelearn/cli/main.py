@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
+import signal
 import sys
 
 import typer
@@ -225,22 +227,60 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def _interrupted(error: BaseException) -> bool:
+    """True when a KeyboardInterrupt caused ``error`` (its cause or context, link after link)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _exit_now(status: int) -> None:
+    """Exit with ``status`` after an interrupt, whatever Python would make of it: a ^C that
+    escaped an ``exec`` of generated code (a dataclass or named tuple made by a module imported
+    just then) marks the interpreter, which then ends itself by SIGINT at exit even though the
+    interrupt was handled (seen: status -2 instead of 130).  What was kept is committed and its
+    files closed by now; only the output streams need flushing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
 def main() -> None:
     """Entry point: a user's error is one line on stderr and exit status 2; a bug inside gamelearn
     is one line naming it and the log file that holds its traceback, exit status 1 (never disguised
     as bad input); Ctrl-C ends with a newline and status 130."""
+    from . import quiet_start_handler
+
+    if signal.getsignal(signal.SIGINT) is quiet_start_handler():  # started: the commands handle ^C now
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         app()  # Typer shows usage errors itself (exit 2) and exits with the command's status
     except SystemExit as stop:
         if stop.code == EXIT_INTERRUPTED:  # Typer's status for Ctrl-C: end the line the cursor was on
             err_console.print("\ngamelearn: interrupted", markup=False)
+        if stop.code in (EXIT_INTERRUPTED, 128 + signal.SIGTERM):
+            _exit_now(int(stop.code))
         raise
+    except KeyboardInterrupt:  # a ^C outside any command's own handling (Typer's start, say)
+        err_console.print("\ngamelearn: interrupted", markup=False)
+        _exit_now(EXIT_INTERRUPTED)
     except UserError as error:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     except Exception as error:
         from ..store.db import StoreError
 
+        if _interrupted(error):  # ^C inside an import that wrapped it (Python 3.11's __set_name__ does)
+            err_console.print("\ngamelearn: interrupted", markup=False)
+            _exit_now(EXIT_INTERRUPTED)
         if isinstance(error, StoreError):  # the store's failures name their cause: one line, not a bug
             err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
             sys.exit(EXIT_USAGE)

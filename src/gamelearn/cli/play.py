@@ -14,9 +14,11 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+import typer
+
 from ..games import Game, IllegalMove
 from ..match import End, GameRecord, Match
-from .common import console
+from .common import EXIT_INTERRUPTED, console
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_LINE = "Type a move, or ? (legal moves), hint (perfect play), undo, q (quit)."
@@ -147,9 +149,11 @@ class TerminalGame:
                     console.print(
                         f"{self.names[mover]} ({self.game.symbols[mover]}) plays [bold]{move}[/bold]", highlight=False
                     )
-        except (Quit, KeyboardInterrupt):
+        except (Quit, KeyboardInterrupt) as stop:
             console.print("\nGame abandoned.")  # a newline first: ^C and ^D leave the cursor on the prompt
             self.match.abandon()
+            if isinstance(stop, KeyboardInterrupt):  # ^C: the status a shell reports for it, as every command
+                raise typer.Exit(EXIT_INTERRUPTED) from None
             return None
         if self.learn:
             self.match.learn_from_game()

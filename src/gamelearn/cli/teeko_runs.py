@@ -75,8 +75,10 @@ def console_game(
             return
         try:
             text = console.input(screen.prompt, markup=False)
-        except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: leave as q would, on a line of its own
+        except (EOFError, KeyboardInterrupt) as stop:  # Ctrl-D, Ctrl-C: leave as q would, on a line of its own
             console.print()
+            if isinstance(stop, KeyboardInterrupt):  # ^C: the status a shell reports for it
+                raise typer.Exit(130) from None
             return
         screen = session.send(text)
 

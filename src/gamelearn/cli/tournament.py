@@ -12,6 +12,7 @@ from rich import box
 from rich.table import Table
 
 from ..experiments import api
+from ..experiments.interrupts import signals_deferred, stopping_on_signals
 from ..experiments.openings import max_plies as max_opening_plies
 from ..experiments.pairs import Sprt
 from ..experiments.suites import get_suite
@@ -282,7 +283,10 @@ def register(app: typer.Typer) -> None:
         pairs = len(specs) * (len(specs) - 1) // 2
         # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
         started = time.perf_counter()
-        with progress_bar(err_console, "games", pairs * games, "games", quiet) as progress:
+        with (
+            progress_bar(err_console, "games", pairs * games, "games", quiet) as progress,
+            stopping_on_signals() as stop,
+        ):
             try:
                 result = api.tournament(
                     game,
@@ -299,18 +303,22 @@ def register(app: typer.Typer) -> None:
                 )
             except ValueError as error:
                 fail(str(error))
-            except TournamentInterrupted as stopped:  # ^C: the pairs that finished are kept
+            except TournamentInterrupted as stopped:  # ^C or SIGTERM: every finished game is kept
                 progress.stop()
-                payload = stopped.result.to_dict()
-                payload["stopped"] = str(stopped)
-                with Store() as store:
-                    number = store.save_result("tournament", payload)
+                kept = "nothing to keep"
+                if stopped.games:
+                    payload = stopped.result.to_dict()
+                    payload["stopped"] = str(stopped)
+                    with signals_deferred(), Store() as store:  # a second signal cannot cut the save short
+                        number = store.save_result("tournament", payload)
+                    kept = f"they are kept: tournament result {number} in the store (marked stopped)"
                 err_console.print(
-                    f"{str(stopped).capitalize()}; the {stopped.pairs} finished are saved to the store as result {number}",
+                    f"Interrupted: {stopped.games} of {pairs * games} games had finished ({stopped.pairs} of "
+                    f"{stopped.total} pairs whole); {kept}",
                     markup=False,
                     soft_wrap=True,
                 )
-                raise typer.Exit(130) from None
+                raise typer.Exit(stop.status) from None
         seconds = time.perf_counter() - started
         payload = result.to_dict()
         payload["seconds"] = round(seconds, 3)

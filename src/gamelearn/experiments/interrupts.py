@@ -11,6 +11,7 @@ however many arrived), which for ^C raises KeyboardInterrupt after the block, no
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -56,3 +57,52 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(signum, handler)
     if caught:
         _deliver(caught[0], previous[caught[0]])
+
+
+class Stop:
+    """Which stop signal ended a run (None while none has): ``status`` is the exit status a
+    shell reports for a process that signal ended, 128 + its number (SIGINT 130, SIGTERM 143)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    @property
+    def status(self) -> int:
+        return 128 + (self.signum if self.signum is not None else signal.SIGINT)
+
+
+@contextmanager
+def stopping_on_signals() -> Iterator[Stop]:
+    """Inside the block, SIGINT and SIGTERM both raise KeyboardInterrupt (the code that keeps
+    finished work on ^C keeps it on SIGTERM too, which a service manager or ``kill`` sends), and
+    the :class:`Stop` yielded says which arrived.  Only the first stops the run: one that follows
+    is ignored, so that a second ^C cannot cut short the keeping of what has finished, nor the
+    line that says what was kept (SIGKILL still ends the process).  Outside the main thread
+    nothing changes."""
+    stop = Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    owner = os.getpid()
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:  # a worker forked from this process, before it set its own handlers
+            if signum == signal.SIGTERM:
+                os._exit(128 + signum)  # its parent ends it: at once, without a traceback
+            return
+        if stop.signum is not None:
+            return  # already stopping: what has finished is being kept
+        stop.signum = signum
+        raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, interrupt) for signum in STOP_SIGNALS}
+    try:
+        yield stop
+    except KeyboardInterrupt:
+        if stop.signum is None:  # raised by something other than a signal handler (a test, a ^C in C code)
+            stop.signum = signal.SIGINT
+        raise
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -104,8 +104,12 @@ class Interrupted(KeyboardInterrupt):
 
 
 def _ignore_interrupts() -> None:
-    """In a worker process: ^C reaches the whole process group, and only the parent should act."""
+    """In a worker process: ^C reaches the whole process group, and only the parent should act;
+    SIGTERM (the parent ending its workers) ends it at once, as by default: a forked worker would
+    otherwise inherit the parent's handler, which turns SIGTERM into a KeyboardInterrupt and its
+    traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:

@@ -61,6 +61,7 @@ from .pairs import Sprt, pair_interval, pentanomial
 from .ratings import bootstrap_ratings, bradley_terry_ratings
 from .runners import Interrupted, default_workers, run_all
 from .statistics import wilson
+from .tournament_games import TournamentInterrupted, game_channel, kept_games
 
 #: The grades in the order tables show them.
 GRADES: tuple[str, ...] = tuple(grade.value for grade in Grade)
@@ -99,6 +100,8 @@ class PairTask:
     sprt: Sprt | None = None
     #: a queue that hears (pair, game index) after each game, for a progress bar by games (None: none)
     heard: Any = None
+    #: where each finished game is also sent (tournament_games.game_channel), or None
+    report: Any = None
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,8 @@ def play_pair(task: PairTask) -> list[GameResult]:
         )
         if task.heard is not None:
             task.heard.put((task.pair, index))
+        if task.report is not None:  # kept if the tournament is interrupted before the pair ends
+            task.report.put(results[-1])
     return results
 
 
@@ -574,29 +579,11 @@ def run_tournament(
     check_arguments(game, specs, games_per_pair, max_plies, grade, workers, sprt)
     book = choose_book(game, openings, opening_plies, games_per_pair, seed)
     pairs = pairings(len(specs))
+    inline = dask is None and min(workers, len(pairs)) == 1
     # progress a game at a time where the pairs run here or in local processes (a Dask worker
     # has no way back but its result: its pair counts when it finishes)
-    counter = (
-        None if progress is None else GameCounter(progress, processes=dask is None and min(workers, len(pairs)) > 1)
-    )
+    counter = None if progress is None else GameCounter(progress, processes=not inline and dask is None)
     heard = None if counter is None or dask is not None else counter.queue
-    tasks = [
-        PairTask(
-            game.spec,
-            number,
-            i,
-            j,
-            (specs[i], specs[j]),
-            games_per_pair,
-            seed,
-            max_plies,
-            grade,
-            book.used,
-            sprt,
-            heard,
-        )
-        for number, (i, j) in enumerate(pairs)
-    ]
 
     def done(results: list[GameResult]) -> None:
         if counter is not None and results:
@@ -606,10 +593,18 @@ def run_tournament(
         return summarize(game.spec, specs, games_per_pair, seed, max_plies, grade, games, book, sprt)
 
     try:
-        played = run_all(play_pair, tasks, workers, dask, done)
-    except Interrupted as stopped:  # keep what finished: the pairs played to the end
-        finished = [pair for pair in stopped.finished if pair is not None]
-        raise TournamentInterrupted(table([r for p in finished for r in p]), len(finished), len(tasks)) from None
+        with game_channel(inline, dask) as channel:
+            tasks = [
+                PairTask(game.spec, n, i, j, (specs[i], specs[j]), games_per_pair, seed, max_plies, grade, book.used, sprt,
+                         heard, channel)
+                for n, (i, j) in enumerate(pairs)
+            ]  # fmt: skip
+            try:
+                played = run_all(play_pair, tasks, workers, dask, done)
+            except KeyboardInterrupt as stopped:  # keep what finished: the pairs played to the end, and the games
+                pairs_done = stopped.finished if isinstance(stopped, Interrupted) else [None] * len(tasks)
+                kept, finished = kept_games(pairs_done, channel)
+                raise TournamentInterrupted(table(kept), finished, len(tasks)) from None
     finally:
         if counter is not None:
             counter.close()
@@ -618,12 +613,3 @@ def run_tournament(
         return result
     # The yardstick beside the in-game grades: every spec as given (a learner in memory as it starts).
     return replace(result, suite_grades=tuple(grade_on_suite(game, specs, seed=seed, workers=workers, dask=dask)))
-
-
-class TournamentInterrupted(KeyboardInterrupt):
-    """A tournament stopped by ^C: ``result`` holds the pairs that had finished (``pairs`` of
-    ``total``); the others count no games."""
-
-    def __init__(self, result: TournamentResult, pairs: int, total: int) -> None:
-        super().__init__(f"interrupted after {pairs} of {total} pairs")
-        self.result, self.pairs, self.total = result, pairs, total

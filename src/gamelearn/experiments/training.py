@@ -10,6 +10,12 @@ against the exact solution (``grade_player``): the share of moves that keep the 
 Time is *training* time: the wall clock while the learner plays and learns, from its first game
 (a learner that compiles, az, compiles before the clock starts) and without the time spent grading
 it, so that a checkpoint more or less does not change how long it trained.
+
+A run is kept as it goes (:class:`TrainingRun`): the learner's weights and counters and the run's
+checkpoints, in one transaction, at every checkpoint and at least every ``KEEP_EVERY_SECONDS``
+between them, so a crash loses at most that much.  A batch of self-play games is learnt whole: ^C
+and SIGTERM wait for its end (``signals_deferred``), so what is kept is always the learner after
+some number of whole batches, which the same seed replays exactly.
 """
 
 from __future__ import annotations
@@ -21,10 +27,15 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..games import Game
+from ..keeper import Keeper
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
 from .grading import GradeReport, grade_player
+from .interrupts import signals_deferred
 from .suites import get_suite
+
+#: Between checkpoints, a training run keeps its learner at least this often (seconds).
+KEEP_EVERY_SECONDS = 30.0
 
 
 def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
@@ -85,13 +96,18 @@ def train_self_play(
     checkpoints: int = 10,
     on_batch: Callable[[int, int], None] | None = None,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
+    keep: Callable[[list[Checkpoint]], Any] | None = None,
+    keep_every: float = KEEP_EVERY_SECONDS,
 ) -> list[Checkpoint]:
     """Train ``player`` by self-play batches until ``minutes`` of training have passed or ``games``
     more games were played (whichever is given; both: the first reached), grading it (``grade``,
     e.g. :func:`grade_learner`; None: not graded) ``checkpoints`` times along the way (evenly in
     games, or in time) and once at the end.  ``on_batch(games played, of games)`` after every batch
     (of 0 when training for a time).  An interrupt (^C) stops it between two statements: the learner
-    keeps what it has learnt, and ``on_checkpoint`` has heard every checkpoint taken."""
+    keeps what it has learnt, and ``on_checkpoint`` has heard every checkpoint taken.
+    ``keep(checkpoints so far)`` (a :meth:`TrainingRun.keep`) after every checkpoint, the last
+    included, and at least every ``keep_every`` seconds between them.  A batch is learnt whole: a
+    stop signal that arrives during it is acted on after it."""
     if minutes is None and games is None:
         raise ValueError("train for --minutes or for --games")
     if minutes is not None and minutes <= 0 or games is not None and games < 1:
@@ -107,6 +123,13 @@ def train_self_play(
     play_seconds = 0.0
     timed_games, timed_positions = 0, 0
     last_games = start_games
+    last_kept = time.perf_counter()
+
+    def kept() -> None:
+        nonlocal last_kept
+        if keep is not None:
+            keep(results)
+        last_kept = time.perf_counter()
 
     def checkpoint() -> None:
         report = grade(player) if grade is not None else None
@@ -138,7 +161,8 @@ def train_self_play(
     while not ((budget is not None and trained >= budget) or (target is not None and trainer.games >= target)):
         batch_started = time.perf_counter()
         first = trainer.games == start_games
-        played = player.self_play(1)
+        with signals_deferred():  # a batch is learnt whole, its counters included
+            played = player.self_play(1)
         seconds = time.perf_counter() - batch_started
         trained += seconds
         if not first:
@@ -153,8 +177,49 @@ def train_self_play(
         finished = (budget is not None and trained >= budget) or (target is not None and trainer.games >= target)
         if due and not finished:
             checkpoint()
+            kept()
             last_games = trainer.games
             if every_seconds is not None:
                 next_time = trained + every_seconds
+        elif not finished and time.perf_counter() - last_kept >= keep_every:
+            kept()
     checkpoint()
+    kept()
     return results
+
+
+class TrainingRun:
+    """A training run kept through the keeper as it goes: the learner under its name and the
+    run (its checkpoints so far, the games it holds) as a ``train`` result, both in one
+    transaction, so that they always describe the same moment.  ^C and SIGTERM wait while it is
+    kept.  Hold the name first (``Keeper.writing_whole``): a second trainer is refused."""
+
+    def __init__(self, keeper: Keeper, player: Any, game: Game, spec: str) -> None:
+        self.keeper, self.player, self.game, self.spec = keeper, player, game, spec
+        self.result_id: int | None = None
+        #: The learner's games when it was last kept (None: not kept by this run yet).
+        self.games: int | None = None
+
+    def keep(self, points: list[Checkpoint], stopped: bool = False) -> int:
+        """Keep the learner as it is now, and the run; the learner's games, as kept."""
+        games = self_play_games(self.player)
+        payload = {
+            "game": self.game.name,
+            "spec": self.spec,
+            "name": self.player.keep_name(),
+            "seed": self.player.seed,
+            "games": games,
+            "stopped": stopped,
+            "checkpoints": [point.to_dict() for point in points],
+        }
+        store = self.keeper.store
+        with signals_deferred():  # the bookkeeping too: a signal after COMMIT must not lose the result's number
+            with store.transaction():
+                self.keeper.save(self.player)
+                if self.result_id is None:
+                    number = store.save_result("train", payload)
+                else:
+                    store.update_result(self.result_id, payload)
+                    number = self.result_id
+            self.result_id, self.games = number, games
+        return games
