@@ -57,7 +57,7 @@ function ensurePanel() {
     el("div", { id: "train-chart", class: "train-chart" }),
     el("p", { id: "train-chart-caption", class: "caption" }),
     el("h3", { id: "train-boxes-title", class: "train-boxes-title" }),
-    el("div", { id: "train-boxes", class: "boxes train-boxes" }));
+    el("div", { id: "train-boxes", class: "boxes train-boxes", tabindex: "0", role: "region", "aria-labelledby": "train-boxes-title" }));
   return root;
 }
 
