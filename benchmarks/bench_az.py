@@ -2,6 +2,7 @@
 
     python benchmarks/bench_az.py search       # one search of 32 Teeko positions: milliseconds, tree depth
     python benchmarks/bench_az.py speed        # self-play positions/s, az beside OpenSpiel's AlphaZero
+    python benchmarks/bench_az.py speed --game teeko --seconds 30 --no-openspiel   # Teeko's alone
     python benchmarks/bench_az.py tictactoe    # <= 5 min: value-keeping moves in the 4,520 positions, 100 games vs perfect
     python benchmarks/bench_az.py hexapawn     # <= 1 min: does it play Black perfectly?
     python benchmarks/bench_az.py teeko --minutes 10   # the curve: best-move share, score vs the fixed thesis player
@@ -159,9 +160,14 @@ def self_play_rate(game_name: str, parallel: int | None, seconds: float = 5.0) -
 
 
 def bench_speed(
-    figures: dict[str, Any], parallel: int | None, games: int = 20, seconds: float = 5.0, spiel: bool = True
+    figures: dict[str, Any],
+    parallel: int | None,
+    games: int = 20,
+    seconds: float = 5.0,
+    spiel: bool = True,
+    game_names: tuple[str, ...] = ("tictactoe", "teeko"),
 ) -> None:
-    for game_name in ("tictactoe", "teeko"):
+    for game_name in game_names:
         for batch in sorted({None, parallel}, key=lambda b: b or 0):
             rate, settings = self_play_rate(game_name, batch, seconds)
             sims = settings.simulations
@@ -327,6 +333,7 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=None, help="search: simulations (default 16)")
     parser.add_argument("--considered", type=int, default=None, help="search: root actions (default: Teeko's)")
     parser.add_argument("--no-openspiel", action="store_true", help="speed: leave OpenSpiel's actor out")
+    parser.add_argument("--game", choices=("tictactoe", "teeko"), default=None, help="speed: this game only")
     parser.add_argument("--minutes", type=float, default=None, help="training time (defaults: 5, 1, 10 minutes)")
     parser.add_argument("--games", type=int, default=20, help="Teeko games against thesis per checkpoint")
     parser.add_argument("--updates", type=int, default=None, help="Teeko gradient steps per self-play batch")
@@ -346,7 +353,8 @@ def main() -> None:
     if args.part in ("search", "all"):
         bench_search(figures, args.simulations or 16, args.considered)
     if args.part in ("speed", "all"):
-        bench_speed(figures, args.parallel, seconds=args.seconds, spiel=not args.no_openspiel)
+        names = (args.game,) if args.game else ("tictactoe", "teeko")
+        bench_speed(figures, args.parallel, seconds=args.seconds, spiel=not args.no_openspiel, game_names=names)
     if args.part in ("tictactoe", "all"):
         bench_tictactoe(figures, args.minutes or 5.0)
     if args.part in ("hexapawn", "all"):
