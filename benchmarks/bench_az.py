@@ -160,10 +160,16 @@ def self_play_rate(
         trainer.settings = replace(trainer.settings, plies_per_batch=plies_per_batch)
     trainer.self_play_batch()  # compiles
     trainer.self_play_batch()
-    start, cpu, positions = time.perf_counter(), time.process_time(), 0
+
+    def going_on() -> int:  # plies played of games still going on (busy slots), not yet collected
+        return int(getattr(getattr(trainer, "self_play_slots", None), "unfinished_positions", 0))
+
+    start, cpu, positions, before = time.perf_counter(), time.process_time(), 0, going_on()
     while time.perf_counter() - start < seconds or positions == 0:
         positions += trainer.self_play_batch()
-    return positions / (time.perf_counter() - start), positions / (time.process_time() - cpu), trainer.settings
+    clock, cpu = time.perf_counter() - start, time.process_time() - cpu
+    positions += going_on() - before  # the positions searched in the time, whichever batch began their game
+    return positions / clock, positions / cpu, trainer.settings
 
 
 def bench_speed(
