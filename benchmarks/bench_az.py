@@ -2,6 +2,7 @@
 
     python benchmarks/bench_az.py search       # one search of 32 Teeko positions: milliseconds, tree depth
     python benchmarks/bench_az.py speed        # self-play positions/s, az beside OpenSpiel's AlphaZero
+    python benchmarks/bench_az.py speed --game teeko --seconds 30 --no-openspiel   # Teeko's alone
     python benchmarks/bench_az.py tictactoe    # <= 5 min: value-keeping moves in the 4,520 positions, 100 games vs perfect
     python benchmarks/bench_az.py hexapawn     # <= 1 min: does it play Black perfectly?
     python benchmarks/bench_az.py teeko --minutes 10   # the curve: best-move share, score vs the fixed thesis player
@@ -145,31 +146,53 @@ def bench_search(
     figures["search_depth_max"] = int(depths.max())
 
 
-def self_play_rate(game_name: str, parallel: int | None, seconds: float = 5.0) -> tuple[float, Any]:
-    """Self-play positions per second (search and rules only, no training), after a warm-up batch."""
+def self_play_rate(
+    game_name: str, parallel: int | None, seconds: float = 5.0, plies_per_batch: int | None = None
+) -> tuple[float, float, Any]:
+    """Self-play positions per second of the clock and per second of this process's CPU time (on a
+    shared machine the clock counts the others' work too), search and rules only, no training,
+    after two warm-up batches (the first compiles; with busy slots, the first finishes few games)."""
     player = make_player(gamelearn.get_game(game_name), "az", seed=1)
     trainer = player.trainer
     if parallel:
         trainer.play_in_batches_of(parallel)
+    if plies_per_batch is not None and hasattr(trainer.settings, "plies_per_batch"):
+        trainer.settings = replace(trainer.settings, plies_per_batch=plies_per_batch)
     trainer.self_play_batch()  # compiles
-    start, positions = time.perf_counter(), 0
+    trainer.self_play_batch()
+
+    def going_on() -> int:  # plies played of games still going on (busy slots), not yet collected
+        return int(getattr(getattr(trainer, "self_play_slots", None), "unfinished_positions", 0))
+
+    start, cpu, positions, before = time.perf_counter(), time.process_time(), 0, going_on()
     while time.perf_counter() - start < seconds or positions == 0:
         positions += trainer.self_play_batch()
-    return positions / (time.perf_counter() - start), trainer.settings
+    clock, cpu = time.perf_counter() - start, time.process_time() - cpu
+    positions += going_on() - before  # the positions searched in the time, whichever batch began their game
+    return positions / clock, positions / cpu, trainer.settings
 
 
 def bench_speed(
-    figures: dict[str, Any], parallel: int | None, games: int = 20, seconds: float = 5.0, spiel: bool = True
+    figures: dict[str, Any],
+    parallel: int | None,
+    games: int = 20,
+    seconds: float = 5.0,
+    spiel: bool = True,
+    game_names: tuple[str, ...] = ("tictactoe", "teeko"),
+    plies_per_batch: int | None = None,
 ) -> None:
-    for game_name in ("tictactoe", "teeko"):
+    for game_name in game_names:
         for batch in sorted({None, parallel}, key=lambda b: b or 0):
-            rate, settings = self_play_rate(game_name, batch, seconds)
+            rate, cpu_rate, settings = self_play_rate(game_name, batch, seconds, plies_per_batch)
             sims = settings.simulations
+            batching = getattr(settings, "plies_per_batch", 0)
+            how = f"busy slots, {batching} plies a batch" if batching else "whole games"
             print(
-                f"az self-play, {game_name}, {settings.games_per_batch} games at once, {sims} simulations: "
-                f"{rate:,.0f} positions/s"
+                f"az self-play, {game_name}, {settings.games_per_batch} games at once, {sims} simulations, {how}: "
+                f"{rate:,.0f} positions/s, {cpu_rate:,.0f} per CPU second"
             )
             figures[f"az_{game_name}_{settings.games_per_batch}_positions_per_second"] = round(rate, 1)
+            figures[f"az_{game_name}_{settings.games_per_batch}_positions_per_cpu_second"] = round(cpu_rate, 1)
     if jax_platform() != "cpu" or not spiel:
         return  # OpenSpiel's actor runs its search in Python on the CPU: compared on the CPU only
     sims = 32
@@ -327,6 +350,10 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=None, help="search: simulations (default 16)")
     parser.add_argument("--considered", type=int, default=None, help="search: root actions (default: Teeko's)")
     parser.add_argument("--no-openspiel", action="store_true", help="speed: leave OpenSpiel's actor out")
+    parser.add_argument("--game", choices=("tictactoe", "teeko"), default=None, help="speed: this game only")
+    parser.add_argument(
+        "--plies-per-batch", type=int, default=None, help="speed: 0 whole games, N busy slots (default: the game's)"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="training time (defaults: 5, 1, 10 minutes)")
     parser.add_argument("--games", type=int, default=20, help="Teeko games against thesis per checkpoint")
     parser.add_argument("--updates", type=int, default=None, help="Teeko gradient steps per self-play batch")
@@ -346,7 +373,11 @@ def main() -> None:
     if args.part in ("search", "all"):
         bench_search(figures, args.simulations or 16, args.considered)
     if args.part in ("speed", "all"):
-        bench_speed(figures, args.parallel, seconds=args.seconds, spiel=not args.no_openspiel)
+        names = (args.game,) if args.game else ("tictactoe", "teeko")
+        bench_speed(
+            figures, args.parallel, seconds=args.seconds, spiel=not args.no_openspiel, game_names=names,
+            plies_per_batch=args.plies_per_batch,
+        )  # fmt: skip
     if args.part in ("tictactoe", "all"):
         bench_tictactoe(figures, args.minutes or 5.0)
     if args.part in ("hexapawn", "all"):

@@ -124,6 +124,7 @@ def train_self_play(
     timed_games, timed_positions = 0, 0
     last_games = start_games
     last_kept = time.perf_counter()
+    batches = 0  # the first compiles (if compile() could not), and finishes few games with busy slots
 
     def kept() -> None:
         nonlocal last_kept
@@ -160,14 +161,16 @@ def train_self_play(
     next_time = every_seconds or 0.0
     while not ((budget is not None and trained >= budget) or (target is not None and trainer.games >= target)):
         batch_started = time.perf_counter()
-        first = trainer.games == start_games
+        first = batches == 0
+        batches += 1
+        games_before = trainer.games
         with signals_deferred():  # a batch is learnt whole, its counters included
             played = player.self_play(1)
         seconds = time.perf_counter() - batch_started
         trained += seconds
         if not first:
             play_seconds += seconds
-            timed_games += per_batch
+            timed_games += trainer.games - games_before  # az's busy slots finish a varying number
             timed_positions += played
         if on_batch is not None:
             on_batch(trainer.games - start_games, games or 0)

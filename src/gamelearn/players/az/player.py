@@ -211,7 +211,7 @@ class AzPlayer(Learner):
                 f"az knowledge: settings must have {', '.join(required)} (and may have {', '.join(set(fields) - required)})"
             )
         for key, value in settings.items():
-            least_ok = 0 if key in ("weight_decay", "random_plies") else 1e-12
+            least_ok = 0 if key in ("weight_decay", "random_plies", "plies_per_batch") else 1e-12
             if isinstance(value, bool) or not isinstance(value, int | float) or value < least_ok:
                 raise ValueError(f"az knowledge: setting {key} must be a number above 0, not {value!r}")
         for counter in (*COUNTERS, "seed"):

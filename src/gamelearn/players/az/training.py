@@ -1,6 +1,6 @@
 """AlphaZero-style training (Silver et al. 2018) for the az player, with Gumbel search (Danihelka et
 al. 2022): self-play in batches, every game of a batch played at once on the device (``jax.vmap``
-over the JAX rules, ``jax.lax.scan`` over the plies), a replay buffer of the positions met, and
+over the JAX rules, ``jax.lax.scan`` over the plies; Teeko's slots kept busy, see ``selfplay``), a replay buffer of the positions met, and
 gradient steps on the policy (cross-entropy against the search's improved policy) and the value
 (squared error against the game's result for the side to move) with Adam and weight decay (Optax).
 
@@ -8,7 +8,8 @@ Every random choice is seeded: self-play batch ``b`` uses ``fold_in(PRNGKey(seed
 positions a gradient step trains on are drawn with ``numpy.random.default_rng((seed, step))``, so
 the same seed trains the same network, step for step.  The weights, the optimiser's state and the
 counters are the learner's knowledge; a training resumed from them goes on from the same network
-and optimiser (its replay buffer, which is not kept, fills again from new games).
+and optimiser (its replay buffer, which is not kept, fills again from new games; self-play games
+unfinished when it stopped are not kept either).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import numpy as np
 import optax
 
 from .network import SHAPES, NetworkShape, make_network
-from .rules import JaxRules, Position, rules_for
-from .search import network_evaluator, search
+from .rules import rules_for
+from .selfplay import SelfPlay, Trajectory, new_slots, play_plies
 from .symmetry import Symmetry, symmetries
 
 
@@ -50,6 +51,11 @@ class Settings:
     #: halving spend the rest on the best few, a reply and a reply to it deep.  (16: a value kept
     #: before this setting existed.)
     considered: int = 16
+    #: 0: every batch plays whole games, ``max_plies`` plies, searching the finished ones' slots
+    #: too; N: a batch is N plies and a game that ends gives its slot a new one at once, a game
+    #: still going at the batch's end going on in the next (``selfplay``'s module docstring).
+    #: (0: the batching before this setting existed.)
+    plies_per_batch: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -60,7 +66,10 @@ SETTINGS: dict[str, Settings] = {
     "hexapawn": Settings(64, 32, 16, 8_000, 128, 8, 2e-3, random_plies=2),
     # 8 root actions for 16 simulations: the best two get four visits each, so self-play looks at a
     # reply and the answer to it (a threat two plies ahead), where 16 of 16 visited each child once.
-    "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6, considered=8),
+    # Busy slots, 32 plies a batch: about the positions a batch of whole games gave (its games last
+    # 27-40 plies), so the 8 gradient steps a batch see as many new positions as before, for about
+    # half the search.
+    "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6, considered=8, plies_per_batch=32),
 }
 
 #: The simulations an az player searches with when its spec does not say.
@@ -110,31 +119,6 @@ class ReplayBuffer:
             legal = np.take_along_axis(legal, self.action_tables[which], axis=1)
             policy = np.take_along_axis(policy, self.action_tables[which], axis=1)
         return planes, legal, policy, self.value[picks]
-
-
-@eqx.filter_jit
-def _self_play(
-    rules: JaxRules, settings: Settings, model: Any, key: jax.Array
-) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array, Position]:
-    """One batch of self-play games: per ply the planes, legal actions, search policy, side to move
-    and whether the game was still on; and the final positions."""
-    evaluate = network_evaluator(rules)
-    start = jax.vmap(lambda _: rules.initial())(jnp.arange(settings.games_per_batch))
-    key, opening_key = jax.random.split(key)
-    opening = jax.random.randint(opening_key, (settings.games_per_batch,), 0, settings.random_plies + 1)
-
-    def ply(positions: Position, ply_key: jax.Array) -> tuple[Position, tuple[jax.Array, ...]]:
-        search_key, random_key = jax.random.split(ply_key)
-        out = search(rules, evaluate, model, search_key, positions, settings.simulations, 1.0, settings.considered)
-        planes = jax.vmap(rules.planes)(positions)
-        legal = jax.vmap(rules.legal)(positions)
-        uniform = jax.random.categorical(random_key, jnp.where(legal, 0.0, -1e9))
-        action = jnp.where(positions.plies < opening, uniform, out.action)
-        nxt, _ = jax.vmap(rules.step)(positions, action)
-        return nxt, (planes, legal, out.action_weights, positions.to_move, ~positions.over)
-
-    final, (planes, legal, policy, mover, alive) = jax.lax.scan(ply, start, jax.random.split(key, settings.max_plies))
-    return planes, legal, policy, mover, alive, final
 
 
 @eqx.filter_jit
@@ -197,6 +181,7 @@ class Trainer:
             symmetries(self.rules),
         )
         self.last_loss = (float("nan"), float("nan"))
+        self.self_play_slots = SelfPlay()  # the slots and unfinished games between batches (not kept)
 
     def play_in_batches_of(self, games: int) -> None:
         """Play ``games`` self-play games at once from now on (an accelerator takes hundreds)."""
@@ -237,7 +222,8 @@ class Trainer:
         """Compile the self-play batch and the gradient step now (from JAX's persistent cache when
         they were compiled before), so that a training's clock starts at its first game; nothing
         is played or learnt."""
-        cast(Any, _self_play).lower(self.rules, self.settings, self.model, jax.random.PRNGKey(0)).compile()
+        slots, key = new_slots(self.rules, self.settings, jax.random.PRNGKey(0))
+        cast(Any, play_plies).lower(self.rules, self.settings, self.model, key, slots).compile()
         count, actions = self.settings.batch_size, self.rules.actions
         cast(Any, _train_step).lower(
             self.settings,
@@ -253,20 +239,24 @@ class Trainer:
         self.buffer.add(planes, legal, policy, value)
         self.positions += len(value)
 
+    def play_games(self) -> list[Trajectory]:
+        """Play one self-play batch; the games it finished, their positions put into the buffer."""
+        key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self.batches)
+        games = self.self_play_slots.play(self.rules, self.settings, self.model, key)
+        if games:
+            self.add_positions(
+                np.concatenate([g.planes for g in games]),
+                np.concatenate([g.legal for g in games]),
+                np.concatenate([g.policy for g in games]),
+                np.concatenate([g.values() for g in games]),
+            )
+        self.batches += 1
+        self.games += len(games)
+        return games
+
     def self_play_batch(self) -> int:
         """Play one batch of self-play games into the buffer; the positions it added."""
-        key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self.batches)
-        planes, legal, policy, movers, on, final = _self_play(self.rules, self.settings, self.model, key)
-        alive = np.asarray(on)
-        winner = np.asarray(final.winner)[None, :]
-        mover = np.asarray(movers)
-        result = np.where(winner < 0, 0.0, np.where(winner == mover, 1.0, -1.0)).astype(np.float32)
-        self.add_positions(
-            np.asarray(planes)[alive], np.asarray(legal)[alive], np.asarray(policy)[alive], result[alive]
-        )
-        self.batches += 1
-        self.games += self.settings.games_per_batch
-        return int(alive.sum())
+        return sum(len(game) for game in self.play_games())
 
     def update(self, count: int) -> None:
         """``count`` gradient steps on positions drawn from the buffer (none while it is empty)."""
