@@ -9,7 +9,6 @@ refuses bad ones in one line (exit 2) and renders.
 from __future__ import annotations
 
 import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from ..experiments.interrupts import stopping_on_signals
 from ..paths import looks_like_path
 from ..store.thesis_memories import STAT_FIELDS, read_stat
 from .common import (
@@ -250,7 +250,7 @@ def batch(
                        markup=False)  # fmt: skip
         elif ref.created:
             said.print(f"{player}'s memory {ref.name} is new: it starts empty and is kept in the store.", markup=False)
-    with progress_bar(err_console, "playing", count, "games", quiet) as progress, terminate_as_interrupt():
+    with progress_bar(err_console, "playing", count, "games", quiet) as progress, stopping_on_signals() as stop:
 
         def on_game(summary: GameSummary) -> None:
             keeper.add(summary)
@@ -322,26 +322,9 @@ def batch(
                 markup=False,
             )
     if interrupted:
-        raise typer.Exit(130)
+        raise typer.Exit(stop.status)  # 130 for ^C, 143 for SIGTERM, as a shell reports a signal
     if hang is not None:
         fail(f"stopped after {played} of {count} games: {hang}")
-
-
-@contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops the run as ^C does (KeyboardInterrupt), so that what was played is kept."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 @contextmanager
@@ -457,7 +440,7 @@ def experiment(
             progress.set(done, total=total, description="runs")
 
         try:
-            with terminate_as_interrupt():
+            with stopping_on_signals() as stop:
                 report = run_experiment(config, progress=on_progress)
         except KeyboardInterrupt as stopped:  # ^C or SIGTERM: the runner has stopped the workers
             progress.stop()
@@ -478,7 +461,7 @@ def experiment(
                 markup=False,
                 soft_wrap=True,
             )
-            raise typer.Exit(130) from None
+            raise typer.Exit(stop.status) from None
     # the results first: a chart that cannot be written costs the picture, never the runs
     result_id = store.save_result("teeko-thesis-experiment", report.to_payload())
     saved = f"the results are saved: teeko-thesis-experiment #{result_id}"
