@@ -278,10 +278,10 @@ def test_serve_warns_when_the_page_is_open_to_the_network(monkeypatch: pytest.Mo
     assert result.exit_code == 0, result.output
     assert "open to the network" in result.output
     assert not configs[0].proxy_headers and configs[0].limit_concurrency == 256  # no forwarded header believed
-    result = CliRunner().invoke(cli, ["serve", "--port", "8765", "--no-warm-up", "--forwarded-allow-ips", "10.0.0.1"])
+    result = CliRunner().invoke(cli, ["serve", "--port", "8765", "--no-warm-up", "--proxies", "10.0.0.1"])
     assert result.exit_code == 0 and "open to the network" not in result.output
     assert configs[1].proxy_headers and configs[1].forwarded_allow_ips == "10.0.0.1"
-    bad = CliRunner().invoke(cli, ["serve", "--forwarded-allow-ips", "10.0.0.1,proxy!"])
+    bad = CliRunner().invoke(cli, ["serve", "--proxies", "10.0.0.1,proxy!"])
     assert bad.exit_code == 2 and "'proxy!' is not an IP address" in bad.output
     assert [open_to_the_network(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "192.168.1.5", "")] == [
         False,

@@ -154,7 +154,7 @@ def test_a_forged_forwarded_address_is_not_believed() -> None:
     app = create_app(settings=WebSettings(new_owners_per_address=2))
     with served_here(app) as url:
         assert new_browsers_from(url, claims) == [200, 200, 429, 429]  # all counted as 127.0.0.1's
-    # Believed only from a proxy named with --forwarded-allow-ips (here: this machine).
+    # Believed only from a proxy named with --proxies (here: this machine).
     app = create_app(settings=WebSettings(new_owners_per_address=2))
     with served_here(app, ServerLimits(forwarded_allow_ips="127.0.0.1")) as url:
         assert new_browsers_from(url, claims) == [200] * 4

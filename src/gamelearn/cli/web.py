@@ -31,7 +31,7 @@ def serve(
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
-            "--forwarded-allow-ips",
+            "--proxies",
             help="proxies whose X-Forwarded-For is believed (comma-separated); none by default",
         ),
     ] = "",

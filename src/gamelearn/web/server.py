@@ -95,7 +95,7 @@ def check_proxies(addresses: str) -> str:
         try:
             ipaddress.ip_network(item, strict=False)
         except ValueError:
-            raise ValueError(f"--forwarded-allow-ips: {item[:60]!r} is not an IP address or network") from None
+            raise ValueError(f"--proxies: {item[:60]!r} is not an IP address or network") from None
     return ",".join(items)
 
 
