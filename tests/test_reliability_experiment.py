@@ -80,8 +80,12 @@ def test_an_interrupted_tournament_keeps_the_pairs_that_finished(workers: int):
 
     specs = ["random", "minimax:depth=1", "minimax:depth=2", "perfect"]
 
-    def interrupt(games: int) -> None:  # ^C as the first pair finishes
-        raise KeyboardInterrupt
+    heard = [0]
+
+    def interrupt(games: int) -> None:  # ^C at the first game after the first pair (6 games) finished
+        heard[0] += games
+        if heard[0] > 6:
+            raise KeyboardInterrupt
 
     with pytest.raises(TournamentInterrupted) as stopped:
         run_tournament("tictactoe", specs, 6, seed=5, workers=workers, progress=interrupt)
