@@ -153,7 +153,7 @@ TRAIN_SEED, TRAIN_BATCH = 3, 10
 
 def train_args(seed: int) -> tuple[str, ...]:
     return ("train", "tictactoe", "ntuple", "--name", "probe", "--games", "200000", "--parallel",
-            str(TRAIN_BATCH), "--checkpoints", "2000", "--no-grade", "--seed", str(seed))  # fmt: skip
+            str(TRAIN_BATCH), "--checkpoints", "1000", "--no-grade", "--seed", str(seed))  # fmt: skip
 
 
 def train_replay(games: int, seed: int) -> dict[str, Any]:

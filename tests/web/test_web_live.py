@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 from web_support import TestClient, move, refused, start
 
 from gamelearn.web.live import GameFeed, news
+
+
+def run_apart(coroutine: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: the browser tests' Playwright, alive for the
+    whole session, keeps an event loop running in this one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_a_move_made_on_a_ply_the_game_has_left_is_refused_with_the_game_as_it_is(client: TestClient) -> None:
@@ -52,7 +62,7 @@ def test_the_feed_hands_every_change_to_the_streams_of_that_game_only() -> None:
         await stream.aclose()
         return chunks
 
-    chunks = asyncio.run(asyncio.wait_for(watch(), timeout=5))
+    chunks = run_apart(asyncio.wait_for(watch(), timeout=5))
     assert chunks[0].startswith("retry: ")
     events = [c for c in chunks if c.startswith("event: game")]
     assert events[0] == 'event: game\ndata: {"ply": 0, "moves": [], "over": false}\n\n'
@@ -79,7 +89,7 @@ def test_a_feed_refuses_more_streams_than_a_browser_may_hold() -> None:
             await stream.aclose()
         return said
 
-    assert "already follows 2 games live" in asyncio.run(hold())
+    assert "already follows 2 games live" in run_apart(hold())
     assert len(feed) == 0
 
 
