@@ -228,12 +228,15 @@ def check_curves(home: Path, said: int | None, seed: int, stopped: bool) -> int:
 
 # --- tournament -------------------------------------------------------------------------------
 
-TOURNAMENT = ("random", "mcts:playouts=400", "minimax:depth=2")
+# Teeko, so that it is still playing when the signal comes: the small games' searches are compiled
+# now, and a whole tic-tac-toe tournament is over in two seconds.
+TOURNAMENT_GAME = "teeko"
+TOURNAMENT = ("random", "sharp", "alphabeta:depth=3,eval=thesis")
 TOURNAMENT_GAMES = 100
 
 
 def tournament_args(seed: int, workers: int) -> tuple[str, ...]:
-    return ("tournament", "tictactoe", *TOURNAMENT, "--games", str(TOURNAMENT_GAMES), "--seed", str(seed),
+    return ("tournament", TOURNAMENT_GAME, *TOURNAMENT, "--games", str(TOURNAMENT_GAMES), "--seed", str(seed),
             "--workers", str(workers))  # fmt: skip
 
 
@@ -244,7 +247,7 @@ def tournament_replay(seed: int, pair: int, games: int) -> list[dict[str, Any]]:
     from gamelearn.games import get_game
     from gamelearn.match import DEFAULT_MAX_PLIES
 
-    game = get_game("tictactoe")
+    game = get_game(TOURNAMENT_GAME)
     book = choose_book(game, "auto", None, TOURNAMENT_GAMES, seed)
     i, j = pairings(len(TOURNAMENT))[pair]
     task = PairTask(game.spec, pair, i, j, (TOURNAMENT[i], TOURNAMENT[j]), games, seed, DEFAULT_MAX_PLIES, False,
