@@ -32,8 +32,12 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 @pytest.fixture(scope="session")
 def web_app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from gamelearn.web import create_app
+    from gamelearn.web.settings import WebSettings
 
-    return create_app(tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3")
+    # Every test opens a fresh browser context, a new browser to the server, all from 127.0.0.1:
+    # more than the 50 newcomers an address may bring in 10 minutes, a limit tested on its own.
+    settings = WebSettings(new_owners_per_address=100_000)
+    return create_app(tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3", settings)
 
 
 @pytest.fixture(scope="session")
