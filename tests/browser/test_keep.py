@@ -30,7 +30,6 @@ def test_a_reload_resumes_the_game_in_the_address(page: Any, size: str) -> None:
 def test_a_server_restart_resumes_the_game_and_a_gone_game_says_so(context: Any, size: str, tmp_path: Any) -> None:
     store = tmp_path / "restart.sqlite3"
     tab = context.new_page()
-    tab.set_default_timeout(15_000)
     with serving(create_app(store)) as url:
         failures, outside = watched(tab, "http://127.0.0.1:")  # both servers are ours
         tab.goto(url + "/")
@@ -64,7 +63,6 @@ def test_a_full_move_pool_is_said_and_the_page_tries_again(context: Any, size: s
     )
     pool = app.state.service.pool
     tab = context.new_page()
-    tab.set_default_timeout(15_000)
     with serving(app) as url:
         failures, outside = watched(tab, url)
         tab.goto(url + "/")

@@ -17,7 +17,6 @@ pytestmark = pytest.mark.browser
 
 def open_tab(context: Any, url: str) -> Any:
     tab = context.new_page()
-    tab.set_default_timeout(15_000)
     tab.goto(url)
     tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square')
     return tab
@@ -30,7 +29,6 @@ def test_two_tabs_of_one_game_stay_in_step_and_a_stale_click_gets_the_fresh_boar
     page.wait_for_selector('#connection[data-state="live"]')
     # A second tab of the same game, whose live stream is cut off for now: it will go stale.
     stale = context.new_page()
-    stale.set_default_timeout(15_000)
     stale.route("**/api/games/*/events", lambda route: route.abort())
     stale.goto(page.url)
     rendered(stale, view)
