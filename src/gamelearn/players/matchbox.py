@@ -543,6 +543,7 @@ register(
         "Gardner's matchbox learner (1962): a bead per move, a loss takes out the last bead",
         games=frozenset({"hexapawn"}),
         options=(_NAME, _TRAIN),
+        learns=True,
     )
 )
 register(
@@ -552,6 +553,7 @@ register(
         "HER with Gardner's reward: a win puts back a second copy of every bead drawn",
         games=frozenset({"hexapawn"}),
         options=(_NAME, _TRAIN),
+        learns=True,
     )
 )
 register(
@@ -568,5 +570,6 @@ register(
             Option("draw", parse_reward, MENACE_REWARDS[1], "beads added after a draw"),
             Option("loss", parse_reward, MENACE_REWARDS[2], "beads added after a loss (negative takes out)"),
         ),
+        learns=True,
     )
 )

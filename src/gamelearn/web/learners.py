@@ -13,11 +13,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..games import Game
+from ..games import GAME_NAMES, Game, get_game
 from ..keeper import Keeper, Kept
 from ..players.knowledge import Learner
 from ..players.registry import kinds_for, make_player
 from ..store.thesis_files import format_memory
+from .sessions import BeadChange, PageLesson
 
 #: The store name of a browser's learner (one per kind and game); the owner id tells browsers apart.
 WEB_LEARNER_NAME = "web"
@@ -41,11 +42,19 @@ class Export:
 
 
 def learner_kinds(game: Game) -> list[str]:
-    """The kinds of player for ``game`` that learn: those that can be frozen with ``train=off``
-    (the registry's mark of a learner, as ``graded_spec`` reads it).  Read off the kinds, not
-    asked of a fresh player of each: making an ``az`` builds its network, 10 s and more, and every
-    learner endpoint asked this of every game."""
-    return [kind.name for kind in kinds_for(game) if any(option.name == "train" for option in kind.options)]
+    """The kinds of player for ``game`` that learn, as their kinds declare (``PlayerKind.learns``):
+    read off the registry, never asked of a fresh player of each (making an ``az`` builds its
+    network, 10 s and more)."""
+    return [kind.name for kind in kinds_for(game) if kind.learns]
+
+
+def learner_games() -> dict[str, list[str]]:
+    """Each kind that learns, with the games it learns (in GAME_NAMES order)."""
+    games: dict[str, list[str]] = {}
+    for name in GAME_NAMES:
+        for kind in learner_kinds(get_game(name)):
+            games.setdefault(kind, []).append(name)
+    return games
 
 
 def browser_learner(game: Game, kind: str) -> Learner | None:
@@ -67,17 +76,18 @@ def explain(player: Any, state: Hashable, move: str | None) -> dict[str, Any] | 
     return decision
 
 
-def lesson_for_page(kept: Kept, lost: bool) -> dict[str, Any]:
+def lesson_for_page(kept: Kept, side: int, kind: str, lost: bool) -> PageLesson:
     """A learner's lesson as the page shows it: the line, and the boxes whose beads changed."""
     lesson = kept.lesson
-    changes: list[dict[str, Any]] = [
+    changes: list[BeadChange] = [
         {"box": change.where, "removed": list(change.removed), "added": list(change.added)}
         for change in lesson.changes
         if change.removed or change.added
     ]
     if lesson and not changes:  # a memory's records, a table's values: the line says it
         changes = [{"box": None, "removed": [], "added": [], "text": lesson.text}]
-    return {"text": lesson.text if lesson else "nothing changed", "lost": lost, "changes": changes}
+    text = lesson.text if lesson else "nothing changed"
+    return {"side": side, "kind": kind, "text": text, "lost": lost, "changes": changes}
 
 
 def export(keeper: Keeper, learner: Learner) -> Export:

@@ -184,9 +184,9 @@ def result_text(web_game: WebGame) -> str:
     you = humans[0] if len(humans) == 1 else None
     if web_game.end is None:
         side = web_game.to_move
-        owner = game.owner(web_game.state)
-        if owner != side:  # an Alternate drop round: the side to move places the other's pawn
-            pawn = game.symbols[owner]
+        pawn_side = game.pawn_side(web_game.state)
+        if pawn_side != side:  # an Alternate drop round: the side to move places the other's pawn
+            pawn = game.symbols[pawn_side]
             if you is None:
                 return f"{game.symbols[side]} places {pawn}'s pawn"
             if side == you:
@@ -235,7 +235,7 @@ def game_view(web_game: WebGame) -> dict[str, Any]:
         "board": game.board(web_game.state),
         "to_move": None if web_game.over else web_game.to_move,
         # whose pawn the next ply puts down or moves: not the side to move in an Alternate drop round
-        "owner": None if web_game.over else game.owner(web_game.state),
+        "pawn_side": None if web_game.over else game.pawn_side(web_game.state),
         "legal_moves": web_game.legal_moves(),
         "human_to_move": web_game.human_to_move(),
         "computer_to_move": web_game.computer_to_move(),

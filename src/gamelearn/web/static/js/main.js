@@ -213,7 +213,7 @@ function showPending(view, move) {
   for (let i = 0; i < move.length; i += width) names.push(move.slice(i, i + width));
   const squares = names.map((n) => view.square_names.indexOf(n));
   const marks = view.board.split("");
-  const mover = view.symbols[view.owner ?? view.to_move];  // an Alternate drop places the other's pawn
+  const mover = view.symbols[view.pawn_side ?? view.to_move];  // an Alternate drop places the other's pawn
   if (squares.length === 1) marks[squares[0]] = mover;
   else if (squares.length === 2) { marks[squares[1]] = marks[squares[0]]; marks[squares[0]] = "."; }
   const other = 1 - view.to_move;
@@ -345,7 +345,7 @@ function drawStatus() {
   if (!view) return;
   const computers = !view.humans[0] && !view.humans[1];
   const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !page.timer && !page.busy ? "paused" : "thinking";
-  const mover = view.over ? null : view.owner ?? view.to_move;
+  const mover = view.over ? null : view.pawn_side ?? view.to_move;
   $("status").replaceChildren(...(mover === null || mover === undefined ? [] : [mark(view, mover)]), view.result);
   $("status").dataset.state = state;
   $("status").dataset.over = view.over ? "yes" : "no";
