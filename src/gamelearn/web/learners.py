@@ -24,6 +24,42 @@ from .sessions import BeadChange, PageLesson
 WEB_LEARNER_NAME = "web"
 #: The recall table shows at most this many positions.
 RECALL_ROWS = 40
+#: What the page says at a table with no learner.
+NO_LEARNER = (
+    "No learner at this table: seat her or him (hexapawn), menace (tic-tac-toe) or thesis (Teeko) to watch one learn."
+)
+
+
+@dataclass(frozen=True)
+class PlayerWords:
+    """How the page speaks of a kind of player: its name in a sentence (Gardner's HER and HIM,
+    Michie's MENACE), the pronoun of its box, when it learns (said after a game that taught it
+    nothing), and what the page says while its first move is slow to come."""
+
+    name: str
+    pronoun: str = "its"
+    learns_when: str = ""
+    first_move_wait: str = ""
+
+
+PLAYER_WORDS = {
+    "her": PlayerWords("HER", "her", "HER learns only from a loss"),
+    "him": PlayerWords("HIM", "his"),
+    "menace": PlayerWords("MENACE"),
+    "thesis": PlayerWords("thesis", learns_when="the memory learns only from a won game that reached the moving phase"),
+    # its first move after the server starts loads its network: said, so the wait is not a mystery
+    "az": PlayerWords("az", first_move_wait="az is loading its network (first move only)…"),
+}
+
+
+def words_for(kind: str) -> PlayerWords:
+    """The words for a player kind (a kind without words of its own is named by its kind)."""
+    return PLAYER_WORDS.get(kind) or PlayerWords(kind)
+
+
+def export_label(learner: Learner) -> str:
+    """The label of the link that downloads the learner (see :func:`export`)."""
+    return "Export memory.m" if learner.knowledge_format == "thesis-memory" else "Export JSON"
 
 
 def spec_kind(spec: str) -> str:

@@ -93,6 +93,8 @@ class LearnerPanel(Answer):
     learns_when: str = Field("", description="when the learner learns, for a game that taught it nothing")
     export_label: str = Field("", description="the label of the link that downloads the learner")
     error: str = ""
+    available: bool = Field(True, description="false: the learner cannot show what it knows here (see reason)")
+    reason: str = ""
     games: int = 0
     boxes_total: int = 0
     beads_total: int = 0
@@ -136,6 +138,7 @@ class GameView(Answer):
     events: list[PlyEventOut] = Field(default_factory=list)
     learning: list[LessonOut] = Field(default_factory=list)
     learners: list[LearnerPanel] = Field(default_factory=list)
+    no_learner: str = Field("", description="what the page says at a table with no learner")
 
 
 class OptionOut(Answer):
@@ -154,6 +157,8 @@ class OptionOut(Answer):
 
 class PlayerInfo(Answer):
     name: str
+    title: str = Field(description="how the page names the player in a sentence (HER, MENACE)")
+    first_move_wait: str = Field(description="what the page says while the player's first move is slow to come")
     summary: str
     options: list[OptionOut]
 
@@ -319,8 +324,8 @@ class TrainingStatus(Answer):
     played: int
     games: int
     points: list[TrainingPoint]
-    max_games: int
-    opponents: list[str]
+    max_games: int = 0
+    opponents: list[str] = Field(default_factory=list)
     opponent: str = ""
     side: int | None = None
     seed: int = 0

@@ -26,7 +26,7 @@ from ..players.registry import make_player
 from ..store.db import Store
 from ..store.failures import StoreError, StoreLocked
 from .guards import public_message
-from .learners import explain, lesson_for_page, spec_kind, web_name
+from .learners import NO_LEARNER, explain, export_label, lesson_for_page, spec_kind, web_name, words_for
 from .live import GameFeed, news
 from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameExtras, GameTable, NotYourTurn, PlyEvent, Seat, WebGame
@@ -199,11 +199,20 @@ class WebService:
         view["events"] = [event.to_dict() for event in (events or [])]
         view["learning"] = extras.learning
         view["learners"] = [self.learner_panel(web_game, side, player) for side, player in extras.learners]
+        view["no_learner"] = "" if extras.learners else NO_LEARNER
         return view
 
     def learner_panel(self, web_game: WebGame, side: int, player: Learner) -> dict[str, Any]:
         extras = web_game.extras
-        panel: dict[str, Any] = {"side": side, "kind": spec_kind(web_game.seats[side].spec)}
+        kind = spec_kind(web_game.seats[side].spec)
+        words = words_for(kind)
+        panel: dict[str, Any] = {
+            "side": side,
+            "kind": kind,
+            "name": words.name,
+            "learns_when": words.learns_when,
+            "export_label": export_label(player),
+        }
         try:
             panel.update(player.view(focus=extras.opened.get(side, [])))
         except Exception as error:  # a learner module's view must never break the game page

@@ -12,6 +12,7 @@ from typing import Any
 from ..games import Game
 from ..match import End
 from ..players.registry import IntRange, Option, kinds_for, parse_switch
+from .learners import spec_kind, words_for
 from .sessions import WebGame
 
 #: The players the page offers first for each game (the seeds' learners against a person).
@@ -27,13 +28,10 @@ FORM_SEATS = {"teeko": ("human", "alphabeta")}
 
 #: Options the web app does not offer (it keeps each browser's learners itself; see service.py).
 WEB_REFUSED_OPTIONS = ("name", "memory", "store", "owner")
-#: How the page names a learner in a sentence, and the pronoun of its box.
-NAMES = {"her": ("HER", "her"), "him": ("HIM", "his"), "menace": ("MENACE", "its")}
 
 
 def player_name(spec: str) -> str:
-    kind = spec.partition(":")[0].strip()
-    return NAMES.get(kind, (kind, "its"))[0]
+    return words_for(spec_kind(spec)).name
 
 
 def square_names(game: Game) -> list[str]:
@@ -126,6 +124,8 @@ def game_info(game: Game, work_bounds: dict[str, dict[str, int]] | None = None) 
         "players": [
             {
                 "name": kind.name,
+                "title": words_for(kind.name).name,
+                "first_move_wait": words_for(kind.name).first_move_wait,
                 "summary": kind.summary,
                 "options": [
                     option_info(o, game, work_bounds) for o in kind.options if o.name not in WEB_REFUSED_OPTIONS
@@ -162,7 +162,7 @@ def end_why(web_game: WebGame) -> str:
         loser = web_game.seats[1 - winner]
         if loser.human:
             return "resigned"
-        pronoun = NAMES.get(loser.spec.partition(":")[0].strip(), ("", "its"))[1]
+        pronoun = words_for(spec_kind(loser.spec)).pronoun
         return f"{pronoun} box is empty"
     return (
         {
