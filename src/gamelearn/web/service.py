@@ -1,7 +1,8 @@
-"""The web app's work, apart from HTTP: seating players, moving, learning after a game, the chart.
+"""The web app's games, apart from HTTP: seating players, moving, keeping, learning after a game
+(a browser's learners and the chart: learner_service.py; the perfect player's values: analysis.py).
 
 Every error a person can cause is a ValueError (or its IllegalMove / NotYourTurn) with a one-line
-message; app.py turns those into 4xx answers.  A browser's learners are kept by the play layer's
+message; errors.py turns those into 4xx answers.  A browser's learners are kept by the play layer's
 keeper under the browser's owner id: loaded when a game starts, and after it ends the game's lesson
 is applied to the latest stored knowledge in one transaction with the game's record, so two open
 games (or two servers) never overwrite each other's lessons.  The lesson the page shows is the
