@@ -144,7 +144,7 @@ def test_in_an_alternate_round_the_opponent_chooses_the_square(drops: str) -> No
     moves = ["00", "44", "01", "43", "02", "42", "30"]
     for placed, move in enumerate(moves):
         owner = placed % 2
-        assert game.owner(state) == owner
+        assert game.pawn_side(state) == owner
         assert game.to_move(state) == (owner if drops[placed // 2] == "s" else 1 - owner)
         state = game.play(state, move)
     assert state == TeekoState(mask("00", "01", "02", "30"), mask("44", "43", "42"), game.to_move(state))
@@ -158,7 +158,7 @@ def test_a_finished_alternate_drop_leaves_the_loser_to_move() -> None:
     state = game.initial()
     for move in ["00", "44", "01", "43", "02", "40"]:
         state = game.play(state, move)
-    assert game.to_move(state) == 1 and game.owner(state) == 0  # O places X's fourth pawn
+    assert game.to_move(state) == 1 and game.pawn_side(state) == 0  # O places X's fourth pawn
     won = game.play(state, "03")  # ... on X's row: X wins
     assert game.winner(won) == 0 and game.to_move(won) == 1
 

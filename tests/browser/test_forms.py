@@ -52,7 +52,7 @@ def test_a_form_picked_is_played_and_an_alternate_drop_places_the_other_pawn(pag
     view = start_pressed(page)
     assert view["spec"] == spec and view["players"] == ["human", "alphabeta:depth=1"]
     # The computer (O) chose X's first square; now the person places O's pawn.
-    assert len(view["moves"]) == 1 and view["owner"] == 1
+    assert len(view["moves"]) == 1 and view["pawn_side"] == 1
     assert page.text_content("#status") == "Place O's pawn (you choose for O)"
     assert page.text_content("#players-line").endswith("teeko · advanced goals, alternate drops, knight steps")
     assert page.title().startswith("teeko · advanced goals")

@@ -57,29 +57,29 @@ def test_an_advanced_goal_is_lit_where_the_standard_rules_play_on(client: TestCl
 def test_an_alternate_round_says_whose_pawn_and_who_chooses(client: TestClient) -> None:
     # Two people: in drops=aaaa O chooses where X's first pawn goes.
     view = start(client, "teeko:drops=aaaa", ["human", "human"])
-    assert (view["to_move"], view["owner"], view["result"]) == (1, 0, "O places X's pawn")
+    assert (view["to_move"], view["pawn_side"], view["result"]) == (1, 0, "O places X's pawn")
     view = move(client, view["id"], "22")
-    assert view["board"][12] == "X" and (view["to_move"], view["owner"]) == (0, 1)
+    assert view["board"][12] == "X" and (view["to_move"], view["pawn_side"]) == (0, 1)
     # A person as X against a computer: the computer chose X's first square at once; now X places O's.
     view = start(client, "teeko:drops=aaaa,steps=knight", ["human", "random"], seed=5)
     assert len(view["moves"]) == 1 and view["board"].count("X") == 1 and view["board"].count("O") == 0
-    assert (view["to_move"], view["owner"], view["human_to_move"]) == (0, 1, True)
+    assert (view["to_move"], view["pawn_side"], view["human_to_move"]) == (0, 1, True)
     assert view["result"] == "Place O's pawn (you choose for O)"
     free = view["legal_moves"][0]
     view = move(client, view["id"], free)
     assert view["board"][squares_of(free)[0]] == "O"  # the person's click put down O's pawn
     # One-move standard: the first round is each side's own, the rest alternate.
     view = start(client, "teeko:drops=saaa", ["human", "human"])
-    assert (view["to_move"], view["owner"], view["result"]) == (0, 0, "X to move")
+    assert (view["to_move"], view["pawn_side"], view["result"]) == (0, 0, "X to move")
     view = move(client, move(client, view["id"], "00")["id"], "44")
-    assert (view["to_move"], view["owner"]) == (1, 0)
+    assert (view["to_move"], view["pawn_side"]) == (1, 0)
 
 
 def test_the_computer_placing_your_pawn_is_said_from_your_side() -> None:
     game = gamelearn.get_game("teeko:drops=aaaa")
     seats = (Seat("human", make_player(game, "human")), Seat("alphabeta", make_player(game, "alphabeta")))
     view = game_view(WebGame("g", "o", game, seats, seed=1))  # O, the computer, chooses X's first square
-    assert (view["to_move"], view["owner"]) == (1, 0) and view["result"] == "alphabeta places your pawn (X)…"
+    assert (view["to_move"], view["pawn_side"]) == (1, 0) and view["result"] == "alphabeta places your pawn (X)…"
 
 
 def test_a_knight_form_lists_knight_jumps_only(client: TestClient) -> None:
@@ -93,7 +93,7 @@ def test_a_knight_form_lists_knight_jumps_only(client: TestClient) -> None:
         for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
         if 0 <= r + dr < 5 and 0 <= c + dc < 5 and view["board"][(r + dr) * 5 + c + dc] == "."
     )
-    assert view["owner"] == view["to_move"] == 0 and sorted(view["legal_moves"]) == expected
+    assert view["pawn_side"] == view["to_move"] == 0 and sorted(view["legal_moves"]) == expected
     assert "0012" in expected and "0011" not in view["legal_moves"]  # a knight's jump, not a king's step
 
 

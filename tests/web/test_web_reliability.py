@@ -21,9 +21,9 @@ from gamelearn.match import End, GameRecord
 from gamelearn.web import create_app
 from gamelearn.web.learners import browser_learner
 from gamelearn.web.pool import Lane, PoolFull
-from gamelearn.web.service import check_web_work, heavy_work
 from gamelearn.web.sessions import Seat
 from gamelearn.web.settings import WebSettings
+from gamelearn.web.work import check_web_work, heavy_work
 
 # Cross-origin changes ---------------------------------------------------------------------------
 

@@ -257,7 +257,7 @@ class Game(ABC, Generic[S]):
                 best, best_key, best_index = image, key, index
         return best, best_index
 
-    def owner(self, state: S) -> int:
+    def pawn_side(self, state: S) -> int:
         """Whose piece the next ply puts down or moves: the side to move's, except where the
         opponent chooses (Teeko's Alternate drops, where the side to move places the other's pawn)."""
         return self.to_move(state)

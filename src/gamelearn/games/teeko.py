@@ -311,7 +311,7 @@ class Teeko(Game[TeekoState]):
         """True while pawns are still being put down (fewer than 8 on the board)."""
         return (state.x | state.o).bit_count() < 2 * PAWNS
 
-    def owner(self, state: TeekoState) -> int:
+    def pawn_side(self, state: TeekoState) -> int:
         """Whose pawn the next ply moves or drops: while placing, X's when both sides have as many
         pawns down, else O's (whoever chooses the square); then the side to move's."""
         placed = (state.x | state.o).bit_count()

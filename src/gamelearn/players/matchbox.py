@@ -272,6 +272,23 @@ class MatchboxPlayer(Learner):
     def fresh_box(self, board: str) -> Any:
         return self.new_box(box_of_board(self.table, board, "", min_choices=self.min_choices))
 
+    def box_boards(self, side: int | None = None) -> list[str]:
+        """The boards of the boxes it holds (``side`` None), or of every box it can have when it
+        plays ``side``, opened or not: MENACE's 304 as X (Michie 1961), HER's 19 as Black (Gardner
+        1962).  Sorted; :meth:`box_beads` gives each box's beads."""
+        if side is None:
+            return sorted(self.boxes_json())
+        table = self.table
+        return sorted(
+            {
+                table.boards[table.canonical[position]]
+                for position in set(table.index.values())
+                if not table.over[position]
+                and len(table.moves[position]) >= self.min_choices
+                and self.game.to_move(table.states[position]) == side
+            }
+        )
+
     # what each learner defines ----------------------------------------------------------------
 
     def settings(self) -> dict[str, Any]:
@@ -543,6 +560,7 @@ register(
         "Gardner's matchbox learner (1962): a bead per move, a loss takes out the last bead",
         games=frozenset({"hexapawn"}),
         options=(_NAME, _TRAIN),
+        learns=True,
     )
 )
 register(
@@ -552,6 +570,7 @@ register(
         "HER with Gardner's reward: a win puts back a second copy of every bead drawn",
         games=frozenset({"hexapawn"}),
         options=(_NAME, _TRAIN),
+        learns=True,
     )
 )
 register(
@@ -568,5 +587,6 @@ register(
             Option("draw", parse_reward, MENACE_REWARDS[1], "beads added after a draw"),
             Option("loss", parse_reward, MENACE_REWARDS[2], "beads added after a loss (negative takes out)"),
         ),
+        learns=True,
     )
 )

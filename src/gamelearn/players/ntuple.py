@@ -435,5 +435,6 @@ register(
             Option("trace", parse_fraction, None, "lambda of the eligibility traces (default: the game's)"),
         ),
         greedy=(("epsilon", "0"),),  # frozen, it never explores anyway: said for the graded spec's reader
+        learns=True,
     )
 )

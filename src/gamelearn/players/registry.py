@@ -57,6 +57,9 @@ class PlayerKind:
     #: The options that make the player greedy when it is graded: exploration switched off
     #: (td's ``epsilon=0``).  A learner is also frozen (``train=off``) by :func:`graded_spec`.
     greedy: tuple[tuple[str, str], ...] = ()
+    #: True for a kind whose players learn (a :class:`~gamelearn.players.knowledge.Learner`): an
+    #: interface can list the learners without making a player of every kind.
+    learns: bool = False
 
 
 _KINDS: dict[str, PlayerKind] = {}

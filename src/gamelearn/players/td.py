@@ -208,5 +208,6 @@ register(
             ),
         ),
         greedy=(("epsilon", "0"),),
+        learns=True,
     )
 )

@@ -67,7 +67,12 @@ CREATE TABLE IF NOT EXISTS web_games (
     owner TEXT NOT NULL, id TEXT NOT NULL, game TEXT NOT NULL, payload TEXT NOT NULL,
     finished INTEGER NOT NULL, updated REAL NOT NULL,
     PRIMARY KEY (owner, id));
+CREATE TABLE IF NOT EXISTS chart_starts (
+    owner TEXT NOT NULL, learner TEXT NOT NULL, game TEXT NOT NULL, after_record INTEGER NOT NULL,
+    PRIMARY KEY (owner, learner, game));
 """
+#: Before chart_starts, a chart's reset was kept as a learner of this kind named LEARNER-GAME.
+_OLD_CHART_RESET_KIND = "web-chart-reset"
 
 MemoryEntry = tuple[str, int, int]
 _BOARD = re.compile("[012]{25}")
@@ -180,6 +185,20 @@ class Store:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) > SCHEMA_VERSION:
             raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
+        if not self.readonly:
+            self._move_chart_resets()
+
+    def _move_chart_resets(self) -> None:
+        """Move the chart resets an older gamelearn kept as learners into chart_starts (once: the
+        rows it moves are gone from learners)."""
+        rows = self._db.execute(
+            "SELECT owner, name, payload FROM learners WHERE kind=?", (_OLD_CHART_RESET_KIND,)
+        ).fetchall()
+        for owner, name, payload in rows:
+            learner, _, game = name.partition("-")
+            after = int(json.loads(payload).get("after_record", 0))
+            self._db.execute("INSERT OR REPLACE INTO chart_starts VALUES (?, ?, ?, ?)", (owner, learner, game, after))
+        self._db.execute("DELETE FROM learners WHERE kind=?", (_OLD_CHART_RESET_KIND,))
 
     def _connect_read_only(self) -> tuple[sqlite3.Connection, set[str]]:
         """A ``mode=ro`` connection and the tables it sees.
@@ -561,3 +580,18 @@ class Store:
         with self.transaction() as db:
             cursor = db.execute("DELETE FROM web_games WHERE updated < ?", (older_than,))
         return cursor.rowcount
+
+    # Where a learner's chart starts (the web page's reset) ----------------------------------------
+
+    def set_chart_start(self, owner: str, learner: str, game: str, after_record: int) -> None:
+        """The chart of ``learner`` in ``game`` reads only the records after ``after_record``."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO chart_starts VALUES (?, ?, ?, ?)", (owner, learner, game, after_record))
+
+    def chart_start(self, owner: str, learner: str, game: str) -> int:
+        """The record after which the learner's chart starts (0: every record)."""
+        with self._reading():
+            row = self._db.execute(
+                "SELECT after_record FROM chart_starts WHERE owner=? AND learner=? AND game=?", (owner, learner, game)
+            ).fetchone()
+        return 0 if row is None else int(row[0])

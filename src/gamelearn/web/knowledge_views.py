@@ -3,15 +3,15 @@ HER's, HIM's and MENACE's boxes with their beads, filtered to the boxes opened i
 emptied ones or all; MENACE's first box over the games (as mscroggs' MENACE page charts it); the
 thesis memory's records, searchable by position.
 
-Everything is read through the learner's knowledge interface (``knowledge()``, ``view()``,
-``learn()``): the boxes are the keys of a matchbox learner's knowledge, the records the thesis
-memory's entries.  Nothing here knows a rule beyond replaying a record's moves.
+Everything is asked of the learner (``view()``, ``explain()``, ``learn()``; a matchbox learner's
+``box_boards()`` and ``box_beads()``, the thesis memory's ``records()``), never read off its
+knowledge's format.  Nothing here knows a rule beyond replaying a record's moves.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..games import Game
 from ..keeper import Keeper
@@ -21,9 +21,25 @@ from ..store.db import Store
 
 #: At most this many boxes or records answer one request (MENACE has 304 boxes).
 PAGE = 60
-#: The thesis memory's digits for a square: empty, X ('1', side +1) and O ('2').
-MEMORY_DIGITS = {".": "0", "X": "1", "O": "2"}
 SHOWS = ("all", "opened", "emptied")
+#: A board with X and O swapped (a memory record stands for a position and its swap).
+X_O_SWAP = str.maketrans("XO", "OX")
+
+
+@runtime_checkable
+class BoxLearner(Protocol):
+    """A learner that keeps matchboxes (HER, HIM, MENACE)."""
+
+    def box_boards(self, side: int | None = None) -> list[str]: ...
+
+    def box_beads(self, board: str) -> list[tuple[str, int]]: ...
+
+
+@runtime_checkable
+class MemoryLearner(Protocol):
+    """A learner that keeps a position memory (the thesis program)."""
+
+    def records(self) -> list[tuple[str, int, int]]: ...
 
 
 def matchbox_boxes(learner: Learner, show: str, opened: list[str], offset: int, limit: int) -> dict[str, Any]:
@@ -31,10 +47,9 @@ def matchbox_boxes(learner: Learner, show: str, opened: list[str], offset: int, 
     game), or the emptied."""
     if show not in SHOWS:
         raise ValueError(f"show is one of {', '.join(SHOWS)}, not {show[:20]!r}")
-    knowledge = learner.knowledge()
-    if not isinstance(knowledge, dict) or not isinstance(knowledge.get("boxes"), dict):
+    if not isinstance(learner, BoxLearner):
         raise ValueError(f"{learner.kind} keeps no matchboxes")
-    boards = sorted(knowledge["boxes"])
+    boards = learner.box_boards()
     view = learner.view(focus=boards)
     boxes = view.get("boxes", [])
     if show == "opened":
@@ -126,19 +141,20 @@ def memory_records(
     """The thesis memory's records in file order, those matching ``position`` (25 squares of
     '.', 'X', 'O' or '?' for any; shorter matches the first squares), a record and its X/O swap
     being one."""
+    if not isinstance(learner, MemoryLearner):
+        raise ValueError(f"{learner.kind} keeps no position memory")
     Keeper(store, owner).attach(learner)
-    entries = learner.knowledge()
+    entries = learner.records()
     pattern = position.strip().upper().replace("0", ".")
     if len(pattern) > 25 or set(pattern) - set(".XO?"):
         raise ValueError(f"a position is up to 25 squares of '.', 'X', 'O' or '?', not {position[:30]!r}")
 
     def matches(board: str) -> bool:
-        shown = "".join(".XO"[int(d)] for d in board)
-        swapped = "".join(".OX"[int(d)] for d in board)
-        return any(all(p in ("?", s) for p, s in zip(pattern, b, strict=False)) for b in (shown, swapped))
+        swapped = board.translate(X_O_SWAP)
+        return any(all(p in ("?", s) for p, s in zip(pattern, b, strict=False)) for b in (board, swapped))
 
     found = [
-        {"record": index, "board": "".join(".XO"[int(d)] for d in board), "x_wins": x, "o_wins": o}
+        {"record": index, "board": board, "x_wins": x, "o_wins": o}
         for index, (board, x, o) in enumerate(entries)
         if matches(board)
     ]

@@ -13,16 +13,53 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..games import Game
+from ..games import GAME_NAMES, Game, get_game
 from ..keeper import Keeper, Kept
 from ..players.knowledge import Learner
 from ..players.registry import kinds_for, make_player
 from ..store.thesis_files import format_memory
+from .sessions import BeadChange, PageLesson
 
 #: The store name of a browser's learner (one per kind and game); the owner id tells browsers apart.
 WEB_LEARNER_NAME = "web"
 #: The recall table shows at most this many positions.
 RECALL_ROWS = 40
+#: What the page says at a table with no learner.
+NO_LEARNER = (
+    "No learner at this table: seat her or him (hexapawn), menace (tic-tac-toe) or thesis (Teeko) to watch one learn."
+)
+
+
+@dataclass(frozen=True)
+class PlayerWords:
+    """How the page speaks of a kind of player: its name in a sentence (Gardner's HER and HIM,
+    Michie's MENACE), the pronoun of its box, when it learns (said after a game that taught it
+    nothing), and what the page says while its first move is slow to come."""
+
+    name: str
+    pronoun: str = "its"
+    learns_when: str = ""
+    first_move_wait: str = ""
+
+
+PLAYER_WORDS = {
+    "her": PlayerWords("HER", "her", "HER learns only from a loss"),
+    "him": PlayerWords("HIM", "his"),
+    "menace": PlayerWords("MENACE"),
+    "thesis": PlayerWords("thesis", learns_when="the memory learns only from a won game that reached the moving phase"),
+    # its first move after the server starts loads its network: said, so the wait is not a mystery
+    "az": PlayerWords("az", first_move_wait="az is loading its network (first move only)…"),
+}
+
+
+def words_for(kind: str) -> PlayerWords:
+    """The words for a player kind (a kind without words of its own is named by its kind)."""
+    return PLAYER_WORDS.get(kind) or PlayerWords(kind)
+
+
+def export_label(learner: Learner) -> str:
+    """The label of the link that downloads the learner (see :func:`export`)."""
+    return "Export memory.m" if learner.knowledge_format == "thesis-memory" else "Export JSON"
 
 
 def spec_kind(spec: str) -> str:
@@ -41,11 +78,19 @@ class Export:
 
 
 def learner_kinds(game: Game) -> list[str]:
-    """The kinds of player for ``game`` that learn: those that can be frozen with ``train=off``
-    (the registry's mark of a learner, as ``graded_spec`` reads it).  Read off the kinds, not
-    asked of a fresh player of each: making an ``az`` builds its network, 10 s and more, and every
-    learner endpoint asked this of every game."""
-    return [kind.name for kind in kinds_for(game) if any(option.name == "train" for option in kind.options)]
+    """The kinds of player for ``game`` that learn, as their kinds declare (``PlayerKind.learns``):
+    read off the registry, never asked of a fresh player of each (making an ``az`` builds its
+    network, 10 s and more)."""
+    return [kind.name for kind in kinds_for(game) if kind.learns]
+
+
+def learner_games() -> dict[str, list[str]]:
+    """Each kind that learns, with the games it learns (in GAME_NAMES order)."""
+    games: dict[str, list[str]] = {}
+    for name in GAME_NAMES:
+        for kind in learner_kinds(get_game(name)):
+            games.setdefault(kind, []).append(name)
+    return games
 
 
 def browser_learner(game: Game, kind: str) -> Learner | None:
@@ -67,17 +112,18 @@ def explain(player: Any, state: Hashable, move: str | None) -> dict[str, Any] | 
     return decision
 
 
-def lesson_for_page(kept: Kept, lost: bool) -> dict[str, Any]:
+def lesson_for_page(kept: Kept, side: int, kind: str, lost: bool) -> PageLesson:
     """A learner's lesson as the page shows it: the line, and the boxes whose beads changed."""
     lesson = kept.lesson
-    changes: list[dict[str, Any]] = [
+    changes: list[BeadChange] = [
         {"box": change.where, "removed": list(change.removed), "added": list(change.added)}
         for change in lesson.changes
         if change.removed or change.added
     ]
     if lesson and not changes:  # a memory's records, a table's values: the line says it
         changes = [{"box": None, "removed": [], "added": [], "text": lesson.text}]
-    return {"text": lesson.text if lesson else "nothing changed", "lost": lost, "changes": changes}
+    text = lesson.text if lesson else "nothing changed"
+    return {"side": side, "kind": kind, "text": text, "lost": lost, "changes": changes}
 
 
 def export(keeper: Keeper, learner: Learner) -> Export:

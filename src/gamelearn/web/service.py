@@ -1,7 +1,8 @@
-"""The web app's work, apart from HTTP: seating players, moving, learning after a game, the chart.
+"""The web app's games, apart from HTTP: seating players, moving, keeping, learning after a game
+(a browser's learners and the chart: learner_service.py; the perfect player's values: analysis.py).
 
 Every error a person can cause is a ValueError (or its IllegalMove / NotYourTurn) with a one-line
-message; app.py turns those into 4xx answers.  A browser's learners are kept by the play layer's
+message; errors.py turns those into 4xx answers.  A browser's learners are kept by the play layer's
 keeper under the browser's owner id: loaded when a game starts, and after it ends the game's lesson
 is applied to the latest stored knowledge in one transaction with the game's record, so two open
 games (or two servers) never overwrite each other's lessons.  The lesson the page shows is the
@@ -15,7 +16,6 @@ import secrets
 import threading
 import zlib
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import GAME_NAMES, Game, get_game
@@ -27,87 +27,23 @@ from ..players.registry import make_player
 from ..store.db import Store
 from ..store.failures import StoreError, StoreLocked
 from .guards import public_message
-from .knowledge_views import first_box_history, matchbox_boxes, memory_records
-from .learners import browser_learner, explain, learner_kinds, lesson_for_page, spec_kind, web_name
-from .learners import export as export_knowledge
+from .learners import NO_LEARNER, explain, export_label, lesson_for_page, spec_kind, web_name, words_for
 from .live import GameFeed, news
 from .pool import MoveInFlight, MovePool, PoolFull
-from .sessions import GameTable, NotYourTurn, PlyEvent, Seat, WebGame
-from .settings import DEFAULT_WORK_BOUNDS, HEAVY_KINDS, WebSettings
+from .sessions import GameExtras, GameTable, NotYourTurn, PlyEvent, Seat, WebGame
+from .settings import HEAVY_KINDS, WebSettings
 from .tables import TableBuilds
 from .views import check_web_ranges, game_view
+from .work import check_web_spec, check_web_work, heavy_work
 
 #: The records the web app adds to the store are marked with this context.
 RECORD_CONTEXT = "web"
 #: At most this many computer moves answer one request (a ply-capped game is far shorter).
 MAX_AUTOPLAY = 1000
-#: The store kind of the marks "the chart of this learner starts after record N" that a reset leaves.
-RESET_MARK_KIND = "web-chart-reset"
 #: How many locks serialise the learning of all browsers (see WebService.owner_lock).
 OWNER_LOCK_STRIPES = 64
-#: The chart reads at most this many of the latest games.
+#: The chart, and a finished game asked for by its id, read at most this many of the latest games.
 CHART_GAMES = 1000
-
-
-#: Options a browser may not give: the web app keeps each browser's learners itself (the store's
-#: owner is the browser), and a name or a path would reach the command line's learners or files.
-REFUSED_OPTIONS = ("name", "memory", "store", "owner")
-#: The default bounds on the work of one computer move (WebSettings.work_bounds changes them).
-WORK_BOUNDS = DEFAULT_WORK_BOUNDS
-
-
-#: The attributes that hold an option's value on a player made from a spec, besides the parsed
-#: options themselves (Player.options): Sharp keeps the depth it really searches as ``horizon``.
-WORK_ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "playouts": ("playouts",),
-    "depth": ("depth", "horizon"),
-    "simulations": ("simulations",),
-}
-
-
-def check_web_spec(game: Game, spec: str) -> None:
-    """Refuse, before the player is made, the options a spec may give on a command line but not
-    from a browser (a memory or a store name is read as soon as the player is made)."""
-    _, _, rest = spec.partition(":")
-    for item in rest.split(",") if rest.strip() else []:
-        key = item.partition("=")[0].strip()
-        if key in REFUSED_OPTIONS:
-            raise ValueError(f"option {key!r} is not offered by the web app: it keeps this browser's learners itself")
-
-
-def check_web_work(game: Game, player: Player, bounds: dict[str, dict[str, int]] | None = None) -> None:
-    """Refuse a player whose moves would cost the server more than WORK_BOUNDS allows.
-
-    The bound is read on the player made from the spec, the values it will really use, not on
-    the spec's text: "+9", " 9", "1_000_000" or whatever spelling the option parser accepts
-    cannot slip past it."""
-    for option, per_game in (WORK_BOUNDS if bounds is None else bounds).items():
-        bound = per_game.get(game.name)
-        largest = work_value(player, option)
-        if bound is not None and largest is not None and largest > bound:
-            raise ValueError(f"option {option}={largest} is too large (at most {bound} for {game.name} on this server)")
-
-
-def work_value(player: Player, option: str) -> int | None:
-    """The value of a work option (``playouts``, ``depth``, ``simulations``) the player will use."""
-    options = getattr(player, "options", None) or {}
-    values = [options.get(option)] + [getattr(player, name, None) for name in WORK_ATTRIBUTES.get(option, (option,))]
-    return max((v for v in values if isinstance(v, int) and not isinstance(v, bool)), default=None)
-
-
-def heavy_work(game: Game, seats: tuple[Seat, Seat], ordinary: dict[str, dict[str, int]]) -> bool:
-    """True when a computer of the game may make a heavy move: a kind of HEAVY_KINDS, or a work
-    option above what ``ordinary`` (WebSettings.ordinary_work) allows for the game."""
-    for seat in seats:
-        if seat.human:
-            continue
-        if spec_kind(seat.spec) in HEAVY_KINDS:
-            return True
-        for option, per_game in ordinary.items():
-            bound, value = per_game.get(game.name), work_value(seat.player, option)
-            if bound is not None and value is not None and value > bound:
-                return True
-    return False
 
 
 class NotFound(LookupError):
@@ -121,15 +57,6 @@ class StaleMove(NotYourTurn):
     def __init__(self, message: str, game: dict[str, Any]) -> None:
         super().__init__(message)
         self.game = game
-
-
-@dataclass
-class GameExtras:
-    """What the web app keeps beside a game: the learner players and what they learned."""
-
-    learners: list[tuple[int, Learner]] = field(default_factory=list)
-    learning: list[dict[str, Any]] = field(default_factory=list)
-    opened: dict[int, list[str]] = field(default_factory=dict)  # side -> boxes the learner opened
 
 
 class WebService:
@@ -153,7 +80,6 @@ class WebService:
         # Striped locks: a fixed number however many browsers come (one lock per owner would grow
         # without bound); two owners sharing a stripe only wait for each other.
         self._owner_locks = tuple(threading.Lock() for _ in range(OWNER_LOCK_STRIPES))
-        self._solve_lock = threading.Lock()
 
     def owner_lock(self, owner: str) -> threading.Lock:
         return self._owner_locks[zlib.crc32(owner.encode()) % OWNER_LOCK_STRIPES]
@@ -204,11 +130,6 @@ class WebService:
         self.table.add(web_game)
         web_game.extras = extras  # kept with the game, so it goes when the table lets the game go
         return web_game
-
-    @staticmethod
-    def extras_of(web_game: WebGame) -> GameExtras:
-        extras = web_game.extras
-        return extras if isinstance(extras, GameExtras) else GameExtras()
 
     def get(self, owner: str, game_id: str) -> WebGame:
         web_game = self.table.get(owner, game_id)
@@ -274,16 +195,25 @@ class WebService:
         return web_game
 
     def view(self, web_game: WebGame, events: list[PlyEvent] | None = None) -> dict[str, Any]:
-        extras = self.extras_of(web_game)
+        extras = web_game.extras
         view = game_view(web_game)
         view["events"] = [event.to_dict() for event in (events or [])]
         view["learning"] = extras.learning
         view["learners"] = [self.learner_panel(web_game, side, player) for side, player in extras.learners]
+        view["no_learner"] = "" if extras.learners else NO_LEARNER
         return view
 
     def learner_panel(self, web_game: WebGame, side: int, player: Learner) -> dict[str, Any]:
-        extras = self.extras_of(web_game)
-        panel: dict[str, Any] = {"side": side, "kind": spec_kind(web_game.seats[side].spec)}
+        extras = web_game.extras
+        kind = spec_kind(web_game.seats[side].spec)
+        words = words_for(kind)
+        panel: dict[str, Any] = {
+            "side": side,
+            "kind": kind,
+            "name": words.name,
+            "learns_when": words.learns_when,
+            "export_label": export_label(player),
+        }
         try:
             panel.update(player.view(focus=extras.opened.get(side, [])))
         except Exception as error:  # a learner module's view must never break the game page
@@ -386,7 +316,7 @@ class WebService:
         write lock another process holds, a full disk), the game goes back to where the store has
         it, the moves of this request undone, and the error goes on (a locked store: a 503)."""
         moves, events, failure = list(web_game.moves), list(web_game.events), web_game.failure
-        extras = self.extras_of(web_game)
+        extras = web_game.extras
         opened = {side: list(boxes) for side, boxes in extras.opened.items()}
         learning = list(extras.learning)
         try:
@@ -404,7 +334,7 @@ class WebService:
 
     def _computer_move(self, web_game: WebGame) -> PlyEvent | None:
         side = web_game.to_move
-        extras = self.extras_of(web_game)
+        extras = web_game.extras
         learner = next((p for s, p in extras.learners if s == side), None)
 
         def probe(player: Player, state: Hashable, move: str | None) -> dict[str, Any] | None:
@@ -426,7 +356,7 @@ class WebService:
     def _keep(self, web_game: WebGame) -> None:
         """Keep the game's state in the store and, when it has just ended, every learner's lesson
         and the game's record: all in one transaction, or (see _undone_unless_kept) none of it."""
-        extras = self.extras_of(web_game)
+        extras = web_game.extras
         record = web_game.record
         ending = web_game.over and not web_game.learned and record is not None and record.end is not End.ABANDONED
         with self.owner_lock(web_game.owner), self.store.transaction():
@@ -443,155 +373,8 @@ class WebService:
         for item in web_game.match.lessons:
             side = 0 if item.side is None else item.side
             lost = record.winner is not None and (item.side is None or record.winner != item.side)
-            lesson = lesson_for_page(item, lost=lost if item.side is not None else False)
-            extras.learning.append({"side": side, "kind": spec_kind(web_game.seats[side].spec), **lesson})
-
-    # Learners -----------------------------------------------------------------------------------
-
-    def browser_learner(self, kind: str, game_name: str) -> tuple[Learner, Game]:
-        """The browser's learner of ``kind`` for the game, checked for every learner endpoint
-        alike: an unknown learner is a NotFound, a game the learner does not learn a ValueError."""
-        learns = {name: learner_kinds(get_game(name)) for name in GAME_NAMES}
-        everywhere = sorted({k for kinds in learns.values() for k in kinds})
-        if kind not in everywhere:
-            raise NotFound(f"no learner {kind!r}; learners: {', '.join(everywhere)}")
-        game = self.load_game(game_name)
-        if kind not in learner_kinds(game):
-            games = [name for name, kinds in learns.items() if kind in kinds]
-            raise ValueError(f"{kind} learns {', '.join(games)}, not {game.name}")
-        learner = browser_learner(game, kind)
-        assert learner is not None  # learner_kinds listed only kinds that learn
-        return learner, game
-
-    def reset_learner(self, owner: str, kind: str, game_name: str) -> bool:
-        learner, game = self.browser_learner(kind, game_name)
-        with self.owner_lock(owner), self.store.transaction():
-            # The chart starts again with the learner: it reads only the games after this mark
-            # (the records themselves are kept).
-            latest = self.store.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=1)
-            after = latest[-1]["id"] if latest else 0
-            self.store.save_learner(RESET_MARK_KIND, f"{kind}-{game.name}", {"after_record": after}, owner=owner)
-            return Keeper(self.store, owner).forget(learner)
-
-    def export_learner(self, owner: str, kind: str, game_name: str) -> Any:
-        learner, _ = self.browser_learner(kind, game_name)
-        return export_knowledge(Keeper(self.store, owner), learner)
-
-    # Every box and record of a learner (the page's "learners on view") ---------------------------
-
-    def learner_boxes(
-        self, owner: str, kind: str, game_name: str, show: str, game_id: str | None, offset: int, limit: int
-    ) -> dict[str, Any]:
-        """The learner's boxes; with ``game_id``, as the learner playing that game holds them now
-        (a box it made in this game is in it before the game ends and is kept)."""
-        learner, _ = self.browser_learner(kind, game_name)
-        opened: list[str] = []
-        live: Learner | None = None
-        if game_id:
-            web_game = self.get(owner, game_id)
-            extras = self.extras_of(web_game)
-            for side, player in extras.learners:
-                if spec_kind(web_game.seats[side].spec) == kind:
-                    live = player
-                    opened.extend(extras.opened.get(side, []))
-        if live is None:
-            Keeper(self.store, owner).attach(learner)
-            return matchbox_boxes(learner, show, opened, offset, limit)
-        with web_game.lock:
-            return matchbox_boxes(live, show, opened, offset, limit)
-
-    def first_box(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
-        learner, game = self.browser_learner(kind, game_name)
-        mark = self.reader.load_learner(RESET_MARK_KIND, f"{kind}-{game.name}", owner=owner)
-        after = int(mark.get("after_record", 0)) if mark else 0
-        records = self.reader.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
-        return first_box_history(self.reader, owner, game, learner, [r for r in records if r["id"] > after])
-
-    def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> dict[str, Any]:
-        learner, _ = self.browser_learner("thesis", game_name)
-        return memory_records(self.reader, owner, learner, position, offset, limit)
-
-    # The learning chart -------------------------------------------------------------------------
-
-    def chart(self, owner: str, game_name: str, learner: str | None) -> dict[str, Any]:
-        """Wins and losses over this owner's games, from one player's side: the learner's when one
-        is named (the games it took part in), else the first computer's.  ``human`` names the
-        person's side; any other learner must learn ``game_name`` (as for reset and export)."""
-        if learner is not None and learner != "human":
-            self.browser_learner(learner, game_name)
-        game = self.load_game(game_name)
-        records = self.reader.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
-        mark = self.reader.load_learner(RESET_MARK_KIND, f"{learner}-{game.name}", owner=owner) if learner else None
-        after = int(mark.get("after_record", 0)) if mark else 0
-        letters = []
-        for record in records:
-            if record["id"] <= after:
-                continue  # a game of the learner before its last reset
-            kinds = [spec_kind(spec) for spec in record["players"]]
-            if learner:
-                if learner not in kinds:
-                    continue
-                side = kinds.index(learner)
-            else:
-                side = next((i for i, k in enumerate(kinds) if k != "human"), 0)
-            if record["end"] == End.ABANDONED.value:
-                continue
-            winner = record["winner"]
-            letters.append("D" if winner is None else "W" if winner == side else "L")
-        text = "".join(letters)
-        return {
-            "game": game.name,
-            "learner": learner,
-            "letters": text,
-            "games": len(text),
-            "wins": text.count("W"),
-            "losses": text.count("L"),
-            "draws": text.count("D"),
-        }
-
-    # Perfect analysis ---------------------------------------------------------------------------
-
-    def analysis(self, owner: str, game_id: str) -> dict[str, Any]:
-        """The perfect player's value of every legal move (for the side to move), where the
-        solution is available; else why not."""
-        web_game = self.get(owner, game_id)
-        game = web_game.game
-        try:
-            solution = self._solution(game)
-        except Exception as error:  # no solver module yet, or no table built: say so
-            return {"available": False, "reason": public_message(f"no solution for {game.name}: {error}"), "moves": {}}
-        state = web_game.state
-        moves: dict[str, Any] = {}
-        if web_game.over:
-            return {"available": True, "reason": "", "moves": moves, "value": None}
-        try:
-            mover = game.to_move(state)
-            for move in game.legal_moves(state):
-                after = game.play(state, move)
-                if game.is_over(after):
-                    winner = game.winner(after)
-                    value = 0 if winner is None else (1 if winner == mover else -1)
-                else:
-                    value = -int(solution.value(after))
-                entry: dict[str, Any] = {"value": value}
-                grade = getattr(solution, "grade", None)
-                if callable(grade):
-                    graded = grade(state, move)
-                    entry["grade"] = str(getattr(graded, "value", graded))
-                moves[move] = entry
-            position = int(solution.value(state))
-        except Exception as error:
-            reason = public_message(f"the solution cannot value this position: {error}")
-            return {"available": False, "reason": reason, "moves": {}}
-        return {"available": True, "reason": "", "moves": moves, "value": position}
-
-    def _solution(self, game: Game) -> Any:
-        # gamelearn.solve caches solutions itself (Teeko's table per file version, so a table
-        # built while the server runs is picked up); it never builds a table unless asked to.
-        with self._solve_lock:
-            from ..solve import solve
-
-            return solve(game)
+            kind = spec_kind(web_game.seats[side].spec)
+            extras.learning.append(lesson_for_page(item, side, kind, lost=lost if item.side is not None else False))
 
 
 __all__ = ["GAME_NAMES", "DEFAULT_MAX_PLIES", "NotFound", "NotYourTurn", "StaleMove", "WebService"]

@@ -20,11 +20,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from ..games import Game
+from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord, Match
 from ..players.base import Player
+from ..players.knowledge import Learner
 from .guards import public_message
 
 
@@ -67,6 +69,35 @@ class PlyEvent:
         }
 
 
+class BeadChange(TypedDict, total=False):
+    """One line of a lesson on the page: the beads taken out of and put into a box (``box`` None
+    and ``text`` for a lesson that is not about beads: a memory's records, a table's values)."""
+
+    box: str | None
+    removed: list[str]
+    added: list[str]
+    text: str
+
+
+class PageLesson(TypedDict):
+    """What one learner learned from the game that just ended, as the page shows it."""
+
+    side: int
+    kind: str
+    text: str
+    lost: bool
+    changes: list[BeadChange]
+
+
+@dataclass
+class GameExtras:
+    """What the web app keeps beside a game: the learner players and what they learned."""
+
+    learners: list[tuple[int, Learner]] = field(default_factory=list)
+    learning: list[PageLesson] = field(default_factory=list)
+    opened: dict[int, list[str]] = field(default_factory=dict)  # side -> boxes the learner opened
+
+
 #: A function that looks at a computer player just before and after its choice and describes the
 #: decision for the page (HER's box and bead, the thesis memory's recall); see web/learners.py.
 DecisionProbe = Callable[[Player, Hashable, str | None], dict[str, Any] | None]
@@ -86,13 +117,13 @@ class WebGame:
     #: True once the service has dealt with the game's end (learners taught and saved, record kept).
     learned: bool = False
     #: What the interface keeps beside the game (the web app's learner players and lessons).
-    extras: Any = None
+    extras: GameExtras = field(default_factory=GameExtras)
     #: Why the game stopped when a computer player failed (the original thesis program's hangs).
     failure: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     touched: float = field(default_factory=time.monotonic)
     #: The keeper of the browser's learners (the play layer's; None: the players learn nothing kept).
-    keeper: Any = None
+    keeper: Keeper | None = None
     #: The game itself.  It does not learn by itself: the service has the keeper teach and keep
     #: the learners (match.learn_from_game) under the owner's lock.
     match: Match = field(init=False)

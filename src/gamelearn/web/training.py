@@ -30,6 +30,7 @@ from ..keeper import Keeper
 from ..match import End, Match
 from ..players.knowledge import Learner
 from ..players.registry import make_player
+from .knowledge_views import BoxLearner
 from .learners import browser_learner, spec_kind
 from .pool import PoolFull
 from .service import RECORD_CONTEXT, WebService
@@ -176,24 +177,14 @@ class Trainer:
         beads as the store keeps them, a box it has not opened yet as it would open it: MENACE's
         304 as X (Michie 1961), HER's 19 as Black (Gardner 1962), on view before the first game."""
         learner, game = self._learner(kind, game_name)
-        table = getattr(learner, "table", None)
-        if table is None or not hasattr(learner, "box_beads"):
+        if not isinstance(learner, BoxLearner):
             raise ValueError(f"{kind} keeps no matchboxes")
         if side is None:
             defaults = [spec_kind(spec) for spec in self.service_defaults(game)]
             side = defaults.index(kind) if kind in defaults else 0
         Keeper(self.service.store, owner).attach(learner)
-        reachable = set(table.index.values())
-        boards = sorted(
-            {
-                table.boards[table.canonical[i]]
-                for i in reachable
-                if not table.over[i]
-                and len(table.moves[i]) >= getattr(learner, "min_choices", 1)
-                and game.to_move(table.states[i]) == side
-            }
-        )
-        opened = set(learner.knowledge().get("boxes", {}))
+        boards = learner.box_boards(side)
+        opened = set(learner.box_boards())
         shown = []
         for board in boards[offset : offset + max(1, min(limit, BOXES_PAGE))]:
             beads = learner.box_beads(board)

@@ -12,6 +12,7 @@ from typing import Any
 from ..games import Game
 from ..match import End
 from ..players.registry import IntRange, Option, kinds_for, parse_switch
+from .learners import spec_kind, words_for
 from .sessions import WebGame
 
 #: The players the page offers first for each game (the seeds' learners against a person).
@@ -27,13 +28,10 @@ FORM_SEATS = {"teeko": ("human", "alphabeta")}
 
 #: Options the web app does not offer (it keeps each browser's learners itself; see service.py).
 WEB_REFUSED_OPTIONS = ("name", "memory", "store", "owner")
-#: How the page names a learner in a sentence, and the pronoun of its box.
-NAMES = {"her": ("HER", "her"), "him": ("HIM", "his"), "menace": ("MENACE", "its")}
 
 
 def player_name(spec: str) -> str:
-    kind = spec.partition(":")[0].strip()
-    return NAMES.get(kind, (kind, "its"))[0]
+    return words_for(spec_kind(spec)).name
 
 
 def square_names(game: Game) -> list[str]:
@@ -126,6 +124,8 @@ def game_info(game: Game, work_bounds: dict[str, dict[str, int]] | None = None) 
         "players": [
             {
                 "name": kind.name,
+                "title": words_for(kind.name).name,
+                "first_move_wait": words_for(kind.name).first_move_wait,
                 "summary": kind.summary,
                 "options": [
                     option_info(o, game, work_bounds) for o in kind.options if o.name not in WEB_REFUSED_OPTIONS
@@ -162,7 +162,7 @@ def end_why(web_game: WebGame) -> str:
         loser = web_game.seats[1 - winner]
         if loser.human:
             return "resigned"
-        pronoun = NAMES.get(loser.spec.partition(":")[0].strip(), ("", "its"))[1]
+        pronoun = words_for(spec_kind(loser.spec)).pronoun
         return f"{pronoun} box is empty"
     return (
         {
@@ -184,9 +184,9 @@ def result_text(web_game: WebGame) -> str:
     you = humans[0] if len(humans) == 1 else None
     if web_game.end is None:
         side = web_game.to_move
-        owner = game.owner(web_game.state)
-        if owner != side:  # an Alternate drop round: the side to move places the other's pawn
-            pawn = game.symbols[owner]
+        pawn_side = game.pawn_side(web_game.state)
+        if pawn_side != side:  # an Alternate drop round: the side to move places the other's pawn
+            pawn = game.symbols[pawn_side]
             if you is None:
                 return f"{game.symbols[side]} places {pawn}'s pawn"
             if side == you:
@@ -235,7 +235,7 @@ def game_view(web_game: WebGame) -> dict[str, Any]:
         "board": game.board(web_game.state),
         "to_move": None if web_game.over else web_game.to_move,
         # whose pawn the next ply puts down or moves: not the side to move in an Alternate drop round
-        "owner": None if web_game.over else game.owner(web_game.state),
+        "pawn_side": None if web_game.over else game.pawn_side(web_game.state),
         "legal_moves": web_game.legal_moves(),
         "human_to_move": web_game.human_to_move(),
         "computer_to_move": web_game.computer_to_move(),

@@ -136,6 +136,11 @@ class ThesisPlayer(Learner):
     def load(self, knowledge: Knowledge) -> None:
         self.memory = Memory(check_entries(knowledge))
 
+    def records(self) -> list[tuple[str, int, int]]:
+        """The memory's records in file order, for people: (the board as 25 squares of '.', 'X'
+        and 'O', from square 00; the games X won from it; the games O won)."""
+        return [("".join(".XO"[int(d)] for d in board), x, o) for board, x, o in self.memory.entries()]
+
     def describe(self) -> dict[str, int]:
         return {
             "records": len(self.memory),

@@ -34,8 +34,12 @@ export function say(text, kind) {
   box.className = kind || "";
 }
 
-// How a player is named in a sentence: Gardner's HER and HIM, Michie's MENACE, else the spec's kind.
-const NAMES = { her: "HER", him: "HIM", menace: "MENACE" };
+// How a player is named in a sentence: the name the server gives its kind in /api/games (Gardner's
+// HER and HIM, Michie's MENACE), else the spec's kind.
+const NAMES = {};
+export function learnPlayerNames(games) {
+  for (const info of games) for (const player of info.players) NAMES[player.name] = player.title;
+}
 export function playerName(spec) {
   const kind = String(spec || "").split(":")[0].trim();
   return NAMES[kind] || kind;

@@ -17,7 +17,7 @@ export function drawLearners(view, decisions) {
   page.decisions = decisions;
   const panels = (view.learners || []).map(drawLearner);
   const heading = el("h2", { text: "Learners" });
-  if (!panels.length) panels.push(el("p", { class: "caption", text: "No learner at this table: seat her or him (hexapawn), menace (tic-tac-toe) or thesis (Teeko) to watch one learn." }));
+  if (!panels.length) panels.push(el("p", { class: "caption", text: view.no_learner }));
   $("learners").replaceChildren(heading, ...panels);
 }
 
@@ -30,7 +30,7 @@ function drawLearner(panel) {
     return root;
   }
   const actions = el("div", { class: "actions" },
-    el("a", { href: `/api/learners/${panel.kind}/export?game=${view.game}`, download: "", text: panel.kind === "thesis" ? "Export memory.m" : "Export JSON" }),
+    el("a", { href: `/api/learners/${panel.kind}/export?game=${view.game}`, download: "", text: panel.export_label }),
     el("button", { type: "button", class: "reset", text: "Reset", onclick: () => resetLearner(panel.kind) }));
   root.append(actions);
   const learned = (view.learning || []).filter((l) => l.side === panel.side);
@@ -47,7 +47,7 @@ function drawLearner(panel) {
       root.append(el("p", { class: lost ? "learned lost" : "learned", text: `After this game: ${parts.join("; ")}.` }));
     }
     if (view.over && !lesson.changes.length) {
-      const why = { her: " (HER learns only from a loss)", thesis: " (the memory learns only from a won game that reached the moving phase)" }[panel.kind] || "";
+      const why = panel.learns_when ? ` (${panel.learns_when})` : "";
       root.append(el("p", { class: "learned", text: `After this game: nothing changed${why}.` }));
     }
   }

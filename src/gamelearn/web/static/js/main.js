@@ -2,7 +2,7 @@
 // learner, the players remembered per browser), keeps the game's id in the address (a reload or a
 // server restart resumes it), locks the board while the computer thinks and drops clicks made
 // then, and offers take back, resign, a new game, flip, the rules, analysis and a review.
-import { $, el, playerName, say } from "./dom.js";
+import { $, el, learnPlayerNames, playerName, say } from "./dom.js";
 import { api, ApiError, patiently, problem } from "./api.js";
 import { follow } from "./connection.js";
 import { Board } from "./board.js";
@@ -28,6 +28,7 @@ const remember = (key, value) => { try { localStorage.setItem(`gamelearn.${key}`
 
 async function init() {
   const games = await api("GET", "/api/games");
+  learnPlayerNames(games);
   for (const info of games) {
     page.games[info.name] = info;
     $("game-select").append(el("option", { value: info.name, text: info.name }));
@@ -177,11 +178,12 @@ async function sendMove(move) {
   }
 }
 
-// az's first move after the server starts loads its network: said, so the wait is not a mystery.
+// A player whose first move is slow to come (az loads its network): the server's words say why.
 function slowNotice(view) {
-  const other = view.players[1 - view.to_move];
-  if (String(other).split(":")[0].trim() !== "az") return null;
-  return setTimeout(() => { if (page.busy) say("az is loading its network (first move only)…", "info"); }, 1200);
+  const kind = String(view.players[1 - view.to_move]).split(":")[0].trim();
+  const player = (page.games[view.game]?.players || []).find((p) => p.name === kind);
+  if (!player?.first_move_wait) return null;
+  return setTimeout(() => { if (page.busy) say(player.first_move_wait, "info"); }, 1200);
 }
 
 // News of the game from its live stream: a change made elsewhere (another tab) is fetched and
@@ -213,7 +215,7 @@ function showPending(view, move) {
   for (let i = 0; i < move.length; i += width) names.push(move.slice(i, i + width));
   const squares = names.map((n) => view.square_names.indexOf(n));
   const marks = view.board.split("");
-  const mover = view.symbols[view.owner ?? view.to_move];  // an Alternate drop places the other's pawn
+  const mover = view.symbols[view.pawn_side ?? view.to_move];  // an Alternate drop places the other's pawn
   if (squares.length === 1) marks[squares[0]] = mover;
   else if (squares.length === 2) { marks[squares[1]] = marks[squares[0]]; marks[squares[0]] = "."; }
   const other = 1 - view.to_move;
@@ -345,7 +347,7 @@ function drawStatus() {
   if (!view) return;
   const computers = !view.humans[0] && !view.humans[1];
   const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !page.timer && !page.busy ? "paused" : "thinking";
-  const mover = view.over ? null : view.owner ?? view.to_move;
+  const mover = view.over ? null : view.pawn_side ?? view.to_move;
   $("status").replaceChildren(...(mover === null || mover === undefined ? [] : [mark(view, mover)]), view.result);
   $("status").dataset.state = state;
   $("status").dataset.over = view.over ? "yes" : "no";

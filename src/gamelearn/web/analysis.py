@@ -1,0 +1,59 @@
+"""The perfect player's value of every legal move in a game in progress, where the game's exact
+solution is available (tic-tac-toe and hexapawn solved at once, Teeko from its solved table)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ..games import Game
+from .guards import public_message
+from .sessions import WebGame
+
+
+class Analyst:
+    """Values positions with the solver, one solve at a time (a table is loaded once)."""
+
+    def __init__(self) -> None:
+        self._solve_lock = threading.Lock()
+
+    def analysis(self, web_game: WebGame) -> dict[str, Any]:
+        """The perfect player's value of every legal move (for the side to move), where the
+        solution is available; else why not."""
+        game = web_game.game
+        try:
+            solution = self._solution(game)
+        except Exception as error:  # no solver module yet, or no table built: say so
+            return {"available": False, "reason": public_message(f"no solution for {game.name}: {error}"), "moves": {}}
+        state = web_game.state
+        moves: dict[str, Any] = {}
+        if web_game.over:
+            return {"available": True, "reason": "", "moves": moves, "value": None}
+        try:
+            mover = game.to_move(state)
+            for move in game.legal_moves(state):
+                after = game.play(state, move)
+                if game.is_over(after):
+                    winner = game.winner(after)
+                    value = 0 if winner is None else (1 if winner == mover else -1)
+                else:
+                    value = -int(solution.value(after))
+                entry: dict[str, Any] = {"value": value}
+                grade = getattr(solution, "grade", None)
+                if callable(grade):
+                    graded = grade(state, move)
+                    entry["grade"] = str(getattr(graded, "value", graded))
+                moves[move] = entry
+            position = int(solution.value(state))
+        except Exception as error:
+            reason = public_message(f"the solution cannot value this position: {error}")
+            return {"available": False, "reason": reason, "moves": {}}
+        return {"available": True, "reason": "", "moves": moves, "value": position}
+
+    def _solution(self, game: Game) -> Any:
+        # gamelearn.solve caches solutions itself (Teeko's table per file version, so a table
+        # built while the server runs is picked up); it never builds a table unless asked to.
+        with self._solve_lock:
+            from ..solve import solve
+
+            return solve(game)

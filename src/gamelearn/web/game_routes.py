@@ -1,0 +1,156 @@
+"""The routes of games in progress: start one, move, let a computer move, resign, take back,
+abandon, follow it live, and the perfect player's value of every move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..games import GAME_NAMES
+from ..match import DEFAULT_MAX_PLIES
+from .errors import ERRORS
+from .live import news
+from .models import SENT_AS_BUILT, Analysis, GameInfo, GameView
+from .routing import analyst_of, check_id, owner_of, service_of
+from .views import game_info
+
+router = APIRouter(tags=["games"])
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(
+        max_length=100,
+        description=f"one of {', '.join(GAME_NAMES)}, or a spec with the options `/api/games` lists",
+        examples=["hexapawn", "teeko:goals=advanced,drops=saaa"],
+    )
+    players: list[str] = Field(
+        min_length=2, max_length=2, description="two player specs, the first moves first", examples=[["human", "her"]]
+    )
+    seed: int | None = Field(None, ge=0, le=2**31 - 1, description="seed of the computers' random choices")
+    max_plies: int = Field(DEFAULT_MAX_PLIES, ge=1, le=1000, description="ply limit; reaching it is a draw")
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(
+        max_length=16, description="a move in the game's notation: '4', '63', '22', '2223'", examples=["63"]
+    )
+    ply: int | None = Field(
+        None,
+        ge=0,
+        le=100_000,
+        description="the number of moves the page showed when it was made; another, and the answer is a 409 "
+        "with the game as it is now under `game`",
+    )
+
+
+@router.get("/api/games", summary="The games and the players each accepts", response_model=list[GameInfo])
+def list_games(request: Request) -> list[dict[str, Any]]:
+    service = service_of(request)
+    return [game_info(service.load_game(name), service.settings.work_bounds) for name in GAME_NAMES]
+
+
+@router.post("/api/games", summary="Start a game", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT)
+def start_game(body: NewGame, request: Request) -> dict[str, Any]:
+    """Seats two players (any spec the game accepts, `human` included).  When a computer moves
+    first against a person, its move is in the answer's `events`.  A browser's first game
+    counts against its address's limit of new browsers (429 past it)."""
+    owner, service = owner_of(request), service_of(request)
+    if service.is_new_owner(owner):
+        request.app.state.newcomers.admit(request.client.host if request.client else "unknown")
+    return service.start(owner, body.game, body.players, body.seed, body.max_plies)
+
+
+@router.get(
+    "/api/games/{game_id}", summary="A game in progress", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT
+)
+def get_game(game_id: str, request: Request) -> dict[str, Any]:
+    service = service_of(request)
+    return service.view(service.get(owner_of(request), check_id(game_id)))
+
+
+@router.post(
+    "/api/games/{game_id}/move", summary="A person's move", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT
+)
+def move(game_id: str, body: MoveIn, request: Request) -> dict[str, Any]:
+    """The game checks the move (an illegal one is a 400 naming the move and why, and changes
+    nothing); the computer's answer follows in `events`.  With `ply`, a move made on a ply the
+    game has left (another tab moved first) is a 409 with the game as it is now under `game`."""
+    return service_of(request).human_move(owner_of(request), check_id(game_id), body.move, body.ply)
+
+
+@router.get(
+    "/api/games/{game_id}/events",
+    summary="The game's changes, live (server-sent events)",
+    responses=ERRORS,
+    response_class=StreamingResponse,
+)
+async def game_events(game_id: str, request: Request) -> StreamingResponse:
+    """A `text/event-stream`: an event `game` with `{"ply", "moves", "over"}` at once and after
+    every change of the game (`{"gone": true}` once it is abandoned).  Each stream ends after
+    some seconds and the browser's EventSource reconnects (`retry:`)."""
+    owner, game_id, service = owner_of(request), check_id(game_id), service_of(request)
+    web_game = await run_in_threadpool(service.get, owner, game_id)  # 404 for another's game
+    service.feed.check_room(owner)
+    stream = service.feed.stream(owner, game_id, news(web_game.moves, web_game.over))
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+
+@router.post(
+    "/api/games/{game_id}/advance",
+    summary="One computer move",
+    responses=ERRORS,
+    response_model=GameView,
+    **SENT_AS_BUILT,
+)
+def advance(game_id: str, request: Request) -> dict[str, Any]:
+    """For games between two computers: the side to move plays one move."""
+    return service_of(request).computer_move(owner_of(request), check_id(game_id))
+
+
+@router.delete("/api/games/{game_id}", summary="Abandon a game", responses=ERRORS, status_code=204)
+def abandon(game_id: str, request: Request) -> Response:
+    service_of(request).abandon(owner_of(request), check_id(game_id))
+    return Response(status_code=204)
+
+
+@router.post(
+    "/api/games/{game_id}/resign",
+    summary="The person gives up",
+    responses=ERRORS,
+    response_model=GameView,
+    **SENT_AS_BUILT,
+)
+def resign(game_id: str, request: Request) -> dict[str, Any]:
+    return service_of(request).resign(owner_of(request), check_id(game_id))
+
+
+@router.post(
+    "/api/games/{game_id}/takeback",
+    summary="Take back your last move (and the computer's answer)",
+    responses=ERRORS,
+    response_model=GameView,
+    **SENT_AS_BUILT,
+)
+def take_back(game_id: str, request: Request) -> dict[str, Any]:
+    return service_of(request).take_back(owner_of(request), check_id(game_id))
+
+
+@router.get(
+    "/api/games/{game_id}/analysis",
+    summary="The perfect player's value of every move",
+    responses=ERRORS,
+    response_model=Analysis,
+    **SENT_AS_BUILT,
+)
+def analysis(game_id: str, request: Request) -> dict[str, Any]:
+    """Each legal move's value for the side to move (+1 win, 0 draw, -1 loss with best play)
+    where the game's solution is available; `available` false and a `reason` where it is not."""
+    web_game = service_of(request).get(owner_of(request), check_id(game_id))
+    return analyst_of(request).analysis(web_game)

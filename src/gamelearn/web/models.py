@@ -1,0 +1,350 @@
+"""The shapes of the JSON API's answers (pydantic), so that /openapi.json documents every key the
+page reads.
+
+Each answer allows keys beyond those declared (``extra="allow"``): a learner's view carries its
+own counts (TD's entries, the network's weights), and an answer is sent as the service built it.
+The routes send only the keys the service set (``response_model_exclude_unset``), never a
+declared key filled in with a default the service did not give.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: What every route with one of these answers passes to FastAPI.
+SENT_AS_BUILT: dict[str, Any] = {"response_model_exclude_unset": True}
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# A game --------------------------------------------------------------------------------------------
+
+
+class RecallRow(Answer):
+    """A position the thesis memory holds that a legal move reaches."""
+
+    move: str
+    board: str
+    record: int = Field(description="the record's index in the memory, in file order")
+    x_wins: int
+    o_wins: int
+    score: int
+    chosen: bool
+
+
+class Decision(Answer):
+    """What a learner looked at for a move: a matchbox's box and bead, the thesis memory's recall."""
+
+    learner: str | None = None
+    box: str | None = Field(None, description="the board of the box it opened")
+    bead: str | None = Field(None, description="the bead it drew")
+    mirrored: bool = Field(False, description="the box is for the board turned or mirrored")
+    resigned: bool = Field(False, description="the box was empty: it gave up")
+    note: str = ""
+    move: str | None = None
+    adviser: str | None = Field(None, description="which of the thesis program's advisers chose the move")
+    recall: list[RecallRow] = Field(default_factory=list, description="the first rows of the recall")
+    recall_total: int = 0
+    error: str = ""
+
+
+class PlyEventOut(Answer):
+    ply: int
+    side: int
+    move: str = Field(description="empty for a resignation")
+    by: str = Field(description="the player spec that moved")
+    human: bool
+    decision: Decision | None = None
+
+
+class BeadChangeOut(Answer):
+    box: str | None = Field(description="the box whose beads changed; None for a change in words")
+    removed: list[str]
+    added: list[str]
+    text: str = ""
+
+
+class LessonOut(Answer):
+    """What a learner learned from the game that just ended."""
+
+    side: int
+    kind: str
+    text: str = Field(description="the lesson in one line")
+    lost: bool = Field(description="the learner lost this game")
+    changes: list[BeadChangeOut]
+
+
+class BoxOut(Answer):
+    board: str
+    beads: list[tuple[str, int]] = Field(description="(move, count) pairs; a count of 0 is a lost bead's empty ring")
+    count: int = Field(description="the beads in the box")
+
+
+class LearnerPanel(Answer):
+    """A learner at the table, as it knows things now, with the server's words about it."""
+
+    side: int
+    kind: str
+    name: str = Field("", description="how the page names the learner in a sentence (HER, MENACE)")
+    learns_when: str = Field("", description="when the learner learns, for a game that taught it nothing")
+    export_label: str = Field("", description="the label of the link that downloads the learner")
+    error: str = ""
+    available: bool = Field(True, description="false: the learner cannot show what it knows here (see reason)")
+    reason: str = ""
+    games: int = 0
+    boxes_total: int = 0
+    beads_total: int = 0
+    boxes: list[BoxOut] = Field(default_factory=list)
+    memory_entries: int = 0
+
+
+class GameView(Answer):
+    """A game as the page draws it, with what happened in the request and the learners at the table."""
+
+    id: str
+    game: str
+    spec: str = Field(description="the game's spec (a form of Teeko names its options)")
+    players: list[str]
+    humans: list[bool]
+    symbols: list[str]
+    rows: int
+    columns: int
+    square_names: list[str]
+    rules: str
+    board: str
+    to_move: int | None = Field(description="the side to move; None once the game is over")
+    pawn_side: int | None = Field(
+        description="whose pawn the next ply puts down or moves: in an Alternate drop round, not the side to move"
+    )
+    legal_moves: list[str]
+    human_to_move: bool
+    computer_to_move: bool
+    moves: list[str]
+    last_move: str | None
+    last_squares: list[int]
+    over: bool
+    winner: int | None
+    end: str | None
+    result: str = Field(description="the game's state in a sentence")
+    why: str
+    winning_squares: list[int]
+    can_take_back: bool
+    seed: int
+    max_plies: int
+    events: list[PlyEventOut] = Field(default_factory=list)
+    learning: list[LessonOut] = Field(default_factory=list)
+    learners: list[LearnerPanel] = Field(default_factory=list)
+    no_learner: str = Field("", description="what the page says at a table with no learner")
+
+
+class OptionOut(Answer):
+    """An option of a game (Teeko's forms) or of a player, as the page offers it."""
+
+    name: str
+    default: Any = None
+    help: str = ""
+    type: str = Field("", description="a player option's kind: int, switch or text")
+    min: int | None = None
+    max: int | None = None
+    values: list[str] = Field(default_factory=list)
+    labels: dict[str, str] = Field(default_factory=dict)
+    pattern: str | None = None
+
+
+class PlayerInfo(Answer):
+    name: str
+    title: str = Field(description="how the page names the player in a sentence (HER, MENACE)")
+    first_move_wait: str = Field(description="what the page says while the player's first move is slow to come")
+    summary: str
+    options: list[OptionOut]
+
+
+class GameInfo(Answer):
+    """A game and the players it accepts."""
+
+    name: str
+    spec: str
+    options: list[OptionOut]
+    symbols: list[str]
+    rows: int
+    columns: int
+    square_names: list[str]
+    rules: str
+    players: list[PlayerInfo]
+    defaults: list[str] = Field(description="the players the page seats first")
+    form_defaults: list[str] = Field(description="the players the page seats first for a form of the game")
+
+
+class MoveValue(Answer):
+    value: int = Field(description="+1 win, 0 draw, -1 loss with best play, for the side to move")
+    grade: str = ""
+
+
+class Analysis(Answer):
+    available: bool
+    reason: str
+    moves: dict[str, MoveValue]
+    value: int | None = None
+
+
+# Review ------------------------------------------------------------------------------------------
+
+
+class PositionValue(Answer):
+    board: str
+    to_move: int
+    value: int = Field(description="the exact value from the first player's side")
+    distance: int | None
+    over: bool
+
+
+class GradedPly(Answer):
+    ply: int
+    side: int
+    move: str
+    squares: list[int]
+    grade: str = Field(description="best, keeps, mistake or blunder")
+    best: list[str]
+    best_squares: list[int]
+
+
+class Review(Answer):
+    game: str
+    spec: str
+    moves: list[str]
+    available: bool
+    reason: str
+    positions: list[PositionValue] = Field(default_factory=list)
+    plies: list[GradedPly] = Field(default_factory=list)
+    grades: list[dict[str, int]] = Field(default_factory=list)
+    measure: list[dict[str, int]] = Field(default_factory=list)
+    id: str = ""
+    record: int = 0
+    players: list[str] = Field(default_factory=list)
+
+
+class RecordRow(Answer):
+    id: int
+    game: str
+    players: list[str]
+    winner: int | None
+    end: str
+    plies: int
+
+
+class TableStatus(Answer):
+    game: str
+    ready: bool
+    reason: str
+    buildable: bool
+    building: bool
+    stage: str
+    fraction: float
+    elapsed: float | None
+    error: str
+
+
+# Learners ----------------------------------------------------------------------------------------
+
+
+class KeptLearner(Answer):
+    kind: str
+    name: str
+
+
+class ResetAnswer(Answer):
+    kind: str
+    game: str
+    deleted: bool = Field(description="there was something to forget")
+
+
+class BoxesPage(Answer):
+    kind: str
+    show: str
+    total: int = Field(description="the boxes shown, over all pages")
+    boxes_total: int
+    beads_total: int | None
+    offset: int
+    boxes: list[BoxOut]
+
+
+class FirstBox(Answer):
+    kind: str
+    box: str
+    empty_board: bool
+    opened_first: int
+    moves: list[str]
+    games: int
+    from_game: int | None = Field(description="after how many games the box first exists (None: not yet)")
+    series: list[dict[str, int] | None] = Field(description="the beads of each move after each game")
+
+
+class MemoryRecord(Answer):
+    record: int
+    board: str
+    x_wins: int
+    o_wins: int
+
+
+class MemoryPage(Answer):
+    kind: str
+    entries: int
+    total: int
+    offset: int
+    records: list[MemoryRecord]
+
+
+class Chart(Answer):
+    """Gardner's chart: a letter a game from the learner's side."""
+
+    game: str
+    learner: str | None
+    letters: str = Field(description="W won, L lost, D drawn, oldest first")
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+class TrainingPoint(Answer):
+    games: int
+    keeps: float
+    best: float
+    blunders: float
+
+
+class TrainingStatus(Answer):
+    kind: str
+    game: str
+    running: bool
+    played: int
+    games: int
+    points: list[TrainingPoint]
+    max_games: int = 0
+    opponents: list[str] = Field(default_factory=list)
+    opponent: str = ""
+    side: int | None = None
+    seed: int = 0
+    fraction: float = 0.0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    error: str | None = None
+    suite: str = ""
+
+
+class EveryBoxOut(BoxOut):
+    opened: bool = Field(description="the learner has opened the box (else: its beads as it will open)")
+
+
+class EveryBox(Answer):
+    kind: str
+    side: int
+    total: int
+    opened: int
+    offset: int
+    boxes: list[EveryBoxOut]

@@ -1,0 +1,68 @@
+"""The routes of reviewing games: a game graded move by move against the perfect player, the
+browser's finished games, and the solved tables the grades need (Teeko's is built on request)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+
+from .errors import ERRORS
+from .models import SENT_AS_BUILT, RecordRow, Review, TableStatus
+from .review import review
+from .routing import check_id, cookie_owner, owner_of, service_of
+
+router = APIRouter(tags=["review"])
+#: How many of its latest finished games a browser can list for review.
+RECORDS_LISTED = 200
+
+
+@router.get(
+    "/api/games/{game_id}/review",
+    summary="A game graded move by move",
+    responses=ERRORS,
+    response_model=Review,
+    **SENT_AS_BUILT,
+)
+def review_game(game_id: str, request: Request) -> dict[str, Any]:
+    """Each position's exact value (from the first player's side) and each move's grade
+    against the perfect player (best, keeps, mistake, blunder), with the best moves."""
+    web_game = service_of(request).get(owner_of(request), check_id(game_id))
+    return review(web_game.game, web_game.moves) | {"id": web_game.id, "players": web_game.specs()}
+
+
+@router.get("/api/records", summary="This browser's finished games", response_model=list[RecordRow])
+def records(request: Request, game: str | None = Query(None, max_length=100)) -> list[dict[str, Any]]:
+    service = service_of(request)
+    # records carry the game's spec (a form of Teeko is named as played)
+    spec = service.load_game(game).spec if game is not None else None
+    rows = service.reader.records(game=spec, owner=owner_of(request), limit=RECORDS_LISTED)
+    return [{k: row[k] for k in ("id", "game", "players", "winner", "end", "plies")} for row in reversed(rows)]
+
+
+@router.get(
+    "/api/records/{record_id}/review",
+    summary="A kept game graded",
+    responses=ERRORS,
+    response_model=Review,
+    **SENT_AS_BUILT,
+)
+def review_record(record_id: int, request: Request) -> dict[str, Any]:
+    service = service_of(request)
+    row = service.record(owner_of(request), record_id)
+    return review(service.load_game(row["game"]), row["moves"]) | {"record": record_id, "players": row["players"]}
+
+
+@router.get("/api/tables/{game}", summary="Whether the game's solved table is ready", response_model=TableStatus)
+def table_status(game: str, request: Request) -> dict[str, Any]:
+    return service_of(request).tables.status(game[:100])
+
+
+@router.post(
+    "/api/tables/{game}/build", summary="Build the game's solved table", responses=ERRORS, response_model=TableStatus
+)
+def table_build(game: str, request: Request) -> dict[str, Any]:
+    """Starts the build (about 20 s for Teeko on an idle server); poll GET /api/tables/{game}.
+    One build at a time in all, for a browser with its cookie (403 without); another table
+    being built is a 409."""
+    return service_of(request).tables.start(game[:100], cookie_owner(request))
