@@ -74,11 +74,12 @@ class GameCounter:
         self.manager: Any = None
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
+        self.queue: Any
         if dask:  # the workers log events that the client hears once it subscribes (:meth:`listen`)
             self.queue = DaskEvents(f"gamelearn-games-{uuid4().hex}")
             return
         if not processes:  # the tasks run here, one after another: each game is heard at once
-            self.queue: Any = _Direct(self._hear)
+            self.queue = _Direct(self._hear)
             return
         import multiprocessing
 
