@@ -31,6 +31,8 @@ from .actions import codec_for
 from .render import RENDER_MODES, check_render_mode, rgb_image
 
 AGENTS = ("player_0", "player_1")
+#: Each agent's side (0 moves first).
+SIDES = {agent: side for side, agent in enumerate(AGENTS)}
 
 
 #: Positions whose planes and masks are kept (a few MB at most): every tic-tac-toe and hexapawn
@@ -40,20 +42,30 @@ CACHED_POSITIONS = 1 << 16
 
 def planes(game: Any, state: Any, side: int) -> np.ndarray:
     """The board as two int8 planes: ``side``'s pawns, then the other side's (a new array each call,
-    copied from the one worked out the first time the position was seen)."""
-    return _planes(game, state, side).copy()
+    copied from the ones worked out the first time the position was seen)."""
+    return _both_sides(game, state)[side].copy()
 
 
-@lru_cache(maxsize=2 * CACHED_POSITIONS)
-def _planes(game: Any, state: Any, side: int) -> np.ndarray:
-    board = game.board(state)
-    rows, columns = game.facts.rows, game.facts.columns
-    own, other = game.symbols[side], game.symbols[1 - side]
-    cells = np.frombuffer(board.encode("ascii"), dtype=np.uint8).reshape(rows, columns)
-    observation = np.empty((rows, columns, 2), dtype=np.int8)
-    observation[:, :, 0] = cells == ord(own)
-    observation[:, :, 1] = cells == ord(other)
-    return observation
+@lru_cache(maxsize=CACHED_POSITIONS)
+def _both_sides(game: Any, state: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Both sides' planes at once (index 0: the first mover's view), from one look-up a square,
+    from its character to its plane bits: this runs the first time each position is seen, which is
+    most positions of a short program."""
+    cells = np.frombuffer(game.board(state).encode("ascii"), dtype=np.uint8)
+    bits = _plane_bits(game.symbols[0], game.symbols[1])[cells]
+    views = bits.reshape(game.facts.rows, game.facts.columns, 2, 2).transpose(2, 0, 1, 3)
+    # each its own contiguous block, so that each step's copy is one block
+    return np.ascontiguousarray(views[0]), np.ascontiguousarray(views[1])
+
+
+@lru_cache(maxsize=16)
+def _plane_bits(first: str, second: str) -> np.ndarray:
+    """Row ``c``: for a square holding the character ``c``, its bits in the first mover's planes
+    (own, other) and in the second mover's."""
+    bits = np.zeros((256, 2, 2), dtype=np.int8)
+    bits[ord(first)] = ((1, 0), (0, 1))
+    bits[ord(second)] = ((0, 1), (1, 0))
+    return bits
 
 
 def legal_mask(game: Any, state: Any) -> np.ndarray:
@@ -127,7 +139,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        side = self.possible_agents.index(agent)
+        side = SIDES[agent]
         mask = (
             legal_mask(self.game, self.state)
             if agent == self.agent_selection and not self.game.is_over(self.state)
