@@ -192,31 +192,38 @@ def test_memory_show_streams_the_memory_and_sums_it_right(monkeypatch: pytest.Mo
     assert listed.exit_code == 0 and "30" in listed.stdout
 
 
-def test_the_retrograde_bar_shows_no_total_until_the_last_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The number of retrograde levels is known only when one resolves nothing: until then the bar
-    has no total (not the kernels' "distance + 1", a total that would stay ahead of it)."""
+def test_the_solve_bars_have_their_totals_from_the_first_update(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each stage of the Teeko build reports its total from its first report (the retrograde
+    analysis counts arrangements settled out of all of them): every bar shows that total from its
+    first update, and its count, never a total that moves ahead of it."""
     from rich.progress import Progress
 
     from gamelearn.cli import solve as solve_command
     from gamelearn.solve import teeko
 
-    totals: list[tuple[str, float | None]] = []
+    seen: list[tuple[str, float, float | None]] = []
 
     class Recorded(Progress):
         def update(self, task_id, **fields):  # type: ignore[no-untyped-def, override]
             super().update(task_id, **fields)
-            totals.append((self.tasks[task_id].description, self.tasks[task_id].total))
+            task = self.tasks[task_id]
+            seen.append((task.description, task.completed, task.total))
 
     def build(variant: object, path: object, report) -> dict[str, object]:  # type: ignore[no-untyped-def]
-        for done, total in ((0, 1), (1, 2), (2, 3), (3, 3)):
-            report("retrograde analysis", done, total)
+        report("counting moves", 0, 1)
+        report("counting moves", 1, 1)
+        for done in (40, 70, 90, 100):
+            report("retrograde analysis", done, 100)
         return {}
 
     monkeypatch.setattr(solve_command, "Progress", Recorded)
     monkeypatch.setattr(teeko, "build_table", build)
     solve_command._build_teeko(get_game("teeko"), teeko.default_path())
-    assert [total for _, total in totals] == [None, None, None, 3]
-    assert totals[-1][0] == "retrograde analysis (distance 3)"
+    assert seen == [
+        ("counting moves", 0, 1),
+        ("counting moves", 1, 1),
+        *[("retrograde analysis", done, 100) for done in (40, 70, 90, 100)],
+    ]
 
 
 def test_a_batch_holds_no_second_list_and_no_moves_of_its_games() -> None:

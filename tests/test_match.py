@@ -271,3 +271,21 @@ def test_a_side_that_resigns_loses_and_both_learn_once() -> None:
     assert [side for _, side in first.learned] == [0] and [side for _, side in second.learned] == [1]
     with pytest.raises(GameOver):
         match.resign(0)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "hexapawn"])
+def test_play_games_loop_ends_acyclic_games_as_a_match_stepped_by_hand(name: str) -> None:
+    """play_game's loop counts no repetitions in a game whose positions never repeat: its records
+    are those of a Match advanced a move at a time (which counts them), under every ply cap."""
+    game = get_game(name)
+    players = [make_player(game, "random"), make_player(game, "random")]
+    ends = set()
+    for cap in range(1, 10):
+        for seed in range(4):
+            record = play_game(game, players, seed=seed, max_plies=cap)
+            match = Match(game, players, seed=seed, max_plies=cap)
+            while not match.is_finished:
+                match.advance()
+            assert record == match.record
+            ends.add(record.end)
+    assert {End.WIN, End.MAX_PLIES} <= ends

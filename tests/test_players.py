@@ -210,3 +210,23 @@ def test_sharp_in_teeko_takes_a_win_in_one() -> None:
     assert all(sharp.choose(state) in wins for _ in range(5))
     quiet = game.from_board("X.X..O...O" + "." * 15, 0)  # nothing forced within 3 plies
     assert sharp.winning_moves(quiet) == []
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_random_player_draws_as_random_choice_does(name: str) -> None:
+    """The random player's draw is random.Random.choice inlined: for a seed, the same moves as
+    ``rng.choice(legal_moves)`` (the oracle), and the generator left in the same state, over
+    positions with every number of legal moves the games offer (9 down to 1, Teeko's 25)."""
+    game = get_game(name)
+    sample = positions(name, 6, seed=3)
+    player = make_player(game, "random", seed=17)
+    oracle = random.Random(17)
+    assert [player.choose(s) for s in sample] == [oracle.choice(game.legal_moves(s)) for s in sample]
+    assert player.rng.getstate() == oracle.getstate()
+    assert len({len(game.legal_moves(s)) for s in sample}) > 2
+
+
+def test_the_random_player_of_an_over_game_names_itself() -> None:
+    over = TTT.from_board("XXXOO....", 1)
+    with pytest.raises(ValueError, match="RandomPlayer has no move"):
+        make_player(TTT, "random", seed=1).choose(over)

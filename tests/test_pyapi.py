@@ -160,6 +160,32 @@ def test_a_game_heard_after_its_pair_finished_is_not_counted_twice() -> None:
     counter.queue.put((0, 0))
     counter.finish(0, 3)  # the pair's result: its two games not heard yet
     counter.queue.put((0, 1))  # late: dropped
-    counter.finish(1, 2)  # a pair never heard of game by game (a Dask worker's)
+    counter.finish(1, 2)  # a pair never heard of game by game
     counter.close()
     assert heard == [1, 2, 2]
+
+
+def test_dask_workers_games_are_heard_once_even_from_a_rerun_pair() -> None:
+    """On Dask each game is an event the client subscribed to; a pair rerun after its worker died
+    tells its games again, and a game told after its pair's result is dropped."""
+    import pickle
+
+    from gamelearn.experiments.api_progress import GameCounter
+
+    class Client:  # what the counter uses of dask.distributed's Client
+        def subscribe_topic(self, topic: str, handler) -> None:  # type: ignore[no-untyped-def]
+            self.topic, self.handler = topic, handler
+
+    heard: list[int] = []
+    counter = GameCounter(heard.append, processes=False, dask=True)
+    assert pickle.loads(pickle.dumps(counter.queue)).topic == counter.queue.topic  # travels with a task
+    client = Client()
+    counter.listen(client)
+    assert client.topic == counter.queue.topic
+    for game in (0, 1, 0, 1, 2):  # games 0 and 1, then the rerun from the start
+        client.handler((1.0, [0, game]))
+    counter.finish(0, 4)  # the result: one game not heard
+    client.handler((2.0, [0, 3]))  # the dead worker's late event: dropped
+    counter.queue.put((0, 3))  # a put outside any Dask worker does nothing
+    counter.close()
+    assert heard == [1, 1, 1, 1]

@@ -176,12 +176,47 @@ def oracle_placing(
 SMALL = small_variant(4, 4, 3)
 
 
+#: Every progress report of the small table's build: (stage, done, total).
+BUILD_REPORTS: list[tuple[str, int, int]] = []
+
+
 @pytest.fixture(scope="module")
-def small_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def small_build() -> tuple[dict, dict]:
+    BUILD_REPORTS.clear()
+    return build_layers(SMALL, lambda stage, done, total: BUILD_REPORTS.append((stage, done, total)))
+
+
+@pytest.fixture(scope="module")
+def small_table(tmp_path_factory: pytest.TempPathFactory, small_build: tuple[dict, dict]) -> Path:
     path = tmp_path_factory.mktemp("tables") / "small.table"
-    layers, facts = build_layers(SMALL)
+    layers, facts = small_build
     write_table(SMALL, layers, facts, path)
     return path
+
+
+def test_every_stage_of_the_build_knows_its_total_from_its_first_report(small_build: tuple[dict, dict]) -> None:
+    """The bar of `gamelearn solve teeko` is honest: each stage's total is there at its first report
+    and never changes, the count only goes up, and the last report is the total.  The retrograde
+    analysis counts arrangements of the moving phase (C(16,3) x C(13,3) here) settled so far; the
+    draws are settled last, when a level resolves nothing."""
+    _, facts = small_build
+    stages: dict[str, list[tuple[int, int]]] = {}
+    for stage, done, total in BUILD_REPORTS:
+        stages.setdefault(stage, []).append((done, total))
+    assert list(stages) == ["counting moves", "retrograde analysis", "placing phase"]
+    for reports in stages.values():
+        totals = {total for _, total in reports}
+        assert len(totals) == 1, totals
+        counts = [done for done, _ in reports]
+        assert counts == sorted(counts) and counts[-1] == reports[0][1]
+    retrograde = stages["retrograde analysis"]
+    arrangements = 560 * 286  # mover sets of 3 of 16 squares, times the other side's 3 of the 13 left
+    assert retrograde[0][1] == arrangements
+    # one report after level 0 and after each level that resolved something, then the draws
+    assert len(retrograde) == len(facts["levels"]) + 2
+    assert [b - a for (a, _), (b, _) in zip(retrograde, retrograde[1:-1], strict=False)] == facts["levels"]
+    assert retrograde[-1][0] - retrograde[-2][0] == facts["census"]["drawn"]
+    assert stages["placing phase"][0][1] == len(SMALL.layers()) - 1
 
 
 @pytest.fixture(scope="module")

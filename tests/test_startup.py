@@ -83,6 +83,36 @@ def test_a_short_mcts_search_of_a_small_game_imports_nothing_heavy() -> None:
     assert heavy(modules) == set()
 
 
+def test_a_pettingzoo_environment_loads_no_players_keeper_or_store() -> None:
+    """The AEC environment needs the rules and the action numbers: the single-agent environment's
+    opponents (players), keeper and store (sqlite3) come only with it, and its Gymnasium ids are
+    registered all the same."""
+    modules = imported_after(
+        "import random\n"
+        "from gamelearn.envs.aec import raw_env\n"
+        "env = raw_env('tictactoe')\n"
+        "env.reset()\n"
+        "env.step(int(env.last()[0]['action_mask'].nonzero()[0][0]))\n"
+        "import gymnasium\n"
+        "assert 'gamelearn/tictactoe-v0' in gymnasium.registry"
+    )
+    assert ours(modules) == {
+        "gamelearn",
+        "gamelearn.envs",
+        "gamelearn.envs.actions",
+        "gamelearn.envs.aec",
+        "gamelearn.envs.registration",
+        "gamelearn.envs.render",
+        "gamelearn.games",
+        "gamelearn.games.base",
+        "gamelearn.games.tictactoe",
+        "gamelearn.match",
+    }
+    assert heavy(modules) == {"numpy"} | {name for name in modules if name.startswith("numpy.")}
+    single = imported_after("import gamelearn.envs\ngamelearn.envs.SingleAgentEnv('tictactoe', 'random').reset(seed=1)")
+    assert {"gamelearn.envs.single", "gamelearn.keeper", "gamelearn.players.basic"} <= ours(single)
+
+
 def test_solving_tictactoe_loads_neither_teeko_nor_the_store_nor_numba() -> None:
     modules = imported_after("import gamelearn\ngamelearn.solve(gamelearn.get_game('tictactoe'))")
     assert "gamelearn.solve.exhaustive" in modules  # it did solve

@@ -144,8 +144,12 @@ def test_runners_give_identical_results() -> None:
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
     processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
     assert processes == alone
-    on_dask = run_tournament(**arguments, workers=2, dask="local")  # type: ignore[arg-type]
+    heard: list[int] = []
+    on_dask = run_tournament(**arguments, workers=2, dask="local", progress=heard.append)  # type: ignore[arg-type]
     assert on_dask == alone
+    # Each game reaches the bar from the Dask workers as it ends, not a pair at a time: a worker
+    # logs a game's event before its pair's result, on the same stream, so none is left to the result.
+    assert heard == [1] * len(alone.games)
     other_seed = run_tournament(**{**arguments, "seed": 22}, workers=1)  # type: ignore[arg-type]
     assert [g.moves for g in other_seed.games] != [g.moves for g in alone.games]
 

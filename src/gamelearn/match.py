@@ -283,6 +283,9 @@ class Match:
         the same moves, checks and record as one advance after another)."""
         game, players, moves, states, seen = self.game, self.players, self._moves, self._states, self._seen
         to_move, play, is_over, max_plies = game.to_move, game.play, game.is_over, self.max_plies
+        # A game whose positions never repeat (every move adds a mark, or moves a pawn forward)
+        # has no third repetition to look for: its positions are counted only at the end.
+        repeats = game.facts.can_cycle
         state = states[-1]
         while self._end is None:
             mover = to_move(state)
@@ -294,9 +297,13 @@ class Match:
             state = play(state, move)
             moves.append(move)
             states.append(state)
-            seen[state] = seen.get(state, 0) + 1
-            if is_over(state) or seen[state] >= 3 or len(moves) >= max_plies:
-                self._check_end()  # which end it is, and the record
+            if repeats:
+                seen[state] = seen.get(state, 0) + 1
+                if is_over(state) or seen[state] >= 3 or len(moves) >= max_plies:
+                    self._check_end()  # which end it is, and the record
+            elif is_over(state) or len(moves) >= max_plies:
+                seen[state] = 1  # the first time: it never came up before
+                self._check_end()
 
     def _check_end(self) -> None:
         # The rules' end first (a win on a third repetition is a win), then repetition, then the cap.

@@ -66,14 +66,11 @@ def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
         tasks: dict[str, TaskID] = {}
 
         def report(stage: str, done: int, total: int) -> None:
-            # The retrograde analysis goes one distance further until a level resolves nothing:
-            # how many levels there are is known only at the end, so its bar shows none until then
-            # (the kernels' "distance + 1" would be a total that moves ahead of the bar for ever).
-            growing = stage == "retrograde analysis" and done < total
+            # Every stage knows its total from its first report (the retrograde analysis counts
+            # the arrangements it has settled out of all of them), so each bar's fraction is true.
             if stage not in tasks:
-                tasks[stage] = progress.add_task(stage, total=None if growing else total)
-            label = f"{stage} (distance {done})" if stage == "retrograde analysis" else stage
-            progress.update(tasks[stage], completed=done, total=None if growing else total, description=label)
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done, total=total)
 
         return build_table(variant_of(game), path, report)
 

@@ -31,43 +31,62 @@ from .actions import codec_for
 from .render import RENDER_MODES, check_render_mode, rgb_image
 
 AGENTS = ("player_0", "player_1")
+#: Each agent's side (0 moves first).
+SIDES = {agent: side for side, agent in enumerate(AGENTS)}
 
 
-#: Positions whose planes and masks are kept (a few MB at most): every tic-tac-toe and hexapawn
-#: position, and the recent ones of a Teeko game.
+#: Positions whose planes and masks are kept a game (a few MB at most): every tic-tac-toe and
+#: hexapawn position; a Teeko game's are dropped all at once when there are more, and found again.
 CACHED_POSITIONS = 1 << 16
+
+#: game -> position -> (the first mover's planes, the second mover's, the legal mask): one
+#: dictionary look-up a step finds all three.  Plain tuples of arrays (no key tuples, no links of
+#: an LRU list), which the garbage collector stops tracking, so that a short program does not pay
+#: to scan or free thousands of small objects at its end.
+_VIEWS: dict[Any, dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
 
 
 def planes(game: Any, state: Any, side: int) -> np.ndarray:
     """The board as two int8 planes: ``side``'s pawns, then the other side's (a new array each call,
-    copied from the one worked out the first time the position was seen)."""
-    return _planes(game, state, side).copy()
-
-
-@lru_cache(maxsize=2 * CACHED_POSITIONS)
-def _planes(game: Any, state: Any, side: int) -> np.ndarray:
-    board = game.board(state)
-    rows, columns = game.facts.rows, game.facts.columns
-    own, other = game.symbols[side], game.symbols[1 - side]
-    cells = np.frombuffer(board.encode("ascii"), dtype=np.uint8).reshape(rows, columns)
-    observation = np.empty((rows, columns, 2), dtype=np.int8)
-    observation[:, :, 0] = cells == ord(own)
-    observation[:, :, 1] = cells == ord(other)
-    return observation
+    copied from the ones worked out the first time the position was seen)."""
+    return _views(game, state)[side].copy()
 
 
 def legal_mask(game: Any, state: Any) -> np.ndarray:
     """1 for each legal action of ``state`` (a new array each call, as :func:`planes`)."""
-    return _legal_mask(game, state).copy()
+    return _views(game, state)[2].copy()
 
 
-@lru_cache(maxsize=CACHED_POSITIONS)
-def _legal_mask(game: Any, state: Any) -> np.ndarray:
+def _views(game: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    try:
+        return _VIEWS[game][state]
+    except KeyError:
+        pass
+    positions = _VIEWS.setdefault(game, {})
+    if len(positions) >= CACHED_POSITIONS:
+        positions.clear()
+    # Both sides' planes at once, from one look-up a square from its character to its plane bits:
+    # this runs the first time each position is seen, which is most positions of a short program.
+    cells = np.frombuffer(game.board(state).encode("ascii"), dtype=np.uint8)
+    bits = _plane_bits(game.symbols[0], game.symbols[1])[cells]
+    sides = bits.reshape(game.facts.rows, game.facts.columns, 2, 2).transpose(2, 0, 1, 3)
     numbering = codec_for(game)
     mask = np.zeros(numbering.size, dtype=np.int8)
     for move in game.legal_moves(state):
         mask[numbering.to_action(move)] = 1
-    return mask
+    # each its own contiguous block, so that each step's copy is one block
+    views = positions[state] = (np.ascontiguousarray(sides[0]), np.ascontiguousarray(sides[1]), mask)
+    return views
+
+
+@lru_cache(maxsize=16)
+def _plane_bits(first: str, second: str) -> np.ndarray:
+    """Row ``c``: for a square holding the character ``c``, its bits in the first mover's planes
+    (own, other) and in the second mover's."""
+    bits = np.zeros((256, 2, 2), dtype=np.int8)
+    bits[ord(first)] = ((1, 0), (0, 1))
+    bits[ord(second)] = ((0, 1), (1, 0))
+    return bits
 
 
 def observation_space(game: Any) -> spaces.Dict:
@@ -127,7 +146,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        side = self.possible_agents.index(agent)
+        side = SIDES[agent]
         mask = (
             legal_mask(self.game, self.state)
             if agent == self.agent_selection and not self.game.is_over(self.state)

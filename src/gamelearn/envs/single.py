@@ -159,11 +159,3 @@ class SingleAgentEnv(gymnasium.Env):
             return text
         print(text)
         return None
-
-
-def register_environments() -> None:
-    """Register ``gamelearn/<game>-v0`` with Gymnasium (``gymnasium.make("gamelearn/tictactoe-v0")``)."""
-    for name in ("tictactoe", "hexapawn", "teeko"):
-        env_id = f"gamelearn/{name}-v0"
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="gamelearn.envs.single:SingleAgentEnv", kwargs={"game": name})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from typing import Any
+from uuid import uuid4
 
 #: How many lines a run with a known total prints: at 25%, 50%, 75% and 100%.
 MILESTONES = 4
@@ -57,13 +58,13 @@ def progress_of(
 
 class GameCounter:
     """Progress a game at a time from tasks that each play many games (a tournament's pairs), in
-    this process or in local worker processes: each task puts ``(task, game)`` on :attr:`queue`
-    after each game, and a thread here passes them on to ``progress(1)``.  When a task's result
-    arrives, :meth:`finish` counts its games not heard of yet (a Dask worker, which has no way to
-    this process's queue, is counted so, a task at a time); a message that comes after is dropped,
-    so every game counts once."""
+    this process, in local worker processes or on Dask workers: each task puts ``(task, game)`` on
+    :attr:`queue` after each game, and they are passed on here to ``progress(1)``.  When a task's
+    result arrives, :meth:`finish` counts its games not heard of yet; a message that comes after
+    (a task rerun after its worker died tells its games again) is dropped, so every game counts
+    once."""
 
-    def __init__(self, progress: Callable[[int], None], processes: bool) -> None:
+    def __init__(self, progress: Callable[[int], None], processes: bool, dask: bool = False) -> None:
         import threading
 
         self.progress = progress
@@ -73,8 +74,12 @@ class GameCounter:
         self.manager: Any = None
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
+        self.queue: Any
+        if dask:  # the workers log events that the client hears once it subscribes (:meth:`listen`)
+            self.queue = DaskEvents(f"gamelearn-games-{uuid4().hex}")
+            return
         if not processes:  # the tasks run here, one after another: each game is heard at once
-            self.queue: Any = _Direct(self._hear)
+            self.queue = _Direct(self._hear)
             return
         import multiprocessing
 
@@ -110,6 +115,11 @@ class GameCounter:
         if rest > 0:
             self.progress(rest)
 
+    def listen(self, client: Any) -> None:
+        """Hear the Dask workers' games through ``client``, before any task is submitted (the
+        subscription goes to the scheduler ahead of the tasks, on the same stream)."""
+        client.subscribe_topic(self.queue.topic, lambda event: self._hear(*event[1]))
+
     def close(self) -> None:
         self.stopping.set()
         if self.thread is not None:
@@ -126,3 +136,23 @@ class _Direct:
 
     def put(self, item: tuple[int, int]) -> None:
         self.hear(*item)
+
+
+class DaskEvents:
+    """A queue's ``put`` for a task on a Dask worker: the item is logged as an event under
+    ``topic`` (Dask's ``Worker.log_event``: it joins the worker's batched stream to the scheduler,
+    without a round trip), and the scheduler hands it to the client that subscribed.  Picklable:
+    only the topic travels with the task.  Run outside a worker (a task run here), it does nothing:
+    the task's result counts its games."""
+
+    def __init__(self, topic: str) -> None:
+        self.topic = topic
+
+    def put(self, item: tuple[int, int]) -> None:
+        from distributed import get_worker
+
+        try:
+            worker = get_worker()
+        except ValueError:  # not on a worker
+            return
+        worker.log_event(self.topic, list(item))

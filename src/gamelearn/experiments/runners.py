@@ -125,8 +125,9 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 
 @contextmanager
-def executor(workers: int, dask: str | None = None) -> Iterator[Any]:
-    """Something with ``submit(fn, *args)`` giving a future: inline, a process pool, or a Dask client."""
+def executor(workers: int, dask: str | None = None, on_client: Callable[[Any], None] | None = None) -> Iterator[Any]:
+    """Something with ``submit(fn, *args)`` giving a future: inline, a process pool, or a Dask client
+    (handed to ``on_client`` before any task is submitted)."""
     check_workers(workers, dask)
     if dask is not None:
         from dask.distributed import Client, LocalCluster
@@ -155,6 +156,8 @@ def executor(workers: int, dask: str | None = None) -> Iterator[Any]:
                     f"start one with `dask worker {dask}`"
                 ) from None
         try:
+            if on_client is not None:
+                on_client(client)
             yield DaskExecutor(client)
         finally:
             client.close()
@@ -215,11 +218,13 @@ def run_all(
     workers: int,
     dask: str | None = None,
     on_done: Callable[[R], None] | None = None,
+    on_client: Callable[[Any], None] | None = None,
 ) -> list[R]:
-    """``fn`` applied to every task (a picklable, seeded task), results in the order of ``tasks``."""
+    """``fn`` applied to every task (a picklable, seeded task), results in the order of ``tasks``;
+    ``on_client`` is handed the Dask client, on Dask, before the tasks are submitted."""
     if not tasks:
         return []
-    with executor(workers if dask else min(workers, len(tasks)), dask) as running:
+    with executor(workers if dask else min(workers, len(tasks)), dask, on_client) as running:
         if isinstance(running, InlineExecutor):
             return run_inline(fn, tasks, on_done)
         return wait_all([running.submit(fn, task) for task in tasks], on_done)

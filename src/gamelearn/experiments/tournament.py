@@ -568,9 +568,10 @@ def run_tournament(
     sprt: Sprt | None = None,
 ) -> TournamentResult:
     """A round robin between ``specs`` (see the module's text for the policy).  ``progress(n)`` is
-    called with the number of games just finished (a pair's at a time).  ``openings``: "auto" (the
-    balanced book ``opening_plies`` deep where the game has one, else the start), "balanced",
-    "none" or a list of move sequences (:func:`.openings.choose_book`).  ``sprt``: stop a two-spec
+    called with the number of games just finished (one as each game ends, wherever it runs; the
+    rest of a pair whose result comes first).  ``openings``: "auto" (the balanced book
+    ``opening_plies`` deep where the game has one, else the start), "balanced", "none" or a list of
+    move sequences (:func:`.openings.choose_book`).  ``sprt``: stop a two-spec
     match when the GSPRT decides.  ValueError for bad arguments, before anything is played."""
     if isinstance(game, str):
         game = get_game(game)
@@ -580,10 +581,10 @@ def run_tournament(
     book = choose_book(game, openings, opening_plies, games_per_pair, seed)
     pairs = pairings(len(specs))
     inline = dask is None and min(workers, len(pairs)) == 1
-    # progress a game at a time where the pairs run here or in local processes (a Dask worker
-    # has no way back but its result: its pair counts when it finishes)
-    counter = None if progress is None else GameCounter(progress, processes=not inline and dask is None)
-    heard = None if counter is None or dask is not None else counter.queue
+    # progress a game at a time, wherever the pairs run (from Dask workers, as events to the client)
+    counter = None if progress is None else GameCounter(progress, not inline and dask is None, dask is not None)
+    heard = None if counter is None else counter.queue
+    listen = None if counter is None or dask is None else counter.listen
 
     def done(results: list[GameResult]) -> None:
         if counter is not None and results:
@@ -600,7 +601,7 @@ def run_tournament(
                 for n, (i, j) in enumerate(pairs)
             ]  # fmt: skip
             try:
-                played = run_all(play_pair, tasks, workers, dask, done)
+                played = run_all(play_pair, tasks, workers, dask, done, listen)
             except KeyboardInterrupt as stopped:  # keep what finished: the pairs played to the end, and the games
                 pairs_done = stopped.finished if isinstance(stopped, Interrupted) else [None] * len(tasks)
                 kept, finished = kept_games(pairs_done, channel)

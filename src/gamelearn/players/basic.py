@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from random import Random
 from typing import Any
 
 from .base import Player
@@ -15,7 +16,19 @@ class RandomPlayer(Player):
     kind = "random"
 
     def choose(self, state: Hashable) -> str | None:
-        return self.rng.choice(self.moves_to_choose_from(state))
+        moves = self.game.legal_moves(state)
+        count = len(moves)
+        rng = self.rng
+        if not count or type(rng) is not Random:
+            return rng.choice(self.moves_to_choose_from(state))  # no move: the ValueError naming us
+        # random.Random.choice, inlined (the hot path of every random game): the index drawn by
+        # getrandbits of the count's bit length until it falls below the count, as CPython's
+        # _randbelow does, so a seed plays the same moves as rng.choice(moves)
+        getrandbits, bits = rng.getrandbits, count.bit_length()
+        index = getrandbits(bits)
+        while index >= count:
+            index = getrandbits(bits)
+        return moves[index]
 
 
 class HumanPlayer(Player):

@@ -28,7 +28,8 @@ MAGIC = b"GAMELEARN-SOLVED\n"
 FORMAT = 1
 HEADER_SIZE = 4096
 
-#: progress(stage, done, total): a stage name, and how far it has got.
+#: progress(stage, done, total): a stage name, and how far it has got out of a total known from the
+#: stage's first report (the retrograde analysis counts arrangements, not its unknown levels).
 Progress = Callable[[str, int, int], None]
 
 
@@ -97,10 +98,15 @@ def build_moving(variant: Variant, progress: Progress = _nothing) -> tuple[np.nd
     progress("counting moves", 0, 1)
     stuck = kernels.init_moving(code, count, movers, others, free, index.neighbours, index.win_masks, index.binom, full)
     progress("counting moves", 1, 1)
+    # The retrograde analysis counts arrangements settled out of all of them: how many levels it
+    # takes is known only when one resolves nothing, but the number of arrangements is known now.
+    # Level 0 has settled the finished and impossible ones; each level settles those it resolves,
+    # and the ones still open when a level resolves nothing are the draws, settled at the end.
+    settled = size - int(kernels.histogram(code)[DRAW])
+    progress("retrograde analysis", settled, size)
     levels = []
     distance = 0
     while True:
-        progress("retrograde analysis", distance, distance + 1)
         resolved = kernels.retrograde_level(
             code, count, distance, movers, others, free, index.neighbours, index.binom, full
         )
@@ -108,7 +114,9 @@ def build_moving(variant: Variant, progress: Progress = _nothing) -> tuple[np.nd
             break
         levels.append(resolved)
         distance += 1
-    progress("retrograde analysis", distance, distance)
+        settled += resolved
+        progress("retrograde analysis", settled, size)
+    progress("retrograde analysis", size, size)
     del count
     census = census_of_codes(kernels.histogram(code))
     moving_classes = index.classes[k]

@@ -21,9 +21,6 @@ from .guards import public_message
 #: The stages of a build, in order, with the share of the bar each fills: the share of the build's
 #: time each took in a build of Standard Teeko's table (the moving phase 18 of 21 s).
 STAGES = (("counting moves", 0.05), ("retrograde analysis", 0.81), ("placing phase", 0.14))
-#: The retrograde analysis does not know its number of levels in advance; Standard Teeko's has 39
-#: (and a last one that finds nothing), each about as long as the others (each scans every position).
-EXPECTED_LEVELS = 40
 #: Games whose solution is a table to build (the others are searched on the spot).
 TABLE_GAMES = ("teeko",)
 
@@ -127,9 +124,7 @@ class TableBuilds:
             before = 0.0
             for name, share in STAGES:
                 if name == stage:
-                    part = (
-                        done / max(done + 1, EXPECTED_LEVELS) if name == "retrograde analysis" else done / max(1, total)
-                    )
+                    part = done / max(1, total)  # every stage's total is known from its first report
                     with self._lock:
                         job.update(stage=stage, fraction=max(job["fraction"], before + share * min(1.0, part)))
                     return

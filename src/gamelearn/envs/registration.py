@@ -1,0 +1,15 @@
+"""The Gymnasium ids of the single-agent environments, registered when gamelearn.envs is imported.
+Registering names only the entry point (``"gamelearn.envs.single:SingleAgentEnv"``): the environment's
+module, with its players, keeper and store, is imported by ``gymnasium.make``, not before."""
+
+from __future__ import annotations
+
+import gymnasium
+
+
+def register_environments() -> None:
+    """Register ``gamelearn/<game>-v0`` with Gymnasium (``gymnasium.make("gamelearn/tictactoe-v0")``)."""
+    for name in ("tictactoe", "hexapawn", "teeko"):
+        env_id = f"gamelearn/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="gamelearn.envs.single:SingleAgentEnv", kwargs={"game": name})
