@@ -65,68 +65,69 @@ LEGEND = (
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("grade")
-    def grade_command(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
-        specs: Annotated[list[str], typer.Argument(metavar="SPEC [SPEC...]", help="player specs to grade")],
-        suite: Annotated[
-            str | None, typer.Option("--suite", help="the suite (default: the game's, e.g. teeko-v1)")
-        ] = None,
-        seed: Annotated[int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of stochastic players")] = 0,
-        workers: Annotated[
-            int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="print the grades as JSON")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
-    ) -> None:
-        """Grade player SPECs on the game's suite of positions, each frozen and greedy: the share of
-        positions where its move keeps the value (keeps), is perfect play's (best), or throws a win
-        or a draw to a loss (blunders)."""
-        try:
-            game = get_game(game_name)
-            chosen = check_arguments(game, specs, suite)
-        except ValueError as error:
-            fail(str(error))
-        check_store(readonly=True)  # stored learners are read from it
-        with progress_bar(err_console, "positions", len(chosen) * len(specs), "positions", quiet) as progress:
-            try:
-                reports = api.grade(game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance)
-            except ValueError as error:
-                fail(str(error))
-        if as_json:
-            print_json(
-                {
-                    "game": game.spec,
-                    "suite": chosen.name,
-                    "size": len(chosen),
-                    "seed": seed,
-                    "grades": [report.to_dict() for report in reports],
-                }
-            )
-            return
-        console.print(grades_table(chosen, reports))
-        console.print(LEGEND, markup=False)
+    app.command("grade")(grade_command)
+    app.command("suite")(suite_command)
 
-    @app.command("suite")
-    def suite_command(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
-        as_json: Annotated[bool, typer.Option("--json", help="print the suite's summary as JSON")] = False,
-    ) -> None:
-        """What the game's suite of graded positions holds: how it was drawn, and its counts by
-        phase, value and how many moves keep the value."""
+
+def grade_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
+    specs: Annotated[list[str], typer.Argument(metavar="SPEC [SPEC...]", help="player specs to grade")],
+    suite: Annotated[str | None, typer.Option("--suite", help="the suite (default: the game's, e.g. teeko-v1)")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of stochastic players")] = 0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the grades as JSON")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
+) -> None:
+    """Grade player SPECs on the game's suite of positions, each frozen and greedy: the share of
+    positions where its move keeps the value (keeps), is perfect play's (best), or throws a win
+    or a draw to a loss (blunders)."""
+    try:
+        game = get_game(game_name)
+        chosen = check_arguments(game, specs, suite)
+    except ValueError as error:
+        fail(str(error))
+    check_store(readonly=True)  # stored learners are read from it
+    with progress_bar(err_console, "positions", len(chosen) * len(specs), "positions", quiet) as progress:
         try:
-            chosen = get_suite(get_game(game_name))
+            reports = api.grade(game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance)
         except ValueError as error:
             fail(str(error))
-        summary = chosen.summary()
-        if as_json:
-            print_json(summary)
-            return
-        console.print(f"{chosen.name}: {summary['description']}", markup=False)
-        table = Table(title="positions by stratum", box=box.SIMPLE_HEAD)
-        for name in ("phase", "value", "moves that keep it", "positions"):
-            table.add_column(name, justify="right" if name == "positions" else "left")
-        for key, count in summary["strata"].items():
-            phase, value, holding = key.split("/")
-            table.add_row(phase, value, holding, str(count))
-        console.print(table)
+    if as_json:
+        print_json(
+            {
+                "game": game.spec,
+                "suite": chosen.name,
+                "size": len(chosen),
+                "seed": seed,
+                "grades": [report.to_dict() for report in reports],
+            }
+        )
+        return
+    console.print(grades_table(chosen, reports))
+    console.print(LEGEND, markup=False)
+
+
+def suite_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
+    as_json: Annotated[bool, typer.Option("--json", help="print the suite's summary as JSON")] = False,
+) -> None:
+    """What the game's suite of graded positions holds: how it was drawn, and its counts by
+    phase, value and how many moves keep the value."""
+    try:
+        chosen = get_suite(get_game(game_name))
+    except ValueError as error:
+        fail(str(error))
+    summary = chosen.summary()
+    if as_json:
+        print_json(summary)
+        return
+    console.print(f"{chosen.name}: {summary['description']}", markup=False)
+    table = Table(title="positions by stratum", box=box.SIMPLE_HEAD)
+    for name in ("phase", "value", "moves that keep it", "positions"):
+        table.add_column(name, justify="right" if name == "positions" else "left")
+    for key, count in summary["strata"].items():
+        phase, value, holding = key.split("/")
+        table.add_row(phase, value, holding, str(count))
+    console.print(table)

@@ -1,14 +1,14 @@
 """``gamelearn train GAME LEARNER --name NAME`` (self-play training, kept in the store by the
 keeper) and ``gamelearn curves GAME SPEC [SPEC...]`` (learning curves graded on the game's suite).
-Parsing and rendering only: the work is in gamelearn.experiments.training and .curves."""
+Parsing and rendering only: the work is gamelearn.train's (experiments.api, one training loop for
+Python and the command) and gamelearn.curves'."""
 
 from __future__ import annotations
 
 import time
-from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich import box
@@ -17,13 +17,10 @@ from rich.table import Table
 
 from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
-from ..experiments.interrupts import signals_deferred, stopping_on_signals
-from ..experiments.training import Checkpoint, TrainingRun, grade_learner, suite_label, train_self_play
+from ..experiments.training import Checkpoint, Training, TrainingInterrupted, TrainingResult
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
-from ..players.knowledge import Learner
-from ..players.registry import make_player
 from ..store.db import Store
 from .common import (
     MAX_LEARNER_GAMES,
@@ -39,6 +36,7 @@ from .common import (
     print_json,
 )
 from .progress import QUIET_HELP, progress_bar
+from .stops import kept_when_stopped
 
 #: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
 CHECKPOINT_HEADER = (
@@ -69,371 +67,307 @@ def checkpoint_line(point: Checkpoint) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def train(
-        game_name: Annotated[
-            str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
-        ],
-        learner: Annotated[str, typer.Argument(metavar="LEARNER", help="a self-play learner: az (a spec)")],
-        name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
-        minutes: Annotated[
-            float | None,
-            typer.Option("--minutes", min=0, max=api.MAX_TRAIN_MINUTES, help="train for this long (grading left out)"),
-        ] = None,
-        games: Annotated[
-            int | None,
-            typer.Option("--games", min=1, max=MAX_TRAIN_GAMES, help="train for this many self-play games"),
-        ] = None,
-        seed: Annotated[
-            int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")
-        ] = 0,
-        checkpoints: Annotated[
-            int, typer.Option("--checkpoints", min=1, max=MAX_CHECKPOINTS, help="graded checkpoints along the way")
-        ] = 5,
-        grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")] = True,
-        parallel: Annotated[
-            int | None,
-            typer.Option(
-                "--parallel",
-                min=1,
-                max=api.MAX_PARALLEL,
-                help="self-play games at once (default per game; hundreds on a GPU)",
-            ),
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="print the checkpoints as JSON")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
-    ) -> None:
-        """Train a self-play learner (az) for --minutes or --games and keep it in the store under
-        --name (a name already kept goes on from where it was); checkpoints show the loss, the
-        self-play speed and the grade on the game's suite: keeps (value-keeping moves), best moves,
-        blunders.  It is kept as it goes (every checkpoint, and at least every 30 s); ^C or
-        SIGTERM stops it and keeps what it learnt; a second trainer of the same name is refused."""
-        try:
-            game = get_game(game_name)
-        except ValueError as error:
-            fail(str(error))
-        if minutes is None and games is None:
-            fail("say how long to train: --minutes M or --games N")
-        if minutes is not None and not minutes > 0:
-            fail(f"--minutes must be above 0, not {minutes}")
-        if games is not None and games < 1:
-            fail(f"--games must be at least 1, not {games}")
-        if checkpoints < 1:
-            fail(f"--checkpoints must be at least 1, not {checkpoints}")
-        name = check_name("--name", name)
-        learner = learner.strip()
-        spec = f"{learner}:name={name}" if ":" not in learner else f"{learner},name={name}"
-        try:
-            player = make_player(game, spec, seed=seed)
-        except ValueError as error:
-            fail(str(error))
-        if not isinstance(player, Learner) or not hasattr(player, "self_play"):
-            fail(
-                f"{learner!r} does not learn by self-play; train learns az (the others learn from games: play, curves)"
-            )
-        label = None
-        if grade:
+    app.command("train")(train)
+    app.command("curves")(curves)
+
+
+def train(
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
+    ],
+    learner: Annotated[str, typer.Argument(metavar="LEARNER", help="a self-play learner: az (a spec)")],
+    name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
+    minutes: Annotated[
+        float | None,
+        typer.Option("--minutes", min=0, max=api.MAX_TRAIN_MINUTES, help="train for this long (grading left out)"),
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", min=1, max=MAX_TRAIN_GAMES, help="train for this many self-play games"),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")] = 0,
+    checkpoints: Annotated[
+        int, typer.Option("--checkpoints", min=1, max=MAX_CHECKPOINTS, help="graded checkpoints along the way")
+    ] = 5,
+    grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")] = True,
+    parallel: Annotated[
+        int | None,
+        typer.Option(
+            "--parallel",
+            min=1,
+            max=api.MAX_PARALLEL,
+            help="self-play games at once (default per game; hundreds on a GPU)",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the checkpoints as JSON")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
+) -> None:
+    """Train a self-play learner (az) for --minutes or --games and keep it in the store under
+    --name (a name already kept goes on from where it was); checkpoints show the loss, the
+    self-play speed and the grade on the game's suite: keeps (value-keeping moves), best moves,
+    blunders.  It is kept as it goes (every checkpoint, and at least every 30 s); ^C or
+    SIGTERM stops it and keeps what it learnt; a second trainer of the same name is refused."""
+    try:
+        game = get_game(game_name)
+    except ValueError as error:
+        fail(str(error))
+    name = check_name("--name", name)
+    try:
+        api.check_training(minutes, games, checkpoints, parallel)
+    except ValueError as error:
+        fail(str(error))
+    check_store()  # a store that cannot be opened is named before any training
+    shown: Console = err_console if as_json else console
+    kind = learner.strip().partition(":")[0]
+
+    def on_start(training: Training) -> None:
+        counts = training.player.describe()
+        shown.print(
+            f"{'Going on with' if training.resumed else 'A new'} {kind} {name!r} for {game.name}: "
+            f"{counts['games']:,} games, {counts.get('steps', 0):,} steps, {counts.get('weights', 0):,} weights.",
+            markup=False,
+        )
+        graded = f"the grade on the suite ({training.label}): keeps, best, blunders." if training.label else None
+        shown.print(
+            "Checkpoints: training time (grading left out), loss (az: policy + value; ntuple: squared TD error), "
+            "self-play speed after the first batch, and " + (graded or "no grade (--no-grade)."),
+            markup=False,
+        )
+        shown.print(CHECKPOINT_HEADER, markup=False)
+
+    def kept(stopped: KeyboardInterrupt) -> str:
+        if not isinstance(stopped, TrainingInterrupted):
+            return "Interrupted before the first game of training; nothing was kept"
+        run = stopped.result
+        last = "no checkpoint yet"
+        if run.checkpoints:
+            last = f"the last checkpoint: {checkpoint_line(run.checkpoints[-1]).strip()}"
+        return (
+            f"Interrupted after {run.games_after - run.games_before:,} games of training "
+            f"({run.seconds:.0f} s); kept as {kind} {name!r} with its weights "
+            f"({run.games_after:,} games in all; train #{run.result_id} in the store); {last}"
+        )
+
+    def stopped_json(stopped: KeyboardInterrupt) -> None:
+        if as_json and isinstance(stopped, TrainingInterrupted):
+            print_json(train_json(game.name, name, stopped.result))
+
+    total, unit = (games, "games") if games else (60 * (minutes or 0), "seconds")
+    with Store() as store, progress_bar(shown, "self-play", total, unit, quiet) as progress:
+        with kept_when_stopped(progress, kept, stopped_json):
             try:
-                label = suite_label(game)
-            except ValueError as error:
-                fail(
-                    f"grading needs {game.name}'s solution: run `gamelearn solve {game.name}` first, or --no-grade ({error})"
+                result = api.train(
+                    game,
+                    learner,
+                    name=name,
+                    games=games,
+                    minutes=minutes,
+                    seed=seed,
+                    checkpoints=checkpoints,
+                    grade=grade,
+                    parallel=parallel,
+                    progress=progress.advance,
+                    on_checkpoint=lambda point: progress.print(checkpoint_line(point)),
+                    keeper=Keeper(store),
+                    on_start=on_start,
                 )
-        check_store()  # a store that cannot be opened is named before any training
-        shown: Console = err_console if as_json else console
-        kind = learner.partition(":")[0]
-        with Store() as store, ExitStack() as held:
-            keeper = Keeper(store)
-            try:
-                held.enter_context(keeper.writing_whole(player))  # before it is loaded: nobody writes it after
-                resumed = keeper.attach(player)
             except ValueError as error:
                 fail(str(error))
-            run = TrainingRun(keeper, player, game, learner)
-            if parallel is not None:
-                try:
-                    getattr(player, "trainer").play_in_batches_of(parallel)  # noqa: B009 - az's, checked above
-                except ValueError as error:
-                    fail(f"--parallel: {error}")
-            counts = player.describe()
-            shown.print(
-                f"{'Going on with' if resumed else 'A new'} {kind} {name!r} for {game.name}: "
-                f"{counts['games']:,} games, {counts.get('steps', 0):,} steps, {counts.get('weights', 0):,} weights.",
-                markup=False,
-            )
-            shown.print(
-                "Checkpoints: training time (grading left out), loss (az: policy + value; ntuple: squared TD error), self-play speed after "
-                "the first batch, and "
-                + (f"the grade on the suite ({label}): keeps, best, blunders." if label else "no grade (--no-grade)."),
-                markup=False,
-            )
-            shown.print(CHECKPOINT_HEADER, markup=False)
-            points: list[Checkpoint] = []
-            start_games = counts["games"]
-            started = time.perf_counter()
-            grader = (lambda learnt: grade_learner(game, learner, learnt)) if label else None
-            total, unit = (games, "games") if games else (60 * (minutes or 0), "seconds")
-            with progress_bar(shown, "self-play", total, unit, quiet) as progress:
+    if as_json:
+        print_json(train_json(game.name, name, result))
+        return
+    console.print(
+        f"Kept as {kind} {name!r} (train #{result.result_id}); play it with --second {kind}:name={name}.",
+        markup=False,
+    )
 
-                def on_batch(played: int, of: int) -> None:
-                    progress.set(played if of else time.perf_counter() - started)
 
-                def on_checkpoint(point: Checkpoint) -> None:
-                    points.append(point)
-                    progress.print(checkpoint_line(point))
+def train_json(game: str, name: str, result: TrainingResult) -> dict[str, Any]:
+    """``train --json``: the learner's games as kept, the ``train`` result, the checkpoints."""
+    payload: dict[str, Any] = {"game": game, "name": name, "games": result.games_after, "result_id": result.result_id}
+    if result.stopped:
+        payload["stopped"] = True
+    return payload | {"checkpoints": [point.to_dict() for point in result.checkpoints]}
 
-                with stopping_on_signals() as stop:
-                    try:
-                        train_self_play(
-                            player,
-                            grader,
-                            minutes,
-                            games,
-                            checkpoints,
-                            on_batch=on_batch,
-                            on_checkpoint=on_checkpoint,
-                            keep=run.keep,
-                        )
-                    except ValueError as error:
-                        fail(str(error))
-                    except KeyboardInterrupt:  # ^C or SIGTERM: what it learnt so far is kept, as a finished run's is
-                        progress.stop()
-                        played = run.keep(points, stopped=True)  # whole batches only; a signal waits for it
-                        last = (
-                            f"the last checkpoint: {checkpoint_line(points[-1]).strip()}"
-                            if points
-                            else "no checkpoint yet"
-                        )
-                        err_console.print(
-                            f"Interrupted after {played - start_games:,} games of training "
-                            f"({time.perf_counter() - started:.0f} s); kept as {kind} {name!r} with its weights "
-                            f"({played:,} games in all; train #{run.result_id} in the store); {last}",
-                            markup=False,
-                            soft_wrap=True,
-                        )
-                        if as_json:
-                            print_json(
-                                {
-                                    "game": game.name,
-                                    "name": name,
-                                    "games": played,
-                                    "result_id": run.result_id,
-                                    "stopped": True,
-                                    "checkpoints": [p.to_dict() for p in points],
-                                }
-                            )
-                        raise typer.Exit(stop.status) from None
-        if as_json:
-            print_json(
-                {
-                    "game": game.name,
-                    "name": name,
-                    "games": run.games,
-                    "result_id": run.result_id,
-                    "checkpoints": [p.to_dict() for p in points],
-                }
-            )
-            return
-        console.print(
-            f"Kept as {kind} {name!r} (train #{run.result_id}); play it with --second {kind}:name={name}.",
-            markup=False,
+
+def curves(
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
+    ],
+    specs: Annotated[
+        list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")
+    ],
+    against: Annotated[
+        str, typer.Option("--against", help="the opponent they train against (self-play learners: only measured)")
+    ] = "random",
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            min=1,
+            max=MAX_LEARNER_GAMES,
+            help="training games per learner (default 100 without --seconds)",
+        ),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--seconds", min=0, max=MAX_CURVE_SECONDS, help="training time per learner instead (measuring left out)"
+        ),
+    ] = None,
+    every: Annotated[
+        int,
+        typer.Option("--every", max=MAX_LEARNER_GAMES, help="with --games: measure every this many games"),
+    ] = 10,
+    points: Annotated[
+        int, typer.Option("--points", min=1, max=MAX_POINTS, help="with --seconds: measurements, evenly in time")
+    ] = 10,
+    seeds: Annotated[int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")] = 5,
+    side: Annotated[
+        str, typer.Option("--side", metavar="first|second|alternate", help="the learner's seat in every game")
+    ] = "alternate",
+    x_axis: Annotated[
+        str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
+    ] = None,
+    eval_games: Annotated[
+        int, typer.Option("--eval-games", min=1, max=MAX_EVAL_GAMES, help="games a score measurement plays")
+    ] = 20,
+    seed: Annotated[
+        int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same curves)")
+    ] = 0,
+    max_plies: Annotated[int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")] = DEFAULT_MAX_PLIES,
+    workers: Annotated[int | None, typer.Option("--workers", help="local processes (1: in this process)")] = None,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run on a Dask cluster")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR|STEM",
+            help="a folder for the files (default: plots/ in the data directory), or their name without suffix",
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="replace the files an --out STEM names")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
+) -> None:
+    """Learning curves on shared axes: each learner SPEC trained --seeds times for --games games
+    or --seconds of training (self-play learners by self-play, the others against --against,
+    seated by --side), a frozen greedy copy measured along the way: keeps on the game's suite,
+    and the score against --against; mean and 95% band over seeds as CSV (and per seed) and PNG,
+    kept in the store.  ^C keeps the learners that had finished."""
+    try:
+        game = get_game(game_name)
+    except ValueError as error:
+        fail(str(error))
+    if max_plies < 1:
+        fail(f"--max-plies must be at least 1, not {max_plies}")
+    if games is None and seconds is None:
+        games = 100
+    if x_axis is None:
+        x_axis = "games" if seconds is None else "seconds"
+    if x_axis not in curves_output.X_AXES:
+        fail(f"--x is games or seconds, not {x_axis!r}")
+    try:
+        curves_module.check_arguments(
+            game, specs, against, games, every, seeds, eval_games, workers or 1, seconds, points, side
         )
+    except ValueError as error:
+        fail(str(error))
+    check_store()  # the result is kept there: a store that cannot be opened is named before any game
+    stamp = datetime.now(UTC)
+    if out is not None and not out.is_dir():  # --out STEM: those names, refused if taken
+        stem = out.with_suffix("") if out.suffix in (".csv", ".png") else out
+        if not stem.parent.is_dir():
+            fail(f"--out: no such folder {stem.parent}")
+        if curves_output.taken(stem) and not force:
+            fail(f"--out: {curves_output.taken(stem)[0]} exists; give another name, or --force to replace it")
+        folder, chosen = stem.parent.resolve(), stem.resolve()
+    else:
+        folder, chosen = output_dir(out, "plots"), None
+    shown: Console = err_console if as_json else console
+    started = time.perf_counter()
+    total = len(specs) * seeds
 
-    @app.command()
-    def curves(
-        game_name: Annotated[
-            str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
-        ],
-        specs: Annotated[
-            list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")
-        ],
-        against: Annotated[
-            str, typer.Option("--against", help="the opponent they train against (self-play learners: only measured)")
-        ] = "random",
-        games: Annotated[
-            int | None,
-            typer.Option(
-                "--games",
-                min=1,
-                max=MAX_LEARNER_GAMES,
-                help="training games per learner (default 100 without --seconds)",
-            ),
-        ] = None,
-        seconds: Annotated[
-            float | None,
-            typer.Option(
-                "--seconds", min=0, max=MAX_CURVE_SECONDS, help="training time per learner instead (measuring left out)"
-            ),
-        ] = None,
-        every: Annotated[
-            int,
-            typer.Option("--every", max=MAX_LEARNER_GAMES, help="with --games: measure every this many games"),
-        ] = 10,
-        points: Annotated[
-            int, typer.Option("--points", min=1, max=MAX_POINTS, help="with --seconds: measurements, evenly in time")
-        ] = 10,
-        seeds: Annotated[
-            int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")
-        ] = 5,
-        side: Annotated[
-            str, typer.Option("--side", metavar="first|second|alternate", help="the learner's seat in every game")
-        ] = "alternate",
-        x_axis: Annotated[
-            str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
-        ] = None,
-        eval_games: Annotated[
-            int, typer.Option("--eval-games", min=1, max=MAX_EVAL_GAMES, help="games a score measurement plays")
-        ] = 20,
-        seed: Annotated[
-            int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same curves)")
-        ] = 0,
-        max_plies: Annotated[
-            int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")
-        ] = DEFAULT_MAX_PLIES,
-        workers: Annotated[int | None, typer.Option("--workers", help="local processes (1: in this process)")] = None,
-        dask: Annotated[
-            str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run on a Dask cluster")
-        ] = None,
-        out: Annotated[
-            Path | None,
-            typer.Option(
-                "--out",
-                metavar="DIR|STEM",
-                help="a folder for the files (default: plots/ in the data directory), or their name without suffix",
-            ),
-        ] = None,
-        force: Annotated[bool, typer.Option("--force", help="replace the files an --out STEM names")] = False,
-        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
-    ) -> None:
-        """Learning curves on shared axes: each learner SPEC trained --seeds times for --games games
-        or --seconds of training (self-play learners by self-play, the others against --against,
-        seated by --side), a frozen greedy copy measured along the way: keeps on the game's suite,
-        and the score against --against; mean and 95% band over seeds as CSV (and per seed) and PNG,
-        kept in the store.  ^C keeps the learners that had finished."""
-        try:
-            game = get_game(game_name)
-        except ValueError as error:
-            fail(str(error))
-        if max_plies < 1:
-            fail(f"--max-plies must be at least 1, not {max_plies}")
-        if games is None and seconds is None:
-            games = 100
-        if x_axis is None:
-            x_axis = "games" if seconds is None else "seconds"
-        if x_axis not in curves_output.X_AXES:
-            fail(f"--x is games or seconds, not {x_axis!r}")
-        try:
-            curves_module.check_arguments(
-                game, specs, against, games, every, seeds, eval_games, workers or 1, seconds, points, side
+    def save(result: curves_module.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
+        stem = chosen or curves_output.free_stem(folder, curves_output.default_stem(game.name, result.specs, stamp))
+        return curves_output.keep_run(result, time.perf_counter() - started, stopped, stem, x_axis or "games")
+
+    def kept(stopped: KeyboardInterrupt) -> str:  # ^C or SIGTERM: the finished learners are kept
+        if not isinstance(stopped, curves_module.CurvesInterrupted):
+            return "Interrupted before the first learner; nothing to keep"
+        kept = "nothing to keep"
+        if stopped.finished:
+            number, files = save(stopped.result, stopped=True)
+            where = files if isinstance(files, str) else f"{files[0]}, {files[1]} and {files[2]}"
+            kept = f"they are kept: curves #{number} in the store (marked stopped), {where}"
+        return f"Interrupted: {stopped.finished} of {stopped.total} learners had finished; {kept}"
+
+    with progress_bar(shown, "learners", total, "learners", quiet) as progress:
+
+        def on_learner(found: list[curves_module.Point]) -> None:
+            last = found[-1]
+            progress.note(
+                f"{specs[last.spec_index].strip()} seed {last.learner} finished: {last.games:,} games, "
+                f"{last.seconds:.1f} s of training; keeps {100 * last.keeps:.1f}%, score {100 * last.score:.0f}%"
             )
-        except ValueError as error:
-            fail(str(error))
-        check_store()  # the result is kept there: a store that cannot be opened is named before any game
-        stamp = datetime.now(UTC)
-        if out is not None and not out.is_dir():  # --out STEM: those names, refused if taken
-            stem = out.with_suffix("") if out.suffix in (".csv", ".png") else out
-            if not stem.parent.is_dir():
-                fail(f"--out: no such folder {stem.parent}")
-            if curves_output.taken(stem) and not force:
-                fail(f"--out: {curves_output.taken(stem)[0]} exists; give another name, or --force to replace it")
-            folder, chosen = stem.parent.resolve(), stem.resolve()
-        else:
-            folder, chosen = output_dir(out, "plots"), None
-        shown: Console = err_console if as_json else console
-        started = time.perf_counter()
-        total = len(specs) * seeds
+            progress.advance(1)
 
-        def save(result: curves_module.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
-            """The result into the store first, then the files: a file that cannot be written costs
-            the files, never the result."""
-            payload = result.to_dict()
-            payload["seconds_taken"] = round(time.perf_counter() - started, 3)
-            payload["stopped"] = stopped
-            with Store() as store:
-                number = store.save_result("curves", payload)
-            stem = chosen or curves_output.free_stem(folder, curves_output.default_stem(game.name, result.specs, stamp))
+        with kept_when_stopped(progress, kept):
             try:
-                return number, curves_output.write_files(result, stem, x_axis or "games")
-            except (ValueError, OSError) as error:
-                return number, f"--out: {error} (the result is saved: curves #{number})"
-
-        with progress_bar(shown, "learners", total, "learners", quiet) as progress:
-
-            def on_learner(found: list[curves_module.Point]) -> None:
-                last = found[-1]
-                progress.note(
-                    f"{specs[last.spec_index].strip()} seed {last.learner} finished: {last.games:,} games, "
-                    f"{last.seconds:.1f} s of training; keeps {100 * last.keeps:.1f}%, score {100 * last.score:.0f}%"
+                result = api.curves(
+                    game,
+                    specs,
+                    against,
+                    games=games,
+                    every=every,
+                    seeds=seeds,
+                    seed=seed,
+                    eval_games=eval_games,
+                    max_plies=max_plies,
+                    workers=workers,
+                    dask=dask,
+                    progress=None,
+                    on_learner=on_learner,
+                    seconds=seconds,
+                    points=points,
+                    side=side,
                 )
-                progress.advance(1)
+            except ValueError as error:
+                fail(str(error))
+    number, files = save(result, stopped=False)
+    if isinstance(files, str):
+        fail(files)
+    csv_path, points_path, png_path = files
+    if as_json:
+        payload = result.to_dict() | {"seconds_taken": round(time.perf_counter() - started, 3), "stopped": False}
+        print_json({**payload, "result_id": number, "files": [str(path) for path in files]})
+        return
+    console.print(curves_table(game.name, result, against, games, seconds, seeds))
+    console.print(
+        f"keeps (mean [95% band]), best, blunders: shares of the suite {result.suite} "
+        f"({result.suite_size:,} positions); score: against {against}, {eval_games} games a point.",
+        markup=False,
+    )
+    console.print(f"{csv_path}, {points_path.name} and {png_path.name} written; kept in the store as result {number}.")
 
-            with stopping_on_signals() as stop:
-                try:
-                    result = api.curves(
-                        game,
-                        specs,
-                        against,
-                        games=games,
-                        every=every,
-                        seeds=seeds,
-                        seed=seed,
-                        eval_games=eval_games,
-                        max_plies=max_plies,
-                        workers=workers,
-                        dask=dask,
-                        progress=None,
-                        on_learner=on_learner,
-                        seconds=seconds,
-                        points=points,
-                        side=side,
-                    )
-                except ValueError as error:
-                    fail(str(error))
-                except curves_module.CurvesInterrupted as stopped:  # ^C or SIGTERM: the finished learners are kept
-                    progress.stop()
-                    kept = "nothing to keep"
-                    if stopped.finished:
-                        with signals_deferred():  # a second signal cannot cut the save short
-                            number, files = save(stopped.result, stopped=True)
-                        where = files if isinstance(files, str) else f"{files[0]}, {files[1]} and {files[2]}"
-                        kept = f"they are kept: curves #{number} in the store (marked stopped), {where}"
-                    err_console.print(
-                        f"Interrupted: {stopped.finished} of {stopped.total} learners had finished; {kept}",
-                        markup=False,
-                        soft_wrap=True,
-                    )
-                    raise typer.Exit(stop.status) from None
-        number, files = save(result, stopped=False)
-        if isinstance(files, str):
-            fail(files)
-        csv_path, points_path, png_path = files
-        if as_json:
-            payload = result.to_dict() | {"seconds_taken": round(time.perf_counter() - started, 3), "stopped": False}
-            print_json({**payload, "result_id": number, "files": [str(path) for path in files]})
-            return
-        budget = f"{games} games" if seconds is None else f"{seconds:g} s of training"
-        seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
-        table = Table(box=box.SIMPLE_HEAD, title=f"{game.name}, {budget} a learner, against {against}: % ({seeded})")
-        for heading in ("spec", "games", "time", "keeps", "best", "blund.", "score"):
-            table.add_column(heading, justify="left" if heading == "spec" else "right")
-        for row in result.rows():
-            cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f} s"]
-            for measure in curves_module.MEASURES:
-                mean, low, high = row[f"{measure}_mean"], row[f"{measure}_low"], row[f"{measure}_high"]
-                if mean != mean:  # NaN
-                    cells.append("-")
-                elif measure == "keeps" and seeds > 1:
-                    cells.append(f"{100 * mean:.0f} [{100 * low:.0f}-{100 * high:.0f}]")
-                else:
-                    cells.append(f"{100 * mean:.0f}")
-            table.add_row(*cells)
-        console.print(table)
-        console.print(
-            f"keeps (mean [95% band]), best, blunders: shares of the suite {result.suite} "
-            f"({result.suite_size:,} positions); score: against {against}, {eval_games} games a point.",
-            markup=False,
-        )
-        console.print(
-            f"{csv_path}, {points_path.name} and {png_path.name} written; kept in the store as result {number}."
-        )
+
+def curves_table(game: str, result: curves_module.CurvesResult, against: str, games: int | None,
+                 seconds: float | None, seeds: int) -> Table:  # fmt: skip
+    """A row a spec at its last point: games, time, keeps (its band over seeds), best, blunders, score."""
+    budget = f"{games} games" if seconds is None else f"{seconds:g} s of training"
+    seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
+    table = Table(box=box.SIMPLE_HEAD, title=f"{game}, {budget} a learner, against {against}: % ({seeded})")
+    for heading in ("spec", "games", "time", "keeps", "best", "blund.", "score"):
+        table.add_column(heading, justify="left" if heading == "spec" else "right")
+    for row in result.rows():
+        cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f} s"]
+        for measure in curves_module.MEASURES:
+            mean, low, high = row[f"{measure}_mean"], row[f"{measure}_low"], row[f"{measure}_high"]
+            if mean != mean:  # NaN
+                cells.append("-")
+            elif measure == "keeps" and seeds > 1:
+                cells.append(f"{100 * mean:.0f} [{100 * low:.0f}-{100 * high:.0f}]")
+            else:
+                cells.append(f"{100 * mean:.0f}")
+        table.add_row(*cells)
+    return table

@@ -76,7 +76,6 @@ def make_or_fail(game: Game, spec: str, seed: int | None, option: str):
         fail(f"{option}: {error}")
 
 
-@app.command()
 def play(
     game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
     first: str = typer.Option(
@@ -149,7 +148,6 @@ def play(
             return
 
 
-@app.command()
 def rules(game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game)) -> None:
     """Print the rules of GAME and its move notation."""
     game = load_game(game_name)
@@ -180,7 +178,6 @@ def shown_default(game: Game, option: Option) -> str:
     return str(value)
 
 
-@app.command()
 def players(
     game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
 ) -> None:
@@ -218,6 +215,10 @@ def top(
 
 
 def _register_commands() -> None:
+    """Every command, in one place: this module's own, then each command module's ``register``."""
+    app.command("play")(play)
+    app.command("rules")(rules)
+    app.command("players")(players)
     for module in COMMAND_MODULES:
         name = f"{__package__}.{module}"
         if importlib.util.find_spec(name) is not None:

@@ -4,6 +4,7 @@ stat.m in and out of the store (Despotović 1999).
 Parsing is store.thesis_files' (one policy: a file the original could not have written is refused
 naming the record, its byte offset and what is wrong); the store's side is
 store.thesis_memories'.  A refused file is one line on stderr, exit status 2, nothing changed.
+The commands are registered by :mod:`.teeko`.
 """
 
 from __future__ import annotations
@@ -27,24 +28,8 @@ from ..store.thesis_memories import (
     save_stat,
     write_stat,
 )
-from .common import HELP_MARKUP, console, fail
-from .teeko import open_store, percent
-
-memory_app = typer.Typer(
-    rich_markup_mode=HELP_MARKUP,
-    help="Thesis memories (memory.m) in the store: import, export, list, show, delete.",
-    no_args_is_help=True,
-)
-stat_app = typer.Typer(
-    rich_markup_mode=HELP_MARKUP,
-    help="The thesis score (stat.m): show, reset, import or export, in the store or in a file.",
-    no_args_is_help=True,
-)
-
-
-def register(teeko_app: typer.Typer) -> None:
-    teeko_app.add_typer(memory_app, name="memory")
-    teeko_app.add_typer(stat_app, name="stat")
+from .common import console, fail
+from .teeko_common import open_store, percent
 
 
 def writable_file(path: Path) -> None:
@@ -58,7 +43,6 @@ def writable_file(path: Path) -> None:
 # --- memory -----------------------------------------------------------------------------------
 
 
-@memory_app.command("import")
 def memory_import(
     path: Annotated[Path, typer.Argument(help="a thesis memory file (memory.m format: 33-byte records)")],
     name: str | None = typer.Option(None, "--name", help="the name in the store (default: the file's name)"),
@@ -76,7 +60,6 @@ def memory_import(
     )
 
 
-@memory_app.command("export")
 def memory_export(
     name: Annotated[str, typer.Argument(help="a memory in the store (see: gamelearn teeko memory list)")],
     path: Annotated[Path, typer.Argument(help="the file to write, in the thesis format (written atomically)")],
@@ -93,7 +76,6 @@ def memory_export(
     console.print(f"Wrote {summary.records} records ({summary.bytes} bytes) of {name} to {path}.")
 
 
-@memory_app.command("list")
 def memory_list() -> None:
     """The memories in the store, with their sizes."""
     store = open_store(readonly=True)
@@ -121,7 +103,6 @@ def streamed_summary(store: Any, name: str, keep: int = 0) -> tuple[Any, list[An
     return MemorySummary(name, records, x_wins, o_wins), first
 
 
-@memory_app.command("show")
 def memory_show(
     name: str = typer.Argument(..., help="a memory in the store"),
     records: int = typer.Option(0, "--records", min=0, max=1_000_000, help="also list the first N records"),
@@ -142,7 +123,6 @@ def memory_show(
         console.print(table)
 
 
-@memory_app.command("delete")
 def memory_delete(name: str = typer.Argument(..., help="a memory in the store")) -> None:
     """Delete a stored memory."""
     store = open_store()
@@ -171,7 +151,6 @@ def stat_table(counts: tuple[int, ...]) -> Table:
     return table
 
 
-@stat_app.command("show")
 def stat_show(
     file: Annotated[
         Path | None, typer.Option("--file", help="a thesis stat.m file instead of the store's score")
@@ -194,7 +173,6 @@ def stat_show(
     console.print(stat_table(counts))
 
 
-@stat_app.command("reset")
 def stat_reset(
     file: Annotated[
         Path | None, typer.Option("--file", help="reset this stat.m file (36 spaces) instead of the store's score")
@@ -217,7 +195,6 @@ def stat_reset(
     console.print("Reset the score in the store.")
 
 
-@stat_app.command("import")
 def stat_import(
     path: Annotated[Path, typer.Argument(help="a thesis stat.m file (nine 4-character counts, 36 bytes)")],
     replace: bool = typer.Option(False, "--replace", help="overwrite a score in the store that already counts games"),
@@ -232,7 +209,6 @@ def stat_import(
     console.print(stat_table(counts))
 
 
-@stat_app.command("export")
 def stat_export(
     path: Annotated[Path, typer.Argument(help="the stat.m file to write (written atomically)")],
 ) -> None:

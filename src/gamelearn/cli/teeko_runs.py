@@ -1,51 +1,28 @@
 """``gamelearn teeko console``, ``batch`` and ``experiment``: the thesis program at play.
 
 The console game is :mod:`.teeko_console`'s (a user interface, so it lives here), the games of
-batch and experiment are experiments.thesis_batch's and thesis_experiment's; the original's batch
-screen output (for ``--trace``) is :mod:`.teeko_transcript`'s.  This module parses the options,
-refuses bad ones in one line (exit 2) and renders.
+batch and experiment are experiments.thesis_batch_run's (a plan and its runner) and
+thesis_experiment's.  This module parses the options, refuses bad ones in one line (exit 2) and
+renders.
 """
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from ..experiments.interrupts import stopping_on_signals
-from ..paths import looks_like_path
-from ..store.thesis_memories import STAT_FIELDS, read_stat
-from .common import (
-    MAX_BATCH_GAMES,
-    SEED_MAX,
-    SEED_MIN,
-    check_name,
-    console,
-    err_console,
-    fail,
-    output_dir,
-    print_json,
-)
+from ..experiments.thesis_batch_run import MAX_BATCH_GAMES
+from .common import SEED_MAX, SEED_MIN, check_name, console, err_console, fail, output_dir, print_json
 from .progress import QUIET_HELP, progress_bar
-from .teeko import open_store, percent
+from .stops import kept_when_stopped
+from .teeko_common import open_store, percent
 
 if TYPE_CHECKING:
-    from ..store.db import Store
-    from ..store.thesis_memories import MemoryRef
-
-if TYPE_CHECKING:
-    from ..experiments.thesis_batch import GameSummary
-
-
-def register(teeko_app: typer.Typer) -> None:
-    teeko_app.command("console")(console_game)
-    teeko_app.command("batch")(batch)
-    teeko_app.command("experiment")(experiment)
+    from ..experiments.thesis_batch_run import BatchOutcome
 
 
 # --- console ----------------------------------------------------------------------------------
@@ -86,40 +63,6 @@ def console_game(
 # --- batch ------------------------------------------------------------------------------------
 
 
-def check_memory(store: Store, option: str, ref: MemoryRef, new: bool) -> None:
-    """Refuse, before any game, a memory the run could not keep or did not mean: a store NAME that
-    does not exist (a typo would silently start an empty memory) unless --new, naming the closest
-    one; a memory FILE the run could not write back."""
-    import difflib
-    import os
-
-    if ref.created and not new:
-        known = store.list_memories()
-        close = difflib.get_close_matches(ref.spec, known, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]!r}? " if close else f"known: {', '.join(known)}; " if known else ""
-        fail(f"{option}: no memory named {ref.spec!r} in the store ({hint}--new starts an empty one)")
-    if ref.path is not None and not os.access(ref.path, os.W_OK):
-        fail(f"{option}: {ref.path} is read-only, and a batch updates its memory file in place "
-             "(copy it, or import it: gamelearn teeko memory import FILE)")  # fmt: skip
-
-
-def hold_lock(context: typer.Context, option: str, path: Path, shown: str, held: dict[Path, Any]) -> None:
-    """Lock ``path`` for the rest of the command (released when its context closes, however it
-    ends, or by the kernel when the process dies), or refuse in one line: another gamelearn is
-    using it."""
-    from ..store.files import FileLock
-
-    lock = FileLock(path, shown)
-    if lock.path in held:  # the same file twice in one run: refused below, by what it names
-        return
-    try:
-        lock.acquire()
-    except ValueError as error:
-        fail(f"{option}: {error}")
-    held[lock.path] = lock
-    context.call_on_close(lock.release)
-
-
 def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
     total = x_wins + draws + o_wins
     table = Table("", "games", "share")
@@ -130,7 +73,6 @@ def score_table(x_wins: int, draws: int, o_wins: int) -> Table:
 
 
 def batch(
-    context: typer.Context,
     games: Annotated[int, typer.Option("--games", min=1, max=MAX_BATCH_GAMES, help="the number of games")],
     first: Annotated[str, typer.Option("--first", help="player I's (X's) switches, such as +h+s+l")] = "+h+s+l",
     second: Annotated[str, typer.Option("--second", help="player II's (O's) switches")] = "+h+s+l",
@@ -162,183 +104,61 @@ def batch(
 
     A memory FILE is updated in place after the run, as the original did; a NAME in the store.
     """
-    from ..experiments.thesis_batch import BatchConfig, BatchHang, BatchKeeper, KeptMemory, run_batch
-    from ..players.thesis.engine import Settings
-    from ..players.thesis.memory import Memory
-    from ..store.files import AtomicFile
-    from ..store.thesis_memories import resolve_memory
-    from .teeko_transcript import Transcript, settings_table
+    from ..experiments.thesis_batch_run import BatchInterrupted, BatchPlan, BatchRun
 
-    count = games
-    flags = {}
-    for option, value in (("--first", first), ("--second", second)):
-        try:
-            flags[option] = Settings.parse(value)
-        except ValueError as error:
-            fail(f"{option}: {error}")
-        if len(value.strip()) != 6:
-            fail(f"{option}: flags are exactly six characters such as +h+s-l, not {value!r}")
-    for option, target in (("--trace", trace), ("--stat", stat)):
-        if target is not None and (target.is_dir() or not target.absolute().parent.is_dir()):
-            fail(f"{option}: cannot write {target}: " + ("it is a folder" if target.is_dir() else "no such folder"))
-    # Each file the run rewrites is locked before it is read: a second batch on the same file
-    # would rewrite it from its own copy and undo the first one's lessons (docs/store.md).
-    locks: dict[Path, Any] = {}
-    if stat is not None:
-        hold_lock(context, "--stat", stat, str(stat), locks)
-    counts_at_start: tuple[int, ...] = (0,) * STAT_FIELDS
-    if stat is not None and stat.exists():
-        try:
-            counts_at_start = read_stat(stat)
-        except ValueError as error:
-            fail(str(error))
+    try:
+        plan = BatchPlan(games, first, second, first_memory, second_memory, stat, seed, original, trace, new)
+    except ValueError as error:
+        fail(str(error))
     store = open_store()  # before any game: missing, read-only, locked or damaged is named
-    refs = {}
-    for option, spec in (("--first-memory", first_memory), ("--second-memory", second_memory)):
-        if spec is not None:
-            spec = check_name(option, spec)
-            if looks_like_path(spec) and Path(spec).exists():
-                hold_lock(context, option, Path(spec), spec, locks)
-            try:
-                refs[option] = resolve_memory(store, spec)
-            except ValueError as error:
-                fail(f"{option}: {error}")
-            check_memory(store, option, refs[option], new)
-    if len(refs) == 2:
-        a, b = refs["--first-memory"], refs["--second-memory"]
-        same_file = a.path is not None and b.path is not None and a.path.resolve() == b.path.resolve()
-        if same_file or (a.name is not None and a.name == b.name):
-            fail("--first-memory and --second-memory name the same memory; each player keeps its own")
-    memories = {option: Memory(ref.entries) for option, ref in refs.items()}
-    first_settings, second_settings = flags["--first"], flags["--second"]
-    header = settings_table(count, first.strip(), second.strip())
-    # The trace goes to a file beside FILE, renamed over it once every game is played: a run that
-    # stops early (an original-mode hang, a count past 9999, ^C) leaves FILE as it was.
-    try:
-        trace_file = AtomicFile(trace, encoding="ascii", newline="\n") if trace is not None else None
-    except OSError as error:
-        fail(f"--trace: cannot write {trace}: {error.strerror or error}")
-    except ValueError as error:  # a FIFO, a device or a socket: refused, nothing written
-        fail(f"--trace: {error}")
-    transcript = Transcript(trace_file.stream, header) if trace_file is not None else None
-    hang = None
-    interrupted = False
-    mode = "original" if original else "fixed"
-    record = {
-        "asked": count,
-        "mode": mode,
-        "seed": seed,
-        "first": first_settings.flags(),
-        "second": second_settings.flags(),
-        "first_memory": refs["--first-memory"].label if "--first-memory" in refs else None,
-        "second_memory": refs["--second-memory"].label if "--second-memory" in refs else None,
-    }
-    sides = {"--first-memory": 1, "--second-memory": -1}
-    kept = [KeptMemory(option, ref, memories[option], sides[option]) for option, ref in refs.items()]
-    # Progress is saved every few seconds and when the run ends or is stopped (^C, SIGTERM): a
-    # crash loses at most the last few seconds of play (docs/store.md).
-    keeper = BatchKeeper(store, kept, counts_at_start, stat, record)
-    said = err_console if as_json else console  # --json keeps stdout for the JSON
-    said.print(
-        f"{count} games, {mode} mode, seed {seed}: player I {first_settings.flags()}, "
-        f"player II {second_settings.flags()}"
-    )
-    for option, ref in refs.items():
-        player = "Player I" if option == "--first-memory" else "Player II"
-        if ref.path is not None:
-            said.print(f"{player}'s memory is the file {ref.path.resolve()}: it is updated in place after the run.",
-                       markup=False)  # fmt: skip
-        elif ref.created:
-            said.print(f"{player}'s memory {ref.name} is new: it starts empty and is kept in the store.", markup=False)
-    with progress_bar(err_console, "playing", count, "games", quiet) as progress, stopping_on_signals() as stop:
-
-        def on_game(summary: GameSummary) -> None:
-            keeper.add(summary)
-            if transcript is not None:
-                transcript.game_done(summary)
-            progress.advance()
-            if keeper.due():
-                keeper.save()
-
-        config = BatchConfig(
-            games=count,
-            first=first_settings,
-            second=second_settings,
-            original=original,
-            seed=seed,
-            first_memory=memories.get("--first-memory"),
-            second_memory=memories.get("--second-memory"),
-            stat=counts_at_start,
-            trace=transcript,  # type: ignore[arg-type]
-            progress=on_game,
-            keep_games=False,  # the keeper holds what it needs of each game
-        )
+    with ExitStack() as held:
         try:
-            run_batch(config)
-        except BatchHang as error:
-            hang = str(error)
-        except ValueError as error:  # a count past 9999 (fatal in the original too), a store failure
-            hang = str(error)
-        except KeyboardInterrupt:
-            interrupted = True
-        except BaseException:
-            if trace_file is not None:
-                trace_file.discard()
-            raise
-        if trace_file is not None:
-            if hang is None and not interrupted:
-                trace_file.commit()
-            else:
-                trace_file.discard()
-    # What finished games taught is kept even when a later game hung or the run was stopped, as
-    # the original's files were.
-    with signals_held():  # a second ^C cannot cut the last save short
-        try:
-            played = keeper.save("interrupted" if interrupted else hang)
+            run = held.enter_context(BatchRun(plan, store))  # the files it rewrites stay locked till the end
         except ValueError as error:
             fail(str(error))
-    results = keeper.results(keeper.played[:played])
-    if interrupted:
-        err_console.print(
-            f"Interrupted after {played} of {count} games; all {played} are kept "
-            f"(memories, score and the result teeko-batch #{keeper.result_id})",
-            markup=False,
-            soft_wrap=True,
+        said = err_console if as_json else console  # --json keeps stdout for the JSON
+        said.print(
+            f"{plan.games} games, {plan.mode} mode, seed {plan.seed}: player I {plan.settings['--first'].flags()}, "
+            f"player II {plan.settings['--second'].flags()}"
         )
-    if as_json:
-        summary = {key: value for key, value in keeper.payload(played, "interrupted" if interrupted else hang).items()
-                   if key != "per_game"}  # fmt: skip
-        summary["memories"] = {
-            option.removeprefix("--").removesuffix("-memory"): {"memory": ref.label, "records": len(memories[option])}
-            for option, ref in refs.items()
-        }
-        print_json(summary)
-    else:
-        console.print(score_table(results["X"], results["D"], results["O"]))
-        for option, ref in refs.items():
-            console.print(
-                f"{'Player I' if option == '--first-memory' else 'Player II'}'s memory: {ref.label}, "
-                f"{len(memories[option])} records",
-                markup=False,
-            )
-    if interrupted:
-        raise typer.Exit(stop.status)  # 130 for ^C, 143 for SIGTERM, as a shell reports a signal
-    if hang is not None:
-        fail(f"stopped after {played} of {count} games: {hang}")
+        for side in run.sides:
+            if side.ref.path is not None:
+                said.print(f"{side.player}'s memory is the file {side.ref.path.resolve()}: it is updated in place "
+                           "after the run.", markup=False)  # fmt: skip
+            elif side.ref.created:
+                said.print(f"{side.player}'s memory {side.ref.name} is new: it starts empty and is kept in the store.",
+                           markup=False)  # fmt: skip
+
+        def kept(stopped: KeyboardInterrupt) -> str:
+            outcome = stopped.outcome if isinstance(stopped, BatchInterrupted) else run.outcome
+            assert outcome is not None  # the runner keeps what it played before the interrupt leaves it
+            return (f"Interrupted after {outcome.played} of {plan.games} games; all {outcome.played} are kept "
+                    f"(memories, score and the result teeko-batch #{outcome.result_id})")  # fmt: skip
+
+        def shown(stopped: KeyboardInterrupt) -> None:
+            show_batch(stopped.outcome if isinstance(stopped, BatchInterrupted) else run.outcome, as_json)
+
+        with progress_bar(err_console, "playing", plan.games, "games", quiet) as progress:
+            with kept_when_stopped(progress, kept, shown):
+                try:
+                    outcome = run.play(on_game=lambda summary: progress.advance())
+                except ValueError as error:  # the store could not keep the last games
+                    fail(str(error))
+    show_batch(outcome, as_json)
+    if outcome.hang is not None:
+        fail(f"stopped after {outcome.played} of {plan.games} games: {outcome.hang}")
 
 
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait (POSIX) until the block is done; elsewhere nothing is held."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
+def show_batch(outcome: BatchOutcome | None, as_json: bool) -> None:
+    """The outcome: one JSON object, or the score and each memory's size."""
+    if outcome is None:
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    if as_json:
+        print_json(outcome.to_dict())
+        return
+    console.print(score_table(outcome.x_wins, outcome.draws, outcome.o_wins))
+    for side in outcome.memories:
+        console.print(f"{side.player}'s memory: {side.ref.label}, {len(side.memory)} records", markup=False)
 
 
 # --- experiment -------------------------------------------------------------------------------
@@ -384,11 +204,16 @@ def experiment(
 ) -> None:
     """Rerun the thesis's memory experiment over several seeds, with 95% intervals and a chart."""
     import os
-    from dataclasses import fields
 
     from ..experiments import thesis_experiment
     from ..experiments.runners import Interrupted
-    from ..experiments.thesis_experiment import ExperimentConfig, RunResult, run_experiment, write_chart
+    from ..experiments.thesis_experiment import (
+        ExperimentConfig,
+        RunResult,
+        run_experiment,
+        stopped_payload,
+        write_chart,
+    )
     from ..store.files import MissingFolderError
 
     if first_seed + seeds - 1 > SEED_MAX:
@@ -434,34 +259,24 @@ def experiment(
         + (f"Dask workers ({dask})" if dask else "local processes")
     )
     training = f"training our memory ({config.train_games} games)"
+
+    def kept(stopped: KeyboardInterrupt) -> str:  # ^C or SIGTERM: the runner has stopped the workers
+        finished = stopped.finished if isinstance(stopped, Interrupted) else []
+        runs = [result for result in finished if isinstance(result, RunResult)]
+        kept = "nothing to keep"
+        if runs:  # the runs that finished, kept as they are, marked stopped (no intervals: a
+            # condition's interval needs every run of it)
+            number = store.save_result("teeko-thesis-experiment", stopped_payload(config, runs))
+            kept = f"they are saved as teeko-thesis-experiment #{number}, marked stopped, without intervals"
+        return f"Interrupted: {len(runs)} runs had finished; the workers are stopped; {kept}"
+
     with progress_bar(err_console, training, None, "runs", quiet) as progress:
 
         def on_progress(done: int, total: int) -> None:  # the first step done is the training
             progress.set(done, total=total, description="runs")
 
-        try:
-            with stopping_on_signals() as stop:
-                report = run_experiment(config, progress=on_progress)
-        except KeyboardInterrupt as stopped:  # ^C or SIGTERM: the runner has stopped the workers
-            progress.stop()
-            finished = stopped.finished if isinstance(stopped, Interrupted) else []
-            runs = [result for result in finished if isinstance(result, RunResult)]
-            kept = "nothing to keep"
-            if runs:  # the runs that finished, kept as they are, marked stopped (no intervals: a
-                # condition's interval needs every run of it)
-                payload = {
-                    "config": config.to_dict(),
-                    "stopped": True,
-                    "runs": [{f.name: getattr(run, f.name) for f in fields(run)} for run in runs],
-                }
-                number = store.save_result("teeko-thesis-experiment", payload)
-                kept = f"they are saved as teeko-thesis-experiment #{number}, marked stopped, without intervals"
-            err_console.print(
-                f"Interrupted: {len(runs)} runs had finished; the workers are stopped; {kept}",
-                markup=False,
-                soft_wrap=True,
-            )
-            raise typer.Exit(stop.status) from None
+        with kept_when_stopped(progress, kept):
+            report = run_experiment(config, progress=on_progress)
     # the results first: a chart that cannot be written costs the picture, never the runs
     result_id = store.save_result("teeko-thesis-experiment", report.to_payload())
     saved = f"the results are saved: teeko-thesis-experiment #{result_id}"

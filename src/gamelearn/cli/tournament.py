@@ -12,7 +12,6 @@ from rich import box
 from rich.table import Table
 
 from ..experiments import api
-from ..experiments.interrupts import signals_deferred, stopping_on_signals
 from ..experiments.openings import max_plies as max_opening_plies
 from ..experiments.pairs import Sprt
 from ..experiments.suites import get_suite
@@ -28,6 +27,7 @@ from ..store.db import Store
 from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
 from .grading import grades_table
 from .progress import QUIET_HELP, progress_bar
+from .stops import kept_when_stopped
 
 #: The most games a pair plays, and the most local processes.
 MAX_PAIR_GAMES = 1_000_000
@@ -217,76 +217,92 @@ def repeat_notes(result: TournamentResult) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def tournament(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
-        specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
-        games: Annotated[
-            int,
-            typer.Option(
-                "--games",
-                min=1,
-                max=MAX_PAIR_GAMES,
-                help="games per pair of players, colours alternating; with a book, 2 an opening",
-            ),
-        ] = 10,
-        seed: Annotated[
-            int,
-            typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same tournament)"),
-        ] = 0,
-        max_plies: Annotated[
-            int, typer.Option("--max-plies", min=1, max=MAX_PLIES_LIMIT, help="ply limit; reaching it is a draw")
-        ] = DEFAULT_MAX_PLIES,
-        grade: Annotated[bool, typer.Option("--grade", help="grade every move against the perfect player")] = False,
-        workers: Annotated[
-            int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
-        ] = None,
-        dask: Annotated[
-            str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run the pairs on a Dask cluster")
-        ] = None,
-        openings: Annotated[
-            str | None,
-            typer.Option(
-                "--openings",
-                metavar="balanced[:plies=K]|none",
-                help="start each game pair from a drawn position K plies in, one per symmetry class "
-                "(default: balanced, where the game has such positions), or from the start",
-            ),
-        ] = None,
-        sprt: Annotated[
-            str | None,
-            typer.Option(
-                "--sprt",
-                metavar="ELO0,ELO1",
-                help="two players only: stop when the pentanomial GSPRT accepts Elo ELO0 or ELO1 "
-                "(logistic Elo of the first over the second; alpha = beta = 0.05), or after --games",
-            ),
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON (tables go away)")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
-    ) -> None:
-        """A round robin between player SPECs: each pair plays --games games, every game seeded, every
-        move graded against the perfect player with --grade; the result is saved to the store."""
-        try:
-            game = get_game(game_name)
-        except ValueError as error:
-            fail(str(error))
-        try:  # every bad argument is refused before the progress bar shows
-            mode, plies = (
-                ("auto", None) if openings is None else parse_openings(openings, game.spec, max_opening_plies(game))
-            )
-            test = None if sprt is None else parse_sprt(sprt)
-            check_arguments(game, specs, games, max_plies, grade, workers or 1, test)
-        except ValueError as error:
-            fail(str(error))
-        check_store()  # the result is kept there: a store that cannot be opened is named before any game
-        pairs = len(specs) * (len(specs) - 1) // 2
-        # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
-        started = time.perf_counter()
-        with (
-            progress_bar(err_console, "games", pairs * games, "games", quiet) as progress,
-            stopping_on_signals() as stop,
-        ):
+    app.command("tournament")(tournament)
+
+
+def tournament(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
+    specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC [SPEC...]", help="player specs, at least two")],
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            min=1,
+            max=MAX_PAIR_GAMES,
+            help="games per pair of players, colours alternating; with a book, 2 an opening",
+        ),
+    ] = 10,
+    seed: Annotated[
+        int,
+        typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same tournament)"),
+    ] = 0,
+    max_plies: Annotated[
+        int, typer.Option("--max-plies", min=1, max=MAX_PLIES_LIMIT, help="ply limit; reaching it is a draw")
+    ] = DEFAULT_MAX_PLIES,
+    grade: Annotated[bool, typer.Option("--grade", help="grade every move against the perfect player")] = False,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
+    ] = None,
+    dask: Annotated[
+        str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run the pairs on a Dask cluster")
+    ] = None,
+    openings: Annotated[
+        str | None,
+        typer.Option(
+            "--openings",
+            metavar="balanced[:plies=K]|none",
+            help="start each game pair from a drawn position K plies in, one per symmetry class "
+            "(default: balanced, where the game has such positions), or from the start",
+        ),
+    ] = None,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt",
+            metavar="ELO0,ELO1",
+            help="two players only: stop when the pentanomial GSPRT accepts Elo ELO0 or ELO1 "
+            "(logistic Elo of the first over the second; alpha = beta = 0.05), or after --games",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON (tables go away)")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
+) -> None:
+    """A round robin between player SPECs: each pair plays --games games, every game seeded, every
+    move graded against the perfect player with --grade; the result is saved to the store."""
+    try:
+        game = get_game(game_name)
+    except ValueError as error:
+        fail(str(error))
+    try:  # every bad argument is refused before the progress bar shows
+        mode, plies = (
+            ("auto", None) if openings is None else parse_openings(openings, game.spec, max_opening_plies(game))
+        )
+        test = None if sprt is None else parse_sprt(sprt)
+        check_arguments(game, specs, games, max_plies, grade, workers or 1, test)
+    except ValueError as error:
+        fail(str(error))
+    check_store()  # the result is kept there: a store that cannot be opened is named before any game
+    pairs = len(specs) * (len(specs) - 1) // 2
+    # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
+    started = time.perf_counter()
+
+    def kept(stopped: KeyboardInterrupt) -> str:  # ^C or SIGTERM: every finished game is kept
+        if not isinstance(stopped, TournamentInterrupted):
+            return f"Interrupted: 0 of {pairs * games} games had finished; nothing to keep"
+        kept = "nothing to keep"
+        if stopped.games:
+            payload = stopped.result.to_dict()
+            payload["stopped"] = str(stopped)
+            with Store() as store:
+                number = store.save_result("tournament", payload)
+            kept = f"they are kept: tournament result {number} in the store (marked stopped)"
+        return (
+            f"Interrupted: {stopped.games} of {pairs * games} games had finished ({stopped.pairs} of "
+            f"{stopped.total} pairs whole); {kept}"
+        )
+
+    with progress_bar(err_console, "games", pairs * games, "games", quiet) as progress:
+        with kept_when_stopped(progress, kept):
             try:
                 result = api.tournament(
                     game,
@@ -303,53 +319,37 @@ def register(app: typer.Typer) -> None:
                 )
             except ValueError as error:
                 fail(str(error))
-            except TournamentInterrupted as stopped:  # ^C or SIGTERM: every finished game is kept
-                progress.stop()
-                kept = "nothing to keep"
-                if stopped.games:
-                    payload = stopped.result.to_dict()
-                    payload["stopped"] = str(stopped)
-                    with signals_deferred(), Store() as store:  # a second signal cannot cut the save short
-                        number = store.save_result("tournament", payload)
-                    kept = f"they are kept: tournament result {number} in the store (marked stopped)"
-                err_console.print(
-                    f"Interrupted: {stopped.games} of {pairs * games} games had finished ({stopped.pairs} of "
-                    f"{stopped.total} pairs whole); {kept}",
-                    markup=False,
-                    soft_wrap=True,
-                )
-                raise typer.Exit(stop.status) from None
-        seconds = time.perf_counter() - started
-        payload = result.to_dict()
-        payload["seconds"] = round(seconds, 3)
-        payload["runner"] = f"dask {dask}" if dask else f"{workers or default_workers()} worker(s)"
-        with Store() as store:
-            number = store.save_result("tournament", payload)
-        if as_json:
-            print_json(payload)
-            return
-        console.print(crosstable(result))
-        console.print(standings_table(result))
-        if grade:
-            console.print(rating_line(result), markup=False)
-        console.print(pairs_table(result))
-        console.print(openings_line(result), markup=False)
-        if result.sprt is not None:
-            console.print(sprt_line(result), markup=False)
-        if grade:
-            console.print(GRADES_LEGEND)
-        if result.suite_grades:
-            console.print(grades_table(get_suite(game), list(result.suite_grades)))
-            console.print(SUITE_LEGEND, markup=False)
-        forfeits = sum(g.end == "forfeit" for g in result.games)
-        if forfeits:
-            console.print(
-                f"{forfeits} games lost by forfeit: a player would have looped for ever (the original thesis "
-                "program's opening in a position it never foresaw; see docs/tournament.md).",
-                markup=False,
-            )
-        for line in repeat_notes(result):
-            console.print(line, markup=False)
+    seconds = time.perf_counter() - started
+    payload = result.to_dict()
+    payload["seconds"] = round(seconds, 3)
+    payload["runner"] = f"dask {dask}" if dask else f"{workers or default_workers()} worker(s)"
+    with Store() as store:
+        number = store.save_result("tournament", payload)
+    if as_json:
+        print_json(payload)
+        return
+    console.print(crosstable(result))
+    console.print(standings_table(result))
+    if grade:
+        console.print(rating_line(result), markup=False)
+    console.print(pairs_table(result))
+    console.print(openings_line(result), markup=False)
+    if result.sprt is not None:
+        console.print(sprt_line(result), markup=False)
+    if grade:
+        console.print(GRADES_LEGEND)
+    if result.suite_grades:
+        console.print(grades_table(get_suite(game), list(result.suite_grades)))
+        console.print(SUITE_LEGEND, markup=False)
+    forfeits = sum(g.end == "forfeit" for g in result.games)
+    if forfeits:
         console.print(
-            f"{len(result.games)} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
+            f"{forfeits} games lost by forfeit: a player would have looped for ever (the original thesis "
+            "program's opening in a position it never foresaw; see docs/tournament.md).",
+            markup=False,
         )
+    for line in repeat_notes(result):
+        console.print(line, markup=False)
+    console.print(
+        f"{len(result.games)} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
+    )

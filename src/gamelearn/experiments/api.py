@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import Game, get_game
+from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
 from .api_frames import dataframe
 from .api_progress import progress_of
@@ -32,7 +32,7 @@ from .grading import GradeReport
 from .grading import grade as grade_specs
 from .pairs import Sprt
 from .tournament import TournamentResult, run_tournament
-from .training import Checkpoint
+from .training import Checkpoint, Training, TrainingResult
 
 #: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
 MAX_TRAIN_MINUTES = 7 * 24 * 60
@@ -192,45 +192,10 @@ def grade(
     return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told))
 
 
-@dataclass(frozen=True)
-class TrainingResult:
-    """A training run: the learner (its ``spec``; kept under ``name``, or in memory only when None),
-    the games it had played before (``resumed``: it went on from the store) and its checkpoints."""
-
-    game: str
-    spec: str
-    name: str | None
-    resumed: bool
-    games_before: int
-    games_after: int
-    seconds: float
-    checkpoints: tuple[Checkpoint, ...]
-    #: the trained learner itself, to play or grade from Python (not part of the dict)
-    player: Any = field(default=None, repr=False, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "spec": self.spec,
-            "name": self.name,
-            "resumed": self.resumed,
-            "games_before": self.games_before,
-            "games_after": self.games_after,
-            "seconds": round(self.seconds, 3),
-            "checkpoints": [point.to_dict() for point in self.checkpoints],
-        }
-
-    def to_dataframe(self) -> Any:
-        """A row a checkpoint: seconds, games, steps, losses, speeds, and the grade's shares."""
-        from dataclasses import fields
-
-        return dataframe([point.to_dict() for point in self.checkpoints], [f.name for f in fields(Checkpoint)])
-
-
 def check_training(minutes: float | None, games: int | None, checkpoints: int, parallel: int | None) -> None:
     """ValueError, one line, for a budget or a batch outside what a run can hold."""
     if minutes is None and games is None:
-        raise ValueError("say how long to train: minutes or games")
+        raise ValueError("say how long to train: --minutes M or --games N")
     if minutes is not None and not 0 < minutes <= MAX_TRAIN_MINUTES:
         raise ValueError(f"--minutes: {minutes:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)")
     if games is not None and games < 1:
@@ -254,60 +219,37 @@ def train(
     parallel: int | None = None,
     progress: bool | Callable[[int], None] | None = None,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
+    keeper: Keeper | None = None,
+    on_start: Callable[[Training], None] | None = None,
 ) -> TrainingResult:
     """Train a self-play learner (``az``, ``ntuple``: a spec) for ``games`` games or ``minutes``
     (docs/az.md), its checkpoints graded on the game's suite unless ``grade=False``.  With a
-    ``name`` it goes on from what the store keeps under that name and is kept there after, as
-    ``gamelearn train`` does; without one it learns in memory (``result.player``).  ``progress``
-    counts self-play games (a run for a time: seconds)."""
-    from ..players.knowledge import Learner
-    from ..players.registry import make_player
-    from .training import grade_learner, suite_label, train_self_play
-
+    ``name`` it goes on from what the store keeps under that name and is kept there as it goes
+    (every checkpoint, at least every 30 s, at the end; the ``keeper`` given, else the default
+    store's), as ``gamelearn train`` does; without one it learns in memory (``result.player``).
+    ``progress`` counts self-play games (a run for a time: seconds of training); ``on_start``
+    hears the :class:`~.training.Training` once it is set up (``resumed``, the learner), before
+    the first game.  ^C keeps what it learnt and
+    raises :class:`~.training.TrainingInterrupted`, whose ``result`` is the run so far."""
     chosen = _game(game)
     check_training(minutes, games, checkpoints, parallel)
-    spec = learner.strip()
-    if name is not None:
-        spec = f"{spec}:name={name}" if ":" not in spec else f"{spec},name={name}"
-    player = make_player(chosen, spec, seed=seed)
-    if not isinstance(player, Learner) or not hasattr(player, "self_play"):
-        raise ValueError(f"{learner!r} does not learn by self-play (az, ntuple do; the others learn from games)")
-    if grade:
-        suite_label(chosen)  # ValueError: the game's solution is missing
-    keeper = None
-    if name is not None:
+    if name is not None and keeper is None:
         from ..keeper import default_keeper
 
         keeper = default_keeper()
-    resumed = keeper.attach(player) if keeper is not None else False
-    if parallel is not None:
-        getattr(player, "trainer").play_in_batches_of(parallel)  # noqa: B009 - a self-play learner's, checked above
-    before = int(player.describe()["games"])
     told = progress_of(progress, "train", games if games else 60 * (minutes or 0), "games" if games else "seconds")
-    started = time.perf_counter()
+    started = [time.perf_counter()]
     shown = [0]
 
     def on_batch(played: int, of: int) -> None:
         if told is None:
             return
-        done = played if of else int(time.perf_counter() - started)
+        done = played if of else int(time.perf_counter() - started[0])
         told(done - shown[0])
         shown[0] = done
 
-    grader = (lambda learnt: grade_learner(chosen, learner, learnt)) if grade else None
-    points = train_self_play(
-        player, grader, minutes, games, checkpoints, on_batch=on_batch, on_checkpoint=on_checkpoint
-    )
-    if keeper is not None:
-        keeper.save(player)
-    return TrainingResult(
-        game=chosen.spec,
-        spec=spec,
-        name=name,
-        resumed=resumed,
-        games_before=before,
-        games_after=int(player.describe()["games"]),
-        seconds=time.perf_counter() - started,
-        checkpoints=tuple(points),
-        player=player,
-    )
+    with Training(chosen, learner, name=name, keeper=keeper, seed=seed, grade=grade, parallel=parallel) as training:
+        if on_start is not None:
+            on_start(training)
+        started[0] = time.perf_counter()
+        return training.run(minutes, games, checkpoints, on_batch=on_batch, on_checkpoint=on_checkpoint)

@@ -133,3 +133,23 @@ def write_files(result: CurvesResult, stem: Path, x_axis: str = "games") -> tupl
     atomic_write_bytes(points_path, to_points_csv(result).encode("utf-8"))
     atomic_write_bytes(png_path, render_png(result, x_axis))
     return csv_path, points_path, png_path
+
+
+def keep_run(
+    result: CurvesResult, seconds_taken: float, stopped: bool, stem: Path, x_axis: str = "games"
+) -> tuple[int, tuple[Path, Path, Path] | str]:
+    """Keep a curves run: the result into the store first (a ``curves`` result, its time taken and
+    whether it was stopped), then the files under ``stem``: a file that cannot be written costs the
+    files, never the result.  The result's number, and the files' paths or the line that says why
+    they could not be written."""
+    from ..store.db import Store
+
+    payload = result.to_dict()
+    payload["seconds_taken"] = round(seconds_taken, 3)
+    payload["stopped"] = stopped
+    with Store() as store:
+        number = store.save_result("curves", payload)
+    try:
+        return number, write_files(result, stem, x_axis)
+    except (ValueError, OSError) as error:
+        return number, f"--out: {error} (the result is saved: curves #{number})"

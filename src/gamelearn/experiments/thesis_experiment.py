@@ -142,6 +142,16 @@ class ExperimentReport:
         }
 
 
+def stopped_payload(config: ExperimentConfig, runs: Sequence[RunResult]) -> dict[str, Any]:
+    """What a stopped experiment keeps: the runs that finished, as they are, marked stopped; no
+    intervals, since a condition's interval needs every run of it."""
+    return {
+        "config": config.to_dict(),
+        "stopped": True,
+        "runs": [{f.name: getattr(run, f.name) for f in fields(run)} for run in runs],
+    }
+
+
 def summarize_runs(runs: Sequence[RunResult]) -> list[ConditionSummary]:
     """One summary per (memory, mode, variant, training games), in the order first seen."""
     groups: dict[tuple[str, str, str, int | None], list[RunResult]] = {}

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .tournament import GameResult, TournamentResult
+    from .tournament_summary import GameResult, TournamentResult
 
 
 @contextmanager

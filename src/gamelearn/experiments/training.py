@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..games import Game
@@ -226,3 +226,174 @@ class TrainingRun:
                     number = self.result_id
             self.result_id, self.games = number, games
         return games
+
+
+@dataclass(frozen=True)
+class TrainingResult:
+    """A training run: the learner (its ``spec``; kept under ``name``, or in memory only when None),
+    the games it had played before (``resumed``: it went on from the store) and its checkpoints;
+    kept, the ``train`` result it is kept as (``result_id``), ``stopped`` by ^C or SIGTERM."""
+
+    game: str
+    spec: str
+    name: str | None
+    resumed: bool
+    games_before: int
+    games_after: int
+    seconds: float
+    checkpoints: tuple[Checkpoint, ...]
+    #: the trained learner itself, to play or grade from Python (not part of the dict)
+    player: Any = field(default=None, repr=False, compare=False)
+    result_id: int | None = None
+    stopped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "spec": self.spec,
+            "name": self.name,
+            "resumed": self.resumed,
+            "games_before": self.games_before,
+            "games_after": self.games_after,
+            "seconds": round(self.seconds, 3),
+            "checkpoints": [point.to_dict() for point in self.checkpoints],
+            "result_id": self.result_id,
+            "stopped": self.stopped,
+        }
+
+    def to_dataframe(self) -> Any:
+        """A row a checkpoint: seconds, games, steps, losses, speeds, and the grade's shares."""
+        from dataclasses import fields
+
+        from .api_frames import dataframe
+
+        return dataframe([point.to_dict() for point in self.checkpoints], [f.name for f in fields(Checkpoint)])
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """A training run stopped by ^C or SIGTERM, after it kept what it had learnt (``result``)."""
+
+    def __init__(self, result: TrainingResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
+
+
+class Training:
+    """A self-play training run, set up and checked before any game (a ValueError, in one line):
+    the learner made from ``learner`` (a spec; ``name`` added), and, with a ``keeper``, its name
+    held for this run alone (``Keeper.writing_whole``: a second trainer of it is refused) and what
+    the store keeps under it loaded (``resumed``).  A context manager: the name is released when
+    it closes.  :meth:`run` trains it; ``gamelearn train`` and ``gamelearn.train`` both run it."""
+
+    def __init__(
+        self,
+        game: Game,
+        learner: str,
+        *,
+        name: str | None,
+        keeper: Keeper | None,
+        seed: int = 0,
+        grade: bool = True,
+        parallel: int | None = None,
+    ) -> None:
+        self.game, self.kind = game, learner.strip().partition(":")[0]
+        self.learner = learner.strip()
+        spec = self.learner
+        if name is not None:
+            spec = f"{spec}:name={name}" if ":" not in spec else f"{spec},name={name}"
+        self.spec, self.name, self.keeper = spec, name, keeper if name is not None else None
+        self.player: Any = make_player(game, spec, seed=seed)
+        if not isinstance(self.player, Learner) or not hasattr(self.player, "self_play"):
+            raise ValueError(
+                f"{learner!r} does not learn by self-play; train learns az and ntuple "
+                "(the others learn from games: play, curves)"
+            )
+        self.label: str | None = None
+        if grade:
+            try:
+                self.label = suite_label(game)
+            except ValueError as error:
+                raise ValueError(
+                    f"grading needs {game.name}'s solution: run `gamelearn solve {game.name}` first, "
+                    f"or --no-grade ({error})"
+                ) from None
+        self.parallel = parallel
+        self.resumed = False
+        self._held: Any = None
+
+    def __enter__(self) -> Training:
+        from contextlib import ExitStack
+
+        self._held = ExitStack()
+        try:
+            if self.keeper is not None:
+                self._held.enter_context(self.keeper.writing_whole(self.player))  # before it is loaded
+                self.resumed = self.keeper.attach(self.player)
+            if self.parallel is not None:
+                try:
+                    self.player.trainer.play_in_batches_of(self.parallel)
+                except ValueError as error:
+                    raise ValueError(f"--parallel: {error}") from None
+        except BaseException:
+            self._held.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._held is not None:
+            self._held.close()
+
+    def run(
+        self,
+        minutes: float | None,
+        games: int | None,
+        checkpoints: int,
+        on_batch: Callable[[int, int], None] | None = None,
+        on_checkpoint: Callable[[Checkpoint], None] | None = None,
+    ) -> TrainingResult:
+        """Train for ``minutes`` or ``games`` (:func:`train_self_play`), kept as it goes with a
+        keeper (:class:`TrainingRun`: every checkpoint, at least every 30 s, at the end).  ^C or
+        SIGTERM stops it: what it learnt is kept, marked stopped, and :class:`TrainingInterrupted`
+        carries the result."""
+        run = TrainingRun(self.keeper, self.player, self.game, self.learner) if self.keeper is not None else None
+        before = int(self.player.describe()["games"])
+        points: list[Checkpoint] = []
+        started = time.perf_counter()
+
+        def heard(point: Checkpoint) -> None:
+            points.append(point)
+            if on_checkpoint is not None:
+                on_checkpoint(point)
+
+        def result(stopped: bool) -> TrainingResult:
+            return TrainingResult(
+                game=self.game.spec,
+                spec=self.spec,
+                name=self.name,
+                resumed=self.resumed,
+                games_before=before,
+                games_after=int(self.player.describe()["games"]),
+                seconds=time.perf_counter() - started,
+                checkpoints=tuple(points),
+                player=self.player,
+                result_id=run.result_id if run is not None else None,
+                stopped=stopped,
+            )
+
+        grader = (lambda learnt: grade_learner(self.game, self.learner, learnt)) if self.label else None
+        try:
+            train_self_play(
+                self.player,
+                grader,
+                minutes,
+                games,
+                checkpoints,
+                on_batch=on_batch,
+                on_checkpoint=heard,
+                keep=run.keep if run is not None else None,
+            )
+        except KeyboardInterrupt:  # what it learnt so far is kept, as a finished run's is
+            if run is not None:
+                run.keep(points, stopped=True)  # whole batches only; a signal waits for it
+            raise TrainingInterrupted(result(stopped=True)) from None
+        return result(stopped=False)

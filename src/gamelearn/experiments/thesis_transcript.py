@@ -6,7 +6,8 @@ reference traces of the compiled original are that output with the TRACE lines o
 the instrumented build interleaved (its README): ``TRACE SEED`` first, the settings table, then
 per game its own lines followed by that game's TRACE lines.  :class:`Transcript` rebuilds exactly
 that stream from :func:`~.thesis_batch.run_batch`'s trace lines and game summaries, so a run in
-``original`` mode can be compared with the reference byte for byte.  The CLI only opens the file.
+``original`` mode can be compared with the reference byte for byte.  The batch's runner
+(:mod:`.thesis_batch_run`) writes it to the file ``--trace`` names.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..experiments.thesis_batch import GameSummary
+    from .thesis_batch import GameSummary
 
 #: The original's result line per game result (X won, O won, drawn).
 RESULT_LINES = {"X": "Player I (X) has won.", "O": "Player II (O) has won.", "D": "The game has been drawn."}

@@ -1,0 +1,271 @@
+"""``gamelearn her``, ``him`` and ``menace`` without a sub-command: the matchbox experiments
+(Gardner 1962, Michie 1961), run by experiments.matchbox and rendered here: the tables, the
+charts of one learner per opponent, the learning curve's PNG, the result kept in the store."""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from .common import check_store, console, err_console, fail, open_store, output_dir, print_json
+from .progress import progress_bar
+
+#: The most games of one opponent's run, learners x games: their records take a byte a game, and
+#: a run of this size takes some minutes (HER plays about 25,000 games a second on one core).
+MAX_GAMES_IN_ALL = 20_000_000
+
+
+def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
+    chosen = []
+    for opponent in against:
+        if opponent not in valid:
+            fail(f"--against: unknown opponent {opponent!r}; valid: {', '.join(valid)}")
+        if opponent not in chosen:
+            chosen.append(opponent)
+    return chosen
+
+
+def print_chart(title: str, record: str) -> None:
+    from ..experiments.matchbox import chart
+
+    console.print(f"\n{title}")
+    for line in chart(record):
+        console.print("  " + line, markup=False)
+
+
+def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, as_json: bool) -> None:
+    """Save the result in the store, then draw the learning curve into ``folder``: a plot that
+    cannot be written (a full disk) costs the picture, never the run's figures.  With ``as_json``
+    the result, its number in the store and the plot's path go to stdout as one JSON object."""
+    from ..experiments.matchbox import plot_learning_curve
+    from ..store.files import MissingFolderError
+
+    number = open_store().save_result(kind, result)
+    said = err_console if as_json else console
+    said.print(f"\nResult saved in the store: {kind} #{number}")
+    side = "-as-white" if result.get("side") == "W" else ""
+    path = folder / f"{kind}{side}-learning-curve-seed{result['seed']}.png"
+    saved = f" (the result is saved: {kind} #{number})"
+    try:
+        plot_learning_curve(result, path, title)
+    except MissingFolderError as error:
+        fail(f"--out: {error}{saved}")
+    except OSError as error:
+        fail(f"--out: cannot write {path}: {error.strerror or error}{saved}")
+    except ValueError as error:  # a FIFO or a device where the chart goes: refused, nothing written
+        fail(f"--out: {error}{saved}")
+    if as_json:
+        print_json({**result, "kind": kind, "result_id": number, "plot": str(path)})
+    else:
+        console.print(f"Learning curve: {path}", markup=False, soft_wrap=True)
+
+
+def check_size(learners: int, games: int) -> None:
+    """A run keeps each learner's record (a letter a game) to draw its curves: learners x games
+    letters an opponent.  Above MAX_GAMES_IN_ALL that is gigabytes and hours: refused in one line."""
+    if learners * games > MAX_GAMES_IN_ALL:
+        fail(
+            f"--learners {learners:,} x --games {games:,} is {learners * games:,} games an opponent, more than "
+            f"the {MAX_GAMES_IN_ALL:,} a run holds (each game's result is kept for the curves); give fewer"
+        )
+
+
+def run_her_command(
+    kind: str,
+    learners: int,
+    games: int,
+    against: list[str],
+    seed: int,
+    out: Path | None,
+    chart: bool,
+    side: int = 1,
+    as_json: bool = False,
+    quiet: bool = False,
+) -> None:
+    from ..experiments.matchbox import run_her
+
+    opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    check_size(learners, games)
+    if out is not None:
+        output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
+    check_store()  # the result is kept there: a store that cannot take it is named before the games
+    folder = output_dir(out, "plots")
+    runs = len(opponents) * (2 if kind == "him" else 1)  # HIM is compared with HER on the same games
+    with progress_bar(err_console, "games", runs * learners * games, "games", quiet) as bar:
+        result = run_her(kind, learners, games, opponents, seed, side=side, progress=bar.advance)
+        if kind == "him":
+            compare_with_her(result, learners, games, opponents, seed, side, quiet=True, progress=bar.advance)
+    name = kind.upper()
+    title = f"{name}: losses per game, {learners} learners, seed {seed}"
+    if as_json:
+        save_and_plot(kind, result, folder, title, as_json=True)
+        return
+    colour = ("White", "Black")[side]
+    table = Table(
+        "against",
+        "most losses",
+        "average",
+        "good beads taken out",
+        "bad beads taken out",
+        "last loss (game)",
+        title=f"{learners} fresh {name}s as {colour}, {games} games each, seed {seed}",
+    )
+    for item in result["opponents"]:
+        table.add_row(
+            item["opponent"].capitalize(),
+            str(item["most_losses"]),
+            f"{item['average_losses']:.2f}",
+            str(item["good_beads_taken_out"]),
+            str(item["bad_beads_taken_out"]),
+            str(item["last_loss_game"]),
+        )
+    console.print(table)
+    counted, opened = result["boxes_counted"], result["boxes_opened"]
+    console.print(
+        f"Boxes counted without playing: {counted['boxes']} boxes, {counted['beads']} beads, {counted['bad_beads']} of them bad."
+    )
+    console.print(
+        f"Boxes these runs opened: {opened['boxes']}, with {opened['beads']} beads, {opened['bad_beads']} of them bad."
+    )
+    bad = counted["bad_beads"]
+    most = result["most_losses_overall"]
+    if side == 0:
+        console.print(
+            f"Most losses of any {name} as White: {most}. White loses hexapawn with best play, so every bead of its first "
+            "box is bad: once they are gone it resigns every game, and losses have no bound."
+        )
+    elif kind == "her":
+        verdict = f"confirmed: no HER lost game number {bad + 1}" if most <= bad else "NOT confirmed"
+        console.print(f"Most losses of any HER: {most}; the bound is the {bad} bad beads ({verdict}).")
+    else:
+        console.print(
+            f"Most losses of any HIM: {most}. HIM can lose more than {bad} games: a win puts back a second copy of a bead, "
+            "bad ones included, so a bad move can cost more than one loss."
+        )
+    good = result["good_beads_taken_out"]
+    console.print(
+        f"Good beads taken out: {good}"
+        + (" (Gardner's rule only ever threw away bad moves)." if good == 0 else " (a good bead was lost!).")
+    )
+    if kind == "him":
+        tell_him_against_her(result)
+    if chart:
+        for item in result["opponents"]:
+            letters = item["chart"]
+            print_chart(
+                f"Gardner's chart, {name} no. 1 against {item['opponent'].capitalize()} (W won, L lost; ten games a line): "
+                f"lost {letters.count('L')} of {games}, the last loss in game {letters.rfind('L') + 1}",
+                letters,
+            )
+    save_and_plot(kind, result, folder, title, as_json=False)
+
+
+def compare_with_her(
+    him: dict[str, Any],
+    learners: int,
+    games: int,
+    opponents: list[str],
+    seed: int,
+    side: int,
+    quiet: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """The classroom page's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
+    from ..experiments.matchbox import run_her
+
+    her = run_her("her", learners, games, opponents, seed, side=side, progress=progress)
+    him["her_for_comparison"] = [
+        {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]}
+        for t in her["opponents"]
+    ]
+    if not quiet:
+        tell_him_against_her(him)
+
+
+def tell_him_against_her(him: dict[str, Any]) -> None:
+    """The answer to the classroom page's question, from HIM's result with HER's beside it."""
+    console.print("\nDoes HIM lose more games than HER, or fewer? (same games' seeds for both)")
+    for mine, theirs in zip(him["opponents"], him["her_for_comparison"], strict=True):
+        a, b = mine["average_losses"], theirs["average_losses"]
+        answer = "more" if a > b else "fewer" if a < b else "as many"
+        console.print(
+            f"  against {mine['opponent'].capitalize()}: HIM loses {a:.2f} on average (most {mine['most_losses']}), "
+            f"HER {b:.2f} (most {theirs['most_losses']}): HIM loses [bold]{answer}[/bold]."
+        )
+
+
+def run_menace_command(
+    learners: int,
+    games: int,
+    against: list[str],
+    side: int,
+    beads: tuple[int, ...],
+    rewards: tuple[int, int, int],
+    seed: int,
+    out: Path | None,
+    chart: bool,
+    as_json: bool = False,
+    quiet: bool = False,
+) -> None:
+    from ..experiments.matchbox import run_menace
+
+    opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    check_size(learners, games)
+    if out is not None:
+        output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
+    check_store()  # the result is kept there: a store that cannot take it is named before the games
+    folder = output_dir(out, "plots")
+    with progress_bar(err_console, "games", len(opponents) * learners * games, "games", quiet) as bar:
+        result = run_menace(
+            learners, games, opponents, seed, side=side, beads=beads, rewards=rewards, progress=bar.advance
+        )
+    symbol = "XO"[side]
+    title = f"MENACE as {symbol}: losses per game, {learners} learners, seed {seed}"
+    if as_json:
+        save_and_plot("menace", result, folder, title, as_json=True)
+        return
+    window = result["opponents"][0]["window"]
+    table = Table(
+        "against",
+        "wins",
+        "draws",
+        "losses",
+        f"loss rate, first {window}",
+        f"loss rate, last {window}",
+        f"draw rate, last {window}",
+        "boxes opened",
+        title=f"{learners} fresh MENACEs as {symbol}, {games} games each, seed {seed}: one MENACE on average",
+    )
+    for item in result["opponents"]:
+        table.add_row(
+            item["opponent"],
+            f"{item['average_wins']:.1f}",
+            f"{item['average_draws']:.1f}",
+            f"{item['average_losses']:.1f}",
+            f"{item['loss_rate_first']:.3f}",
+            f"{item['loss_rate_last']:.3f}",
+            f"{item['draw_rate_last']:.3f}",
+            f"{item['boxes_opened_average']:.0f}",
+        )
+    console.print(table)
+    console.print(
+        f"Beads {'-'.join(map(str, beads))} by stage; beads added per bead drawn after a win, a draw, a loss: "
+        f"{rewards[0]:+d}, {rewards[1]:+d}, {rewards[2]:+d}."
+    )
+    counted = result["boxes_counted"]
+    console.print(
+        f"MENACE's boxes as {symbol}, counted without playing: {counted['boxes']} boxes, {counted['colours']} bead colours."
+    )
+    console.print("In self-play one MENACE plays both sides; its letters are X's results.")
+    if chart:
+        for item in result["opponents"]:
+            letters = item["chart"]
+            shown = letters[:200]
+            print_chart(
+                f"Chart of MENACE no. 1 against {item['opponent']} (W won, D drew, L lost; ten games a line"
+                + (f"; the first 200 of {games}" if len(letters) > 200 else "")
+                + ")",
+                shown,
+            )
+    save_and_plot("menace", result, folder, title, as_json=False)
