@@ -81,6 +81,44 @@ def wait_for_line(stream: IO[str], text: str, timeout: float = 120) -> list[str]
             return seen
 
 
+class Lines:
+    """Every line ``stream`` gives, read as the child writes them by a thread of its own: a test
+    can wait for one line (an event the child reports) and still read the whole output after."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.seen: list[str] = []
+        self.ended = False
+        self.changed = threading.Condition()
+        self.reader = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.reader.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            with self.changed:
+                self.seen.append(line)
+                self.changed.notify_all()
+        with self.changed:
+            self.ended = True
+            self.changed.notify_all()
+
+    def wait_for(self, text: str, timeout: float = 300) -> None:
+        """Until a line holds ``text``; fails the test if the output ends, or ``timeout`` seconds
+        pass (a guard against a hang), first."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not any(text in line for line in self.seen):
+                left = deadline - time.monotonic()
+                if self.ended or left <= 0:
+                    raise AssertionError(f"no line with {text!r}; read: {self.seen}")
+                self.changed.wait(left)
+
+    def text(self, timeout: float = 60) -> str:
+        """The whole output, once the child has closed it."""
+        self.reader.join(timeout)
+        with self.changed:
+            return "".join(self.seen)
+
+
 def one_error_line(result: subprocess.CompletedProcess) -> str:
     """The single line a refused command prints; fails the test on a traceback or several lines."""
     lines = [line for line in result.stderr.splitlines() if line.strip()]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import gamelearn, memory_file, one_error_line, start_gamelearn, wait_for_line
+from reliability_support import Lines, gamelearn, memory_file, one_error_line, start_gamelearn, wait_for_line
 
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="child processes are found through /proc")
 
@@ -109,15 +109,22 @@ def test_an_interrupted_experiment_keeps_the_runs_that_finished(tmp_path: Path):
     from gamelearn.store.db import Store
 
     memory = memory_file(tmp_path / "thesis.m", 50)
+    for checkpoint in ("memory after 2000 games.txt", "memory after 2500 games.txt"):
+        memory_file(tmp_path / checkpoint, 50)  # its chart's runs: 12 more thesis runs
     home = tmp_path / "home"
     process = start_gamelearn(
         home, "teeko", "experiment", "--thesis-memory", str(memory), "--workers", "2",
         "--games", "5", "--seeds", "2", "--train-games", "20000", "--chart-games", "2", "--out", str(tmp_path),
     )  # fmt: skip
-    time.sleep(8.0)  # the thesis runs (a few games each) are done long before the training is
+    assert process.stderr is not None
+    err_lines = Lines(process.stderr)
+    # The thesis runs (a few games each) are counted as they finish, long before the training is:
+    # the first quarter of the runs (17 of 67) are thesis runs (24).
+    err_lines.wait_for("runs: 25%")
     assert process.poll() is None, "the experiment ended before it could be interrupted"
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    process.wait(timeout=60)
+    err = err_lines.text()
     assert process.returncode == 130, err
     assert "runs had finished" in err and "marked stopped" in err, err
     os.environ["GAMELEARN_HOME"], saved = str(home), os.environ.get("GAMELEARN_HOME")

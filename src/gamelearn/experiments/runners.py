@@ -179,14 +179,35 @@ def executor(workers: int, dask: str | None = None, on_client: Callable[[Any], N
     pool.shutdown(wait=True)
 
 
-def wait_all(futures: Sequence[Any], on_done: Callable[[Any], None] | None = None) -> list[Any]:
-    """The futures' results in submission order; ``on_done`` hears each result as it completes."""
+def completing(futures: Sequence[Any]) -> Iterator[Any]:
+    """The futures (a process pool's or Dask's) as each completes."""
     if futures and not isinstance(futures[0], Future):  # Dask futures
         from dask.distributed import as_completed as dask_completed
 
-        completed: Iterator[Any] = dask_completed(list(futures))
-    else:
-        completed = as_completed(futures)
+        return iter(dask_completed(list(futures)))
+    return as_completed(futures)
+
+
+def result_while_others_finish(
+    first: Any, others: Sequence[Any], on_done: Callable[[Any], None] | None = None
+) -> tuple[Any, set[int]]:
+    """``first``'s result, waited for while ``on_done`` hears each of ``others`` that finishes
+    before it; with the positions, in ``others``, of those it heard."""
+    position = {id(future): index for index, future in enumerate(others)}
+    heard: set[int] = set()
+    for future in completing([first, *others]):
+        if future is first:
+            return future.result(), heard
+        result = future.result()
+        heard.add(position[id(future)])
+        if on_done is not None:
+            on_done(result)
+    return first.result(), heard  # not reached: ``first`` is among the completed
+
+
+def wait_all(futures: Sequence[Any], on_done: Callable[[Any], None] | None = None) -> list[Any]:
+    """The futures' results in submission order; ``on_done`` hears each result as it completes."""
+    completed = completing(futures)
     try:
         for future in completed:
             result = future.result()

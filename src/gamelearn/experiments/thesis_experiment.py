@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from .runners import Interrupted, check_workers, executor, finished_results, wait_all
+from .runners import Interrupted, check_workers, executor, finished_results, result_while_others_finish, wait_all
 from .statistics import Z_95, Interval, mean_interval, t_quantile_975, wilson
 from .thesis_chart import write_chart
 from .thesis_runs import (
@@ -240,15 +240,20 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[int, int], None
         # the training, the thesis runs, and the trained runs (known in number before they exist)
         total = 1 + len(thesis_tasks) + (len(MODES) * len(VARIANTS) + len(steps) * len(CHART_SERIES)) * config.seeds
         thesis_futures = [running.submit(run_task, task) for task in thesis_tasks]
-        try:
-            snapshots = training.result()
+        try:  # the thesis runs are counted as they finish, while our memory trains
+            snapshots, heard = result_while_others_finish(training, thesis_futures, tick)
         except KeyboardInterrupt:  # ^C while our memory trains: the thesis runs done so far are kept
             raise Interrupted(finished_results(thesis_futures)) from None
         tick(None)
         trained = snapshots[config.train_games]
         trained_tasks = condition_tasks("trained", trained) + chart_tasks("our training", snapshots)
         trained_futures = [running.submit(run_task, task) for task in trained_tasks]
-        results = wait_all(thesis_futures + trained_futures, tick)
+        unheard = [future for index, future in enumerate(thesis_futures) if index not in heard]
+        try:
+            wait_all(unheard + trained_futures, tick)
+        except Interrupted:
+            raise Interrupted(finished_results(thesis_futures + trained_futures)) from None
+        results = [future.result() for future in thesis_futures + trained_futures]
     main = [r for r in results if r.training_games is None]
     chart = [r for r in results if r.training_games is not None]
     return ExperimentReport(config, results, summarize_runs(main), summarize_runs(chart), len(trained))
