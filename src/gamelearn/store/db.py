@@ -38,7 +38,7 @@ from .failures import (
 )
 
 if TYPE_CHECKING:
-    from ..match import GameRecord
+    from ..games.record import GameRecord
 
 SCHEMA_VERSION = 1
 

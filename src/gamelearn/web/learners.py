@@ -17,7 +17,6 @@ from ..games import Game
 from ..keeper import Keeper, Kept
 from ..players.knowledge import Learner
 from ..players.registry import kinds_for, make_player
-from ..store.thesis_files import format_memory
 
 #: The store name of a browser's learner (one per kind and game); the owner id tells browsers apart.
 WEB_LEARNER_NAME = "web"
@@ -82,14 +81,5 @@ def lesson_for_page(kept: Kept, lost: bool) -> dict[str, Any]:
 
 def export(keeper: Keeper, learner: Learner) -> Export:
     """The browser's learner as a file: a thesis memory as memory.m, the others as JSON."""
-    stored = keeper.stored(learner)
-    if stored is not None:
-        learner.load(stored)
-    knowledge = learner.knowledge()
-    if learner.knowledge_format == "thesis-memory":
-        entries = [(board, x_wins, o_wins) for board, x_wins, o_wins in knowledge]
-        return Export("memory.m", "application/octet-stream", format_memory(entries))
-    import json
-
-    content = json.dumps(knowledge, indent=1, sort_keys=True).encode()
-    return Export(f"{learner.kind}-{learner.game.name}.json", "application/json", content)
+    file = keeper.export(learner)
+    return Export(file.name, file.media_type, file.content)
