@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn.cli.main import app
-from gamelearn.match import play_game
+from gamelearn import play_game
 from gamelearn.store.db import Store
 
 runner = CliRunner()
