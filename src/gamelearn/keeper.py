@@ -71,7 +71,7 @@ class Keeper:
     @staticmethod
     def is_kept(player: object) -> bool:
         """True for a learner the keeper reads from the store or a file."""
-        # Store, not a store: the question opens nothing
+        # the class stands in for an opened store: answering opens none
         return isinstance(player, Learner) and kept_knowledge(Store, LOCAL_OWNER, player) is not None
 
     def kept(self, learner: Learner) -> KeptKnowledge | None:

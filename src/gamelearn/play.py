@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .keeper import keeper_for
 from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper
 from .match import play_game as play_match
+from .players.knowledge import Learner
 
 if TYPE_CHECKING:
     from .games.base import Game
@@ -41,7 +41,7 @@ def play_game(
         start=start,
         learn=learn,
         on_move=on_move,
-        keeper=keeper if keeper is not None else keeper_for(players),
+        keeper=keeper if keeper is not None else _default_keeper_for(players),
         opening=opening,
     )
 
@@ -49,4 +49,14 @@ def play_game(
 def kept_match(game: Game[Any], players: Sequence[Player], keeper: MatchKeeper | None = None, **options: Any) -> Match:
     """A :class:`~gamelearn.match.Match` (``options`` as it takes them) whose kept learners are
     kept by ``keeper``, else by the default store's keeper."""
-    return Match(game, players, keeper=keeper if keeper is not None else keeper_for(players), **options)
+    return Match(game, players, keeper=keeper if keeper is not None else _default_keeper_for(players), **options)
+
+
+def _default_keeper_for(players: Sequence[Player]) -> MatchKeeper | None:
+    """The default store's keeper when a player is a kept learner; without a learner the keeper
+    and the store are not even imported (a game of random players loads no SQLite)."""
+    if not any(isinstance(player, Learner) for player in players):
+        return None
+    from .keeper import keeper_for
+
+    return keeper_for(players)
