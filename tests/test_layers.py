@@ -1,5 +1,6 @@
-"""The layers point one way (README's layout): every import of src/gamelearn, at the top of a module
-or inside a function, read with ``ast``, goes down the layers or stays in its own."""
+"""The layers point one way (README's layout): every import of src/gamelearn, at the top of a module,
+inside a function or under ``if TYPE_CHECKING:`` (a type is a dependency too), read with ``ast``,
+goes down the layers or stays in its own."""
 
 from __future__ import annotations
 
@@ -10,19 +11,24 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "gamelearn"
 
 #: What each part of the package may import from gamelearn (besides itself).  ``paths`` is a leaf
 #: every layer may use, ``jit`` (numba's njit with its disk cache) one the compiled kernels use;
-#: the package's __init__ is the public facade over all of them.
+#: the package's __init__ is the public facade over all of them.  The play layer is match (one
+#: game, kept through a keeper it is given), keeper and knowledge_formats (the store's side), and
+#: play (the public API's games, which wire the default keeper): match and keeper never meet.
+BELOW_INTERFACES = {"games", "solve", "players", "store", "match", "keeper", "knowledge_formats", "play", "paths"}
 ALLOWED: dict[str, set[str]] = {
     "games": set(),
     "classroom": {"games"},
     "solve": {"games", "paths", "jit"},
     "players": {"games", "solve", "paths", "jit"},
     "store": {"games", "paths"},
-    "match": {"games", "players", "store", "solve", "paths", "keeper"},
-    "keeper": {"games", "players", "store", "solve", "paths", "match"},
-    "experiments": {"games", "solve", "players", "store", "match", "keeper", "paths"},
-    "envs": {"games", "solve", "players", "store", "match", "keeper", "experiments", "paths"},
-    "web": {"games", "solve", "players", "store", "match", "keeper", "experiments", "paths"},
-    "cli": {"games", "solve", "players", "store", "match", "keeper", "experiments", "paths", "envs"},
+    "match": {"games", "players", "solve", "paths"},
+    "knowledge_formats": {"games", "players", "store", "solve", "paths"},
+    "keeper": {"games", "players", "store", "solve", "paths", "knowledge_formats"},
+    "play": {"games", "players", "store", "solve", "paths", "match", "keeper", "knowledge_formats"},
+    "experiments": BELOW_INTERFACES,
+    "envs": BELOW_INTERFACES | {"experiments"},
+    "web": BELOW_INTERFACES | {"experiments"},
+    "cli": BELOW_INTERFACES | {"experiments", "envs"},
     # The OpenSpiel bridge numbers actions with the environments' codec; nothing imports it.
     "openspiel": {"games", "solve", "players", "match", "paths", "envs"},
     "paths": set(),
@@ -46,18 +52,8 @@ def imported_parts(path: Path, source: Path = SOURCE) -> set[str]:
     relative = path.relative_to(source)
     package = list(relative.parts[:-1])
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    # Imports under `if TYPE_CHECKING:` are for the type checker, not run time: skipped.
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for statement in node.body
-        for inner in ast.walk(statement)
-    }
     found = set()
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[: len(package) - (node.level - 1)]
@@ -107,4 +103,12 @@ def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> N
     for name in ("base.py", "../store/db.py", "../match.py", "../solve/kernels.py", "../web/app.py"):
         (module.parent / name).parent.mkdir(exist_ok=True)
         (module.parent / name).touch()
-    assert imported_parts(module, tmp_path) == {"players", "solve", "store", "match"}
+    assert imported_parts(module, tmp_path) == {"players", "solve", "store", "match", "web"}
+
+
+def test_match_and_keeper_never_import_each_other() -> None:
+    """Match keeps only through a keeper it is given (a protocol), and the keeper knows no match:
+    not at run time, not for types."""
+    assert "keeper" not in imported_parts(SOURCE / "match.py")
+    assert "match" not in imported_parts(SOURCE / "keeper.py")
+    assert "store" not in imported_parts(SOURCE / "match.py")  # a match opens no store of its own

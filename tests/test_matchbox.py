@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import gamelearn
-from gamelearn.match import End, play_game
+from gamelearn import End, play_game
 from gamelearn.players.base import Player
 from gamelearn.players.matchbox import HerPlayer, HimPlayer, MenacePlayer
 from gamelearn.players.matchbox_tables import count_boxes, position_table

@@ -8,8 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import gamelearn
+from gamelearn import play_game
 from gamelearn.cli.main import app
-from gamelearn.match import play_game
 from gamelearn.store.db import Store
 
 runner = CliRunner()

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 import gamelearn
+from gamelearn import play_game
 from gamelearn.cli.main import app
 from gamelearn.experiments import matchbox as experiments
-from gamelearn.match import play_game
 from gamelearn.players.matchbox import HerPlayer, MenacePlayer
 from gamelearn.store.db import Store
 from gamelearn.store.json_files import write_json_file

@@ -27,7 +27,7 @@ from reliability_support import REPO, command_env, gamelearn, memory_file, one_e
 WRITER = """
 import sys
 from gamelearn.games import get_game
-from gamelearn.match import play_game
+from gamelearn import play_game
 from gamelearn.players.registry import make_player
 
 game = get_game("tictactoe")

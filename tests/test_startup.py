@@ -120,6 +120,16 @@ def test_solving_tictactoe_loads_neither_teeko_nor_the_store_nor_numba() -> None
     assert heavy(modules) == set()
 
 
+def test_a_game_of_players_that_do_not_learn_loads_neither_the_keeper_nor_the_store() -> None:
+    modules = imported_after(
+        "import gamelearn\ngame = gamelearn.get_game('tictactoe')\n"
+        "gamelearn.play_game(game, [gamelearn.make_player(game, 'random', seed=s) for s in (1, 2)], seed=3)"
+    )
+    assert "gamelearn.match" in modules  # it did play
+    assert not {"gamelearn.keeper", "gamelearn.store", "gamelearn.knowledge_formats"} & set(modules)
+    assert heavy(modules) == set()
+
+
 def test_the_public_names_are_there_when_asked_for() -> None:
     import gamelearn
 

@@ -22,8 +22,10 @@ if TYPE_CHECKING:
     from .experiments.api import curves, grade, tournament, train
     from .experiments.suites import get_suite
     from .games import GAME_NAMES, Game, IllegalMove, get_game
+    from .games.record import End, GameRecord
     from .keeper import Keeper, load_player
-    from .match import End, GameRecord, Match, play_game
+    from .match import Match
+    from .play import play_game
     from .players.base import Player
     from .players.registry import make_player
 
@@ -42,10 +44,10 @@ _LAZY = {
     "get_game": ".games",
     "Keeper": ".keeper",
     "load_player": ".keeper",
-    "End": ".match",
-    "GameRecord": ".match",
+    "End": ".games.record",
+    "GameRecord": ".games.record",
     "Match": ".match",
-    "play_game": ".match",
+    "play_game": ".play",
     "Player": ".players.base",
     "make_player": ".players.registry",
     # the experiments, as the command runs them, with typed results (experiments/api.py)

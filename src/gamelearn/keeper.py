@@ -7,12 +7,11 @@ processes teaching one learner therefore queue at the transaction, each applies 
 the other has written, and no lesson is lost.  The player ends the transaction holding the merged
 knowledge, so its next choices see what every process taught it.
 
-Where the knowledge lives depends on its format (``Learner.knowledge_format``):
-
-* ``"document"``: one JSON document per (owner, kind, name) in the store's learners table;
-* ``"thesis-memory"``: the thesis memory's records in file order (the store's memory tables,
-  which ``gamelearn teeko memory import/export`` share); only the records a game changed are
-  written.  A thesis player given a memory.m *path* reads it once and never writes it.
+Where the knowledge lives depends on its format (``Learner.knowledge_format``), and only the
+format's storage (:mod:`gamelearn.knowledge_formats`) knows: boxes, tables and weights are one
+JSON document per (owner, kind, name); a thesis memory is its records in file order, of which a
+game writes only those it changed.  A thesis player given a memory.m *path* reads it once and
+never writes it.  The keeper asks every format the same questions.
 
 A learner made with ``train=off`` is frozen: it is loaded, never written.
 """
@@ -24,29 +23,23 @@ import threading
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .players.knowledge import Learner, Lesson
+from .knowledge_formats import KeptKnowledge, KnowledgeFile, kept_knowledge, knowledge_file
+from .players.knowledge import Kept, Knowledge, Learner
 from .store.db import Store
 from .store.files import FileInUseError, FileLock
 
 if TYPE_CHECKING:
-    from .match import GameRecord
-    from .players.thesis.memory import Memory as ThesisMemory
+    from .games.base import Game
+    from .games.record import GameRecord
+    from .players.base import Player
+
+__all__ = ["LOCAL_OWNER", "Kept", "Keeper", "default_keeper", "keeper_for", "load_player", "reading_keeper"]
 
 #: The store's owner for the command line and the Python API (the web app uses each browser's id).
 LOCAL_OWNER = "local"
-
-
-@dataclass(frozen=True)
-class Kept:
-    """What one learner learned from one game (or a batch of games), as the keeper applied it."""
-
-    side: int | None
-    learner: Learner
-    lesson: Lesson
 
 
 class Keeper:
@@ -78,22 +71,17 @@ class Keeper:
     @staticmethod
     def is_kept(player: object) -> bool:
         """True for a learner the keeper reads from the store or a file."""
-        return isinstance(player, Learner) and (player.keep_name() is not None or _memory_path(player) is not None)
+        # the class stands in for an opened store: answering opens none
+        return isinstance(player, Learner) and kept_knowledge(Store, LOCAL_OWNER, player) is not None
 
-    def stored(self, learner: Learner) -> Any | None:
+    def kept(self, learner: Learner) -> KeptKnowledge | None:
+        """Where this keeper keeps ``learner``'s knowledge, in its format (None: nobody keeps it)."""
+        return kept_knowledge(lambda: self.store, self.owner, learner)
+
+    def stored(self, learner: Learner) -> Knowledge | None:
         """The latest stored knowledge of ``learner`` (None when nothing is kept under its name)."""
-        path = _memory_path(learner)
-        if path is not None:
-            from .store.thesis_files import read_memory_entries
-
-            return [list(entry) for entry in read_memory_entries(path)]
-        name = learner.keep_name()
-        if name is None:
-            return None
-        if learner.knowledge_format == "thesis-memory":
-            entries = self.store.load_memory(name, owner=self.owner)
-            return None if entries is None else [list(entry) for entry in entries]
-        return self.store.load_learner(learner.keep_kind(), name, owner=self.owner)
+        kept = self.kept(learner)
+        return None if kept is None else kept.load()
 
     def attach(self, player: object) -> bool:
         """Load a kept learner's latest knowledge into it; True if it had any (a new name: False,
@@ -119,26 +107,24 @@ class Keeper:
         self._attached.add(player)
         return loaded
 
-    def load_player(self, game: Any, spec: str, seed: int | None = None) -> Any:
+    def load_player(self, game: Game[Any], spec: str, seed: int | None = None) -> Player:
         """``make_player`` and then :meth:`attach`: a player ready to play with what it knows."""
         from .players.registry import make_player
 
-        player = make_player(game, spec, seed=seed)
+        player: Player = make_player(game, spec, seed=seed)
         self.attach(player)
         return player
 
     def describe_slot(self, learner: Learner) -> str:
-        path = _memory_path(learner)
-        if path is not None:
-            return f"{learner.kind} memory file {path}"
-        return f"{learner.kind} {learner.keep_name()!r} in the store"
+        kept = self.kept(learner)
+        return f"{learner.kind} {learner.keep_name()!r} in the store" if kept is None else kept.describe()
 
     # Keeping ---------------------------------------------------------------------------------
 
     def keep(
         self,
         record: GameRecord,
-        seats: Sequence[tuple[Any, int | None]],
+        seats: Sequence[tuple[Player, int | None]],
         record_context: str | None = None,
     ) -> list[Kept]:
         """Teach each learner of ``seats`` (player, side) the finished game ``record`` and keep
@@ -152,23 +138,26 @@ class Keeper:
     def keep_many(
         self,
         records: Iterable[GameRecord],
-        seats: Sequence[tuple[Any, int | None]],
+        seats: Sequence[tuple[Player, int | None]],
         record_context: str | None = None,
     ) -> list[Kept]:
         """:meth:`keep` for several games in order, in one transaction (a batch's checkpoint)."""
         records = list(records)
-        learners = [(player, side) for player, side in seats if isinstance(player, Learner)]
+        learners: list[tuple[Learner, int | None]] = [
+            (player, side) for player, side in seats if isinstance(player, Learner)
+        ]
         kept_here = any(self.is_kept(player) and player.trains for player, _ in learners)
         if not kept_here and record_context is None:
             return [_learn_in_memory(player, side, records) for player, side in learners]
         results: list[Kept] = []
         with self.store.transaction():
             for player, side in learners:
-                if not (self.is_kept(player) and player.trains) or _memory_path(player) is not None:
+                kept = self.kept(player) if player.trains else None
+                if kept is None or not kept.writable:
                     results.append(_learn_in_memory(player, side, records))
                     continue
                 try:
-                    stored = self.stored(player)
+                    stored = kept.load()
                     if stored is not None:
                         player.load(stored)
                 except ValueError as error:
@@ -177,50 +166,12 @@ class Keeper:
                 for record in records:
                     player.learn(record, side)
                 after = player.knowledge()
-                self._write(player, before if stored is not None else None, after)
+                kept.apply(before if stored is not None else None, after)
                 results.append(Kept(side, player, player.lesson(before, after)))
             if record_context is not None:
                 for record in records:
                     self.store.add_record(record, owner=self.owner, context=record_context)
         return results
-
-    def teach_memory(
-        self,
-        name: str,
-        lessons: Iterable[tuple[Sequence[int], int]],
-        cached: tuple[float | None, ThesisMemory] | None = None,
-    ) -> ThesisMemory:
-        """Apply thesis-engine lessons to the latest stored thesis memory ``name``, in one
-        transaction (the caller's, when it holds one: a batch saves its memories, score and
-        result together): reload, learn each lesson in order, write the changed records; a name
-        not kept yet is created.  A lesson is the boards after plies 9.. of a won game (keys) and
-        the side (+1/-1) it is learned as won by, as ``Memory.learn`` takes them.
-
-        ``cached`` is (version, memory) of what the caller last got back, with the version
-        :meth:`memory_version` gave after its transaction committed: when the store's version
-        is still that one, nobody wrote since, and the reload is skipped (a large memory is not
-        read again every few seconds).  Returns the memory as written.
-        """
-        from .players.thesis.memory import Memory
-
-        with self.store.transaction():
-            version = self.store.memory_version(name, owner=self.owner)
-            if cached is not None and version is not None and cached[0] == version:
-                memory = cached[1]
-            else:  # another process wrote it since (or nothing is cached): reload
-                memory = Memory(self.store.load_memory(name, owner=self.owner) or [])
-            for boards, winner in lessons:
-                memory.learn(boards, winner)
-            changes = memory.take_changes()
-            if version is None:
-                self.store.save_memory(name, list(memory.entries()), owner=self.owner)
-            elif changes:
-                self.store.update_memory(name, changes, owner=self.owner)
-        return memory
-
-    def memory_version(self, name: str) -> float | None:
-        """When thesis memory ``name`` was last written (None: not kept); see :meth:`teach_memory`."""
-        return self.store.memory_version(name, owner=self.owner)
 
     def save(self, learner: Learner, replace: bool = True) -> None:
         """Write what ``learner`` knows now under its name (an import, a training run's result),
@@ -231,9 +182,11 @@ class Keeper:
         if name is None:
             raise ValueError(f"this {learner.kind} has no name to be kept under")
         with self.store.transaction():
-            if not replace and self.exists(learner):
+            kept = self.kept(learner)
+            assert kept is not None  # a learner with a name is kept
+            if not replace and kept.exists():
                 raise ValueError(f"a {learner.kind} named {name!r} is already in the store (use --replace, or --name)")
-            self._write(learner, None, learner.knowledge())
+            kept.save(learner.knowledge())
 
     @contextmanager
     def writing_whole(self, learner: Learner) -> Iterator[None]:
@@ -261,39 +214,22 @@ class Keeper:
             lock.release()
 
     def exists(self, learner: Learner) -> bool:
-        """True if something is kept under ``learner``'s name (read, not checked)."""
-        name = learner.keep_name()
-        if name is None:
-            return False
-        if learner.knowledge_format == "thesis-memory":
-            return name in self.store.list_memories(owner=self.owner)
-        return (learner.keep_kind(), name) in self.store.list_learners(learner.keep_kind(), owner=self.owner)
+        """True if something is kept for ``learner`` (under its name, or its memory file)."""
+        kept = self.kept(learner)
+        return kept is not None and kept.exists()
 
     def forget(self, learner: Learner) -> bool:
         """Delete what is kept under ``learner``'s name; True if something was."""
-        name = learner.keep_name()
-        if name is None:
-            return False
-        if learner.knowledge_format == "thesis-memory":
-            return self.store.delete_memory(name, owner=self.owner)
-        return self.store.delete_learner(learner.keep_kind(), name, owner=self.owner)
+        kept = self.kept(learner)
+        return kept is not None and kept.forget()
 
-    def _write(self, learner: Learner, before: Any | None, after: Any) -> None:
-        name = learner.keep_name()
-        assert name is not None  # only kept learners are written
-        if learner.knowledge_format != "thesis-memory":
-            self.store.save_learner(learner.keep_kind(), name, after, owner=self.owner)
-            return
-        entries = [(str(board), int(x), int(o)) for board, x, o in after]
-        if before is None:
-            self.store.save_memory(name, entries, owner=self.owner)
-            return
-        old = [tuple(entry) for entry in before]
-        # The memory only grows and changes in place (a board keeps its record number), so only
-        # the records that differ are written: a 10,000-game memory is not rewritten per game.
-        changes = {i: entry for i, entry in enumerate(entries) if i >= len(old) or tuple(old[i]) != entry}
-        if changes:
-            self.store.update_memory(name, changes, owner=self.owner)
+    def export(self, learner: Learner) -> KnowledgeFile:
+        """What ``learner`` knows, latest kept knowledge loaded first, as a file to download (a
+        thesis memory as memory.m, the others as JSON)."""
+        stored = self.stored(learner)
+        if stored is not None:
+            learner.load(stored)
+        return knowledge_file(learner, learner.knowledge())
 
 
 def _learn_in_memory(player: Learner, side: int | None, records: list[GameRecord]) -> Kept:
@@ -302,11 +238,6 @@ def _learn_in_memory(player: Learner, side: int | None, records: list[GameRecord
         player.learn(record, side)
     after = player.knowledge()
     return Kept(side, player, player.lesson(before, after))
-
-
-def _memory_path(player: object) -> Path | None:
-    path = getattr(player, "memory_path", None)
-    return Path(path) if path else None
 
 
 _DEFAULT: dict[str, Keeper] = {}
@@ -342,7 +273,13 @@ def reading_keeper() -> Keeper:
         return keeper
 
 
-def load_player(game: Any, spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Any:
+def keeper_for(players: Iterable[object]) -> Keeper | None:
+    """The default store's keeper when one of ``players`` is a kept learner (a name, a memory
+    file), else None: what a game played without a keeper of its own is kept by."""
+    return default_keeper() if any(Keeper.is_kept(player) for player in players) else None
+
+
+def load_player(game: Game[Any], spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Player:
     """``make_player`` for a player that may be kept: a learner named in the spec comes loaded
     with what the store (``keeper``'s, else the default one) keeps under its name."""
     return (keeper if keeper is not None else default_keeper()).load_player(game, spec, seed=seed)

@@ -4,75 +4,16 @@ learning after it (the play layer)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .games import Game, IllegalMove
+from .games.record import End, GameRecord
 
 if TYPE_CHECKING:
-    from .keeper import Keeper, Kept
+    from .players.base import Player
+    from .players.knowledge import Kept
 
-
-class End(StrEnum):
-    """How a game ended."""
-
-    WIN = "win"  # a side met the game's winning condition
-    DRAW = "draw"  # a draw by the rules (tic-tac-toe's full board)
-    REPETITION = "repetition"  # a position (board and side to move) seen for the third time
-    MAX_PLIES = "max-plies"  # the ply cap was reached
-    RESIGN = "resign"  # a player gave up (an empty matchbox)
-    ABANDONED = "abandoned"  # a person quit
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A finished game.  ``states[k]`` is the position before ``moves[k]``; the last is the final one.
-
-    A game played from an opening (a tournament's book) keeps the opening's moves, played by the
-    rules from the initial position to ``states[0]``, in ``opening``: the game replays as
-    ``opening + moves`` from the start.  ``moves`` and ``states`` hold only what the players chose
-    and met, so a learner learns from its own moves, never from the book's."""
-
-    game: str
-    players: tuple[str, str]
-    moves: tuple[str, ...]
-    states: tuple[Hashable, ...]
-    winner: int | None
-    end: End
-    seed: int | None = None
-    opening: tuple[str, ...] = ()
-
-    @property
-    def plies(self) -> int:
-        return len(self.moves)
-
-    @property
-    def final(self) -> Hashable:
-        return self.states[-1]
-
-    def _repr_html_(self) -> str:
-        """The moves and the final board (the last move shaded), for Jupyter (gamelearn.games.svg)."""
-        from .games import get_game
-        from .games.svg import record_html
-
-        game = get_game(self.game)
-        result = "a draw" if self.winner is None else f"{game.symbols[self.winner]} won"
-        sides = " v ".join(f"{symbol} {spec}" for symbol, spec in zip(game.symbols, self.players, strict=True))
-        summary = f"{game.spec}, {sides}: {result} ({self.end.value}, {self.plies} plies)"
-        return record_html(game, self.moves, self.states, summary, self.opening)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "players": list(self.players),
-            "moves": list(self.moves),
-            "winner": self.winner,
-            "end": self.end.value,
-            "plies": self.plies,
-            "seed": self.seed,
-            "opening": list(self.opening),
-        }
+__all__ = ["DEFAULT_MAX_PLIES", "End", "GameOver", "GameRecord", "Match", "MatchKeeper", "play_game"]
 
 
 DEFAULT_MAX_PLIES = 200
@@ -80,6 +21,21 @@ DEFAULT_MAX_PLIES = 200
 
 class GameOver(ValueError):
     """A move asked of a match that has ended."""
+
+
+class MatchKeeper(Protocol):
+    """What a match needs of the keeper it is given (:class:`gamelearn.keeper.Keeper` is one):
+    the match knows nothing of the store behind it."""
+
+    def attach_once(self, player: object) -> bool:
+        """Load a kept learner's knowledge into ``player`` the first time it is seen."""
+        ...
+
+    def keep(
+        self, record: GameRecord, seats: Sequence[tuple[Player, int | None]], record_context: str | None = None
+    ) -> list[Kept]:
+        """Teach each seated learner the finished game and keep what it learned."""
+        ...
 
 
 class Match:
@@ -102,22 +58,23 @@ class Match:
     keeps them (:attr:`GameRecord.opening`).  IllegalMove (a ValueError) for an opening the rules
     refuse, ValueError for one that ends the game or for both ``start`` and ``opening``.
 
-    Learners with a name (or a memory file) are kept by a :class:`~gamelearn.keeper.Keeper`:
-    ``keeper`` if given, else the default store's.  The keeper loads them when the match begins
-    and applies the game's lesson to the latest stored knowledge in one transaction at the end;
-    ``lessons`` then says what each learner learned.  Without a keeper and without kept learners
-    the players learn in memory only, at no extra cost.
+    Learners are kept only through the ``keeper`` given (a :class:`MatchKeeper`, such as
+    :class:`gamelearn.keeper.Keeper`): it loads them when the match begins and applies the game's
+    lesson to the latest stored knowledge in one transaction at the end; ``lessons`` then says
+    what each learner learned.  Without a keeper the players learn in memory only and the match
+    touches no store, whatever their names (``gamelearn.play_game`` and
+    :func:`gamelearn.play.kept_match` give kept learners the default store's keeper).
     """
 
     def __init__(
         self,
-        game: Game,
-        players: Sequence[Any],
+        game: Game[Any],
+        players: Sequence[Player],
         seed: int | None = None,
         max_plies: int = DEFAULT_MAX_PLIES,
         start: Hashable | None = None,
         learn: bool = True,
-        keeper: Keeper | None = None,
+        keeper: MatchKeeper | None = None,
         opening: Sequence[str] = (),
     ) -> None:
         if len(players) != 2:
@@ -125,7 +82,7 @@ class Match:
         if max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.game = game
-        self.players: tuple[Any, Any] = (players[0], players[1])
+        self.players: tuple[Player, Player] = (players[0], players[1])
         self.seed = seed
         self.max_plies = max_plies
         self.auto_learn = learn
@@ -148,7 +105,7 @@ class Match:
         self._record: GameRecord | None = None
         self._learned = False
         self.lessons: list[Kept] = []
-        self.keeper = keeper if keeper is not None else _default_keeper_for(self.players)
+        self.keeper = keeper
         if self.keeper is not None:
             for player in dict.fromkeys(self.players):  # one learner on both sides: loaded once
                 self.keeper.attach_once(player)
@@ -262,7 +219,7 @@ class Match:
             return False
         self._learned = True
         first, second = self.players
-        seats: list[tuple[Any, int | None]] = [(first, None)] if first is second else [(first, 0), (second, 1)]
+        seats: list[tuple[Player, int | None]] = [(first, None)] if first is second else [(first, 0), (second, 1)]
         if self.keeper is not None:
             self.lessons = self.keeper.keep(self._record, seats, record_context=record_context)
         else:
@@ -338,27 +295,15 @@ class Match:
         )
 
 
-def _default_keeper_for(players: Sequence[Any]) -> Keeper | None:
-    """The default store's keeper when a player is a kept learner (a name, a memory file)."""
-    global _keeper_module
-    if _keeper_module is None:  # imported on the first game, then kept: play_game's loop is short
-        from . import keeper as _keeper_module
-    is_kept = _keeper_module.Keeper.is_kept
-    return _keeper_module.default_keeper() if is_kept(players[0]) or is_kept(players[1]) else None
-
-
-_keeper_module: Any = None
-
-
 def play_game(
-    game: Game,
-    players: Sequence[Any],
+    game: Game[Any],
+    players: Sequence[Player],
     seed: int | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
     start: Hashable | None = None,
     learn: bool = True,
     on_move: Callable[[Hashable, str, Hashable], None] | None = None,
-    keeper: Keeper | None = None,
+    keeper: MatchKeeper | None = None,
     opening: Sequence[str] = (),
 ) -> GameRecord:
     """Play one game; ``players[0]`` moves first from the initial position (or ``start``).  With an
@@ -369,7 +314,9 @@ def play_game(
     so the same seed and the same players replay the same game.  A position seen for the third
     time, or ``max_plies`` plies, ends the game as a draw.  After it, each player's ``learn`` is
     called with the record and its side (unless ``learn`` is False).  ``on_move(before, move,
-    after)`` sees every move played, before anyone learns.  A thin loop over :class:`Match`.
+    after)`` sees every move played, before anyone learns.  A thin loop over :class:`Match`;
+    learners are kept only through ``keeper`` (``gamelearn.play_game`` gives kept learners the
+    default store's).
     """
     # The match does not learn by itself: on_move sees the last move before the players learn.
     match = Match(

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING
 
 from ..games import get_game
 from ..games.teeko import Teeko, TeekoState
-from ..keeper import Keeper
+from ..keeper import LOCAL_OWNER
+from ..knowledge_formats import ThesisMemory
 from ..match import End, GameRecord
 from ..players.thesis.board import digits_key
 from ..players.thesis.memory import Memory, MemoryFull
@@ -391,13 +392,13 @@ class ConsoleSession:
         assert current is not None
         program = self._program_symbol()
         winner_digit = 1 if winner == (0 if program is None else program) else 2  # the last mover, fixed
-        keeper = Keeper(self.store)
-        version = keeper.memory_version(self.memory_name)
+        kept = ThesisMemory(self.store, LOCAL_OWNER, self.memory_name)
+        version = kept.version()
         before = self.store.load_memory(self.memory_name) or []
         keys = [digits_key(board) for board in current.history]
         lesson = [(keys, 1 if winner_digit == 1 else -1)]
         try:
-            memory = keeper.teach_memory(self.memory_name, lesson, cached=(version, Memory(before)))
+            memory = kept.learn(lesson, cached=(version, Memory(before)))
         except MemoryFull as full:  # raised before anything is written: the memory is as it was
             return [f"Not learned: {full}; a thesis memory holds counts up to 9999 (memory {self.memory_name!r})."]
         changes = [(position, memory.entry(position)) for position in changed_records(before, memory)]
@@ -420,14 +421,8 @@ class ConsoleSession:
         names = ("thesis:" + self.switches.flags(),) * 2
         if program is not None:
             names = tuple("human" if index != program else names[0] for index in (0, 1))  # type: ignore[assignment]
-        record = GameRecord(
-            game="teeko",
-            players=(names[0], names[1]),
-            moves=tuple(current.moves),
-            states=tuple(current.states),
-            winner=winner,
-            end=end,
-        )
+        row = {"game": "teeko", "players": names, "moves": current.moves, "winner": winner, "end": end}
+        record = GameRecord.from_dict(self.game, row, start=current.states[0])
         self.store.add_record(record, context=CONTEXT)
 
 

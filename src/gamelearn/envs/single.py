@@ -99,7 +99,8 @@ class SingleAgentEnv(gymnasium.Env):
         if not self.opponent_learns:
             return
         players = ("agent", self.opponent.spec()) if self.agent_side == 0 else (self.opponent.spec(), "agent")
-        record = GameRecord(self.game.name, players, tuple(self.moves), tuple(self.states), winner, end, None)
+        row = {"game": self.game.name, "players": players, "moves": self.moves, "winner": winner, "end": end}
+        record = GameRecord.from_dict(self.game, row, start=self.states[0])
         if self.keeper is not None:
             self.keeper.keep(record, [(self.opponent, 1 - self.agent_side)])
         else:

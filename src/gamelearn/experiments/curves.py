@@ -39,7 +39,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..games import Game, get_game
-from ..match import DEFAULT_MAX_PLIES, GameRecord, play_game
+from ..match import DEFAULT_MAX_PLIES, GameRecord
+from ..play import play_game
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
 from .grading import grade_player

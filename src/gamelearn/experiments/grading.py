@@ -188,7 +188,7 @@ def check_arguments(game: Game, specs: Sequence[str], suite: str | None) -> Suit
         player = make_player(game, graded_spec(game, spec), seed=0)
         if player.is_human:
             raise ValueError(f"{spec!r}: grading measures machines, not a person")
-        if isinstance(player, Learner) and Keeper.is_kept(player) and getattr(player, "memory_path", None) is None:
+        if isinstance(player, Learner) and Keeper.is_kept(player):
             if not default_keeper().exists(player):
                 raise ValueError(f"{spec!r}: nothing is kept in the store under that name")
     return get_suite(game, suite)

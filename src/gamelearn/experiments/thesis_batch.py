@@ -52,6 +52,7 @@ from ..store.thesis_memories import MemoryRef, load_stat, save_stat, write_memor
 from .interrupts import signals_deferred
 
 if TYPE_CHECKING:
+    from ..knowledge_formats import ThesisMemory
     from ..store.db import Store
 
 MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
@@ -317,8 +318,8 @@ class BatchKeeper:
     together in one store transaction, at most :data:`SAVE_EVERY_SECONDS` apart.
 
     A memory in the store gets each lesson applied to its latest stored state inside the
-    transaction, by the keeper (:meth:`gamelearn.keeper.Keeper.teach_memory`: reload, apply the
-    pending lessons in order, write the changed records), so
+    transaction, by its storage (:meth:`gamelearn.knowledge_formats.ThesisMemory.learn`: reload,
+    apply the pending lessons in order, write the changed records), so
     batches, games and imports writing the same memory at once lose nothing: the memory is what
     some serial order of all their lessons makes.  A thesis file (and a ``stat_path``) is written
     whole from the batch's own copy, as the original program did: one writer per file.
@@ -335,10 +336,7 @@ class BatchKeeper:
     ) -> None:
         import time
 
-        from ..keeper import Keeper
-
         self.store = store
-        self.keeper = Keeper(store)  # a store memory's lessons go through the play layer's keeper
         self.memories = list(memories)
         self.stat_at_start = tuple(stat_at_start)
         self.stat_path = stat_path
@@ -395,7 +393,7 @@ class BatchKeeper:
                 self._stored.clear()  # perhaps rolled back: the cached copies are not to be trusted
                 raise
             for name, (_, memory) in list(self._stored.items()):  # committed: what we wrote is current
-                self._stored[name] = (self.keeper.memory_version(name), memory)
+                self._stored[name] = (self._kept(name).version(), memory)
             self.saved_games = games
             self.last_save = self.clock()
         return games
@@ -435,6 +433,13 @@ class BatchKeeper:
             else:
                 self.store.update_result(self.result_id, payload)
 
+    def _kept(self, name: str) -> ThesisMemory:
+        """Where the store keeps memory ``name``: its lessons go through the play layer's storage."""
+        from ..keeper import LOCAL_OWNER
+        from ..knowledge_formats import ThesisMemory
+
+        return ThesisMemory(self.store, LOCAL_OWNER, name)
+
     def _save_memory(self, kept: KeptMemory, new: Sequence[GameSummary]) -> None:
         lessons = [g.lesson for g in new if g.lesson is not None and kept.side in g.lesson.sides]
         ref = kept.ref
@@ -447,5 +452,5 @@ class BatchKeeper:
             return
         assert ref.name is not None
         lessons_in_order = [(lesson.boards, lesson.winner) for lesson in lessons]
-        stored = self.keeper.teach_memory(ref.name, lessons_in_order, self._stored.get(ref.name))
+        stored = self._kept(ref.name).learn(lessons_in_order, self._stored.get(ref.name))
         self._stored[ref.name] = (None, stored)  # its version is read back once the transaction commits

@@ -233,7 +233,7 @@ def check_arguments(
                 f"{spec!r}: a stored learner that learns would be taught by every pair at once; "
                 "add train=off to measure it as stored, or drop its name to let it learn in memory"
             )
-        if Keeper.is_kept(player) and getattr(player, "memory_path", None) is None:
+        if Keeper.is_kept(player):
             from ..keeper import default_keeper
 
             if not default_keeper().exists(player):  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..games import Game
-    from ..match import GameRecord
+    from ..games.record import GameRecord
 
 
 class Player:

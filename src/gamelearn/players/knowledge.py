@@ -27,15 +27,27 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .base import Player
 
 if TYPE_CHECKING:
-    from ..match import GameRecord
+    from ..games.record import GameRecord
 
 #: A learner's knowledge: a value JSON can write.
 Knowledge = Any
+
+
+class KnowledgeFormat(StrEnum):
+    """The shape of a learner's knowledge, which says how it is kept: each learner class names
+    one, and the play layer maps each to the storage that keeps it (``gamelearn.knowledge_formats``)."""
+
+    BOXES = "boxes"  # matchboxes and their beads (Michie 1961; Gardner 1962's HER and HIM)
+    TD_TABLE = "td-table"  # a table of position values (Sutton & Barto's TD(0))
+    NETWORK_WEIGHTS = "network-weights"  # a policy-value network's weights (the az learner)
+    THESIS_MEMORY = "thesis-memory"  # the thesis memory's ordered records (Despotovic 1999)
+    NTUPLE_WEIGHTS = "ntuple-weights"  # n-tuple look-up tables' weights (Thill et al.)
 
 
 @dataclass(frozen=True)
@@ -77,12 +89,21 @@ class Lesson:
         return {"kind": self.kind, "text": self.text, "changes": [change.to_dict() for change in self.changes]}
 
 
+@dataclass(frozen=True)
+class Kept:
+    """What one learner learned from one game (or a batch of games), as the keeper applied it."""
+
+    side: int | None
+    learner: Learner
+    lesson: Lesson
+
+
 class Learner(Player):
     """A player whose knowledge is a value (see the module docstring for the contract)."""
 
-    #: Where the keeper keeps the knowledge: "document" (one JSON value under kind and name) or
-    #: "thesis-memory" (the thesis memory's ordered records, which the memory commands share).
-    knowledge_format: ClassVar[str] = "document"
+    #: The shape of the knowledge, chosen once by each learner class; the play layer keeps each
+    #: format its own way (the thesis memory's records in order, the others as one JSON value).
+    knowledge_format: ClassVar[KnowledgeFormat]
 
     #: The name the keeper keeps this learner under (None: it lives as long as the player).
     name: str | None = None

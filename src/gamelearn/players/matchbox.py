@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import Game
 from ..games.hexapawn import pawn_moves
-from .knowledge import Change, Knowledge, Learner, Lesson
+from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .matchbox_beads import (
     MENACE_BEADS,
     MENACE_REWARDS,
@@ -47,7 +47,7 @@ from .matchbox_tables import colour_of, position_table, stabilizer
 from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
-    from ..match import GameRecord
+    from ..games.record import GameRecord
 
 FORMAT = "gamelearn-matchboxes"
 FORMAT_VERSION = 1
@@ -55,6 +55,8 @@ FORMAT_VERSION = 1
 
 class MatchboxPlayer(Learner):
     """What HER, HIM and MENACE share: boxes named by canonical boards, their knowledge as a value."""
+
+    knowledge_format = KnowledgeFormat.BOXES
 
     kind = "matchbox"
     game_name = ""

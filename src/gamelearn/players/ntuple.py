@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import ntuple_kernels as kernels
-from .knowledge import Change, Knowledge, Learner, Lesson
+from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .ntuple_layout import GAME_IDS, LAYOUTS, Features, Layout, compile_features, neighbours, pieces, win_masks
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
-    from ..match import GameRecord
+    from ..games.record import GameRecord
 
 FORMAT = "gamelearn-ntuple"
 VERSION = 1
@@ -188,6 +188,8 @@ class Trainer:
 class NtuplePlayer(Learner):
     """See the module docstring; options ``name``, ``search``, ``train``, ``alpha``, ``epsilon``,
     ``trace``."""
+
+    knowledge_format = KnowledgeFormat.NTUPLE_WEIGHTS
 
     kind = "ntuple"
 

@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from .knowledge import Change, Knowledge, Learner, Lesson
+from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .registry import Option, PlayerKind, parse_fraction, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
-    from ..match import GameRecord
+    from ..games.record import GameRecord
 
 #: The value of a position never seen: as likely to win as to lose.
 UNKNOWN_VALUE = 0.5
@@ -47,6 +47,8 @@ def result_for(winner: int | None, side: int) -> float:
 
 class TDPlayer(Learner):
     """Tabular TD(0) over afterstates; see the module docstring."""
+
+    knowledge_format = KnowledgeFormat.TD_TABLE
 
     kind = "td"
 

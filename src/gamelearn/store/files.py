@@ -34,7 +34,7 @@ import stat
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import IO, BinaryIO
+from typing import IO, Any, BinaryIO
 
 #: A temporary file of ours older than this was left by a process that died: no write of ours
 #: takes an hour between creating its temporary file and renaming it.
@@ -146,7 +146,7 @@ class AtomicFile:
             if keep_mode is not None:
                 os.chmod(handle, keep_mode)
             if encoding is None:
-                self.stream: IO = os.fdopen(handle, "wb")
+                self.stream: IO[Any] = os.fdopen(handle, "wb")  # bytes, or text with an encoding
             else:
                 self.stream = os.fdopen(handle, "w", encoding=encoding, newline=newline)
         except BaseException:

@@ -89,18 +89,8 @@ def first_box_history(
         if learner.kind not in kinds or row["end"] == End.ABANDONED.value:
             continue
         side = None if kinds.count(learner.kind) == 2 else kinds.index(learner.kind)
-        states = [game.initial()]
-        for move in row["moves"]:
-            states.append(game.play(states[-1], move))
-        record = GameRecord(
-            game.name,
-            tuple(row["players"]),
-            tuple(row["moves"]),
-            tuple(states),
-            row["winner"],
-            End(row["end"]),
-            row["seed"],
-        )
+        record = GameRecord.from_dict(game, {**row, "game": game.name})
+        states = record.states
         games.append((record, side))
         mover = 0 if side is None else side
         first_move = next((ply for ply, state in enumerate(states[:-1]) if game.to_move(state) == mover), None)

@@ -15,9 +15,8 @@ from typing import Any
 
 from ..games import GAME_NAMES, Game, get_game
 from ..keeper import Keeper, Kept
-from ..players.knowledge import Learner
+from ..players.knowledge import KnowledgeFormat, Learner
 from ..players.registry import kinds_for, make_player
-from ..store.thesis_files import format_memory
 from .sessions import BeadChange, PageLesson
 
 #: The store name of a browser's learner (one per kind and game); the owner id tells browsers apart.
@@ -59,7 +58,7 @@ def words_for(kind: str) -> PlayerWords:
 
 def export_label(learner: Learner) -> str:
     """The label of the link that downloads the learner (see :func:`export`)."""
-    return "Export memory.m" if learner.knowledge_format == "thesis-memory" else "Export JSON"
+    return "Export memory.m" if learner.knowledge_format is KnowledgeFormat.THESIS_MEMORY else "Export JSON"
 
 
 def spec_kind(spec: str) -> str:
@@ -128,14 +127,5 @@ def lesson_for_page(kept: Kept, side: int, kind: str, lost: bool) -> PageLesson:
 
 def export(keeper: Keeper, learner: Learner) -> Export:
     """The browser's learner as a file: a thesis memory as memory.m, the others as JSON."""
-    stored = keeper.stored(learner)
-    if stored is not None:
-        learner.load(stored)
-    knowledge = learner.knowledge()
-    if learner.knowledge_format == "thesis-memory":
-        entries = [(board, x_wins, o_wins) for board, x_wins, o_wins in knowledge]
-        return Export("memory.m", "application/octet-stream", format_memory(entries))
-    import json
-
-    content = json.dumps(knowledge, indent=1, sort_keys=True).encode()
-    return Export(f"{learner.kind}-{learner.game.name}.json", "application/json", content)
+    file = keeper.export(learner)
+    return Export(file.name, file.media_type, file.content)

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 import jax
 import numpy as np
 
-from ..knowledge import Change, Knowledge, Learner, Lesson
+from ..knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .network import SHAPES, NetworkShape
 from .rules import Position, rules_for
 from .search import choose
 from .training import DEFAULT_SIMULATIONS, SETTINGS, Settings, Trainer
 
 if TYPE_CHECKING:
-    from ...match import GameRecord
+    from ...games.record import GameRecord
 
 FORMAT = "gamelearn-az"
 VERSION = 1
@@ -54,6 +54,8 @@ def decode_arrays(text: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
 
 class AzPlayer(Learner):
     """See the package docstring; options: ``name``, ``simulations``, ``train``."""
+
+    knowledge_format = KnowledgeFormat.NETWORK_WEIGHTS
 
     kind = "az"
 

@@ -37,7 +37,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..knowledge import Change, Knowledge, Learner, Lesson
+from ..knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
 from .fixes import Fixes
@@ -47,8 +47,8 @@ from .rng import MicrosoftRand, SeededDraws
 from .rules import learned_winner
 
 if TYPE_CHECKING:
+    from ...games.record import GameRecord
     from ...games.teeko import TeekoState
-    from ...match import GameRecord
 
 
 def is_memory_path(value: str) -> bool:
@@ -61,7 +61,7 @@ def is_memory_path(value: str) -> bool:
 
 class ThesisPlayer(Learner):
     kind = "thesis"
-    knowledge_format = "thesis-memory"
+    knowledge_format = KnowledgeFormat.THESIS_MEMORY
 
     def __init__(
         self,

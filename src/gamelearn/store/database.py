@@ -1,0 +1,322 @@
+"""The SQLite file under the store: opening it (checked writable, or read-only), reading it whole,
+and the transactions every write runs in, each failure named by its real cause
+(:mod:`gamelearn.store.failures`).  The tables' reads and writes are :class:`gamelearn.store.db.Store`'s."""
+
+from __future__ import annotations
+
+import errno
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Self
+
+from ..paths import data_dir
+from .failures import (
+    BUSY_SLICE_SECONDS,
+    LOCK_WAIT_SECONDS,
+    StoreError,
+    StoreLocked,
+    _cannot_make,
+    _disk_full,
+    _folder_problem,
+    _read_only_reason,
+    _test_pause_after_commit,
+    damaged,
+    describe_failure,
+)
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS learners (
+    owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    payload TEXT NOT NULL, updated REAL NOT NULL,
+    PRIMARY KEY (owner, kind, name));
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, context TEXT NOT NULL,
+    game TEXT NOT NULL, players TEXT NOT NULL, moves TEXT NOT NULL, winner INTEGER,
+    end_reason TEXT NOT NULL, plies INTEGER NOT NULL, seed INTEGER, created REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS records_by_owner ON records (owner, game, context);
+CREATE TABLE IF NOT EXISTS results (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, experiment TEXT NOT NULL,
+    payload TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS memories (
+    owner TEXT NOT NULL, name TEXT NOT NULL, updated REAL NOT NULL,
+    PRIMARY KEY (owner, name));
+CREATE TABLE IF NOT EXISTS memory_entries (
+    owner TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
+    board TEXT NOT NULL, x_wins INTEGER NOT NULL, o_wins INTEGER NOT NULL,
+    PRIMARY KEY (owner, name, position));
+CREATE TABLE IF NOT EXISTS web_games (
+    owner TEXT NOT NULL, id TEXT NOT NULL, game TEXT NOT NULL, payload TEXT NOT NULL,
+    finished INTEGER NOT NULL, updated REAL NOT NULL,
+    PRIMARY KEY (owner, id));
+CREATE TABLE IF NOT EXISTS chart_starts (
+    owner TEXT NOT NULL, learner TEXT NOT NULL, game TEXT NOT NULL, after_record INTEGER NOT NULL,
+    PRIMARY KEY (owner, learner, game));
+"""
+#: Before chart_starts, a chart's reset was kept as a learner of this kind named LEARNER-GAME.
+_OLD_CHART_RESET_KIND = "web-chart-reset"
+
+
+def default_store_path() -> Path:
+    return data_dir() / "gamelearn.sqlite3"
+
+
+class Database:
+    """One SQLite connection to the store's file.  Safe to share between threads (the connection
+    is serialised by a lock).
+
+    ``readonly=True`` opens it with SQLite's ``mode=ro``: every read works on a store that cannot
+    be written (a read-only file, folder or file system), and a store that does not exist yet reads
+    as empty (nothing is created).  A writable store (the default) is checked writable when it is
+    opened, so that a long run is refused before it plays, not after.  Every failure is a
+    :class:`StoreError` naming its real cause.
+    """
+
+    def __init__(
+        self, path: str | Path | None = None, readonly: bool = False, lock_wait: float = LOCK_WAIT_SECONDS
+    ) -> None:
+        self.path = Path(path) if path is not None else default_store_path()
+        self.readonly = readonly
+        self.lock_wait = lock_wait
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._pause_after_commit = _test_pause_after_commit()
+        problem = _folder_problem(self.path.parent)
+        if problem:
+            raise StoreError(f"cannot open the store {self.path}: {problem}")
+        if readonly:
+            self._db = self._open_read_only()
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            reason = _cannot_make(self.path.parent)
+            if reason or error.errno == errno.ENOENT:
+                raise StoreError(
+                    f"cannot open the store {self.path}: the folder {self.path.parent} is missing and cannot be "
+                    f"made ({reason or error.strerror})"
+                ) from None
+            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+        try:
+            self._db = sqlite3.connect(
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=min(self.lock_wait, BUSY_SLICE_SECONDS),
+            )
+        except sqlite3.Error as error:
+            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL, not WAL's default NORMAL: a COMMIT is on disk when it returns, so a committed
+            # transaction survives a power loss too (https://sqlite.org/pragma.html#pragma_synchronous)
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            with self.transaction():
+                self._create_schema()
+            # A write that is rolled back: SQLite opens a file it may not write read-only without
+            # a word, so this is where a read-only store is found, before any work is done.
+            self._begin()
+            try:
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('writable', '1')")
+            finally:
+                self._db.execute("ROLLBACK")
+            if _disk_full(self.path.parent):
+                raise StoreError(f"cannot write the store {self.path}: the disk is full")
+        except sqlite3.Error as error:
+            self._db.close()
+            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _create_schema(self) -> None:
+        for statement in _SCHEMA.strip().split(";"):
+            if statement.strip():
+                self._db.execute(statement)
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
+        if not self.readonly:
+            self._move_chart_resets()
+
+    def _move_chart_resets(self) -> None:
+        """Move the chart resets an older gamelearn kept as learners into chart_starts (once: the
+        rows it moves are gone from learners)."""
+        rows = self._db.execute(
+            "SELECT owner, name, payload FROM learners WHERE kind=?", (_OLD_CHART_RESET_KIND,)
+        ).fetchall()
+        for owner, name, payload in rows:
+            learner, _, game = name.partition("-")
+            after = int(json.loads(payload).get("after_record", 0))
+            self._db.execute("INSERT OR REPLACE INTO chart_starts VALUES (?, ?, ?, ?)", (owner, learner, game, after))
+        self._db.execute("DELETE FROM learners WHERE kind=?", (_OLD_CHART_RESET_KIND,))
+
+    def _connect_read_only(self) -> tuple[sqlite3.Connection, set[str]]:
+        """A ``mode=ro`` connection and the tables it sees.
+
+        A WAL database needs its ``-shm`` file to be read; where that cannot be created (a
+        read-only folder or file system, and no ``-shm`` left there) SQLite refuses, and the store
+        is opened ``immutable=1``: nothing can write a store there, so nothing can change under us
+        (SQLite's "Read-Only Databases", https://sqlite.org/wal.html).
+        """
+        base = self.path.absolute().as_uri()
+        last: sqlite3.Error | None = None
+        for query in ("mode=ro", "mode=ro&immutable=1"):
+            if "immutable" in query and not _read_only_reason(self.path):
+                break
+            db = sqlite3.connect(
+                f"{base}?{query}",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=min(self.lock_wait, BUSY_SLICE_SECONDS),
+            )
+            try:
+                tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            except sqlite3.Error as error:
+                db.close()
+                last = error
+                if (getattr(error, "sqlite_errorcode", 0) & 0xFF) != sqlite3.SQLITE_CANTOPEN:
+                    raise
+                continue
+            return db, tables
+        assert last is not None
+        raise last
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """``mode=ro``; a store not made yet reads as an empty one, held in memory."""
+        empty = not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
+        if not self.path.parent.exists():  # missing: an empty store, unless no store could ever be there
+            reason = _cannot_make(self.path.parent)
+            if reason:
+                raise StoreError(
+                    f"cannot open the store {self.path}: the folder {self.path.parent} is missing and cannot be "
+                    f"made ({reason})"
+                )
+        if not empty:
+            try:
+                db, tables = self._connect_read_only()
+            except sqlite3.Error as error:
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            if "meta" in tables:
+                try:
+                    row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                except sqlite3.Error as error:
+                    db.close()
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                if row is not None and int(row[0]) > SCHEMA_VERSION:
+                    db.close()
+                    raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
+                return db
+            db.close()
+            if tables:
+                raise StoreError(f"{self.path}: not a gamelearn database (it has no gamelearn tables)")
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self._db = db
+        self._create_schema()
+        return db
+
+    def check(self) -> None:
+        """Read every page of the store (``PRAGMA quick_check``): a damaged file is named before a
+        command does its work, not when a write first touches the damaged page after it."""
+        with self._reading() as db:
+            rows = [row[0] for row in db.execute("PRAGMA quick_check(5)").fetchall()]
+        if rows != ["ok"]:
+            raise StoreError(damaged(self.path, "; ".join(str(row) for row in rows)))
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``) for everything inside; nested uses join the
+        outer one.  A failure of the store itself is a :class:`StoreError` naming its cause."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._db
+                finally:
+                    self._depth -= 1
+                return
+            if self.readonly:
+                raise StoreError(f"the store {self.path} was opened read-only")
+            self._begin()
+            self._depth = 1
+            try:
+                yield self._db
+            except sqlite3.Error as error:
+                self._rollback()
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            except BaseException:
+                self._rollback()
+                raise
+            else:
+                try:
+                    self._db.execute("COMMIT")
+                except sqlite3.Error as error:
+                    self._rollback()
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                if self._pause_after_commit:  # a test's window after COMMIT (see _test_pause_after_commit)
+                    time.sleep(self._pause_after_commit)
+            finally:
+                self._depth = 0
+
+    def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``, waiting while other processes' writes hold the lock.
+
+        SQLite's own wait polls, and is not fair: with many writers one of them can lose every
+        race for longer than any fixed wait, though every other writer makes progress.  So each
+        attempt waits :data:`BUSY_SLICE_SECONDS`, and the wait goes on as long as other writes
+        keep finishing (``PRAGMA data_version`` changes); only a lock held with no write finishing
+        for ``lock_wait`` seconds (a stuck or paused process) is reported.
+        """
+        version: int | None = None
+        changed = time.monotonic()
+        while True:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.Error as error:
+                code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+                if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                now_version: int | None
+                try:
+                    now_version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+                except sqlite3.Error:
+                    now_version = version
+                now = time.monotonic()
+                if now_version != version:
+                    version, changed = now_version, now
+                elif now - changed >= self.lock_wait:
+                    raise StoreLocked(describe_failure(self.path, error, self.lock_wait)) from None
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection for a read, its failures named as a transaction's are."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as error:
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
