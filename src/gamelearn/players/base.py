@@ -25,7 +25,7 @@ class Player:
     #: True for players whose moves come from a person (the interfaces ask them).
     is_human: bool = False
 
-    def __init__(self, game: Game, seed: int | None = None, **options: Any) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, **options: Any) -> None:
         self.game = game
         self.seed = seed
         self.options = options

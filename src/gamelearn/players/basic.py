@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from ..games import Game
 from .base import Player
 from .registry import PlayerKind, register
 
@@ -25,7 +26,9 @@ class HumanPlayer(Player):
     kind = "human"
     is_human = True
 
-    def __init__(self, game: Any, seed: int | None = None, ask: Callable[[Hashable], str | None] | None = None) -> None:
+    def __init__(
+        self, game: Game[Any], seed: int | None = None, ask: Callable[[Hashable], str | None] | None = None
+    ) -> None:
         super().__init__(game, seed)
         self.ask = ask
 

@@ -61,7 +61,7 @@ class MatchboxPlayer(Learner):
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         seed: int | None = None,
         name: str = "",
         train: bool = True,
@@ -306,7 +306,7 @@ class HerPlayer(MatchboxPlayer):
     #: HIM's reward: a second copy of every bead drawn goes back after a win.
     rewards_wins = False
 
-    def __init__(self, game: Game, seed: int | None = None, name: str = "", **kwargs: Any) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, name: str = "", **kwargs: Any) -> None:
         self.boxes: dict[str, list[str]] = {}
         super().__init__(game, seed, name=name, **kwargs)
 
@@ -421,7 +421,7 @@ class MenacePlayer(MatchboxPlayer):
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         seed: int | None = None,
         name: str = "",
         beads: tuple[int, ...] | str = MENACE_BEADS,

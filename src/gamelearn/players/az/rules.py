@@ -24,6 +24,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ...games import Game
+
 
 class Position(NamedTuple):
     """A batch (or one) of positions as arrays; see the module docstring."""
@@ -120,7 +122,7 @@ class JaxRules:
 
     # Between the Python rules and the arrays ----------------------------------------------------
 
-    def encode(self, game: Any, state: Hashable) -> Position:
+    def encode(self, game: Game[Any], state: Hashable) -> Position:
         """The arrays of a state of the Python rules (plies: the pawns or marks on the board)."""
         text = game.board(state)
         symbols = game.symbols
