@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .games.actions import ActionCodec, codec_for
 from .games import GAME_NAMES, Game, game_options, get_game, parse_game_spec
+from .games.actions import ActionCodec, codec_for
 from .match import DEFAULT_MAX_PLIES
 
 #: The OpenSpiel name of each of gamelearn's games.

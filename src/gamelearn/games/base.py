@@ -16,7 +16,7 @@ from collections.abc import Hashable
 
 TYPE_CHECKING = False  # typing's flag, without importing typing; type checkers take it as True
 if TYPE_CHECKING:
-    from typing import Generic, TypeVar
+    from typing import Any, Generic, Self, TypeVar
 
     S = TypeVar("S", bound=Hashable)
 else:
@@ -291,6 +291,45 @@ class Game(ABC, Generic[S]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"
+
+
+# Interned states --------------------------------------------------------------------------------
+# Tic-tac-toe (5,478 positions) and hexapawn (135) are small enough to make each position once and
+# keep, on it, the rules' answers (side to move, winner, legal moves, each successor once played),
+# so that the loop of ``is_over``, ``legal_moves`` and ``play`` is a few look-ups a ply.  Each
+# game's state class subclasses InternedState and keeps its own table of the states made so far.
+
+
+class InternedState(tuple["Any", ...]):  # each game's class names its fields' types
+    """A position as a tuple, made once: calling the class with a position gives back the one object
+    for it.  No ``__slots__``: each state keeps the rules' answers in its own (private) ``__dict__``,
+    which the game object hands out."""
+
+    #: The game's registered name (its picture in Jupyter) and its name in words (messages).
+    game_name: str = ""
+    game_words: str = ""
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
+        from . import get_game
+        from .svg import position_svg
+
+        return position_svg(get_game(self.game_name), self)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), tuple(self))  # the position only: the answers are rebuilt on use
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a {self.game_words} state cannot be changed")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a {self.game_words} state cannot be changed")
 
 
 def invert(perm: Permutation) -> Permutation:

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
 
-from .base import Game, GameFacts, IllegalMove
+from .base import Game, GameFacts, IllegalMove, InternedState
 
 START = "BBB...WWW"
 WHITE, BLACK = "W", "B"
@@ -83,7 +82,7 @@ def reachable_positions() -> frozenset[tuple[str, int]]:
     return frozenset(found)
 
 
-class HexapawnState(tuple[str, int]):
+class HexapawnState(InternedState, tuple[str, int]):
     """A hexapawn position: the 9-character board and the side to move (0 = White).
 
     Immutable, hashable, picklable and interned: ``HexapawnState(board, to_move)`` gives back the
@@ -91,7 +90,8 @@ class HexapawnState(tuple[str, int]):
     game object hands it out).
     """
 
-    # No __slots__: each state keeps the rules' answers in its own (private) __dict__.
+    game_name = "hexapawn"
+    game_words = "hexapawn"
     _winner: int | None
     _moves: tuple[str, ...]
     _next: dict[str, HexapawnState]
@@ -113,28 +113,6 @@ class HexapawnState(tuple[str, int]):
     def __repr__(self) -> str:
         """What a person reads: the board (``game.board``) and the side to move."""
         return f"HexapawnState({self[0]!r}, to_move={'B' if self[1] else 'W'})"
-
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
-        from . import get_game
-        from .svg import position_svg
-
-        return position_svg(get_game("hexapawn"), self)
-
-    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
-        return (HexapawnState, (self[0], self[1]))  # the position only: the answers are rebuilt on use
-
-    def __copy__(self) -> HexapawnState:
-        return self
-
-    def __deepcopy__(self, memo: object) -> HexapawnState:
-        return self
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a hexapawn state cannot be changed")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a hexapawn state cannot be changed")
 
 
 _STATES: dict[tuple[str, int], HexapawnState] = {}

@@ -14,10 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .base import TYPE_CHECKING, Game, GameFacts, IllegalMove, bit_tables, board_order_tables, square_symmetries
-
-if TYPE_CHECKING:
-    from typing import Any
+from .base import Game, GameFacts, IllegalMove, InternedState, bit_tables, board_order_tables, square_symmetries
 
 FULL = (1 << 9) - 1
 #: The 8 winning lines: 3 rows, 3 columns, 2 diagonals.
@@ -58,7 +55,7 @@ def has_line(bits: int) -> bool:
     return HAS_LINE[bits]
 
 
-class TicTacToeState(tuple[int, int]):
+class TicTacToeState(InternedState, tuple[int, int]):
     """A tic-tac-toe position: X's squares and O's squares as 9-bit masks.  X moves when counts are equal.
 
     Immutable, hashable and picklable, and interned: ``TicTacToeState(x, o)`` gives back the one
@@ -66,7 +63,8 @@ class TicTacToeState(tuple[int, int]):
     about it.  Those answers are private; the game object hands them out.
     """
 
-    # No __slots__: each state keeps the rules' answers in its own (private) __dict__.
+    game_name = "tictactoe"
+    game_words = "tic-tac-toe"
     _mover: int
     _winner: int | None
     _moves: tuple[str, ...]  # empty exactly when the game is over
@@ -91,28 +89,6 @@ class TicTacToeState(tuple[int, int]):
         x, o = self[0], self[1]
         board = "".join("X" if x >> sq & 1 else "O" if o >> sq & 1 else "." for sq in range(9))
         return f"TicTacToeState({board!r}, to_move={'X' if x.bit_count() == o.bit_count() else 'O'})"
-
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
-        from . import get_game
-        from .svg import position_svg
-
-        return position_svg(get_game("tictactoe"), self)
-
-    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
-        return (TicTacToeState, (self[0], self[1]))  # the position only: the cache is rebuilt on use
-
-    def __copy__(self) -> TicTacToeState:
-        return self
-
-    def __deepcopy__(self, memo: object) -> TicTacToeState:
-        return self
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a tic-tac-toe state cannot be changed")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a tic-tac-toe state cannot be changed")
 
 
 _STATES: dict[tuple[int, int], TicTacToeState] = {}
