@@ -57,6 +57,9 @@ class PlayerKind:
     #: The options that make the player greedy when it is graded: exploration switched off
     #: (td's ``epsilon=0``).  A learner is also frozen (``train=off``) by :func:`graded_spec`.
     greedy: tuple[tuple[str, str], ...] = ()
+    #: True for a kind whose players learn from their games (a Learner: boxes, a table, weights, a
+    #: memory), so an interface can list the learners without building a player of every kind.
+    learns: bool = False
 
 
 _KINDS: dict[str, PlayerKind] = {}

@@ -209,5 +209,6 @@ register(
             ),
         ),
         greedy=(("epsilon", "0"),),
+        learns=True,
     )
 )

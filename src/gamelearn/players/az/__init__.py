@@ -53,5 +53,6 @@ register(
             Option("simulations", parse_int(0, 10_000), 32, "search simulations a move (0: the raw policy)"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen)"),
         ),
+        learns=True,
     )
 )

@@ -60,6 +60,7 @@ register(
             Option("original", parse_switch, False, "play the 1999 C with its bugs and Microsoft rand() (on|off)"),
             Option("train", parse_switch, True, "learn into the memory (off: frozen, recall only) (on|off)"),
         ),
+        learns=True,
     )
 )
 
