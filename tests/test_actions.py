@@ -11,19 +11,7 @@ import pytest
 
 import gamelearn
 from gamelearn.games.actions import KNIGHT_DIRECTIONS, TEEKO_DIRECTIONS, codec_for
-
-
-def every_position(game: gamelearn.Game) -> list:
-    seen = {game.initial(): None}
-    frontier = [game.initial()]
-    while frontier:
-        state = frontier.pop()
-        for move in game.legal_moves(state):
-            after = game.play(state, move)
-            if after not in seen:
-                seen[after] = None
-                frontier.append(after)
-    return list(seen)
+from test_interning import every_position
 
 
 def teeko_positions(spec: str, games: int = 6, plies: int = 40, seed: int = 0) -> list:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any, Generic, Self, TypeVar
 
     S = TypeVar("S", bound=Hashable)
+    Interned = TypeVar("Interned", bound="InternedState")
 else:
 
     class Generic:
@@ -28,6 +29,7 @@ else:
             return cls
 
     S = Hashable
+    Interned = tuple
 
 #: A permutation of the squares: ``perm[i]`` is where square ``i`` goes.
 Permutation = tuple[int, ...]
@@ -308,6 +310,16 @@ class InternedState(tuple["Any", ...]):  # each game's class names its fields' t
     #: The game's registered name (its picture in Jupyter) and its name in words (messages).
     game_name: str = ""
     game_words: str = ""
+    # The rules' answers, kept in the state's __dict__ as the game works them out.
+    _winner: int | None
+    _moves: tuple[str, ...]  # the legal moves; empty exactly when the game is over
+    _next: dict[str, Self]  # move -> the state it leads to, for the moves played so far
+    _successors: tuple[tuple[str, Self], ...]  # every move and its state, made when first asked for
+    _canonical: tuple[Self, int]  # made the first time it is asked for
+
+    if TYPE_CHECKING:  # each game's class takes its position's fields
+
+        def __new__(cls, *position: Any) -> Self: ...
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter (gamelearn.games.svg)."""
@@ -330,6 +342,46 @@ class InternedState(tuple["Any", ...]):  # each game's class names its fields' t
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a {self.game_words} state cannot be changed")
+
+
+class InternedGame(Game[Interned]):
+    """A game whose states are interned: the rules' answers are read off the state, and a plain
+    tuple of the same position (what ``pickle`` of an older state or a caller may hand in) is
+    answered by its interned state."""
+
+    state_class: type[Interned]
+
+    def legal_moves(self, state: Interned) -> list[str]:
+        try:
+            return [*state._moves]  # a new list each call: callers may change it
+        except AttributeError:  # a plain tuple: its interned state answers
+            return [*self.state_class(*state)._moves]
+
+    def winner(self, state: Interned) -> int | None:
+        try:
+            return state._winner
+        except AttributeError:
+            return self.state_class(*state)._winner
+
+    def is_over(self, state: Interned) -> bool:
+        try:
+            return not state._moves  # no legal move exactly when the game is over
+        except AttributeError:
+            return not self.state_class(*state)._moves
+
+    def successors(self, state: Interned) -> tuple[tuple[str, Interned], ...]:
+        try:
+            return state._successors
+        except AttributeError:
+            pass
+        if type(state) is not self.state_class:
+            return self.successors(self.state_class(*state))
+        answer = state.__dict__["_successors"] = self._successors_of(state)
+        return answer
+
+    def _successors_of(self, state: Interned) -> tuple[tuple[str, Interned], ...]:
+        """Every legal move and the state it leads to, worked out (once: ``successors`` keeps them)."""
+        return tuple((move, self.play(state, move)) for move in state._moves)
 
 
 def invert(perm: Permutation) -> Permutation:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .base import Game, GameFacts, IllegalMove, InternedState, bit_tables, board_order_tables, square_symmetries
+from .base import GameFacts, IllegalMove, InternedGame, InternedState, bit_tables, board_order_tables, square_symmetries
 
 FULL = (1 << 9) - 1
 #: The 8 winning lines: 3 rows, 3 columns, 2 diagonals.
@@ -65,12 +65,7 @@ class TicTacToeState(InternedState, tuple[int, int]):
 
     game_name = "tictactoe"
     game_words = "tic-tac-toe"
-    _mover: int
-    _winner: int | None
-    _moves: tuple[str, ...]  # empty exactly when the game is over
-    _next: dict[str, TicTacToeState]  # with _successors, made the first time a move is played
-    _successors: tuple[tuple[str, TicTacToeState], ...]
-    _canonical: tuple[TicTacToeState, int]  # made the first time it is asked for
+    _mover: int  # and the answers every interned state keeps (InternedState)
 
     def __new__(cls, x: int, o: int) -> TicTacToeState:
         state = _STATES.get((x, o))
@@ -138,7 +133,7 @@ def _intern_every_position() -> None:
         level = list(following)
 
 
-class TicTacToe(Game[TicTacToeState]):
+class TicTacToe(InternedGame[TicTacToeState]):
     facts = GameFacts(
         name="tictactoe",
         players=2,
@@ -150,6 +145,7 @@ class TicTacToe(Game[TicTacToeState]):
         value_of_start=0,
     )
     symmetries = SYMMETRIES
+    state_class = TicTacToeState
 
     def initial(self) -> TicTacToeState:
         return _INITIAL
@@ -159,12 +155,6 @@ class TicTacToe(Game[TicTacToeState]):
             return state._mover
         except AttributeError:  # a plain (x, o) tuple: its interned state answers
             return TicTacToeState(*state)._mover
-
-    def legal_moves(self, state: TicTacToeState) -> list[str]:
-        try:
-            return [*state._moves]  # a new list each call: callers may change it
-        except AttributeError:
-            return list(TicTacToeState(*state)._moves)
 
     def play(self, state: TicTacToeState, move: str) -> TicTacToeState:
         try:
@@ -178,19 +168,11 @@ class TicTacToe(Game[TicTacToeState]):
                 return after
         return self._play_by_the_rules(state, move)  # an illegal move (it raises), or a plain tuple
 
-    def successors(self, state: TicTacToeState) -> tuple[tuple[str, TicTacToeState], ...]:
-        try:
-            return state._successors
-        except AttributeError:
-            pass
-        if type(state) is not TicTacToeState:
-            return self.successors(TicTacToeState(*state))
+    def _successors_of(self, state: TicTacToeState) -> tuple[tuple[str, TicTacToeState], ...]:
         if "_next" not in _INITIAL.__dict__:
             _intern_every_position()  # the first move of the process
         if "_next" in state.__dict__:  # interned with every position: its successors are known
-            answer = tuple(state._next.items())
-            state.__dict__["_successors"] = answer
-            return answer
+            return tuple(state._next.items())
         x, o = state
         mark_x = state._mover == 0
         found = []
@@ -199,7 +181,7 @@ class TicTacToe(Game[TicTacToeState]):
             key = (x | bit, o) if mark_x else (x, o | bit)
             found.append((move, _STATES.get(key) or _intern(*key)))
         answer = tuple(found)
-        state.__dict__.update(_successors=answer, _next=dict(answer))
+        state.__dict__["_next"] = dict(answer)
         return answer
 
     def _play_by_the_rules(self, state: TicTacToeState, move: str) -> TicTacToeState:
@@ -216,18 +198,6 @@ class TicTacToe(Game[TicTacToeState]):
         if x.bit_count() == o.bit_count():
             return TicTacToeState(x | 1 << sq, o)
         return TicTacToeState(x, o | 1 << sq)
-
-    def winner(self, state: TicTacToeState) -> int | None:
-        try:
-            return state._winner
-        except AttributeError:
-            return TicTacToeState(*state)._winner
-
-    def is_over(self, state: TicTacToeState) -> bool:
-        try:
-            return not state._moves
-        except AttributeError:
-            return not TicTacToeState(*state)._moves
 
     def winning_squares(self, state: TicTacToeState) -> tuple[int, ...]:
         """The winner's line of three."""
