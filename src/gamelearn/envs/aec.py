@@ -5,7 +5,7 @@ Agents are ``player_0`` (moves first: X, or White in hexapawn) and ``player_1``.
 ``{"observation": planes, "action_mask": mask}``: ``planes`` is an int8 array (rows, columns, 2),
 plane 0 the observing agent's own pawns, plane 1 the opponent's, so a policy sees the board from its
 own side, as PettingZoo's tic-tac-toe and connect four do; ``mask`` has a 1 for each legal action of
-the agent to move (all zeros for the other agent).  Action numbers: gamelearn.envs.actions.
+the agent to move (all zeros for the other agent).  Action numbers: gamelearn.games.actions.
 
 The winner gets +1 and the loser -1 when the game ends; a draw gives 0 to both.  A game that can go
 on for ever (Teeko) ends as a Match ends it (gamelearn.match.end_by_policy): truncated for both
