@@ -8,15 +8,31 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .games import Game, IllegalMove
 from .games.record import End, GameRecord
+from .players.base import seat_seed
 
 if TYPE_CHECKING:
     from .players.base import Player
     from .players.knowledge import Kept
 
-__all__ = ["DEFAULT_MAX_PLIES", "End", "GameOver", "GameRecord", "Match", "MatchKeeper", "play_game"]
+__all__ = ["DEFAULT_MAX_PLIES", "End", "GameOver", "GameRecord", "Match", "MatchKeeper", "end_by_policy", "play_game"]
 
 
 DEFAULT_MAX_PLIES = 200
+
+
+def end_by_policy(game: Game[Any], state: Hashable, times_seen: int, plies: int, max_plies: int) -> End | None:
+    """How the play layer ends a game that has reached ``state``, seen ``times_seen`` times, after
+    ``plies`` plies; None while it goes on.  The rules' end first (a win on a third repetition is
+    a win), then a position (board and side to move) seen a third time, then the ply cap: the
+    policy of every Match, and of the environments (gamelearn.envs), which report the last two as
+    truncations."""
+    if game.is_over(state):
+        return End.WIN if game.winner(state) is not None else End.DRAW
+    if times_seen >= 3:
+        return End.REPETITION
+    if plies >= max_plies:
+        return End.MAX_PLIES
+    return None
 
 
 class GameOver(ValueError):
@@ -88,7 +104,7 @@ class Match:
         self.auto_learn = learn
         if seed is not None:
             for index, player in enumerate(self.players):
-                player.reseed(seed + index)
+                player.reseed(seat_seed(seed, index))
         self.opening = tuple(opening)
         if self.opening and start is not None:
             raise ValueError("give a start position or an opening, not both")
@@ -263,17 +279,11 @@ class Match:
                 self._check_end()
 
     def _check_end(self) -> None:
-        # The rules' end first (a win on a third repetition is a win), then repetition, then the cap.
         state = self._states[-1]
-        if self.game.is_over(state):
-            self._winner = self.game.winner(state)
-            self._end = End.WIN if self._winner is not None else End.DRAW
-        elif self._seen[state] >= 3:
-            self._end = End.REPETITION
-        elif len(self._moves) >= self.max_plies:
-            self._end = End.MAX_PLIES
-        else:
+        end = end_by_policy(self.game, state, self._seen[state], len(self._moves), self.max_plies)
+        if end is None:
             return
+        self._winner, self._end = self.game.winner(state) if end is End.WIN else None, end
         self._finish()
 
     def _finish(self) -> None:

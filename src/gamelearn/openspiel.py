@@ -8,7 +8,7 @@ in a gamelearn spec (``pyspiel.load_game("gamelearn_teeko(goals=advanced,drops=s
 game that can go on for ever takes ``max_plies`` (default 200, as ``gamelearn play``), after which it
 ends drawn, as the environments truncate it.  :func:`load_game` takes a gamelearn spec.
 
-Actions are numbered as in the environments (gamelearn.envs.actions); an action's string is the
+Actions are numbered as in the environments (gamelearn.games.actions); an action's string is the
 move in the game's own notation.  The observation tensor is three planes of the board seen by the
 observing player: its pawns, the other side's, and a plane of ones when it is the side to move.  The
 information state (perfect recall) adds the history: one row a ply, one-hot over the actions.
@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .envs.actions import ActionCodec, codec_for
 from .games import GAME_NAMES, Game, game_options, get_game, parse_game_spec
+from .games.actions import ActionCodec, codec_for
 from .match import DEFAULT_MAX_PLIES
 
 #: The OpenSpiel name of each of gamelearn's games.

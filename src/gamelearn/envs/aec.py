@@ -5,11 +5,13 @@ Agents are ``player_0`` (moves first: X, or White in hexapawn) and ``player_1``.
 ``{"observation": planes, "action_mask": mask}``: ``planes`` is an int8 array (rows, columns, 2),
 plane 0 the observing agent's own pawns, plane 1 the opponent's, so a policy sees the board from its
 own side, as PettingZoo's tic-tac-toe and connect four do; ``mask`` has a 1 for each legal action of
-the agent to move (all zeros for the other agent).  Action numbers: gamelearn.envs.actions.
+the agent to move (all zeros for the other agent).  Action numbers: gamelearn.games.actions.
 
 The winner gets +1 and the loser -1 when the game ends; a draw gives 0 to both.  A game that can go
-on for ever (Teeko) is truncated for both agents after ``max_plies`` plies, or after PettingZoo's
-``max_cycles`` cycles (a cycle is one step of each agent: two plies).  An illegal action raises
+on for ever (Teeko) ends as a Match ends it (gamelearn.match.end_by_policy): truncated for both
+agents when a position (board and side to move) comes up a third time, or after ``max_plies``
+plies, or after PettingZoo's ``max_cycles`` cycles (a cycle is one step of each agent: two plies);
+each agent's info then names the end (``info["end"]``: "win", "draw", "repetition", "max-plies").  An illegal action raises
 ValueError in ``raw_env``; ``env()`` wraps it the PettingZoo way, so an illegal action ends the game
 with -1 for the agent that made it.
 """
@@ -26,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from ..games import get_game
-from ..match import DEFAULT_MAX_PLIES
+from ..match import DEFAULT_MAX_PLIES, End, end_by_policy
 from .actions import codec_for
 from .render import RENDER_MODES, check_render_mode, rgb_image
 
@@ -159,6 +161,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.state = self.game.initial()
         self.plies = 0
         self.moves: list[str] = []
+        self.seen = {self.state: 1}  # how often each position has come up (the repetition draw)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -179,16 +182,21 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.state = self.game.play(self.state, move)  # IllegalMove (a ValueError) names the move
         self.moves.append(move)
         self.plies += 1
+        self.seen[self.state] = self.seen.get(self.state, 0) + 1
         self._clear_rewards()
         self._cumulative_rewards[agent] = 0.0
-        if self.game.is_over(self.state):
+        end = end_by_policy(self.game, self.state, self.seen[self.state], self.plies, self.max_plies)
+        if end in (End.WIN, End.DRAW):
             winner = self.game.winner(self.state)
             if winner is not None:
                 self.rewards[AGENTS[winner]] = 1.0
                 self.rewards[AGENTS[1 - winner]] = -1.0
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.plies >= self.max_plies:
+        elif end is not None:  # a repetition or the cap: the game is cut, not decided
             self.truncations = dict.fromkeys(self.agents, True)
+        if end is not None:
+            for info in self.infos.values():
+                info["end"] = end.value
         self._accumulate_rewards()
         self.agent_selection = AGENTS[self.game.to_move(self.state)]
         if self.render_mode == "human":

@@ -4,8 +4,9 @@ gamelearn player (a ``make_player`` spec such as ``random``, ``minimax:depth=2``
 Observation, action numbers and action mask as in the AEC environments (gamelearn.envs.aec): the
 board from the agent's side, and ``{"observation", "action_mask"}``.  The opponent answers inside
 ``step``; the reward is +1 when the agent wins, -1 when it loses, 0 otherwise.  An illegal action
-ends the episode with -1 (``info["illegal_move"]`` names it).  Games that can go on for ever are
-truncated after ``max_plies`` plies.  ``reset(seed=s)`` reseeds the opponent with ``s``, so the same
+ends the episode with -1 (``info["illegal_move"]`` names it).  Games that can go on for ever end as
+a Match ends them (gamelearn.match.end_by_policy): truncated when a position comes up a third
+time or after ``max_plies`` plies (``info["end"]`` names the end).  ``reset(seed=s)`` reseeds the opponent with ``s``, so the same
 seed and the same actions give the same episode.
 """
 
@@ -19,7 +20,7 @@ from gymnasium import spaces
 
 from ..games import get_game
 from ..keeper import Keeper, default_keeper
-from ..match import DEFAULT_MAX_PLIES, End, GameRecord
+from ..match import DEFAULT_MAX_PLIES, End, GameRecord, end_by_policy
 from ..players.registry import make_player
 from .actions import codec_for
 from .aec import legal_mask, observation_space, planes, text_view
@@ -64,6 +65,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.state = self.game.initial()
         self.states: list[Any] = [self.state]
         self.moves: list[str] = []
+        self.seen = {self.state: 1}  # how often each position has come up (the repetition draw)
         self.done = True  # until reset()
 
     def _observation(self) -> dict[str, np.ndarray]:
@@ -82,12 +84,15 @@ class SingleAgentEnv(gymnasium.Env):
         self.state = self.game.play(self.state, move)
         self.moves.append(move)
         self.states.append(self.state)
+        self.seen[self.state] = self.seen.get(self.state, 0) + 1
+
+    def _end(self) -> End | None:
+        """How the game has ended by the play layer's policy, or None while it goes on."""
+        return end_by_policy(self.game, self.state, self.seen[self.state], len(self.moves), self.max_plies)
 
     def _opponent_moves(self) -> bool:
         """Let the opponent move while it is its turn; False if it resigned."""
-        while not self.game.is_over(self.state) and self.game.to_move(self.state) != self.agent_side:
-            if len(self.moves) >= self.max_plies:
-                return True
+        while self._end() is None and self.game.to_move(self.state) != self.agent_side:
             move = self.opponent.choose(self.state)
             if move is None:
                 return False
@@ -115,6 +120,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.state = self.game.initial()
         self.states = [self.state]
         self.moves = []
+        self.seen = {self.state: 1}
         self.done = False
         self._opponent_moves()
         if self.render_mode == "human":
@@ -136,16 +142,19 @@ class SingleAgentEnv(gymnasium.Env):
         if resigned:
             self._finish(self.agent_side, End.RESIGN)
             return self._observation(), 1.0, True, False, info
-        if self.game.is_over(self.state):
+        end = self._end()
+        if end is not None:
+            info["end"] = end.value
+        if end in (End.WIN, End.DRAW):
             winner = self.game.winner(self.state)
-            self._finish(winner, End.WIN if winner is not None else End.DRAW)
+            self._finish(winner, end)
             reward = 0.0 if winner is None else (1.0 if winner == self.agent_side else -1.0)
             if self.render_mode == "human":
                 self.render()
             return self._observation(), reward, True, False, info
-        truncated = len(self.moves) >= self.max_plies
-        if truncated:
-            self._finish(None, End.MAX_PLIES)
+        truncated = end is not None  # a repetition or the cap: the game is cut, not decided
+        if end is not None:
+            self._finish(None, end)
         if self.render_mode == "human":
             self.render()
         return self._observation(), 0.0, False, truncated, info

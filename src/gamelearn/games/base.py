@@ -16,9 +16,10 @@ from collections.abc import Hashable
 
 TYPE_CHECKING = False  # typing's flag, without importing typing; type checkers take it as True
 if TYPE_CHECKING:
-    from typing import Generic, TypeVar
+    from typing import Any, Generic, Self, TypeVar
 
     S = TypeVar("S", bound=Hashable)
+    Interned = TypeVar("Interned", bound="InternedState")
 else:
 
     class Generic:
@@ -28,6 +29,7 @@ else:
             return cls
 
     S = Hashable
+    Interned = tuple
 
 #: A permutation of the squares: ``perm[i]`` is where square ``i`` goes.
 Permutation = tuple[int, ...]
@@ -291,6 +293,95 @@ class Game(ABC, Generic[S]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"
+
+
+# Interned states --------------------------------------------------------------------------------
+# Tic-tac-toe (5,478 positions) and hexapawn (135) are small enough to make each position once and
+# keep, on it, the rules' answers (side to move, winner, legal moves, each successor once played),
+# so that the loop of ``is_over``, ``legal_moves`` and ``play`` is a few look-ups a ply.  Each
+# game's state class subclasses InternedState and keeps its own table of the states made so far.
+
+
+class InternedState(tuple["Any", ...]):  # each game's class names its fields' types
+    """A position as a tuple, made once: calling the class with a position gives back the one object
+    for it.  No ``__slots__``: each state keeps the rules' answers in its own (private) ``__dict__``,
+    which the game object hands out."""
+
+    #: The game's registered name (its picture in Jupyter) and its name in words (messages).
+    game_name: str = ""
+    game_words: str = ""
+    # The rules' answers, kept in the state's __dict__ as the game works them out.
+    _winner: int | None
+    _moves: tuple[str, ...]  # the legal moves; empty exactly when the game is over
+    _next: dict[str, Self]  # move -> the state it leads to, for the moves played so far
+    _successors: tuple[tuple[str, Self], ...]  # every move and its state, made when first asked for
+    _canonical: tuple[Self, int]  # made the first time it is asked for
+
+    if TYPE_CHECKING:  # each game's class takes its position's fields
+
+        def __new__(cls, *position: Any) -> Self: ...
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
+        from . import get_game
+        from .svg import position_svg
+
+        return position_svg(get_game(self.game_name), self)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), tuple(self))  # the position only: the answers are rebuilt on use
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a {self.game_words} state cannot be changed")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a {self.game_words} state cannot be changed")
+
+
+class InternedGame(Game[Interned]):
+    """A game whose states are interned: the rules' answers are read off the state, and a plain
+    tuple of the same position (what ``pickle`` of an older state or a caller may hand in) is
+    answered by its interned state."""
+
+    state_class: type[Interned]
+
+    def legal_moves(self, state: Interned) -> list[str]:
+        try:
+            return [*state._moves]  # a new list each call: callers may change it
+        except AttributeError:  # a plain tuple: its interned state answers
+            return [*self.state_class(*state)._moves]
+
+    def winner(self, state: Interned) -> int | None:
+        try:
+            return state._winner
+        except AttributeError:
+            return self.state_class(*state)._winner
+
+    def is_over(self, state: Interned) -> bool:
+        try:
+            return not state._moves  # no legal move exactly when the game is over
+        except AttributeError:
+            return not self.state_class(*state)._moves
+
+    def successors(self, state: Interned) -> tuple[tuple[str, Interned], ...]:
+        try:
+            return state._successors
+        except AttributeError:
+            pass
+        if type(state) is not self.state_class:
+            return self.successors(self.state_class(*state))
+        answer = state.__dict__["_successors"] = self._successors_of(state)
+        return answer
+
+    def _successors_of(self, state: Interned) -> tuple[tuple[str, Interned], ...]:
+        """Every legal move and the state it leads to, worked out (once: ``successors`` keeps them)."""
+        return tuple((move, self.play(state, move)) for move in state._moves)
 
 
 def invert(perm: Permutation) -> Permutation:

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
 
-from .base import Game, GameFacts, IllegalMove
+from .base import GameFacts, IllegalMove, InternedGame, InternedState
 
 START = "BBB...WWW"
 WHITE, BLACK = "W", "B"
@@ -83,7 +82,7 @@ def reachable_positions() -> frozenset[tuple[str, int]]:
     return frozenset(found)
 
 
-class HexapawnState(tuple[str, int]):
+class HexapawnState(InternedState, tuple[str, int]):
     """A hexapawn position: the 9-character board and the side to move (0 = White).
 
     Immutable, hashable, picklable and interned: ``HexapawnState(board, to_move)`` gives back the
@@ -91,50 +90,19 @@ class HexapawnState(tuple[str, int]):
     game object hands it out).
     """
 
-    # No __slots__: each state keeps the rules' answers in its own (private) __dict__.
-    _winner: int | None
-    _moves: tuple[str, ...]
-    _next: dict[str, HexapawnState]
-    _successors: tuple[tuple[str, HexapawnState], ...]
-    _canonical: tuple[HexapawnState, int]  # made the first time it is asked for
+    game_name = "hexapawn"
+    game_words = "hexapawn"
 
     def __new__(cls, board: str, to_move: int) -> HexapawnState:
         state = _STATES.get((board, to_move))
         return state if state is not None else _intern(board, to_move)
 
-    @property
-    def board(self) -> str:
-        return self[0]
-
-    @property
-    def to_move(self) -> int:
-        return self[1]
+    board = property(itemgetter(0), doc="The 9-character board.")
+    to_move = property(itemgetter(1), doc="The side to move: 0 White, 1 Black.")
 
     def __repr__(self) -> str:
         """What a person reads: the board (``game.board``) and the side to move."""
         return f"HexapawnState({self[0]!r}, to_move={'B' if self[1] else 'W'})"
-
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
-        from . import get_game
-        from .svg import position_svg
-
-        return position_svg(get_game("hexapawn"), self)
-
-    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
-        return (HexapawnState, (self[0], self[1]))  # the position only: the answers are rebuilt on use
-
-    def __copy__(self) -> HexapawnState:
-        return self
-
-    def __deepcopy__(self, memo: object) -> HexapawnState:
-        return self
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a hexapawn state cannot be changed")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a hexapawn state cannot be changed")
 
 
 _STATES: dict[tuple[str, int], HexapawnState] = {}
@@ -152,7 +120,7 @@ def _intern(board: str, to_move: int) -> HexapawnState:
     return state
 
 
-class Hexapawn(Game[HexapawnState]):
+class Hexapawn(InternedGame[HexapawnState]):
     facts = GameFacts(
         name="hexapawn",
         players=2,
@@ -164,18 +132,13 @@ class Hexapawn(Game[HexapawnState]):
         value_of_start=-1,  # Black, the second player, wins with best play (Gardner 1962)
     )
     symmetries = (tuple(range(9)), MIRROR)
+    state_class = HexapawnState
 
     def initial(self) -> HexapawnState:
         return _INITIAL
 
     def to_move(self, state: HexapawnState) -> int:
         return state[1]
-
-    def legal_moves(self, state: HexapawnState) -> list[str]:
-        try:
-            return list(state._moves)  # a new list each call: callers may change it
-        except AttributeError:  # a plain (board, to_move) tuple: its interned state answers
-            return list(HexapawnState(*state)._moves)
 
     def play(self, state: HexapawnState, move: str) -> HexapawnState:
         try:
@@ -186,16 +149,6 @@ class Hexapawn(Game[HexapawnState]):
         if type(state) is HexapawnState:
             state._next[move] = after  # only legal moves get here; an illegal one has raised
         return after
-
-    def successors(self, state: HexapawnState) -> tuple[tuple[str, HexapawnState], ...]:
-        try:
-            return state._successors
-        except AttributeError:
-            pass
-        if type(state) is not HexapawnState:
-            return self.successors(HexapawnState(*state))
-        answer = state.__dict__["_successors"] = tuple((move, self.play(state, move)) for move in state._moves)
-        return answer
 
     def _play_by_the_rules(self, state: HexapawnState, move: str) -> HexapawnState:
         board, to_move = state
@@ -216,18 +169,6 @@ class Hexapawn(Game[HexapawnState]):
         raise IllegalMove(
             move, f"a pawn steps one square {direction} to an empty square, or diagonally onto an enemy pawn"
         )
-
-    def winner(self, state: HexapawnState) -> int | None:
-        try:
-            return state._winner
-        except AttributeError:
-            return HexapawnState(*state)._winner
-
-    def is_over(self, state: HexapawnState) -> bool:
-        try:
-            return state._winner is not None
-        except AttributeError:
-            return HexapawnState(*state)._winner is not None
 
     def winning_squares(self, state: HexapawnState) -> tuple[int, ...]:
         """The winner's pawn on the far row; () for a win by taking every pawn or by blocking."""

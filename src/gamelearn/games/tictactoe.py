@@ -14,10 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .base import TYPE_CHECKING, Game, GameFacts, IllegalMove, bit_tables, board_order_tables, square_symmetries
-
-if TYPE_CHECKING:
-    from typing import Any
+from .base import GameFacts, IllegalMove, InternedGame, InternedState, bit_tables, board_order_tables, square_symmetries
 
 FULL = (1 << 9) - 1
 #: The 8 winning lines: 3 rows, 3 columns, 2 diagonals.
@@ -58,7 +55,7 @@ def has_line(bits: int) -> bool:
     return HAS_LINE[bits]
 
 
-class TicTacToeState(tuple[int, int]):
+class TicTacToeState(InternedState, tuple[int, int]):
     """A tic-tac-toe position: X's squares and O's squares as 9-bit masks.  X moves when counts are equal.
 
     Immutable, hashable and picklable, and interned: ``TicTacToeState(x, o)`` gives back the one
@@ -66,13 +63,9 @@ class TicTacToeState(tuple[int, int]):
     about it.  Those answers are private; the game object hands them out.
     """
 
-    # No __slots__: each state keeps the rules' answers in its own (private) __dict__.
-    _mover: int
-    _winner: int | None
-    _moves: tuple[str, ...]  # empty exactly when the game is over
-    _next: dict[str, TicTacToeState]  # with _successors, made the first time a move is played
-    _successors: tuple[tuple[str, TicTacToeState], ...]
-    _canonical: tuple[TicTacToeState, int]  # made the first time it is asked for
+    game_name = "tictactoe"
+    game_words = "tic-tac-toe"
+    _mover: int  # and the answers every interned state keeps (InternedState)
 
     def __new__(cls, x: int, o: int) -> TicTacToeState:
         state = _STATES.get((x, o))
@@ -91,28 +84,6 @@ class TicTacToeState(tuple[int, int]):
         x, o = self[0], self[1]
         board = "".join("X" if x >> sq & 1 else "O" if o >> sq & 1 else "." for sq in range(9))
         return f"TicTacToeState({board!r}, to_move={'X' if x.bit_count() == o.bit_count() else 'O'})"
-
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
-        from . import get_game
-        from .svg import position_svg
-
-        return position_svg(get_game("tictactoe"), self)
-
-    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
-        return (TicTacToeState, (self[0], self[1]))  # the position only: the cache is rebuilt on use
-
-    def __copy__(self) -> TicTacToeState:
-        return self
-
-    def __deepcopy__(self, memo: object) -> TicTacToeState:
-        return self
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a tic-tac-toe state cannot be changed")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a tic-tac-toe state cannot be changed")
 
 
 _STATES: dict[tuple[int, int], TicTacToeState] = {}
@@ -162,7 +133,7 @@ def _intern_every_position() -> None:
         level = list(following)
 
 
-class TicTacToe(Game[TicTacToeState]):
+class TicTacToe(InternedGame[TicTacToeState]):
     facts = GameFacts(
         name="tictactoe",
         players=2,
@@ -174,6 +145,7 @@ class TicTacToe(Game[TicTacToeState]):
         value_of_start=0,
     )
     symmetries = SYMMETRIES
+    state_class = TicTacToeState
 
     def initial(self) -> TicTacToeState:
         return _INITIAL
@@ -183,12 +155,6 @@ class TicTacToe(Game[TicTacToeState]):
             return state._mover
         except AttributeError:  # a plain (x, o) tuple: its interned state answers
             return TicTacToeState(*state)._mover
-
-    def legal_moves(self, state: TicTacToeState) -> list[str]:
-        try:
-            return [*state._moves]  # a new list each call: callers may change it
-        except AttributeError:
-            return list(TicTacToeState(*state)._moves)
 
     def play(self, state: TicTacToeState, move: str) -> TicTacToeState:
         try:
@@ -202,19 +168,11 @@ class TicTacToe(Game[TicTacToeState]):
                 return after
         return self._play_by_the_rules(state, move)  # an illegal move (it raises), or a plain tuple
 
-    def successors(self, state: TicTacToeState) -> tuple[tuple[str, TicTacToeState], ...]:
-        try:
-            return state._successors
-        except AttributeError:
-            pass
-        if type(state) is not TicTacToeState:
-            return self.successors(TicTacToeState(*state))
+    def _successors_of(self, state: TicTacToeState) -> tuple[tuple[str, TicTacToeState], ...]:
         if "_next" not in _INITIAL.__dict__:
             _intern_every_position()  # the first move of the process
         if "_next" in state.__dict__:  # interned with every position: its successors are known
-            answer = tuple(state._next.items())
-            state.__dict__["_successors"] = answer
-            return answer
+            return tuple(state._next.items())
         x, o = state
         mark_x = state._mover == 0
         found = []
@@ -223,7 +181,7 @@ class TicTacToe(Game[TicTacToeState]):
             key = (x | bit, o) if mark_x else (x, o | bit)
             found.append((move, _STATES.get(key) or _intern(*key)))
         answer = tuple(found)
-        state.__dict__.update(_successors=answer, _next=dict(answer))
+        state.__dict__["_next"] = dict(answer)
         return answer
 
     def _play_by_the_rules(self, state: TicTacToeState, move: str) -> TicTacToeState:
@@ -240,18 +198,6 @@ class TicTacToe(Game[TicTacToeState]):
         if x.bit_count() == o.bit_count():
             return TicTacToeState(x | 1 << sq, o)
         return TicTacToeState(x, o | 1 << sq)
-
-    def winner(self, state: TicTacToeState) -> int | None:
-        try:
-            return state._winner
-        except AttributeError:
-            return TicTacToeState(*state)._winner
-
-    def is_over(self, state: TicTacToeState) -> bool:
-        try:
-            return not state._moves
-        except AttributeError:
-            return not TicTacToeState(*state)._moves
 
     def winning_squares(self, state: TicTacToeState) -> tuple[int, ...]:
         """The winner's line of three."""

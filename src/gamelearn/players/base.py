@@ -11,6 +11,13 @@ if TYPE_CHECKING:
     from ..games.record import GameRecord
 
 
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the player in ``seat`` (0 moves first) of a game seeded ``seed``: the play layer
+    reseeds each player with it, so the same seed and the same players replay the same game, and
+    a fast path that replays such games (players/matchbox_fast.py) seeds its streams with it too."""
+    return seed + seat
+
+
 class Player:
     """A player of one game.
 
@@ -25,7 +32,7 @@ class Player:
     #: True for players whose moves come from a person (the interfaces ask them).
     is_human: bool = False
 
-    def __init__(self, game: Game, seed: int | None = None, **options: Any) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, **options: Any) -> None:
         self.game = game
         self.seed = seed
         self.options = options

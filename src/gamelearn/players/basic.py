@@ -6,6 +6,7 @@ from collections.abc import Callable, Hashable
 from random import Random
 from typing import Any
 
+from ..games import Game
 from .base import Player
 from .registry import PlayerKind, register
 
@@ -38,7 +39,9 @@ class HumanPlayer(Player):
     kind = "human"
     is_human = True
 
-    def __init__(self, game: Any, seed: int | None = None, ask: Callable[[Hashable], str | None] | None = None) -> None:
+    def __init__(
+        self, game: Game[Any], seed: int | None = None, ask: Callable[[Hashable], str | None] | None = None
+    ) -> None:
         super().__init__(game, seed)
         self.ask = ask
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..games import Game
 from ..games.hexapawn import pawn_moves
 from ..games.teeko import BLOCK_MASKS, LINE_MASKS, has_four
 from ..games.tictactoe import LINES
@@ -163,7 +164,7 @@ EVALUATIONS: dict[str, dict[str, Evaluation]] = {
 }
 
 
-def _goals(game: Any) -> tuple[int, ...] | None:
+def _goals(game: Game[Any]) -> tuple[int, ...] | None:
     """A Teeko form's goals when they are not the standard 44 (None otherwise)."""
     masks = getattr(game, "win_masks", None)
     if game.name != "teeko" or masks is None or set(masks) == set(LINE_MASKS + BLOCK_MASKS):
@@ -171,7 +172,7 @@ def _goals(game: Any) -> tuple[int, ...] | None:
     return tuple(masks)
 
 
-def evaluation(game: Any, name: str) -> Evaluation:
+def evaluation(game: Game[Any], name: str) -> Evaluation:
     """The evaluation ``name`` for ``game``; Teeko's ``lines`` counts the goals of the form played."""
     table = EVALUATIONS[game.name]
     if name not in table:
@@ -182,7 +183,7 @@ def evaluation(game: Any, name: str) -> Evaluation:
     return table[name]
 
 
-def default_evaluation(game: Any) -> str:
+def default_evaluation(game: Game[Any]) -> str:
     """The game's first evaluation; for a Teeko form with other goals than the standard 44,
     ``lines``, which counts that form's goals (the thesis program's knows only the standard ones)."""
     if _goals(game) is not None:

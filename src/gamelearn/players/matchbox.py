@@ -28,7 +28,6 @@ games it learned from and every box with its beads, checked box by box when load
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..games import Game
@@ -43,14 +42,20 @@ from .matchbox_beads import (
     parse_beads,
     parse_reward,
 )
+from .matchbox_checks import (
+    FORMAT,
+    FORMAT_VERSION,
+    box_of_board,
+    check_bead_lists,
+    check_colour_counts,
+    check_header,
+    check_menace_settings,
+)
 from .matchbox_tables import colour_of, position_table, stabilizer
 from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
-
-FORMAT = "gamelearn-matchboxes"
-FORMAT_VERSION = 1
 
 
 class MatchboxPlayer(Learner):
@@ -63,7 +68,7 @@ class MatchboxPlayer(Learner):
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         seed: int | None = None,
         name: str = "",
         train: bool = True,
@@ -102,22 +107,7 @@ class MatchboxPlayer(Learner):
     def load_payload(self, payload: Any, where: str) -> None:
         """Replace the boxes with ``payload``'s after checking all of it; a bad payload raises
         ValueError (prefixed with ``where``) naming the box and what is wrong, and changes nothing."""
-        if not isinstance(payload, dict):
-            raise ValueError(f"{where}not a matchbox file (a JSON object is expected)")
-        if payload.get("format") != FORMAT:
-            raise ValueError(f"{where}not a matchbox file (format {payload.get('format')!r}, expected {FORMAT!r})")
-        if payload.get("version") != FORMAT_VERSION:
-            raise ValueError(f"{where}matchbox format version {payload.get('version')!r} is not supported")
-        if payload.get("game") != self.game.name:
-            raise ValueError(f"{where}boxes for {payload.get('game')!r}, not {self.game.name}")
-        if payload.get("kind") not in self.compatible_kinds():
-            raise ValueError(f"{where}boxes of a {payload.get('kind')!r}, not a {self.kind}")
-        games = payload.get("games", 0)
-        if not isinstance(games, int) or isinstance(games, bool) or games < 0:
-            raise ValueError(f"{where}'games' must be a whole number >= 0, not {games!r}")
-        boxes = payload.get("boxes")
-        if not isinstance(boxes, dict):
-            raise ValueError(f"{where}'boxes' must be an object from board to beads")
+        games, boxes = check_header(payload, where, self.game.name, self.compatible_kinds(), self.kind)
         checked = self.check_boxes(boxes, where)
         self.apply_settings(payload.get("settings", {}), where)
         self.install_boxes(checked)
@@ -325,7 +315,7 @@ class HerPlayer(MatchboxPlayer):
     #: HIM's reward: a second copy of every bead drawn goes back after a win.
     rewards_wins = False
 
-    def __init__(self, game: Game, seed: int | None = None, name: str = "", **kwargs: Any) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, name: str = "", **kwargs: Any) -> None:
         self.boxes: dict[str, list[str]] = {}
         super().__init__(game, seed, name=name, **kwargs)
 
@@ -371,25 +361,7 @@ class HerPlayer(MatchboxPlayer):
         return {board: list(beads) for board, beads in sorted(self.boxes.items())}
 
     def check_boxes(self, boxes: dict[str, Any], where: str) -> dict[str, list[str]]:
-        checked: dict[str, list[str]] = {}
-        for board, beads in boxes.items():
-            position = box_of_board(self.table, board, where, min_choices=1)
-            legal = set(self.new_box(position))
-            if not isinstance(beads, list):
-                raise ValueError(f"{where}box {board!r}: beads must be a list of moves, not {beads!r}")
-            for bead in beads:
-                if not isinstance(bead, str) or bead not in legal:
-                    raise ValueError(
-                        f"{where}box {board!r}: bead {bead!r} is not a legal move there (legal: {', '.join(sorted(legal))})"
-                    )
-            if not self.rewards_wins:
-                for bead in set(beads):
-                    if beads.count(bead) > 1:
-                        raise ValueError(
-                            f"{where}box {board!r}: bead {bead!r} is there {beads.count(bead)} times; HER has one of each (HIM may have copies)"
-                        )
-            checked[board] = list(beads)
-        return checked
+        return check_bead_lists(self.table, boxes, where, self.new_box, copies=self.rewards_wins)
 
     def install_boxes(self, checked: dict[str, list[str]]) -> None:
         self.boxes = checked
@@ -400,31 +372,6 @@ class HimPlayer(HerPlayer):
 
     kind = "him"
     rewards_wins = True
-
-
-def box_of_board(table: Any, board: Any, where: str, min_choices: int) -> int:
-    """The position a box's name stands for; ValueError unless it is a canonical, unfinished
-    position with at least ``min_choices`` moves."""
-    if not isinstance(board, str):
-        raise ValueError(f"{where}box name {board!r} is not a board string")
-    position = _unfinished_positions(table.game_name).get(board)
-    if position is None:
-        raise ValueError(f"{where}box {board!r}: not a position any game reaches with a move to make")
-    if table.canonical[position] != position:
-        raise ValueError(
-            f"{where}box {board!r}: not the canonical board (its box is {table.boards[table.canonical[position]]!r})"
-        )
-    if len(table.moves[position]) < min_choices:
-        raise ValueError(f"{where}box {board!r}: only one move there, so no box")
-    return position
-
-
-@cache
-def _unfinished_positions(game_name: str) -> dict[str, int]:
-    """Board -> position for every position with a move to make (in hexapawn and tic-tac-toe the
-    board alone tells whose move it is there)."""
-    table = position_table(game_name)
-    return {board: i for i, board in enumerate(table.boards) if not table.over[i]}
 
 
 # MENACE -----------------------------------------------------------------------------------------
@@ -440,7 +387,7 @@ class MenacePlayer(MatchboxPlayer):
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         seed: int | None = None,
         name: str = "",
         beads: tuple[int, ...] | str = MENACE_BEADS,
@@ -515,39 +462,13 @@ class MenacePlayer(MatchboxPlayer):
     def apply_settings(self, settings: Any, where: str) -> None:
         # the boxes carry their own counts; the settings say how new boxes and rewards work, and a
         # learner saved with other settings keeps them
-        if not isinstance(settings, dict):
-            raise ValueError(f"{where}'settings' must be an object")
-        beads = settings.get("beads", list(self.beads_by_stage))
-        if not isinstance(beads, list) or not beads or any(not isinstance(b, int) or b < 1 for b in beads):
-            raise ValueError(f"{where}settings 'beads' must be a list of whole numbers >= 1, not {beads!r}")
-        rewards = []
-        for key, default in zip(("win", "draw", "loss"), self.rewards, strict=True):
-            value = settings.get(key, default)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{where}settings {key!r} must be a whole number, not {value!r}")
-            rewards.append(value)
-        self.beads_by_stage = tuple(beads)
-        self.rewards = (rewards[0], rewards[1], rewards[2])
+        self.beads_by_stage, self.rewards = check_menace_settings(settings, where, self.beads_by_stage, self.rewards)
 
     def boxes_json(self) -> dict[str, Any]:
         return {board: dict(counts) for board, counts in sorted(self.boxes.items())}
 
     def check_boxes(self, boxes: dict[str, Any], where: str) -> dict[str, dict[str, int]]:
-        checked: dict[str, dict[str, int]] = {}
-        for board, counts in boxes.items():
-            box = box_of_board(self.table, board, where, min_choices=2)
-            colours = self.colours(box)[0]
-            if not isinstance(counts, dict):
-                raise ValueError(f"{where}box {board!r}: beads must be an object from colour to count")
-            if set(counts) != set(colours):
-                raise ValueError(f"{where}box {board!r}: colours {sorted(counts)} but the position has {list(colours)}")
-            for colour, count in counts.items():
-                if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                    raise ValueError(
-                        f"{where}box {board!r}: colour {colour!r} has {count!r} beads, not a whole number >= 0"
-                    )
-            checked[board] = {colour: counts[colour] for colour in colours}
-        return checked
+        return check_colour_counts(self.table, boxes, where, lambda box: self.colours(box)[0])
 
     def install_boxes(self, checked: dict[str, dict[str, int]]) -> None:
         self.boxes = checked

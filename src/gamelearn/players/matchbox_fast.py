@@ -24,6 +24,7 @@ from functools import cache
 from ..games import get_game
 from ..games.hexapawn import pawn_moves
 from ..solve import solve
+from .base import seat_seed
 from .matchbox import MENACE_BEADS, MENACE_REWARDS
 from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer
 
@@ -124,8 +125,8 @@ def train_her(
     boxes = run.boxes
     letters = []
     for seed in seeds:
-        other = random.Random(seed + 1 - learner_side)
-        mine = random.Random(seed + learner_side)
+        other = random.Random(seat_seed(seed, 1 - learner_side))
+        mine = random.Random(seat_seed(seed, learner_side))
         position = table.initial
         drawn: list[tuple[list[str], int, str]] = []
         while not over[position]:
@@ -194,8 +195,8 @@ def train_menace(
     for seed in seeds:
         # play_game reseeds player 0 with seed and player 1 with seed + 1; one MENACE on both
         # sides is one object, reseeded twice, so it keeps seed + 1
-        mine = random.Random(seed + 1 if selfplay else seed + learner_side)
-        other = random.Random(seed + 1 - learner_side)
+        mine = random.Random(seat_seed(seed, 1 if selfplay else learner_side))
+        other = random.Random(seat_seed(seed, 1 - learner_side))
         position = table.initial
         drawn: list[tuple[list[int], int, int]] = []  # (counts, colour, side)
         resigned = -1

@@ -56,7 +56,7 @@ class PositionTable:
         return tuple(k for k, child in enumerate(self.children[position]) if -self.value[child] == best)
 
 
-def _enumerate(game: Game) -> PositionTable:
+def _enumerate(game: Game[Any]) -> PositionTable:
     start = game.initial()
     states: list[Hashable] = [start]
     index: dict[Hashable, int] = {start: 0}
@@ -134,12 +134,12 @@ def position_table(game_name: str) -> PositionTable:
     return _enumerate(get_game(game_name))
 
 
-def stabilizer(game: Game, state: Hashable) -> tuple[int, ...]:
+def stabilizer(game: Game[Any], state: Hashable) -> tuple[int, ...]:
     """The symmetries that map ``state`` onto itself (identity first)."""
     return tuple(k for k in range(len(game.symmetries)) if game.transform(state, k) == state)
 
 
-def colour_of(game: Game, state: Hashable, move: str, symmetric: tuple[int, ...]) -> str:
+def colour_of(game: Game[Any], state: Hashable, move: str, symmetric: tuple[int, ...]) -> str:
     """MENACE's bead colour for ``move`` in ``state``: the least of the move's images under the
     symmetries that fix ``state`` (Michie: symmetric moves are one colour)."""
     return min(game.transform_move(move, k) for k in symmetric)

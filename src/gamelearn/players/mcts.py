@@ -24,6 +24,7 @@ import sys
 from collections.abc import Hashable
 from typing import Any
 
+from ..games import Game
 from .base import Player
 from .registry import Option, PlayerKind, parse_int, register
 
@@ -46,7 +47,7 @@ class Node:
 
     __slots__ = ("state", "parent", "move", "children", "untried", "visits", "wins", "mover")
 
-    def __init__(self, game: Any, state: Hashable, parent: Node | None, move: str | None) -> None:
+    def __init__(self, game: Game[Any], state: Hashable, parent: Node | None, move: str | None) -> None:
         self.state = state
         self.parent = parent
         self.move = move
@@ -64,7 +65,7 @@ class MCTSPlayer(Player):
 
     kind = "mcts"
 
-    def __init__(self, game: Any, seed: int | None = None, playouts: int = 1000, c: float = math.sqrt(2)) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, playouts: int = 1000, c: float = math.sqrt(2)) -> None:
         super().__init__(game, seed, playouts=playouts, c=c)
         self.playouts = playouts
         self.exploration = c
@@ -147,7 +148,7 @@ class MCTSPlayer(Player):
         return best[0]
 
 
-def small_game_graph(game: Any) -> Any:
+def small_game_graph(game: Game[Any]) -> Any:
     """The game's state graph (:mod:`gamelearn.players.mcts_graph`), or None for a game that
     can cycle or is too large to lay out."""
     if game.facts.can_cycle:

@@ -21,6 +21,8 @@ import weakref
 from collections.abc import Hashable
 from typing import Any
 
+from ..games import Game
+
 #: A game with more reachable positions than this is searched through the rules' Python API.
 MAX_STATES = 50_000
 
@@ -52,7 +54,7 @@ class StateGraph:
 _GRAPHS: weakref.WeakKeyDictionary[Any, StateGraph | None] = weakref.WeakKeyDictionary()
 
 
-def state_graph(game: Any) -> StateGraph | None:
+def state_graph(game: Game[Any]) -> StateGraph | None:
     """The game's reachable positions, laid out once per game object; None for a game that can
     cycle or has more than ``MAX_STATES`` positions."""
     try:
@@ -63,7 +65,7 @@ def state_graph(game: Any) -> StateGraph | None:
     return graph
 
 
-def _build(game: Any) -> StateGraph | None:
+def _build(game: Game[Any]) -> StateGraph | None:
     start = game.initial()
     index: dict[Hashable, int] = {start: 0}
     order = [start]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from ..games import Game
 from ..solve import Solution, solve
 from .base import Player
 from .registry import PlayerKind, register
@@ -18,7 +19,7 @@ from .registry import PlayerKind, register
 class PerfectPlayer(Player):
     kind = "perfect"
 
-    def __init__(self, game: Any, seed: int | None = None, solution: Solution | None = None) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, solution: Solution | None = None) -> None:
         super().__init__(game, seed)
         # Solving (or opening Teeko's table) up front: a missing table is reported when the player
         # is made, not in the middle of a game.

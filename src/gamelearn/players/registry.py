@@ -57,8 +57,8 @@ class PlayerKind:
     #: The options that make the player greedy when it is graded: exploration switched off
     #: (td's ``epsilon=0``).  A learner is also frozen (``train=off``) by :func:`graded_spec`.
     greedy: tuple[tuple[str, str], ...] = ()
-    #: True for a kind whose players learn (a :class:`~gamelearn.players.knowledge.Learner`): an
-    #: interface can list the learners without making a player of every kind.
+    #: True for a kind whose players learn from their games (a Learner: boxes, a table, weights, a
+    #: memory), so an interface can list the learners without building a player of every kind.
     learns: bool = False
 
 
@@ -77,7 +77,7 @@ def _module_rank(kind: PlayerKind) -> int:
     return PLAYER_MODULES.index(module) if module in PLAYER_MODULES else len(PLAYER_MODULES)
 
 
-def kinds_for(game: Game) -> list[PlayerKind]:
+def kinds_for(game: Game[Any]) -> list[PlayerKind]:
     _load_all()
     kinds = [k for k in _KINDS.values() if k.games is None or game.name in k.games]
     return sorted(kinds, key=_module_rank)  # stable: registration order within a module
@@ -177,7 +177,7 @@ def _load_all() -> None:
         _load(module)
 
 
-def _find_kind(game: Game, name: str) -> PlayerKind:
+def _find_kind(game: Game[Any], name: str) -> PlayerKind:
     """The kind called ``name`` for ``game``, importing only its module; ValueError listing every
     valid kind (which imports them all) for an unknown name."""
     if name not in _KINDS and name in KIND_MODULES:
@@ -210,12 +210,12 @@ def _split_options(text: str) -> list[tuple[str, str, str]]:
     return [(key, eq, value.strip()) for key, eq, value in items]
 
 
-def kind_of(game: Game, spec: str) -> PlayerKind:
+def kind_of(game: Game[Any], spec: str) -> PlayerKind:
     """The registered kind a spec names; ValueError listing the valid ones for an unknown name."""
     return _find_kind(game, spec.strip().partition(":")[0])
 
 
-def with_options(game: Game, spec: str, **overrides: str) -> str:
+def with_options(game: Game[Any], spec: str, **overrides: str) -> str:
     """``spec`` with the options ``overrides`` set (replacing any it gives), only those its kind
     takes; the other options keep their order."""
     kind = kind_of(game, spec)
@@ -226,14 +226,14 @@ def with_options(game: Game, spec: str, **overrides: str) -> str:
     return name + (":" + ",".join(f"{key}={value}" for key, value in kept) if kept else "")
 
 
-def graded_spec(game: Game, spec: str) -> str:
+def graded_spec(game: Game[Any], spec: str) -> str:
     """``spec`` frozen and greedy, as every grade measures a player: ``train=off`` for a kind that
     learns, and its kind's exploration options off (:attr:`PlayerKind.greedy`)."""
     kind = kind_of(game, spec)
     return with_options(game, spec, train="off", **dict(kind.greedy))
 
 
-def make_player(game: Game, spec: str, seed: int | None = None) -> Player:
+def make_player(game: Game[Any], spec: str, seed: int | None = None) -> Player:
     """A player for ``game`` from a spec: ``NAME`` or ``NAME:opt=value,opt=value``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError("a player spec is a name such as 'random' or 'minimax:depth=2'")

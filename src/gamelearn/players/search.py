@@ -7,6 +7,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
+from ..games import Game
 from .base import Player
 from .evaluation import default_evaluation, evaluation
 from .registry import Option, PlayerKind, parse_int, register
@@ -15,7 +16,7 @@ from .registry import Option, PlayerKind, parse_int, register
 WIN_SCORE = 10_000_000.0
 
 
-def terminal_score(game: Any, state: Hashable, player: int, ply: int) -> float | None:
+def terminal_score(game: Game[Any], state: Hashable, player: int, ply: int) -> float | None:
     """The score of a finished game for ``player``, or None if it goes on."""
     if not game.is_over(state):
         return None
@@ -31,7 +32,7 @@ class MinimaxPlayer(Player):
     kind = "minimax"
     pruning = False
 
-    def __init__(self, game: Any, seed: int | None = None, depth: int = 2, eval: str | None = None) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, depth: int = 2, eval: str | None = None) -> None:
         # "default" (what `gamelearn players` shows) and None both mean the game's first evaluation
         eval_name = eval if eval and eval != "default" else default_evaluation(game)
         super().__init__(game, seed, depth=depth, eval=eval_name)
@@ -104,7 +105,7 @@ class AlphaBetaPlayer(MinimaxPlayer):
     pruning = True
 
 
-def can_force_win(game: Any, state: Hashable, plies: int | None) -> bool:
+def can_force_win(game: Game[Any], state: Hashable, plies: int | None) -> bool:
     """True if the side to move can win within ``plies`` plies (None: no limit) whatever the other does."""
     player = game.to_move(state)
     if game.is_over(state) or plies is not None and plies <= 0:
@@ -138,7 +139,7 @@ class SharpPlayer(Player):
 
     kind = "sharp"
 
-    def __init__(self, game: Any, seed: int | None = None, depth: int = 0) -> None:
+    def __init__(self, game: Game[Any], seed: int | None = None, depth: int = 0) -> None:
         super().__init__(game, seed, depth=depth)
         self.horizon = depth if depth > 0 else (3 if game.facts.can_cycle else None)
 

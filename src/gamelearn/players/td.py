@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
+from ..games import Game
 from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .registry import Option, PlayerKind, parse_fraction, parse_name, parse_switch, register
 
@@ -54,7 +55,7 @@ class TDPlayer(Learner):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any],
         seed: int | None = None,
         alpha: float = 0.2,
         epsilon: float = 0.1,

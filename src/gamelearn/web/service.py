@@ -21,7 +21,7 @@ from typing import Any
 from ..games import GAME_NAMES, Game, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES, End
-from ..players.base import Player
+from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
 from ..players.registry import make_player
 from ..store.db import Store
@@ -108,7 +108,7 @@ class WebService:
             try:
                 check_web_spec(game, spec)
                 check_web_ranges(game, spec, self.settings.work_bounds)
-                player = make_player(game, spec, seed=seed + index)
+                player = make_player(game, spec, seed=seat_seed(seed, index))
                 check_web_work(game, player, self.settings.work_bounds)
                 if isinstance(player, Learner):
                     player.keep_as(web_name(game))  # the browser's own, kept under its owner id

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
+from ...games import Game
 from ..registry import Option, PlayerKind, parse_int, parse_switch, register
 
 GAMES = frozenset({"tictactoe", "hexapawn", "teeko"})
@@ -28,7 +29,7 @@ def missing_packages() -> list[str]:
     return [name for name in NEEDS if importlib.util.find_spec(name) is None]
 
 
-def make_az(game: Any, seed: int | None = None, **options: Any) -> Any:
+def make_az(game: Game[Any], seed: int | None = None, **options: Any) -> Any:
     missing = missing_packages()
     if missing:
         raise ValueError(

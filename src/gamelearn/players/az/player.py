@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import jax
 import numpy as np
 
+from ...games import Game
 from ..knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .network import SHAPES, NetworkShape
 from .rules import Position, rules_for
@@ -61,7 +62,7 @@ class AzPlayer(Learner):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any],
         seed: int | None = None,
         name: str | None = None,
         simulations: int | None = None,

@@ -6,9 +6,9 @@ hexapawn position and on random Teeko games.
 
 A position is a :class:`Position` of arrays: the board (one int8 a square: +1 a pawn or mark of the
 first player, -1 of the second, 0 empty), the side to move, the plies played, whether the game is
-over and who won (-1 nobody).  Actions are numbered as the PettingZoo environments number them
-(tic-tac-toe: the square; hexapawn: ``9 * from + to``; Teeko: 0-24 put a pawn down, ``25 + 8 *
-square + direction`` steps it), so a policy output means the same move everywhere.
+over and who won (-1 nobody).  Actions are numbered as ``gamelearn.games.actions`` numbers them for
+every interface (tic-tac-toe: the square; hexapawn: ``9 * from + to``; Teeko: 0-24 put a pawn
+down, ``25 + 8 * square + direction`` steps it), so a policy output means the same move everywhere.
 
 Teeko in this copy has no repetition draw (the play layer's rule, which needs a game's history); a
 self-play game that reaches ``max_plies`` is a draw, as in the play layer.
@@ -24,6 +24,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ...games import Game
+from ...games.actions import TEEKO_DIRECTIONS, codec
+
 
 class Position(NamedTuple):
     """A batch (or one) of positions as arrays; see the module docstring."""
@@ -36,25 +39,12 @@ class Position(NamedTuple):
     winner: Any  # int32[...], -1 for none
 
 
-#: Teeko's step directions (row, column) in action order, as the environments number them.
-TEEKO_DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-
-
 def action_moves(game: str) -> tuple[str | None, ...]:
-    """Action number -> move text (None for a number that names no move on the board)."""
-    if game == "tictactoe":
-        return tuple(str(square) for square in range(9))
-    if game == "hexapawn":
-        return tuple(f"{a}{b}" for a in range(9) for b in range(9))
-    if game == "teeko":
-        moves: list[str | None] = [f"{square // 5}{square % 5}" for square in range(25)]
-        for square in range(25):
-            row, column = divmod(square, 5)
-            for dr, dc in TEEKO_DIRECTIONS:
-                r, c = row + dr, column + dc
-                moves.append(f"{row}{column}{r}{c}" if 0 <= r < 5 and 0 <= c < 5 else None)
-        return tuple(moves)
-    raise ValueError(f"az plays tictactoe, hexapawn and teeko, not {game!r}")
+    """Action number -> move text (None for a number that names no move on the board): the rules
+    layer's numbering (:mod:`gamelearn.games.actions`), of the three games az plays."""
+    if game not in ("tictactoe", "hexapawn", "teeko"):
+        raise ValueError(f"az plays tictactoe, hexapawn and teeko, not {game!r}")
+    return codec(game).moves
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,7 +110,7 @@ class JaxRules:
 
     # Between the Python rules and the arrays ----------------------------------------------------
 
-    def encode(self, game: Any, state: Hashable) -> Position:
+    def encode(self, game: Game[Any], state: Hashable) -> Position:
         """The arrays of a state of the Python rules (plies: the pawns or marks on the board)."""
         text = game.board(state)
         symbols = game.symbols

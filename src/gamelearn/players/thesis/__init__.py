@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...games.teeko import Teeko
 from ..registry import Option, PlayerKind, parse_switch, register
 from .engine import Decision, EngineState, Settings, decide, play
 from .fixes import Fixes
@@ -36,7 +37,7 @@ def _parse_memory(text: str) -> str:
     return text
 
 
-def _make(game: Any, seed: int | None = None, **options: Any) -> ThesisPlayer:
+def _make(game: Teeko, seed: int | None = None, **options: Any) -> ThesisPlayer:
     return ThesisPlayer(game, seed=seed, **options)
 
 

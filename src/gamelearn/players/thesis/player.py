@@ -37,6 +37,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...games.teeko import Teeko
 from ..knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
@@ -65,7 +66,7 @@ class ThesisPlayer(Learner):
 
     def __init__(
         self,
-        game: Any,
+        game: Teeko,
         seed: int | None = None,
         heuristics: bool = True,
         search: bool = True,
