@@ -214,3 +214,10 @@ def test_regression_a_program_was_named_with_every_default_spelled_out() -> None
     result = play(["q"], second="mcts:playouts=50")
     assert "O = mcts:playouts=50\n" in result.output
     assert "1.414" not in result.output
+
+
+def test_in_alternate_drops_the_prompt_names_whose_pawn_is_placed() -> None:
+    # Scarne's Alternate Game: the side to move places the other side's pawn (O places X's first).
+    result = runner.invoke(app, ["play", "teeko:drops=aaaa", "--first", "human", "--second", "human"], input="22\nq\n")
+    assert "Player 2 (O) to move, placing X's pawn:" in result.output
+    assert "Player 1 (X) to move, placing O's pawn:" in result.output

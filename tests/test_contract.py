@@ -28,8 +28,7 @@ NAMES = list(GAME_NAMES) + [spec for spec in TEEKO_FORMS if spec != "teeko"]
 def whose(game, state) -> int:  # type: ignore[no-untyped-def]
     """The side whose pawn the next ply moves: the side to move, but in a drop round of Scarne's
     Alternate Game, where the side to move places the other's pawn."""
-    owner = getattr(game, "owner", None)
-    return owner(state) if owner is not None else game.to_move(state)
+    return int(game.pawn_side(state))
 
 
 def sample_states(name: str, games: int = 12, seed: int = 0) -> list:

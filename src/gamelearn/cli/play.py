@@ -178,8 +178,7 @@ class TerminalGame:
         console.print()
         console.print(self.game.render(state), markup=False)
         # In a drop round of Scarne's Alternate Game the side to move places the other side's pawn.
-        owner = getattr(self.game, "owner", None)
-        whose = owner(state) if owner is not None else mover
+        whose = self.game.pawn_side(state)
         placing = "" if whose == mover else f", placing {self.game.symbols[whose]}'s pawn"
         prompt = f"{self.names[mover]} ({self.game.symbols[mover]}) to move{placing}: "
         while True:
