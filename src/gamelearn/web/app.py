@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.middleware.gzip import GZipMiddleware
 
 from .. import __version__
 from ..games import GAME_NAMES
@@ -92,6 +93,13 @@ class MoveIn(BaseModel):
     )
 
 
+class AdvanceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ply: int | None = Field(
+        None, ge=0, le=100_000, description="the number of moves the page showed; another, and the answer is a 409"
+    )
+
+
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": Problem, "description": "an illegal move or a bad player spec"},
     403: {"model": Problem, "description": "not from this server's own page (Origin), or no browser cookie"},
@@ -152,7 +160,10 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     app.state.store = store
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
-    app.state.warm_up = warm_up(settings.warm_up)  # in a thread of its own: the server starts at once
+    # The page and the API's answers, compressed for a browser that asks (an event stream never is).
+    app.add_middleware(GZipMiddleware, minimum_size=500)
+    # in a thread of its own: the server starts at once
+    app.state.warm_up = warm_up(settings.warm_up, delay=settings.warm_up_delay_seconds)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -261,8 +272,13 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     # Games ------------------------------------------------------------------------------------
 
     @app.get("/api/games", tags=["games"], summary="The games and the players each accepts")
-    def list_games() -> list[dict[str, Any]]:
-        return [game_info(service.load_game(name), settings.work_bounds) for name in GAME_NAMES]
+    def list_games(
+        players: bool = Query(True, description="with each game's player kinds and their options (false: without)"),
+    ) -> list[dict[str, Any]]:
+        """The page asks without the players first (its first load is small) and with them when
+        its new-game form opens."""
+        infos = [game_info(service.load_game(name), settings.work_bounds) for name in GAME_NAMES]
+        return infos if players else [{k: v for k, v in info.items() if k != "players"} for info in infos]
 
     @app.post("/api/games", tags=["games"], summary="Start a game", responses=ERRORS)
     def start_game(body: NewGame, request: Request) -> dict[str, Any]:
@@ -304,9 +320,19 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
         return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
     @app.post("/api/games/{game_id}/advance", tags=["games"], summary="One computer move", responses=ERRORS)
-    def advance(game_id: str, request: Request) -> dict[str, Any]:
-        """For games between two computers: the side to move plays one move."""
-        return service.computer_move(owner_of(request), check_id(game_id))
+    def advance(game_id: str, request: Request, body: AdvanceIn | None = None) -> dict[str, Any]:
+        """For games between two computers: the side to move plays one move.  With `ply`, as for
+        a move: asked on a ply the game has left (another tab moved), a 409 with the game as it is
+        now under `game`, and no move is played."""
+        return service.computer_move(owner_of(request), check_id(game_id), body.ply if body else None)
+
+    @app.get("/api/warm-up", tags=["games"], summary="What the server makes ready in the background")
+    def warm_up_state() -> dict[str, Any]:
+        """`kinds`: each player kind the server warms up (`gamelearn serve` warms az, whose first
+        move takes half a minute otherwise), with its state per game: `waiting`, `loading`,
+        `ready`, or `skipped` (its first move does the work).  Empty when nothing is warmed."""
+        thread = app.state.warm_up
+        return {"kinds": thread.states() if thread is not None else {}}
 
     @app.delete("/api/games/{game_id}", tags=["games"], summary="Abandon a game", responses=ERRORS, status_code=204)
     def abandon(game_id: str, request: Request) -> Response:
