@@ -158,7 +158,13 @@ async function startGame(spec, specs, seedText = "", options = {}) {
   if (seedText !== "" && seedText !== undefined) body.seed = Number(seedText);
   const notice = slowNotice(specs, parseSpec(spec).name);
   try {
-    const view = await withBusy(() => patiently("POST", "/api/games", body, waiting));
+    const view = await withBusy(() => {
+      // The game in play waits, locked, for the new one (whose computer may move first).
+      $("status").textContent = "Starting a new game…";
+      $("status").dataset.state = "thinking";
+      if (page.view) board.render(boardModel(page.view, { locked: true }));
+      return patiently("POST", "/api/games", body, waiting);
+    });
     remember("game", view.game);
     remember(`form.${view.game}`, view.spec);
     remember(`players.${view.game}`, specs);
@@ -169,7 +175,7 @@ async function startGame(spec, specs, seedText = "", options = {}) {
     if (review && reviewing()) review.close();
     show(view, { fresh: true });
   } catch (error) {
-    setControls();
+    if (page.view) drawAll(); else setControls();
     say(problem(error));
   } finally {
     notice();
