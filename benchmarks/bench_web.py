@@ -3,7 +3,7 @@ person's moves against ``menace`` (tic-tac-toe) and against ``thesis`` (Teeko) (
 8 browsers against the heaviest players the server allows while one more plays ``menace``, whose
 p99 must stay under a second (issue 26).  Prints figures, asserts nothing.
 
-    python benchmarks/bench_web.py [--moves 30] [--heavy-seconds 60] [--skip-ordinary]
+    python benchmarks/bench_web.py [--moves 30] [--clients 1,8,32] [--heavy-seconds 60] [--skip-ordinary] [--skip-heavy]
 
 The server is `gamelearn serve` in a process of its own (default settings: the ordinary lane of
 computer moves and the heavy lane, one move in flight per browser), on a fresh data directory;
@@ -170,6 +170,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=30, help="moves timed per client")
     parser.add_argument("--heavy-seconds", type=float, default=60, help="how long the heavy run lasts")
     parser.add_argument("--skip-ordinary", action="store_true", help="only the heavy run")
+    parser.add_argument("--skip-heavy", action="store_true", help="only the ordinary runs")
+    parser.add_argument("--clients", default="1,8,32", help="the ordinary runs' numbers of clients, at most 32")
     args = parser.parse_args()
     server, url = start_server()
     try:
@@ -182,7 +184,7 @@ def main() -> None:
             print("| opponent | clients | median | p90 | p99 | max | moves/s | 503s |")
             print("|---|---|---|---|---|---|---|---|")
             for opponent in OPPONENTS:
-                for count in (1, 8, 32):
+                for count in [min(32, int(n)) for n in args.clients.split(",")]:
                     r = run(url, browsers[:count], opponent, args.moves)
                     print(
                         f"| {opponent} | {count} | {r['median_ms']:.1f} ms | {r['p90_ms']:.1f} ms "
@@ -190,6 +192,8 @@ def main() -> None:
                     )
             for client in browsers:
                 client.close()
+        if args.skip_heavy:
+            return
         heavy = [entry for entry in HEAVIEST for _ in range(2)]
         mine, theirs = heavy_load(url, heavy, ("tictactoe", "menace"), 100_000, args.heavy_seconds)
         print(f"\n8 browsers against the heaviest players for {args.heavy_seconds:g} s, one more against menace:")

@@ -132,7 +132,8 @@ def test_the_dark_theme_follows_the_system_and_every_text_meets_aa(page: Any, si
     page.emulate_media(color_scheme="dark")  # as the system's setting would
     tab = page
     new_game(tab, "hexapawn", "human", "her", seed=3)
-    tab.wait_for_selector("#training:not([hidden]) #train-boxes .box")
+    tab.click("#training:not([hidden]) > summary")  # folded until opened: its module and styles load then
+    tab.wait_for_selector("#train-boxes .box")
     if tab.evaluate("document.querySelector('#setup').open"):
         tab.click("#setup > summary")
     paper = tab.evaluate("getComputedStyle(document.body).backgroundColor")

@@ -34,6 +34,7 @@ def test_training_her_moves_a_bar_changes_her_beads_and_charts_her_grade(
 ) -> None:
     new_game(page, "hexapawn", "human", "her", seed=1)
     page.wait_for_selector('#training[data-kind="her"]:not([hidden])')
+    page.click("#training > summary")  # folded until opened: its module loads then
     # Every box is on view before she has played a game: as she would open each one.
     page.wait_for_selector(f'#train-boxes[data-total="{HER_BOXES}"]')
     assert page.locator("#train-boxes .box").count() == HER_BOXES

@@ -60,6 +60,28 @@ def test_two_tabs_of_one_game_stay_in_step_and_a_stale_click_gets_the_fresh_boar
     stale.close()
 
 
+def test_a_stale_tabs_computer_move_gets_the_fresh_board_not_a_second_move(page: Any, context: Any, size: str) -> None:
+    view = new_game(page, "hexapawn", "random", "random", seed=6)
+    stale = context.new_page()
+    stale.set_default_timeout(15_000)
+    stale.route("**/api/games/*/events", lambda route: route.abort())  # it will not hear of the move
+    stale.goto(page.url)
+    rendered(stale, view)
+    with page.expect_response(lambda r: r.url.endswith("/advance")) as info:
+        page.click("#step")
+    moved = info.value.json()
+    rendered(page, moved)
+    assert len(moved["moves"]) == 1
+    # The stale tab, still at the start, asks for a computer move: it gets the game as it is.
+    with stale.expect_response(lambda r: r.url.endswith("/advance")) as info:
+        stale.click("#step")
+    assert info.value.status == 409 and info.value.request.post_data_json == {"ply": 0}
+    rendered(stale, moved)
+    assert current_view(stale)["moves"] == moved["moves"]  # no second move was played
+    screenshot(stale, "live-stale-advance", size)
+    stale.close()
+
+
 def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
     context: Any, size: str, tmp_path: Any
 ) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from .. import __version__
 from ..store.db import Store
@@ -117,7 +118,10 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     app.state.trainer = Trainer(service)
     app.state.newcomers = NewOwnerLimit(settings.new_owners_per_address, settings.owner_window_seconds)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
-    app.state.warm_up = warm_up(settings.warm_up)  # in a thread of its own: the server starts at once
+    # The page and the API's answers, compressed for a browser that asks (an event stream never is).
+    app.add_middleware(GZipMiddleware, minimum_size=500)
+    # in a thread of its own: the server starts at once
+    app.state.warm_up = warm_up(settings.warm_up, delay=settings.warm_up_delay_seconds)
     add_error_handlers(app)
     app.middleware("http")(owner_cookie)
     add_page_routes(app)

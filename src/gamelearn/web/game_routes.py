@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -49,10 +49,35 @@ class MoveIn(BaseModel):
     )
 
 
-@router.get("/api/games", summary="The games and the players each accepts", response_model=list[GameInfo])
-def list_games(request: Request) -> list[dict[str, Any]]:
+class AdvanceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ply: int | None = Field(
+        None, ge=0, le=100_000, description="the number of moves the page showed; another, and the answer is a 409"
+    )
+
+
+@router.get(
+    "/api/games",
+    summary="The games and the players each accepts",
+    response_model=list[GameInfo],
+    response_model_exclude_unset=True,
+)
+def list_games(
+    request: Request,
+    players: bool = Query(True, description="with each game's player kinds and their options (false: without)"),
+) -> list[dict[str, Any]]:
+    """The page asks without the players first (its first load is small) and with them when its
+    new-game form opens."""
     service = service_of(request)
-    return [game_info(service.load_game(name), service.settings.work_bounds) for name in GAME_NAMES]
+    infos = [game_info(service.load_game(name), service.settings.work_bounds) for name in GAME_NAMES]
+    if not players:  # each kind by its name and the words the page says of it, without its options
+        for info in infos:
+            info["players"] = [{key: kind[key] for key in PLAYER_WORDS_KEYS} for kind in info["players"]]
+    return infos
+
+
+#: What ``players=false`` keeps of each player kind.
+PLAYER_WORDS_KEYS = ("name", "title", "first_move_wait")
 
 
 @router.post("/api/games", summary="Start a game", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT)
@@ -109,9 +134,20 @@ async def game_events(game_id: str, request: Request) -> StreamingResponse:
     response_model=GameView,
     **SENT_AS_BUILT,
 )
-def advance(game_id: str, request: Request) -> dict[str, Any]:
-    """For games between two computers: the side to move plays one move."""
-    return service_of(request).computer_move(owner_of(request), check_id(game_id))
+def advance(game_id: str, request: Request, body: AdvanceIn | None = None) -> dict[str, Any]:
+    """For games between two computers: the side to move plays one move.  With `ply`, as for a
+    move: asked on a ply the game has left (another tab moved), a 409 with the game as it is now
+    under `game`, and no move is played."""
+    return service_of(request).computer_move(owner_of(request), check_id(game_id), body.ply if body else None)
+
+
+@router.get("/api/warm-up", summary="What the server makes ready in the background")
+def warm_up_state(request: Request) -> dict[str, Any]:
+    """`kinds`: each player kind the server warms up (`gamelearn serve` warms az, whose first
+    move takes half a minute otherwise), with its state per game: `waiting`, `loading`, `ready`,
+    or `skipped` (its first move does the work).  Empty when nothing is warmed."""
+    thread = request.app.state.warm_up
+    return {"kinds": thread.states() if thread is not None else {}}
 
 
 @router.delete("/api/games/{game_id}", summary="Abandon a game", responses=ERRORS, status_code=204)

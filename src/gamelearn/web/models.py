@@ -159,8 +159,8 @@ class PlayerInfo(Answer):
     name: str
     title: str = Field(description="how the page names the player in a sentence (HER, MENACE)")
     first_move_wait: str = Field(description="what the page says while the player's first move is slow to come")
-    summary: str
-    options: list[OptionOut]
+    summary: str | None = Field(None, description="what the player is (left out with players=false)")
+    options: list[OptionOut] | None = Field(None, description="its options (left out with players=false)")
 
 
 class GameInfo(Answer):
@@ -174,7 +174,9 @@ class GameInfo(Answer):
     columns: int
     square_names: list[str]
     rules: str
-    players: list[PlayerInfo]
+    players: list[PlayerInfo] = Field(
+        description="the player kinds the game accepts; with players=false each only by name and words"
+    )
     defaults: list[str] = Field(description="the players the page seats first")
     form_defaults: list[str] = Field(description="the players the page seats first for a form of the game")
 

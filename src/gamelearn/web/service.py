@@ -242,10 +242,16 @@ class WebService:
             self._keep(web_game)
             return self.view(web_game, events)
 
-    def computer_move(self, owner: str, game_id: str) -> dict[str, Any]:
-        """One computer move (the page steps computer-against-computer games with this)."""
+    def computer_move(self, owner: str, game_id: str, ply: int | None = None) -> dict[str, Any]:
+        """One computer move (the page steps computer-against-computer games with this); ``ply``
+        as for ``human_move``: asked on a ply the game has left, a StaleMove, and no move."""
         web_game = self.get(owner, game_id)
         with self._worker(web_game), web_game.lock, self._undone_unless_kept(web_game):
+            if ply is not None and ply != len(web_game.moves):
+                raise StaleMove(
+                    f"another tab moved first: asked at ply {ply}, the game is at ply {len(web_game.moves)} now",
+                    self.view(web_game),
+                )
             if not web_game.computer_to_move():
                 if web_game.over:
                     raise NotYourTurn("the game is over: start a new one")

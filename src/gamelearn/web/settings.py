@@ -78,6 +78,8 @@ class WebSettings:
     #: Player kinds made and played once in the background when the app is made (web/warmup.py):
     #: ``gamelearn serve`` warms ``az``, whose first move would otherwise take half a minute.
     warm_up: tuple[str, ...] = ()
+    #: Seconds the warm-up waits before it begins (its state, GET /api/warm-up, says "waiting").
+    warm_up_delay_seconds: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("games_per_owner", "total_games", "new_owners_per_address", "move_workers", "heavy_workers"):

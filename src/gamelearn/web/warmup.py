@@ -2,50 +2,69 @@
 one does not wait for it.  ``az``'s first move after a start took 27 to 46 s: making its network
 and compiling its search (JAX).  Made and played once here, its compiled code is in the process
 (and in JAX's compilation cache in the data directory, players/az/cache.py, for the next start).
+Its progress is public (``GET /api/warm-up``), so the page can say "az is loading its network"
+while it is not ready.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable
 
 from ..games import GAME_NAMES, get_game
 from ..players.registry import kinds_for, make_player
 
+#: What ``WarmUp.states`` says of a kind in a game.
+WAITING, LOADING, READY, SKIPPED = "waiting", "loading", "ready", "skipped"
+
 
 class WarmUp(threading.Thread):
-    """The warm-up's thread; ``warmed`` lists each ``kind game`` made and played so far."""
+    """The warm-up's thread; ``warmed`` lists each ``kind game`` made and played so far.  It
+    begins after ``delay`` seconds (0: at once)."""
 
-    def __init__(self, kinds: tuple[str, ...], games: tuple[str, ...]) -> None:
+    def __init__(self, kinds: tuple[str, ...], games: tuple[str, ...], delay: float = 0.0) -> None:
         super().__init__(name="gamelearn-warm-up", daemon=True)
         self.kinds = kinds
         self.games = games
+        self.delay = delay
         self.warmed: list[str] = []
+        self._states = {kind: dict.fromkeys(games, WAITING) for kind in kinds}
+
+    def states(self) -> dict[str, dict[str, str]]:
+        """For each kind, its state per game: waiting, loading, ready, or skipped (not offered
+        there, or it could not be made: its first real move does the work)."""
+        return {kind: dict(per_game) for kind, per_game in self._states.items()}
 
     def run(self) -> None:
+        time.sleep(self.delay)
         for name in self.games:
             game = get_game(name)
             offered = {kind.name: kind for kind in kinds_for(game)}
             for kind_name in self.kinds:
                 kind = offered.get(kind_name)
                 if kind is None:
+                    self._states[kind_name][name] = SKIPPED
                     continue
                 frozen = any(option.name == "train" for option in kind.options)  # learns nothing from it
+                self._states[kind_name][name] = LOADING
                 try:
                     player = make_player(game, f"{kind_name}:train=off" if frozen else kind_name, seed=0)
                     player.choose(game.initial())
                 except Exception:  # only a head start: the first real move does the work instead
+                    self._states[kind_name][name] = SKIPPED
                     continue
+                self._states[kind_name][name] = READY
                 self.warmed.append(f"{kind_name} {name}")
 
 
-def warm_up(kinds: Iterable[str], games: Iterable[str] = GAME_NAMES) -> WarmUp | None:
+def warm_up(kinds: Iterable[str], games: Iterable[str] = GAME_NAMES, delay: float = 0.0) -> WarmUp | None:
     """Start a daemon thread that makes a player of each of ``kinds`` for each game that offers it
     and has it choose the first move; None when there is nothing to warm.  A player that cannot be
     made here (az without the neural extra) is skipped: the page says why when someone seats it."""
     wanted = tuple(kinds)
     if not wanted:
         return None
-    thread = WarmUp(wanted, tuple(games))
+    thread = WarmUp(wanted, tuple(games), delay)
     thread.start()
     return thread

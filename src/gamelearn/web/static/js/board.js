@@ -3,9 +3,7 @@
 // the winning line and (in a review) the best move drawn as an arrow.  It knows no rule: the legal
 // moves come from the server, and a move is the squares' names put together.
 import { el, svgEl } from "./dom.js";
-
-const VALUE_TEXT = (v) => (v > 0 ? "+" : v < 0 ? "−" : "=");
-const VALUE_CLASS = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
+import { valueClass, valueSign } from "./format.js";
 
 export class Board {
   constructor(root, onMove, onRefused) {
@@ -93,7 +91,7 @@ export class Board {
     }
     if (targets.has(sq)) button.append(el("span", { class: "dot", "aria-hidden": "true" }));
     const value = this.valueAt(sq);
-    if (value !== null) button.append(el("span", { class: `value ${VALUE_CLASS(value)}`, text: VALUE_TEXT(value) }));
+    if (value !== null) button.append(el("span", { class: `value ${valueClass(value)}`, text: valueSign(value) }));
     return button;
   }
 

@@ -1,6 +1,7 @@
 // The learning chart: Gardner's letters (W won, L lost, D drawn) and a curve of each, always from
 // the learner's side.
-import { $, playerName, plural, svgEl, svgText } from "./dom.js";
+import { $, playerName, svgEl, svgText } from "./dom.js";
+import { plural } from "./format.js";
 import { api, problem } from "./api.js";
 
 export async function refreshChart(view) {

@@ -45,7 +45,15 @@ export function playerName(spec) {
   return NAMES[kind] || kind;
 }
 
-// "1 game", "2 games"; "1 box", "3 boxes".
-export function plural(n, word, many = `${word}s`) {
-  return `${n} ${n === 1 ? word : many}`;
+
+// A stylesheet of a view loaded when the view first opens (views.css): added once; the promise
+// settles when it has loaded, so a module that awaits it draws nothing unstyled.
+export function needStyle(href) {
+  let link = document.querySelector(`link[rel="stylesheet"][href="${href}"]`);
+  if (!link) {
+    link = el("link", { rel: "stylesheet", href });
+    link.loaded = new Promise((resolve) => { link.onload = resolve; link.onerror = resolve; });
+    document.head.append(link);
+  }
+  return link.loaded || Promise.resolve();
 }

@@ -4,6 +4,7 @@
 // nearer it is (a win in 1 at the top); a draw on the middle line.  Clicking a point (or Enter on
 // it) goes to that move.
 import { el, svgEl, svgText } from "./dom.js";
+import { positionText } from "./format.js";
 
 const WIDTH = 320, HEIGHT = 120, LEFT = 34, RIGHT = 8, TOP = 8, BOTTOM = 8;
 const MARK = { mistake: "?", blunder: "??" };
@@ -56,8 +57,7 @@ export class EvalGraph {
     positions.forEach((position, i) => {
       const ply = i > 0 ? data.plies[i - 1] : null;
       const grade = ply ? ply.grade : "start";
-      const value = position.over ? "game over" : position.value === 0 ? "a draw with best play"
-        : `${symbols[position.value > 0 ? 0 : 1]} wins in ${position.distance} with best play`;
+      const value = positionText(position, symbols);
       const label = ply ? `move ${i}: ${symbols[ply.side]} ${ply.move}, ${grade}; ${value}` : `the start: ${value}`;
       // The target is the whole column of a ply, so a finger finds it on a phone.
       const hit = svgEl("rect", { class: "hit", x: (points[i][0] - step / 2).toFixed(1), y: 0, width: step.toFixed(1), height: HEIGHT,

@@ -4,40 +4,7 @@
 // who knows specs can also type into.  Which values are legal is the server's say: the page
 // offers what it lists and sends the spec as written.
 import { $, el } from "./dom.js";
-
-// "teeko:goals=advanced,drops=aaaa" -> {name: "teeko", given: {goals: "advanced", drops: "aaaa"}}
-export function parseSpec(spec) {
-  const text = String(spec || "").trim();
-  const colon = text.indexOf(":");
-  const name = (colon < 0 ? text : text.slice(0, colon)).trim();
-  const given = {};
-  for (const piece of colon < 0 ? [] : text.slice(colon + 1).split(",")) {
-    const [key, ...value] = piece.split("=");
-    if (key.trim()) given[key.trim()] = value.join("=").trim();
-  }
-  return { name, given };
-}
-
-// The options of a spec that differ from their defaults, in the game's order: [option, value].
-export function differences(spec, options) {
-  const { given } = parseSpec(spec);
-  return (options || []).filter((o) => o.name in given && given[o.name] !== o.default).map((o) => [o, given[o.name]]);
-}
-
-// The form in a few words: "advanced goals, alternate drops, centre off, knight steps".
-export function formWords(spec, options) {
-  return differences(spec, options).map(([option, value]) => {
-    if (option.values.includes("on") && option.values.includes("off")) return `${option.name} ${value}`;
-    const label = (option.labels || {})[value] || value;
-    return `${label} ${option.name}`;
-  }).join(", ");
-}
-
-// "teeko · advanced goals, alternate drops" (or the bare name for a game's standard form).
-export function formTitle(name, spec, options) {
-  const words = formWords(spec, options);
-  return words ? `${name} · ${words}` : name;
-}
+import { differences, parseSpec } from "./spec.js";
 
 export class FormPicker {
   constructor(onChange) {

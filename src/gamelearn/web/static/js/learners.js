@@ -1,16 +1,16 @@
 // The learners at the table: HER's, HIM's and MENACE's matchboxes with their beads, the thesis
-// memory's recall for its last move, what each learned from the game, Export and Reset.
-import { $, el, playerName, plural, say, svgEl } from "./dom.js";
+// memory's recall for its last move, what each learned from the game, Export and Reset.  The
+// thesis memory's views are in memory.js, loaded when a thesis panel is first drawn.
+import { $, el, playerName, say, svgEl, svgText } from "./dom.js";
 import { api, problem } from "./api.js";
 import { refreshChart } from "./chart.js";
+import { plural } from "./format.js";
 
 const BEAD_COLOURS = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#8e44ad", "#f4a261", "#3a86ff", "#6a994e", "#b5179e"];
 // The label on each bead: dark ink on the light beads, white on the dark (4.5:1 or more on each).
 const BEAD_INK = ["#1d232b", "#1d232b", "#1d232b", "#fff", "#fff", "#1d232b", "#1d232b", "#1d232b", "#fff"];
-const page = { view: null, decisions: {}, shows: {}, query: "" };
+const page = { view: null, decisions: {}, shows: {} };
 const SHOWS = [["opened", "opened in this game"], ["emptied", "emptied"], ["all", "all"]];
-
-export function squareWidth(view) { return view.square_names[0].length; }
 
 export function drawLearners(view, decisions) {
   page.view = view;
@@ -52,7 +52,12 @@ function drawLearner(panel) {
     }
   }
   if (panel.boxes) drawBoxes(root, panel, changedBoxes);
-  if (panel.recall !== undefined || panel.memory_entries !== undefined) { drawRecall(root, panel); drawMemorySearch(root, panel); }
+  if (panel.recall !== undefined || panel.memory_entries !== undefined) {
+    const slot = el("div", { class: "memory-views" });  // keeps its place while memory.js loads
+    root.append(slot);
+    const { view, decisions } = page;
+    import("./memory.js").then((memory) => memory.drawMemory(slot, panel, view, decisions[panel.side]));
+  }
   return root;
 }
 
@@ -158,7 +163,7 @@ async function loadFirstBox(panel, chart) {
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `beads in ${who}'s first box after games ${first} to ${data.games}` });
   svg.append(svgEl("line", { x1: pad, y1: height - pad, x2: width - 8, y2: height - pad, stroke: "#767676" }));
   svg.append(svgEl("line", { x1: pad, y1: 8, x2: pad, y2: height - pad, stroke: "#767676" }));
-  const label = (text, attrs) => { const t = svgEl("text", Object.assign({ "font-size": 10, fill: "#4a4a4a" }, attrs)); t.textContent = text; svg.append(t); };
+  const label = (text, attrs) => svg.append(svgText(text, Object.assign({ "font-size": 10, fill: "#4a4a4a" }, attrs)));
   label("0", { x: pad - 10, y: height - pad + 4 });
   label(String(top), { x: 2, y: 14 });
   label(`game ${first}`, { x: pad, y: height - 8 });
@@ -199,9 +204,7 @@ function boxPicture(view, box) {
     const mark = box.board[sq];
     if (mark === "W" || mark === "B") svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.28, fill: mark === "W" ? "#fff" : "#333", stroke: "#333", "stroke-width": 2 }));
     else if (mark === "X" || mark === "O") {
-      const t = svgEl("text", { x, y: y + cell * 0.2, "text-anchor": "middle", "font-size": cell * 0.6, "font-weight": 700, fill: mark === "X" ? "#22313f" : "#c1272d" });
-      t.textContent = mark;
-      svg.append(t);
+      svg.append(svgText(mark, { x, y: y + cell * 0.2, "text-anchor": "middle", "font-size": cell * 0.6, "font-weight": 700, fill: mark === "X" ? "#22313f" : "#c1272d" }));
     }
   }
   box.beads.forEach(([move, count], i) => {
@@ -216,89 +219,19 @@ function boxPicture(view, box) {
     } else if (squares.length === 1) {
       const [x, y] = centre(squares[0]);
       svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.3, fill: count === 0 ? "none" : colour, stroke: colour, "stroke-width": 2, "stroke-dasharray": count === 0 ? "3 3" : "" }));
-      const t = svgEl("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 600, fill: count === 0 ? "#595959" : BEAD_INK[i % BEAD_INK.length] });
-      t.textContent = String(count);
-      svg.append(t);
+      svg.append(svgText(String(count), { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 600, fill: count === 0 ? "#595959" : BEAD_INK[i % BEAD_INK.length] }));
     }
   });
   return svg;
 }
 
 function moveSquares(view, move) {
-  const width = squareWidth(view), found = [];
+  const width = view.square_names[0].length, found = [];
   for (let i = 0; i < move.length; i += width) {
     const sq = view.square_names.indexOf(move.slice(i, i + width));
     if (sq >= 0) found.push(sq);
   }
   return found;
-}
-
-function drawRecall(root, panel) {
-  const view = page.view;
-  root.append(el("p", { class: "summary", text: `Memory: ${plural(panel.memory_entries, "position")}.` }));
-  const decision = page.decisions[panel.side];
-  const recall = decision && decision.recall;
-  if (!recall) {
-    root.append(el("p", { class: "caption", text: "Its recall for the move it plays shows here." }));
-    return;
-  }
-  if (!recall.length) {
-    root.append(el("p", { class: "caption", text: `For ${decision.move || "its move"}: none of the positions it can reach is in its memory.` }));
-    return;
-  }
-  const rows = recall.map((r) => el("tr", { class: r.chosen ? "chosen" : "", "data-record": String(r.record) },
-    el("td", { text: r.move }), el("td", { text: `#${r.record}` }), el("td", { title: r.board }, miniBoard(view, r.board, 44)),
-    el("td", { text: String(r.x_wins) }), el("td", { text: String(r.o_wins) }), el("td", { text: String(r.score) })));
-  const table = el("table", {},
-    el("tr", {}, el("th", { text: "move" }), el("th", { text: "record" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" }), el("th", { text: "score" })),
-    ...rows);
-  const adviser = decision.adviser ? ` (its choice came from: ${decision.adviser})` : "";
-  const more = decision.recall_total > recall.length ? ` The first ${recall.length} of ${decision.recall_total}.` : "";
-  const chosen = recall.find((r) => r.chosen);
-  const decided = chosen ? el("p", { class: "summary decided", "data-record": String(chosen.record), text: `Its move ${decision.move} reaches record #${chosen.record} of its memory (X won ${chosen.x_wins}, O won ${chosen.o_wins} from there).` }) : null;
-  root.append(el("div", { class: "recall" }, decided, el("p", { class: "caption", text: `It played ${decision.move}${adviser}. Recall: the positions its moves can reach that it remembers, with the games X and O won from each; score = wins minus losses for its side.${more}` }), table));
-}
-
-// The thesis memory's records, searchable by position.
-function drawMemorySearch(root, panel) {
-  const view = page.view;
-  const decision = page.decisions[panel.side];
-  const chosen = decision && decision.recall ? decision.recall.find((r) => r.chosen) : null;
-  const input = el("input", { type: "search", class: "memory-query", value: page.query, maxlength: "25", spellcheck: "false",
-    placeholder: "a position: . X O or ? per square, from 00", "aria-label": "search the memory by position" });
-  const results = el("div", { class: "memory-results" });
-  const search = async () => {
-    page.query = input.value.trim();
-    let data;
-    try { data = await api("GET", `/api/learners/thesis/memory?game=${encodeURIComponent(view.game)}&position=${encodeURIComponent(page.query)}`); } catch (error) {
-      results.replaceChildren(el("p", { class: "unavailable", text: problem(error) }));
-      return;
-    }
-    const rows = data.records.map((r) => el("tr", { class: chosen && chosen.record === r.record ? "decided" : "", "data-record": String(r.record) },
-      el("td", { text: `#${r.record}` }), el("td", { title: r.board }, miniBoard(view, r.board, 40)),
-      el("td", { text: String(r.x_wins) }), el("td", { text: String(r.o_wins) })));
-    results.dataset.total = String(data.total);
-    results.replaceChildren(
-      el("p", { class: "caption", text: `${data.total} of its ${data.entries} records match${data.total > data.records.length ? ` (the first ${data.records.length} shown)` : ""}; a record stands for a position and its X/O swap.` }),
-      el("table", {}, el("tr", {}, el("th", { text: "record" }), el("th", { text: "position" }), el("th", { text: "X won" }), el("th", { text: "O won" })), ...rows));
-  };
-  input.addEventListener("change", search);
-  input.addEventListener("keydown", (event) => { if (event.key === "Enter") search(); });
-  root.append(el("details", { class: "memory" }, el("summary", { text: "Its memory, record by record" }), input, results));
-  search();
-}
-
-function miniBoard(view, board, size) {
-  // A remembered position, small: X and O as the board shows them.
-  const n = view.columns, cell = size / n;
-  const svg = svgEl("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": board });
-  svg.append(svgEl("rect", { x: 0, y: 0, width: size, height: size, fill: "#efe8d6", stroke: "#c9c3b4" }));
-  for (let sq = 0; sq < board.length; sq++) {
-    if (board[sq] === ".") continue;
-    const x = (sq % n) * cell + cell / 2, y = Math.floor(sq / n) * cell + cell / 2;
-    svg.append(svgEl("circle", { cx: x, cy: y, r: cell * 0.38, fill: board[sq] === "X" ? "#22313f" : "#c1272d" }));
-  }
-  return svg;
 }
 
 async function resetLearner(kind) {

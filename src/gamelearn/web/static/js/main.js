@@ -1,14 +1,16 @@
 // gamelearn's page: the game in play.  It opens on a game ready to play (you against the game's
 // learner, the players remembered per browser), keeps the game's id in the address (a reload or a
 // server restart resumes it), locks the board while the computer thinks and drops clicks made
-// then, and offers take back, resign, a new game, flip, the rules, analysis and a review.
+// then, and offers take back, resign, a new game, flip, the rules, analysis and a review.  What
+// only some visits use is loaded when its view first opens: the new-game form's controls
+// (picker.js), the review with its evaluation graph (review.js), training (beyond.js loads it)
+// and the thesis memory (learners.js loads it), so the first load stays small.
 import { $, el, learnPlayerNames, playerName, say } from "./dom.js";
 import { api, ApiError, patiently, problem } from "./api.js";
 import { follow } from "./connection.js";
 import { Board } from "./board.js";
-import { Picker } from "./picker.js";
-import { differences, formTitle, parseSpec } from "./forms.js";
-import { Review } from "./review.js";
+import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
+import { valueClass, valueSign } from "./format.js";
 import { drawLearners } from "./learners.js";
 import { refreshChart } from "./chart.js";
 import { installBeyond } from "./beyond.js";
@@ -19,7 +21,9 @@ const page = {
   games: {}, view: null, busy: false, flipped: false, analysis: null, decisions: {}, timer: null,
   resignArmed: null, reviewModel: null,
 };
-let board, picker, review;
+let board;
+let picker = null;  // the new-game form's controls (picker.js), once the form has been opened
+let review = null;  // the review (review.js), once one has been opened
 
 const remembered = (key, fallback) => {
   try { const v = localStorage.getItem(`gamelearn.${key}`); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; }
@@ -27,42 +31,72 @@ const remembered = (key, fallback) => {
 const remember = (key, value) => { try { localStorage.setItem(`gamelearn.${key}`, JSON.stringify(value)); } catch (e) { /* private mode */ } };
 
 async function init() {
-  const games = await api("GET", "/api/games");
-  learnPlayerNames(games);
+  const games = await api("GET", "/api/games?players=false");  // the players: when the form opens
+  learnPlayerNames(games);  // each kind's name and words, without its options
   for (const info of games) {
     page.games[info.name] = info;
     $("game-select").append(el("option", { value: info.name, text: info.name }));
   }
-  picker = new Picker(page.games);
-  if (window.matchMedia("(max-width: 760px)").matches) $("setup").open = false;  // the board first on a phone
   board = new Board($("board"), sendMove, (text) => say(text));
-  review = new Review(showReviewPosition);
-  installBeyond({ review, view: () => page.view });
+  installBeyond({ view: () => page.view });
+  $("setup").addEventListener("toggle", () => { if ($("setup").open) loadPicker().catch((error) => say(problem(error))); });
   $("game-select").addEventListener("change", () => {
     const name = $("game-select").value;
-    picker.setGame(name, playersFor(name), formFor(name));
-    startGame(picker.gameSpec(), picker.specs());
+    choose(name, playersFor(name), formFor(name));
+    startGame(chosenGame(), chosenSpecs());
   });
   $("new-game").addEventListener("click", () => {
-    const specs = picker.specs();
+    const specs = chosenSpecs();
     const seed = $("seed").value.trim();
     // A seed is a whole number: "1e400" would reach the server as null, a random game.
     if (seed !== "" && (!/^[0-9]{1,10}$/.test(seed) || Number(seed) > MAX_SEED)) {
       say(`Seed ${seed.slice(0, 24)} is not a whole number from 0 to ${MAX_SEED}; leave it empty for a random game.`);
       return;
     }
-    startGame(picker.gameSpec(), specs, seed);
+    startGame(chosenGame(), specs, seed);
   });
   $("rematch").addEventListener("click", () => page.view && startGame(page.view.spec, page.view.players));
   $("takeback").addEventListener("click", takeBack);
   $("resign").addEventListener("click", resign);
   $("flip").addEventListener("click", () => { page.flipped = !page.flipped; if (page.view) remember(`flipped.${page.view.game}`, page.flipped); drawAll(); });
-  $("review-open").addEventListener("click", () => page.view && review.open({ game: page.view.id }, page.games[page.view.game]));
+  $("review-open").addEventListener("click", () => page.view && openReview({ game: page.view.id }, page.games[page.view.game]));
   $("analysis-toggle").addEventListener("change", refreshAnalysis);
   $("step").addEventListener("click", computerMove);
   $("autoplay").addEventListener("click", toggleAutoplay);
   window.addEventListener("popstate", () => openFromAddress());
   await openFromAddress();
+}
+
+// The game, its form and the players the new-game form holds: its fields, which main.js fills and
+// reads; the controls (picker.js), once loaded, follow them.
+function choose(name, specs, gameSpec) {
+  const info = page.games[name];
+  const spec = gameSpec && parseSpec(gameSpec).name === name ? gameSpec : info.spec;
+  const players = playersForForm(info, spec, specs);
+  $("game-select").value = name;
+  $("game-spec").value = spec;
+  $("first-player").value = players[0];
+  $("second-player").value = players[1];
+  if (picker) picker.setGame(name, players, spec);
+}
+
+const chosenSpecs = () => [$("first-player").value.trim(), $("second-player").value.trim()];
+const chosenGame = () => $("game-spec").value.trim() || $("game-select").value;
+
+async function loadPicker() {
+  if (picker) return;
+  const [{ Picker }, games] = await Promise.all([import("./picker.js"), api("GET", "/api/games")]);
+  if (picker) return;
+  for (const info of games) page.games[info.name].players = info.players;
+  picker = new Picker(page.games);
+  picker.setGame($("game-select").value, chosenSpecs(), $("game-spec").value);  // as the fields stand now
+  $("setup").dataset.ready = "yes";
+}
+
+// The game last played in this browser, else the first game.
+function lastGame() {
+  const name = remembered("game", FIRST_GAME);
+  return name in page.games ? name : FIRST_GAME;
 }
 
 // The form of a game last played in this browser (Teeko's forms), else the game's own.
@@ -82,9 +116,9 @@ async function openFromAddress() {
   if (id) {
     try {
       const view = await api("GET", `/api/games/${encodeURIComponent(id)}`);
-      picker.setGame(view.game, view.players, view.spec);
+      choose(view.game, view.players, view.spec);
       show(view, { fresh: true });
-      if (params.get("review") !== null) review.open({ game: view.id }, page.games[view.game]);
+      if (params.get("review") !== null) openReview({ game: view.id }, page.games[view.game]);
       return;
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404) { say(problem(error)); return; }
@@ -94,9 +128,9 @@ async function openFromAddress() {
   }
   const wanted = params.get("game");  // a game's name, or a spec of one of its forms
   const wantedName = wanted ? parseSpec(wanted).name : "";
-  const name = page.games[wantedName] ? wantedName : remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
-  picker.setGame(name, playersFor(name), name === wantedName ? wanted : formFor(name));
-  await startGame(picker.gameSpec(), picker.specs(), "", { replace: true });
+  const name = page.games[wantedName] ? wantedName : lastGame();
+  choose(name, playersFor(name), name === wantedName ? wanted : formFor(name));
+  await startGame(chosenGame(), chosenSpecs(), "", { replace: true });
 }
 
 // The game in the address is not here: say so as the server says it, and offer a new one.
@@ -111,9 +145,9 @@ function gone(detail) {
   $("moves").replaceChildren();
   $("learners").replaceChildren();
   say(`${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`, "");
-  const name = remembered("game", FIRST_GAME) in page.games ? remembered("game", FIRST_GAME) : FIRST_GAME;
-  picker.setGame(name, playersFor(name), formFor(name));
-  $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(picker.gameSpec(), picker.specs()) }));
+  const name = lastGame();
+  choose(name, playersFor(name), formFor(name));
+  $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(chosenGame(), chosenSpecs()) }));
   setControls();
 }
 
@@ -123,24 +157,41 @@ async function startGame(spec, specs, seedText = "", options = {}) {
   if (page.busy) return;
   const body = { game: spec, players: specs };
   if (seedText !== "" && seedText !== undefined) body.seed = Number(seedText);
-  page.busy = true;
-  setControls();
+  const notice = slowNotice(specs, parseSpec(spec).name);
   try {
-    const view = await patiently("POST", "/api/games", body, waiting);
+    const view = await withBusy(() => {
+      // The game in play waits, locked, for the new one (whose computer may move first).
+      $("status").textContent = "Starting a new game…";
+      $("status").dataset.state = "thinking";
+      if (page.view) board.render(boardModel(page.view, { locked: true }));
+      return patiently("POST", "/api/games", body, waiting);
+    });
     remember("game", view.game);
     remember(`form.${view.game}`, view.spec);
     remember(`players.${view.game}`, specs);
     const url = `${location.pathname}?id=${encodeURIComponent(view.id)}`;
     if (options.replace) history.replaceState(null, "", url); else history.pushState(null, "", url);
-    page.busy = false;
     page.decisions = {};
     say("");
-    if (review.active) review.close();
+    if (review && reviewing()) review.close();
     show(view, { fresh: true });
   } catch (error) {
-    page.busy = false;
-    setControls();
+    if (page.view) drawAll(); else setControls();
     say(problem(error));
+  } finally {
+    notice();
+  }
+}
+
+// The busy flag, up while a request that changes the game is out: the board is locked and the
+// controls are off, and a click made meanwhile is dropped, never queued.  Down however it ends.
+async function withBusy(work) {
+  page.busy = true;
+  setControls();
+  try {
+    return await work();
+  } finally {
+    page.busy = false;
   }
 }
 
@@ -152,21 +203,20 @@ function waiting(seconds, detail) {
 
 async function sendMove(move) {
   const view = page.view;
-  if (!view || page.busy || !view.human_to_move || review.active) return;  // dropped, never queued
-  page.busy = true;
-  showPending(view, move);
-  const slow = slowNotice(view);
+  if (!view || page.busy || !view.human_to_move || reviewing()) return;  // dropped, never queued
+  const notice = slowNotice([view.players[1 - view.to_move]], view.game);
   try {
     // The ply it was made on: made on a board another tab has changed, it is refused with the
     // game as it is now (409, under `game`), and that is drawn.
-    const next = await patiently("POST", `/api/games/${view.id}/move`, { move, ply: view.moves.length }, waiting);
-    clearTimeout(slow);
-    page.busy = false;
+    const next = await withBusy(() => {
+      showPending(view, move);
+      return patiently("POST", `/api/games/${view.id}/move`, { move, ply: view.moves.length }, waiting);
+    });
+    notice();
     say("");
     show(next);
   } catch (error) {
-    clearTimeout(slow);
-    page.busy = false;
+    notice();
     const fresh = error instanceof ApiError && error.status === 409 && error.data && error.data.game;
     if (fresh && fresh.id === view.id) {
       show(fresh);
@@ -179,11 +229,30 @@ async function sendMove(move) {
 }
 
 // A player whose first move is slow to come (az loads its network): the server's words say why.
-function slowNotice(view) {
-  const kind = String(view.players[1 - view.to_move]).split(":")[0].trim();
-  const player = (page.games[view.game]?.players || []).find((p) => p.name === kind);
-  if (!player?.first_move_wait) return null;
-  return setTimeout(() => { if (page.busy) say(player.first_move_wait, "info"); }, 1200);
+// The server says whether its warm-up has made the player for the game yet (GET /api/warm-up):
+// not yet, and it is said at once; ready, and it is not; a server that warms nothing leaves it to
+// a timer.  `specs`: the players about to move.  Returns what ends the notice.
+const warmUp = { ready: new Set() };  // "kind game" the server has said is ready
+
+function slowNotice(specs, game) {
+  const known = page.games[game]?.players || [];
+  const slow = specs
+    .map((spec) => known.find((player) => player.name === String(spec || "").split(":")[0].trim()))
+    .find((player) => player?.first_move_wait);
+  if (!slow || warmUp.ready.has(`${slow.name} ${game}`)) return () => {};
+  const words = slow.first_move_wait;
+  let over = false;
+  const tell = () => { if (!over && page.busy) say(words, "info loading"); };
+  const timer = setTimeout(tell, 1200);
+  api("GET", "/api/warm-up").then(({ kinds }) => {
+    const state = (kinds[slow.name] || {})[game];
+    if (state === "ready") { warmUp.ready.add(`${slow.name} ${game}`); clearTimeout(timer); } else if (state) tell();
+  }).catch(() => { /* the timer says it */ });
+  return () => {
+    over = true;
+    clearTimeout(timer);
+    if ($("message").textContent === words) say("");
+  };
 }
 
 // News of the game from its live stream: a change made elsewhere (another tab) is fetched and
@@ -229,14 +298,18 @@ function showPending(view, move) {
 async function computerMove() {
   const view = page.view;
   if (!view || view.over || page.busy) { if (!view || view.over) stopAutoplay(); return; }
-  page.busy = true;
+  const notice = slowNotice([view.players[view.to_move]], view.game);
   try {
-    const next = await patiently("POST", `/api/games/${view.id}/advance`, undefined, waiting);
-    page.busy = false;
+    // The ply it was asked on, as a move is sent: another tab's move first, and the game as it
+    // is now comes back (409), drawn, not a second computer move.
+    const next = await withBusy(() => patiently("POST", `/api/games/${view.id}/advance`, { ply: view.moves.length }, waiting));
+    notice();
     show(next);
   } catch (error) {
-    page.busy = false;
+    notice();
     stopAutoplay();
+    const fresh = error instanceof ApiError && error.status === 409 && error.data && error.data.game;
+    if (fresh && fresh.id === view.id) { show(fresh); return; }
     say(problem(error));
     setControls();
   }
@@ -260,7 +333,7 @@ async function takeBack() {
   const view = page.view;
   if (!view || page.busy) return;
   try {
-    show(await api("POST", `/api/games/${view.id}/takeback`));
+    show(await withBusy(() => api("POST", `/api/games/${view.id}/takeback`)));
     say("Taken back.", "info");
   } catch (error) { say(problem(error)); }
 }
@@ -277,7 +350,7 @@ async function resign() {
   page.resignArmed = null;
   $("resign").textContent = "⚑ Resign";
   try {
-    show(await api("POST", `/api/games/${view.id}/resign`));
+    show(await withBusy(() => api("POST", `/api/games/${view.id}/resign`)));
     say("");  // the last move's line goes: the status says the game ended
   } catch (error) { say(problem(error)); }
 }
@@ -334,7 +407,7 @@ function drawAll() {
   $("rules-form").hidden = changed.length === 0;
   $("rules-form").replaceChildren(...changed.map(([option, value]) =>
     el("li", {}, el("strong", { text: `${option.name}=${value}` }), `: ${option.help}`)));
-  if (review.active && page.reviewModel) board.render(page.reviewModel);
+  if (reviewing() && page.reviewModel) board.render(page.reviewModel);
   else board.render(boardModel(view, {}));
   drawMoves(view);
   drawLearners(view, page.decisions);
@@ -397,6 +470,17 @@ function setControls() {
   if (has && view.over) stopAutoplay();
 }
 
+// The review, loaded when it is first opened.
+const reviewing = () => !$("review").hidden;
+
+async function openReview(source, info) {
+  if (!review) {
+    const { Review } = await import("./review.js");
+    review = review || new Review(showReviewPosition);
+  }
+  review.open(source, info);
+}
+
 // The review draws its positions on the board; null: back to the game in play.
 function showReviewPosition(position) {
   const view = page.view;
@@ -419,7 +503,7 @@ async function refreshAnalysis() {
   const panel = $("analysis");
   const on = $("analysis-toggle").checked;
   panel.hidden = !on;
-  if (!on || !view) { page.analysis = null; if (view && !review.active) board.render(boardModel(view, {})); return; }
+  if (!on || !view) { page.analysis = null; if (view && !reviewing()) board.render(boardModel(view, {})); return; }
   if (view.over) { panel.replaceChildren(el("span", { class: "unavailable", text: "The game is over." })); return; }
   try {
     const analysis = await api("GET", `/api/games/${view.id}/analysis`);
@@ -427,12 +511,10 @@ async function refreshAnalysis() {
     analysis.for = view.moves.length;
     page.analysis = analysis;
     if (!analysis.available) { panel.replaceChildren(el("span", { class: "unavailable", text: analysis.reason })); return; }
-    const valueClass = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
-    const valueText = (v) => (v > 0 ? "+" : v < 0 ? "−" : "=");
     const items = Object.entries(analysis.moves).map(([move, entry]) =>
-      el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move, text: `${move} ${valueText(entry.value)}` }));
+      el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move, text: `${move} ${valueSign(entry.value)}` }));
     panel.replaceChildren(el("div", { text: "Perfect play, for the side to move (+ win, = draw, − loss):" }), ...items);
-    if (!review.active) board.render(boardModel(view, {}));
+    if (!reviewing()) board.render(boardModel(view, {}));
   } catch (error) {
     panel.replaceChildren(el("span", { class: "unavailable", text: problem(error) }));
   }

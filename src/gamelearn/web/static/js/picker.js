@@ -1,9 +1,12 @@
 // Choosing the players: for each seat a kind from the server's list, then that kind's options
 // (their defaults and allowed values come from /api/games); the spec they make is shown in a
 // text field, which someone who knows specs can also type into directly.  The game's own options
-// (Teeko's forms) are chosen the same way, in forms.js.
+// (Teeko's forms) are chosen the same way, in forms.js.  main.js loads this module when the
+// new-game form is first opened: until then the spec fields are all there is, and main.js fills
+// them; the controls, once drawn, follow the fields as they stand.
 import { $, el } from "./dom.js";
-import { FormPicker, differences } from "./forms.js";
+import { FormPicker } from "./forms.js";
+import { parseSpec, playersForForm } from "./spec.js";
 
 const SEATS = ["first", "second"];
 
@@ -73,13 +76,7 @@ export class Picker {
 
   // The spec field -> the controls (what they can show; the field itself is kept as typed).
   parse(seat) {
-    const text = $(`${seat}-player`).value.trim();
-    const [name, rest] = [text.split(":")[0].trim(), text.includes(":") ? text.slice(text.indexOf(":") + 1) : ""];
-    const given = {};
-    for (const piece of rest.split(",")) {
-      const [key, ...value] = piece.split("=");
-      if (key.trim()) given[key.trim()] = value.join("=").trim();
-    }
+    const { name, given } = parseSpec($(`${seat}-player`).value);
     if (this.kind(name)) $(`${seat}-kind`).value = name;
     this.drawOptions(seat, this.kind(name) ? given : {});
   }
@@ -88,16 +85,11 @@ export class Picker {
 
   gameSpec() { return this.form.spec(); }
 
-  // A form other than the game's own gets the players the server offers first for forms (the
-  // thesis plays Standard Teeko only), and back again, unless the person chose others.
+  // A form other than the game's own gets the players the server offers first for forms, and back
+  // again, unless the person chose others (spec.js).
   formChanged(spec) {
-    const info = this.info;
-    if (!info || !info.form_defaults) return;
-    const other = differences(spec, info.options).length > 0;
-    const [from, to] = other ? [info.defaults, info.form_defaults] : [info.form_defaults, info.defaults];
     const now = this.specs();
-    if (now[0] === from[0] && now[1] === from[1] && (now[0] !== to[0] || now[1] !== to[1])) {
-      SEATS.forEach((seat, side) => { $(`${seat}-player`).value = to[side]; this.parse(seat); });
-    }
+    const to = playersForForm(this.info, spec, now);
+    if (to[0] !== now[0] || to[1] !== now[1]) SEATS.forEach((seat, side) => { $(`${seat}-player`).value = to[side]; this.parse(seat); });
   }
 }

@@ -1,9 +1,15 @@
 // The review of a finished game (or any game this browser kept), move by move: each position's
 // exact value on a bar, each move graded against the perfect player (best, keeps, mistake,
 // blunder), the best move drawn on the board.  Teeko's review needs its solved table: where it is
-// not built the panel says so and offers to build it, with a progress bar.
-import { $, el, playerName } from "./dom.js";
+// not built the panel says so and offers to build it, with a progress bar.  Over the list of moves,
+// the evaluation graph (evalgraph.js) steps with it.  main.js loads this module (and the graph)
+// when a review is first opened.
+import { $, el, needStyle, playerName } from "./dom.js";
 import { api, problem } from "./api.js";
+import { EvalGraph } from "./evalgraph.js";
+import { capitalised, lossText, plural, positionText } from "./format.js";
+
+await needStyle("/static/views.css");
 
 const GRADE_TEXT = {
   best: "best",
@@ -20,6 +26,8 @@ export class Review {
     this.at = 0;
     this.source = null;
     this.info = null;
+    this.graph = new EvalGraph((ply) => this.go(ply));
+    $("review-moves").before(this.graph.root);
     $("review-close").addEventListener("click", () => this.close());
     $("review-first").addEventListener("click", () => this.go(0));
     $("review-prev").addEventListener("click", () => this.go(this.at - 1));
@@ -83,6 +91,7 @@ export class Review {
     const data = this.data;
     $("review").dataset.state = "unavailable";
     $("review-moves").replaceChildren();
+    this.graph.draw(null);
     $("review-summary").textContent = "No review for this game yet: it is graded against the game's solved table, which this server has not built.";
     $("review-table").hidden = false;
     this.pollTable(false);
@@ -146,14 +155,13 @@ export class Review {
     $("eval-fill").style.height = `${share}%`;
     $("eval").dataset.value = String(position.value);
     $("eval").dataset.game = data.game;
-    const who = position.value > 0 ? info.symbols[0] : info.symbols[1];
-    const text = position.over ? "Game over" : position.value === 0 ? "Draw with best play" : `${who} wins${position.distance ? ` in ${position.distance}` : ""} with best play`;
+    const text = capitalised(positionText(position, info.symbols));
     $("eval-text").textContent = text;
     $("eval").setAttribute("aria-label", text);
-    let caption = `Start: ${text.toLowerCase()}.`;
+    let caption = `Start: ${positionText(position, info.symbols)}.`;
     if (ply) {
       const better = ply.grade === "best" || ply.grade === "keeps" ? "" : ` ${bestText(ply.best)}`;
-      const what = lost(data.positions[this.at - 1].value, position.value, ply.side);
+      const what = lossText(data.positions[this.at - 1].value, position.value, ply.side);
       const grade = ply.grade === "mistake" || ply.grade === "blunder" ? `${ply.grade}: ${what}` : GRADE_TEXT[ply.grade];
       caption = `Move ${this.at}: ${info.symbols[ply.side]} ${ply.move}, ${grade}.${better}`;
     }
@@ -166,6 +174,7 @@ export class Review {
       arrow: ply && ply.grade !== "best" && ply.grade !== "keeps" ? ply.best_squares : [],
       plies: this.at,
     });
+    this.graph.draw(data, this.at, info.symbols);
   }
 }
 
@@ -177,14 +186,6 @@ function timeLeft(status) {
   return ` (${Math.round(spent)} s so far${left === null ? "" : `, about ${left} s left`})`;
 }
 
-// Which loss a move made, from the values (first player's side) before and after it.
-function lost(before, after, side) {
-  const sign = side === 0 ? 1 : -1;
-  const [from, to] = [Math.sign(before) * sign, Math.sign(after) * sign];
-  const name = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
-  return `a ${name(from)} thrown to a ${name(to)}`;
-}
-
 // The best moves, all of them: the board draws the first in green.
 function bestText(best) {
   if (!best || !best.length) return "";
@@ -192,8 +193,6 @@ function bestText(best) {
   const listed = `${best.slice(0, -1).join(", ")} or ${best[best.length - 1]}`;
   return `Best was one of ${listed} (${best[0]} is drawn in green).`;
 }
-
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function badge(grade) {
   return { best: "✓", keeps: "=", mistake: "?", blunder: "??" }[grade] || grade;

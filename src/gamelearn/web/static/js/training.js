@@ -3,10 +3,14 @@
 // progress bar, redraws every box the learner can have with its beads as they change, and charts
 // the yardstick's grade (the share of the suite's positions where its move keeps the value) over
 // the games it trained.  It knows no rule and no learner: every figure comes from the server.
-import { $, el, playerName, svgEl, svgText } from "./dom.js";
+// beyond.js draws the folded panel and loads this module when it is first opened.
+import { $, el, needStyle, playerName, svgEl, svgText } from "./dom.js";
 import { api, ApiError } from "./api.js";
 import { boxNode } from "./learners.js";
 import { refreshChart } from "./chart.js";
+import { pct, plural } from "./format.js";
+
+await needStyle("/static/views.css");
 
 const POLL_MS = 400;
 const OPPONENT_TEXT = { random: "random", perfect: "perfect", self: "itself" };
@@ -38,14 +42,11 @@ export async function followGame(view) {
   if (status.running) poll(); else loadBoxes();
 }
 
+// The panel's body, in the folded panel beyond.js made (#training, its title #training-title).
 function ensurePanel() {
-  let root = $("training");
-  if (root) return root;
-  root = el("section", { id: "training", class: "panel", "aria-labelledby": "training-title", hidden: true });
-  const chartPanel = $("chart-panel");
-  chartPanel.parentNode.insertBefore(root, chartPanel);
-  root.append(
-    el("h2", { id: "training-title" }),
+  const root = $("training");
+  if ($("training-form")) return root;
+  $("training-body").append(
     el("form", { id: "training-form", class: "training-form", onsubmit: (event) => { event.preventDefault(); start(); } },
       el("label", {}, "Against ", el("select", { id: "train-opponent" },
         ...Object.entries(OPPONENT_TEXT).map(([value, text]) => el("option", { value, text })))),
@@ -191,5 +192,3 @@ async function loadBoxes() {
   if (nodes.some((node, i) => list.children[i] !== node) || nodes.length !== list.children.length) list.replaceChildren(...nodes);
 }
 
-function pct(share) { return share === null || share === undefined ? "–" : `${Math.round(share * 1000) / 10}%`; }
-function plural(n, word, many) { return `${n} ${n === 1 ? word : many || `${word}s`}`; }

@@ -1,0 +1,37 @@
+// How the page writes its figures, in one place: a game's exact value and its distance, shares as
+// percentages, and counted nouns ("1 game", "2 games").  The values are the server's, from the
+// first player's side or the side to move as each caller says: this module only words them.
+
+// "1 game", "2 games"; "1 box", "3 boxes".
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+// 0.4567 -> "45.7%"; no share yet -> "–".
+export function pct(share) {
+  return share === null || share === undefined ? "–" : `${Math.round(share * 1000) / 10}%`;
+}
+
+// A value's sign as the analysis marks it (+ a win, = a draw, − a loss), and its CSS class.
+export const valueSign = (v) => (v > 0 ? "+" : v < 0 ? "−" : "=");
+export const valueClass = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
+
+// A position's value in words, from the first player's side: "X wins in 3 with best play",
+// "a draw with best play", "game over".
+export function positionText(position, symbols) {
+  if (position.over) return "game over";
+  if (!position.value) return "a draw with best play";
+  const distance = position.distance ? ` in ${position.distance}` : "";
+  return `${symbols[position.value > 0 ? 0 : 1]} wins${distance} with best play`;
+}
+
+// The same, as a sentence starts: "Game over", "A draw with best play".
+export const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// Which loss a move made, from the values (first player's side) before and after it:
+// "a win thrown to a draw".
+export function lossText(before, after, side) {
+  const sign = side === 0 ? 1 : -1;
+  const name = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
+  return `a ${name(Math.sign(before) * sign)} thrown to a ${name(Math.sign(after) * sign)}`;
+}

@@ -1,0 +1,47 @@
+// Game specs ("teeko:goals=advanced,drops=aaaa"), read and worded for the page: the form of a game
+// (Teeko's forms of Scarne's book) in a few words, and the players a form gets.  Which values are
+// legal is the server's say (/api/games' `options`); this only reads what a spec says.
+
+// "teeko:goals=advanced,drops=aaaa" -> {name: "teeko", given: {goals: "advanced", drops: "aaaa"}}
+export function parseSpec(spec) {
+  const text = String(spec || "").trim();
+  const colon = text.indexOf(":");
+  const name = (colon < 0 ? text : text.slice(0, colon)).trim();
+  const given = {};
+  for (const piece of colon < 0 ? [] : text.slice(colon + 1).split(",")) {
+    const [key, ...value] = piece.split("=");
+    if (key.trim()) given[key.trim()] = value.join("=").trim();
+  }
+  return { name, given };
+}
+
+// The options of a spec that differ from their defaults, in the game's order: [option, value].
+export function differences(spec, options) {
+  const { given } = parseSpec(spec);
+  return (options || []).filter((o) => o.name in given && given[o.name] !== o.default).map((o) => [o, given[o.name]]);
+}
+
+// The form in a few words: "advanced goals, alternate drops, centre off, knight steps".
+export function formWords(spec, options) {
+  return differences(spec, options).map(([option, value]) => {
+    if (option.values.includes("on") && option.values.includes("off")) return `${option.name} ${value}`;
+    const label = (option.labels || {})[value] || value;
+    return `${label} ${option.name}`;
+  }).join(", ");
+}
+
+// "teeko · advanced goals, alternate drops" (or the bare name for a game's standard form).
+export function formTitle(name, spec, options) {
+  const words = formWords(spec, options);
+  return words ? `${name} · ${words}` : name;
+}
+
+// The players for a form of a game: a form other than the game's own gets the players the server
+// offers first for forms (the thesis plays Standard Teeko only), and back again, unless the
+// person chose others (`specs`, as they stand).
+export function playersForForm(info, spec, specs) {
+  if (!info || !info.form_defaults) return specs;
+  const other = differences(spec, info.options).length > 0;
+  const [from, to] = other ? [info.defaults, info.form_defaults] : [info.form_defaults, info.defaults];
+  return specs[0] === from[0] && specs[1] === from[1] ? [...to] : specs;
+}

@@ -1,0 +1,66 @@
+"""Issue 24, the page's last points on the server: `/advance` takes the ply it was asked on as a
+move does (a stale one is a 409 with the game as it is now), the warm-up says where it stands
+(`GET /api/warm-up`), `/api/games` can leave out its player lists (the page's first load), and
+answers are compressed for a browser that asks.  Oracles: the game's own moves, and the bytes
+decompressed against the bytes sent plain."""
+
+from __future__ import annotations
+
+from web_support import TestClient, refused, start
+
+from gamelearn.web import create_app
+from gamelearn.web.settings import WebSettings
+from gamelearn.web.warmup import LOADING, READY, SKIPPED, WAITING, WarmUp, warm_up
+
+
+def test_advance_asked_on_a_ply_the_game_has_left_is_refused_with_the_game_as_it_is(client: TestClient) -> None:
+    view = start(client, "tictactoe", ["random", "random"], seed=5)
+    path = f"/api/games/{view['id']}/advance"
+    first = client.post(path, json={"ply": 0})
+    assert first.status_code == 200 and len(first.json()["moves"]) == 1
+    # A second tab, still at the start, asks for a computer move: refused, and nothing is played.
+    stale = client.post(path, json={"ply": 0})
+    detail = refused(stale, 409)
+    assert "another tab moved first" in detail and "ply 0" in detail and "ply 1" in detail
+    assert stale.json()["game"]["moves"] == first.json()["moves"]
+    assert client.get(f"/api/games/{view['id']}").json()["moves"] == first.json()["moves"]
+    # On the ply the game is at, one move; without a ply (and without a body), one move as before.
+    assert len(client.post(path, json={"ply": 1}).json()["moves"]) == 2
+    assert len(client.post(path).json()["moves"]) == 3
+    assert refused(client.post(path, json={"ply": -1}), 422)
+
+
+def test_the_warm_up_says_what_it_waits_for_loads_and_has_ready() -> None:
+    deferred = WarmUp(("menace",), ("tictactoe",), delay=3600)
+    assert deferred.states() == {"menace": {"tictactoe": WAITING}}  # not begun: not started, or waiting
+    thread = warm_up(["her", "nosuch"], games=["hexapawn"])
+    assert thread is not None
+    thread.join(timeout=60)
+    assert thread.states() == {"her": {"hexapawn": READY}, "nosuch": {"hexapawn": SKIPPED}}
+    assert LOADING not in str(thread.states())  # loading only while it makes one
+
+
+def test_the_api_tells_the_warm_up_state() -> None:
+    with TestClient(create_app()) as plain:
+        assert plain.get("/api/warm-up").json() == {"kinds": {}}  # nothing warmed: nothing said
+    settings = WebSettings(warm_up=("menace",), warm_up_delay_seconds=3600)
+    with TestClient(create_app(settings=settings)) as deferred:
+        kinds = deferred.get("/api/warm-up").json()["kinds"]
+        assert set(kinds) == {"menace"} and set(kinds["menace"].values()) == {WAITING}
+
+
+def test_the_games_without_players_are_the_games_less_their_player_lists(client: TestClient) -> None:
+    full = client.get("/api/games").json()
+    brief = client.get("/api/games", params={"players": "false"}).json()
+    assert brief == [{k: v for k, v in info.items() if k != "players"} for info in full]
+    assert all(info["players"] for info in full)
+
+
+def test_answers_are_gzipped_for_a_browser_that_asks(client: TestClient) -> None:
+    for path in ("/", "/static/js/main.js", "/static/style.css", "/api/games"):
+        asked = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert asked.headers.get("content-encoding") == "gzip", path
+        plain = client.get(path, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers
+        assert asked.content == plain.content  # httpx decompressed it: the same bytes
+        assert asked.num_bytes_downloaded < len(plain.content) / 2, path  # what came over the wire
