@@ -49,11 +49,17 @@ def test_the_api_tells_the_warm_up_state() -> None:
         assert set(kinds) == {"menace"} and set(kinds["menace"].values()) == {WAITING}
 
 
-def test_the_games_without_players_are_the_games_less_their_player_lists(client: TestClient) -> None:
+def test_the_games_without_players_name_each_kind_but_leave_out_its_options(client: TestClient) -> None:
+    # The page's first load: each kind by its name and the words the page says of it (the server's,
+    # so the page keeps no learner's prose), the options only when the new-game form opens.
     full = client.get("/api/games").json()
     brief = client.get("/api/games", params={"players": "false"}).json()
-    assert brief == [{k: v for k, v in info.items() if k != "players"} for info in full]
-    assert all(info["players"] for info in full)
+    words = ("name", "title", "first_move_wait")
+    assert brief == [
+        {**info, "players": [{key: kind[key] for key in words} for kind in info["players"]]} for info in full
+    ]
+    assert all(info["players"] and all(kind["options"] is not None for kind in info["players"]) for info in full)
+    assert len(str(brief)) < len(str(full)) / 2
 
 
 def test_answers_are_gzipped_for_a_browser_that_asks(client: TestClient) -> None:
