@@ -27,7 +27,10 @@ from gamelearn.experiments.grading import grade
 def curve_label(data: dict[str, Any], path: Path) -> str:
     kind = "ntuple" if data.get("clock") == "cpu" else "az"
     clock = "CPU" if data.get("clock") == "cpu" else "wall-clock"
-    return f"{kind} {data.get('name', path.stem)} (self-play, {clock} time)"
+    how = ""
+    if data.get("layout"):  # bench_ntuple.py's runs since the layouts have names: which one, and TCL
+        how = f", {data['layout']}" + (" + TCL" if data.get("tcl") else "")
+    return f"{kind} {data.get('name', path.stem)}{how} (self-play, {clock} time)"
 
 
 def main() -> None:

@@ -73,7 +73,7 @@ def test_coherence_keeps_the_step_where_plain_td_decays_it() -> None:
     game = gamelearn.get_game("tictactoe")
     plain, coherent = NtuplePlayer(game, seed=1), NtuplePlayer(game, seed=1, tcl=True)
     for player in (plain, coherent):
-        player.trainer.games = 10 * player.trainer.settings.halflife
+        player.trainer.games = int(10 * player.trainer.settings.halflife)
     assert plain.trainer.alpha_now() == pytest.approx(plain.trainer.settings.alpha / 10, rel=0.01)
     assert coherent.trainer.alpha_now() == coherent.trainer.settings.alpha
 
@@ -101,13 +101,13 @@ def test_a_kept_learner_plays_with_its_own_layout_unless_the_spec_names_another(
     trained.trainer.play_in_batches_of(20)
     trained.self_play(1)
     knowledge = trained.knowledge()
-    plain = gamelearn.make_player(game, "ntuple:train=off", seed=0)
+    plain = NtuplePlayer(game, seed=0, train=False)
     plain.load(knowledge)  # whatever the default layout, the kept one's is taken
     assert plain.trainer.layout.name == "teeko-windows-v1"
     assert np.array_equal(plain.trainer.weights, trained.trainer.weights)
     state = game.initial()
     assert plain.move_values(state) == trained.move_values(state)
-    other = gamelearn.make_player(game, "ntuple:train=off,layout=teeko-snakes-v1", seed=0)
+    other = NtuplePlayer(game, seed=0, train=False, layout="teeko-snakes-v1")
     before = other.knowledge()
     with pytest.raises(ValueError, match="layout"):
         other.load(knowledge)

@@ -12,13 +12,15 @@ probability epsilon; frozen (``train=off``) it never does.
 
 Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
 with one network, and learns online after every ply; alpha and epsilon decay from the spec's
-values to a tenth of them with a half-life in games.  ``learn(record, side)`` runs the same
+values to a tenth of them with a half-life in games, except that with temporal coherence learning
+(``tcl=on``, Teeko's default: Beal & Smith 1999; Bagheri, Thill, Koch & Konen 2016) each weight
+has its own step factor and alpha stays where it starts.  ``learn(record, side)`` runs the same
 TD(lambda) over a game played against anyone, for the side or sides it played.  Every random
 choice is seeded: self-play batch ``k`` seeds numba's generator from (seed, k), the player's own
 choices use its ``rng``, so the same seed trains the same weights.
 
-The knowledge is the weights (float32, zlib-compressed, base64) and the training counters, one
-JSON value, which the keeper stores under ``GAME/NAME``; a training resumed from it goes on from
+The knowledge is the weights (float32, zlib-compressed, base64), with TCL its per-weight sums, the
+layout's name and the training counters, one JSON value, which the keeper stores under ``GAME/NAME``; a training resumed from it goes on from
 the same weights and the same point of the schedules.
 """
 

@@ -19,6 +19,11 @@ the best afterstate the next mover had, whether or not it played it (the greedy 
 exploring move cuts the trace, as in Watkins's Q(lambda): what is learnt is the greedy policy's
 value, whatever the exploration.
 
+Temporal coherence learning (Beal & Smith 1999; TCL-EXP of Bagheri, Thill, Koch & Konen 2016), when
+``beta > 0``: each weight keeps the sum ``N`` of the changes recommended for it and the sum ``A``
+of their sizes, and moves by ``exp(beta * (|N| / A - 1))`` times its recommended change
+(:func:`coherence_factor`), a step size per weight in place of a decaying schedule.
+
 This module imports nothing of gamelearn: the players layer builds its inputs.
 """
 

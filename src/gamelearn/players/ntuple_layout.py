@@ -20,9 +20,12 @@ Thill et al. 2014 did for Connect-4):
 * tic-tac-toe: the three kinds of line (an edge row, the middle row, a diagonal), a corner 2x2
   and the whole board (3**9 = 19,683 weights: with symmetry sharing, a table of every position);
 * hexapawn: the whole board (hexapawn has 135 positions);
-* Teeko: three rows (an edge, the next, the middle), the long and a short diagonal, the three
-  kinds of 2x2 and 3x3 window (corner, edge, centre) and two strips of two rows; one set of
-  weights for the placing phase and one for the moving phase.
+* Teeko (``teeko-wide-v1``): three rows (an edge, the next, the middle), the long and a short
+  diagonal, the three kinds of 2x2 and 3x3 window (corner, edge, centre), two strips of two rows
+  and the two kinds of 3x4 window (corner, middle); one set of weights for the placing phase and
+  one for the moving phase.  ``teeko-windows-v1``, the same without the 3x4 windows, was the
+  default before; it and two layouts with random snakes (below) stay known, so that weights learnt
+  with them still load (:data:`KNOWN_LAYOUTS`).
 """
 
 from __future__ import annotations
