@@ -4,13 +4,16 @@ asserts nothing.
 
     python benchmarks/bench_ntuple.py teeko --cpu-minutes 60 --name t60 --json t60.json
     python benchmarks/bench_ntuple.py tictactoe --cpu-minutes 1 --name t1
+    python benchmarks/bench_ntuple.py teeko --cpu-minutes 2 --name x2 --options layout=teeko-windows-v1,tcl=off
 
 The budget is CPU time (``time.process_time``), not wall-clock time, so that a run on a shared
 machine measures the same training as one on a quiet machine; grading and saving are left out of
 it.  At each checkpoint the learner is saved through the keeper (an interrupted run keeps the last
 checkpoint) and a frozen, greedy copy is graded on the suite (``gamelearn grade``'s measure); the
 last checkpoint is graded with ``--search`` plies of search over the learnt values too.
-``--json PATH`` writes the checkpoints, as ``gamelearn train --json`` does, for charts.
+``--also-keep M`` keeps a copy of the checkpoint at M CPU minutes as ``NAME-Mm``.  ``--options``
+adds spec options to the learner's (a layout, ``tcl``, ``alpha``, ...); the frozen
+copies take the kept layout.  ``--json PATH`` writes the checkpoints, as ``gamelearn train --json`` does, for charts.
 """
 
 from __future__ import annotations
@@ -45,11 +48,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--checkpoints", type=int, default=12)
     parser.add_argument("--search", type=int, default=3, help="plies of search for the last grade")
+    parser.add_argument("--also-keep", type=float, action="append", default=[], help="CPU minutes: keep a copy")
+    parser.add_argument("--options", default="", help="more spec options for the learner, as in the spec")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
     game = gamelearn.get_game(args.game)
-    learner = make_player(game, f"ntuple:name={args.name}", seed=args.seed)
+    options = f",{args.options}" if args.options else ""
+    learner = make_player(game, f"ntuple:name={args.name}{options}", seed=args.seed)
     budget = 60 * args.cpu_minutes
     every = budget / args.checkpoints
     points: list[dict[str, Any]] = []
@@ -65,6 +71,11 @@ def main() -> None:
                 learner.self_play(1)
                 trained += time.process_time() - started
             keeper.save(learner)
+            for minutes in args.also_keep:
+                if abs(trained - 60 * minutes) < every / 2:  # this checkpoint's copy, as NAME-Mm
+                    copy = make_player(game, f"ntuple:name={args.name}-{minutes:g}m{options}", seed=args.seed)
+                    copy.load(learner.knowledge())
+                    keeper.save(copy)
             counts = learner.describe()
             point: dict[str, Any] = {"seconds": round(trained, 1), "games": counts["games"]}
             point["positions"] = counts.get("positions", 0)
@@ -84,6 +95,9 @@ def main() -> None:
         )
     if args.json:
         result = {"game": game.name, "name": args.name, "seed": args.seed, "clock": "cpu", "checkpoints": points}
+        result["spec"] = learner.spec()
+        result["layout"] = learner.trainer.layout.name
+        result["tcl"] = learner.trainer.settings.coherence > 0
         result["searched"] = {"search": args.search, **final} if final else None
         args.json.write_text(json.dumps(result, indent=1) + "\n")
 

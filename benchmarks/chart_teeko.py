@@ -9,8 +9,9 @@ fixed players graded the same way drawn as level lines.
 
 Each curve file is the JSON of ``gamelearn train --json`` or ``bench_ntuple.py --json``: the
 checkpoints' ``seconds`` (training time, grading left out) and ``keeps``.  The references are
-graded here, with ``gamelearn grade``'s measure.  Needs the Teeko solution (``gamelearn solve
-teeko``) for the references.
+graded here, with ``gamelearn grade``'s measure; ``--graded SPEC=PERCENT`` draws one graded
+before instead (``--graded thesis:train=off=66.4``: the grade is deterministic).  Needs the Teeko
+solution (``gamelearn solve teeko``) for the references.
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ from gamelearn.experiments.grading import grade
 def curve_label(data: dict[str, Any], path: Path) -> str:
     kind = "ntuple" if data.get("clock") == "cpu" else "az"
     clock = "CPU" if data.get("clock") == "cpu" else "wall-clock"
-    return f"{kind} {data.get('name', path.stem)} (self-play, {clock} time)"
+    how = ""
+    if data.get("layout"):  # bench_ntuple.py's runs since the layouts have names: which one, and TCL
+        how = f", {data['layout']}" + (" + TCL" if data.get("tcl") else "")
+    return f"{kind} {data.get('name', path.stem)}{how} (self-play, {clock} time)"
 
 
 def main() -> None:
@@ -35,6 +39,9 @@ def main() -> None:
     parser.add_argument("curves", nargs="+", type=Path, help="JSON of train --json or bench_ntuple.py --json")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--reference", action="append", default=[], help="a fixed player to grade and draw")
+    parser.add_argument(
+        "--graded", action="append", default=[], help="SPEC=PERCENT: a fixed player graded before, drawn as it was"
+    )
     args = parser.parse_args()
 
     import matplotlib
@@ -62,11 +69,15 @@ def main() -> None:
                 linestyle="none",
                 label=f"the same, with search={searched['search']}",
             )
-    for spec, report in zip(args.reference, grade(game, args.reference, workers=1), strict=True):
-        keeps = 100 * report.keeps
-        axes.axhline(keeps, linestyle="--", linewidth=1, color="grey")
-        axes.annotate(f"{spec}  {keeps:.1f}%", (0, keeps), xytext=(4, 3), textcoords="offset points", fontsize=8)
-        print(f"{spec}: keeps {keeps:.1f}%")
+    reports = grade(game, args.reference, workers=1) if args.reference else []
+    levels = [(spec, 100 * report.keeps) for spec, report in zip(args.reference, reports, strict=True)]
+    for given in args.graded:
+        spec, _, percent = given.rpartition("=")
+        levels.append((spec, float(percent.rstrip("%"))))
+    for spec, level in levels:
+        axes.axhline(level, linestyle="--", linewidth=1, color="grey")
+        axes.annotate(f"{spec}  {level:.1f}%", (0, level), xytext=(4, 3), textcoords="offset points", fontsize=8)
+        print(f"{spec}: keeps {level:.1f}%")
     axes.set_xlim(0, longest * 1.02)
     axes.set_ylim(0, 100)
     axes.set_xlabel("training time (minutes; grading left out)")

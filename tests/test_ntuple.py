@@ -18,11 +18,14 @@ from gamelearn.experiments.suites import get_suite
 from gamelearn.keeper import Keeper
 from gamelearn.players import ntuple_kernels as kernels
 from gamelearn.players.ntuple import NtuplePlayer
-from gamelearn.players.ntuple_layout import GAME_IDS, LAYOUTS, MAX_CHILDREN, pieces
+from gamelearn.players.ntuple_layout import GAME_IDS, KNOWN_LAYOUTS, MAX_CHILDREN, Layout, pieces
 from gamelearn.players.registry import graded_spec
 from gamelearn.store.db import Store
 
 GAMES = ("tictactoe", "hexapawn", "teeko")
+#: Every layout, the games' defaults and the others, as (game, layout name).
+EVERY_LAYOUT = [(layout.game, name) for name, layout in KNOWN_LAYOUTS.items()]
+NO_COHERENCE = np.zeros((2, 1), np.float32)
 
 
 def random_positions(game: gamelearn.Game, count: int, seed: int) -> list[Hashable]:
@@ -50,10 +53,10 @@ def feature_indices(player: NtuplePlayer, state: Hashable, mover: int) -> np.nda
     return kernels.features_of(*args, f.squares, f.lengths, f.offsets, f.phase_base)[0]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_a_position_and_its_symmetric_images_read_the_same_weights(name: str) -> None:
+@pytest.mark.parametrize(("name", "layout"), EVERY_LAYOUT)
+def test_a_position_and_its_symmetric_images_read_the_same_weights(name: str, layout: str) -> None:
     game = gamelearn.get_game(name)
-    player = NtuplePlayer(game, seed=0)
+    player = NtuplePlayer(game, seed=0, layout=layout)
     for state in random_positions(game, 40, seed=1):
         mover = just_moved(game, state)
         seen = sorted(feature_indices(player, state, mover))
@@ -62,10 +65,9 @@ def test_a_position_and_its_symmetric_images_read_the_same_weights(name: str) ->
             assert sorted(feature_indices(player, image, mover)) == seen
 
 
-def reference_value(game: gamelearn.Game, weights: np.ndarray, state: Hashable, mover: int) -> float:
+def reference_value(game: gamelearn.Game, layout: Layout, weights: np.ndarray, state: Hashable, mover: int) -> float:
     """The network's value read the plain way: the board's text, turned to the mover's view, each
     symmetric image made square by square, each tuple's cells read as base-3 digits."""
-    layout = LAYOUTS[game.name]
     board = game.board(state)
     own, other = game.symbols[mover], game.symbols[1 - mover]
     cells = [1 if ch == own else 2 if ch == other else 0 for ch in board]
@@ -83,16 +85,17 @@ def reference_value(game: gamelearn.Game, weights: np.ndarray, state: Hashable, 
     return 1.0 / (1.0 + math.exp(-total))
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_the_kernel_and_a_plain_python_reading_agree(name: str) -> None:
+@pytest.mark.parametrize(("name", "layout"), EVERY_LAYOUT)
+def test_the_kernel_and_a_plain_python_reading_agree(name: str, layout: str) -> None:
     game = gamelearn.get_game(name)
-    player = NtuplePlayer(game, seed=0)
+    player = NtuplePlayer(game, seed=0, layout=layout)
     rng = np.random.default_rng(5)
     player.trainer.weights = (rng.standard_normal(player.trainer.weights.size) * 0.05).astype(np.float32)
     states = random_positions(game, 30, seed=2)
     afters = [(*pieces(game, s), mover) for s in states for mover in (0, 1)]
     values = player.trainer.values(afters)
-    expected = [reference_value(game, player.trainer.weights, s, mover) for s in states for mover in (0, 1)]
+    weights, used = player.trainer.weights, KNOWN_LAYOUTS[layout]
+    expected = [reference_value(game, used, weights, s, mover) for s in states for mover in (0, 1)]
     assert values == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
@@ -141,7 +144,8 @@ def test_td_lambda_on_a_three_move_game_matches_the_hand_computation() -> None:
     w = w + alpha * delta1 * e
 
     kernel_weights = weights.copy()
-    squared = kernels.td_sequence(kernel_weights, indices, movers, np.array([True, True]), 1.0, alpha, lam, 8)
+    learning = np.array([True, True])
+    squared = kernels.td_sequence(kernel_weights, indices, movers, learning, 1.0, alpha, lam, 8, NO_COHERENCE, 0.0)
     assert kernel_weights == pytest.approx(w, abs=1e-12)
     assert squared == pytest.approx(delta0**2 + delta1**2)
 

@@ -104,7 +104,9 @@ def test_a_pettingzoo_environment_loads_no_players_keeper_or_store() -> None:
         "gamelearn.envs.registration",
         "gamelearn.envs.render",
         "gamelearn.games",
+        "gamelearn.games.actions",
         "gamelearn.games.base",
+        "gamelearn.games.record",
         "gamelearn.games.tictactoe",
         "gamelearn.match",
     }

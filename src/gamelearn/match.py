@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .games import Game, IllegalMove
 from .games.record import End, GameRecord
-from .players.base import seat_seed
 
 if TYPE_CHECKING:
     from .players.base import Player
@@ -103,6 +102,9 @@ class Match:
         self.max_plies = max_plies
         self.auto_learn = learn
         if seed is not None:
+            # here, not at the top: the environments end games by this module's policy, and load no player
+            from .players.base import seat_seed
+
             for index, player in enumerate(self.players):
                 player.reseed(seat_seed(seed, index))
         self.opening = tuple(opening)

@@ -12,13 +12,15 @@ probability epsilon; frozen (``train=off``) it never does.
 
 Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
 with one network, and learns online after every ply; alpha and epsilon decay from the spec's
-values to a tenth of them with a half-life in games.  ``learn(record, side)`` runs the same
+values to a tenth of them with a half-life in games, except that with temporal coherence learning
+(``tcl=on``, Teeko's default: Beal & Smith 1999; Bagheri, Thill, Koch & Konen 2016) each weight
+has its own step factor and alpha stays where it starts.  ``learn(record, side)`` runs the same
 TD(lambda) over a game played against anyone, for the side or sides it played.  Every random
 choice is seeded: self-play batch ``k`` seeds numba's generator from (seed, k), the player's own
 choices use its ``rng``, so the same seed trains the same weights.
 
-The knowledge is the weights (float32, zlib-compressed, base64) and the training counters, one
-JSON value, which the keeper stores under ``GAME/NAME``; a training resumed from it goes on from
+The knowledge is the weights (float32, zlib-compressed, base64), with TCL its per-weight sums, the
+layout's name and the training counters, one JSON value, which the keeper stores under ``GAME/NAME``; a training resumed from it goes on from
 the same weights and the same point of the schedules.
 """
 
@@ -35,13 +37,27 @@ import numpy as np
 
 from . import ntuple_kernels as kernels
 from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
-from .ntuple_layout import GAME_IDS, LAYOUTS, Features, Layout, compile_features, neighbours, pieces, win_masks
+from .ntuple_layout import (
+    GAME_IDS,
+    KNOWN_LAYOUTS,
+    LAYOUTS,
+    Features,
+    Layout,
+    compile_features,
+    layout_named,
+    neighbours,
+    pieces,
+    win_masks,
+)
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
 
 FORMAT = "gamelearn-ntuple"
+#: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
+#: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
+TCL_BETA = 2.7
 VERSION = 1
 COUNTERS = ("games", "positions", "steps", "batches")
 
@@ -57,6 +73,7 @@ class Settings:
     trace: float  # lambda
     horizon: int  # afterstates the eligibility trace keeps
     random_plies: int  # each self-play game opens with 0..this many random moves
+    coherence: float = 0.0  # temporal coherence learning's beta (TCL-EXP); 0: off, alpha decays instead
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -65,7 +82,7 @@ class Settings:
 SETTINGS: dict[str, Settings] = {
     "tictactoe": Settings(2000, 1.0, 0.2, 200_000, 0.5, 8, 5),
     "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
-    "teeko": Settings(200, 0.5, 0.1, 400_000, 0.5, 10, 6),
+    "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
 }
 
 
@@ -93,17 +110,24 @@ def result_for_first(winner: int | None) -> float:
 class Trainer:
     """One learner's weights, counters and self-play (the interface ``train_self_play`` reads)."""
 
-    def __init__(self, game: Any, seed: int, settings: Settings) -> None:
+    def __init__(self, game: Any, seed: int, settings: Settings, layout: Layout | None = None) -> None:
         self.game = game
-        self.layout: Layout = LAYOUTS[game.name]
-        self.features: Features = compile_features(self.layout, game.symmetries)
         self.settings = settings
         self.seed = int(seed)
-        self.weights = np.zeros(self.layout.weight_count, np.float32)
+        self.use_layout(layout or LAYOUTS[game.name])
         self.masks, self.neighbours = win_masks(game), neighbours(game)
         self.start = pieces(game, game.initial())
         self.games = self.positions = self.steps = self.batches = 0
         self.last_loss = (float("nan"), float("nan"))
+
+    def use_layout(self, layout: Layout) -> None:
+        """Start over from zero weights read through ``layout``."""
+        self.layout = layout
+        self.features: Features = compile_features(layout, self.game.symmetries)
+        self.weights = np.zeros(layout.weight_count, np.float32)
+        # temporal coherence learning's sums per weight: N (signed) and A (sizes); a stub when off
+        shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
+        self.coherence = np.zeros(shape, np.float32)
 
     def play_in_batches_of(self, games: int) -> None:
         if games < 1:
@@ -112,13 +136,19 @@ class Trainer:
 
     def schedule(self) -> np.ndarray:
         s = self.settings
-        return np.array([s.alpha, s.alpha / 10, s.epsilon, s.epsilon / 10, s.halflife], np.float64)
+        return np.array([s.alpha, self.alpha_floor(), s.epsilon, s.epsilon / 10, s.halflife], np.float64)
+
+    def alpha_floor(self) -> float:
+        """Where alpha's decay ends: a tenth of its start, or (with temporal coherence learning,
+        whose per-weight factors take the schedule's place) the start itself."""
+        return self.settings.alpha if self.settings.coherence > 0 else self.settings.alpha / 10
 
     def decay(self) -> float:
         return float(0.5 ** (self.games / self.settings.halflife))
 
     def alpha_now(self) -> float:
-        return self.settings.alpha * (0.1 + 0.9 * self.decay())
+        floor = self.alpha_floor()
+        return floor + (self.settings.alpha - floor) * self.decay()
 
     def epsilon_now(self) -> float:
         return self.settings.epsilon * (0.1 + 0.9 * self.decay())
@@ -145,6 +175,8 @@ class Trainer:
             self.layout.max_plies,
             self.settings.random_plies,
             *self.start,
+            self.coherence,
+            self.settings.coherence,
         )
         self.batches += 1
         self.games += self.settings.games_per_batch
@@ -170,6 +202,8 @@ class Trainer:
             self.alpha_now() / len(f.lengths),
             self.settings.trace,
             self.settings.horizon,
+            self.coherence,
+            self.settings.coherence,
         )
         self.games += 1
         self.positions += len(afters)
@@ -203,6 +237,8 @@ class NtuplePlayer(Learner):
         alpha: float | None = None,
         epsilon: float | None = None,
         trace: float | None = None,
+        layout: str | None = None,
+        tcl: bool | None = None,
     ) -> None:
         if game.name not in LAYOUTS:
             raise ValueError(f"ntuple plays {', '.join(LAYOUTS)}, not {game.name}")
@@ -220,11 +256,20 @@ class NtuplePlayer(Learner):
         }
         options.update(given)
         settings = replace(SETTINGS[game.name], **given)  # type: ignore[arg-type]  # the float settings only
+        if tcl is not None:
+            options["tcl"] = "on" if tcl else "off"
+            settings = replace(settings, coherence=TCL_BETA if tcl else 0.0)
+        chosen = layout_named(game.name, layout)
+        if layout is not None:
+            options["layout"] = layout
+        #: whether the spec named the layout: then knowledge of another layout is refused, else
+        #: the kept layout is taken (weights learnt with an older default still play)
+        self.layout_fixed = layout is not None
         super().__init__(game, seed, **options)
         self.name = name or None
         self.trains = train
         self.search = search
-        self.trainer = Trainer(game, 0 if seed is None else seed, settings)
+        self.trainer = Trainer(game, 0 if seed is None else seed, settings, chosen)
 
     def frozen_spec(self) -> str:
         """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
@@ -362,6 +407,7 @@ class NtuplePlayer(Learner):
             "seed": trainer.seed,
             **{counter: int(getattr(trainer, counter)) for counter in COUNTERS},
             "weights": encode_weights(trainer.weights),
+            **({"coherence": encode_weights(trainer.coherence.ravel())} if trainer.settings.coherence > 0 else {}),
         }
 
     def load(self, knowledge: Knowledge) -> None:
@@ -372,8 +418,10 @@ class NtuplePlayer(Learner):
         if knowledge.get("game") != self.game.name:
             raise ValueError(f"ntuple knowledge is for {knowledge.get('game')!r}, not {self.game.name}")
         layout = self.trainer.layout
-        if knowledge.get("layout") != layout.name:
+        kept = KNOWN_LAYOUTS.get(str(knowledge.get("layout")))
+        if kept is not layout and (self.layout_fixed or kept is None or kept.game != self.game.name):
             raise ValueError(f"ntuple knowledge: layout {knowledge.get('layout')!r}, not this player's {layout.name!r}")
+        layout = kept
         for counter in (*COUNTERS, "seed"):
             value = knowledge.get(counter)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -382,8 +430,17 @@ class NtuplePlayer(Learner):
         if not isinstance(text, str):
             raise ValueError("ntuple knowledge: weights must be a base64 text")
         weights = decode_weights(text, layout.weight_count)  # checked whole; nothing changed yet
+        coherence = None
+        if self.trainer.settings.coherence > 0 and isinstance(knowledge.get("coherence"), str):
+            coherence = decode_weights(knowledge["coherence"], 2 * layout.weight_count).reshape(2, -1)
         trainer = self.trainer
+        if layout is not trainer.layout:
+            trainer.use_layout(layout)
         trainer.weights = weights
+        if coherence is not None:
+            trainer.coherence = coherence
+        elif trainer.settings.coherence > 0:
+            trainer.coherence[:] = 0.0
         trainer.seed = knowledge["seed"]
         for counter in COUNTERS:
             setattr(trainer, counter, knowledge[counter])
@@ -401,7 +458,9 @@ class NtuplePlayer(Learner):
     def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
         if before == after:
             return Lesson(self.kind)
-        count = self.trainer.layout.weight_count
+        count = KNOWN_LAYOUTS[after["layout"]].weight_count
+        if before.get("layout") != after["layout"]:
+            return Lesson(self.kind, (), "the weights were replaced by another layout's")
         old = decode_weights(before["weights"], count)
         new = decode_weights(after["weights"], count)
         moved = int(np.count_nonzero(old != new))
@@ -435,6 +494,8 @@ register(
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),
             Option("trace", parse_fraction, None, "lambda of the eligibility traces (default: the game's)"),
+            Option("layout", parse_name, None, "the n-tuples, by name (default: the game's; a kept one's own)"),
+            Option("tcl", parse_switch, None, "temporal coherence learning: a step per weight (default: the game's)"),
         ),
         greedy=(("epsilon", "0"),),  # frozen, it never explores anyway: said for the graded spec's reader
         learns=True,

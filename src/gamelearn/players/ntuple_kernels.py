@@ -19,6 +19,11 @@ the best afterstate the next mover had, whether or not it played it (the greedy 
 exploring move cuts the trace, as in Watkins's Q(lambda): what is learnt is the greedy policy's
 value, whatever the exploration.
 
+Temporal coherence learning (Beal & Smith 1999; TCL-EXP of Bagheri, Thill, Koch & Konen 2016), when
+``beta > 0``: each weight keeps the sum ``N`` of the changes recommended for it and the sum ``A``
+of their sizes, and moves by ``exp(beta * (|N| / A - 1))`` times its recommended change
+(:func:`coherence_factor`), a step size per weight in place of a decaying schedule.
+
 This module imports nothing of gamelearn: the players layer builds its inputs.
 """
 
@@ -116,6 +121,18 @@ def features_of(
 # The TD(lambda) update ---------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def coherence_factor(coherence: np.ndarray, index: int, beta: float) -> float:
+    """TCL-EXP's step factor for one weight (Bagheri, Thill, Koch & Konen 2016, after Beal & Smith
+    1999): ``exp(beta * (|N| / A - 1))``, where ``N`` is the sum of the weight's recommended
+    changes and ``A`` the sum of their sizes; 1 before its first change.  A weight whose changes
+    keep one sign moves at the full step, one whose changes cancel out almost stops."""
+    total = coherence[1, index]
+    if total <= 0.0:
+        return 1.0
+    return np.exp(beta * (abs(coherence[0, index]) / total - 1.0))
+
+
 @njit(cache=True)
 def apply_trace(
     weights: np.ndarray,
@@ -125,15 +142,27 @@ def apply_trace(
     length: int,
     step: float,
     lam: float,
+    coherence: np.ndarray,
+    beta: float,
 ) -> None:
-    """``w += step * e``: the trace's newest entry is at ``head``, each older one decayed by lambda."""
+    """``w += step * e``: the trace's newest entry is at ``head``, each older one decayed by lambda.
+    With ``beta > 0`` (temporal coherence learning) each weight's change is scaled by its
+    :func:`coherence_factor` and its sums ``coherence[0]`` (N) and ``coherence[1]`` (A) take the
+    recommended change ``step * e``."""
     horizon = trace_grads.shape[0]
     decay = 1.0
     for j in range(length):
         slot = (head - j) % horizon
         amount = step * decay * trace_grads[slot]
-        for f in range(trace_indices.shape[1]):
-            weights[trace_indices[slot, f]] += amount
+        if beta > 0.0:
+            for f in range(trace_indices.shape[1]):
+                index = trace_indices[slot, f]
+                weights[index] += amount * coherence_factor(coherence, index, beta)
+                coherence[0, index] += amount
+                coherence[1, index] += abs(amount)
+        else:
+            for f in range(trace_indices.shape[1]):
+                weights[trace_indices[slot, f]] += amount
         decay *= lam
 
 
@@ -147,6 +176,8 @@ def td_sequence(
     alpha: float,
     lam: float,
     horizon: int,
+    coherence: np.ndarray,
+    beta: float,
 ) -> float:
     """Online TD(lambda) over one game's unfinished afterstates ``indices[t]`` (made by
     ``movers[t]``), the game's result for the first player ``final`` after the last.  Only the
@@ -177,7 +208,7 @@ def td_sequence(
         delta = w_next - w_now
         squared += delta * delta
         if length > 0:
-            apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam)
+            apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta)
     return squared
 
 
@@ -308,12 +339,15 @@ def self_play(
     random_plies: int,
     start_a: int,
     start_b: int,
+    coherence: np.ndarray,
+    beta: float,
 ) -> np.ndarray:
     """Play ``games`` self-play games, learning online (see the module docstring).  ``schedule``:
     alpha at the start and at the end, epsilon at the start and at the end, and the half-life in
     games of their decay; alpha is divided by the number of features.  Each game starts from
-    (start_a, start_b), the first player to move.  Returns (plies, TD
-    updates, sum of squared TD errors)."""
+    (start_a, start_b), the first player to move.  ``coherence`` and ``beta``: temporal coherence
+    learning's sums and its exponent (``beta`` 0: off; see :func:`apply_trace`).  Returns (plies,
+    TD updates, sum of squared TD errors)."""
     np.random.seed(seed)
     features = lengths.shape[0]
     child_a = np.empty(MAX_CHILDREN, np.int64)
@@ -360,7 +394,7 @@ def self_play(
                 target = best_value if mover == 0 else 1.0 - best_value
                 v = value_of(weights, trace_indices[head])
                 delta = target - (v if mover == 1 else 1.0 - v)
-                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam)
+                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta)
                 squared += delta * delta
                 updates += 1
             if child_value[chosen] != best_value:
@@ -376,7 +410,7 @@ def self_play(
             length = min(length + 1, horizon)
             if ply == max_plies - 1:  # the ply limit: a draw
                 delta = 0.5 - (v if mover == 0 else 1.0 - v)
-                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam)
+                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta)
                 squared += delta * delta
                 updates += 1
             mover = 1 - mover

@@ -20,9 +20,12 @@ Thill et al. 2014 did for Connect-4):
 * tic-tac-toe: the three kinds of line (an edge row, the middle row, a diagonal), a corner 2x2
   and the whole board (3**9 = 19,683 weights: with symmetry sharing, a table of every position);
 * hexapawn: the whole board (hexapawn has 135 positions);
-* Teeko: three rows (an edge, the next, the middle), the long and a short diagonal, the three
-  kinds of 2x2 and 3x3 window (corner, edge, centre) and two strips of two rows; one set of
-  weights for the placing phase and one for the moving phase.
+* Teeko (``teeko-wide-v1``): three rows (an edge, the next, the middle), the long and a short
+  diagonal, the three kinds of 2x2 and 3x3 window (corner, edge, centre), two strips of two rows
+  and the two kinds of 3x4 window (corner, middle); one set of weights for the placing phase and
+  one for the moving phase.  ``teeko-windows-v1``, the same without the 3x4 windows, was the
+  default before; it and two layouts with random snakes (below) stay known, so that weights learnt
+  with them still load (:data:`KNOWN_LAYOUTS`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -83,6 +87,55 @@ class Layout:
         return tuple(offsets)
 
 
+#: Random "snakes" of 8 squares on the 5x5 board, each a walk of king steps that visits no square
+#: twice (Thill, Bagheri, Koch & Konen 2014 train Connect-4 on such random walks), no two alike under
+#: the board's symmetries; drawn once with ``random.Random(2014)`` and written down, so that the
+#: layout never changes with a library's random numbers.
+SNAKES = (
+    (10, 16, 17, 12, 8, 3, 9, 13),
+    (22, 21, 15, 20, 16, 11, 17, 23),
+    (5, 10, 11, 12, 6, 0, 1, 2),
+    (20, 15, 16, 22, 23, 24, 19, 18),
+    (15, 20, 21, 22, 16, 10, 11, 5),
+    (6, 5, 0, 1, 7, 8, 12, 13),
+    (18, 14, 8, 3, 4, 9, 13, 7),
+    (0, 1, 2, 3, 4, 9, 8, 12),
+    (13, 8, 14, 19, 23, 17, 22, 18),
+    (7, 12, 16, 17, 21, 15, 11, 6),
+    (14, 13, 7, 3, 8, 2, 1, 5),
+    (11, 12, 13, 19, 24, 23, 22, 18),
+    (11, 5, 10, 15, 16, 22, 17, 13),
+    (6, 1, 5, 10, 15, 16, 11, 7),
+    (16, 20, 15, 11, 7, 1, 2, 3),
+    (7, 8, 4, 9, 13, 14, 18, 24),
+    (20, 15, 21, 17, 13, 7, 6, 5),
+    (10, 5, 6, 2, 8, 13, 14, 9),
+    (20, 15, 10, 16, 12, 18, 24, 23),
+    (11, 12, 18, 13, 9, 3, 7, 8),
+    (23, 17, 13, 12, 8, 4, 3, 2),
+    (6, 11, 7, 2, 1, 5, 10, 15),
+    (23, 22, 17, 13, 9, 3, 4, 8),
+    (23, 24, 19, 18, 12, 11, 5, 6),
+)
+
+TEEKO_WINDOWS = (
+    _window(0, 0, 1, 5),
+    _window(1, 0, 1, 5),
+    _window(2, 0, 1, 5),
+    (0, 6, 12, 18, 24),
+    (1, 7, 13, 19),
+    _window(0, 0, 2, 2),
+    _window(0, 1, 2, 2),
+    _window(1, 1, 2, 2),
+    _window(0, 0, 3, 3),
+    _window(0, 1, 3, 3),
+    _window(1, 1, 3, 3),
+    _window(0, 0, 2, 5),
+    _window(1, 0, 2, 5),
+)
+TEEKO_WIDE = (_window(0, 0, 3, 4), _window(1, 0, 3, 4))
+TEEKO_PHASES = (0,) * 8 + (1,) * 18  # fewer than 8 pawns down: placing; 8: moving
+
 LAYOUTS: dict[str, Layout] = {
     "tictactoe": Layout(
         "tictactoe",
@@ -101,29 +154,30 @@ LAYOUTS: dict[str, Layout] = {
         flip=(6, 7, 8, 3, 4, 5, 0, 1, 2),
         max_plies=16,
     ),
-    "teeko": Layout(
-        "teeko",
-        "teeko-windows-v1",
-        25,
-        (
-            _window(0, 0, 1, 5),
-            _window(1, 0, 1, 5),
-            _window(2, 0, 1, 5),
-            (0, 6, 12, 18, 24),
-            (1, 7, 13, 19),
-            _window(0, 0, 2, 2),
-            _window(0, 1, 2, 2),
-            _window(1, 1, 2, 2),
-            _window(0, 0, 3, 3),
-            _window(0, 1, 3, 3),
-            _window(1, 1, 3, 3),
-            _window(0, 0, 2, 5),
-            _window(1, 0, 2, 5),
-        ),
-        (0,) * 8 + (1,) * 18,  # fewer than 8 pawns down: placing; 8: moving
-        max_plies=120,
-    ),
+    # the windows and two kinds of 3x4 window (corner, middle): 3**12 = 531,441 weights each
+    "teeko": Layout("teeko", "teeko-wide-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE, TEEKO_PHASES, max_plies=120),
 }
+
+#: Every layout a kept learner may have been trained with, by name: the games' defaults and the
+#: others, so that weights learnt with an older default still load and play.
+KNOWN_LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
+for _layout in (
+    Layout("teeko", "teeko-snakes-v1", 25, TEEKO_WINDOWS + SNAKES[:12], TEEKO_PHASES, max_plies=120),
+    Layout("teeko", "teeko-snakes24-v1", 25, TEEKO_WINDOWS + SNAKES, TEEKO_PHASES, max_plies=120),
+    Layout("teeko", "teeko-windows-v1", 25, TEEKO_WINDOWS, TEEKO_PHASES, max_plies=120),
+):
+    KNOWN_LAYOUTS[_layout.name] = _layout
+
+
+def layout_named(game: str, name: str | None) -> Layout:
+    """The layout called ``name`` for ``game`` (None: the game's default)."""
+    if name is None:
+        return LAYOUTS[game]
+    layout = KNOWN_LAYOUTS.get(name)
+    if layout is None or layout.game != game:
+        known = ", ".join(n for n, known in KNOWN_LAYOUTS.items() if known.game == game)
+        raise ValueError(f"ntuple has no layout {name!r} for {game} (known: {known})")
+    return layout
 
 
 @dataclass(frozen=True)
@@ -164,7 +218,7 @@ def compile_features(layout: Layout, symmetries: tuple[tuple[int, ...], ...]) ->
     return Features(squares, lengths, offsets, phase_base)
 
 
-def win_masks(game: Game) -> np.ndarray:
+def win_masks(game: Game[Any]) -> np.ndarray:
     """The sets of squares that win, for the kernels (hexapawn has none: it wins otherwise)."""
     if game.name == "teeko":
         return np.array(teeko_rules.WIN_MASKS, np.int64)
@@ -173,7 +227,7 @@ def win_masks(game: Game) -> np.ndarray:
     return np.zeros(1, np.int64)
 
 
-def neighbours(game: Game) -> np.ndarray:
+def neighbours(game: Game[Any]) -> np.ndarray:
     if game.name == "teeko":
         return np.array(teeko_rules.NEIGHBOURS, np.int64)
     return np.zeros(1, np.int64)
@@ -182,7 +236,7 @@ def neighbours(game: Game) -> np.ndarray:
 _HEXAPAWN_BITS: dict[str, tuple[int, int]] = {}
 
 
-def pieces(game: Game, state: Hashable) -> tuple[int, int]:
+def pieces(game: Game[Any], state: Hashable) -> tuple[int, int]:
     """The first and the second player's pieces as bitboards (square i is bit i)."""
     if game.name == "hexapawn":
         board = game.board(state)
