@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import json
 
+import jax
+import jax.numpy as jnp
+import numpy as np
 import pytest
 
-pytest.importorskip("jax", reason="the neural extra (gamelearn[neural]) is not installed")
-
-import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
-
-import gamelearn  # noqa: E402
-from gamelearn.players.az.network import NetworkShape, make_network  # noqa: E402
-from gamelearn.players.az.player import AzPlayer  # noqa: E402
-from gamelearn.players.az.rules import Position, rules_for  # noqa: E402
-from gamelearn.players.az.search import search  # noqa: E402
-from gamelearn.players.az.training import Settings  # noqa: E402
-from gamelearn.players.registry import make_player  # noqa: E402
+import gamelearn
+from gamelearn.players.az.network import NetworkShape, make_network
+from gamelearn.players.az.player import AzPlayer
+from gamelearn.players.az.rules import Position, rules_for
+from gamelearn.players.az.search import search
+from gamelearn.players.az.training import Settings
+from gamelearn.players.registry import make_player
 
 #: Tiny training settings: a test compiles and runs in seconds.
 TINY = Settings(

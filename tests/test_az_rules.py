@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import random
 
+import jax
+import numpy as np
 import pytest
 
-pytest.importorskip("jax", reason="the neural extra (gamelearn[neural]) is not installed")
-
-import jax  # noqa: E402
-import numpy as np  # noqa: E402
-
-from gamelearn.games import get_game  # noqa: E402
-from gamelearn.players.az.rules import action_moves, rules_for  # noqa: E402
+from gamelearn.games import get_game
+from gamelearn.players.az.rules import action_moves, rules_for
 
 
 def reachable(game):

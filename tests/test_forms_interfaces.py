@@ -8,7 +8,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import pytest
 from typer.testing import CliRunner
 
 from gamelearn import get_game
@@ -72,7 +71,6 @@ def test_a_forms_build_takes_the_moving_phase_of_a_table_with_the_same_goals_and
 
 
 def test_the_web_api_lists_the_options_and_plays_a_form(isolated_home: Path) -> None:
-    pytest.importorskip("fastapi")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
@@ -101,7 +99,6 @@ def test_the_web_api_lists_the_options_and_plays_a_form(isolated_home: Path) -> 
 
 
 def test_the_environments_play_every_kind_of_form() -> None:
-    pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 
     from gamelearn.envs import SingleAgentEnv, codec_for, env

@@ -112,3 +112,13 @@ def test_match_and_keeper_never_import_each_other() -> None:
     assert "keeper" not in imported_parts(SOURCE / "match.py")
     assert "match" not in imported_parts(SOURCE / "keeper.py")
     assert "store" not in imported_parts(SOURCE / "match.py")  # a match opens no store of its own
+
+
+def test_no_module_is_over_500_lines() -> None:
+    # A module a newcomer can hold in mind: past 500 lines, split it along a seam.
+    long = {
+        str(path.relative_to(SOURCE)): lines
+        for path in SOURCE.rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    }
+    assert not long, long

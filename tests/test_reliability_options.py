@@ -36,5 +36,8 @@ def test_every_whole_number_option_has_a_range_and_its_top_is_accepted():
 
 
 def test_a_smaller_game_keeps_the_full_range():
-    make_player(get_game("tictactoe"), "minimax:depth=9")
-    make_player(get_game("hexapawn"), "sharp:depth=20")
+    # Teeko's bound is what a move costs there; a small game searches to its end at any depth
+    assert make_player(get_game("tictactoe"), "minimax:depth=9").options["depth"] == 9
+    assert make_player(get_game("hexapawn"), "sharp:depth=20").options["depth"] == 20
+    with pytest.raises(ValueError, match="outside 1..4 for teeko"):
+        make_player(get_game("teeko"), "minimax:depth=9")

@@ -52,6 +52,7 @@ from .matchbox_checks import (
     check_menace_settings,
 )
 from .matchbox_tables import colour_of, position_table, stabilizer
+from .matchbox_views import box_beads, boxes_view
 from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
@@ -148,35 +149,12 @@ class MatchboxPlayer(Learner):
         return Lesson(self.kind, tuple(changes), lesson_text(changes, opened))
 
     def box_beads(self, board: str) -> list[tuple[str, int]]:
-        """The box for ``board`` as (bead, count) pairs in the box's own order, every bead it ever
-        held included: a count of 0 is the empty ring a lost bead leaves (Gardner's picture)."""
-        beads = self.boxes_json().get(board)
-        counts = bead_counts(beads if beads is not None else self.fresh_box(board))
-        order = list(bead_counts(self.fresh_box(board)))
-        order += [bead for bead in counts if bead not in order]
-        return [(bead, counts.get(bead, 0)) for bead in order]
+        """The box for ``board`` as (bead, count) pairs (:func:`.matchbox_views.box_beads`)."""
+        return box_beads(self, board)
 
     def view(self, focus: list[str] | None = None) -> dict[str, Any]:
-        """Every box for hexapawn (19 at most fit a page, as in Gardner's picture); MENACE's boxes
-        of ``focus`` (it has up to 304).  Each box lists its beads with their counts, every bead it
-        ever held included (0: the empty ring a lost bead leaves)."""
-        boxes = self.boxes_json()
-        shown = sorted(boxes) if self.game.name == "hexapawn" else [b for b in dict.fromkeys(focus or []) if b in boxes]
-        counts = self.describe()
-        return {
-            "kind": self.kind,
-            "boxes_total": counts["boxes"],
-            "beads_total": counts["beads"],
-            "games": counts["games"],
-            "boxes": [
-                {
-                    "board": board,
-                    "beads": [list(pair) for pair in self.box_beads(board)],
-                    "count": sum(bead_counts(boxes[board]).values()),
-                }
-                for board in shown
-            ],
-        }
+        """Its boxes with their beads, as an interface shows them (:func:`.matchbox_views.boxes_view`)."""
+        return boxes_view(self, focus)
 
     def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
         """The box the learner opened for ``state`` and the bead its ``move`` came from."""

@@ -26,9 +26,6 @@ the same weights and the same point of the schedules.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import zlib
 from collections.abc import Hashable
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -49,6 +46,7 @@ from .ntuple_layout import (
     pieces,
     win_masks,
 )
+from .ntuple_weights import decode_weights, encode_weights
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
@@ -84,23 +82,6 @@ SETTINGS: dict[str, Settings] = {
     "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
     "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
 }
-
-
-def encode_weights(weights: np.ndarray) -> str:
-    return base64.b64encode(zlib.compress(np.ascontiguousarray(weights, np.float32).tobytes(), 6)).decode("ascii")
-
-
-def decode_weights(text: str, count: int) -> np.ndarray:
-    try:
-        raw = zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True))
-    except (ValueError, zlib.error, binascii.Error, UnicodeEncodeError) as error:
-        raise ValueError(f"ntuple knowledge: the weights are not base64 zlib data ({error})") from None
-    if len(raw) != 4 * count:
-        raise ValueError(f"ntuple knowledge: {len(raw) // 4} weights where the layout has {count}")
-    weights = np.frombuffer(raw, np.float32).copy()
-    if not np.all(np.isfinite(weights)):
-        raise ValueError("ntuple knowledge: a weight is not finite")
-    return weights
 
 
 def result_for_first(winner: int | None) -> float:
