@@ -42,6 +42,8 @@ def new_game(tab: Any, game: str, first: str, second: str, seed: int | None = No
     players kept for it), then the players' specs typed and Start pressed."""
     if not tab.evaluate("document.querySelector('#setup').open"):
         tab.click("#setup > summary")  # folded on a phone, so the board comes first
+    # the form's controls load when it first opens: the page says when they are ready
+    tab.wait_for_selector('#setup[data-ready="yes"]', state="attached")
     if tab.input_value("#game-select") != game:
         with tab.expect_response(is_start) as info:
             tab.select_option("#game-select", game)

@@ -58,6 +58,7 @@ def test_take_back_resign_new_game_flip_and_the_rules(page: Any, size: str) -> N
 def test_the_picker_builds_the_spec_from_the_servers_options(page: Any, size: str) -> None:
     if not page.evaluate("document.querySelector('#setup').open"):
         page.click("#setup > summary")
+    page.wait_for_selector('#setup[data-ready="yes"]', state="attached")  # its controls have loaded
     with page.expect_response(is_start) as info:
         page.select_option("#game-select", "hexapawn")
     rendered(page, info.value.json())

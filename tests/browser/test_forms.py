@@ -18,6 +18,8 @@ pytestmark = pytest.mark.browser
 def open_setup(page: Any) -> None:
     if not page.evaluate("document.querySelector('#setup').open"):
         page.click("#setup > summary")  # folded on a phone, so the board comes first
+    # its controls load when it first opens: the page says when they are ready
+    page.wait_for_selector('#setup[data-ready="yes"]', state="attached")
 
 
 def choose_teeko(page: Any) -> None:
