@@ -12,7 +12,6 @@ attribute and dictionary look-ups a ply.
 
 from __future__ import annotations
 
-import gc
 from functools import cache
 
 from .base import GameFacts, IllegalMove, InternedGame, InternedState, bit_tables, board_order_tables, square_symmetries
@@ -114,22 +113,7 @@ def _intern_every_position() -> None:
     """Every position reachable from the empty board, each with its successors, in one pass by
     number of marks (5,478 positions; run the first time a move is played).  In a fresh process
     this costs less than working them out one by one as play first meets them, and the loop of
-    play never meets a position without its answers.
-
-    The garbage collector waits for the pass: it makes some 30,000 objects (positions, their
-    answers, their successors) that live as long as the process and hold no cycle, and the
-    collections their making set off would scan them again and again, for about a quarter of
-    the pass's cost (valgrind's count of instructions)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        _intern_by_levels()
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _intern_by_levels() -> None:
+    play never meets a position without its answers."""
     states, intern = _STATES, _intern
     level = [_INITIAL]
     while level:
