@@ -364,6 +364,8 @@ class InternedGame(Game[Interned]):
             return [*self.state_class(*state)._moves]
 
     def legal_move_tuple(self, state: Interned) -> tuple[str, ...]:
+        """The tuple the state keeps, read as ``legal_moves`` reads it: a subclass that changes
+        ``legal_moves`` changes this with it."""
         try:
             return state._moves  # a tuple: handed out as kept
         except AttributeError:
