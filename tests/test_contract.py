@@ -104,6 +104,8 @@ def test_states_keep_the_contract(name: str) -> None:
         moves = game.legal_moves(state)
         assert moves == sorted(moves) and len(set(moves)) == len(moves)
         assert (moves == []) == game.is_over(state)
+        assert game.legal_move_tuple(state) == tuple(moves)
+        assert game.legal_move_tuple(tuple(state)) == tuple(moves)  # a plain tuple of the position
         if game.winner(state) is not None:
             assert game.is_over(state)
         assert game.to_move(state) in (0, 1)

@@ -91,3 +91,22 @@ def test_the_public_play_game_keeps_a_named_learner_in_the_default_store(isolate
     menace = gamelearn.make_player(game, "menace:name=kept", seed=1)
     gamelearn.play_game(game, [menace, gamelearn.make_player(game, "random", seed=2)], seed=3)
     assert gamelearn.load_player(game, "menace:name=kept").knowledge() == menace.knowledge()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_play_layers_record_is_the_dataclass_its_fields_make(name: str) -> None:
+    """Match builds its records with GameRecord.of (no dataclass __init__ a game): each is the
+    record GameRecord(...) makes of the same fields, equal, hashed, shown, copied, replaced and
+    pickled alike, and frozen."""
+    import dataclasses
+    import pickle
+
+    for record in records_of(name):
+        fields = {field.name: getattr(record, field.name) for field in dataclasses.fields(GameRecord)}
+        made = GameRecord(**fields)
+        assert record == made and hash(record) == hash(made) and repr(record) == repr(made)
+        assert vars(record) == vars(made)
+        assert pickle.loads(pickle.dumps(record)) == made
+        assert dataclasses.replace(record, seed=99) == dataclasses.replace(made, seed=99)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            record.winner = 1  # type: ignore[misc]

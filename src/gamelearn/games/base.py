@@ -193,7 +193,7 @@ class Game(ABC, Generic[S]):
     def spec(self) -> str:
         """The canonical spec of this form: the name, then the options that differ from their
         defaults (``teeko:goals=advanced``); ``get_game(game.spec) is game``."""
-        return self.name
+        return self.facts.name  # the name, read without a second property: every record asks
 
     @property
     def symbols(self) -> tuple[str, str]:
@@ -211,6 +211,12 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def legal_moves(self, state: S) -> list[str]: ...
+
+    def legal_move_tuple(self, state: S) -> tuple[str, ...]:
+        """``legal_moves(state)`` as a tuple: nothing a caller could change, so a game that keeps
+        its answers hands out the one it keeps where ``legal_moves`` copies it into a new list
+        (the random player asks for one every ply of every random game)."""
+        return tuple(self.legal_moves(state))
 
     @abstractmethod
     def play(self, state: S, move: str) -> S: ...
@@ -356,6 +362,14 @@ class InternedGame(Game[Interned]):
             return [*state._moves]  # a new list each call: callers may change it
         except AttributeError:  # a plain tuple: its interned state answers
             return [*self.state_class(*state)._moves]
+
+    def legal_move_tuple(self, state: Interned) -> tuple[str, ...]:
+        """The tuple the state keeps, read as ``legal_moves`` reads it: a subclass that changes
+        ``legal_moves`` changes this with it."""
+        try:
+            return state._moves  # a tuple: handed out as kept
+        except AttributeError:
+            return self.state_class(*state)._moves
 
     def winner(self, state: Interned) -> int | None:
         try:

@@ -42,6 +42,27 @@ class GameRecord:
     seed: int | None = None
     opening: tuple[str, ...] = ()
 
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        players: tuple[str, str],
+        moves: tuple[str, ...],
+        states: tuple[Hashable, ...],
+        winner: int | None,
+        end: End,
+        seed: int | None = None,
+        opening: tuple[str, ...] = (),
+    ) -> GameRecord:
+        """The record of these fields, as ``GameRecord(...)`` makes it, for a caller that makes
+        one a game (the play layer): a frozen dataclass's ``__init__`` sets each field through
+        ``object.__setattr__``, a call a field, which is a tenth of a short game's play."""
+        record = object.__new__(cls)
+        record.__dict__.update(
+            game=game, players=players, moves=moves, states=states, winner=winner, end=end, seed=seed, opening=opening
+        )
+        return record
+
     @property
     def plies(self) -> int:
         return len(self.moves)

@@ -17,7 +17,7 @@ class RandomPlayer(Player):
     kind = "random"
 
     def choose(self, state: Hashable) -> str | None:
-        moves = self.game.legal_moves(state)
+        moves = self.game.legal_move_tuple(state)  # a tuple the game keeps: no list a ply
         count = len(moves)
         rng = self.rng
         if not count or type(rng) is not Random:
