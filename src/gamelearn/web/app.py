@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..store.db import Store
@@ -30,13 +31,8 @@ from .guards import (
     OWNER_COOKIE,
     OWNER_MAX_AGE,
     SECURITY_HEADERS,
-    ASGIApp,
     BodyLimit,
-    Message,
     NewOwnerLimit,
-    Receive,
-    Scope,
-    Send,
     cross_origin,
     new_owner_id,
     public_message,
