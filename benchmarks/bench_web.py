@@ -7,18 +7,15 @@ p99 must stay under a second (issue 26).  Prints figures, asserts nothing.
 
 The server is `gamelearn serve` in a process of its own (default settings: the ordinary lane of
 computer moves and the heavy lane, one move in flight per browser), on a fresh data directory;
-in the ordinary runs each client is a process of its own with its own cookie (its own browser: 8
-browsers are 8 processes; 8 threads in this one would wait for each other's turn at its
-interpreter lock, which the server would be blamed for), timing every `POST /api/games/{id}/move`
-from send to answer, which includes the computer's reply.  A 503 (busy) is counted and retried
-after Retry-After.  The heavy run's browsers are threads (their moves take seconds).  tests/web/test_web_reliability_server.py runs
+each client is a thread with its own cookie (its own browser), timing every
+`POST /api/games/{id}/move` from send to answer, which includes the computer's reply.  A 503
+(busy) is counted and retried after Retry-After.  tests/web/test_web_reliability_server.py runs
 a small version of the heavy run (`heavy_load`) and checks only that every move was answered.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
 import socket
@@ -29,7 +26,6 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx2 as httpx  # the test extra's client (Starlette's TestClient is built on it)
 
@@ -126,40 +122,18 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def browser(
-    url: str, cookies: dict[str, str], game: str, opponent: str, seed: int, moves: int, go: Any, out: Any
-) -> None:
-    """One browser in a process of its own: ready, then at ``go`` it plays, and sends back what it
-    saw with its cookies (the next run goes on as the same browser)."""
-    with httpx.Client(base_url=url, timeout=60, cookies=cookies) as client:
-        played = Played()
-        go.wait()
-        play(client, game, opponent, random.Random(seed), played, moves)
-        out.put((seed, played, dict(client.cookies)))
-
-
-def run(url: str, browsers: list[dict[str, str]], opponent: str, moves: int) -> dict[str, float]:
-    """Each of ``browsers`` (its cookies, updated here) plays ``moves`` timed moves at once."""
-    processes = multiprocessing.get_context("fork")
-    go, out = processes.Event(), processes.Queue()
-    game = OPPONENTS[opponent]
-    workers = [
-        processes.Process(target=browser, args=(url, cookies, game, opponent, i, moves, go, out))
-        for i, cookies in enumerate(browsers)
+def run(url: str, clients: list[httpx.Client], opponent: str, moves: int) -> dict[str, float]:
+    played = [Played() for _ in clients]
+    threads = [
+        threading.Thread(target=play, args=(c, OPPONENTS[opponent], opponent, random.Random(i), played[i], moves))
+        for i, c in enumerate(clients)
     ]
-    for worker in workers:
-        worker.start()
-    time.sleep(0.5)  # every browser ready at its mark
     started = time.perf_counter()
-    go.set()
-    played: list[Played] = []
-    for _ in workers:
-        index, seen, cookies = out.get(timeout=600)
-        played.append(seen)
-        browsers[index].update(cookies)
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     wall = time.perf_counter() - started
-    for worker in workers:
-        worker.join()
     every = [t for p in played for t in p.seconds]
     return {
         "median_ms": 1000 * statistics.median(every),
@@ -213,9 +187,8 @@ def main() -> None:
     try:
         print(f"cpus: {os.cpu_count()}, moves timed per client: {args.moves}")
         if not args.skip_ordinary:
-            # One browser per client, its cookies kept across the runs (the server limits new
-            # browsers per address).
-            browsers: list[dict[str, str]] = [{} for _ in range(32)]
+            # One browser per client, kept across the runs (the server limits new browsers per address).
+            browsers = [httpx.Client(base_url=url, timeout=60) for _ in range(32)]
             for opponent in OPPONENTS:
                 run(url, browsers[:1], opponent, 5)  # warm-up: imports, tables, the first game
             # server CPU: the server process's CPU time over the run per timed move (the games'
@@ -237,6 +210,8 @@ def main() -> None:
                         f"| {r['p99_ms']:.1f} ms | {r['max_ms']:.1f} ms | {r['moves_per_s']:.0f} | {per_move} "
                         f"| {r['busy_503']} |"
                     )
+            for client in browsers:
+                client.close()
         if args.skip_heavy:
             return
         heavy = [entry for entry in HEAVIEST for _ in range(2)]
