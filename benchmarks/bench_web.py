@@ -107,6 +107,16 @@ def play(
         view = answer.json()
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) process ``pid`` has used, where /proc tells (Linux), else None."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -181,14 +191,24 @@ def main() -> None:
             browsers = [httpx.Client(base_url=url, timeout=60) for _ in range(32)]
             for opponent in OPPONENTS:
                 run(url, browsers[:1], opponent, 5)  # warm-up: imports, tables, the first game
-            print("| opponent | clients | median | p90 | p99 | max | moves/s | 503s |")
-            print("|---|---|---|---|---|---|---|---|")
+            # server CPU: the server process's CPU time over the run per timed move (the games'
+            # starts included), a figure the machine's other work changes little
+            print("| opponent | clients | median | p90 | p99 | max | moves/s | server CPU | 503s |")
+            print("|---|---|---|---|---|---|---|---|---|")
             for opponent in OPPONENTS:
                 for count in [min(32, int(n)) for n in args.clients.split(",")]:
+                    before = cpu_seconds(server.pid)
                     r = run(url, browsers[:count], opponent, args.moves)
+                    after = cpu_seconds(server.pid)
+                    per_move = (
+                        ""
+                        if before is None or after is None
+                        else f"{1000 * (after - before) / (count * args.moves):.1f} ms"
+                    )
                     print(
                         f"| {opponent} | {count} | {r['median_ms']:.1f} ms | {r['p90_ms']:.1f} ms "
-                        f"| {r['p99_ms']:.1f} ms | {r['max_ms']:.1f} ms | {r['moves_per_s']:.0f} | {r['busy_503']} |"
+                        f"| {r['p99_ms']:.1f} ms | {r['max_ms']:.1f} ms | {r['moves_per_s']:.0f} | {per_move} "
+                        f"| {r['busy_503']} |"
                     )
             for client in browsers:
                 client.close()

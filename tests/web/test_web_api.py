@@ -375,6 +375,21 @@ def test_games_are_bounded_per_browser_in_memory_and_in_the_store() -> None:
         assert [client.get(f"/api/games/{i}").status_code for i in ids] == [404, 200, 200, 200, 200]
 
 
+def test_a_game_put_out_of_the_store_but_played_on_in_memory_counts_again() -> None:
+    """A game's later saves read nothing back (WebGame.in_store); one that a newer game put out
+    of the store comes back into it when played, and the bound still holds."""
+    app = create_app(settings=WebSettings(games_per_owner=3, stored_games_per_owner=2))
+    with TestClient(app) as client:
+        views = [start(client, "tictactoe", ["human", "human"]) for _ in range(3)]
+        owner = next(iter(client.cookies.values()))
+        store = app.state.service.store
+        assert {row[0] for row in store.web_games(owner)} == {views[1]["id"], views[2]["id"]}
+        for view in views:  # the first, out of the store, is played on in memory
+            assert client.post(f"/api/games/{view['id']}/move", json={"move": "4"}).status_code == 200
+            assert len(store.web_games(owner)) == 2
+        assert views[2]["id"] in {row[0] for row in store.web_games(owner)}  # the last one played is kept
+
+
 def test_serve_refuses_a_port_in_use() -> None:
     import socket
 

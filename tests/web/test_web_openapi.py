@@ -104,3 +104,19 @@ def test_every_key_the_page_reads_of_a_game_is_declared(schema) -> None:  # type
     ):
         declared = set(answer_schema(schema, route, method, []).get("properties", {}))
         assert read <= declared, f"{method} {route}: not declared {sorted(read - declared)}"
+
+
+def test_a_game_s_answers_fit_the_model_they_are_documented_by(client) -> None:  # type: ignore[no-untyped-def]
+    """The game routes send the service's answer as built (routing.as_built), without FastAPI's
+    check against ``GameView``: here is that check, on every answer of a game played to its end."""
+    from gamelearn.web.models import GameView
+
+    view = client.post("/api/games", json={"game": "tictactoe", "players": ["human", "menace"], "seed": 3}).json()
+    answers = [view]
+    while not view["over"]:
+        view = client.post(f"/api/games/{view['id']}/move", json={"move": view["legal_moves"][0]}).json()
+        answers.append(view)
+    answers.append(client.get(f"/api/games/{view['id']}").json())
+    for answer in answers:
+        GameView.model_validate(answer)
+    assert answers[-1]["learning"] and answers[-1]["learners"][0]["boxes"]  # the end's lesson was checked too

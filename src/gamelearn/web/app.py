@@ -14,12 +14,13 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..store.db import Store
@@ -47,25 +48,47 @@ from .warmup import warm_up
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-async def owner_cookie(request: Request, call_next: Any) -> Response:
-    """Each browser is an owner: its cookie, or a new id set on the answer; a change that does not
-    come from this server's own page is refused (403); every answer has the security headers."""
-    owner = request.cookies.get(OWNER_COOKIE)
-    fresh = not valid_owner(owner)
-    request.state.owner = new_owner_id() if fresh else owner
-    request.state.fresh_owner = fresh
-    refused = cross_origin(request.method, request.url.scheme, dict(request.headers))
-    if refused is not None:
-        response: Response = JSONResponse({"detail": public_message(refused)}, status_code=403)
-    else:
-        response = await call_next(request)
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    if fresh:
-        response.set_cookie(
-            OWNER_COOKIE, request.state.owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="strict", path="/"
-        )
-    return response
+class OwnerCookie:
+    """ASGI middleware: each browser is an owner: its cookie, or a new id set on the answer; a
+    change that does not come from this server's own page is refused (403); every answer has the
+    security headers.  Plain ASGI, not Starlette's BaseHTTPMiddleware, whose task group and
+    streams per request cost a move a good part of a millisecond."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        owner = request.cookies.get(OWNER_COOKIE)
+        fresh = not valid_owner(owner)
+        request.state.owner = new_owner_id() if fresh else owner
+        request.state.fresh_owner = fresh
+
+        async def send_marked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = raw = list(message.get("headers", []))
+                headers = MutableHeaders(raw=raw)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+                if fresh:
+                    headers.append("set-cookie", owner_cookie_header(request.state.owner))
+            await send(message)
+
+        refused = cross_origin(request.method, request.url.scheme, dict(request.headers))
+        if refused is not None:
+            await JSONResponse({"detail": public_message(refused)}, status_code=403)(scope, receive, send_marked)
+            return
+        await self.app(scope, receive, send_marked)
+
+
+def owner_cookie_header(owner: str) -> str:
+    """The Set-Cookie value of a new browser's owner id, as Starlette's Response writes it."""
+    probe = Response()
+    probe.set_cookie(OWNER_COOKIE, owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="strict", path="/")
+    return probe.headers["set-cookie"]
 
 
 def add_page_routes(app: FastAPI) -> None:
@@ -123,7 +146,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     # in a thread of its own: the server starts at once
     app.state.warm_up = warm_up(settings.warm_up, delay=settings.warm_up_delay_seconds)
     add_error_handlers(app)
-    app.middleware("http")(owner_cookie)
+    app.add_middleware(OwnerCookie)
     add_page_routes(app)
     for routes in (game_routes, review_routes, learner_routes, training_routes):
         app.include_router(routes.router)

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..games import GAME_NAMES
@@ -15,7 +15,7 @@ from ..match import DEFAULT_MAX_PLIES
 from .errors import ERRORS
 from .live import news
 from .models import SENT_AS_BUILT, Analysis, GameInfo, GameView
-from .routing import analyst_of, check_id, owner_of, service_of
+from .routing import analyst_of, as_built, check_id, owner_of, service_of
 from .views import game_info
 
 router = APIRouter(tags=["games"])
@@ -81,32 +81,32 @@ PLAYER_WORDS_KEYS = ("name", "title", "first_move_wait")
 
 
 @router.post("/api/games", summary="Start a game", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT)
-def start_game(body: NewGame, request: Request) -> dict[str, Any]:
+def start_game(body: NewGame, request: Request) -> JSONResponse:
     """Seats two players (any spec the game accepts, `human` included).  When a computer moves
     first against a person, its move is in the answer's `events`.  A browser's first game
     counts against its address's limit of new browsers (429 past it)."""
     owner, service = owner_of(request), service_of(request)
     if service.is_new_owner(owner):
         request.app.state.newcomers.admit(request.client.host if request.client else "unknown")
-    return service.start(owner, body.game, body.players, body.seed, body.max_plies)
+    return as_built(service.start(owner, body.game, body.players, body.seed, body.max_plies))
 
 
 @router.get(
     "/api/games/{game_id}", summary="A game in progress", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT
 )
-def get_game(game_id: str, request: Request) -> dict[str, Any]:
+def get_game(game_id: str, request: Request) -> JSONResponse:
     service = service_of(request)
-    return service.view(service.get(owner_of(request), check_id(game_id)))
+    return as_built(service.view(service.get(owner_of(request), check_id(game_id))))
 
 
 @router.post(
     "/api/games/{game_id}/move", summary="A person's move", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT
 )
-def move(game_id: str, body: MoveIn, request: Request) -> dict[str, Any]:
+def move(game_id: str, body: MoveIn, request: Request) -> JSONResponse:
     """The game checks the move (an illegal one is a 400 naming the move and why, and changes
     nothing); the computer's answer follows in `events`.  With `ply`, a move made on a ply the
     game has left (another tab moved first) is a 409 with the game as it is now under `game`."""
-    return service_of(request).human_move(owner_of(request), check_id(game_id), body.move, body.ply)
+    return as_built(service_of(request).human_move(owner_of(request), check_id(game_id), body.move, body.ply))
 
 
 @router.get(
@@ -134,11 +134,11 @@ async def game_events(game_id: str, request: Request) -> StreamingResponse:
     response_model=GameView,
     **SENT_AS_BUILT,
 )
-def advance(game_id: str, request: Request, body: AdvanceIn | None = None) -> dict[str, Any]:
+def advance(game_id: str, request: Request, body: AdvanceIn | None = None) -> JSONResponse:
     """For games between two computers: the side to move plays one move.  With `ply`, as for a
     move: asked on a ply the game has left (another tab moved), a 409 with the game as it is now
     under `game`, and no move is played."""
-    return service_of(request).computer_move(owner_of(request), check_id(game_id), body.ply if body else None)
+    return as_built(service_of(request).computer_move(owner_of(request), check_id(game_id), body.ply if body else None))
 
 
 @router.get("/api/warm-up", summary="What the server makes ready in the background")
@@ -163,8 +163,8 @@ def abandon(game_id: str, request: Request) -> Response:
     response_model=GameView,
     **SENT_AS_BUILT,
 )
-def resign(game_id: str, request: Request) -> dict[str, Any]:
-    return service_of(request).resign(owner_of(request), check_id(game_id))
+def resign(game_id: str, request: Request) -> JSONResponse:
+    return as_built(service_of(request).resign(owner_of(request), check_id(game_id)))
 
 
 @router.post(
@@ -174,8 +174,8 @@ def resign(game_id: str, request: Request) -> dict[str, Any]:
     response_model=GameView,
     **SENT_AS_BUILT,
 )
-def take_back(game_id: str, request: Request) -> dict[str, Any]:
-    return service_of(request).take_back(owner_of(request), check_id(game_id))
+def take_back(game_id: str, request: Request) -> JSONResponse:
+    return as_built(service_of(request).take_back(owner_of(request), check_id(game_id)))
 
 
 @router.get(

@@ -166,12 +166,17 @@ class WebService:
         }
         owner = web_game.owner
         self.store.save_web_game(owner, web_game.id, web_game.game.spec, payload, finished=web_game.over)
+        if web_game.in_store:
+            return  # its row replaced: the owner keeps as many games as before, nothing to read again
         kept = self.store.web_games(owner)
         extra = len(kept) - self.settings.stored_games_per_owner
         if extra > 0:
             oldest = sorted(kept, key=lambda row: (not row[2], row[3]))  # finished, then the oldest
             for game_id, _, _, _ in oldest[:extra]:
                 self.store.delete_web_game(owner, game_id)
+                gone = self.table.peek(owner, game_id)
+                if gone is not None:
+                    gone.in_store = False  # its next save adds its row again, and counts it
 
     def _restore(self, owner: str, game_id: str) -> WebGame | None:
         """The game as the store kept it: the same players and seed, its moves played again."""
@@ -190,6 +195,7 @@ class WebService:
                 web_game.failure = payload.get("failure")
                 web_game.abandon()
             web_game.learned = web_game.over  # its lessons were learned when it ended
+            web_game.in_store = True
         except (ValueError, KeyError, TypeError) as error:  # a player that cannot be made here any more
             raise NotFound(public_message(f"game {game_id!r} was kept but cannot be resumed: {error}")) from None
         return web_game
@@ -371,6 +377,7 @@ class WebService:
             # and the lesson is what this game changed in the stored knowledge.
             learned = ending and web_game.match.learn_from_game(record_context=RECORD_CONTEXT)
             self.save(web_game)
+        web_game.in_store = True  # committed
         # Other tabs hear of the change once it is kept, never of a move the store then refused.
         self.feed.publish(web_game.owner, web_game.id, news(web_game.moves, web_game.over))
         web_game.learned = web_game.over  # its lessons were learned when it ended, or it had none

@@ -120,6 +120,8 @@ class WebGame:
     extras: GameExtras = field(default_factory=GameExtras)
     #: Why the game stopped when a computer player failed (the original thesis program's hangs).
     failure: str | None = None
+    #: True once the store keeps the game: a later save replaces its row and adds none.
+    in_store: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     touched: float = field(default_factory=time.monotonic)
     #: The keeper of the browser's learners (the play layer's; None: the players learn nothing kept).
@@ -320,6 +322,11 @@ class GameTable:
                 self._games.move_to_end((owner, game_id))
                 game.touched = self._seen[owner] = time.monotonic()
             return game
+
+    def peek(self, owner: str, game_id: str) -> WebGame | None:
+        """The owner's game, or None, without counting as a use (the least recently used stays so)."""
+        with self._lock:
+            return self._games.get((owner, game_id))
 
     def remove(self, owner: str, game_id: str) -> bool:
         with self._lock:
