@@ -348,3 +348,23 @@ def test_self_play_learns_each_side_of_a_game_once() -> None:
     twice.learn(record, 0)
     twice.learn(record, None)  # side 0 again is ignored, side 1 is learned
     assert twice.boxes == once.boxes and twice.games_played == 1
+
+
+@pytest.mark.parametrize(("kind", "game_name"), [("her", "hexapawn"), ("him", "hexapawn"), ("menace", "tictactoe")])
+def test_describe_counts_every_bead_in_every_box(kind: str, game_name: str) -> None:
+    """The web reads describe() on every answer, so it counts without copying the boxes; the
+    oracle is a count of each box's beads as the stored knowledge lists them."""
+    from collections import Counter
+
+    game = gamelearn.get_game(game_name)
+    learner = gamelearn.make_player(game, kind, seed=3)
+    for number in range(40):
+        opponent = gamelearn.make_player(game, "random", seed=100 + number)
+        players = [learner, opponent] if number % 2 else [opponent, learner]
+        gamelearn.play_game(game, players)
+    boxes = learner.knowledge()["boxes"]
+    beads = 0
+    for box in boxes.values():  # HER's and HIM's a list of beads, MENACE's colour -> count
+        beads += sum((Counter(box) if isinstance(box, list) else Counter(dict(box))).values())
+    assert learner.describe() == {"boxes": len(boxes), "beads": beads, "games": 40}
+    assert len(boxes) > 1 and beads > 0
