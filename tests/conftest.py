@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,6 +26,21 @@ def pytest_configure(config: pytest.Config) -> None:
     run_home = Path(tempfile.mkdtemp(prefix="gamelearn-tests-"))
     config.add_cleanup(lambda: shutil.rmtree(run_home, ignore_errors=True))
     os.environ["GAMELEARN_HOME"] = str(run_home)
+    share_jax_compilation_cache(run_home / "jax-cache")
+
+
+def share_jax_compilation_cache(folder: Path) -> None:
+    """One JAX compilation cache for the whole run: the az players made in this process and every
+    `gamelearn` a test starts (they inherit the variables) compile each function once a run, not
+    once for each test's fresh data directory.  A cache the caller already chose is kept."""
+    from gamelearn.players.az.cache import MIN_COMPILE_SECONDS
+
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(folder))
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", str(MIN_COMPILE_SECONDS))
+    jax = sys.modules.get("jax")  # imported already (a plugin): it read the variables before we set them
+    if jax is not None and not getattr(jax.config, "jax_compilation_cache_dir", None):  # noqa: B009
+        jax.config.update("jax_compilation_cache_dir", os.environ["JAX_COMPILATION_CACHE_DIR"])
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
 
 
 @pytest.fixture(autouse=True)
