@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,6 +26,22 @@ def pytest_configure(config: pytest.Config) -> None:
     run_home = Path(tempfile.mkdtemp(prefix="gamelearn-tests-"))
     config.add_cleanup(lambda: shutil.rmtree(run_home, ignore_errors=True))
     os.environ["GAMELEARN_HOME"] = str(run_home)
+    share_jax_compilation_cache(run_home / "jax-cache")
+
+
+def share_jax_compilation_cache(folder: Path) -> None:
+    """One JAX compilation cache for the run: the az players made in this process and every
+    `gamelearn` a test starts (they inherit the variables) compile each function once a run, not
+    once for each test's fresh data directory.  The run's own folder, never a user's cache, and one
+    for each pytest-xdist worker (JAX writes its entries in place: no worker reads another's half)."""
+    from gamelearn.players.az.cache import MIN_COMPILE_SECONDS
+
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = str(folder)
+    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = str(MIN_COMPILE_SECONDS)
+    jax = sys.modules.get("jax")  # imported already (by a plugin): it read the variables before this
+    if jax is not None:
+        jax.config.update("jax_compilation_cache_dir", str(folder))
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
 
 
 @pytest.fixture(autouse=True)
@@ -64,3 +81,10 @@ def teeko_table(built_teeko_table: Path, isolated_home: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.symlink_to(built_teeko_table)
     return target
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject's addopts): a worker for each core this run may use, so that a run
+    pinned to one core (`taskset -c 0`) is one worker and CI's two cores are two."""
+    return len(os.sched_getaffinity(0))

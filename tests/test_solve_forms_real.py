@@ -2,11 +2,13 @@
 solution (Weisstein's MathWorld table "Teeko"; Steele's 1999 summary): standard Teeko is a draw,
 Advanced Teeko a first-player win, Advanced Teeko with no first drop on the centre a draw; and, in
 a slow test, the other published values.  Each goal set's moving phase is built once (about 20-30 s
-of CPU and 300 MB each) and shared by the forms, as `gamelearn solve teeko --variants` does."""
+of CPU and 300 MB each) and shared by the forms, as `gamelearn solve teeko --variants` does: the
+standard goals' is the one the run's solved table of Standard Teeko was built with (tests/conftest.py),
+taken from that table as `gamelearn solve teeko` shares it."""
 
 from __future__ import annotations
 
-from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,16 +17,30 @@ from gamelearn import get_game
 from gamelearn.games.teeko_forms import PUBLISHED, SCARNE_DROPS
 from gamelearn.solve.codes import decode
 from gamelearn.solve.table import PlacingCache, build_moving, build_placing
+from gamelearn.solve.teeko import shared_moving_phase
 from gamelearn.solve.variant import Indexing, teeko_form
 
 _CACHES: dict[str, PlacingCache] = {}
+_MOVING: dict[str, tuple[Any, Indexing]] = {}
 
 
-@cache
 def moving(goals: str) -> tuple[Any, Indexing]:
-    variant = teeko_form(get_game(f"teeko:goals={goals}"))  # type: ignore[arg-type]
-    rows, _ = build_moving(variant)
-    return rows, Indexing(variant)
+    if goals not in _MOVING:
+        variant = teeko_form(get_game(f"teeko:goals={goals}"))  # type: ignore[arg-type]
+        rows, _ = build_moving(variant)
+        _MOVING[goals] = rows, Indexing(variant)
+    return _MOVING[goals]
+
+
+@pytest.fixture
+def standard_moving(built_teeko_table: Path) -> None:
+    """The standard goals' moving phase, from the run's table (build_moving's rows for the same goals
+    and steps, checked whole by the solver's own sharing) instead of a second build of it."""
+    if "standard" not in _MOVING:
+        variant = teeko_form(get_game("teeko:goals=standard"))  # type: ignore[arg-type]
+        shared = shared_moving_phase(variant, built_teeko_table.parent)
+        assert shared is not None, "the run's Standard Teeko table has the standard goals' moving phase"
+        _MOVING["standard"] = shared[0], Indexing(variant)
 
 
 def start(goals: str, drops: str, centre: str) -> tuple[int, int | None]:
@@ -35,8 +51,9 @@ def start(goals: str, drops: str, centre: str) -> tuple[int, int | None]:
     return decode(int(layers[(0, 0)][0]))
 
 
-# Each of the first two builds a goal set's moving phase: 20-30 s of CPU, minutes on a loaded machine.
+# The second builds the advanced goals' moving phase: 20-30 s of CPU, minutes on a loaded machine.
 @pytest.mark.timeout(900)
+@pytest.mark.usefixtures("standard_moving")
 def test_standard_teeko_is_a_draw() -> None:
     assert start("standard", "ssss", "on") == (0, None)
 
@@ -51,6 +68,7 @@ def test_advanced_teeko_is_a_first_player_win_and_a_draw_without_the_centre() ->
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
+@pytest.mark.usefixtures("standard_moving")
 def test_every_published_value_of_the_forms() -> None:
     found = {}
     for goals in ("standard", "advanced"):

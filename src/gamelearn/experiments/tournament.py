@@ -298,7 +298,7 @@ def run_tournament(
                 played = run_all(play_pair, tasks, workers, dask, done, listen)
             except KeyboardInterrupt as stopped:  # keep what finished: the pairs played to the end, and the games
                 pairs_done = stopped.finished if isinstance(stopped, Interrupted) else [None] * len(tasks)
-                kept, finished = kept_games(pairs_done, channel)
+                kept, finished = kept_games(pairs_done, channel, games_per_pair)
                 raise TournamentInterrupted(table(kept), finished, len(tasks)) from None
     finally:
         if counter is not None:

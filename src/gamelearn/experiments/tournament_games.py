@@ -49,10 +49,14 @@ def drained(channel: Any) -> list[GameResult]:
             return games
 
 
-def kept_games(pairs: Sequence[list[GameResult] | None], channel: Any) -> tuple[list[GameResult], int]:
+def kept_games(
+    pairs: Sequence[list[GameResult] | None], channel: Any, games_per_pair: int | None = None
+) -> tuple[list[GameResult], int]:
     """The games an interrupted tournament keeps, and how many of its pairs had finished: each
     finished pair whole, and of each other pair the games the channel holds from its first game
-    up to the first one missing (a consistent prefix, as the whole tournament plays it)."""
+    up to the first one missing (a consistent prefix, as the whole tournament plays it).  A pair
+    whose every game (``games_per_pair``) is in the channel finished too, though the stop came
+    before its end was heard."""
     finished = {number for number, games in enumerate(pairs) if games is not None}
     sent: dict[int, dict[int, GameResult]] = {}
     for result in drained(channel):
@@ -65,6 +69,8 @@ def kept_games(pairs: Sequence[list[GameResult] | None], channel: Any) -> tuple[
         while index in games:
             kept.append(games[index])
             index += 1
+        if index == games_per_pair:
+            finished.add(pair)
     return kept, len(finished)
 
 
