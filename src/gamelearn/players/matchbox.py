@@ -37,6 +37,7 @@ from .matchbox_beads import (
     MENACE_BEADS,
     MENACE_REWARDS,
     bead_counts,
+    bead_total,
     draw_colour,
     lesson_text,
     parse_beads,
@@ -117,13 +118,8 @@ class MatchboxPlayer(Learner):
     def compatible_kinds(self) -> tuple[str, ...]:
         return (self.kind,)
 
-    def describe(self) -> dict[str, int]:
-        # Read on every answer the web gives about a game with this learner: counted from the
-        # boxes themselves, with no copy of them.
-        return {"boxes": len(self.boxes), "beads": self.bead_total(), "games": self.games_played}
-
-    def bead_total(self) -> int:
-        raise NotImplementedError
+    def describe(self) -> dict[str, int]:  # read on every web answer: no copy of the boxes
+        return {"boxes": len(self.boxes), "beads": bead_total(self.boxes), "games": self.games_played}
 
     def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
         """Beads taken out of and put into each box.  A box the learner opened since ``before``
@@ -342,9 +338,6 @@ class HerPlayer(MatchboxPlayer):
     def boxes_json(self) -> dict[str, Any]:
         return {board: list(beads) for board, beads in sorted(self.boxes.items())}
 
-    def bead_total(self) -> int:
-        return sum(map(len, self.boxes.values()))
-
     def check_boxes(self, boxes: dict[str, Any], where: str) -> dict[str, list[str]]:
         return check_bead_lists(self.table, boxes, where, self.new_box, copies=self.rewards_wins)
 
@@ -451,9 +444,6 @@ class MenacePlayer(MatchboxPlayer):
 
     def boxes_json(self) -> dict[str, Any]:
         return {board: dict(counts) for board, counts in sorted(self.boxes.items())}
-
-    def bead_total(self) -> int:
-        return sum(sum(counts.values()) for counts in self.boxes.values())
 
     def check_boxes(self, boxes: dict[str, Any], where: str) -> dict[str, dict[str, int]]:
         return check_colour_counts(self.table, boxes, where, lambda box: self.colours(box)[0])

@@ -21,6 +21,11 @@ def bead_counts(beads: Any) -> Counter[str]:
     return Counter(str(bead) for bead in beads)
 
 
+def bead_total(boxes: dict[str, Any]) -> int:
+    """Every bead in ``boxes``: HER's and HIM's boxes are lists of moves, MENACE's colour -> count."""
+    return sum(len(beads) if isinstance(beads, list) else sum(beads.values()) for beads in boxes.values())
+
+
 def lesson_text(changes: list[Change], opened: int) -> str:
     """One line for people: "bead 03 taken out of box BBB..WWW." or counts."""
     taken = [(change.where, bead) for change in changes for bead in change.removed]
