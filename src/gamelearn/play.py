@@ -55,10 +55,7 @@ def kept_match(game: Game[Any], players: Sequence[Player], keeper: MatchKeeper |
 def _default_keeper_for(players: Sequence[Player]) -> MatchKeeper | None:
     """The default store's keeper when a player is a kept learner; without a learner the keeper
     and the store are not even imported (a game of random players loads no SQLite)."""
-    for player in players:  # a loop, not any(...): this runs once a game
-        if isinstance(player, Learner):
-            break
-    else:
+    if not any(isinstance(player, Learner) for player in players):
         return None
     from .keeper import keeper_for
 
