@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -89,3 +91,22 @@ def test_an_illegal_move_is_never_remembered(name: str, illegal: str) -> None:
             game.play(start, illegal)
     with pytest.raises(gamelearn.IllegalMove):
         game.play(start, ["4"])  # type: ignore[arg-type]  # unhashable: still a one-line IllegalMove
+
+
+def test_positions_made_before_the_first_move_get_their_successors_in_the_one_pass() -> None:
+    """The first move interns every position with its successors in one pass (the docstring of
+    ``_intern_every_position`` promises that play never meets a position without them); positions
+    made earlier, by ``from_board``, unpickling or the class itself, must not be skipped as known."""
+    program = (
+        "import pickle, gamelearn\n"
+        "from gamelearn.games.tictactoe import TicTacToeState, _STATES\n"
+        "game = gamelearn.get_game('tictactoe')\n"
+        "made = [game.from_board('XO.......', 0), game.from_board('XOX.O....', 0),\n"
+        "        pickle.loads(pickle.dumps(TicTacToeState(1 | 4, 2))), TicTacToeState(511, 0)]\n"
+        "game.play(game.initial(), '4')\n"
+        "reachable = [s for s in _STATES.values() if s != (511, 0)]\n"
+        "print(len(reachable), sum('_next' not in s.__dict__ for s in reachable if game.legal_moves(s)),\n"
+        "      all(s is TicTacToeState(*s) for s in made))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["5478", "0", "True"]

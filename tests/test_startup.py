@@ -66,12 +66,12 @@ def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None
     assert heavy(modules) == set()
 
 
-def test_the_rules_of_tictactoe_load_no_typing_dataclasses_or_regular_expressions() -> None:
+def test_the_rules_of_tictactoe_load_no_typing_dataclasses_regular_expressions_or_collections() -> None:
     modules = imported_after(
         "import gamelearn\ngame = gamelearn.get_game('tictactoe')\ngame.play(game.play(game.initial(), '4'), '0')"
     )
     assert ours(modules) == {"gamelearn", "gamelearn.games", "gamelearn.games.base", "gamelearn.games.tictactoe"}
-    assert not {"typing", "dataclasses", "inspect", "re"} & set(modules)
+    assert not {"typing", "dataclasses", "inspect", "re", "collections", "functools"} & set(modules)
 
 
 def test_a_short_mcts_search_of_a_small_game_imports_nothing_heavy() -> None:

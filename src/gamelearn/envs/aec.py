@@ -28,11 +28,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from ..games import get_game
+from ..games.base import InternedGame
 from ..match import DEFAULT_MAX_PLIES, End, end_by_policy
 from .actions import codec_for
 from .render import RENDER_MODES, check_render_mode, rgb_image
 
 AGENTS = ("player_0", "player_1")
+# The decided ends as module constants: reading a member off an Enum class goes through its
+# metaclass in Python 3.11, and a step would read them every ply.
+_WIN, _DRAW = End.WIN, End.DRAW
 #: Each agent's side (0 moves first).
 SIDES = {agent: side for side, agent in enumerate(AGENTS)}
 
@@ -64,11 +68,19 @@ def _views(game: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _VIEWS[game][state]
     except KeyError:
         pass
-    positions = _VIEWS.setdefault(game, {})
+    positions = _VIEWS.get(game)
+    if positions is None:
+        positions = _VIEWS[game] = {}
+        if isinstance(game, InternedGame):
+            # A small game's every position at once, in a few array operations: in a short program
+            # this costs less than working out the positions one by one as play first meets them.
+            _views_of_every_position(game, positions)
+            found = positions.get(state)
+            if found is not None:
+                return found
     if len(positions) >= CACHED_POSITIONS:
         positions.clear()
-    # Both sides' planes at once, from one look-up a square from its character to its plane bits:
-    # this runs the first time each position is seen, which is most positions of a short program.
+    # Both sides' planes at once, from one look-up a square from its character to its plane bits.
     cells = np.frombuffer(game.board(state).encode("ascii"), dtype=np.uint8)
     bits = _plane_bits(game.symbols[0], game.symbols[1])[cells]
     sides = bits.reshape(game.facts.rows, game.facts.columns, 2, 2).transpose(2, 0, 1, 3)
@@ -79,6 +91,37 @@ def _views(game: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # each its own contiguous block, so that each step's copy is one block
     views = positions[state] = (np.ascontiguousarray(sides[0]), np.ascontiguousarray(sides[1]), mask)
     return views
+
+
+def _views_of_every_position(game: Any, positions: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
+    """Fill ``positions`` with the views of every position reachable from the start of ``game``
+    (an interned game: 5,478 positions of tic-tac-toe, 135 of hexapawn): the boards' text read as
+    one array, both sides' planes by one look-up, the masks by one assignment."""
+    states = [game.initial()]
+    seen = set(states)
+    play, moves_of = game.play, game.legal_move_tuple
+    for state in states:  # grows as it goes: every reachable position once
+        for move in moves_of(state):
+            after = play(state, move)
+            if after not in seen:
+                seen.add(after)
+                states.append(after)
+    rows, columns = game.facts.rows, game.facts.columns
+    text = "".join(map(game.board, states)).encode("ascii")
+    cells = np.frombuffer(text, dtype=np.uint8).reshape(len(states), rows, columns)
+    bits = _plane_bits(game.symbols[0], game.symbols[1])[cells]  # (positions, rows, columns, 2, 2)
+    first, second = np.ascontiguousarray(bits[..., 0, :]), np.ascontiguousarray(bits[..., 1, :])
+    numbering = codec_for(game)
+    action = {move: numbering.to_action(move) for move in numbering.numbers}
+    which: list[int] = []
+    legal: list[int] = []
+    for index, state in enumerate(states):
+        moves = game.legal_move_tuple(state)
+        which.extend([index] * len(moves))
+        legal.extend(map(action.__getitem__, moves))
+    masks = np.zeros((len(states), numbering.size), dtype=np.int8)
+    masks[which, legal] = 1
+    positions.update(zip(states, zip(first, second, masks, strict=True), strict=True))
 
 
 @lru_cache(maxsize=16)
@@ -148,13 +191,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        side = SIDES[agent]
+        views = _views(self.game, self.state)  # as planes() and legal_mask(), one look-up for both
         mask = (
-            legal_mask(self.game, self.state)
+            views[2].copy()
             if agent == self.agent_selection and not self.game.is_over(self.state)
             else np.zeros(self.codec.size, dtype=np.int8)
         )
-        return {"observation": planes(self.game, self.state, side), "action_mask": mask}
+        return {"observation": views[SIDES[agent]].copy(), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         # The games hold no chance: ``seed`` has nothing to seed here (PettingZoo passes it on).
@@ -178,27 +221,29 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = self.codec.to_move(int(action))
-        self.state = self.game.play(self.state, move)  # IllegalMove (a ValueError) names the move
+        move = self.codec.to_move(action)
+        self.state = state = self.game.play(self.state, move)  # IllegalMove (a ValueError) names the move
         self.moves.append(move)
         self.plies += 1
-        self.seen[self.state] = self.seen.get(self.state, 0) + 1
-        self._clear_rewards()
+        seen = self.seen[state] = self.seen.get(state, 0) + 1
+        rewards = self.rewards
+        for each in rewards:  # AECEnv._clear_rewards, without the call a step
+            rewards[each] = 0.0
         self._cumulative_rewards[agent] = 0.0
-        end = end_by_policy(self.game, self.state, self.seen[self.state], self.plies, self.max_plies)
-        if end in (End.WIN, End.DRAW):
-            winner = self.game.winner(self.state)
-            if winner is not None:
-                self.rewards[AGENTS[winner]] = 1.0
-                self.rewards[AGENTS[1 - winner]] = -1.0
-            self.terminations = dict.fromkeys(self.agents, True)
-        elif end is not None:  # a repetition or the cap: the game is cut, not decided
-            self.truncations = dict.fromkeys(self.agents, True)
-        if end is not None:
+        end = end_by_policy(self.game, state, seen, self.plies, self.max_plies)
+        if end is not None:  # before the end every reward is 0, and accumulating it changes nothing
+            if end is _WIN or end is _DRAW:
+                winner = self.game.winner(state)
+                if winner is not None:
+                    rewards[AGENTS[winner]] = 1.0
+                    rewards[AGENTS[1 - winner]] = -1.0
+                self.terminations = dict.fromkeys(self.agents, True)
+            else:  # a repetition or the cap: the game is cut, not decided
+                self.truncations = dict.fromkeys(self.agents, True)
             for info in self.infos.values():
                 info["end"] = end.value
-        self._accumulate_rewards()
-        self.agent_selection = AGENTS[self.game.to_move(self.state)]
+            self._accumulate_rewards()
+        self.agent_selection = AGENTS[self.game.to_move(state)]
         if self.render_mode == "human":
             self.render()
 

@@ -74,9 +74,12 @@ class ActionCodec:
 
     def to_move(self, action: int) -> str:
         """The move text of an action number; ValueError for a number that names no move."""
-        if not 0 <= int(action) < self.size or self.moves[int(action)] is None:
-            raise ValueError(f"action {action} names no {self.game} move (actions run 0..{self.size - 1})")
-        return self.moves[int(action)]  # type: ignore[return-value]
+        number = int(action)
+        if 0 <= number < len(self.moves):
+            move = self.moves[number]
+            if move is not None:
+                return move
+        raise ValueError(f"action {action} names no {self.game} move (actions run 0..{self.size - 1})")
 
     def to_action(self, move: str) -> int:
         try:

@@ -12,10 +12,10 @@ cost a tic-tac-toe program more CPU than its rules.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
 
 TYPE_CHECKING = False  # typing's flag, without importing typing; type checkers take it as True
 if TYPE_CHECKING:
+    from collections.abc import Hashable  # collections: 1-2 ms that a tic-tac-toe program need not pay
     from typing import Any, Generic, Self, TypeVar
 
     S = TypeVar("S", bound=Hashable)
@@ -28,7 +28,7 @@ else:
         def __class_getitem__(cls, item: object) -> type:
             return cls
 
-    S = Hashable
+    S = object  # the state type is a type checker's matter: Game[State] is Game at run time
     Interned = tuple
 
 #: A permutation of the squares: ``perm[i]`` is where square ``i`` goes.
