@@ -64,6 +64,8 @@ def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None
         "gamelearn.players.registry",
     }
     assert heavy(modules) == set()
+    # nor the standard library's costlier modules, which cost such a program more than its rules
+    assert not {"typing", "dataclasses", "inspect", "re", "enum", "importlib.util"} & set(modules)
 
 
 def test_the_rules_of_tictactoe_load_no_typing_dataclasses_regular_expressions_or_collections() -> None:

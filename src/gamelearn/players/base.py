@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+
+from ..games.base import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+    from typing import Any
+
     from ..games import Game
     from ..games.record import GameRecord
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
 from random import Random
-from typing import Any
 
-from ..games import Game
+from ..games.base import TYPE_CHECKING
 from .base import Player
 from .registry import PlayerKind, register
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable
+    from typing import Any
+
+    from ..games import Game
 
 
 class RandomPlayer(Player):

@@ -6,28 +6,39 @@ edge, and an unknown kind or option is a ValueError that lists the valid ones.
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+from ..games.base import TYPE_CHECKING, FrozenRecord
+
+if TYPE_CHECKING:  # typing, dataclasses and re cost a short program more than its game (docs/startup.md)
+    from collections.abc import Callable
+    from typing import Any
+
     from ..games import Game
     from .base import Player
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(FrozenRecord):
     """One option of a player spec.  A whole-number option (``parse_int``) has a range, and
     ``limits`` may lower its top for a game where larger values would take more than about a
     minute a move (:data:`WORK_LIMIT`): a spec that could never finish is refused, not started."""
 
+    __slots__ = ("name", "parse", "default", "help", "limits")
     name: str
     parse: Callable[[str], Any]
     default: Any
     help: str
-    limits: tuple[tuple[str, int], ...] = ()  # (game, largest value) pairs
+    limits: tuple[tuple[str, int], ...]  # (game, largest value) pairs
+
+    def __init__(
+        self,
+        name: str,
+        parse: Callable[[str], Any],
+        default: Any,
+        help: str,
+        limits: tuple[tuple[str, int], ...] = (),
+    ) -> None:
+        self._set(name=name, parse=parse, default=default, help=help, limits=limits)
 
     def bounds(self, game: str) -> tuple[int, int] | None:
         """The values this option accepts for ``game``, or None if it is not a whole number."""
@@ -47,19 +58,35 @@ class Option:
 WORK_LIMIT = "a move takes at most about a minute"
 
 
-@dataclass(frozen=True)
-class PlayerKind:
+class PlayerKind(FrozenRecord):
+    """A kind of player as make_player knows it: its name, how to make one, and its options."""
+
+    __slots__ = ("name", "factory", "summary", "games", "options", "greedy", "learns")
     name: str
     factory: Callable[..., Player]
     summary: str
-    games: frozenset[str] | None = None  # None: every game
-    options: tuple[Option, ...] = field(default_factory=tuple)
+    games: frozenset[str] | None  # None: every game
+    options: tuple[Option, ...]
     #: The options that make the player greedy when it is graded: exploration switched off
     #: (td's ``epsilon=0``).  A learner is also frozen (``train=off``) by :func:`graded_spec`.
-    greedy: tuple[tuple[str, str], ...] = ()
+    greedy: tuple[tuple[str, str], ...]
     #: True for a kind whose players learn from their games (a Learner: boxes, a table, weights, a
     #: memory), so an interface can list the learners without building a player of every kind.
-    learns: bool = False
+    learns: bool
+
+    def __init__(
+        self,
+        name: str,
+        factory: Callable[..., Player],
+        summary: str,
+        games: frozenset[str] | None = None,
+        options: tuple[Option, ...] = (),
+        greedy: tuple[tuple[str, str], ...] = (),
+        learns: bool = False,
+    ) -> None:
+        self._set(
+            name=name, factory=factory, summary=summary, games=games, options=options, greedy=greedy, learns=learns
+        )
 
 
 _KINDS: dict[str, PlayerKind] = {}
@@ -83,20 +110,24 @@ def kinds_for(game: Game[Any]) -> list[PlayerKind]:
     return sorted(kinds, key=_module_rank)  # stable: registration order within a module
 
 
-@dataclass(frozen=True)
-class IntRange:
+class IntRange(FrozenRecord):
     """An option's parser for a whole number in ``low..high``; the bounds are data, so an
     interface can offer them (the web page's player picker)."""
 
+    __slots__ = ("low", "high")
     low: int
     high: int
 
+    def __init__(self, low: int, high: int) -> None:
+        self._set(low=low, high=high)
+
     def __call__(self, text: str) -> int:
-        # Digits only: int() would also take "+9", " 9" and "1_000_000", spellings a bound check
-        # on the text could miss.
-        if not re.fullmatch(r"-?[0-9]+", text):
+        # ASCII digits only, with an optional minus: int() would also take "+9", " 9", "1_000_000"
+        # and other scripts' digits, spellings a bound check on the text could miss.
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits and digits.isascii() and digits.isdigit()):
             raise ValueError(f"{text[:20]!r} is not a whole number")
-        digits = text.lstrip("-").lstrip("0")
+        digits = digits.lstrip("0")
         if len(digits) > 9 or not self.low <= int(text) <= self.high:
             if text.startswith("-") or int(text) < self.low:
                 raise ValueError(f"{text[:20]} is too small (at least {self.low})")
@@ -111,7 +142,7 @@ def parse_int(low: int, high: int) -> IntRange:
 def parse_name(text: str) -> str:
     """A learner's name in the store: 1 to 100 letters, digits, '-', '_' and '.' (no control
     characters, no spaces, nothing a shell or a file name would mangle)."""
-    if not re.fullmatch(r"[A-Za-z0-9._-]{1,100}", text):
+    if not (0 < len(text) <= 100 and text.isascii() and all(ch.isalnum() or ch in "._-" for ch in text)):
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ValueError(f"{shown!r} is not a name of 1 to 100 letters, digits, '-', '_' and '.'")
     return text
@@ -163,12 +194,14 @@ KIND_MODULES = {
 
 def _load(module: str) -> None:
     """Import one player module (which registers its kinds), if this install has it."""
-    import importlib
-    import importlib.util
-
     name = f"{__package__}.{module}"
-    if name not in sys.modules and importlib.util.find_spec(name) is not None:
-        importlib.import_module(name)
+    if name in sys.modules:
+        return
+    try:  # not importlib.util.find_spec: its import (contextlib, functools, collections) costs more
+        __import__(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:  # the module is there, but something it needs is not: say so
+            raise
 
 
 def _load_all() -> None:
