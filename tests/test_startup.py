@@ -76,6 +76,17 @@ def test_the_rules_of_tictactoe_load_no_typing_dataclasses_regular_expressions_o
     assert not {"typing", "dataclasses", "inspect", "re", "collections", "functools"} & set(modules)
 
 
+def test_an_alpha_beta_search_of_tictactoe_loads_no_other_game_s_rules_and_no_typing() -> None:
+    modules = imported_after(
+        "import gamelearn\ngame = gamelearn.get_game('tictactoe')\n"
+        "gamelearn.make_player(game, 'alphabeta:depth=3', seed=1).choose(game.initial())"
+    )
+    assert {"gamelearn.players.search", "gamelearn.players.evaluation"} <= ours(modules)
+    assert not {"gamelearn.games.teeko", "gamelearn.games.hexapawn"} & ours(modules)
+    assert not {"typing", "dataclasses", "re"} & set(modules)
+    assert heavy(modules) == set()
+
+
 def test_a_short_mcts_search_of_a_small_game_imports_nothing_heavy() -> None:
     modules = imported_after(
         "import gamelearn\ngame = gamelearn.get_game('tictactoe')\n"

@@ -1,19 +1,22 @@
 """Named static evaluation functions, per game, each from the view of player 0 (X or White).
 
 A search negates the value for player 1.  Terminal positions are scored by the search, not here.
+Tic-tac-toe's are here; hexapawn's and Teeko's are in modules of their own, imported when a search
+of that game first asks for one (a tic-tac-toe program never loads Teeko's rules).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from ..games import Game
-from ..games.hexapawn import pawn_moves
-from ..games.teeko import BLOCK_MASKS, LINE_MASKS, has_four
+from ..games.base import TYPE_CHECKING
 from ..games.tictactoe import LINES
 
-Evaluation = Callable[[Any], float]
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from ..games import Game
+
+    Evaluation = Callable[[Any], float]
 
 #: "MaxInt" of Russell & Norvig's slides: what the better evaluation returns for a won tic-tac-toe board.
 WIN = 1_000_000
@@ -54,133 +57,47 @@ def tictactoe_better(state: Any) -> float:
     return 3 * x2 + x1 - (3 * o2 + o1)
 
 
-# Hexapawn --------------------------------------------------------------------------------------
+# The evaluations of each game, by name, the first the default -------------------------------------
 
-
-def hexapawn_material(state: Any) -> float:
-    """Material (10 a pawn), advancement (3 a row gained) and mobility (1 a move), White minus Black."""
-    board = state.board
-    score = 0
-    for sq, ch in enumerate(board):
-        row = sq // 3
-        if ch == "W":
-            score += 10 + 3 * (2 - row)
-        elif ch == "B":
-            score -= 10 + 3 * row
-    score += len(pawn_moves(board, "W")) - len(pawn_moves(board, "B"))
-    return score
-
-
-# Teeko: the 1999 thesis program (Despotović) -------------------------------------------------
-
-MIDDLE = 1 << 12
-RING = sum(1 << (r * 5 + c) for r in (1, 2, 3) for c in (1, 2, 3)) & ~MIDDLE
-
-
-def _three_windows() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    rows_cols: list[int] = []
-    diagonals: list[int] = []
-    for r in range(5):
-        rows_cols.append(sum(1 << (r * 5 + c) for c in range(5)))
-    for c in range(5):
-        rows_cols.append(sum(1 << (r * 5 + c) for r in range(5)))
-    # the diagonals of length >= 4, as cell lists
-    diagonal_lines = [
-        [(k, k) for k in range(5)],
-        [(k, 4 - k) for k in range(5)],
-        [(k, k + 1) for k in range(4)],
-        [(k + 1, k) for k in range(4)],
-        [(k, 3 - k) for k in range(4)],
-        [(k + 1, 4 - k) for k in range(4)],
-    ]
-    for cells in diagonal_lines:
-        for start in range(len(cells) - 2):
-            diagonals.append(sum(1 << (r * 5 + c) for r, c in cells[start : start + 3]))
-    return tuple(rows_cols), tuple(diagonals), BLOCK_MASKS
-
-
-_FULL_LINES, _DIAGONAL_WINDOWS, _BLOCKS = _three_windows()
-_CONTIGUOUS_THREES = frozenset(0b111 << k for k in range(3))
-
-
-def _line_bits(bits: int, line_index: int) -> int:
-    """The 5 cells of row (0-4) or column (5-9) ``line_index`` packed into 5 bits."""
-    if line_index < 5:
-        return bits >> (5 * line_index) & 0b11111
-    c = line_index - 5
-    return sum(((bits >> (r * 5 + c)) & 1) << r for r in range(5))
-
-
-def teeko_has_three(bits: int) -> bool:
-    """A three of the thesis's evaluation; the opponent's pawns are ignored (a blocked three counts)."""
-    for index in range(10):
-        if _line_bits(bits, index) in _CONTIGUOUS_THREES:
-            return True
-    for window in _DIAGONAL_WINDOWS:
-        if bits & window == window:
-            return True
-    for block in _BLOCKS:
-        if (bits & block).bit_count() == 3:
-            return True
-    return False
-
-
-def teeko_thesis_value(own: int, other: int) -> int:
-    """The thesis program's evaluation for the side holding ``own``: 1000 F + 15 T + 6 C + 3 R."""
-    four = -1 if has_four(other) else 1 if has_four(own) else 0
-    three = int(teeko_has_three(own)) - int(teeko_has_three(other))
-    middle = 1 if own & MIDDLE else -1 if other & MIDDLE else 0
-    ring = (own & RING).bit_count() - (other & RING).bit_count()
-    return 1000 * four + 15 * three + 6 * middle + 3 * ring
-
-
-def teeko_thesis(state: Any) -> float:
-    return teeko_thesis_value(state.x, state.o)
-
-
-def teeko_lines_over(goals: tuple[int, ...]) -> Evaluation:
-    """Open winning sets of a Teeko form: for each goal free of the enemy, 4**(own pawns in it); X
-    minus O.  Standard Teeko has 44 goals, Advanced Teeko 58 (Scarne's larger squares too), so the
-    evaluation sees the threats of the form being played."""
-
-    def teeko_lines(state: Any) -> float:
-        score = 0
-        for mask in goals:
-            if not state.o & mask:
-                score += 4 ** (state.x & mask).bit_count()
-            if not state.x & mask:
-                score -= 4 ** (state.o & mask).bit_count()
-        return score
-
-    return teeko_lines
-
-
-teeko_lines = teeko_lines_over(LINE_MASKS + BLOCK_MASKS)
-
-EVALUATIONS: dict[str, dict[str, Evaluation]] = {
-    "tictactoe": {"better": tictactoe_better, "simple": tictactoe_simple},
-    "hexapawn": {"material": hexapawn_material},
-    "teeko": {"thesis": teeko_thesis, "lines": teeko_lines},
+#: Each game's evaluation names, the first its default, and the module that defines them.
+EVALUATION_NAMES: dict[str, tuple[str, ...]] = {
+    "tictactoe": ("better", "simple"),
+    "hexapawn": ("material",),
+    "teeko": ("thesis", "lines"),
 }
+_MODULES = {"hexapawn": "evaluation_hexapawn", "teeko": "evaluation_teeko"}
+
+
+def _table(game_name: str) -> dict[str, Evaluation]:
+    """The evaluations of ``game_name`` by name, importing the module that defines them."""
+    if game_name == "tictactoe":
+        return {"better": tictactoe_better, "simple": tictactoe_simple}
+    from importlib import import_module
+
+    evaluations: dict[str, Evaluation] = import_module(f"{__package__}.{_MODULES[game_name]}").EVALUATIONS
+    return evaluations
 
 
 def _goals(game: Game[Any]) -> tuple[int, ...] | None:
     """A Teeko form's goals when they are not the standard 44 (None otherwise)."""
-    masks = getattr(game, "win_masks", None)
-    if game.name != "teeko" or masks is None or set(masks) == set(LINE_MASKS + BLOCK_MASKS):
+    if game.name != "teeko" or getattr(game, "win_masks", None) is None:
         return None
-    return tuple(masks)
+    from .evaluation_teeko import goals_if_not_standard
+
+    return goals_if_not_standard(game.win_masks)  # type: ignore[attr-defined]
 
 
 def evaluation(game: Game[Any], name: str) -> Evaluation:
     """The evaluation ``name`` for ``game``; Teeko's ``lines`` counts the goals of the form played."""
-    table = EVALUATIONS[game.name]
-    if name not in table:
-        raise ValueError(f"unknown evaluation {name!r} for {game.name}; valid: {', '.join(table)}")
+    names = EVALUATION_NAMES[game.name]
+    if name not in names:
+        raise ValueError(f"unknown evaluation {name!r} for {game.name}; valid: {', '.join(names)}")
     goals = _goals(game)
     if name == "lines" and goals is not None:
+        from .evaluation_teeko import teeko_lines_over
+
         return teeko_lines_over(goals)
-    return table[name]
+    return _table(game.name)[name]
 
 
 def default_evaluation(game: Game[Any]) -> str:
@@ -188,4 +105,4 @@ def default_evaluation(game: Game[Any]) -> str:
     ``lines``, which counts that form's goals (the thesis program's knows only the standard ones)."""
     if _goals(game) is not None:
         return "lines"
-    return next(iter(EVALUATIONS[game.name]))
+    return EVALUATION_NAMES[game.name][0]

@@ -4,13 +4,17 @@ search at a depth and estimate the rest), and the classroom page's Sharp."""
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
-from typing import Any
 
-from ..games import Game
+from ..games.base import TYPE_CHECKING
 from .base import Player
 from .evaluation import default_evaluation, evaluation
 from .registry import Option, PlayerKind, parse_int, register
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+    from typing import Any
+
+    from ..games import Game
 
 #: A won game scores WIN_SCORE minus the plies it took, so a search prefers the faster win.
 WIN_SCORE = 10_000_000.0
