@@ -16,7 +16,8 @@ the peer takes that many times as long.
    interpreter); 10,000 uniformly random games through the plain loop (``legal_moves`` / ``play``
    / ``is_over`` against ``legal_actions`` / ``apply_action`` / ``is_terminal``), imports
    included; the full solve (every reachable position's value and distance) against OpenSpiel's
-   ``alpha_beta_search`` (the root's value only).
+   ``alpha_beta_search`` (the root's value only); alpha-beta's first move from the empty board to the
+   end of the game (``alphabeta:depth=9``) against the same ``alpha_beta_search``.
    Then one MCTS move from the empty board (20,000 playouts: ours, numba's import and kernel cache
    included, against OpenSpiel's C++ ``MCTSBot`` with a random-rollout evaluator), and 2,000
    random games through our PettingZoo AEC environment against PettingZoo's own ``tictactoe_v3``.
@@ -110,6 +111,15 @@ game = gamelearn.get_game("tictactoe")
 solution = gamelearn.solve(game)
 print(f"value {solution.value(game.initial())}, {solution.reachable} positions")
 """
+#: Alpha-beta's first move from the empty board, to the end of the game (depth 9): ours searches
+#: every root move that may tie the best (it draws among them), OpenSpiel's the root's value and one
+#: best action.
+ALPHABETA_OURS = """
+import gamelearn
+game = gamelearn.get_game("tictactoe")
+player = gamelearn.make_player(game, "alphabeta:depth=9", seed=1)
+print(f"move {player.choose(game.initial())}, {player.nodes} nodes")
+"""
 SOLVE_OPENSPIEL = """
 import pyspiel
 from open_spiel.python.algorithms.minimax import alpha_beta_search
@@ -201,7 +211,7 @@ def process_rows(tasks: list[Task]) -> list[ProcessRow]:
     runs: dict[str, list[tuple[float, float]]] = {}
     notes: dict[str, str] = {}
     missing: dict[str, str] = {}
-    programs = [row for task in tasks for row in task]
+    programs = list(dict.fromkeys(row for task in tasks for row in task))  # a peer in two tasks runs once
     for name, program in programs:
         try:
             notes[name] = whole_process(program)[2]
@@ -514,6 +524,10 @@ def main() -> None:
                     ("ours: solve, every position", SOLVE_OURS),
                     ("OpenSpiel: alpha_beta_search", SOLVE_OPENSPIEL),
                     ("easyAI: deepening + table", SOLVE_EASYAI),
+                ],
+                [
+                    ("ours: alphabeta:depth=9, 1 move", ALPHABETA_OURS),
+                    ("OpenSpiel: alpha_beta_search", SOLVE_OPENSPIEL),
                 ],
                 [("ours: mcts, one move", MCTS_OURS), ("OpenSpiel: MCTSBot, one move", MCTS_OPENSPIEL)],
                 [("ours: AEC env, 2,000 games", ENV_OURS), ("PettingZoo: tictactoe_v3", ENV_PETTINGZOO)],
