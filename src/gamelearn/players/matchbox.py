@@ -129,6 +129,8 @@ class MatchboxPlayer(Learner):
         changes = []
         opened = 0
         for board in sorted(set(old_boxes) | set(new_boxes)):
+            if board in old_boxes and board in new_boxes and old_boxes[board] == new_boxes[board]:
+                continue  # the same beads: nothing changed there (most boxes, after one game)
             if board in old_boxes:
                 old = bead_counts(old_boxes[board])
             else:
