@@ -108,3 +108,25 @@ def test_menace_experiment_learns_against_random() -> None:
     assert result["boxes_counted"]["boxes"] == 304
     assert item["loss_rate_last"] < item["loss_rate_first"]
     assert item["average_wins"] + item["average_draws"] + item["average_losses"] == 600
+
+
+def test_menace_colours_are_worked_out_once_per_process_and_cannot_be_changed() -> None:
+    # The colours of a position are the game's: two learners share them, and no learner can
+    # change them for the others.  Each box's colours are its moves' classes under the
+    # symmetries that fix the position (Michie), worked out here from the game's own transforms.
+    from gamelearn.players.matchbox_tables import position_table
+
+    game = gamelearn.get_game("tictactoe")
+    first, second = MenacePlayer(game, seed=1), MenacePlayer(game, seed=2)
+    table = position_table("tictactoe")
+    boxes = [i for i in range(len(table.states)) if table.canonical[i] == i and len(table.moves[i]) >= 2]
+    assert sum(1 for box in boxes if table.to_move[box] == 0) == 304  # Michie's boxes as X
+    for box in boxes:
+        colours, of_move = first.colours(box)
+        assert second.colours(box)[1] is of_move
+        state = table.states[box]
+        fixed = [k for k in range(len(game.symmetries)) if game.transform(state, k) == state]
+        classes = {move: min((game.transform_move(move, k) for k in fixed), key=int) for move in table.moves[box]}
+        assert dict(of_move) == classes and colours == tuple(sorted(set(classes.values()), key=int))
+    with pytest.raises(TypeError):
+        of_move["0"] = "1"  # type: ignore[index]

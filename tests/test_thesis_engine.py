@@ -9,7 +9,7 @@ import random
 import pytest
 
 import gamelearn
-from gamelearn.players.thesis.board import digits, digits_key, from_digits, key, successors, swap_key
+from gamelearn.players.thesis.board import digits, digits_key, from_digits, key, key_digits, successors, swap_key
 from gamelearn.players.thesis.evaluation import evaluate
 from gamelearn.players.thesis.fixes import Fixes
 from gamelearn.players.thesis.memory import Memory
@@ -153,6 +153,17 @@ def test_key_swap_and_digits() -> None:
     assert swap_key(swap_key(k)) == k
     assert digits(*from_digits(board)[::-1]) == board.translate(str.maketrans("12", "21"))
     assert key(*from_digits(board)[::-1]) == swap_key(k)
+
+
+def test_digits_are_each_square_s_side_on_random_boards_and_the_corners() -> None:
+    rng = random.Random(7)
+    boards = ["0" * 25, "1" * 25, "2" * 25, "1" + "0" * 23 + "2", "2" + "0" * 23 + "1"]
+    boards += ["".join(rng.choice("00012") for _ in range(25)) for _ in range(2000)]
+    for board in boards:
+        plus = sum(1 << s for s, ch in enumerate(board) if ch == "1")
+        minus = sum(1 << s for s, ch in enumerate(board) if ch == "2")
+        assert digits(plus, minus) == board
+        assert digits(*from_digits(board)) == board and key_digits(digits_key(board)) == board
 
 
 A = "1100000000220000110000220"

@@ -6,6 +6,9 @@ decompressed against the bytes sent plain."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from web_support import TestClient, refused, start
 
 from gamelearn.web import create_app
@@ -38,6 +41,34 @@ def test_the_warm_up_says_what_it_waits_for_loads_and_has_ready() -> None:
     thread.join(timeout=60)
     assert thread.states() == {"her": {"hexapawn": READY}, "nosuch": {"hexapawn": SKIPPED}}
     assert LOADING not in str(thread.states())  # loading only while it makes one
+
+
+def test_the_warm_up_calls_then_once_every_kind_is_done() -> None:
+    done: list[list[str]] = []
+    thread = WarmUp(("her",), ("hexapawn",), then=lambda: done.append(list(thread.warmed)))
+    thread.start()
+    thread.join(timeout=60)
+    assert done == [["her hexapawn"]]  # once, after the last kind
+
+
+def test_settle_loads_the_first_games_work_and_freezes_it_out_of_full_collections() -> None:
+    # In a process of its own: a frozen heap is for the server's process, not this one's.
+    probe = """
+import gc, sys
+from gamelearn.web.warmup import settle
+assert gc.get_freeze_count() == 0
+settle()
+from gamelearn.players import matchbox_tables
+from gamelearn.players.thesis import search
+print(gc.get_freeze_count() > 0, "gamelearn.players.matchbox" in sys.modules, "gamelearn.players.thesis" in sys.modules)
+print(matchbox_tables.position_table.cache_info().currsize, len(search.two_ply.signatures))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    frozen, loaded = done.stdout.splitlines()
+    assert frozen == "True True True"
+    tables, signatures = map(int, loaded.split())
+    assert tables == 2 and signatures >= 1  # both tables built, the moving phase's search loaded
 
 
 def test_the_api_tells_the_warm_up_state() -> None:

@@ -273,6 +273,9 @@ def test_serve_warns_when_the_page_is_open_to_the_network(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(server, "server_config", quiet_config)
     monkeypatch.setattr(uvicorn, "Server", NotListening)
+    # settle() freezes what the process holds out of the garbage collector's full passes: for
+    # the server's own process, not this test's (test_web_page_side.py runs it in a process)
+    monkeypatch.setattr("gamelearn.web.warmup.settle", lambda: None)
     monkeypatch.setattr("socket.socket.bind", lambda sock, where: None)  # nor is anything bound
     result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", "8765", "--no-warm-up"])
     assert result.exit_code == 0, result.output

@@ -45,7 +45,7 @@ def serve(
 
     from ..web import create_app
     from ..web.server import ServerLimits, check_proxies, open_to_the_network, server_config
-    from ..web.warmup import warm_up
+    from ..web.warmup import settle, warm_up
 
     try:
         limits = ServerLimits(header_timeout, keep_alive, max_connections, check_proxies(forwarded_allow_ips))
@@ -66,8 +66,11 @@ def serve(
             f"[bold]Warning:[/bold] on {host} the page is open to the network: anyone who can reach this "
             "machine can play, make learners and use its processors (127.0.0.1: this machine only)."
         )
+    # Every player module and table loaded now, not in the first game, and kept out of the
+    # garbage collector's full passes, whose 50-120 ms stalled every request at once (warmup.py).
+    settle()
     if warm:  # once the port is ours: az's network made and its search compiled in the background
-        app.state.warm_up = warm_up(("az",))
+        app.state.warm_up = warm_up(("az",), then=settle)
     console.print(f"gamelearn web app on http://{host}:{port}/  (API documentation: /docs; Ctrl-C stops it)")
     # Made only now: uvicorn's Config sets up its logging on the streams of the moment.
     # Open pages hold a live stream each: a stop waits at most 2 s for them, not their 25 s.

@@ -27,7 +27,7 @@ games it learned from and every box with its beads, checked box by box when load
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..games import Game
@@ -44,6 +44,7 @@ from .matchbox_beads import (
     parse_reward,
 )
 from .matchbox_checks import (
+    CHECKED_BOXES,
     FORMAT,
     FORMAT_VERSION,
     box_of_board,
@@ -52,7 +53,7 @@ from .matchbox_checks import (
     check_header,
     check_menace_settings,
 )
-from .matchbox_tables import colour_of, position_table, stabilizer
+from .matchbox_tables import position_colours, position_table
 from .matchbox_views import box_beads, boxes_view
 from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
@@ -110,7 +111,8 @@ class MatchboxPlayer(Learner):
         """Replace the boxes with ``payload``'s after checking all of it; a bad payload raises
         ValueError (prefixed with ``where``) naming the box and what is wrong, and changes nothing."""
         games, boxes = check_header(payload, where, self.game.name, self.compatible_kinds(), self.kind)
-        checked = self.check_boxes(boxes, where)
+        # each content checked once (players/checked.py): the check depends on the class and game only
+        checked = CHECKED_BOXES((type(self), self.game.name), boxes, lambda: self.check_boxes(boxes, where))
         self.apply_settings(payload.get("settings", {}), where)
         self.install_boxes(checked)
         self.games_played = games
@@ -129,6 +131,8 @@ class MatchboxPlayer(Learner):
         changes = []
         opened = 0
         for board in sorted(set(old_boxes) | set(new_boxes)):
+            if board in old_boxes and board in new_boxes and old_boxes[board] == new_boxes[board]:
+                continue  # the same beads: nothing changed there (most boxes, after one game)
             if board in old_boxes:
                 old = bead_counts(old_boxes[board])
             else:
@@ -377,7 +381,6 @@ class MenacePlayer(MatchboxPlayer):
         self.beads_by_stage = parse_beads(beads) if isinstance(beads, str) else tuple(beads)
         self.rewards = (win, draw, loss)
         self.boxes: dict[str, dict[str, int]] = {}
-        self._colours: dict[int, tuple[tuple[str, ...], dict[str, str]]] = {}
         options: dict[str, Any] = {}
         if self.beads_by_stage != MENACE_BEADS:
             options["beads"] = "-".join(map(str, self.beads_by_stage))
@@ -386,14 +389,9 @@ class MenacePlayer(MatchboxPlayer):
                 options[key] = value
         super().__init__(game, seed, name=name, **options, **kwargs)
 
-    def colours(self, box: int) -> tuple[tuple[str, ...], dict[str, str]]:
-        """The colours of a box (sorted) and each legal move's colour."""
-        if box not in self._colours:
-            state = self.table.states[box]
-            fixed = stabilizer(self.game, state)
-            colour = {move: colour_of(self.game, state, move, fixed) for move in self.table.moves[box]}
-            self._colours[box] = (tuple(sorted(set(colour.values()), key=int)), colour)
-        return self._colours[box]
+    def colours(self, box: int) -> tuple[tuple[str, ...], Mapping[str, str]]:
+        """The colours of a box (sorted) and each legal move's colour (the game's, cached once)."""
+        return position_colours(self.game.name, box)
 
     def bead_of(self, box: int, move: str) -> str:
         return self.colours(box)[1][move]

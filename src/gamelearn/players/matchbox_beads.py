@@ -23,7 +23,10 @@ def bead_counts(beads: Any) -> Counter[str]:
 
 def bead_total(boxes: dict[str, Any]) -> int:
     """Every bead in ``boxes``: HER's and HIM's boxes are lists of moves, MENACE's colour -> count."""
-    return sum(len(beads) if isinstance(beads, list) else sum(beads.values()) for beads in boxes.values())
+    total = 0
+    for beads in boxes.values():  # a plain loop: read on every web answer, over every box
+        total += len(beads) if isinstance(beads, list) else sum(beads.values())
+    return total
 
 
 def lesson_text(changes: list[Change], opened: int) -> str:

@@ -10,9 +10,10 @@ under the game's symmetries, which names the matchbox a learner opens there.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from ..games import Game, get_game
@@ -143,6 +144,19 @@ def colour_of(game: Game[Any], state: Hashable, move: str, symmetric: tuple[int,
     """MENACE's bead colour for ``move`` in ``state``: the least of the move's images under the
     symmetries that fix ``state`` (Michie: symmetric moves are one colour)."""
     return min(game.transform_move(move, k) for k in symmetric)
+
+
+@cache
+def position_colours(game_name: str, position: int) -> tuple[tuple[str, ...], Mapping[str, str]]:
+    """MENACE's colours of a position (sorted) and each legal move's colour: a property of the
+    game's rules, worked out once per process (a learner loads and checks its boxes at every
+    game's start and end, and each box asks for its colours)."""
+    table = position_table(game_name)
+    game = get_game(game_name)
+    state = table.states[position]
+    fixed = stabilizer(game, state)
+    colour = {move: colour_of(game, state, move, fixed) for move in table.moves[position]}
+    return tuple(sorted(set(colour.values()), key=int)), MappingProxyType(colour)
 
 
 @dataclass(frozen=True)

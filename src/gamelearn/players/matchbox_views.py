@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def box_beads(player: MatchboxPlayer, board: str) -> list[tuple[str, int]]:
     """The box for ``board`` as (bead, count) pairs in the box's own order, every bead it ever
     held included: a count of 0 is the empty ring a lost bead leaves (Gardner's picture)."""
-    beads = player.boxes_json().get(board)
+    beads = player.boxes.get(board)  # read, never changed: no copy of every box
     counts = bead_counts(beads if beads is not None else player.fresh_box(board))
     order = list(bead_counts(player.fresh_box(board)))
     order += [bead for bead in counts if bead not in order]
@@ -26,7 +26,7 @@ def boxes_view(player: MatchboxPlayer, focus: list[str] | None = None) -> dict[s
     """Every box for hexapawn (19 at most fit a page, as in Gardner's picture); MENACE's boxes
     of ``focus`` (it has up to 304).  Each box lists its beads with their counts, every bead it
     ever held included (0: the empty ring a lost bead leaves)."""
-    boxes = player.boxes_json()
+    boxes = player.boxes  # read, never changed: no copy of every box on every answer
     shown = sorted(boxes) if player.game.name == "hexapawn" else [b for b in dict.fromkeys(focus or []) if b in boxes]
     counts = player.describe()
     return {

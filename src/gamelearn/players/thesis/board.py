@@ -20,6 +20,8 @@ Everything here is plain Python data that the numba kernels (:mod:`.evaluation`,
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 SIZE = 5
@@ -81,11 +83,19 @@ def swap_key(k: int) -> int:
 
 
 def digits(plus: int, minus: int) -> str:
-    """The 25-digit board of memory.m: '0' empty, '1' side +1, '2' side -1, row by row."""
-    return "".join("1" if plus >> s & 1 else "2" if minus >> s & 1 else "0" for s in range(SQUARES))
+    """The 25-digit board of memory.m: '0' empty, '1' side +1, '2' side -1, row by row.
+
+    Each side's bits, square 0 first, read as a decimal number of 0s and 1s; the sides never share
+    a square, so ``ones + 2 * twos`` has a digit 0, 1 or 2 per square and no carry."""
+    ones = int(format(plus, "025b")[::-1])
+    twos = int(format(minus, "025b")[::-1])
+    return f"{ones + 2 * twos:025d}"
 
 
+@lru_cache(maxsize=1 << 16)
 def key_digits(k: int) -> str:
+    """The 25-digit board of a key, remembered: a kept thesis memory is turned into its records
+    after every game it learns from (the keeper's ``knowledge()``), the same boards each time."""
     return digits(*split_key(k))
 
 
