@@ -256,3 +256,8 @@ def test_the_rules_records_behave_as_the_frozen_dataclasses_they_replace() -> No
     analysis = MoveAnalysis("4", 0, None, Grade.BEST)
     assert analysis == MoveAnalysis("4", 0, None, Grade.BEST) and analysis.to_dict()["grade"] == "best"
     assert facts != ("tictactoe", 2, 3, 3)  # compared by type and value, never as a tuple
+    # replaced field by field, as dataclasses.replace does (the player registry's records too)
+    assert facts.replace(rows=4).rows == 4 and facts.replace(rows=4).replace(rows=3) == facts and facts.rows == 3
+    assert copy.copy(option.replace(help="x")) == GameOption("steps", "king", ("king", "knight"), "x")
+    with pytest.raises(TypeError, match="no field 'row'"):
+        facts.replace(row=4)

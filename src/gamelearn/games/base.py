@@ -78,6 +78,17 @@ class FrozenRecord:
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return (type(self), self._values())
 
+    def replace(self, **changes: object) -> Self:
+        """A copy with ``changes`` to some fields, as ``dataclasses.replace`` makes one (and
+        ``copy.replace``, from Python 3.13); each record's ``__init__`` takes its fields by name."""
+        unknown = set(changes) - set(self.__slots__)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
+        fields = dict(zip(self.__slots__, self._values(), strict=True))
+        return type(self)(**{**fields, **changes})
+
+    __replace__ = replace
+
 
 class GameFacts(FrozenRecord):
     """What a game declares about itself; the contract tests read these."""
