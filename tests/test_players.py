@@ -230,3 +230,55 @@ def test_the_random_player_of_an_over_game_names_itself() -> None:
     over = TTT.from_board("XXXOO....", 1)
     with pytest.raises(ValueError, match="RandomPlayer has no move"):
         make_player(TTT, "random", seed=1).choose(over)
+
+
+@pytest.mark.parametrize(
+    "text, accepted",
+    [
+        ("7", True),
+        ("-0", True),
+        ("007", True),
+        ("-", False),
+        ("", False),
+        ("--7", False),
+        (" 7", False),
+        ("7\n", False),
+        ("\u0663", False),  # an Arabic-Indic three: a digit to str.isdigit, not to a spec
+        ("\u00b2", False),  # a superscript two
+    ],
+)
+def test_a_whole_number_option_takes_ascii_digits_with_an_optional_minus_only(text: str, accepted: bool) -> None:
+    from gamelearn.players.registry import IntRange
+
+    parse = IntRange(-10, 10)
+    if accepted:
+        assert parse(text) == int(text)
+    else:
+        with pytest.raises(ValueError, match="is not a whole number"):
+            parse(text)
+
+
+@pytest.mark.parametrize(
+    "name, accepted",
+    [
+        ("a", True),
+        ("run-2.b_c", True),
+        ("x" * 100, True),
+        ("x" * 101, False),
+        ("", False),
+        ("a b", False),
+        ("caf\u00e9", False),
+        ("a/b", False),
+        ("a\n", False),
+    ],
+)
+def test_a_learner_s_name_is_1_to_100_ascii_letters_digits_dots_dashes_and_underscores(
+    name: str, accepted: bool
+) -> None:
+    from gamelearn.players.registry import parse_name
+
+    if accepted:
+        assert parse_name(name) == name
+    else:
+        with pytest.raises(ValueError, match="is not a name of 1 to 100"):
+            parse_name(name)
