@@ -80,7 +80,9 @@ def _views(game: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 return found
     if len(positions) >= CACHED_POSITIONS:
         positions.clear()
-    # Both sides' planes at once, from one look-up a square from its character to its plane bits.
+    # One position, as play first meets it (Teeko's, most of them new): both sides' planes at once,
+    # from one look-up a square from its character to its plane bits.  The same arrays as
+    # _views_of_every_position makes, without its batching, which costs more for one position.
     cells = np.frombuffer(game.board(state).encode("ascii"), dtype=np.uint8)
     bits = _plane_bits(game.symbols[0], game.symbols[1])[cells]
     sides = bits.reshape(game.facts.rows, game.facts.columns, 2, 2).transpose(2, 0, 1, 3)
@@ -112,13 +114,12 @@ def _views_of_every_position(game: Any, positions: dict[Any, tuple[np.ndarray, n
     bits = _plane_bits(game.symbols[0], game.symbols[1])[cells]  # (positions, rows, columns, 2, 2)
     first, second = np.ascontiguousarray(bits[..., 0, :]), np.ascontiguousarray(bits[..., 1, :])
     numbering = codec_for(game)
-    action = {move: numbering.to_action(move) for move in numbering.numbers}
     which: list[int] = []
     legal: list[int] = []
     for index, state in enumerate(states):
         moves = game.legal_move_tuple(state)
         which.extend([index] * len(moves))
-        legal.extend(map(action.__getitem__, moves))
+        legal.extend(map(numbering.to_action, moves))
     masks = np.zeros((len(states), numbering.size), dtype=np.int8)
     masks[which, legal] = 1
     positions.update(zip(states, zip(first, second, masks, strict=True), strict=True))
