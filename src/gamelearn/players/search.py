@@ -53,13 +53,15 @@ class MinimaxPlayer(Player):
         if depth == 0:
             score = self.evaluate(state)
             return score if player == 0 else -score
-        best = -float("inf")
-        for move in self.game.legal_moves(state):
-            score = self.child_score(self.game.play(state, move), player, depth - 1, ply + 1, alpha, beta)
+        game = self.game
+        best = -math.inf
+        for move in game.legal_move_tuple(state):
+            score = self.child_score(game.play(state, move), player, depth - 1, ply + 1, alpha, beta)
             if score > best:
                 best = score
             if self.pruning:
-                alpha = max(alpha, score)
+                if score > alpha:
+                    alpha = score
                 if alpha >= beta:
                     break
         return best
