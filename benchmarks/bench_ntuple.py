@@ -29,7 +29,7 @@ from gamelearn.experiments.grading import grade_player
 from gamelearn.experiments.suites import get_suite
 from gamelearn.keeper import Keeper
 from gamelearn.players.registry import make_player
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 
 def graded(game: Any, learner: Any, search: int, seed: int) -> dict[str, float]:

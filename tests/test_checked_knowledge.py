@@ -15,7 +15,7 @@ import gamelearn
 from gamelearn.keeper import Keeper
 from gamelearn.players.matchbox_checks import CHECKED_BOXES
 from gamelearn.players.thesis.player import CHECKED_MEMORIES
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 
 def make(game: Any, spec: str, seed: int) -> Any:

@@ -8,7 +8,7 @@ import pytest
 import gamelearn
 from gamelearn.match import End, GameRecord
 from gamelearn.players.td import TDPlayer
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 TICTACTOE = gamelearn.get_game("tictactoe")
 HEXAPAWN = gamelearn.get_game("hexapawn")

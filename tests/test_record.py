@@ -12,7 +12,7 @@ import gamelearn
 from gamelearn.games import GAME_NAMES, IllegalMove, get_game
 from gamelearn.games.record import End, GameRecord
 from gamelearn.match import Match, play_game
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 
 def records_of(name: str) -> list[GameRecord]:

@@ -10,7 +10,7 @@ import gamelearn
 from gamelearn.experiments.thesis_batch import BatchConfig, run_batch, trace_text
 from gamelearn.players.thesis.board import key
 from gamelearn.players.thesis.engine import Settings
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 TEEKO = gamelearn.get_game("teeko")
 

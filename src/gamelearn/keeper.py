@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from .knowledge_formats import KeptKnowledge, KnowledgeFile, kept_knowledge, knowledge_file
 from .players.knowledge import Kept, Knowledge, Learner
-from .store.db import Store
 from .store.files import FileInUseError, FileLock
+from .store.store import Store
 
 if TYPE_CHECKING:
     from .games.base import Game
@@ -246,7 +246,7 @@ _DEFAULT_LOCK = threading.Lock()
 
 def default_keeper() -> Keeper:
     """The keeper of the default store ($GAMELEARN_HOME's database), one per data directory."""
-    from .store.db import default_store_path
+    from .store.store import default_store_path
 
     path = str(default_store_path())
     with _DEFAULT_LOCK:
@@ -263,7 +263,7 @@ def reading_keeper() -> Keeper:
     """A keeper of the default store opened read-only (SQLite ``mode=ro``), one per data directory,
     for processes that only load frozen learners (a tournament's workers): opening it takes no
     write lock, so many workers starting at once never queue behind a writer."""
-    from .store.db import default_store_path
+    from .store.store import default_store_path
 
     path = str(default_store_path())
     with _DEFAULT_LOCK:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from .players.knowledge import Knowledge, KnowledgeFormat, Learner
-from .store.db import MemoryEntry, Store
+from .store.store import MemoryEntry, Store
 
 if TYPE_CHECKING:
     from .players.thesis.memory import Memory

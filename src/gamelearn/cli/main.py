@@ -277,7 +277,7 @@ def main() -> None:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     except Exception as error:
-        from ..store.db import StoreError
+        from ..store.store import StoreError
 
         if _interrupted(error):  # ^C inside an import that wrapped it (Python 3.11's __set_name__ does)
             err_console.print("\ngamelearn: interrupted", markup=False)

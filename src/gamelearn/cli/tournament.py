@@ -23,7 +23,7 @@ from ..experiments.tournament import (
 )
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
-from ..store.db import Store
+from ..store.store import Store
 from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
 from .grading import grades_table
 from .progress import QUIET_HELP, progress_bar

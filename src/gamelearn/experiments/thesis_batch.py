@@ -53,7 +53,7 @@ from .interrupts import signals_deferred
 
 if TYPE_CHECKING:
     from ..knowledge_formats import ThesisMemory
-    from ..store.db import Store
+    from ..store.store import Store
 
 MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
 

@@ -17,7 +17,7 @@ from ..games import Game
 from ..keeper import Keeper
 from ..match import End, GameRecord
 from ..players.knowledge import Learner
-from ..store.db import Store
+from ..store.store import Store
 
 #: At most this many boxes or records answer one request (MENACE has 304 boxes).
 PAGE = 60

@@ -24,8 +24,8 @@ from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
 from ..players.registry import make_player
-from ..store.db import Store
 from ..store.failures import StoreError, StoreLocked
+from ..store.store import Store
 from .guards import public_message
 from .learners import NO_LEARNER, explain, export_label, lesson_for_page, spec_kind, web_name, words_for
 from .live import GameFeed, news

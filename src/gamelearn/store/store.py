@@ -1,4 +1,5 @@
-"""The SQLite store: learners' memories, game records and experiment results.
+"""The store's tables, read and written: learners' knowledge, thesis memories, game records,
+experiment results and the web app's games (:class:`Store`).
 
 One database file under the data directory (opened, checked and written in transactions by
 :mod:`gamelearn.store.database`).  Every write is one transaction, so a crash loses at most the
