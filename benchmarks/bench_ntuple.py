@@ -95,7 +95,7 @@ def main() -> None:
         )
     if args.json:
         result = {"game": game.name, "name": args.name, "seed": args.seed, "clock": "cpu", "checkpoints": points}
-        result["spec"] = learner.spec()
+        result["spec"] = learner.spec
         result["layout"] = learner.trainer.layout.name
         result["tcl"] = learner.trainer.settings.coherence > 0
         result["searched"] = {"search": args.search, **final} if final else None

@@ -310,7 +310,7 @@ class Match:
         assert self._end is not None
         return GameRecord.of(
             self.game.spec,  # the form's spec for Teeko's forms, so a record replays as it was played
-            (self.players[0].spec(), self.players[1].spec()),
+            (self.players[0].spec, self.players[1].spec),
             tuple(self._moves),
             tuple(self._states),
             self._winner,

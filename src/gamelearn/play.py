@@ -1,17 +1,22 @@
-"""Games as the public API plays them: a kept learner (one with a name, or a thesis memory file)
-is kept by the default store's keeper unless the caller gives a keeper of its own.
+"""Games and players as the public API gives them: a kept learner (one with a name, or a thesis
+memory file) comes with what the default store keeps for it, and keeps each lesson there, unless
+the caller gives a keeper of its own.
 
-:class:`gamelearn.match.Match` keeps learners only through a keeper it is given, and knows no
-store; this is where the default one is wired up, above both (``gamelearn.play_game``)."""
+:class:`gamelearn.match.Match` and :func:`gamelearn.match.play_game` keep learners only through a
+keeper they are given, and know no store; :func:`gamelearn.players.registry.make_player` makes a
+player from its spec and knows no store either.  This is where the default keeper is wired up,
+above them: :func:`play_and_keep` is ``gamelearn.play_game`` and :func:`make_player` is
+``gamelearn.make_player``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper
-from .match import play_game as play_match
+from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper, play_game
 from .players.knowledge import Learner
+from .players.registry import make_player as make_new_player
 
 if TYPE_CHECKING:
     from .games.base import Game
@@ -19,7 +24,21 @@ if TYPE_CHECKING:
     from .players.base import Player
 
 
-def play_game(
+def make_player(game: Game[Any], spec: str, seed: int | None = None) -> Player:
+    """A player for ``game`` from a spec (``NAME`` or ``NAME:opt=value,...``, as
+    :func:`gamelearn.players.registry.make_player` reads it); a kept learner (``menace:name=mine``,
+    ``thesis:memory=NAME``) comes loaded with what the default store keeps for it, as
+    :func:`gamelearn.load_player` loads it.  A frozen learner (``train=off``) is read, never
+    written; a name nothing is kept under yet gives a learner that knows nothing.
+    ValueError for an unknown kind or option, or a kept value the learner refuses."""
+    player = make_new_player(game, spec, seed=seed)
+    keeper = _default_keeper_for([player])
+    if keeper is not None:
+        keeper.attach_once(player)
+    return player
+
+
+def play_and_keep(
     game: Game[Any],
     players: Sequence[Player],
     seed: int | None = None,
@@ -32,8 +51,8 @@ def play_game(
 ) -> GameRecord:
     """:func:`gamelearn.match.play_game`, with the default store's keeper for kept learners when
     no ``keeper`` is given: a named learner comes loaded with what the store keeps under its name
-    and keeps each lesson there."""
-    return play_match(
+    and keeps each lesson there (``gamelearn.play_game``)."""
+    return play_game(
         game,
         players,
         seed=seed,

@@ -131,7 +131,7 @@ def play(
         # One person is "You"; two people at one terminal are "Player 1" and "Player 2".  A program is
         # named as it was typed (its full spec spells out defaults such as c=1.4142135623730951), a
         # learner by its spec, which says the name it is kept under.
-        shown = player.spec() if isinstance(player, Learner) else typed.strip()
+        shown = player.spec if isinstance(player, Learner) else typed.strip()
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else shown)
     while True:  # a game, then another while the person at the terminal says yes
         console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES, GameRecord
-from ..play import play_game
+from ..play import play_and_keep
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
 from .grading import grade_player
@@ -124,7 +124,7 @@ def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: floa
         seat = learner_seat(task.side, index)
         seats = [copy, opponent] if seat == 0 else [opponent, copy]
         seed = curve_seed(task.seed, task.spec_index, task.learner, 1_000_000 + games * 1000 + index)
-        record = play_game(game, seats, seed=seed, max_plies=task.max_plies, learn=False)
+        record = play_and_keep(game, seats, seed=seed, max_plies=task.max_plies, learn=False)
         total += 0.5 if record.winner is None else float(record.winner == seat)
     return Point(
         task.spec_index,
@@ -167,7 +167,7 @@ def run_curve(task: CurveTask, on_game: Callable[[GameRecord, int], None] | None
             seat = learner_seat(task.side, index)
             seats = [learner, opponent] if seat == 0 else [opponent, learner]
             seed = curve_seed(task.seed, task.spec_index, task.learner, index)
-            record = play_game(game, seats, seed=seed, max_plies=task.max_plies)
+            record = play_and_keep(game, seats, seed=seed, max_plies=task.max_plies)
             played += 1
             if on_game is not None:
                 on_game(record, seat)

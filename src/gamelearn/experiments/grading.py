@@ -145,7 +145,7 @@ def grade_player(player: Player, suite: Suite, seed: int = 0, spec: str | None =
     states = [position.state for position in suite.positions]
     moves = choose_all(player, states, seed)
     tallies = [judge(position, move) for position, move in zip(suite.positions, moves, strict=True)]
-    return report(spec or player.spec(), suite, tallies)
+    return report(spec or player.spec, suite, tallies)
 
 
 def graded_player(game: Game, spec: str, seed: int = 0) -> Player:

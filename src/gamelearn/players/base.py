@@ -60,10 +60,13 @@ class Player:
         """Update from a finished game; ``side`` is the player index this player had in it."""
         return None
 
+    @property
     def spec(self) -> str:
+        """The spec that makes this player again: its kind and the options it was made with
+        (``minimax:depth=2,eval=better``), as :attr:`gamelearn.Game.spec` names a game."""
         if not self.options:
             return self.kind
         return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.spec()} for {self.game.name}>"
+        return f"<{type(self).__name__} {self.spec} for {self.game.name}>"
