@@ -12,7 +12,7 @@ above them: :func:`play_and_keep` is ``gamelearn.play_game`` and :func:`make_pla
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper, play_game
 from .players.knowledge import Learner
@@ -23,8 +23,11 @@ if TYPE_CHECKING:
     from .games.record import GameRecord
     from .players.base import Player
 
+#: The state type of the game played.
+S = TypeVar("S", bound=Hashable)
 
-def make_player(game: Game[Any], spec: str, seed: int | None = None) -> Player:
+
+def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     """A player for ``game`` from a spec (``NAME`` or ``NAME:opt=value,...``, as
     :func:`gamelearn.players.registry.make_player` reads it); a kept learner (``menace:name=mine``,
     ``thesis:memory=NAME``) comes loaded with what the default store keeps for it, as
@@ -39,16 +42,16 @@ def make_player(game: Game[Any], spec: str, seed: int | None = None) -> Player:
 
 
 def play_and_keep(
-    game: Game[Any],
-    players: Sequence[Player],
+    game: Game[S],
+    players: Sequence[Player[S]],
     seed: int | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
-    start: Hashable | None = None,
+    start: S | None = None,
     learn: bool = True,
-    on_move: Callable[[Hashable, str, Hashable], None] | None = None,
+    on_move: Callable[[S, str, S], None] | None = None,
     keeper: MatchKeeper | None = None,
     opening: Sequence[str] = (),
-) -> GameRecord:
+) -> GameRecord[S]:
     """:func:`gamelearn.match.play_game`, with the default store's keeper for kept learners when
     no ``keeper`` is given: a named learner comes loaded with what the store keeps under its name
     and keeps each lesson there (``gamelearn.play_game``)."""
@@ -65,13 +68,25 @@ def play_and_keep(
     )
 
 
-def kept_match(game: Game[Any], players: Sequence[Player], keeper: MatchKeeper | None = None, **options: Any) -> Match:
-    """A :class:`~gamelearn.match.Match` (``options`` as it takes them) whose kept learners are
-    kept by ``keeper``, else by the default store's keeper."""
-    return Match(game, players, keeper=keeper if keeper is not None else _default_keeper_for(players), **options)
+def kept_match(
+    game: Game[S],
+    players: Sequence[Player[S]],
+    keeper: MatchKeeper | None = None,
+    seed: int | None = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    start: S | None = None,
+    learn: bool = True,
+    opening: Sequence[str] = (),
+) -> Match[S]:
+    """A :class:`~gamelearn.match.Match` (the other arguments as it takes them) whose kept
+    learners are kept by ``keeper``, else by the default store's keeper."""
+    kept_by = keeper if keeper is not None else _default_keeper_for(players)
+    return Match(
+        game, players, seed=seed, max_plies=max_plies, start=start, learn=learn, keeper=kept_by, opening=opening
+    )
 
 
-def _default_keeper_for(players: Sequence[Player]) -> MatchKeeper | None:
+def _default_keeper_for(players: Sequence[Player[S]]) -> MatchKeeper | None:
     """The default store's keeper when a player is a kept learner; without a learner the keeper
     and the store are not even imported (a game of random players loads no SQLite)."""
     if not any(isinstance(player, Learner) for player in players):

@@ -14,13 +14,11 @@ from rich.table import Table
 from ..experiments import api
 from ..experiments.openings import max_plies as max_opening_plies
 from ..experiments.pairs import Sprt
+from ..experiments.runners import default_workers
 from ..experiments.suites import get_suite
-from ..experiments.tournament import (
-    TournamentInterrupted,
-    TournamentResult,
-    check_arguments,
-    default_workers,
-)
+from ..experiments.tournament import check_arguments
+from ..experiments.tournament_games import TournamentInterrupted
+from ..experiments.tournament_summary import TournamentResult
 from ..games import get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.store import Store

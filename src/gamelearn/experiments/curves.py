@@ -139,7 +139,7 @@ def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: floa
     )
 
 
-def run_curve(task: CurveTask, on_game: Callable[[GameRecord, int], None] | None = None) -> list[Point]:
+def run_curve(task: CurveTask, on_game: Callable[[GameRecord[Any], int], None] | None = None) -> list[Point]:
     """Train one learner for its budget, measuring a frozen copy at each checkpoint.
     ``on_game(record, learner's seat)`` hears each training game against the opponent."""
     game = get_game(task.game)
@@ -272,7 +272,7 @@ def _number(value: Any) -> Any:
 
 
 def check_arguments(
-    game: Game,
+    game: Game[Any],
     specs: Sequence[str],
     against: str,
     games: int | None,
@@ -335,7 +335,7 @@ class CurvesInterrupted(KeyboardInterrupt):
 
 
 def run_curves(
-    game: Game | str,
+    game: Game[Any] | str,
     specs: Sequence[str],
     against: str,
     games: int | None = None,

@@ -37,13 +37,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from ..players.hangs import OpeningHang
 from ..players.thesis.board import digits, key
 from ..players.thesis.engine import Decision, EngineState, Settings, decide, play
 from ..players.thesis.evaluation import has_four
 from ..players.thesis.fixes import Fixes
 from ..players.thesis.heuristics import NoMoveError
 from ..players.thesis.memory import Memory
-from ..players.thesis.opening import OpeningHang
 from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from ..store.files import AtomicFile

@@ -218,7 +218,8 @@ class BatchRun:
 
     def open(self) -> None:
         from ..players.thesis.memory import Memory
-        from ..store.thesis_memories import STAT_FIELDS, read_stat, resolve_memory
+        from ..store.thesis_files import read_stat
+        from ..store.thesis_memories import STAT_FIELDS, resolve_memory
         from .thesis_batch import BatchKeeper, KeptMemory
 
         plan = self.plan

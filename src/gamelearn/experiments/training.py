@@ -47,12 +47,12 @@ def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
     return copy
 
 
-def grade_learner(game: Game, spec: str, learner: Any, seed: int = 0) -> GradeReport:
+def grade_learner(game: Game[Any], spec: str, learner: Any, seed: int = 0) -> GradeReport:
     """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the whole suite."""
     return grade_player(frozen_copy(learner, graded_spec(game, spec), seed), get_suite(game), seed=seed, spec=spec)
 
 
-def suite_label(game: Game) -> str:
+def suite_label(game: Game[Any]) -> str:
     """The suite's name and size, as a chart's title or a header says it: 'hexapawn-v1, 27 positions'."""
     suite = get_suite(game)
     return f"{suite.name}, {len(suite):,} positions"
@@ -197,7 +197,7 @@ class TrainingRun:
     transaction, so that they always describe the same moment.  ^C and SIGTERM wait while it is
     kept.  Hold the name first (``Keeper.writing_whole``): a second trainer is refused."""
 
-    def __init__(self, keeper: Keeper, player: Any, game: Game, spec: str) -> None:
+    def __init__(self, keeper: Keeper, player: Any, game: Game[Any], spec: str) -> None:
         self.keeper, self.player, self.game, self.spec = keeper, player, game, spec
         self.result_id: int | None = None
         #: The learner's games when it was last kept (None: not kept by this run yet).
@@ -287,7 +287,7 @@ class Training:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         learner: str,
         *,
         name: str | None,

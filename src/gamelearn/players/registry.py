@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # typing, dataclasses and re cost a short program more than i
     from typing import Any
 
     from ..games import Game
-    from .base import Player
+    from .base import Player, S
 
 
 class Option(FrozenRecord):
@@ -63,7 +63,7 @@ class PlayerKind(FrozenRecord):
 
     __slots__ = ("name", "factory", "summary", "games", "options", "greedy", "learns")
     name: str
-    factory: Callable[..., Player]
+    factory: Callable[..., Player[Any]]
     summary: str
     games: frozenset[str] | None  # None: every game
     options: tuple[Option, ...]
@@ -77,7 +77,7 @@ class PlayerKind(FrozenRecord):
     def __init__(
         self,
         name: str,
-        factory: Callable[..., Player],
+        factory: Callable[..., Player[Any]],
         summary: str,
         games: frozenset[str] | None = None,
         options: tuple[Option, ...] = (),
@@ -266,7 +266,7 @@ def graded_spec(game: Game[Any], spec: str) -> str:
     return with_options(game, spec, train="off", **dict(kind.greedy))
 
 
-def make_player(game: Game[Any], spec: str, seed: int | None = None) -> Player:
+def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     """A player for ``game`` from a spec: ``NAME`` or ``NAME:opt=value,opt=value``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError("a player spec is a name such as 'random' or 'minimax:depth=2'")

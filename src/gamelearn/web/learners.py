@@ -106,8 +106,9 @@ def explain(player: Any, state: Hashable, move: str | None) -> dict[str, Any] | 
     if not isinstance(player, Learner):
         return None
     decision = player.explain(state, move)
-    if decision is not None and isinstance(decision.get("recall"), list):
-        decision = dict(decision, recall_total=len(decision["recall"]), recall=decision["recall"][:RECALL_ROWS])
+    recall = None if decision is None else decision.get("recall")
+    if decision is not None and isinstance(recall, list):
+        decision = dict(decision, recall_total=len(recall), recall=recall[:RECALL_ROWS])
     return decision
 
 

@@ -308,7 +308,7 @@ def _cell(own: int, opp: int, cell: int) -> int:
 
 @njit(cache=True)
 def _skipped(cell: int, row: np.ndarray) -> bool:
-    return cell == row[9] or cell == row[10] or cell == row[11]
+    return bool(cell == row[9] or cell == row[10] or cell == row[11])
 
 
 @njit(cache=True)
