@@ -47,7 +47,7 @@ from .grading import grade_player
 from .runners import Interrupted, default_workers, run_all
 from .statistics import mean_interval
 from .suites import get_suite
-from .training import frozen_copy, self_play_games
+from .training import SelfPlaying, frozen_copy, self_play_games
 
 #: The measures of a point, in the CSV's order (docs/curves.md documents them).
 MEASURES = ("keeps", "best", "blunders", "score")
@@ -112,7 +112,7 @@ class Point:
         return float(getattr(self, measure))
 
 
-def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: float) -> Point:
+def measure(task: CurveTask, learner: Learner[Any, Any], point: int, games: int, seconds: float) -> Point:
     """Grade a frozen, greedy copy of ``learner`` on the suite, and its score in the eval games."""
     game = get_game(task.game)
     copy_seed = curve_seed(task.seed, task.spec_index, task.learner, -2)
@@ -143,13 +143,16 @@ def run_curve(task: CurveTask, on_game: Callable[[GameRecord[Any], int], None] |
     """Train one learner for its budget, measuring a frozen copy at each checkpoint.
     ``on_game(record, learner's seat)`` hears each training game against the opponent."""
     game = get_game(task.game)
-    learner: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -1))
+    learner = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -1))
+    if not isinstance(learner, Learner):
+        raise ValueError(f"{task.spec!r} is not a learner")
     opponent = make_player(game, task.against, seed=curve_seed(task.seed, -1, task.learner, -1))
-    self_play = hasattr(learner, "self_play")
-    if self_play:  # compile the self-play (az: JAX) off the clock, on a copy that is thrown away
-        warm_up: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -4))
-        warm_up.self_play(1)
-    start = self_play_games(learner) if self_play else 0
+    self_play = learner if isinstance(learner, SelfPlaying) else None
+    if self_play is not None:  # compile the self-play (az: JAX) off the clock, on a copy thrown away
+        warm_up = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -4))
+        if isinstance(warm_up, SelfPlaying):
+            warm_up.self_play(1)
+    start = self_play_games(self_play) if self_play is not None else 0
     found = [measure(task, learner, 0, 0, 0.0)]
     played, trained, index = 0, 0.0, 0
     step = None if task.seconds is None else task.seconds / task.points
@@ -160,9 +163,9 @@ def run_curve(task: CurveTask, on_game: Callable[[GameRecord[Any], int], None] |
 
     while not finished():
         started = time.perf_counter()
-        if self_play:
-            learner.self_play(1)
-            played = self_play_games(learner) - start
+        if self_play is not None:
+            self_play.self_play(1)
+            played = self_play_games(self_play) - start
         else:
             seat = learner_seat(task.side, index)
             seats = [learner, opponent] if seat == 0 else [opponent, learner]
