@@ -213,3 +213,12 @@ def test_a_named_learner_made_through_the_api_comes_with_what_the_store_keeps() 
     assert graded[0] == graded[1] != graded[2]
     # with train on (the spec's default) it is loaded too, and learns from there
     assert gamelearn.make_player(game, "ntuple:name=t").describe()["games"] == games_learnt
+
+
+def test_a_frozen_named_learner_is_only_read(isolated_home: Path) -> None:
+    """With ``train=off`` make_player reads the store and writes nothing: a name kept nowhere yet
+    gives a learner that knows nothing, and no store file is made for it."""
+    game = gamelearn.get_game("tictactoe")
+    menace = gamelearn.make_player(game, "menace:name=nobody,train=off", seed=1)
+    assert menace.describe()["games"] == 0
+    assert list(isolated_home.rglob("*")) == []

@@ -31,13 +31,22 @@ def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     """A player for ``game`` from a spec (``NAME`` or ``NAME:opt=value,...``, as
     :func:`gamelearn.players.registry.make_player` reads it); a kept learner (``menace:name=mine``,
     ``thesis:memory=NAME``) comes loaded with what the default store keeps for it, as
-    :func:`gamelearn.load_player` loads it.  A frozen learner (``train=off``) is read, never
-    written; a name nothing is kept under yet gives a learner that knows nothing.
-    ValueError for an unknown kind or option, or a kept value the learner refuses."""
+    :func:`gamelearn.load_player` loads it.  A frozen learner (``train=off``) is read through a
+    read-only store and never written; a name nothing is kept under yet gives a learner that knows
+    nothing.  ValueError for an unknown kind or option, or a kept value the learner refuses."""
     player = make_new_player(game, spec, seed=seed)
-    keeper = _default_keeper_for([player])
-    if keeper is not None:
-        keeper.attach_once(player)
+    if isinstance(player, Learner):
+        from .keeper import Keeper, default_keeper, reading_keeper
+        from .store.database import default_store_path
+        from .store.store import Store
+
+        if Keeper.is_kept(player):
+            if player.trains:
+                default_keeper().attach_once(player)
+            elif default_store_path().exists():
+                reading_keeper().attach(player)
+            else:  # nothing is kept yet (but a memory file may be): a store that makes no file
+                Keeper(Store(readonly=True)).attach(player)
     return player
 
 
