@@ -153,6 +153,7 @@ def all_command_paths() -> list[list[str]]:
     return paths
 
 
+@pytest.mark.slow  # every command's help, each its own process
 def test_help_everywhere() -> None:
     paths = all_command_paths()
     assert ["play"] in paths and ["rules"] in paths and ["players"] in paths
@@ -162,6 +163,7 @@ def test_help_everywhere() -> None:
         assert "Usage:" in result.output
 
 
+@pytest.mark.slow  # the installed command in a process
 def test_the_installed_command_with_a_real_terminal_pipe() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--first", "human", "--second", "human"],

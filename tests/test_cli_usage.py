@@ -122,6 +122,7 @@ def test_another_game_is_offered_after_one_ends() -> None:
     assert done.output.count("A draw after 9 plies") == 2 and done.output.count("Play again? [y/N]") == 2
 
 
+@pytest.mark.slow  # the command under a terminal, in a process
 def test_at_a_terminal_the_prompt_has_readline_history() -> None:
     """Through a pty: ``?`` then the up arrow and Enter lists the legal moves twice (readline gave
     back the line); without readline the arrow would be refused as a control sequence."""
@@ -160,6 +161,7 @@ def test_at_a_terminal_the_prompt_has_readline_history() -> None:
     assert seen.count(b"Legal moves") == 2, seen.decode(errors="replace")[-500:]
 
 
+@pytest.mark.slow  # a Dask scheduler
 def test_a_dask_scheduler_without_workers_is_named_in_bounded_time(monkeypatch: pytest.MonkeyPatch) -> None:
     from dask.distributed import LocalCluster
 

@@ -26,7 +26,7 @@ LEARNERS = [
     ("teeko", "thesis", "random"),
     pytest.param("tictactoe", "az:simulations=4", "random", marks=pytest.mark.slow),  # JAX
     ("tictactoe", "ntuple", "random"),
-    ("teeko", "ntuple:search=2", "random"),
+    pytest.param("teeko", "ntuple:search=2", "random", marks=pytest.mark.slow),  # a 2-ply search a move
 ]
 
 

@@ -67,6 +67,7 @@ def test_export_into_a_missing_folder_is_a_value_error_and_creates_nothing(tmp_p
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # matplotlib
 def test_the_learning_curve_png_is_0644_and_a_missing_folder_is_not_made(tmp_path: Path, umask_022: None) -> None:
     result = small_result()
     png = tmp_path / "curve.png"

@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from gamelearn.experiments import thesis_experiment as te
 
+pytestmark = pytest.mark.slow  # the thesis experiment: batches of games, a Dask cluster
+
 
 def test_conditions_map_to_the_programs_fixes():
     from gamelearn.players.thesis.fixes import Fixes

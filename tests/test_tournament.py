@@ -139,6 +139,7 @@ def test_colours_alternate_and_points_add_up() -> None:
     assert all(g.winner == 3 for g in perfect_vs_sharp if g.players[1] == 3)
 
 
+@pytest.mark.slow  # local processes and a Dask cluster
 def test_runners_give_identical_results() -> None:
     arguments = dict(game="tictactoe", specs=["random", "menace", "perfect"], games_per_pair=4, seed=21, grade=True)
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
