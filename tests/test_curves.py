@@ -125,7 +125,7 @@ def test_the_command_writes_png_csvs_and_json(tmp_path):
     assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert csv_path.read_text().splitlines()[0] == DOCUMENTED
     assert points_path.read_text().splitlines()[0] == DOCUMENTED_POINTS
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(tmp_path / "home" / "gamelearn.sqlite3") as store:
         assert [r["rows"] for r in store.results("curves")] == [payload["rows"]]

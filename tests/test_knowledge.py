@@ -13,7 +13,7 @@ import pytest
 import gamelearn
 from gamelearn.keeper import Keeper
 from gamelearn.players.knowledge import Learner
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 #: (game, learner spec, opponent): every kind of learner on every game it learns.
 LEARNERS = [

@@ -18,8 +18,8 @@ from gamelearn import play_game
 from gamelearn.cli.main import app
 from gamelearn.experiments import matchbox as experiments
 from gamelearn.players.matchbox import HerPlayer, MenacePlayer
-from gamelearn.store.db import Store
 from gamelearn.store.json_files import write_json_file
+from gamelearn.store.store import Store
 
 runner = CliRunner()
 HEXAPAWN = gamelearn.get_game("hexapawn")

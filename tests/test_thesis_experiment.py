@@ -79,7 +79,7 @@ def test_bad_configurations_are_refused(thesis_data: Path):
 
 def test_experiment_command(thesis_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     from gamelearn.cli.main import app
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     runner = CliRunner()
     monkeypatch.setenv("GAMELEARN_THESIS_DATA", str(thesis_data))  # where a user says the memory is

@@ -20,7 +20,7 @@ from gamelearn.experiments.tournament import (
     run_tournament,
     wilson_interval,
 )
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 runner = CliRunner()
 
@@ -234,7 +234,7 @@ def test_regression_a_pair_waited_for_the_write_lock_to_load_a_frozen_learner() 
     import subprocess
     import sys
 
-    from gamelearn.store.db import default_store_path
+    from gamelearn.store.store import default_store_path
 
     game = gamelearn.get_game("tictactoe")
     trainee = gamelearn.make_player(game, "menace:name=held", seed=1)

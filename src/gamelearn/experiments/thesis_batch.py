@@ -37,24 +37,24 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from ..players.hangs import OpeningHang
 from ..players.thesis.board import digits, key
 from ..players.thesis.engine import EngineState, Settings, decide, play
 from ..players.thesis.evaluation import has_four
 from ..players.thesis.fixes import Fixes
 from ..players.thesis.heuristics import NoMoveError
 from ..players.thesis.memory import Memory
-from ..players.thesis.opening import OpeningHang
 from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from ..store.files import AtomicFile
-from ..store.thesis_files import read_memory, write_stat
-from ..store.thesis_memories import MemoryRef, load_stat, save_stat, write_memory
+from ..store.thesis_files import read_memory, write_memory, write_stat
+from ..store.thesis_memories import MemoryRef, load_stat, save_stat
 from .interrupts import signals_deferred
 from .thesis_trace import Tracer, ply_line
 
 if TYPE_CHECKING:
     from ..knowledge_formats import ThesisMemory
-    from ..store.db import Store
+    from ..store.store import Store
 
 MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
 
