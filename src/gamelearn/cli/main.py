@@ -107,15 +107,20 @@ def play(
     from ..players.knowledge import Learner
     from .common import check_store
 
-    if chosen_for_you:
-        console.print(f"Your opponent is {second}.", markup=False)
-
     for player in players:
         # An unnamed learner is kept too, as the default opponent is: what you teach it lasts.
         if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
             player.keep_as(PLAY_LEARNER_NAME)
+    keeper = default_keeper()
     if any(isinstance(player, Learner) and player.keep_name() is not None for player in players):
         check_store()  # a learner is kept there: a store it cannot be kept in is named before the game
+        for player in dict.fromkeys(players):
+            try:  # loaded now, before a line is printed: a damaged learner, one being trained, in one line
+                keeper.attach_once(player)
+            except ValueError as error:
+                fail(str(error))
+    if chosen_for_you:
+        console.print(f"Your opponent is {second}.", markup=False)
     for player in dict.fromkeys(players):
         if isinstance(player, Learner) and player.keep_name() is not None:
             fresh = "name" if player.kind != "thesis" else "memory"
@@ -136,7 +141,7 @@ def play(
     while True:  # a game, then another while the person at the terminal says yes
         console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
         try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
-            session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
+            session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=keeper)
         except ValueError as error:
             fail(str(error))
         if session.run() is None:

@@ -59,6 +59,9 @@ CREATE TABLE IF NOT EXISTS web_games (
 CREATE TABLE IF NOT EXISTS chart_starts (
     owner TEXT NOT NULL, learner TEXT NOT NULL, game TEXT NOT NULL, after_record INTEGER NOT NULL,
     PRIMARY KEY (owner, learner, game));
+CREATE TABLE IF NOT EXISTS leases (
+    owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
+    taken REAL NOT NULL, PRIMARY KEY (owner, kind, name));
 """
 #: Before chart_starts, a chart's reset was kept as a learner of this kind named LEARNER-GAME.
 _OLD_CHART_RESET_KIND = "web-chart-reset"

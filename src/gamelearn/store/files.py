@@ -210,7 +210,8 @@ def sync_folder(folder: Path) -> None:
 _TEMPORARY = re.compile(r"(?:(?P<pid>[0-9a-f]{1,16})-)?[0-9a-f]{12}")
 
 
-def _process_runs(pid: int) -> bool:
+def process_runs(pid: int) -> bool:
+    """True if a process of this pid runs (on POSIX; elsewhere always True: no cheap, safe check)."""
     if os.name != "posix":
         return True  # no cheap, safe check: leave it to the age rule
     try:
@@ -250,7 +251,7 @@ def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Pat
         if not stat.S_ISREG(info.st_mode):
             continue
         pid = int(match["pid"], 16) if match["pid"] else None
-        dead = pid is not None and pid != os.getpid() and not _process_runs(pid)
+        dead = pid is not None and pid != os.getpid() and not process_runs(pid)
         if dead or now - info.st_mtime > STALE_SECONDS:
             try:
                 os.unlink(entry.path)
