@@ -76,20 +76,27 @@ def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
 
 
 def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None, verify: bool, as_json: bool) -> None:
-    from ..solve.table import TableError
-    from ..solve.teeko import default_path, solve_teeko
+    from ..solve.table import TableError, check_room, clear_stale_temporaries, table_size
+    from ..solve.teeko import default_path, solve_teeko, variant_of
 
     target = path or default_path(game)
+    clear_stale_temporaries(target)  # what a build killed while it wrote left behind
     built = None
+    missing = ""
     if not force:
         try:
             solution = solve_teeko(game, path=target)
         except TableError as error:
             if stats:  # the census of a table that is not there: say how to build it
                 fail(str(error))
-            err_console.print(f"{str(error).split(';')[0]}: building it.", markup=False)
-            force = True
+            missing, force = str(error).split(";")[0], True
     if force:
+        try:  # a folder that cannot take the table: one line, before the build
+            check_room(target, table_size(variant_of(game)))
+        except TableError as error:
+            fail(str(error))
+        if missing:
+            err_console.print(f"{missing}: building it.", markup=False)
         built = _build_teeko(game, target)
         solution = solve_teeko(game, path=target)
     _print_teeko(solution, target, built, stats, as_json)
