@@ -81,9 +81,9 @@ class GameCounter:
         if not processes:  # the tasks run here, one after another: each game is heard at once
             self.queue = _Direct(self._hear)
             return
-        import multiprocessing
+        from .runners import started_manager
 
-        self.manager = multiprocessing.Manager()  # a queue the worker processes can reach, picklable
+        self.manager = started_manager()  # a queue the worker processes can reach, picklable
         self.queue = self.manager.Queue()
         self.thread = threading.Thread(target=self._drain, daemon=True)
         self.thread.start()
