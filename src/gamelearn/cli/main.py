@@ -8,6 +8,7 @@ import importlib.util
 import os
 import signal
 import sys
+from typing import Any
 
 import typer
 
@@ -76,6 +77,28 @@ def make_or_fail(game: Game, spec: str, seed: int | None, option: str):
         fail(f"{option}: {error}")
 
 
+def kept_players(players: list[Any]) -> Any:
+    """The default store's keeper, with every kept learner of ``players`` loaded from it (an
+    unnamed learner that trains is kept as the default opponent is: what you teach it lasts).
+    The store, a damaged learner, one a training run holds: refused in one line, before the game."""
+    from ..keeper import Keeper, default_keeper
+    from ..players.knowledge import Learner
+    from .common import check_store
+
+    for player in players:
+        if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
+            player.keep_as(PLAY_LEARNER_NAME)
+    keeper = default_keeper()
+    if any(isinstance(player, Learner) and player.keep_name() is not None for player in players):
+        check_store()  # a learner is kept there: a store it cannot be kept in is named before the game
+        for player in dict.fromkeys(players):
+            try:
+                keeper.attach_once(player)
+            except ValueError as error:
+                fail(str(error))
+    return keeper
+
+
 def play(
     game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
     first: str = typer.Option(
@@ -103,22 +126,9 @@ def play(
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
     ]
-    from ..keeper import Keeper, default_keeper
     from ..players.knowledge import Learner
-    from .common import check_store
 
-    for player in players:
-        # An unnamed learner is kept too, as the default opponent is: what you teach it lasts.
-        if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
-            player.keep_as(PLAY_LEARNER_NAME)
-    keeper = default_keeper()
-    if any(isinstance(player, Learner) and player.keep_name() is not None for player in players):
-        check_store()  # a learner is kept there: a store it cannot be kept in is named before the game
-        for player in dict.fromkeys(players):
-            try:  # loaded now, before a line is printed: a damaged learner, one being trained, in one line
-                keeper.attach_once(player)
-            except ValueError as error:
-                fail(str(error))
+    keeper = kept_players(players)  # loaded before a line is printed: a refusal is the only line
     if chosen_for_you:
         console.print(f"Your opponent is {second}.", markup=False)
     for player in dict.fromkeys(players):

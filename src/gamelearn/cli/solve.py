@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from ..games import Game, IllegalMove, get_game
+from ..games.base import shown_text
 from ..solve import Solution, solve
 from .common import GAME_HELP, complete_game, console, err_console, fail, print_json
 
@@ -306,7 +307,7 @@ def analyze_command(
         try:
             state = game.play(state, move)
         except IllegalMove as error:
-            fail(f"move {number} {move!r}: {error.reason}")
+            fail(f"move {number} {shown_text(move)}: {error.reason}")
     solution = _solution_or_fail(game)
     mover = game.to_move(state)
     value, distance = solution.outcome(state)

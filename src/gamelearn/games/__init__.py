@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import TYPE_CHECKING, Game, GameFacts, GameOption, IllegalMove
+from .base import TYPE_CHECKING, Game, GameFacts, GameOption, IllegalMove, shown_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -63,7 +63,7 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
     key = _ALIASES.get(name, name)
     if key not in _CLASSES:
         hint = did_you_mean(name, [*GAME_NAMES, *_ALIASES])
-        raise ValueError(f"unknown game {name or spec!r}{hint}; valid games: {', '.join(GAME_NAMES)}")
+        raise ValueError(f"unknown game {shown_text(name or spec)}{hint}; valid games: {', '.join(GAME_NAMES)}")
     declared = {option.name: option for option in game_options(key)}
     given: dict[str, str] = {}
     for piece in rest.split(",") if rest.strip() else []:
@@ -72,9 +72,9 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
         if option not in declared:
             names = ", ".join(declared) or "none"
             hint = did_you_mean(option, declared)
-            raise ValueError(f"unknown option {option!r} for game {key!r}{hint}; valid options: {names}")
+            raise ValueError(f"unknown option {shown_text(option)} for game {key!r}{hint}; valid options: {names}")
         if not eq or not value:
-            raise ValueError(f"option {option!r} of game {key!r} needs a value: {option}=VALUE")
+            raise ValueError(f"option {shown_text(option)} of game {key!r} needs a value: {option[:40]}=VALUE")
         if option in given:
             raise ValueError(f"option {option!r} of game {key!r} is given twice")
         from .teeko_forms import check_option  # Teeko's forms' module: only a spec with options needs it
