@@ -291,7 +291,7 @@ class FileLock:
     ever.  The lock file is removed on release; a lock taken on a file another process has just
     removed is taken again on the new one (the inode is compared), so two processes never both
     hold it.  Where ``fcntl`` does not exist (Windows) the ``filelock`` library's lock is taken
-    instead (``LockFileEx``, which Windows releases with its process too), on the same file.
+    instead (its Windows lock, which Windows releases with its process too), on the same file.
     """
 
     def __init__(self, path: Path | str, shown: str | None = None) -> None:
