@@ -8,7 +8,7 @@ import importlib.util
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -35,6 +35,9 @@ from .common import (
 )
 from .play import TerminalGame, play_again
 from .usage import OneLineErrors
+
+if TYPE_CHECKING:
+    from ..players.base import Player
 
 quiet_flag_types()
 
@@ -126,29 +129,48 @@ def play(
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
     ]
-    from ..players.knowledge import Learner
-
     keeper = kept_players(players)  # loaded before a line is printed: a refusal is the only line
     if chosen_for_you:
         console.print(f"Your opponent is {second}.", markup=False)
-    for player in dict.fromkeys(players):
-        if isinstance(player, Learner) and player.keep_name() is not None:
-            fresh = "name" if player.kind != "thesis" else "memory"
-            how = "it learns from this game" if player.trains else "frozen (train=off): it learns nothing"
-            console.print(
-                f"{player.kind} is kept in the store as {player.keep_name()!r}: {how}; "
-                f"give {player.kind}:{fresh}=NEW to start a fresh one.",
-                markup=False,
-            )
-    names = []
+    say_kept(players)
+    play_games(game, players, seat_names(players, (first, second)), max_plies, keeper)
+
+
+def say_kept(players: list[Player]) -> None:
+    """Each kept learner named, with whether it learns from this game."""
+    from ..players.knowledge import Learner
+
+    for learner in dict.fromkeys(players):
+        if not isinstance(learner, Learner) or learner.keep_name() is None:
+            continue
+        fresh = "name" if learner.kind != "thesis" else "memory"
+        how = "it learns from this game" if learner.trains else "frozen (train=off): it learns nothing"
+        console.print(
+            f"{learner.kind} is kept in the store as {learner.keep_name()!r}: {how}; "
+            f"give {learner.kind}:{fresh}=NEW to start a fresh one.",
+            markup=False,
+        )
+
+
+def seat_names(players: list[Player], typed: tuple[str, str]) -> list[str]:
+    """One person is "You"; two people at one terminal are "Player 1" and "Player 2".  A program is
+    named as it was typed (its full spec spells out defaults such as c=1.4142135623730951), a
+    learner by its spec, which says the name it is kept under."""
+    from ..players.knowledge import Learner
+
     humans = sum(player.is_human for player in players)
-    for index, (player, typed) in enumerate(zip(players, (first, second), strict=True)):
-        # One person is "You"; two people at one terminal are "Player 1" and "Player 2".  A program is
-        # named as it was typed (its full spec spells out defaults such as c=1.4142135623730951), a
-        # learner by its spec, which says the name it is kept under.
-        shown = player.spec() if isinstance(player, Learner) else typed.strip()
+    names = []
+    for index, (player, spec) in enumerate(zip(players, typed, strict=True)):
+        shown = player.spec() if isinstance(player, Learner) else spec.strip()
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else shown)
-    while True:  # a game, then another while the person at the terminal says yes
+    return names
+
+
+def play_games(game: Game, players: list[Player], names: list[str], max_plies: int, keeper: Any) -> None:
+    """A game, then another while the person at the terminal says yes, its learners kept by
+    ``keeper``; what each kept learner learned is said after each game."""
+    humans = any(player.is_human for player in players)
+    while True:
         console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
         try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
             session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=keeper)

@@ -68,7 +68,8 @@ CREATE TABLE IF NOT EXISTS leases (
     owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
     taken REAL NOT NULL, PRIMARY KEY (owner, kind, name));
 """
-#: Before chart_starts, a chart's reset was kept as a learner of this kind named LEARNER-GAME.
+#: A chart's reset in a store written without chart_starts: a learner of this kind named
+#: LEARNER-GAME, moved into chart_starts when the store is opened.
 _OLD_CHART_RESET_KIND = "web-chart-reset"
 
 
