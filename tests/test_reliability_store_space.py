@@ -74,6 +74,7 @@ def test_a_store_cut_to_nothing_is_damaged(tmp_path: Path):
     assert path.stat().st_size == 0  # left as it was, for a person to look at
 
 
+@pytest.mark.slow  # eight processes started
 def test_a_store_made_by_many_processes_at_once_is_never_seen_empty(tmp_path: Path):
     # Eight processes open one new store at once: none meets a 0-byte file (it is made whole, then
     # linked into place), so none calls it damaged.

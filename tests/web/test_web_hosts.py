@@ -49,6 +49,7 @@ def ask(port: int, method: str, path: str, host: str | None, origin: str | None 
         connection.close()
 
 
+@pytest.mark.slow  # a real server started
 def test_a_forged_host_is_a_400_before_the_origin_check(port: int) -> None:
     for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}", f"gl.example.evil:{port}"):
         status, body = ask(port, "POST", "/api/games", host, origin=f"http://{host}")
@@ -58,6 +59,7 @@ def test_a_forged_host_is_a_400_before_the_origin_check(port: int) -> None:
     assert ask(port, "GET", "/", None)[0] == 400  # no Host at all (HTTP/1.0)
 
 
+@pytest.mark.slow  # a real server started
 def test_the_page_and_its_changes_are_served_on_every_own_name(port: int) -> None:
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"gl.example:{port}", "gl.example"):
         status, page = ask(port, "GET", "/", host)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
 from web_support import refused, start
 
 from gamelearn.web.guards import OWNER_COOKIE
@@ -26,6 +27,7 @@ with Keeper(Store(sys.argv[2]), sys.argv[1]).writing_whole(learner):
 """
 
 
+@pytest.mark.slow  # a holder process started
 def test_a_learner_another_process_trains_is_a_409_before_the_game(client: Any, app: Any) -> None:
     start(client, "tictactoe", ["menace", "random"])  # the browser's MENACE, kept under its owner id
     owner = client.cookies[OWNER_COOKIE]
