@@ -25,7 +25,7 @@ REFUSAL = "ntuple 't2' is being trained; play it frozen with train=off or wait"
 
 
 def stored_games(home: Path) -> int:
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(home / "gamelearn.sqlite3") as store:
         payload = store.load_learner("ntuple", "tictactoe/t2")
@@ -77,7 +77,7 @@ def test_plays_beside_a_trainer_are_refused_up_front_and_every_lesson_said_learn
     trainer.send_signal(signal.SIGINT)
     trainer.wait(timeout=120)
     assert trainer.returncode == 130, trainer.stderr.read()
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(home / "gamelearn.sqlite3") as store:
         (run,) = store.results("train")
@@ -89,7 +89,7 @@ def test_plays_beside_a_trainer_are_refused_up_front_and_every_lesson_said_learn
 
 
 def test_a_lease_left_by_a_killed_process_holds_nothing(tmp_path: Path):
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     with Store(tmp_path / "s.sqlite3") as store:
@@ -108,7 +108,7 @@ def test_a_run_that_begins_during_a_game_refuses_its_lesson_and_keeps_the_store_
     from gamelearn.keeper import Keeper, LearnerInTraining
     from gamelearn.match import Match
     from gamelearn.players.registry import make_player
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     game = get_game("tictactoe")
     store = Store(tmp_path / "s.sqlite3")
@@ -131,7 +131,7 @@ def test_a_frozen_learner_plays_beside_a_trainer(tmp_path: Path):
     from gamelearn.keeper import Keeper
     from gamelearn.match import play_game
     from gamelearn.players.registry import make_player
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     game = get_game("tictactoe")
     store = Store(tmp_path / "s.sqlite3")

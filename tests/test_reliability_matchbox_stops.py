@@ -49,7 +49,7 @@ def stopped_run(home: Path, how: signal.Signals, background: bool, *args: str) -
     assert process.returncode == 128 + how, said
     assert "learners had finished; they are kept:" in said and "(marked stopped)" in said, said
     assert "Traceback" not in said
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(home / "gamelearn.sqlite3") as store:
         (result,) = store.results(args[0])

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.store.db import Store, StoreError
+from gamelearn.store.store import Store, StoreError
 from reliability_support import gamelearn, one_error_line, small_file_system
 
 BATCH = ("teeko", "batch", "--first-memory", "a", "--second-memory", "b", "--new", "--quiet")
@@ -79,7 +79,7 @@ def test_a_store_made_by_many_processes_at_once_is_never_seen_empty(tmp_path: Pa
     # Eight processes open one new store at once: none meets a 0-byte file (it is made whole, then
     # linked into place), so none calls it damaged.
     path = tmp_path / "gamelearn.sqlite3"
-    code = f"from gamelearn.store.db import Store; Store({str(path)!r}).close(); print('ok')"
+    code = f"from gamelearn.store.store import Store; Store({str(path)!r}).close(); print('ok')"
     starters = [
         subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(8)

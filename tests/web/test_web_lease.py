@@ -17,7 +17,7 @@ HOLD = """
 import sys
 from gamelearn import get_game
 from gamelearn.keeper import Keeper
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 from gamelearn.web.learners import browser_learner
 
 learner = browser_learner(get_game("tictactoe"), "menace")

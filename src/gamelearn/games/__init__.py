@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from .base import TYPE_CHECKING, Game, GameFacts, GameOption, IllegalMove, shown_text
+from .base import Game, GameFacts, GameOption, IllegalMove, shown_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
