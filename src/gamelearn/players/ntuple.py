@@ -110,6 +110,12 @@ class Trainer:
         shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
         self.coherence = np.zeros(shape, np.float32)
 
+    @property
+    def whole_batches(self) -> bool:
+        """Each batch plays exactly ``games_per_batch`` games (a training for N games can end on a
+        smaller last batch)."""
+        return True
+
     def play_in_batches_of(self, games: int) -> None:
         if games < 1:
             raise ValueError(f"games at once must be at least 1, not {games}")
