@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gamelearn
+from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments.api_progress import Milestones
 from gamelearn.experiments.training import Budget
@@ -45,7 +46,7 @@ def test_budgets_that_cannot_be_met_are_refused_in_one_line() -> None:
 
 
 def test_az_with_busy_slots_refuses_a_budget_of_games_naming_its_batch() -> None:
-    pytest.importorskip("jax", reason="the neural extra (jax, equinox, optax, mctx) is not installed")
+    need("neural", "jax")
     with pytest.raises(ValueError, match="plays 32 games at once"):
         gamelearn.train("teeko", "az", games=100, grade=False)
 

@@ -17,6 +17,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
+from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments import runners
 from gamelearn.games import get_game
@@ -164,6 +165,7 @@ def test_at_a_terminal_the_prompt_has_readline_history() -> None:
 
 
 def test_a_dask_scheduler_without_workers_is_named_in_bounded_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    need("dask", "distributed")
     from dask.distributed import LocalCluster
 
     monkeypatch.setattr(runners, "DASK_WORKER_WAIT", 1.0)

@@ -165,6 +165,11 @@ class Grades(list[GradeReport]):
     def to_dict(self) -> dict[str, Any]:
         return {"grades": [report.to_dict() for report in self]}
 
+    def _repr_html_(self) -> str:
+        from .grading import grades_html
+
+        return grades_html(self)
+
     def to_dataframe(self) -> Any:
         """A row a spec: its suite, the suite's size, and the shares keeps, best, blunders."""
         columns = ("spec", "suite", "size", "keeps", "best", "blunders")
