@@ -187,7 +187,8 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
     with progress_bar(err_console, "solving the forms", 32, "forms") as progress:
 
         def report(spec: str, done: int, total: int) -> None:
-            progress.set(done, total=total, description=f"solved {spec}")
+            # a bar names the last form solved; plain lines (off a terminal) keep their one label
+            progress.set(done, total=total, description=f"solved {spec}" if progress.rich is not None else None)
 
         result = solve_forms(steps=steps, report=report, keep=folder, keep_only=None if keep else set(defaults))
     table = Table(
