@@ -83,7 +83,8 @@ def train(
         str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
     ],
     learner: Annotated[
-        str, typer.Argument(metavar="LEARNER", help="a self-play learner: ntuple or az (a spec, e.g. ntuple:seed=2)")
+        str,
+        typer.Argument(metavar="LEARNER", help="a self-play learner: ntuple or az (a spec, e.g. az:simulations=16)"),
     ],
     name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
     minutes: Annotated[
