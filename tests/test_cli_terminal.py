@@ -165,7 +165,8 @@ def comparable(text: str) -> str:
     return RESULT_NUMBER.sub(r"\1N", STAMP.sub("STAMP", "".join(timed.split())))
 
 
-@pytest.mark.timeout(900)  # the whole tour, twice: minutes on a loaded machine
+@pytest.mark.slow  # the whole tour, twice
+@pytest.mark.timeout(900)  # minutes on a loaded machine
 def test_the_tour_reads_at_80_columns_and_runs_twice_the_same(
     isolated_home: Path, width_80: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -256,6 +257,7 @@ def all_command_paths() -> list[list[str]]:
     return paths
 
 
+@pytest.mark.slow  # every command's help, each its own process
 def test_every_help_screen_reads_at_80_columns(isolated_home: Path) -> None:
     paths = all_command_paths()
     assert ["teeko", "batch"] in paths and ["tournament"] in paths and ["her", "export"] in paths

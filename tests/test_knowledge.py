@@ -25,7 +25,7 @@ LEARNERS = [
     ("hexapawn", "td", "random"),
     ("teeko", "td:epsilon=0.3", "random"),
     ("teeko", "thesis", "random"),
-    pytest.param("tictactoe", "az:simulations=4", "random", marks=needs("neural", "jax")),
+    pytest.param("tictactoe", "az:simulations=4", "random", marks=[pytest.mark.slow, needs("neural", "jax")]),
     ("tictactoe", "ntuple", "random"),
     ("teeko", "ntuple:search=2", "random"),
 ]

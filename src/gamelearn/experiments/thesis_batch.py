@@ -48,7 +48,7 @@ from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from ..store.files import AtomicFile
 from ..store.thesis_files import read_memory, write_stat
-from ..store.thesis_memories import MemoryRef, load_stat, save_stat, write_memory_entries
+from ..store.thesis_memories import MemoryRef, load_stat, save_stat, write_memory
 from .interrupts import signals_deferred
 
 if TYPE_CHECKING:
@@ -506,7 +506,7 @@ class BatchKeeper:
         if ref.path is not None:  # a thesis file: the batch's own copy, whole, if it learned anything
             if kept.memory.take_changes():
                 try:
-                    write_memory_entries(list(kept.memory.entries()), ref.path)
+                    write_memory(list(kept.memory.entries()), ref.path)
                 except (OSError, ValueError) as error:
                     raise ValueError(f"{kept.label}: cannot write {ref.label}: {error}") from None
             return

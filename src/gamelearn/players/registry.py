@@ -42,8 +42,8 @@ class Option:
         return f"{self.name}={self.default}" + (f" ({bounds[0]}..{bounds[1]})" if bounds else "")
 
 
-#: What a top of a range promises: a move takes at most about a minute (measured on a 2-core machine
-#: shared with others; a faster one has room to spare).  Above it a move would take minutes or,
+#: What a top of a range promises: a move takes at most about a minute (on a 2-core machine shared
+#: with others; a faster one has room to spare; docs/performance.md gives the figures).  Above it a move would take minutes or,
 #: for Teeko's deep searches, longer than anyone waits: silence, not a game.
 WORK_LIMIT = "a move takes at most about a minute"
 
