@@ -165,10 +165,10 @@ def first_words(solution: Any, start: Any) -> str:
         counts[outcome] = counts.get(outcome, 0) + 1
     if set(counts) == {(0, None)}:
         return "all draws"
-    words = {1: "win", 0: "draw", -1: "loss"}
+    words = {1: ("win", "wins"), 0: ("draw", "draws"), -1: ("loss", "losses")}
     parts = []
     for (value, distance), count in sorted(counts.items(), key=lambda item: (-item[0][0], item[0][1] or 0)):
-        word = words[value] + ("s" if count != 1 else "")
+        word = words[value][count != 1]
         parts.append(f"{count} {word}" + ("" if distance is None else f" in {plies(distance)}"))
     return ", ".join(parts)
 
