@@ -9,7 +9,7 @@ against the exact solution (``grade_player``): the share of moves that keep the 
 
 Time is *training* time, on two clocks: the wall clock's seconds while the learner plays and
 learns, and this process's CPU seconds over the same spans (``time.process_time``: every thread).
-Both count from the first game (a learner that compiles, az, compiles before the clocks start) and
+Both count from the first game (a learner that compiles, az or ntuple, compiles before the clocks start) and
 leave out the time spent grading, so that a checkpoint more or less does not change how long it
 trained.  A budget (:class:`Budget`) is on one clock, named with every figure it gives: on a
 shared machine a wall minute may buy a fraction of a CPU minute.
@@ -276,7 +276,7 @@ def train_self_play(
             on_checkpoint(point)
         kept()
 
-    # Training time counts from the first game: a learner that can compile first (az) does so here.
+    # Training time counts from the first game: a learner that can compile first (az, ntuple) does so here.
     compile_first = getattr(run.trainer, "compile", None)
     if callable(compile_first):
         compile_first()
