@@ -10,7 +10,7 @@ import gamelearn
 from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments.api_progress import Milestones
-from gamelearn.experiments.training import Budget
+from gamelearn.experiments.budget import Budget
 
 runner = CliRunner()
 

@@ -19,7 +19,8 @@ from rich.table import Table
 
 from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
-from ..experiments.training import Budget, Checkpoint, Training, TrainingInterrupted, TrainingResult
+from ..experiments.budget import Budget
+from ..experiments.training import Checkpoint, Training, TrainingInterrupted, TrainingResult
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES

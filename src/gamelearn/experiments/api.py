@@ -26,12 +26,13 @@ from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
 from .api_frames import dataframe
 from .api_progress import progress_of
+from .budget import Budget
 from .curves import CurvesResult, Point, run_curves
 from .grading import GradeReport
 from .grading import grade as grade_specs
 from .pairs import Sprt
 from .tournament import TournamentResult, run_tournament
-from .training import Budget, Checkpoint, Training, TrainingResult
+from .training import Checkpoint, Training, TrainingResult
 
 #: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
 MAX_TRAIN_MINUTES = 7 * 24 * 60
