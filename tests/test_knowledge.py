@@ -14,7 +14,7 @@ import gamelearn
 from extras import needs
 from gamelearn.keeper import Keeper
 from gamelearn.players.knowledge import Learner
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 #: (game, learner spec, opponent): every kind of learner on every game it learns.
 LEARNERS = [
@@ -27,7 +27,7 @@ LEARNERS = [
     ("teeko", "thesis", "random"),
     pytest.param("tictactoe", "az:simulations=4", "random", marks=[pytest.mark.slow, needs("neural", "jax")]),
     ("tictactoe", "ntuple", "random"),
-    ("teeko", "ntuple:search=2", "random"),
+    pytest.param("teeko", "ntuple:search=2", "random", marks=pytest.mark.slow),  # a 2-ply search a move
 ]
 
 

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..games import Game
 from ..keeper import Keeper
-from ..players.knowledge import Learner
+from ..players.knowledge import K, Learner
 from ..players.registry import graded_spec, make_player
 from .budget import Budget
 from .grading import GradeReport, grade_player
@@ -41,8 +42,41 @@ from .suites import get_suite
 #: Between checkpoints, a training run keeps its learner at least this often (seconds).
 KEEP_EVERY_SECONDS = 30.0
 
+S = TypeVar("S", bound=Hashable)
 
-def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
+
+class BatchSettings(Protocol):
+    """What a run reads of a self-play trainer's settings."""
+
+    @property
+    def games_per_batch(self) -> int: ...
+
+
+class SelfPlayTrainer(Protocol):
+    """What a run reads of a self-play learner's trainer (az's and ntuple's): its counters."""
+
+    games: int
+    positions: int
+    steps: int
+    last_loss: tuple[float, float]
+
+    @property
+    def settings(self) -> BatchSettings: ...
+
+    def play_in_batches_of(self, games: int) -> None: ...
+
+
+@runtime_checkable
+class SelfPlaying(Protocol):
+    """A learner that teaches itself by self-play batches (az, ntuple): ``self_play(batches)``
+    plays and learns that many batches and returns the positions it played."""
+
+    trainer: SelfPlayTrainer
+
+    def self_play(self, batches: int = 1) -> int: ...
+
+
+def frozen_copy(player: Learner[S, K], spec: str, seed: int | None = None) -> Learner[S, K]:
     """A new player made from ``spec`` (a frozen one: train=off) holding ``player``'s knowledge."""
     copy = make_player(player.game, spec, seed=player.seed if seed is None else seed)
     if not isinstance(copy, Learner):
@@ -51,18 +85,18 @@ def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
     return copy
 
 
-def grade_learner(game: Game, spec: str, learner: Any, seed: int = 0) -> GradeReport:
+def grade_learner(game: Game[S], spec: str, learner: Learner[S, Any], seed: int = 0) -> GradeReport:
     """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the whole suite."""
     return grade_player(frozen_copy(learner, graded_spec(game, spec), seed), get_suite(game), seed=seed, spec=spec)
 
 
-def suite_label(game: Game) -> str:
+def suite_label(game: Game[Any]) -> str:
     """The suite's name and size, as a chart's title or a header says it: 'hexapawn-v1, 27 positions'."""
     suite = get_suite(game)
     return f"{suite.name}, {len(suite):,} positions"
 
 
-def self_play_games(player: Any) -> int:
+def self_play_games(player: SelfPlaying) -> int:
     """The games a self-play learner has learnt from (its trainer's count)."""
     return int(player.trainer.games)
 
@@ -98,7 +132,7 @@ class _SelfPlayRun:
     """One :func:`train_self_play` run's state, a named step a method: play a batch (the last one
     cut to the games left), take a checkpoint, keep the learner."""
 
-    def __init__(self, player: Any, budget: Budget, grade: Callable[[Any], GradeReport] | None) -> None:
+    def __init__(self, player: SelfPlaying, budget: Budget, grade: Callable[[], GradeReport] | None) -> None:
         self.player, self.trainer, self.budget, self.grade = player, player.trainer, budget, grade
         self.per_batch = int(self.trainer.settings.games_per_batch)
         self.start_games = int(self.trainer.games)
@@ -138,8 +172,8 @@ class _SelfPlayRun:
         """One self-play batch, learnt whole (a stop signal waits for its end); with a budget of
         games, the last batch plays only the games left."""
         trainer = self.trainer
-        left = None if self.target is None else self.target - trainer.games
-        cut = left is not None and left < int(trainer.settings.games_per_batch)
+        left = self.per_batch if self.target is None else self.target - trainer.games
+        cut = left < int(trainer.settings.games_per_batch)
         if cut:
             trainer.play_in_batches_of(left)
         wall, cpu = time.perf_counter(), time.process_time()
@@ -160,7 +194,7 @@ class _SelfPlayRun:
         self.batches += 1
 
     def checkpoint(self) -> Checkpoint:
-        report = self.grade(self.player) if self.grade is not None else None
+        report = self.grade() if self.grade is not None else None
         trainer = self.trainer
         loss = getattr(trainer, "last_loss", (math.nan, math.nan))
         timed = self.play_seconds
@@ -183,22 +217,22 @@ class _SelfPlayRun:
 
 
 def train_self_play(
-    player: Any,
-    grade: Callable[[Any], GradeReport] | None,
+    player: SelfPlaying,
+    grade: Callable[[], GradeReport] | None,
     minutes: float | None = None,
     games: int | None = None,
     checkpoints: int = 10,
     on_batch: Callable[[float, float], None] | None = None,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
-    keep: Callable[[list[Checkpoint]], Any] | None = None,
+    keep: Callable[[list[Checkpoint]], object] | None = None,
     keep_every: float = KEEP_EVERY_SECONDS,
     cpu_minutes: float | None = None,
 ) -> list[Checkpoint]:
     """Train ``player`` by self-play batches for a :class:`Budget`: ``minutes`` of training on the
     wall clock, ``cpu_minutes`` of this process's CPU time, or exactly ``games`` more games (the
     last batch cut to the games left; a learner whose batches end a varying number of games is
-    refused a budget of games); given several, the first reached.  It is graded (``grade``, e.g.
-    :func:`grade_learner`; None: not graded) ``checkpoints`` times along the way, evenly on the
+    refused a budget of games); given several, the first reached.  It is graded (``grade``, a
+    report of the learner as it is, e.g. by :func:`grade_learner`; None: not graded) ``checkpoints`` times along the way, evenly on the
     budget's measure, and once at the end.  ``on_batch(done, total)`` after every batch, in the
     budget's unit (:attr:`Budget.unit`).  An interrupt (^C) stops it between two statements: the
     learner keeps what it has learnt, and ``on_checkpoint`` has heard every checkpoint taken.
@@ -255,7 +289,7 @@ class TrainingRun:
     transaction, so that they always describe the same moment.  ^C and SIGTERM wait while it is
     kept.  Hold the name first (``Keeper.writing_whole``): a second trainer is refused."""
 
-    def __init__(self, keeper: Keeper, player: Any, game: Game, spec: str) -> None:
+    def __init__(self, keeper: Keeper, player: Learner[Any, Any], game: Game[Any], spec: str) -> None:
         self.keeper, self.player, self.game, self.spec = keeper, player, game, spec
         self.result_id: int | None = None
         #: The learner's games when it was last kept (None: not kept by this run yet).
@@ -263,7 +297,7 @@ class TrainingRun:
 
     def keep(self, points: list[Checkpoint], stopped: bool = False) -> int:
         """Keep the learner as it is now, and the run; the learner's games, as kept."""
-        games = self_play_games(self.player)
+        games = int(self.player.describe()["games"])
         payload = {
             "game": self.game.name,
             "spec": self.spec,
@@ -301,7 +335,7 @@ class TrainingResult:
     seconds: float
     checkpoints: tuple[Checkpoint, ...]
     #: the trained learner itself, to play or grade from Python (not part of the dict)
-    player: Any = field(default=None, repr=False, compare=False)
+    player: Learner[Any, Any] | None = field(default=None, repr=False, compare=False)
     result_id: int | None = None
     stopped: bool = False
 
@@ -345,7 +379,7 @@ class Training:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         learner: str,
         *,
         name: str | None,
@@ -360,12 +394,14 @@ class Training:
         if name is not None:
             spec = f"{spec}:name={name}" if ":" not in spec else f"{spec},name={name}"
         self.spec, self.name, self.keeper = spec, name, keeper if name is not None else None
-        self.player: Any = make_player(game, spec, seed=seed)
-        if not isinstance(self.player, Learner) or not hasattr(self.player, "self_play"):
+        player = make_player(game, spec, seed=seed)
+        if not isinstance(player, Learner) or not isinstance(player, SelfPlaying):
             raise ValueError(
                 f"{learner!r} does not learn by self-play; train learns az and ntuple "
                 "(the others learn from games: play, curves)"
             )
+        self.player: Learner[Any, Any] = player
+        self.self_play: SelfPlaying = player  # the same learner, as train_self_play drives it
         self.label: str | None = None
         if grade:
             try:
@@ -377,11 +413,9 @@ class Training:
                 ) from None
         self.parallel = parallel
         self.resumed = False
-        self._held: Any = None
+        self._held: ExitStack | None = None
 
     def __enter__(self) -> Training:
-        from contextlib import ExitStack
-
         self._held = ExitStack()
         try:
             if self.keeper is not None:
@@ -389,7 +423,7 @@ class Training:
                 self.resumed = self.keeper.attach(self.player)
             if self.parallel is not None:
                 try:
-                    self.player.trainer.play_in_batches_of(self.parallel)
+                    self.self_play.trainer.play_in_batches_of(self.parallel)
                 except ValueError as error:
                     raise ValueError(f"--parallel: {error}") from None
         except BaseException:
@@ -439,10 +473,10 @@ class Training:
                 stopped=stopped,
             )
 
-        grader = (lambda learnt: grade_learner(self.game, self.learner, learnt)) if self.label else None
+        grader = (lambda: grade_learner(self.game, self.learner, self.player)) if self.label else None
         try:
             train_self_play(
-                self.player,
+                self.self_play,
                 grader,
                 minutes,
                 games,
