@@ -111,11 +111,8 @@ class Trainer:
         shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
         self.coherence = np.zeros(shape, np.float32)
 
-    @property
-    def whole_batches(self) -> bool:
-        """Each batch plays exactly ``games_per_batch`` games (a training for N games can end on a
-        smaller last batch)."""
-        return True
+    #: each batch plays exactly ``games_per_batch`` games: a training for N games ends on a smaller one
+    whole_batches = True
 
     def play_in_batches_of(self, games: int) -> None:
         if games < 1:
@@ -142,8 +139,7 @@ class Trainer:
         return self.settings.epsilon * (0.1 + 0.9 * self.decay())
 
     def compile(self) -> None:
-        """Compile the self-play kernel now (numba: from its cache when compiled before), so that a
-        training's clocks start at its first game: the kernel runs for no game, nothing is learnt."""
+        """Compile self-play now (from numba's cache if compiled before): no game, nothing learnt."""
         self._self_play(0, 1)
 
     def train_batch(self) -> int:
@@ -152,11 +148,10 @@ class Trainer:
         plies, updates, squared = self._self_play(self.settings.games_per_batch, batch_seed)
         self.batches += 1
         self.games += self.settings.games_per_batch
-        self.positions += int(plies)
-        self.steps += int(updates)
+        self.positions, self.steps = self.positions + plies, self.steps + updates
         loss = float(squared / max(1.0, updates))
         self.last_loss = (loss, loss)
-        return int(plies)
+        return plies
 
     def _self_play(self, games: int, seed: int) -> tuple[int, int, float]:
         f = self.features
