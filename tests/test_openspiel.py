@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyspiel
 import pytest
+
+from extras import need
+
+pyspiel = need("peers", "pyspiel")
 from open_spiel.python.algorithms import mcts
 
 import gamelearn

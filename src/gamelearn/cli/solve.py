@@ -151,9 +151,8 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None, stats:
     if game.spec != "teeko":
         console.print(f"The form: {game.form.describe()}.", markup=False)
     console.print(f"The start: {describe(game, mover, value, distance)}.")
-    words = "all draws" if firsts == {(0, None)} else sorted(firsts, key=str)
     chooser = "" if mover == 0 else f" (for {game.symbols[mover]}, who chooses)"
-    console.print(f"The {len(game.legal_moves(start))} first placements{chooser}: {words}.")
+    console.print(f"The {len(game.legal_moves(start))} first placements{chooser}: {first_words(solution, start)}.")
     if not stats:
         spec = game.spec if ":" not in game.spec else f'"{game.spec}"'
         console.print(f"The census of the moving phase: gamelearn solve {spec} --stats", markup=False)
@@ -164,19 +163,42 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None, stats:
     console.print(f"Non-terminal arrangements: {total:,}; longest forced win: {census.longest_win} plies.")
 
 
+def first_words(solution: Any, start: Any) -> str:
+    """The first moves' results in words, from the view of the side that chooses them:
+    'all draws', or '12 draws, 13 win in 13 plies'."""
+    game = solution.game
+    counts: dict[tuple[int, int | None], int] = {}
+    for move in game.legal_moves(start):
+        outcome = solution.result_of(start, move)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    if set(counts) == {(0, None)}:
+        return "all draws"
+    words = {1: ("win", "wins"), 0: ("draw", "draws"), -1: ("loss", "losses")}
+    parts = []
+    for (value, distance), count in sorted(counts.items(), key=lambda item: (-item[0][0], item[0][1] or 0)):
+        word = words[value][count != 1]
+        parts.append(f"{count} {word}" + ("" if distance is None else f" in {plies(distance)}"))
+    return ", ".join(parts)
+
+
 def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
     """Steele's table: the 2 goal sets x 8 drop patterns x 2 centre rules of Scarne's book."""
+    from ..games.teeko_forms import GOALS
     from ..solve.forms import markdown, replace_section, solve_forms
     from ..solve.paths import table_path
+    from .progress import progress_bar
 
     steps = game.form.steps  # type: ignore[attr-defined]
-    with Progress(*_progress_columns(), console=err_console, transient=True) as progress:
-        task = progress.add_task("solving the forms", total=32)
+    folder = table_path("teeko").parent
+    # the two forms one plays (standard and Advanced Teeko) are kept unless there; --keep: all 32
+    defaults = [get_game(f"teeko:goals={goals},steps={steps}").spec for goals in GOALS]
+    with progress_bar(err_console, "solving the forms", 32, "forms") as progress:
 
         def report(spec: str, done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total, description=f"solved {spec}")
+            # a bar names the last form solved; plain lines (off a terminal) keep their one label
+            progress.set(done, total=total, description=f"solved {spec}" if progress.rich is not None else None)
 
-        result = solve_forms(steps=steps, report=report, keep=table_path("teeko").parent if keep else None)
+        result = solve_forms(steps=steps, report=report, keep=folder, keep_only=None if keep else set(defaults))
     table = Table(
         "goals",
         "drops",
@@ -196,7 +218,14 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
         title = f"Moving phase census, {goals} goals ({census.longest_win} plies the longest forced win)"
         console.print(_census_table(census.to_dict(), title))
     if keep:
-        console.print(f"Kept every form's table in {table_path('teeko').parent}.", markup=False)
+        console.print(f"Kept every form's table in {folder}.", markup=False)
+    else:
+        named = " and ".join(f'"{spec}"' if ":" in spec else spec for spec in defaults)
+        console.print(
+            f"Kept the tables of {named} in {folder} (13 MB each), for perfect play and grading; "
+            "--keep keeps all 32 (about 420 MB).",
+            markup=False,
+        )
     if doc is not None:
         command = "gamelearn solve teeko --variants" + (f" (steps={steps})" if steps != "king" else "")
         from ..store.files import atomic_write_bytes, read_regular_file

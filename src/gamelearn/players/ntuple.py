@@ -111,6 +111,9 @@ class Trainer:
         shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
         self.coherence = np.zeros(shape, np.float32)
 
+    #: each batch plays exactly ``games_per_batch`` games: a training for N games ends on a smaller one
+    whole_batches = True
+
     def play_in_batches_of(self, games: int) -> None:
         if games < 1:
             raise ValueError(f"games at once must be at least 1, not {games}")
@@ -135,14 +138,27 @@ class Trainer:
     def epsilon_now(self) -> float:
         return self.settings.epsilon * (0.1 + 0.9 * self.decay())
 
+    def compile(self) -> None:
+        """Compile self-play now (from numba's cache if compiled before): no game, nothing learnt."""
+        self._self_play(0, 1)
+
     def train_batch(self) -> int:
         """One batch of self-play games, learnt online; the positions (plies) played."""
-        f = self.features
         batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
+        plies, updates, squared = self._self_play(self.settings.games_per_batch, batch_seed)
+        self.batches += 1
+        self.games += self.settings.games_per_batch
+        self.positions, self.steps = self.positions + plies, self.steps + updates
+        loss = float(squared / max(1.0, updates))
+        self.last_loss = (loss, loss)
+        return plies
+
+    def _self_play(self, games: int, seed: int) -> tuple[int, int, float]:
+        f = self.features
         plies, updates, squared = kernels.self_play(
             GAME_IDS[self.game.name],
-            self.settings.games_per_batch,
-            batch_seed,
+            games,
+            seed,
             self.weights,
             f.squares,
             f.lengths,
@@ -160,13 +176,7 @@ class Trainer:
             self.coherence,
             self.settings.coherence,
         )
-        self.batches += 1
-        self.games += self.settings.games_per_batch
-        self.positions += int(plies)
-        self.steps += int(updates)
-        loss = float(squared / max(1.0, updates))
-        self.last_loss = (loss, loss)
-        return int(plies)
+        return int(plies), int(updates), float(squared)
 
     def learn_sequence(self, afters: list[tuple[int, int, int]], learning: list[bool], final: float) -> None:
         """TD(lambda) over one game's unfinished afterstates (a, b, mover), then its result."""
