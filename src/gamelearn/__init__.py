@@ -21,7 +21,7 @@ TYPE_CHECKING = False  # typing's flag, without importing typing (type checkers 
 if TYPE_CHECKING:
     from .experiments.api import curves, grade, tournament, train
     from .experiments.suites import get_suite
-    from .games import GAME_NAMES, Game, IllegalMove, get_game
+    from .games import CONTRACT_VERSION, GAME_NAMES, Game, GameFacts, IllegalMove, game_names, get_game, register_game
     from .games.record import End, GameRecord
     from .keeper import Keeper, load_player
     from .match import Match
@@ -38,8 +38,12 @@ __version__ = "0.1.0"
 
 #: Where each public name lives (relative to this package).  ``solve`` is the package itself.
 _LAZY = {
+    "CONTRACT_VERSION": ".games",
     "GAME_NAMES": ".games",
     "Game": ".games",
+    "GameFacts": ".games",
+    "game_names": ".games",
+    "register_game": ".games",
     "IllegalMove": ".games",
     "get_game": ".games",
     "Keeper": ".keeper",
@@ -75,21 +79,25 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "CONTRACT_VERSION",
     "GAME_NAMES",
     "End",
     "Game",
+    "GameFacts",
     "GameRecord",
     "IllegalMove",
     "Keeper",
     "Match",
     "Player",
     "curves",
+    "game_names",
     "get_game",
     "get_suite",
     "grade",
     "load_player",
     "make_player",
     "play_game",
+    "register_game",
     "solve",
     "tournament",
     "train",

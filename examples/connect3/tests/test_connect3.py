@@ -1,0 +1,104 @@
+"""Connect Three against independent oracles: an exhaustive count of the positions and a negamax
+written here from the rules' text, not from the package's code."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from connect3 import ConnectThree
+
+import gamelearn
+
+ROWS = COLUMNS = 4
+
+
+#: Every three squares in a row, by coordinates: a start and a step that stays on the board.
+TRIPLES = [
+    [(r + k * dr) * COLUMNS + c + k * dc for k in range(3)]
+    for r in range(ROWS)
+    for c in range(COLUMNS)
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))
+    if 0 <= r + 2 * dr < ROWS and 0 <= c + 2 * dc < COLUMNS
+]
+
+
+def three_in_a_row(board: str, mark: str) -> bool:
+    return any(board[a] == board[b] == board[c] == mark for a, b, c in TRIPLES)
+
+
+def drops(board: str) -> list[str]:
+    """Every board one disc later, from the board alone (X moves when the counts are equal)."""
+    if three_in_a_row(board, "X") or three_in_a_row(board, "O") or "." not in board:
+        return []
+    mark = "X" if board.count("X") == board.count("O") else "O"
+    after = []
+    for c in range(COLUMNS):
+        for r in reversed(range(ROWS)):
+            if board[r * COLUMNS + c] == ".":
+                after.append(board[: r * COLUMNS + c] + mark + board[r * COLUMNS + c + 1 :])
+                break
+    return after
+
+
+@cache
+def reachable() -> frozenset[str]:
+    seen, todo = {"." * 16}, ["." * 16]
+    while todo:
+        for board in drops(todo.pop()):
+            if board not in seen:
+                seen.add(board)
+                todo.append(board)
+    return seen
+
+
+@cache
+def value(board: str) -> int:
+    """+1, 0, -1 for the side to move with best play."""
+    after = drops(board)
+    if not after:
+        return -1 if three_in_a_row(board, "X") or three_in_a_row(board, "O") else 0
+    return max(-value(child) for child in after)
+
+
+def test_the_game_is_found_by_its_entry_point() -> None:
+    game = gamelearn.get_game("connect3")
+    assert isinstance(game, ConnectThree) and "connect3" in gamelearn.game_names()
+
+
+def test_every_reachable_position_and_only_those() -> None:
+    game = gamelearn.get_game("connect3")
+    boards = reachable()
+    assert len(boards) == 41_750
+    seen, todo = {game.initial()}, [game.initial()]
+    while todo:
+        state = todo.pop()
+        assert sorted(game.board(game.play(state, m)) for m in game.legal_moves(state)) == sorted(
+            drops(game.board(state))
+        )
+        for move in game.legal_moves(state):
+            child = game.play(state, move)
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    assert {game.board(state) for state in seen} == boards
+
+
+def test_gamelearns_solver_agrees_with_a_negamax_of_the_rules() -> None:
+    game = gamelearn.get_game("connect3")
+    solution = gamelearn.solve(game)
+    assert solution.outcome(game.initial())[0] == value("." * 16) == 1
+    for board in sorted(reachable())[::97]:
+        state = game.from_board(board, 0 if board.count("X") == board.count("O") else 1)
+        assert solution.outcome(state)[0] == value(board)
+
+
+def test_moves_are_the_squares_where_discs_land() -> None:
+    game = gamelearn.get_game("connect3")
+    assert game.legal_moves(game.initial()) == ["12", "13", "14", "15"]
+    state = game.play(game.initial(), "13")
+    assert game.legal_moves(state) == ["12", "14", "15", "9"]
+    with pytest.raises(gamelearn.IllegalMove, match="'5'"):
+        game.play(state, "5")
+    with pytest.raises(ValueError, match="would fall"):
+        game.from_board("X" + "." * 15, 1)
