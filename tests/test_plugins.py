@@ -124,3 +124,44 @@ def test_a_broken_plugin_is_named_and_the_built_in_games_still_work(
     assert set(games.broken_games()) == {"ghost", "wrong"}
     assert gamelearn.get_game("tictactoe").name == "tictactoe"
     assert {"ghost", "wrong"} <= set(gamelearn.game_names())
+
+
+class CarelessNim(Nim):
+    """Nim with three mistakes a first attempt makes: moves unsorted, a move it does not list
+    accepted, and a winner declared while counters are left."""
+
+    facts = GameFacts(**{**_fields(Nim.facts), "name": "carelessnim"})
+
+    def legal_moves(self, state: tuple[int, int]) -> list[str]:
+        return [str(n) for n in (2, 1) if n <= state[0]]
+
+    def play(self, state: tuple[int, int], move: str) -> tuple[int, int]:
+        return (state[0] - int(move), 1 - state[1]) if move.isdigit() else super().play(state, move)
+
+    def winner(self, state: tuple[int, int]) -> int | None:
+        return 0 if state[0] == 1 else super().winner(state)
+
+
+def test_the_contract_checks_name_what_a_game_breaks(clean_registry: None) -> None:
+    from gamelearn.games.contract import problems
+
+    found = problems(CarelessNim())
+    assert any(line.startswith("states:") and "not sorted" in line for line in found)
+    assert any(line.startswith("illegal moves:") and "is accepted" in line for line in found)
+    assert any("a winner, but the game is not over" in line for line in found)
+    assert all("\n" not in line for line in found)
+    assert problems(Nim()) == []
+
+
+def test_check_game_prints_each_problem_and_passes_a_good_game(clean_registry: None) -> None:
+    from typer.testing import CliRunner
+
+    from gamelearn.cli.main import app
+
+    gamelearn.register_game(Nim)
+    gamelearn.register_game(CarelessNim)
+    good = CliRunner().invoke(app, ["check-game", "nim5"])
+    assert good.exit_code == 0, good.output
+    assert "nim5: keeps the Game contract" in good.output and "the start is worth +1" in good.output
+    bad = CliRunner().invoke(app, ["check-game", "carelessnim"])
+    assert bad.exit_code == 1 and "not sorted" in bad.output and "problem(s)" in bad.output

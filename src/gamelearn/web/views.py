@@ -35,10 +35,13 @@ def player_name(spec: str) -> str:
 
 
 def square_names(game: Game) -> list[str]:
+    """The squares' names in moves: Teeko's row and column digits ("00" to "44"); any other game's
+    numbers along the rows, all of one width ("0" to "8"; "00" to "15": docs/own-game.md)."""
     columns = game.facts.columns
-    if game.squares > 10:
+    if game.name == "teeko":
         return [f"{sq // columns}{sq % columns}" for sq in range(game.squares)]
-    return [str(sq) for sq in range(game.squares)]
+    width = len(str(game.squares - 1))
+    return [str(sq).zfill(width) for sq in range(game.squares)]
 
 
 def move_squares(game: Game, move: str) -> list[int]:

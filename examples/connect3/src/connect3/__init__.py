@@ -5,8 +5,9 @@ the lowest empty square of that column.  Three of one's own discs in a row, acro
 diagonally, wins; a full board without one is a draw.
 
 Squares are numbered 0-15 along the rows from the top (row ``r``, column ``c`` is ``4 * r + c``),
-so 12-15 is the bottom row.  A move is the number of the square where the disc lands: from the
-empty board the legal moves are "12", "13", "14" and "15".
+so 12-15 is the bottom row, and written with two digits ("00" to "15"), as gamelearn names the
+squares of a board of more than ten.  A move is the square where the disc lands: from the empty
+board the legal moves are "12", "13", "14" and "15".
 
 A state is a tuple of 16 cells, 0 empty, 1 X, 2 O: immutable, hashable and picklable.
 """
@@ -76,7 +77,7 @@ class ConnectThree(Game[State]):
         for column in range(COLUMNS):
             empty = [r * COLUMNS + column for r in range(ROWS) if state[r * COLUMNS + column] == 0]
             if empty:
-                moves.append(str(empty[-1]))  # the lowest empty square of the column
+                moves.append(f"{empty[-1]:02d}")  # the lowest empty square of the column
         return sorted(moves)
 
     def play(self, state: State, move: str) -> State:
@@ -113,7 +114,7 @@ class ConnectThree(Game[State]):
         return tuple(cells)
 
     def transform_move(self, move: str, symmetry: int) -> str:
-        return str(self.symmetries[symmetry][int(move)])
+        return f"{self.symmetries[symmetry][int(move)]:02d}"
 
     def winning_squares(self, state: State) -> tuple[int, ...]:
         for line in LINES:
@@ -127,6 +128,6 @@ class ConnectThree(Game[State]):
             "X goes first; players alternate dropping a disc into a column that is not full, and it "
             "falls to the lowest empty square of that column.\n"
             "Three of your discs in a row, across, down or diagonally, wins; a full board without one is a draw.\n"
-            "Notation: squares 0-15 along the rows from the top; a move is the square where the disc "
-            "lands (from the empty board: 12, 13, 14 or 15)."
+            "Notation: squares 00-15 along the rows from the top; a move is the square where the disc "
+            "lands (from the empty board: 12, 13, 14 or 15; 08 is the left square of the third row)."
         )
