@@ -18,6 +18,8 @@ from gamelearn.players.az.search import search
 from gamelearn.players.az.training import Settings
 from gamelearn.players.registry import make_player
 
+pytestmark = pytest.mark.slow  # az: JAX's import, compilation and training
+
 #: Tiny training settings: a test compiles and runs in seconds.
 TINY = Settings(
     games_per_batch=8, simulations=4, max_plies=9, buffer=500, batch_size=32, updates_per_batch=2, learning_rate=1e-2

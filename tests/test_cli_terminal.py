@@ -164,6 +164,7 @@ def comparable(text: str) -> str:
     return RESULT_NUMBER.sub(r"\1N", STAMP.sub("STAMP", "".join(timed.split())))
 
 
+@pytest.mark.slow  # the whole tour, twice
 def test_readme_tour_reads_at_80_columns_and_runs_twice_the_same(isolated_home: Path, width_80: None) -> None:
     commands = tour_commands()
     assert commands[0] == ["serve"], "README's tour begins with the web app, right after the set-up command"
@@ -245,6 +246,7 @@ def all_command_paths() -> list[list[str]]:
     return paths
 
 
+@pytest.mark.slow  # every command's help, each its own process
 def test_every_help_screen_reads_at_80_columns(isolated_home: Path) -> None:
     paths = all_command_paths()
     assert ["teeko", "batch"] in paths and ["tournament"] in paths and ["her", "export"] in paths

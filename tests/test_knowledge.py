@@ -24,7 +24,7 @@ LEARNERS = [
     ("hexapawn", "td", "random"),
     ("teeko", "td:epsilon=0.3", "random"),
     ("teeko", "thesis", "random"),
-    ("tictactoe", "az:simulations=4", "random"),
+    pytest.param("tictactoe", "az:simulations=4", "random", marks=pytest.mark.slow),  # JAX
     ("tictactoe", "ntuple", "random"),
     ("teeko", "ntuple:search=2", "random"),
 ]

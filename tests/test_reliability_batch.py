@@ -30,7 +30,10 @@ from gamelearn.store.db import Store
 from gamelearn.store.thesis_memories import load_stat
 from reliability_support import gamelearn, memory_file, one_error_line, start_gamelearn
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="signals to a child process: POSIX")
+pytestmark = [
+    pytest.mark.slow,  # real processes and signals
+    pytest.mark.skipif(os.name != "posix", reason="signals to a child process: POSIX"),
+]
 
 
 def kept_state(home: Path) -> tuple[int, tuple[int, ...], list[tuple[str, int, int]] | None]:

@@ -30,6 +30,8 @@ from gamelearn.games import get_game
 from gamelearn import play_game
 from gamelearn.players.registry import make_player
 
+pytestmark = pytest.mark.slow  # real processes side by side
+
 game = get_game("tictactoe")
 index, games = int(sys.argv[1]), int(sys.argv[2])
 menace = make_player(game, "menace:name=shared", seed=index)

@@ -18,7 +18,10 @@ import pytest
 
 from reliability_support import Lines, gamelearn, memory_file, one_error_line, start_gamelearn, wait_for_line
 
-pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="child processes are found through /proc")
+pytestmark = [
+    pytest.mark.slow,  # real processes and signals
+    pytest.mark.skipif(not Path("/proc").is_dir(), reason="child processes are found through /proc"),
+]
 
 
 def children(pid: int) -> set[int]:

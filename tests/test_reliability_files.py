@@ -22,6 +22,8 @@ from reliability_support import REPO, gamelearn, memory_file, one_error_line
 KILLED_MID_EXPORT = """
 import os, signal, sys
 from gamelearn.store.files import AtomicFile
+
+pytestmark = pytest.mark.slow  # real processes, killed
 file = AtomicFile(sys.argv[1])
 file.stream.write(b"x" * 100000)
 file.stream.flush()

@@ -23,7 +23,10 @@ from gamelearn.store.files import NotARegularFileError, open_regular_file
 from gamelearn.store.thesis_files import MAX_MEMORY_BYTES, ThesisFormatError, parse_memory_entries
 from reliability_support import REPO, gamelearn, memory_file, one_error_line
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+pytestmark = [
+    pytest.mark.slow,  # every command as its own process
+    pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing"),
+]
 
 READERS = [
     ("teeko", "memory", "import", "{}"),

@@ -20,6 +20,8 @@ import pytest
 from gamelearn.store.db import Store, StoreError
 from reliability_support import fill, gamelearn, make_read_only, memory_file, one_error_line, small_file_system
 
+pytestmark = pytest.mark.slow  # real processes and file systems
+
 
 @pytest.fixture
 def read_only_home(tmp_path: Path) -> Iterator[Path]:

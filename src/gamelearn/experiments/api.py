@@ -161,7 +161,7 @@ def check_seeds(seeds: int) -> None:
 
 
 class Grades(list[GradeReport]):
-    """``grade``'s reports, one a spec in the order given (a list, as before), as a table too."""
+    """``grade``'s reports, one a spec in the order given (a list), as a table too."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"grades": [report.to_dict() for report in self]}

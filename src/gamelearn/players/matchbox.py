@@ -44,7 +44,6 @@ from .matchbox_beads import (
     parse_reward,
 )
 from .matchbox_checks import (
-    CHECKED_BOXES,
     FORMAT,
     FORMAT_VERSION,
     box_of_board,
@@ -111,8 +110,7 @@ class MatchboxPlayer(Learner):
         """Replace the boxes with ``payload``'s after checking all of it; a bad payload raises
         ValueError (prefixed with ``where``) naming the box and what is wrong, and changes nothing."""
         games, boxes = check_header(payload, where, self.game.name, self.compatible_kinds(), self.kind)
-        # each content checked once (players/checked.py): the check depends on the class and game only
-        checked = CHECKED_BOXES((type(self), self.game.name), boxes, lambda: self.check_boxes(boxes, where))
+        checked = self.check_boxes(boxes, where)
         self.apply_settings(payload.get("settings", {}), where)
         self.install_boxes(checked)
         self.games_played = games

@@ -9,12 +9,10 @@ Every random choice (which untried move to expand, the random moves of a playout
 player's seeded ``rng``, so the same seed gives the same moves.  Games that can go on for ever
 (Teeko) cut a playout after ``PLAYOUT_PLY_CAP`` plies and count it as a draw.
 
-In the small games (tic-tac-toe, hexapawn) :meth:`MCTSPlayer.choose` and ``move_values`` search
-over the game's numbered positions (:mod:`gamelearn.players.mcts_graph`), in plain Python until
-the process has searched ``COMPILED_AFTER`` playouts, compiled with numba after
-(:mod:`gamelearn.players.mcts_kernels`); both draw from the same random stream with the same
-arithmetic, so they play the moves of :meth:`MCTSPlayer.search`, which stays the reference and
-serves every other game.
+:meth:`MCTSPlayer.search` is the search.  In the small games (tic-tac-toe, hexapawn), once a
+process has searched ``COMPILED_AFTER`` playouts, :meth:`MCTSPlayer.choose` and ``move_values``
+run it compiled (:mod:`gamelearn.players.mcts_kernels`): the same draws from the same generator
+and the same arithmetic, so the same moves for the same seed (docs/performance.md says why).
 """
 
 from __future__ import annotations
@@ -116,21 +114,17 @@ class MCTSPlayer(Player):
         return root
 
     def root_statistics(self, state: Hashable) -> list[tuple[str, int, float]]:
-        """(move, visits, wins) of each root move the search expanded: over the state graph in a
-        small game (compiled once the process has searched enough to pay for numba), else by
-        :meth:`search`; the same figures either way."""
-        graph = small_game_graph(self.game)
-        number = None if graph is None else graph.index.get(state)
-        if graph is None or number is None:
-            root = self.search(state)
-            return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
-        if compiled_search_pays(self.playouts):
+        """(move, visits, wins) of each root move the search expanded: by :meth:`search`, or by
+        the compiled backend in a small game once it pays (:func:`compiled_search_pays`); the
+        same figures either way."""
+        if not self.game.facts.can_cycle and compiled_search_pays(self.playouts):
             from .mcts_kernels import root_statistics
-        else:
-            from .mcts_graph import root_statistics
-        expanded = root_statistics(graph, number, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP)
-        moves = graph.moves[number]
-        return [(moves[k], visits, wins) for k, visits, wins in expanded]
+
+            found = root_statistics(self.game, state, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP)
+            if found is not None:
+                return found
+        root = self.search(state)
+        return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
 
     def move_values(self, state: Hashable) -> dict[str, tuple[int, float]]:
         """Each root move's (visits, mean result for the side to move), after a search."""
@@ -148,20 +142,10 @@ class MCTSPlayer(Player):
         return best[0]
 
 
-def small_game_graph(game: Game[Any]) -> Any:
-    """The game's state graph (:mod:`gamelearn.players.mcts_graph`), or None for a game that
-    can cycle or is too large to lay out."""
-    if game.facts.can_cycle:
-        return None
-    from .mcts_graph import state_graph
-
-    return state_graph(game)
-
-
-#: Playouts searched in plain Python over state graphs, in this process.
+#: Playouts of small games searched in plain Python, in this process.
 _PLAYOUTS_IN_PYTHON = [0]
-#: After this many, searches run compiled: numba's import and the kernel's load from its cache
-#: cost 0.5-1 s of CPU, what the plain search takes for about 100,000 playouts of tic-tac-toe.
+#: After this many, a small game's searches run compiled (docs/performance.md: about what numba's
+#: import and the kernel's load cost).
 COMPILED_AFTER = 100_000
 
 
@@ -182,8 +166,7 @@ register(
         MCTSPlayer,
         "Monte Carlo tree search (UCT) with random playouts",
         options=(
-            # 1,000 playouts took 0.8 s a move in Teeko, 100,000 took 10 s in tic-tac-toe and 3 s in
-            # hexapawn on the 2-core machine: the limits keep a move under about a minute.
+            # the limits keep a move under about a minute (WORK_LIMIT; docs/performance.md)
             Option(
                 "playouts",
                 parse_int(1, 10_000_000),

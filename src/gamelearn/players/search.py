@@ -4,8 +4,8 @@ search at a depth and estimate the rest), and the classroom page's Sharp."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from ..games.base import TYPE_CHECKING
 from .base import Player
 from .evaluation import default_evaluation, evaluation
 from .registry import Option, PlayerKind, parse_int, register
@@ -131,8 +131,7 @@ def can_force_win(game: Game[Any], state: Hashable, plies: int | None) -> bool:
     return False
 
 
-#: Sharp's deepest look in Teeko: a first move took 6 s at depth 8 on the 2-core machine, more than
-#: 200 s at depth 9.
+#: Sharp's deepest look in Teeko: a first move in well under a minute (docs/performance.md).
 SHARP_TEEKO_DEPTH = 8
 
 
@@ -178,8 +177,8 @@ def _depth(limits: tuple[tuple[str, int], ...]) -> Option:
     return Option("depth", parse_int(1, 12), 2, "plies to search before the evaluation takes over", limits=limits)
 
 
-# Teeko's tree is wide (25 placements, then up to 32 moves): a first move took 20 s at minimax
-# depth 4 and 14 s at alpha-beta depth 5 on the 2-core machine; one ply more is 20-30 times that.
+# Teeko's tree is wide (25 placements, then up to 32 moves): its depth limits keep a first move
+# under about a minute (WORK_LIMIT; docs/performance.md).
 _MINIMAX_OPTIONS = (
     _depth((("teeko", 4),)),
     Option(

@@ -4,9 +4,9 @@ searched on the spot; Teeko reads a table built once by retrograde analysis (``g
 teeko``) and memory-mapped.
 
 ``gamelearn.solve`` is this package and, called, this function: ``gamelearn.solve(game)`` and
-``import gamelearn.solve.kernels`` both work (the package's module class forwards a call to
-:func:`solve`; the function cannot simply be bound in its place, as it was once, because Python then
-finds no package under the name when a submodule is imported).
+``import gamelearn.solve.kernels`` both work.  The package's module class forwards a call to
+:func:`solve` (a module is callable only through its class; binding the function in the package's
+place would leave Python no package under the name when a submodule is imported).
 
 This layer imports only the rules (gamelearn.games), gamelearn.paths, gamelearn.jit, numpy and numba.
 """
@@ -17,9 +17,9 @@ import os
 import sys
 import types
 from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING
 
 from ..games import Game, get_game
-from ..games.base import TYPE_CHECKING
 from .base import Grade, MoveAnalysis, Outcome, Solution
 
 if TYPE_CHECKING:

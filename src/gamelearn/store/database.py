@@ -60,7 +60,8 @@ CREATE TABLE IF NOT EXISTS chart_starts (
     owner TEXT NOT NULL, learner TEXT NOT NULL, game TEXT NOT NULL, after_record INTEGER NOT NULL,
     PRIMARY KEY (owner, learner, game));
 """
-#: Before chart_starts, a chart's reset was kept as a learner of this kind named LEARNER-GAME.
+#: A chart's reset in a store written without chart_starts: a learner of this kind named
+#: LEARNER-GAME, moved into chart_starts when the store is opened.
 _OLD_CHART_RESET_KIND = "web-chart-reset"
 
 

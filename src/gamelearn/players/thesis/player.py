@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...games.teeko import Teeko
-from ..checked import CheckedOnce
 from ..knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
 from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
@@ -136,8 +135,7 @@ class ThesisPlayer(Learner):
         return [[board, first, second] for board, first, second in self.memory.entries()]
 
     def load(self, knowledge: Knowledge) -> None:
-        # each content checked once (players/checked.py): a copy of the memory made from it then
-        self.memory = CHECKED_MEMORIES(ThesisPlayer, knowledge, lambda: Memory(check_entries(knowledge)))
+        self.memory = Memory(check_entries(knowledge))
 
     def records(self) -> list[tuple[str, int, int]]:
         """The memory's records in file order, for people: (the board as 25 squares of '.', 'X'
@@ -277,10 +275,6 @@ class ThesisPlayer(Learner):
             if first_ply + index >= 9:
                 boards.append(key(after.x, after.o))  # type: ignore[attr-defined]
         return boards
-
-
-#: The memories made from recent knowledge values, by content (see players/checked.py).
-CHECKED_MEMORIES: CheckedOnce[Memory] = CheckedOnce(Memory.copy)
 
 
 def file_kind(path: Path) -> str:
