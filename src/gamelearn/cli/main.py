@@ -190,6 +190,10 @@ def shown_default(game: Game, option: Option) -> str:
     value = option.default
     if isinstance(value, bool):
         return "on" if value else "off"
+    if value is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
+        from ..players.ntuple import default_search
+
+        return str(default_search(game))
     if value is None or value == "":
         return option.name.upper()  # no default: a placeholder, as in `her:name=NAME`
     if option.name == "eval" and value == "default":
