@@ -103,3 +103,23 @@ def test_moves_are_the_squares_where_discs_land() -> None:
             game.play(state, wrong)
     with pytest.raises(ValueError, match="would fall"):
         game.from_board("X" + "." * 15, 1)
+
+
+def test_the_ntuple_learner_learns_it_by_self_play_over_its_board() -> None:
+    """The layout comes from the board's 4 rows and 4 columns; 4,000 self-play games teach a frozen
+    copy to keep the value in at least 95% of the suite's positions, where a random player keeps
+    far fewer (the suite: positions where some move loses value, graded by gamelearn's solver,
+    which the negamax above checks)."""
+    from gamelearn.experiments.grading import grade_player
+    from gamelearn.experiments.suites import get_suite
+
+    game = gamelearn.get_game("connect3")
+    learner = gamelearn.make_player(game, "ntuple", seed=3)
+    assert learner.trainer.layout.name == "connect3-board-4x4-v1"
+    learner.self_play(20)  # 20 batches of 200 games
+    frozen = gamelearn.make_player(game, "ntuple:train=off", seed=3)
+    frozen.load(learner.knowledge())
+    suite = get_suite(game)
+    learnt = grade_player(frozen, suite).keeps
+    chance = grade_player(gamelearn.make_player(game, "random", seed=3), suite).keeps
+    assert learnt >= 0.95 and chance < 0.9

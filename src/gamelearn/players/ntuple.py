@@ -251,9 +251,9 @@ class NtuplePlayer(Learner):
         options: dict[str, Any] = {}
         if name:
             options["name"] = name
-        if search is not None:
-            options["search"] = search
         search = default_search(game) if search is None else search
+        if search != default_search(game):
+            options["search"] = search
         if not train:
             options["train"] = "off"
         given = {
