@@ -34,6 +34,7 @@ import numpy as np
 
 from . import ntuple_kernels as kernels
 from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
+from .ntuple_generic import result_for_first
 from .ntuple_layout import (
     GAME_IDS,
     KNOWN_LAYOUTS,
@@ -82,31 +83,22 @@ SETTINGS: dict[str, Settings] = {
     "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
     "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
 }
-#: Any other game's: self-play in Python over the game's own rules (:mod:`.ntuple_generic`), in
-#: batches of 200 games, opening with up to half the board's squares in random moves; a step of 3
-#: (docs/own-game.md: on Connect Three, 98.2% keeps after 25,000 games greedy, where a step of 1
-#: stays near 97%).
+#: Any other game's: self-play over its own rules (:mod:`.ntuple_generic`), 200 games a batch, a
+#: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
 GENERIC_SETTINGS = Settings(200, 3.0, 0.2, 20_000, 0.5, 8, 8)
 
 
 def default_search(game: Any) -> int:
-    """The plies a player looks ahead over its values where the spec does not say: 1 (greedy) for
-    the games with compiled self-play; 2 for any other game, whose self-play runs its own rules in
-    Python, some 30 times fewer games a minute, so that a move letting the opponent win at once is
-    seen by the search rather than learnt (docs/own-game.md measures both)."""
+    """The default ``search``: 1 (greedy) for the games with compiled self-play, 2 for any other,
+    whose self-play in Python plays far fewer games a minute (docs/own-game.md measures both)."""
     return 1 if game.name in GAME_IDS else 2
 
 
 def settings_for(game: Any) -> Settings:
-    """The training settings of ``game``: its own, or :data:`GENERIC_SETTINGS` with its random
-    opening sized to the board (half its squares)."""
+    """``game``'s settings: its own, or :data:`GENERIC_SETTINGS` opening with up to half the board in random moves."""
     if game.name in SETTINGS:
         return SETTINGS[game.name]
     return replace(GENERIC_SETTINGS, random_plies=max(1, game.squares // 2))
-
-
-def result_for_first(winner: int | None) -> float:
-    return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
 
 
 class Trainer:
@@ -494,12 +486,7 @@ register(
         None,  # every game: a layout of its own, or its board's rows and columns (ntuple_layout.board_layout)
         (
             Option("name", parse_name, None, "keep the weights in the store under this name"),
-            Option(
-                "search",
-                parse_int(1, 3),
-                None,
-                "plies searched over the learnt values (1: greedy; default 1, or 2 for a game without compiled self-play)",
-            ),
+            Option("search", parse_int(1, 3), None, "plies searched over the learnt values (default: the game's)"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),

@@ -69,6 +69,7 @@ def rules_of(trainer: Trainer) -> Rules:
 
 
 def result_for_first(winner: int | None) -> float:
+    """A finished game's value for the first player: 1 won, 1/2 drawn, 0 lost."""
     return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
 
 
