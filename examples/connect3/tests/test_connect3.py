@@ -123,3 +123,21 @@ def test_the_ntuple_learner_learns_it_by_self_play_over_its_board() -> None:
     learnt = grade_player(frozen, suite).keeps
     chance = grade_player(gamelearn.make_player(game, "random", seed=3), suite).keeps
     assert learnt >= 0.95 and chance < 0.9
+
+
+def test_the_environments_pass_their_own_checkers() -> None:
+    """PettingZoo's api_test on the AEC environment, Gymnasium's check_env on the single-agent one,
+    and OpenSpiel's random simulation test on the bridged game."""
+    import gymnasium
+    import pyspiel
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    import gamelearn.envs
+    import gamelearn.openspiel
+
+    api_test(gamelearn.envs.env("connect3"), num_cycles=100)
+    single = gymnasium.make("gamelearn/connect3-v0", opponent="random")
+    check_env(single.unwrapped, skip_render_check=True)
+    assert single.action_space.n == 16  # every square is some column's landing square
+    pyspiel.random_sim_test(gamelearn.openspiel.load_game("connect3"), num_sims=20, serialize=False, verbose=False)
