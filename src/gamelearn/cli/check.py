@@ -19,7 +19,7 @@ SMOKE_POSITIONS = 200_000
 
 
 def _smoke_players(game: Game) -> list[str]:
-    from ..play import play_game
+    from ..match import play_game  # unnamed players: nothing to keep
     from ..players.registry import make_player
 
     found = []

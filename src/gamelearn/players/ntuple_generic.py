@@ -20,10 +20,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import ntuple_kernels as kernels
-from .ntuple_layout import board_pieces
+from .ntuple_layout import GAME_IDS, board_pieces
 
 if TYPE_CHECKING:
     from .ntuple import Trainer
+
+
+def default_search(game: Any) -> int:
+    """The default ``search`` of an ntuple player: 1 (greedy) for the games with compiled self-play,
+    2 for any other, whose self-play in Python plays far fewer games a minute (docs/own-game.md
+    measures both)."""
+    return 1 if game.name in GAME_IDS else 2
 
 
 #: The most positions whose rules' answers a trainer keeps (:class:`Rules`).
@@ -189,4 +196,4 @@ def train_batch(trainer: Trainer) -> int:
     return plies
 
 
-__all__ = ["play_one", "train_batch"]
+__all__ = ["default_search", "play_one", "result_for_first", "train_batch"]

@@ -29,7 +29,7 @@ class ExhaustiveSolution(Solution):
     """The complete game tree of a finite, acyclic game, memoised by position."""
 
     def __init__(
-        self, game: Game, known: Mapping[Hashable, Outcome] | None = None, limit: int = POSITION_LIMIT
+        self, game: Game[Any], known: Mapping[Hashable, Outcome] | None = None, limit: int = POSITION_LIMIT
     ) -> None:
         """``known``: the outcomes of every position reachable from the start, where a faster pass
         has found them (solve.tictactoe); the search fills the table otherwise.  ValueError where
