@@ -14,7 +14,7 @@ from typing import Any, Final, NoReturn
 import typer
 from rich.console import Console
 
-from ..games import GAME_NAMES
+from ..games import GAME_NAMES, game_names
 from ..paths import data_dir as store_data_dir
 
 #: Spaces before a line's end, and any style codes after them (Rich pads wrapped lines and tables).
@@ -97,12 +97,15 @@ console = WordConsole(file=TrimmedOutput(), highlight=False)  # type: ignore[arg
 err_console = WordConsole(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
 
 #: The help of every GAME argument.
-GAME_HELP = f"one of {', '.join(GAME_NAMES)}, or a form of Teeko such as teeko:goals=advanced"
+GAME_HELP = (
+    f"one of {', '.join(GAME_NAMES)}, a game installed or registered (docs/own-game.md), "
+    "or a form of Teeko such as teeko:goals=advanced"
+)
 
 
 def complete_game(incomplete: str) -> list[str]:
-    """Tab completion of a GAME argument: the games whose names start with what is typed."""
-    return [name for name in GAME_NAMES if name.startswith(incomplete.lower())]
+    """Tab completion of a GAME argument: the games found whose names start with what is typed."""
+    return [name for name in game_names() if name.startswith(incomplete.lower())]
 
 
 def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:

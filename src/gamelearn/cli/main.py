@@ -54,7 +54,7 @@ app = typer.Typer(
 )
 
 #: Modules of this layer that add commands (each has register(app)).
-COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading")
+COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading", "check")
 
 
 #: The most plies `--max-plies` allows (a game that long is a draw anyway).
@@ -202,6 +202,10 @@ def shown_default(game: Game, option: Option) -> str:
     value = option.default
     if isinstance(value, bool):
         return "on" if value else "off"
+    if value is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
+        from ..players.ntuple_generic import default_search
+
+        return str(default_search(game))
     if value is None or value == "":
         return option.name.upper()  # no default: a placeholder, as in `her:name=NAME`
     if option.name == "eval" and value == "default":

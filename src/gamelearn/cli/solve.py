@@ -311,7 +311,7 @@ def solve_command(
         return
     if table is not None or force or verify:
         fail(f"--table, --force and --verify are for Teeko's table; {game.name} is solved on the spot")
-    _solve_small(solve(game), stats, as_json)
+    _solve_small(_solution_or_fail(game), stats, as_json)
 
 
 def _solution_or_fail(game: Game) -> Solution:
