@@ -66,43 +66,63 @@ def check_facts(game: Game[Any]) -> Iterator[str]:
 
 
 def check_states(game: Game[Any], states: list[Hashable]) -> Iterator[str]:
-    allowed = {".", *game.symbols}
     for state in states:
         moves = game.legal_moves(state)
-        board = game.board(state)
-        where = f"in position {board!r}"
+        where = f"in position {game.board(state)!r}"
         if not all(isinstance(move, str) for move in moves):
             yield f"{where}: legal_moves gives something other than strings"
             continue
-        if moves != sorted(moves) or len(set(moves)) != len(moves):
-            yield f"{where}: legal_moves is not sorted without repeats: {moves}"
-        if (moves == []) != game.is_over(state):
-            yield f"{where}: legal_moves is {'empty' if not moves else 'not empty'} but is_over says {game.is_over(state)}"
-        if game.winner(state) is not None and not game.is_over(state):
-            yield f"{where}: a winner, but the game is not over"
-        if game.to_move(state) not in (0, 1):
-            yield f"{where}: to_move is {game.to_move(state)!r}, not 0 or 1"
-        if set(board) - allowed:
-            yield f"{where}: the board holds {sorted(set(board) - allowed)}, not only '.' and the symbols"
-        try:
-            rebuilt = game.from_board(board, game.to_move(state))
-        except ValueError as error:
-            yield f"{where}: from_board refuses the board of a reachable position: {error}"
-        else:
-            if rebuilt != state or hash(rebuilt) != hash(state):
-                yield f"{where}: from_board(board(s), to_move(s)) is not s (or hashes otherwise)"
-        clone = pickle.loads(pickle.dumps(state))
-        if clone != state or hash(clone) != hash(state):
-            yield f"{where}: the state does not survive pickle equal"
-        frozen = copy.deepcopy(state)
-        for move in moves[:6]:
-            after = game.play(state, move)
-            if state != frozen or game.board(state) != board:
-                yield f"{where}: play({move!r}) changed its argument"
-            if after == state:
-                yield f"{where}: play({move!r}) gives back the same position"
-            if game.pawn_side(after) != 1 - game.pawn_side(state):
-                yield f"{where}: after {move!r} the same side moves again"
+        for problem in (
+            *_move_list_problems(game, state, moves),
+            *_board_problems(game, state),
+            *_value_problems(state),
+            *_play_problems(game, state, moves),
+        ):
+            yield f"{where}: {problem}"
+
+
+def _move_list_problems(game: Game[Any], state: Hashable, moves: list[str]) -> Iterator[str]:
+    if moves != sorted(moves) or len(set(moves)) != len(moves):
+        yield f"legal_moves is not sorted without repeats: {moves}"
+    if (moves == []) != game.is_over(state):
+        yield f"legal_moves is {'empty' if not moves else 'not empty'} but is_over says {game.is_over(state)}"
+    if game.winner(state) is not None and not game.is_over(state):
+        yield "a winner, but the game is not over"
+    if game.to_move(state) not in (0, 1):
+        yield f"to_move is {game.to_move(state)!r}, not 0 or 1"
+
+
+def _board_problems(game: Game[Any], state: Hashable) -> Iterator[str]:
+    board = game.board(state)
+    strange = set(board) - {".", *game.symbols}
+    if strange:
+        yield f"the board holds {sorted(strange)}, not only '.' and the symbols"
+    try:
+        rebuilt = game.from_board(board, game.to_move(state))
+    except ValueError as error:
+        yield f"from_board refuses the board of a reachable position: {error}"
+        return
+    if rebuilt != state or hash(rebuilt) != hash(state):
+        yield "from_board(board(s), to_move(s)) is not s (or hashes otherwise)"
+
+
+def _value_problems(state: Hashable) -> Iterator[str]:
+    clone = pickle.loads(pickle.dumps(state))
+    if clone != state or hash(clone) != hash(state):
+        yield "the state does not survive pickle equal"
+
+
+def _play_problems(game: Game[Any], state: Hashable, moves: list[str]) -> Iterator[str]:
+    board = game.board(state)
+    frozen = copy.deepcopy(state)
+    for move in moves[:6]:
+        after = game.play(state, move)
+        if state != frozen or game.board(state) != board:
+            yield f"play({move!r}) changed its argument"
+        if after == state:
+            yield f"play({move!r}) gives back the same position"
+        if game.pawn_side(after) != 1 - game.pawn_side(state):
+            yield f"after {move!r} the same side moves again"
 
 
 def check_illegal_moves(game: Game[Any], states: list[Hashable]) -> Iterator[str]:
