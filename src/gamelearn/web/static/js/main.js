@@ -7,7 +7,7 @@
 // and the thesis memory (learners.js loads it), so the first load stays small.
 import { $, el, learnPlayerNames, playerName, say } from "./dom.js";
 import { api, ApiError, patiently, problem } from "./api.js";
-import { follow } from "./connection.js";
+import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
 import { valueClass, valueSign } from "./format.js";
@@ -30,8 +30,24 @@ const remembered = (key, fallback) => {
 };
 const remember = (key, value) => { try { localStorage.setItem(`gamelearn.${key}`, JSON.stringify(value)); } catch (e) { /* private mode */ } };
 
+// `work()`, asked again each time the server comes back while it fails for want of the server (a
+// page opened from the service worker's cache with the server stopped).
+async function whenServed(work) {
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.away)) throw error;
+      $("status").textContent = "Waiting for the gamelearn server…";
+      $("status").dataset.state = "waiting";
+      await whenBack();
+    }
+  }
+}
+
 async function init() {
-  const games = await api("GET", "/api/games?players=false");  // the players: when the form opens
+  // the players: when the form opens
+  const games = await whenServed(() => api("GET", "/api/games?players=false"));
   learnPlayerNames(games);  // each kind's name and words, without its options
   for (const info of games) {
     page.games[info.name] = info;
@@ -115,7 +131,7 @@ async function openFromAddress() {
   const id = params.get("id");
   if (id) {
     try {
-      const view = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+      const view = await whenServed(() => api("GET", `/api/games/${encodeURIComponent(id)}`));
       choose(view.game, view.players, view.spec);
       show(view, { fresh: true });
       if (params.get("review") !== null) openReview({ game: view.id }, page.games[view.game]);
@@ -131,6 +147,12 @@ async function openFromAddress() {
   const name = page.games[wantedName] ? wantedName : lastGame();
   choose(name, playersFor(name), name === wantedName ? wanted : formFor(name));
   await startGame(chosenGame(), chosenSpecs(), "", { replace: true });
+  if (!page.view && isAway()) {  // the server went away as the page started: start when it is back
+    $("status").textContent = "Waiting for the gamelearn server…";
+    $("status").dataset.state = "waiting";
+    await whenBack();
+    await openFromAddress();
+  }
 }
 
 // The game in the address is not here: say so as the server says it, and offer a new one.
