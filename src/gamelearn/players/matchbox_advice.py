@@ -67,15 +67,15 @@ def her_advice(player: MatchboxPlayer) -> Advice | None:
 
 
 def menace_advice(player: MenacePlayer) -> Advice | None:
-    """MENACE with empty boxes: why they emptied, and the remedies its options offer."""
+    """MENACE with empty boxes: why they emptied, and the remedies its options offer (None where
+    it restocks them: nothing then stops it)."""
     empty = empty_boxes(player)
     if not empty:
         return None
     win, draw, loss = player.rewards
     count = f"{len(empty)} of its {len(player.boxes)} boxes {'is' if len(empty) == 1 else 'are'} empty"
     if player.restock:
-        text = f"{count}; restocking is on, so each is filled again with its first beads when MENACE next meets it."
-        return Advice(text, tuple(empty[:NAMED]), (DRAW_REWARD, MIXED))
+        return None  # each is filled again with its first beads when MENACE next meets it
     text = (
         f"{count}, and in their positions MENACE resigns. Each loss takes {abs(loss)} bead of every colour "
         f"it drew; only a draw (+{draw}) or a win (+{win}) puts beads back. Against an opponent that never "

@@ -222,6 +222,9 @@ class WebService:
         }
         try:
             panel.update(player.view(focus=extras.opened.get(side, [])))
+            advice = player.advice()
+            if advice is not None:
+                panel["advice"] = advice.to_dict()
         except Exception as error:  # a learner module's view must never break the game page
             panel["error"] = public_message(f"the learner's view failed: {error}")
         return panel

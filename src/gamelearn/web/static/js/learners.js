@@ -51,6 +51,10 @@ function drawLearner(panel) {
       root.append(el("p", { class: "learned", text: `After this game: nothing changed${why}.` }));
     }
   }
+  if (panel.advice) {  // why it is stuck, in its own words (its empty boxes), and what would help
+    const remedies = panel.advice.remedies.map((r) => r.label).join("; ");
+    root.append(el("p", { class: "advice", text: panel.advice.text + (remedies ? ` What helps (under “Train ${playerName(panel.kind)}”): ${remedies}.` : "") }));
+  }
   if (panel.boxes) drawBoxes(root, panel, changedBoxes);
   if (panel.recall !== undefined || panel.memory_entries !== undefined) {
     const slot = el("div", { class: "memory-views" });  // keeps its place while memory.js loads
