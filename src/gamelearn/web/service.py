@@ -24,6 +24,7 @@ from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
 from ..players.registry import make_player
+from ..solve.table import TableError
 from ..store.db import Store
 from ..store.failures import StoreError, StoreLocked
 from .guards import public_message
@@ -48,6 +49,15 @@ CHART_GAMES = 1000
 
 class NotFound(LookupError):
     """An id or a name this owner does not have."""
+
+
+class NeedsTable(ValueError):
+    """A player that plays from a solved table this server has not built (``table``: the game's
+    spec, the table's name for ``/api/tables/{table}``)."""
+
+    def __init__(self, message: str, table: str) -> None:
+        super().__init__(message)
+        self.table = table
 
 
 class StaleMove(NotYourTurn):
@@ -113,6 +123,12 @@ class WebService:
                 if isinstance(player, Learner):
                     player.keep_as(web_name(game))  # the browser's own, kept under its owner id
                     keeper.attach_once(player)  # the Match made below sees it loaded
+            except TableError:  # the page offers the build, where the player is chosen
+                raise NeedsTable(
+                    f"player {index + 1} ({game.symbols[index]}), {spec_kind(spec)}, plays from the solved "
+                    f"table of {game.spec}, which this server has not built yet",
+                    game.spec,
+                ) from None
             except (ValueError, OSError) as error:  # OSError: a file a player needs (a table)
                 raise ValueError(public_message(f"player {index + 1} ({game.symbols[index]}): {error}")) from None
             if isinstance(player, Learner):

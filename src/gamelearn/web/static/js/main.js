@@ -10,7 +10,7 @@ import { api, ApiError, patiently, problem } from "./api.js";
 import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
-import { valueClass, valueSign } from "./format.js";
+import { capitalised, valueClass, valueSign } from "./format.js";
 import { drawLearners } from "./learners.js";
 import { refreshChart } from "./chart.js";
 import { installBeyond } from "./beyond.js";
@@ -196,13 +196,50 @@ async function startGame(spec, specs, seedText = "", options = {}) {
     page.decisions = {};
     say("");
     if (review && reviewing()) review.close();
+    $("setup-table").hidden = true;
     show(view, { fresh: true });
   } catch (error) {
+    if (error instanceof ApiError && error.data && error.data.table) { needsTable(error, spec, specs, seedText); return; }
     if (page.view) drawAll(); else setControls();
     say(problem(error));
   } finally {
     notice();
   }
+}
+
+// A player the person chose plays from a solved table the server has not built: no game runs
+// (not the one shown before, which is not what was asked for), and the form offers the build
+// where the player was chosen; once the table is there, the game asked for starts.
+async function needsTable(error, spec, specs, seedText) {
+  const table = error.data.table;
+  noGame(`No game yet: ${error.message}.`);
+  const setup = $("setup");
+  setup.open = true;
+  $("setup-table").hidden = false;
+  $("setup-table-why").textContent = `${capitalised(error.message)}. Build it here and the game starts when it is ready, or choose another player.`;
+  const { watchTable } = await import("./tables.js");
+  const nodes = { status: $("setup-table-status"), bar: $("setup-table-progress"), button: $("setup-table-build") };
+  const asked = JSON.stringify([spec, specs]);
+  const stillWanted = () => !page.view && !$("setup-table").hidden && $("setup-table").dataset.asked === asked;
+  $("setup-table").dataset.asked = asked;
+  watchTable(table, nodes, { stillWanted, onReady: () => { if (stillWanted()) startGame(spec, specs, seedText); } });
+  $("setup-table").scrollIntoView({ block: "nearest" });
+}
+
+// No game on the board: the status says why, the board and the panels are empty.
+function noGame(text) {
+  page.view = null;
+  follow(null);
+  document.body.dataset.gone = "yes";  // only the status and the way to a game
+  $("status").textContent = text;
+  $("status").dataset.state = "none";
+  $("players-line").textContent = "";
+  $("board").replaceChildren();
+  $("board").dataset.id = "";
+  $("moves").replaceChildren();
+  $("learners").replaceChildren();
+  say("");
+  setControls();
 }
 
 // The busy flag, up while a request that changes the game is out: the board is locked and the
