@@ -1,61 +1,33 @@
 // @ts-check
 // Following the game live, and saying when the server is away.  The page opens a server-sent
-// event stream of its game (GET /api/games/{id}/events); every change made elsewhere (another tab,
-// another window) arrives on it within a moment, and the page redraws.  A quiet stream beats (an
-// event `beat`, every 2 s), so the indicator beside the status says "live" only while an event or
-// a beat came within the last STALE_MS; otherwise it says "reconnecting…", asks the server, and
-// opens the stream again.  A server that does not answer gets one banner at the top ("can't reach
-// the gamelearn server; retrying") within 10 s of going away, and the page asks again until it
-// answers; then the banner goes, whoever waits for it (`whenBack`) goes on, and the page catches up.
+// event stream of its game (GET /api/games/{id}/events): every change made elsewhere (another
+// tab) arrives on it at once.  A quiet stream beats (an event `beat` every 2 s), so "live" means
+// an event or a beat came within STALE_MS; otherwise the page says "reconnecting…", asks the
+// server and opens the stream again.  A server that does not answer gets one banner within 10 s,
+// and is asked again until it answers; then the banner goes and `whenBack()` waiters go on.
 import { $ } from "./dom.js";
 
-const PROBE_MS = 2000;       // how often a server away is asked again
-const STALE_MS = 5000;       // no event nor beat for this long: the stream is not live
-const WATCH_MS = 500;        // how often the watchdog looks
-const ASK_MS = 3000;         // a server that has not answered a probe within this is away
-
-/**
- * @typedef {{ply: number, moves: string[], over: boolean} | {gone: true}} News
- * @typedef {"live" | "reconnecting" | "off"} Indicated
- */
-
+const PROBE_MS = 2000;  // how often a server away is asked again
+const STALE_MS = 5000;  // no event nor beat for this long: not live
+const ASK_MS = 3000;    // a probe unanswered this long: the server is away
 const live = {
-  /** @type {EventSource | null} */ source: null,
-  /** @type {string | null} */ id: null,
-  /** @type {((news: News) => void) | null} */ onNews: null,
-  /** @type {(() => void) | null} */ onBack: null,
-  away: false,
-  heard: 0,         // performance.now() of the last event or beat
-  beats: 0,         // events and beats heard since the page opened (the indicator's data-heard)
-  checking: false,  // a probe of a stale stream is out
-  lastCheck: 0,
-  /** @type {ReturnType<typeof setTimeout> | undefined} */ probe: undefined,
-  /** @type {ReturnType<typeof setInterval> | undefined} */ watchdog: undefined,
-  /** @type {Array<() => void>} */ waiting: [],
+  source: null, id: null, onNews: null, onBack: null, away: false, heard: 0, beats: 0,
+  checking: false, lastCheck: 0, probe: undefined, watchdog: undefined, waiting: [],
 };
 
-/** @param {Indicated} state */
 function indicate(state) {
   const node = $("connection");
-  if (!node) return;
-  if (node.dataset.state === state) return;
+  if (!node || node.dataset.state === state) return;
   node.dataset.state = state;
   node.textContent = { live: "live", reconnecting: "reconnecting…", off: "" }[state];
-  node.title = state === "live"
-    ? "This page follows the game live: a move made in another tab shows here at once."
-    : state === "reconnecting" ? "The page has heard nothing from the server for a few seconds and is trying again." : "";
+  node.title = state === "live" ? "This page follows the game live: a move made in another tab shows here at once." : "";
 }
 
-/** Whether the page has found the server away (and shows the banner). */
 export const isAway = () => live.away;
 
-/** A promise that settles once the server answers again (at once where it is not away). */
-export function whenBack() {
-  if (!live.away) return Promise.resolve();
-  return new Promise((resolve) => { live.waiting.push(() => resolve(undefined)); });
-}
+// Settles once the server answers again (at once where it is not away).
+export const whenBack = () => (live.away ? new Promise((resolve) => live.waiting.push(resolve)) : Promise.resolve());
 
-/** Whether the server answers within ASK_MS. */
 async function answers() {
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), ASK_MS);
@@ -76,9 +48,7 @@ export function serverAway() {
   $("offline").hidden = false;
   document.body.dataset.away = "yes";
   indicate("reconnecting");
-  const ask = async () => {
-    if (await answers()) serverBack(); else live.probe = setTimeout(ask, PROBE_MS);
-  };
+  const ask = async () => { if (await answers()) serverBack(); else live.probe = setTimeout(ask, PROBE_MS); };
   clearTimeout(live.probe);
   live.probe = setTimeout(ask, PROBE_MS);
 }
@@ -95,16 +65,11 @@ export function serverBack() {
   for (const resume of live.waiting.splice(0)) resume();
 }
 
-/**
- * Follow game `id`: `onNews(news)` after every change; `onBack()` once the server answers again
- * after being away.  null: follow nothing.
- * @param {string | null} id
- * @param {(news: News) => void} [onNews]
- * @param {() => void} [onBack]
- */
-export function follow(id, onNews, onBack) {
-  live.onNews = onNews || null;
-  live.onBack = onBack || null;
+// Follow game `id`: `onNews({ply, moves, over} | {gone})` after every change; `onBack()` once the
+// server answers again after being away.  null: follow nothing.
+export function follow(id, onNews = null, onBack = null) {
+  live.onNews = onNews;
+  live.onBack = onBack;
   if (id === live.id && live.source && live.source.readyState !== EventSource.CLOSED) return;
   live.id = id;
   open();
@@ -112,9 +77,7 @@ export function follow(id, onNews, onBack) {
 
 function heard() {
   live.heard = performance.now();
-  live.beats += 1;
-  const node = $("connection");
-  if (node) node.dataset.heard = String(live.beats);
+  $("connection").dataset.heard = String(++live.beats);
   indicate("live");
   serverBack();
 }
@@ -134,11 +97,11 @@ function open() {
     if (live.id !== id || !live.onNews) return;
     try { live.onNews(JSON.parse(event.data)); } catch (error) { /* a garbled event: the next one will do */ }
   });
-  if (live.watchdog === undefined) live.watchdog = setInterval(watch, WATCH_MS);
+  if (live.watchdog === undefined) live.watchdog = setInterval(watch, 500);
 }
 
-// Silence for STALE_MS, whatever the socket says: not live.  The server is asked; away, the
-// banner; there, the stream is opened again (a stream refused, stalled or cut off by a proxy).
+// Silence for STALE_MS, whatever the socket says (refused, stalled, cut by a proxy): not live.
+// The server is asked: away, the banner; there, the stream is opened again.
 async function watch() {
   const now = performance.now();
   if (!live.id || live.away || now - live.heard < STALE_MS) return;
@@ -147,8 +110,8 @@ async function watch() {
   live.checking = true;
   live.lastCheck = now;
   try {
-    if (!(await answers())) { serverAway(); return; }
-    if (performance.now() - live.heard >= STALE_MS) open();
+    if (!(await answers())) serverAway();
+    else if (performance.now() - live.heard >= STALE_MS) open();
   } finally {
     live.checking = false;
   }

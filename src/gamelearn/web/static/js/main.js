@@ -10,7 +10,7 @@ import { api, ApiError, patiently, problem } from "./api.js";
 import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
-import { capitalised, valueClass, valueSign } from "./format.js";
+import { valueClass, valueSign } from "./format.js";
 import { drawLearners } from "./learners.js";
 import { refreshChart } from "./chart.js";
 import { installBeyond } from "./beyond.js";
@@ -38,11 +38,15 @@ async function whenServed(work) {
       return await work();
     } catch (error) {
       if (!(error instanceof ApiError && error.away)) throw error;
-      $("status").textContent = "Waiting for the gamelearn server…";
-      $("status").dataset.state = "waiting";
-      await whenBack();
+      await waitForServer();
     }
   }
+}
+
+async function waitForServer() {
+  $("status").textContent = "Waiting for the gamelearn server…";
+  $("status").dataset.state = "waiting";
+  await whenBack();
 }
 
 async function init() {
@@ -148,28 +152,33 @@ async function openFromAddress() {
   choose(name, playersFor(name), name === wantedName ? wanted : formFor(name));
   await startGame(chosenGame(), chosenSpecs(), "", { replace: true });
   if (!page.view && isAway()) {  // the server went away as the page started: start when it is back
-    $("status").textContent = "Waiting for the gamelearn server…";
-    $("status").dataset.state = "waiting";
-    await whenBack();
+    await waitForServer();
     await openFromAddress();
   }
 }
 
 // The game in the address is not here: say so as the server says it, and offer a new one.
 function gone(detail) {
-  page.view = null;
-  follow(null);
-  document.body.dataset.gone = "yes";
-  $("status").textContent = "This game is gone";
+  noGame("This game is gone", `${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`);
   $("status").dataset.state = "gone";
-  $("players-line").textContent = "";
-  $("board").replaceChildren();
-  $("moves").replaceChildren();
-  $("learners").replaceChildren();
-  say(`${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`, "");
   const name = lastGame();
   choose(name, playersFor(name), formFor(name));
   $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(chosenGame(), chosenSpecs()) }));
+}
+
+// No game on the board: only the status (and `detail` under it) and the way to a game.
+function noGame(status, detail = "") {
+  page.view = null;
+  follow(null);
+  document.body.dataset.gone = "yes";
+  $("status").textContent = status;
+  $("status").dataset.state = "none";
+  $("players-line").textContent = "";
+  $("board").replaceChildren();
+  $("board").dataset.id = "";
+  $("moves").replaceChildren();
+  $("learners").replaceChildren();
+  say(detail, "");
   setControls();
 }
 
@@ -199,47 +208,19 @@ async function startGame(spec, specs, seedText = "", options = {}) {
     $("setup-table").hidden = true;
     show(view, { fresh: true });
   } catch (error) {
-    if (error instanceof ApiError && error.data && error.data.table) { needsTable(error, spec, specs, seedText); return; }
+    if (error instanceof ApiError && error.data && error.data.table) {
+      // No game runs (not the one before: not what was asked for); the form offers the build,
+      // and the game asked for starts once the table is there.
+      const asked = (page.asked = {});
+      noGame(`No game yet: ${error.message}.`);
+      import("./tables.js").then((tables) => tables.offerBuild(error, () => page.asked === asked && !page.view, () => startGame(spec, specs, seedText)));
+      return;
+    }
     if (page.view) drawAll(); else setControls();
     say(problem(error));
   } finally {
     notice();
   }
-}
-
-// A player the person chose plays from a solved table the server has not built: no game runs
-// (not the one shown before, which is not what was asked for), and the form offers the build
-// where the player was chosen; once the table is there, the game asked for starts.
-async function needsTable(error, spec, specs, seedText) {
-  const table = error.data.table;
-  noGame(`No game yet: ${error.message}.`);
-  const setup = $("setup");
-  setup.open = true;
-  $("setup-table").hidden = false;
-  $("setup-table-why").textContent = `${capitalised(error.message)}. Build it here and the game starts when it is ready, or choose another player.`;
-  const { watchTable } = await import("./tables.js");
-  const nodes = { status: $("setup-table-status"), bar: $("setup-table-progress"), button: $("setup-table-build") };
-  const asked = JSON.stringify([spec, specs]);
-  const stillWanted = () => !page.view && !$("setup-table").hidden && $("setup-table").dataset.asked === asked;
-  $("setup-table").dataset.asked = asked;
-  watchTable(table, nodes, { stillWanted, onReady: () => { if (stillWanted()) startGame(spec, specs, seedText); } });
-  $("setup-table").scrollIntoView({ block: "nearest" });
-}
-
-// No game on the board: the status says why, the board and the panels are empty.
-function noGame(text) {
-  page.view = null;
-  follow(null);
-  document.body.dataset.gone = "yes";  // only the status and the way to a game
-  $("status").textContent = text;
-  $("status").dataset.state = "none";
-  $("players-line").textContent = "";
-  $("board").replaceChildren();
-  $("board").dataset.id = "";
-  $("moves").replaceChildren();
-  $("learners").replaceChildren();
-  say("");
-  setControls();
 }
 
 // The busy flag, up while a request that changes the game is out: the board is locked and the

@@ -2,7 +2,9 @@
 // A game's solved table, built from the page (POST /api/tables/{spec}/build): the status line, a
 // progress bar that moves as positions are settled, and a button, wherever a view needs the table
 // (the review, the new-game form when a player plays from it).  One build at a time on the server.
+import { $ } from "./dom.js";
 import { api, problem } from "./api.js";
+import { capitalised } from "./format.js";
 
 const POLL_MS = 500;
 
@@ -56,4 +58,23 @@ export async function watchTable(spec, nodes, options = {}) {
         : `${status.error ? `${status.error}. ` : ""}It can be built here: about 20 s on an idle server, longer on a busy one, and about 300 MB of memory while it builds.`;
   if (status.building) { setTimeout(() => { if (stillWanted()) watchTable(spec, nodes, { ...options, start: false }); }, POLL_MS); return; }
   if (status.ready) onReady();
+}
+
+/**
+ * A player chosen in the new-game form plays from a table the server has not built (`error`, a
+ * 400 whose answer names the `table`): the form offers the build beside the players, and
+ * `start()` starts the game asked for once it is built, while `stillWanted()`.
+ * @param {{message: string, data: {table: string}}} error
+ * @param {() => boolean} stillWanted
+ * @param {() => void} start
+ */
+export function offerBuild(error, stillWanted, start) {
+  const box = $("setup-table");
+  $("setup").open = true;
+  box.hidden = false;
+  $("setup-table-why").textContent = `${capitalised(error.message)}. Build it here and the game starts when it is ready, or choose another player.`;
+  const nodes = { status: $("setup-table-status"), bar: $("setup-table-progress"), button: $("setup-table-build") };
+  const wanted = () => stillWanted() && !box.hidden;
+  watchTable(error.data.table, nodes, { stillWanted: wanted, onReady: () => { if (wanted()) start(); } });
+  box.scrollIntoView({ block: "nearest" });
 }
