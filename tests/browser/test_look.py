@@ -184,3 +184,37 @@ def test_a_bad_seed_and_a_typed_tag_are_refused_in_plain_words(page: Any, size: 
     message = page.text_content("#message") or ""
     assert "'<b>x</b>'" in message and "server path" not in message
     screenshot(page, "refused-in-plain-words", size)
+
+
+#: WCAG 1.4.11's non-text contrast of a side's mark (a letter or a disc; axe skips them, they are
+#: aria-hidden) against what it sits on: its own chip (a background or a ring of box-shadow), else
+#: the nearest ancestor's background.  A disc counts its fill or its border, whichever stands out.
+MARK_CONTRAST = """el => {
+  const rgb = (c) => (c.match(/rgba?\\([^)]*\\)/) || ["rgb(255,255,255)"])[0].match(/[\\d.]+/g).map(Number);
+  const opaque = (c) => c && c !== "none" && !/rgba\\([^)]*,\\s*0\\)/.test(c) && c !== "transparent";
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (x, y) => { const [a, b] = [lum(rgb(x)), lum(rgb(y))].sort((p, q) => q - p); return (a + 0.05) / (b + 0.05); };
+  const style = getComputedStyle(el);
+  const disc = el.classList.contains("disc");
+  let around = disc && opaque(style.boxShadow) ? style.boxShadow : !disc && opaque(style.backgroundColor) ? style.backgroundColor : null;
+  for (let node = el.parentElement; !around && node; node = node.parentElement) {
+    const c = getComputedStyle(node).backgroundColor;
+    if (opaque(c)) around = c;
+  }
+  around = around || "rgb(255,255,255)";
+  if (!disc) return ratio(style.color, around);
+  const border = parseFloat(style.borderTopWidth) > 0 ? ratio(style.borderTopColor, around) : 0;
+  return Math.max(ratio(style.backgroundColor, around), border);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_sides_mark_stands_out_three_to_one_in_both_themes(page: Any, size: str, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    for game, first in (("tictactoe", "human"), ("teeko", "human"), ("hexapawn", "human")):
+        new_game(page, game, first, "random", seed=3)
+        ratios = page.eval_on_selector_all("#players-line .mark, #status .mark", f"els => els.map({MARK_CONTRAST})")
+        assert len(ratios) == 3 and min(ratios) >= 3, (game, scheme, ratios)
+        if game == "tictactoe":
+            screenshot(page, f"look-marks-{scheme}", size)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from web_support import TestClient, move, refused, start
 
+from gamelearn import get_game
 from gamelearn.web import live
 from gamelearn.web.live import GameFeed, news
 
@@ -173,3 +174,26 @@ def test_the_warm_up_makes_and_plays_each_kind_once_in_the_background() -> None:
     assert thread is not None and thread.daemon
     thread.join(timeout=60)
     assert not thread.is_alive() and thread.warmed == ["her hexapawn", "menace tictactoe"]
+
+
+def test_the_warm_up_plays_as_the_page_plays_a_trainable_learner_and_its_explain() -> None:
+    # az compiles an exploring search for a trainable player apart from a frozen one's: a warm-up
+    # of a frozen player left the page's first az move to compile (8 to 28 s after "ready").
+    from gamelearn.players.matchbox import MenacePlayer
+    from gamelearn.web.warmup import play_as_the_page_does
+
+    asked: list[tuple[str, bool]] = []
+
+    class Watched(MenacePlayer):
+        def choose(self, state: Any) -> str | None:
+            asked.append(("choose", self.trains))
+            return super().choose(state)
+
+        def explain(self, state: Any, move: str | None) -> dict[str, Any] | None:
+            asked.append(("explain", self.trains))
+            return super().explain(state, move)
+
+    player = Watched(get_game("tictactoe"), seed=0)
+    play_as_the_page_does(player, get_game("tictactoe"))
+    assert asked == [("choose", True), ("explain", True)] * 2
+    assert player.boxes and player.games_played == 0  # boxes opened in memory, nothing learned or kept
