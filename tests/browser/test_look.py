@@ -218,3 +218,16 @@ def test_every_sides_mark_stands_out_three_to_one_in_both_themes(page: Any, size
         assert len(ratios) == 3 and min(ratios) >= 3, (game, scheme, ratios)
         if game == "tictactoe":
             screenshot(page, f"look-marks-{scheme}", size)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_api_page_passes_axe_with_its_headings_in_order(page: Any, server_url: str, size: str, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(server_url + "/docs")
+    page.wait_for_selector("#api section h2")
+    assert axe_problems(page) == []
+    levels = page.eval_on_selector_all("h1, h2, h3, h4, h5, h6", "els => els.map(e => Number(e.tagName[1]))")
+    assert levels[0] == 1 and all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False))
+    for link in page.eval_on_selector_all("header a", "els => els.map(e => e.getAttribute('href'))"):
+        assert page.eval_on_selector(f'header a[href="{link}"]', CONTRAST) >= 4.5, link
+    screenshot(page, f"look-api-docs-{scheme}", size)
