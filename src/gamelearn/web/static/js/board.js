@@ -37,7 +37,9 @@ export class Board {
     root.dataset.flipped = model.flipped ? "yes" : "no";
     root.setAttribute("aria-label", model.label || "board");
     root.setAttribute("aria-busy", model.locked ? "true" : "false");
-    root.style.gridTemplateColumns = `repeat(${model.columns}, 1fr)`;
+    // Rows as well as columns share the square board: a row never grows past it (and is cut).
+    root.style.gridTemplateColumns = `repeat(${model.columns}, minmax(0, 1fr))`;
+    root.style.gridTemplateRows = `repeat(${model.rows}, minmax(0, 1fr))`;
     const targets = this.targets();
     const rows = [];
     for (let vr = 0; vr < model.rows; vr++) {
