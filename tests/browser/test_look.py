@@ -168,6 +168,27 @@ def test_menaces_first_box_chart_starts_where_the_box_does(page: Any, size: str)
     screenshot(page, "menace-first-box", size)
 
 
+def test_after_one_game_the_first_box_chart_names_that_game_once_and_a_lesson_counts_its_beads(
+    page: Any, size: str
+) -> None:
+    view = new_game(page, "tictactoe", "human", "menace", seed=4)
+    while not view["over"]:
+        view = api_move(page, view["id"], view["legal_moves"][0])
+    page.reload()
+    rendered(page, view)
+    page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-from] svg', state="attached")
+    ends = page.eval_on_selector_all(".first-box svg text[data-end]", "els => els.map(e => e.textContent)")
+    data = page.evaluate("fetch('/api/learners/menace/first-box?game=tictactoe').then(r => r.json())")
+    assert ends == [f"game {data['from_game']}"]  # one game: one end, not "game 1" at both
+    # A lesson's bead with copies is counted, never repeated ("bead 5, 5, 5").
+    for line in page.eval_on_selector_all(".learner .learned", "els => els.map(e => e.textContent)"):
+        for part in line.removeprefix("After this game: ").rstrip(".").split("; "):
+            beads = part.split(" taken out of box ")[0].split(" added to box ")[0]
+            listed = beads.split(" ", 1)[1].split(", ") if beads.startswith("bead") else []
+            assert len(listed) == len(set(listed)), line
+    screenshot(page, "menace-first-box-one-game", size)
+
+
 def test_a_bad_seed_and_a_typed_tag_are_refused_in_plain_words(page: Any, size: str) -> None:
     if not page.evaluate("document.querySelector('#setup').open"):
         page.click("#setup > summary")

@@ -72,6 +72,12 @@ def test_a_review_grades_each_move_and_draws_the_best_one(page: Any, size: str) 
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector('#board[data-plies="6"]')
     assert page.get_attribute("#eval", "data-value") == str(negamax(states[6]))  # X to move: X's side
+    # The last position lights the line O won on, as the game's end does.
+    page.click("#review-last")
+    page.wait_for_selector('#board[data-plies="8"] .square.winning')
+    lit = page.eval_on_selector_all("#board .square.winning", "els => els.map(e => Number(e.dataset.square))")
+    assert sorted(lit) == sorted(TTT.winning_squares(states[8])) == [1, 4, 7]
+    screenshot(page, "review-last-lit", size)
     page.click("#review-close")
     page.wait_for_selector("#review[hidden]", state="attached")
     rendered(page, view)

@@ -203,6 +203,7 @@ class PositionValue(Answer):
     value: int = Field(description="the exact value from the first player's side")
     distance: int | None
     over: bool
+    winning_squares: list[int] = Field(default_factory=list, description="where a won game's win is, to light")
 
 
 class GradedPly(Answer):

@@ -35,3 +35,12 @@ export function lossText(before, after, side) {
   const name = (v) => (v > 0 ? "win" : v < 0 ? "loss" : "draw");
   return `a ${name(Math.sign(before) * sign)} thrown to a ${name(Math.sign(after) * sign)}`;
 }
+
+// The beads of a lesson, a bead's copies counted: ["0"] -> "bead 0", ["5", "5", "5"] -> "beads 5 ×3",
+// ["0", "2", "2"] -> "beads 0, 2 ×2".
+export function beadsText(beads) {
+  const counts = new Map();
+  for (const bead of beads) counts.set(bead, (counts.get(bead) || 0) + 1);
+  const parts = [...counts].map(([bead, n]) => (n === 1 ? bead : `${bead} ×${n}`));
+  return `${beads.length === 1 ? "bead" : "beads"} ${parts.join(", ")}`;
+}

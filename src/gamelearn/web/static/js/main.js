@@ -530,7 +530,7 @@ function showReviewPosition(position) {
   if (!view) return;
   if (!position) { page.reviewModel = null; board.render(boardModel(view, {})); return; }
   page.reviewModel = boardModel(view, {
-    id: `${view.id}-review`, marks: position.board, last: position.last, win: [], legal: [], interactive: false,
+    id: `${view.id}-review`, marks: position.board, last: position.last, win: position.win, legal: [], interactive: false,
     values: null, arrow: position.arrow, plies: position.plies, over: false,
   });
   board.render(page.reviewModel);

@@ -157,6 +157,7 @@ export class Review {
       board: position.board,
       last: ply ? ply.squares : [],
       arrow: ply && ply.grade !== "best" && ply.grade !== "keeps" ? ply.best_squares : [],
+      win: position.winning_squares || [],
       plies: this.at,
     });
     this.graph.draw(data, this.at, info.symbols);
