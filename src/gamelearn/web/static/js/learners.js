@@ -1,3 +1,4 @@
+// @ts-check
 // The learners at the table: HER's, HIM's and MENACE's matchboxes with their beads, the thesis
 // memory's recall for its last move, what each learned from the game, Export and Reset.  The
 // thesis memory's views are in memory.js, loaded when a thesis panel is first drawn.

@@ -1,3 +1,4 @@
+// @ts-check
 // gamelearn's page: the game in play.  It opens on a game ready to play (you against the game's
 // learner, the players remembered per browser), keeps the game's id in the address (a reload or a
 // server restart resumes it), locks the board while the computer thinks and drops clicks made

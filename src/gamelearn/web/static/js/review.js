@@ -1,3 +1,4 @@
+// @ts-check
 // The review of a finished game (or any game this browser kept), move by move: each position's
 // exact value on a bar, each move graded against the perfect player (best, keeps, mistake,
 // blunder), the best move drawn on the board.  Teeko's review needs its solved table: where it is

@@ -1,3 +1,4 @@
+// @ts-check
 // Train from the page, as mscroggs' MENACE page does: "train against random / perfect / itself for
 // N games" runs on the server (POST /api/learners/{kind}/training); the page polls it, moves a
 // progress bar, redraws every box the learner can have with its beads as they change, and charts
