@@ -13,7 +13,7 @@ are won or drawn.  docs/matchbox.md measures each.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .knowledge import Advice, Remedy
 
@@ -42,7 +42,7 @@ MIXED = Remedy(
 )
 
 
-def empty_boxes(player: MatchboxPlayer) -> list[str]:
+def empty_boxes(player: MatchboxPlayer[Any]) -> list[str]:
     """The boards of the boxes with no bead left, in board order."""
     return sorted(board for board, beads in player.boxes.items() if not _holds_beads(beads))
 
@@ -53,7 +53,7 @@ def _holds_beads(beads: object) -> bool:
     return bool(beads)
 
 
-def her_advice(player: MatchboxPlayer) -> Advice | None:
+def her_advice(player: MatchboxPlayer[Any]) -> Advice | None:
     """HER and HIM: an empty box is a position where every move lost, as Gardner's rules mean."""
     empty = empty_boxes(player)
     if not empty:
@@ -66,7 +66,7 @@ def her_advice(player: MatchboxPlayer) -> Advice | None:
     return Advice(text, tuple(empty[:NAMED]))
 
 
-def menace_advice(player: MenacePlayer) -> Advice | None:
+def menace_advice(player: MenacePlayer[Any]) -> Advice | None:
     """MENACE with empty boxes: why they emptied, and the remedies its options offer (None where
     it restocks them: nothing then stops it)."""
     empty = empty_boxes(player)
