@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gamelearn
+from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments.tournament import (
     GRADES,
@@ -145,6 +146,7 @@ def test_runners_give_identical_results() -> None:
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
     processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
     assert processes == alone
+    need("dask", "distributed")
     heard: list[int] = []
     on_dask = run_tournament(**arguments, workers=2, dask="local", progress=heard.append)  # type: ignore[arg-type]
     assert on_dask == alone

@@ -34,13 +34,14 @@ import numpy as np
 from . import ntuple_kernels as kernels
 from .base import OptionValue, S
 from .knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
+from .ntuple_generic import default_search, result_for_first
 from .ntuple_layout import (
     GAME_IDS,
     KNOWN_LAYOUTS,
-    LAYOUTS,
     Features,
     Layout,
     compile_features,
+    default_layout,
     layout_named,
     neighbours,
     pieces,
@@ -83,10 +84,16 @@ SETTINGS: dict[str, Settings] = {
     "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
     "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
 }
+#: Any other game's: self-play over its own rules (:mod:`.ntuple_generic`), 200 games a batch, a
+#: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
+GENERIC_SETTINGS = Settings(200, 3.0, 0.2, 20_000, 0.5, 8, 8)
 
 
-def result_for_first(winner: int | None) -> float:
-    return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
+def settings_for(game: Any) -> Settings:
+    """``game``'s settings: its own, or :data:`GENERIC_SETTINGS` opening with up to half the board in random moves."""
+    if game.name in SETTINGS:
+        return SETTINGS[game.name]
+    return replace(GENERIC_SETTINGS, random_plies=max(1, game.squares // 2))
 
 
 class Trainer:
@@ -96,7 +103,7 @@ class Trainer:
         self.game = game
         self.settings = settings
         self.seed = int(seed)
-        self.use_layout(layout or LAYOUTS[game.name])
+        self.use_layout(layout or default_layout(game))
         self.masks, self.neighbours = win_masks(game), neighbours(game)
         self.start = pieces(game, game.initial())
         self.games = self.positions = self.steps = self.batches = 0
@@ -110,6 +117,9 @@ class Trainer:
         # temporal coherence learning's sums per weight: N (signed) and A (sizes); a stub when off
         shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
         self.coherence = np.zeros(shape, np.float32)
+
+    #: each batch plays exactly ``games_per_batch`` games: a training for N games ends on a smaller one
+    whole_batches = True
 
     def play_in_batches_of(self, games: int) -> None:
         if games < 1:
@@ -135,14 +145,33 @@ class Trainer:
     def epsilon_now(self) -> float:
         return self.settings.epsilon * (0.1 + 0.9 * self.decay())
 
+    def compile(self) -> None:
+        """Compile self-play now (from numba's cache if compiled before): no game, nothing learnt.
+        A game without compiled rules has nothing to compile."""
+        if self.game.name in GAME_IDS:
+            self._self_play(0, 1)
+
     def train_batch(self) -> int:
         """One batch of self-play games, learnt online; the positions (plies) played."""
-        f = self.features
+        if self.game.name not in GAME_IDS:  # a game without compiled rules: played by its own
+            from .ntuple_generic import train_batch
+
+            return train_batch(self)
         batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
+        plies, updates, squared = self._self_play(self.settings.games_per_batch, batch_seed)
+        self.batches += 1
+        self.games += self.settings.games_per_batch
+        self.positions, self.steps = self.positions + plies, self.steps + updates
+        loss = float(squared / max(1.0, updates))
+        self.last_loss = (loss, loss)
+        return plies
+
+    def _self_play(self, games: int, seed: int) -> tuple[int, int, float]:
+        f = self.features
         plies, updates, squared = kernels.self_play(
             GAME_IDS[self.game.name],
-            self.settings.games_per_batch,
-            batch_seed,
+            games,
+            seed,
             self.weights,
             f.squares,
             f.lengths,
@@ -160,13 +189,7 @@ class Trainer:
             self.coherence,
             self.settings.coherence,
         )
-        self.batches += 1
-        self.games += self.settings.games_per_batch
-        self.positions += int(plies)
-        self.steps += int(updates)
-        loss = float(squared / max(1.0, updates))
-        self.last_loss = (loss, loss)
-        return int(plies)
+        return int(plies), int(updates), float(squared)
 
     def learn_sequence(self, afters: list[tuple[int, int, int]], learning: list[bool], final: float) -> None:
         """TD(lambda) over one game's unfinished afterstates (a, b, mover), then its result."""
@@ -214,7 +237,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         game: Game[S],
         seed: int | None = None,
         name: str | None = None,
-        search: int = 1,
+        search: int | None = None,
         train: bool = True,
         alpha: float | None = None,
         epsilon: float | None = None,
@@ -222,14 +245,13 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         layout: str | None = None,
         tcl: bool | None = None,
     ) -> None:
-        if game.name not in LAYOUTS:
-            raise ValueError(f"ntuple plays {', '.join(LAYOUTS)}, not {game.name}")
         if game.name == "teeko" and game.spec != "teeko":
             raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
         options: dict[str, OptionValue] = {}
         if name:
             options["name"] = name
-        if search != 1:
+        search = default_search(game) if search is None else search
+        if search != default_search(game):
             options["search"] = search
         if not train:
             options["train"] = "off"
@@ -237,11 +259,11 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             key: value for key, value in (("alpha", alpha), ("epsilon", epsilon), ("trace", trace)) if value is not None
         }
         options.update(given)
-        settings = replace(SETTINGS[game.name], **given)  # type: ignore[arg-type]  # the float settings only
+        settings = replace(settings_for(game), **given)  # type: ignore[arg-type]  # the float settings only
         if tcl is not None:
             options["tcl"] = "on" if tcl else "off"
             settings = replace(settings, coherence=TCL_BETA if tcl else 0.0)
-        chosen = layout_named(game.name, layout)
+        chosen = default_layout(game) if layout is None else layout_named(game.name, layout)
         if layout is not None:
             options["layout"] = layout
         #: whether the spec named the layout: then knowledge of another layout is refused, else
@@ -255,7 +277,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
 
     def frozen_spec(self) -> str:
         """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
-        return f"{self.kind}:train=off" + (f",search={self.search}" if self.search != 1 else "")
+        return f"{self.kind}:train=off" + (f",search={self.search}" if self.search != default_search(self.game) else "")
 
     # Values and choosing -----------------------------------------------------------------------
 
@@ -473,10 +495,10 @@ register(
         "ntuple",
         NtuplePlayer,
         "n-tuple network learning afterstate values by self-play TD(lambda) (Thill et al.)",
-        frozenset(LAYOUTS),
+        None,  # every game: a layout of its own, or its board's rows and columns (ntuple_layout.board_layout)
         (
             Option("name", parse_name, None, "keep the weights in the store under this name"),
-            Option("search", parse_int(1, 3), 1, "plies searched over the learnt values (1: greedy)"),
+            Option("search", parse_int(1, 3), None, "plies searched over the learnt values (default: the game's)"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),

@@ -19,7 +19,7 @@ from collections.abc import Hashable, Iterator
 from typing import Any
 
 from ..games import GAME_NAMES, Game, get_game
-from ..keeper import Keeper
+from ..keeper import Keeper, LearnerInTraining
 from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
@@ -123,6 +123,8 @@ class WebService:
                 if isinstance(player, Learner):
                     player.keep_as(web_name(game))  # the browser's own, kept under its owner id
                     keeper.attach_once(player)  # the Match made below sees it loaded
+            except LearnerInTraining:
+                raise  # a 409 in its own words: not the moment, the learner is being trained
             except TableError:  # the page offers the build, where the player is chosen
                 raise NeedsTable(
                     f"player {index + 1} ({game.symbols[index]}), {spec_kind(spec)}, plays from the solved "
