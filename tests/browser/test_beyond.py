@@ -161,8 +161,37 @@ def test_the_board_fits_the_window_at_200_percent_zoom(page: Any, server_url: st
     window = tab.evaluate("[innerWidth, innerHeight, document.documentElement.scrollWidth]")
     assert board["width"] <= window[0] and board["height"] <= window[1], (board, window)
     assert window[2] <= window[0]  # nothing sideways to scroll to
-    tab.evaluate("document.querySelector('#board').scrollIntoView()")
+    # The status and the whole board on screen together: scrolled to the status, the board's
+    # bottom row is still in the window.
+    tab.evaluate("document.querySelector('#players-line').scrollIntoView({block: 'start'})")
+    status = tab.evaluate("document.querySelector('#status').getBoundingClientRect().toJSON()")
+    board = tab.evaluate("document.querySelector('#board').getBoundingClientRect().toJSON()")
+    assert status["top"] >= 0 and board["bottom"] <= window[1], (status, board, window)
+    assert_every_square_inside_the_board(tab)
     screenshot(tab, "beyond-zoom-200", size)
+
+
+def assert_every_square_inside_the_board(tab: Any) -> None:
+    board = tab.evaluate("document.querySelector('#board').getBoundingClientRect().toJSON()")
+    squares = tab.eval_on_selector_all("#board .square", "els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert squares and all(
+        sq["bottom"] <= board["bottom"] + 0.5 and sq["right"] <= board["right"] + 0.5 for sq in squares
+    )
+
+
+def test_on_a_phone_no_row_of_the_board_is_cut(page: Any, size: str) -> None:
+    for game in ("teeko", "hexapawn", "tictactoe"):
+        view = new_game(page, game, "human", "random", seed=1)
+        assert_every_square_inside_the_board(page)
+        if game == "teeko":  # the review's bar beside the board takes its width too
+            view = api_move(page, view["id"], "22")
+            page.reload()
+            rendered(page, view)
+            page.click("#review-open")
+            page.wait_for_selector('#review[data-state]:not([data-state="loading"])')
+            assert_every_square_inside_the_board(page)
+            page.click("#review-close")
+    screenshot(page, "beyond-phone-rows", size)
 
 
 def test_the_board_is_the_page_the_learners_beside_it_and_play_again_is_one_click(page: Any, size: str) -> None:

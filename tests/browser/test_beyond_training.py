@@ -74,3 +74,33 @@ def test_training_her_moves_a_bar_changes_her_beads_and_charts_her_grade(
     caption = page.text_content("#train-chart-caption") or ""
     assert f"{round(report.keeps * 1000) / 10:g}%" in caption
     screenshot(page, "beyond-training", size)
+
+
+def test_menace_stuck_against_perfect_is_explained_and_restocking_from_the_page_unsticks_it(
+    page: Any, size: str
+) -> None:
+    new_game(page, "tictactoe", "human", "menace", seed=1)  # MENACE plays O, as on a first visit
+    page.wait_for_selector('#training[data-kind="menace"]:not([hidden])')
+    page.click("#training > summary")
+    page.wait_for_selector("#train-boxes[data-total]")
+    page.select_option("#train-opponent", "perfect")
+    page.fill("#train-games", "400")
+    page.click("#train-start")
+    page.wait_for_selector('#training[data-state="done"][data-played="400"]', timeout=300_000)
+    # Where it happens: why its boxes emptied, which, and the remedies its own options offer.
+    page.wait_for_selector("#train-advice:not([hidden])")
+    advice = page.text_content("#train-advice") or ""
+    assert "Why MENACE is stuck" in advice and "resigns" in advice and "Empty: box " in advice
+    labels = page.eval_on_selector_all("#train-advice button.remedy", "els => els.map(e => e.dataset.options)")
+    assert "restock=on" in labels
+    screenshot(page, "training-menace-stuck", size)
+    # Michie's restocking, one click: a second run with the learner's option, and the chart of runs.
+    page.click('#train-advice button.remedy[data-options="restock=on"]')
+    page.wait_for_selector(
+        '#training[data-state="done"][data-played="400"] #train-runs[data-runs="2"]', timeout=300_000
+    )
+    drawn = page.eval_on_selector_all("#train-runs rect.run-bar.drawn", "els => els.map(e => Number(e.dataset.count))")
+    assert len(drawn) == 1 or drawn[-1] > drawn[0]  # the first run drew nothing, or fewer than the second
+    assert "restock=on" in (page.text_content("#train-runs") or "")
+    assert page.locator("#train-chart line.run-start").count() == 1
+    screenshot(page, "training-menace-restocked", size)

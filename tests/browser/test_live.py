@@ -110,3 +110,90 @@ def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
         screenshot(tab, "live-server-back", size)
     tab.close()
     assert not failures and not outside
+
+
+# "live" means heard from: an event or a beat within the last few seconds.  The page's record of
+# every state its indicator took, from its first script on (a MutationObserver set up before any).
+RECORD_STATES = """
+window.__states = [];
+new MutationObserver(() => {
+  const node = document.getElementById("connection");
+  const state = node && node.dataset.state;
+  if (state && window.__states[window.__states.length - 1] !== state) window.__states.push(state);
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+"""
+
+
+def heard(tab: Any) -> int:
+    return int(tab.get_attribute("#connection", "data-heard") or 0)
+
+
+def test_a_quiet_page_stays_live_on_its_beats_and_a_server_gone_is_said_without_a_click(
+    context: Any, size: str, tmp_path: Any
+) -> None:
+    store, port = tmp_path / "quiet.sqlite3", free_port()
+    context.add_init_script(RECORD_STATES)
+    with serving(create_app(store), port=port) as url:
+        tab = open_tab(context, url + "/")
+        new_game(tab, "tictactoe", "human", "menace", seed=2)
+        tab.wait_for_selector('#connection[data-state="live"]')
+        # Nothing happens in the game: the stream's beats keep it live, beat after beat.
+        count = heard(tab)
+        tab.wait_for_function("n => Number(document.getElementById('connection').dataset.heard) >= n", arg=count + 4)
+        states = tab.evaluate("window.__states")
+        assert states[-1] == "live" and "reconnecting" not in states[states.index("live") :]
+    # The server is gone and nobody clicks: the indicator and the banner say so by themselves,
+    # within the page's 5 s of silence and 3 s of asking (10 s allowed, and some slack for a
+    # loaded machine's timers).
+    tab.wait_for_selector('#connection[data-state="reconnecting"]', timeout=15_000)
+    tab.wait_for_selector("#offline:not([hidden])", timeout=15_000)
+    screenshot(tab, "live-server-gone-unclicked", size)
+    with serving(create_app(store), port=port):
+        tab.wait_for_selector("#offline[hidden]", state="attached")
+        tab.wait_for_selector('#connection[data-state="live"]')
+    tab.close()
+
+
+def test_a_tab_whose_stream_is_stalled_never_says_live(page: Any, context: Any, size: str) -> None:
+    view = new_game(page, "tictactoe", "human", "random", seed=3)
+    context.add_init_script(RECORD_STATES)
+    stalled = context.new_page()
+    held: list[Any] = []
+    stalled.route("**/api/games/*/events", lambda route: held.append(route))  # answered never: the socket just hangs
+    stalled.goto(page.url)
+    rendered(stalled, view)
+    stalled.wait_for_selector('#connection[data-state="reconnecting"]')
+    status, after = click_move(page, view, "4")  # two plies: the person's and the computer's
+    assert status == 200 and len(after["moves"]) == 2
+    assert "live" not in stalled.evaluate("window.__states")
+    assert stalled.get_attribute("#connection", "data-state") == "reconnecting"
+    assert stalled.is_hidden("#offline")  # the server answers: a stream problem, not a server away
+    screenshot(stalled, "live-stalled-stream", size)
+    stalled.close()
+
+
+def test_a_page_opened_while_the_server_is_down_fetches_its_game_when_it_is_back(
+    context: Any, size: str, tmp_path: Any
+) -> None:
+    store, port = tmp_path / "later.sqlite3", free_port()
+    with serving(create_app(store), port=port) as url:
+        tab = open_tab(context, url + "/")
+        view = new_game(tab, "hexapawn", "human", "her", seed=5)
+        tab.evaluate("navigator.serviceWorker.ready")
+        tab.reload()
+        tab.wait_for_function("navigator.serviceWorker.controller !== null")
+        rendered(tab, view)
+    # Opened with the server stopped: the page comes from the service worker's cache and says so.
+    tab.reload()
+    tab.wait_for_selector("#offline:not([hidden])")
+    tab.wait_for_selector('#status[data-state="waiting"]')
+    assert "Waiting for the gamelearn server" in (tab.text_content("#status") or "")
+    assert tab.get_attribute("#connection", "data-state") == "reconnecting"
+    screenshot(tab, "live-opened-offline", size)
+    with serving(create_app(store), port=port):
+        rendered(tab, view)  # the game in the address, fetched by itself once the server answers
+        tab.wait_for_selector("#offline[hidden]", state="attached")
+        tab.wait_for_selector('#connection[data-state="live"]')
+        assert tab.get_attribute("#status", "data-state") == "your-move"
+        screenshot(tab, "live-opened-offline-back", size)
+    tab.close()

@@ -168,6 +168,27 @@ def test_menaces_first_box_chart_starts_where_the_box_does(page: Any, size: str)
     screenshot(page, "menace-first-box", size)
 
 
+def test_after_one_game_the_first_box_chart_names_that_game_once_and_a_lesson_counts_its_beads(
+    page: Any, size: str
+) -> None:
+    view = new_game(page, "tictactoe", "human", "menace", seed=4)
+    while not view["over"]:
+        view = api_move(page, view["id"], view["legal_moves"][0])
+    page.reload()
+    rendered(page, view)
+    page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-from] svg', state="attached")
+    ends = page.eval_on_selector_all(".first-box svg text[data-end]", "els => els.map(e => e.textContent)")
+    data = page.evaluate("fetch('/api/learners/menace/first-box?game=tictactoe').then(r => r.json())")
+    assert ends == [f"game {data['from_game']}"]  # one game: one end, not "game 1" at both
+    # A lesson's bead with copies is counted, never repeated ("bead 5, 5, 5").
+    for line in page.eval_on_selector_all(".learner .learned", "els => els.map(e => e.textContent)"):
+        for part in line.removeprefix("After this game: ").rstrip(".").split("; "):
+            beads = part.split(" taken out of box ")[0].split(" added to box ")[0]
+            listed = beads.split(" ", 1)[1].split(", ") if beads.startswith("bead") else []
+            assert len(listed) == len(set(listed)), line
+    screenshot(page, "menace-first-box-one-game", size)
+
+
 def test_a_bad_seed_and_a_typed_tag_are_refused_in_plain_words(page: Any, size: str) -> None:
     if not page.evaluate("document.querySelector('#setup').open"):
         page.click("#setup > summary")
@@ -184,3 +205,50 @@ def test_a_bad_seed_and_a_typed_tag_are_refused_in_plain_words(page: Any, size: 
     message = page.text_content("#message") or ""
     assert "'<b>x</b>'" in message and "server path" not in message
     screenshot(page, "refused-in-plain-words", size)
+
+
+#: WCAG 1.4.11's non-text contrast of a side's mark (a letter or a disc; axe skips them, they are
+#: aria-hidden) against what it sits on: its own chip (a background or a ring of box-shadow), else
+#: the nearest ancestor's background.  A disc counts its fill or its border, whichever stands out.
+MARK_CONTRAST = """el => {
+  const rgb = (c) => (c.match(/rgba?\\([^)]*\\)/) || ["rgb(255,255,255)"])[0].match(/[\\d.]+/g).map(Number);
+  const opaque = (c) => c && c !== "none" && !/rgba\\([^)]*,\\s*0\\)/.test(c) && c !== "transparent";
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (x, y) => { const [a, b] = [lum(rgb(x)), lum(rgb(y))].sort((p, q) => q - p); return (a + 0.05) / (b + 0.05); };
+  const style = getComputedStyle(el);
+  const disc = el.classList.contains("disc");
+  let around = disc && opaque(style.boxShadow) ? style.boxShadow : !disc && opaque(style.backgroundColor) ? style.backgroundColor : null;
+  for (let node = el.parentElement; !around && node; node = node.parentElement) {
+    const c = getComputedStyle(node).backgroundColor;
+    if (opaque(c)) around = c;
+  }
+  around = around || "rgb(255,255,255)";
+  if (!disc) return ratio(style.color, around);
+  const border = parseFloat(style.borderTopWidth) > 0 ? ratio(style.borderTopColor, around) : 0;
+  return Math.max(ratio(style.backgroundColor, around), border);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_sides_mark_stands_out_three_to_one_in_both_themes(page: Any, size: str, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    for game, first in (("tictactoe", "human"), ("teeko", "human"), ("hexapawn", "human")):
+        new_game(page, game, first, "random", seed=3)
+        ratios = page.eval_on_selector_all("#players-line .mark, #status .mark", f"els => els.map({MARK_CONTRAST})")
+        assert len(ratios) == 3 and min(ratios) >= 3, (game, scheme, ratios)
+        if game == "tictactoe":
+            screenshot(page, f"look-marks-{scheme}", size)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_api_page_passes_axe_with_its_headings_in_order(page: Any, server_url: str, size: str, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(server_url + "/docs")
+    page.wait_for_selector("#api section h2")
+    assert axe_problems(page) == []
+    levels = page.eval_on_selector_all("h1, h2, h3, h4, h5, h6", "els => els.map(e => Number(e.tagName[1]))")
+    assert levels[0] == 1 and all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False))
+    for link in page.eval_on_selector_all("header a", "els => els.map(e => e.getAttribute('href'))"):
+        assert page.eval_on_selector(f'header a[href="{link}"]', CONTRAST) >= 4.5, link
+    screenshot(page, f"look-api-docs-{scheme}", size)

@@ -72,6 +72,12 @@ def test_a_review_grades_each_move_and_draws_the_best_one(page: Any, size: str) 
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector('#board[data-plies="6"]')
     assert page.get_attribute("#eval", "data-value") == str(negamax(states[6]))  # X to move: X's side
+    # The last position lights the line O won on, as the game's end does.
+    page.click("#review-last")
+    page.wait_for_selector('#board[data-plies="8"] .square.winning')
+    lit = page.eval_on_selector_all("#board .square.winning", "els => els.map(e => Number(e.dataset.square))")
+    assert sorted(lit) == sorted(TTT.winning_squares(states[8])) == [1, 4, 7]
+    screenshot(page, "review-last-lit", size)
     page.click("#review-close")
     page.wait_for_selector("#review[hidden]", state="attached")
     rendered(page, view)
@@ -120,3 +126,43 @@ def test_teekos_review_offers_to_build_its_table_with_a_progress_bar(
     step.release()
     page.wait_for_selector('#table-status:has-text("the build failed: stopped by the test")')
     assert not page.is_visible("#table-progress")
+
+
+def test_teeko_against_perfect_without_its_table_offers_the_build_where_the_player_is_chosen(
+    page: Any, size: str, web_app: Any, built_teeko_table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No game runs that the person did not ask for: the game shown before goes, the form offers
+    the build beside the player, and the game asked for starts once the table is there.  The
+    build here puts the run's table (built once, tests/conftest.py) where the server reads it."""
+    from gamelearn.solve.teeko import default_path
+
+    def builder(progress) -> None:  # type: ignore[no-untyped-def]
+        progress("counting moves", 1, 1)
+        target = default_path()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(built_teeko_table)
+        progress("placing phase", 1, 1)
+
+    monkeypatch.setitem(web_app.state.service.tables.builders, "teeko", builder)
+    monkeypatch.setattr(web_app.state.service.tables, "_jobs", {})
+    new_game(page, "teeko", "human", "thesis", seed=1)  # a game against the thesis program first
+    page.fill("#second-player", "perfect")
+    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as info:
+        page.click("#new-game")
+    assert info.value.status == 400 and info.value.json()["table"] == "teeko"
+    page.wait_for_selector("#setup-table-build:not([hidden])")
+    status = page.text_content("#status") or ""
+    assert status.startswith("No game yet") and "perfect" in status
+    assert page.locator("#board .square").count() == 0  # the thesis game is not left on the board
+    assert page.is_hidden("#takeback") or page.is_disabled("#takeback")
+    offered = page.text_content("#setup-table") or ""
+    assert "about 20 s" in offered and "300 MB" in offered
+    assert "gamelearn solve" not in offered + status and "data directory" not in offered + status
+    screenshot(page, "teeko-perfect-needs-table", size)
+    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as info:
+        page.click("#setup-table-build")
+    view = info.value.json()
+    assert info.value.status == 200 and view["players"] == ["human", "perfect"]
+    rendered(page, view)
+    assert page.is_hidden("#setup-table")
+    screenshot(page, "teeko-perfect-started", size)

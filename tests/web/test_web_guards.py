@@ -98,8 +98,12 @@ def test_a_missing_teeko_table_is_reported_without_the_servers_path(client: Test
     response = client.post("/api/games", json={"game": "teeko", "players": ["human", "perfect"]})
     # The test's own data directory (tests/conftest.py) never holds a solved table.
     detail = refused(response, 400)
-    assert "no solved table at <data directory>/solved/teeko.table; build it with `gamelearn solve teeko`" in detail
+    # The page's words, not a terminal command: which player needs which table, and the table's
+    # name for the page to offer its build (POST /api/tables/teeko/build) where the player is chosen.
+    assert detail == "player 2 (O), perfect, plays from the solved table of teeko, which this server has not built yet"
+    assert response.json()["table"] == "teeko"
     assert str(data_dir()) not in detail and "/tmp" not in detail and "pytest" not in detail
+    assert client.get("/api/tables/teeko").json()["buildable"] is True
 
 
 def test_a_players_failure_never_shows_a_server_path(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

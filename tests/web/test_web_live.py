@@ -9,8 +9,11 @@ import asyncio
 import threading
 from typing import Any
 
+import pytest
 from web_support import TestClient, move, refused, start
 
+from gamelearn import get_game
+from gamelearn.web import live
 from gamelearn.web.live import GameFeed, news
 
 
@@ -50,7 +53,7 @@ def test_the_feed_hands_every_change_to_the_streams_of_that_game_only() -> None:
         stream = feed.stream("me", "g1", news([], False), seconds=2.0)
         async for chunk in stream:
             chunks.append(chunk)
-            if chunk.startswith("event: game") and len([c for c in chunks if c.startswith("event")]) == 1:
+            if chunk.startswith("event: game") and len([c for c in chunks if c.startswith("event: game")]) == 1:
                 # the first news is in: a worker thread now changes this game and another one
                 def work() -> None:
                     feed.publish("me", "other", news(["9"], False))
@@ -69,6 +72,24 @@ def test_the_feed_hands_every_change_to_the_streams_of_that_game_only() -> None:
     assert events[-1] == 'event: game\ndata: {"ply": 2, "moves": ["4", "0"], "over": false}\n\n'
     assert not any('"9"' in c for c in chunks)  # another game's news never reaches this stream
     assert len(feed) == 0  # the stream's end let its watcher go
+
+
+def test_a_quiet_stream_beats_as_an_event_the_page_can_hear(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A comment line never reaches an EventSource's listeners; a named event with data does, so a
+    # page can tell a quiet stream that is alive from a dead socket.
+    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 0.05)
+    feed = GameFeed()
+
+    async def watch() -> list[str]:
+        return [chunk async for chunk in feed.stream("me", "g1", news([], False), seconds=0.5)]
+
+    chunks = run_apart(asyncio.wait_for(watch(), timeout=5))
+    beats = [c for c in chunks if c.startswith("event: beat")]
+    assert len(beats) >= 3 and all(c == "event: beat\ndata: {}\n\n" for c in beats)
+    assert [c for c in chunks if c.startswith("event: game")] == [
+        'event: game\ndata: {"ply": 0, "moves": [], "over": false}\n\n'
+    ]
+    assert len(feed) == 0
 
 
 def test_a_feed_refuses_more_streams_than_a_browser_may_hold() -> None:
@@ -153,3 +174,26 @@ def test_the_warm_up_makes_and_plays_each_kind_once_in_the_background() -> None:
     assert thread is not None and thread.daemon
     thread.join(timeout=60)
     assert not thread.is_alive() and thread.warmed == ["her hexapawn", "menace tictactoe"]
+
+
+def test_the_warm_up_plays_as_the_page_plays_a_trainable_learner_and_its_explain() -> None:
+    # az compiles an exploring search for a trainable player apart from a frozen one's: a warm-up
+    # of a frozen player left the page's first az move to compile (8 to 28 s after "ready").
+    from gamelearn.players.matchbox import MenacePlayer
+    from gamelearn.web.warmup import play_as_the_page_does
+
+    asked: list[tuple[str, bool]] = []
+
+    class Watched(MenacePlayer):
+        def choose(self, state: Any) -> str | None:
+            asked.append(("choose", self.trains))
+            return super().choose(state)
+
+        def explain(self, state: Any, move: str | None) -> dict[str, Any] | None:
+            asked.append(("explain", self.trains))
+            return super().explain(state, move)
+
+    player = Watched(get_game("tictactoe"), seed=0)
+    play_as_the_page_does(player, get_game("tictactoe"))
+    assert asked == [("choose", True), ("explain", True)] * 2
+    assert player.boxes and player.games_played == 0  # boxes opened in memory, nothing learned or kept

@@ -89,7 +89,9 @@ def test_bad_runs_are_refused_in_one_line(client: Any) -> None:
     assert "less than or equal to 1000" in refused(
         client.post(TRAINING, json={"opponent": "random", "games": 1001}), 422
     )
-    assert "random, perfect, self" in refused(client.post(TRAINING, json={"opponent": "alphabeta", "games": 3}), 400)
+    assert "random, perfect, mixed, self" in refused(
+        client.post(TRAINING, json={"opponent": "alphabeta", "games": 3}), 400
+    )
     teeko = client.post("/api/learners/td/training?game=teeko", json={"opponent": "random", "games": 3})
     assert "gamelearn train" in refused(teeko, 400)
     assert "does not train from the page" in refused(client.get("/api/learners/az/training?game=tictactoe"), 400)
@@ -118,3 +120,49 @@ def test_every_box_is_on_view_before_the_first_game(client: Any) -> None:
     her = client.get("/api/learners/her/every-box?game=hexapawn").json()
     assert her["side"] == 1 and her["total"] == 19  # Gardner's 19 boxes for Black
     assert "no matchboxes" in refused(client.get("/api/learners/td/every-box?game=tictactoe"), 400)
+
+
+def ran(client: Any, body: dict) -> dict:
+    started = client.post(TRAINING, json=body)
+    assert started.status_code == 200, started.text
+    for _ in range(6000):  # a loaded machine: minutes at most
+        status = client.get(TRAINING).json()
+        if not status["running"]:
+            return dict(status)
+        time.sleep(0.05)
+    raise AssertionError("the run did not end")
+
+
+def test_menace_stuck_against_perfect_says_why_and_a_remedy_from_its_options_unsticks_it(client: Any) -> None:
+    client.get("/")
+    stuck = ran(client, {"opponent": "perfect", "games": 500, "side": 1, "seed": 1})
+    assert stuck["runs"][-1]["losses"] >= 450 and stuck["runs"][-1]["wins"] == 0
+    advice = stuck["advice"]
+    assert advice and advice["places"] and "resigns" in advice["text"]
+    # the boxes it names are empty in the learner as kept
+    panel = client.get("/api/learners/menace/every-box?game=tictactoe&side=1").json()
+    beads = {box["board"]: box["count"] for box in panel["boxes"]}
+    assert all(beads[board] == 0 for board in advice["places"])
+    remedy = next(r for r in advice["remedies"] if r["options"])
+    assert remedy["options"] == "restock=on"
+    # Michie's restocking, asked for as the learner's own option: it learns to hold the draw.
+    again = ran(client, {"opponent": "perfect", "games": 500, "side": 1, "seed": 2, "options": remedy["options"]})
+    assert [run["options"] for run in again["runs"]] == ["", "restock=on"]
+    assert again["runs"][-1]["draws"] >= 150 and again["runs"][0]["draws"] <= 25
+    assert again["options"] == "restock=on" and {p["run"] for p in again["points"]} == {0, 1}
+    assert again["opponent_specs"]["mixed"] == "perfect:random=0.5"
+    # the remedy is kept with the learner: the page's MENACE now restocks
+    assert all(r["options"] != "restock=on" for r in (again["advice"] or {"remedies": []})["remedies"])
+
+
+def test_a_runs_options_are_the_learners_and_bad_ones_are_refused_in_one_line(client: Any) -> None:
+    client.get("/")
+    for options, words in [
+        ("name=other", "the page's own"),
+        ("train=off", "the page's own"),
+        ("restock=maybe", "is not on or off"),
+        ("colour=blue", "unknown option 'colour'"),
+    ]:
+        answer = client.post(TRAINING, json={"opponent": "random", "games": 5, "options": options})
+        assert answer.status_code == 400 and words in answer.json()["detail"], (options, answer.text)
+        assert "\n" not in answer.json()["detail"]

@@ -245,6 +245,41 @@ class Learner(Player[S], Generic[S, K]):
         """What the learner looked at to choose ``move`` in ``state`` (a box, a recall), for people."""
         return None
 
+    def advice(self) -> Advice | None:
+        """What stops this learner playing or learning now, in its own terms, with the remedies
+        its options offer; None where nothing does."""
+        return None
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """A way out a learner offers: the options to make it with (``restock=on``) and/or the
+    opponent to train it against (a player spec), with a label and a line saying what it does."""
+
+    label: str
+    text: str
+    options: str = ""
+    opponent: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"label": self.label, "text": self.text, "options": self.options, "opponent": self.opponent}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Why a learner is stuck (``text``), where (``places``: its empty boxes, say), and the remedies."""
+
+    text: str
+    places: tuple[str, ...] = ()
+    remedies: tuple[Remedy, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "text": self.text,
+            "places": list(self.places),
+            "remedies": [remedy.to_dict() for remedy in self.remedies],
+        }
+
 
 def is_learner(player: object) -> bool:
     return isinstance(player, Learner)

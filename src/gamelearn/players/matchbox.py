@@ -18,7 +18,9 @@ Learning reads the finished game from its record, so a learner needs no memory o
 * MENACE: a box per position where it is to move and has more than one choice; the bead colours are
   the moves, symmetric moves of the box's own position being one colour; each colour starts with
   beads by stage (default 4, 3, 2, 1 for its 1st to 4th move); after a game every bead drawn is
-  reinforced (default +3 win, +1 draw, -1 loss, never below zero).
+  reinforced (default +3 win, +1 draw, -1 loss, never below zero).  With ``restock=on`` a box
+  that has emptied is filled again with its first beads when MENACE next meets it, instead of
+  resigning (a remedy for the early boxes that a strong opponent empties).
 
 A learner's knowledge (:mod:`.knowledge`) is one JSON document: its kind, game, settings, the
 games it learned from and every box with its beads, checked box by box when loaded.  With
@@ -33,14 +35,13 @@ from typing import TYPE_CHECKING, Any
 from ..games import Game
 from ..games.hexapawn import pawn_moves
 from .base import OptionValue, S
-from .knowledge import BoxesKnowledge, Change, KnowledgeFormat, Learner, Lesson
+from .knowledge import Advice, BoxesKnowledge, KnowledgeFormat, Learner, Lesson
+from .matchbox_advice import her_advice, menace_advice
 from .matchbox_beads import (
     MENACE_BEADS,
     MENACE_REWARDS,
-    bead_counts,
     bead_total,
     draw_colour,
-    lesson_text,
     parse_beads,
     parse_reward,
 )
@@ -54,7 +55,7 @@ from .matchbox_checks import (
     check_menace_settings,
 )
 from .matchbox_tables import position_colours, position_table
-from .matchbox_views import BoxesView, box_beads, boxes_view
+from .matchbox_views import BoxesView, box_beads, box_lesson, boxes_view
 from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
@@ -123,33 +124,12 @@ class MatchboxPlayer(Learner[S, BoxesKnowledge]):
         return {"boxes": len(self.boxes), "beads": bead_total(self.boxes), "games": self.games_played}
 
     def lesson(self, before: BoxesKnowledge, after: BoxesKnowledge) -> Lesson:
-        """Beads taken out of and put into each box.  A box the learner opened since ``before``
-        is compared with a new box of that position (its beads were not learned, only found)."""
-        old_boxes: Mapping[str, object] = before.get("boxes", {})
-        new_boxes: Mapping[str, object] = after.get("boxes", {})
-        changes = []
-        opened = 0
-        for board in sorted(set(old_boxes) | set(new_boxes)):
-            if board in old_boxes and board in new_boxes and old_boxes[board] == new_boxes[board]:
-                continue  # the same beads: nothing changed there (most boxes, after one game)
-            if board in old_boxes:
-                old = bead_counts(old_boxes[board])
-            else:
-                opened += 1
-                old = bead_counts(self.fresh_box(board))
-            new = bead_counts(new_boxes.get(board, {}))
-            removed, added = old - new, new - old
-            if removed or added or board not in old_boxes:
-                changes.append(
-                    Change(
-                        where=board,
-                        removed=tuple(sorted(removed.elements())),
-                        added=tuple(sorted(added.elements())),
-                        before=None if board not in old_boxes else sum(old.values()),
-                        after=sum(new.values()),
-                    )
-                )
-        return Lesson(self.kind, tuple(changes), lesson_text(changes, opened))
+        """Beads taken out of and put into each box (:func:`.matchbox_views.box_lesson`)."""
+        return box_lesson(self, before, after)
+
+    def advice(self) -> Advice | None:
+        """Its empty boxes, why they emptied, and the remedies (:mod:`.matchbox_advice`)."""
+        return her_advice(self)
 
     def box_beads(self, board: str) -> list[tuple[str, int]]:
         """The box for ``board`` as (bead, count) pairs (:func:`.matchbox_views.box_beads`)."""
@@ -377,11 +357,13 @@ class MenacePlayer(MatchboxPlayer[S]):
         win: int = MENACE_REWARDS[0],
         draw: int = MENACE_REWARDS[1],
         loss: int = MENACE_REWARDS[2],
+        restock: bool = False,
         train: bool = True,
         **kwargs: OptionValue,
     ) -> None:
         self.beads_by_stage = parse_beads(beads) if isinstance(beads, str) else tuple(beads)
         self.rewards = (win, draw, loss)
+        self.restock = restock
         self.boxes: dict[str, dict[str, int]] = {}
         options: dict[str, OptionValue] = {}
         if self.beads_by_stage != MENACE_BEADS:
@@ -389,6 +371,11 @@ class MenacePlayer(MatchboxPlayer[S]):
         for key, value, default in zip(("win", "draw", "loss"), self.rewards, MENACE_REWARDS, strict=True):
             if value != default:
                 options[key] = value
+        if restock:
+            options["restock"] = "on"
+        #: The settings this player was made with other than the defaults: they win over a stored
+        #: learner's own (``menace:name=m,restock=on`` turns restocking on for a kept MENACE).
+        self.given = dict(options)
         super().__init__(game, seed, name=name, train=train, **options, **kwargs)
 
     def colours(self, box: int) -> tuple[tuple[str, ...], Mapping[str, str]]:
@@ -413,7 +400,10 @@ class MenacePlayer(MatchboxPlayer[S]):
         if len(moves) == 1:
             return moves[0]  # one choice: no box
         board = self.table.boards[box]
-        colour = draw_colour(self.rng, self.box_to_draw_from(board, box))
+        counts = self.box_to_draw_from(board, box)
+        if self.restock and not any(counts.values()):
+            counts = self.new_box(box)  # drawn as restocked; learn() restocks the kept box
+        colour = draw_colour(self.rng, counts)
         if colour is None:
             return None  # an empty box resigns
         return self.game.transform_move(colour, self.table.inverse_symmetry[k])
@@ -426,8 +416,13 @@ class MenacePlayer(MatchboxPlayer[S]):
                 continue
             board = self.table.boards[box]
             counts = self.boxes.setdefault(board, self.new_box(box))
+            if self.restock and not any(counts.values()):
+                counts.update(self.new_box(box))  # the box it drew from as restocked
             colour = self.colours(box)[1][self.game.transform_move(move, k)]
             counts[colour] = max(0, counts[colour] + delta)
+
+    def advice(self) -> Advice | None:
+        return menace_advice(self)
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -435,12 +430,15 @@ class MenacePlayer(MatchboxPlayer[S]):
             "win": self.rewards[0],
             "draw": self.rewards[1],
             "loss": self.rewards[2],
+            "restock": self.restock,
         }
 
     def apply_settings(self, settings: Any, where: str) -> None:
         # the boxes carry their own counts; the settings say how new boxes and rewards work, and a
-        # learner saved with other settings keeps them
-        self.beads_by_stage, self.rewards = check_menace_settings(settings, where, self.beads_by_stage, self.rewards)
+        # learner saved with other settings keeps them, but for those this player was given
+        self.beads_by_stage, self.rewards, self.restock = check_menace_settings(
+            settings, where, self.beads_by_stage, self.rewards, self.restock, keep=set(self.given)
+        )
 
     def boxes_json(self) -> dict[str, Any]:
         return {board: dict(counts) for board, counts in sorted(self.boxes.items())}
@@ -487,6 +485,12 @@ register(
             Option("win", parse_reward, MENACE_REWARDS[0], "beads added per drawn bead after a win"),
             Option("draw", parse_reward, MENACE_REWARDS[1], "beads added after a draw"),
             Option("loss", parse_reward, MENACE_REWARDS[2], "beads added after a loss (negative takes out)"),
+            Option(
+                "restock",
+                parse_switch,
+                False,
+                "fill an emptied box again with its first beads when it is next met, instead of resigning",
+            ),
         ),
         learns=True,
     )

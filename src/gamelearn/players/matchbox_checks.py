@@ -114,10 +114,16 @@ def check_colour_counts(
 
 
 def check_menace_settings(
-    settings: Any, where: str, beads: tuple[int, ...], rewards: tuple[int, int, int]
-) -> tuple[tuple[int, ...], tuple[int, int, int]]:
-    """MENACE's beads by stage and rewards as a document gives them, ``beads`` and ``rewards``
-    where it leaves them out."""
+    settings: Any,
+    where: str,
+    beads: tuple[int, ...],
+    rewards: tuple[int, int, int],
+    restock: bool = False,
+    keep: set[str] | frozenset[str] = frozenset(),
+) -> tuple[tuple[int, ...], tuple[int, int, int], bool]:
+    """MENACE's beads by stage, rewards and restocking as a document gives them, ``beads``,
+    ``rewards`` and ``restock`` where it leaves them out or ``keep`` names them (``beads``,
+    ``win``, ``draw``, ``loss``, ``restock``: the options a player was given, which win)."""
     if not isinstance(settings, dict):
         raise ValueError(f"{where}'settings' must be an object")
     given = settings.get("beads", list(beads))
@@ -128,5 +134,9 @@ def check_menace_settings(
         value = settings.get(key, default)
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"{where}settings {key!r} must be a whole number, not {value!r}")
-        values.append(value)
-    return tuple(given), (values[0], values[1], values[2])
+        values.append(default if key in keep else value)
+    restocks = settings.get("restock", restock)
+    if not isinstance(restocks, bool):
+        raise ValueError(f"{where}settings 'restock' must be true or false, not {restocks!r}")
+    stages = beads if "beads" in keep else tuple(given)
+    return stages, (values[0], values[1], values[2]), restock if "restock" in keep else restocks

@@ -4,9 +4,11 @@ picture of HER's boxes)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .matchbox_beads import bead_counts
+from .knowledge import BoxesKnowledge, Change, Lesson
+from .matchbox_beads import bead_counts, lesson_text
 
 if TYPE_CHECKING:
     from .matchbox import MatchboxPlayer
@@ -61,3 +63,33 @@ def boxes_view(player: MatchboxPlayer[Any], focus: list[str] | None = None) -> B
             for board in shown
         ],
     }
+
+
+def box_lesson(player: MatchboxPlayer[Any], before: BoxesKnowledge, after: BoxesKnowledge) -> Lesson:
+    """Beads taken out of and put into each box.  A box the learner opened since ``before``
+    is compared with a new box of that position (its beads were not learned, only found)."""
+    old_boxes: Mapping[str, object] = before.get("boxes", {})
+    new_boxes: Mapping[str, object] = after.get("boxes", {})
+    changes = []
+    opened = 0
+    for board in sorted(set(old_boxes) | set(new_boxes)):
+        if board in old_boxes and board in new_boxes and old_boxes[board] == new_boxes[board]:
+            continue  # the same beads: nothing changed there (most boxes, after one game)
+        if board in old_boxes:
+            old = bead_counts(old_boxes[board])
+        else:
+            opened += 1
+            old = bead_counts(player.fresh_box(board))
+        new = bead_counts(new_boxes.get(board, {}))
+        removed, added = old - new, new - old
+        if removed or added or board not in old_boxes:
+            changes.append(
+                Change(
+                    where=board,
+                    removed=tuple(sorted(removed.elements())),
+                    added=tuple(sorted(added.elements())),
+                    before=None if board not in old_boxes else sum(old.values()),
+                    after=sum(new.values()),
+                )
+            )
+    return Lesson(player.kind, tuple(changes), lesson_text(changes, opened))

@@ -17,7 +17,7 @@ from ..store.failures import StoreLocked
 from .guards import TooManyNewOwners, public_message
 from .live import TooManyWatchers
 from .pool import MoveInFlight, PoolFull
-from .service import NotFound, NotYourTurn, StaleMove
+from .service import NeedsTable, NotFound, NotYourTurn, StaleMove
 from .sessions import TableFull
 from .settings import WebSettings
 from .tables import BuildInProgress
@@ -100,6 +100,10 @@ async def _stale_move(request: Request, error: StaleMove) -> JSONResponse:
     return JSONResponse({"detail": public_message(error), "game": error.game}, status_code=409)
 
 
+async def _needs_table(request: Request, error: NeedsTable) -> JSONResponse:
+    return JSONResponse({"detail": public_message(error), "table": error.table}, status_code=400)
+
+
 def _plain(status: int) -> Callable[[Request, Exception], Any]:
     async def answer(request: Request, error: Exception) -> JSONResponse:
         return JSONResponse({"detail": public_message(error)}, status_code=status)
@@ -122,6 +126,7 @@ def add_error_handlers(app: FastAPI) -> None:
         (StaleMove, _stale_move),
         (TooManyWatchers, _too_many_watchers),
         (NotYourTurn, _plain(409)),
+        (NeedsTable, _needs_table),
         (LearnerInTraining, _plain(409)),
         # IllegalMove is a ValueError: like a bad spec or a bad name, a person's mistake, so a 400.
         # Every detail goes through public_message: one line, no path of the server's files.

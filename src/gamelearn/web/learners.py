@@ -94,9 +94,10 @@ def learner_games() -> dict[str, list[str]]:
     return games
 
 
-def browser_learner(game: Game, kind: str) -> Learner | None:
-    """A fresh learner of ``kind`` named as the browser's (None when ``kind`` does not learn)."""
-    player = make_player(game, kind)
+def browser_learner(game: Game, kind: str, options: str = "") -> Learner | None:
+    """A fresh learner of ``kind`` named as the browser's (None when ``kind`` does not learn),
+    made with ``options`` (``restock=on``: they win over the stored learner's settings)."""
+    player = make_player(game, f"{kind}:{options}" if options else kind)
     if not isinstance(player, Learner):
         return None
     player.keep_as(web_name(game))

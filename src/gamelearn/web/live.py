@@ -7,7 +7,8 @@ The work is done in threads (the move pool), the streams live on the server's ev
 is handed over with ``call_soon_threadsafe``.  A watcher keeps only the latest news of its game (a
 slow page skips straight to the present, it never queues).  Each stream ends after
 ``STREAM_SECONDS`` and the page's EventSource opens a new one, so a server that stops waits for no
-stream for long, and a page that went away holds nothing for long.
+stream for long, and a page that went away holds nothing for long.  A quiet stream beats (an event
+``beat``) every ``HEARTBEAT_SECONDS``, so the page can tell a quiet game from a dead socket.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from typing import Any
 
 #: How long one stream stays open before the page reconnects (it gets the game's state at once).
 STREAM_SECONDS = 25.0
-#: A comment line is sent this often, so proxies and the page see the stream is alive.
-HEARTBEAT_SECONDS = 10.0
+#: An event ``beat`` is sent this often while nothing changes: the page calls itself "live" only
+#: while an event or a beat came within the last few seconds (``static/js/connection.js``).
+HEARTBEAT_SECONDS = 2.0
 #: How long the page waits before it reconnects, in milliseconds (the stream's ``retry:`` field).
 RETRY_MILLISECONDS = 1000
 #: Streams open at once in all, and per browser (a page has one; a browser a few tabs).
@@ -104,8 +106,9 @@ class GameFeed:
     async def stream(
         self, owner: str, game_id: str, first: dict[str, Any], seconds: float = STREAM_SECONDS
     ) -> AsyncIterator[str]:
-        """The text of one event stream: the game's news at once and after every change.  The
-        watcher is made when the stream starts and forgotten when it ends, however it ends."""
+        """The text of one event stream: the game's news at once and after every change, and an
+        event ``beat`` after every ``HEARTBEAT_SECONDS`` without one.  The watcher is made when
+        the stream starts and forgotten when it ends, however it ends."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         watcher = self.watch(owner, game_id, first)
@@ -118,7 +121,7 @@ class GameFeed:
                 try:
                     await asyncio.wait_for(watcher.changed.wait(), timeout=min(left, HEARTBEAT_SECONDS))
                 except TimeoutError:
-                    yield ": alive\n\n"
+                    yield "event: beat\ndata: {}\n\n"
                     continue
                 watcher.changed.clear()
                 if watcher.latest is not None:

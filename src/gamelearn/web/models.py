@@ -100,6 +100,7 @@ class LearnerPanel(Answer):
     beads_total: int = 0
     boxes: list[BoxOut] = Field(default_factory=list)
     memory_entries: int = 0
+    advice: AdviceOut | None = Field(None, description="why the learner is stuck, and its remedies")
 
 
 class GameView(Answer):
@@ -202,6 +203,7 @@ class PositionValue(Answer):
     value: int = Field(description="the exact value from the first player's side")
     distance: int | None
     over: bool
+    winning_squares: list[int] = Field(default_factory=list, description="where a won game's win is, to light")
 
 
 class GradedPly(Answer):
@@ -317,6 +319,33 @@ class TrainingPoint(Answer):
     keeps: float
     best: float
     blunders: float
+    run: int = Field(0, description="which of the runs (0: the first) the point was graded in")
+
+
+class RemedyOut(Answer):
+    label: str
+    text: str
+    options: str = Field("", description="the learner's options that make the remedy (restock=on)")
+    opponent: str = Field("", description="the opponent to train against, a player spec (perfect:random=0.5)")
+
+
+class AdviceOut(Answer):
+    """Why a learner is stuck, in its own terms (its empty boxes), and the remedies it offers."""
+
+    text: str
+    places: list[str] = Field(default_factory=list, description="where: the boards of its empty boxes (some)")
+    remedies: list[RemedyOut] = Field(default_factory=list)
+
+
+class TrainingRunOut(Answer):
+    """One run of this browser's learner: whom it played, with which options, and its results."""
+
+    opponent: str
+    options: str = ""
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
 
 
 class TrainingStatus(Answer):
@@ -337,6 +366,12 @@ class TrainingStatus(Answer):
     draws: int = 0
     error: str | None = None
     suite: str = ""
+    options: str = Field("", description="the learner's options in this run (restock=on)")
+    opponent_specs: dict[str, str] = Field(
+        default_factory=dict, description="each opponent's player spec (self: the learner)"
+    )
+    runs: list[TrainingRunOut] = Field(default_factory=list, description="this browser's runs, oldest first")
+    advice: AdviceOut | None = Field(None, description="why the learner is stuck now, once no run is going")
 
 
 class EveryBoxOut(BoxOut):

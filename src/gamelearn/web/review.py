@@ -77,4 +77,6 @@ def _position(game: Game, solution: Any, state: Any) -> dict[str, Any]:
         "value": int(value if mover == 0 else -value),
         "distance": distance,
         "over": game.is_over(state),
+        # the line (or square, or pawn) a win ended on, for the board to light as the game's end does
+        "winning_squares": list(game.winning_squares(state)) if game.winner(state) is not None else [],
     }

@@ -24,6 +24,7 @@ from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
 from ..players.registry import make_player
+from ..solve.table import TableError
 from ..store.failures import StoreError, StoreLocked
 from ..store.store import Store
 from .guards import public_message
@@ -48,6 +49,15 @@ CHART_GAMES = 1000
 
 class NotFound(LookupError):
     """An id or a name this owner does not have."""
+
+
+class NeedsTable(ValueError):
+    """A player that plays from a solved table this server has not built (``table``: the game's
+    spec, the table's name for ``/api/tables/{table}``)."""
+
+    def __init__(self, message: str, table: str) -> None:
+        super().__init__(message)
+        self.table = table
 
 
 class StaleMove(NotYourTurn):
@@ -115,6 +125,12 @@ class WebService:
                     keeper.attach_once(player)  # the Match made below sees it loaded
             except LearnerInTraining:
                 raise  # a 409 in its own words: not the moment, the learner is being trained
+            except TableError:  # the page offers the build, where the player is chosen
+                raise NeedsTable(
+                    f"player {index + 1} ({game.symbols[index]}), {spec_kind(spec)}, plays from the solved "
+                    f"table of {game.spec}, which this server has not built yet",
+                    game.spec,
+                ) from None
             except (ValueError, OSError) as error:  # OSError: a file a player needs (a table)
                 raise ValueError(public_message(f"player {index + 1} ({game.symbols[index]}): {error}")) from None
             if isinstance(player, Learner):
@@ -224,6 +240,9 @@ class WebService:
         }
         try:
             panel.update(player.view(focus=extras.opened.get(side, [])))
+            advice = player.advice()
+            if advice is not None:
+                panel["advice"] = advice.to_dict()
         except Exception as error:  # a learner module's view must never break the game page
             panel["error"] = public_message(f"the learner's view failed: {error}")
         return panel

@@ -41,8 +41,11 @@ MAX_RUN = max(MAX_GAMES.values())
 #: The learners that train from the page (the matchboxes and TD; az and ntuple train with
 #: ``gamelearn train``, where their compiled kernels are worth their start-up).
 TRAINABLE = ("her", "him", "menace", "td")
-#: Who the learner plays: a random mover, the perfect player, or itself (on both sides).
-OPPONENTS = {"random": "random", "perfect": "perfect", "self": None}
+#: Who the learner plays: a random mover, the perfect player, the perfect player with a random
+#: move half the time (a teacher that makes mistakes), or itself (on both sides).
+OPPONENTS = {"random": "random", "perfect": "perfect", "mixed": "perfect:random=0.5", "self": None}
+#: Options of the learner a run may not set: the page's learner is the browser's, and it trains.
+FIXED_OPTIONS = ("name", "train")
 #: Runs on the server at once; more wait (503).
 RUNS_AT_ONCE = 2
 #: How many times a run grades the learner (besides before its first game).
@@ -75,6 +78,10 @@ class TrainingRun:
     #: browser's runs, keeps, best, blunders) -- shares of the suite's positions.
     points: list[dict[str, Any]] = field(default_factory=list)
     suite: str = ""
+    #: The learner's options in this run (``restock=on``), as its spec gives them.
+    options: str = ""
+    #: This browser's earlier runs of the learner (opponent, options, results), oldest first.
+    history: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +100,19 @@ class TrainingRun:
             "error": self.error,
             "suite": self.suite,
             "points": list(self.points),
+            "options": self.options,
+            "runs": [*self.history, self.result()],
+        }
+
+    def result(self) -> dict[str, Any]:
+        """This run's line of the chart of runs."""
+        return {
+            "opponent": self.opponent,
+            "options": self.options,
+            "played": self.played,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
         }
 
 
@@ -107,21 +127,39 @@ class Trainer:
 
     def status(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
         """The latest run of this browser's learner (``running`` False and no points: none yet)."""
-        _, game = self._learner(kind, game_name)
+        learner, game = self._learner(kind, game_name)
         with self._lock:
             run = self._runs.get((owner, kind, game.name))
             if run is None:
                 found = {"kind": kind, "game": game.name, "running": False, "played": 0, "games": 0, "points": []}
             else:
                 found = run.to_dict()
-        return found | {"max_games": MAX_GAMES[game.name], "opponents": list(OPPONENTS)}
+        if not found["running"]:  # the learner as kept: why it is stuck, if it is
+            Keeper(self.service.store, owner).attach(learner)
+            advice = learner.advice()
+            found["advice"] = advice.to_dict() if advice is not None else None
+        specs = {name: spec or kind for name, spec in OPPONENTS.items()}
+        return found | {"max_games": MAX_GAMES[game.name], "opponents": list(OPPONENTS), "opponent_specs": specs}
 
     def start(
-        self, owner: str, kind: str, game_name: str, opponent: str, games: int, side: int | None, seed: int | None
+        self,
+        owner: str,
+        kind: str,
+        game_name: str,
+        opponent: str,
+        games: int,
+        side: int | None,
+        seed: int | None,
+        options: str = "",
     ) -> dict[str, Any]:
-        """Start a run in the background; ValueError for a bad request, PoolFull when the server
-        runs as many as it may."""
-        learner, game = self._learner(kind, game_name)
+        """Start a run in the background, the learner made with ``options`` (its spec's, such as
+        ``restock=on``); ValueError for a bad request, PoolFull when the server runs as many as
+        it may."""
+        options = options.strip()
+        for fixed in FIXED_OPTIONS:
+            if any(part.strip().partition("=")[0] == fixed for part in options.split(",")):
+                raise ValueError(f"option {fixed!r} is the page's own: a run trains the browser's {kind}")
+        learner, game = self._learner(kind, game_name, options)
         if opponent not in OPPONENTS:
             raise ValueError(f"train against one of {', '.join(OPPONENTS)}, not {opponent[:20]!r}")
         bound = MAX_GAMES[game.name]
@@ -149,8 +187,10 @@ class Trainer:
             run = TrainingRun(
                 kind, game.name, opponent, side, games, secrets.randbelow(2**31) if seed is None else seed
             )
+            run.options = options
             if before is not None:
                 run.points = [dict(p) for p in before.points]  # the chart goes on from the last run
+                run.history = [*before.history, before.result()]
             self._runs[key] = run
             self._runs.move_to_end(key)
             while len(self._runs) > REMEMBERED:
@@ -212,7 +252,7 @@ class Trainer:
 
         return list(game_info(game)["defaults"])
 
-    def _learner(self, kind: str, game_name: str) -> tuple[Learner, Game]:
+    def _learner(self, kind: str, game_name: str, options: str = "") -> tuple[Learner, Game]:
         # Checked before any player is made: asking every kind whether it learns (the service's
         # browser_learner) would make az's network, seconds of work for a status line.
         game = self.service.load_game(game_name)
@@ -221,7 +261,7 @@ class Trainer:
             raise ValueError(f"training from the page is for {games}; Teeko's learners train with gamelearn train")
         if kind not in TRAINABLE:
             raise ValueError(f"{kind[:20]!r} does not train from the page; these do: {', '.join(TRAINABLE)}")
-        learner = browser_learner(game, kind)  # ValueError: not a player of this game
+        learner = browser_learner(game, kind, options)  # ValueError: not a player of this game, a bad option
         if learner is None:
             raise ValueError(f"{kind} does not learn {game.name}")
         return learner, game
@@ -284,7 +324,13 @@ class Trainer:
         # One grading seed for every run, so that the points of one chart are the same measure.
         report = grade_learner(game, learner.kind, learner, seed=0)
         run.suite = f"{report.suite}, {report.size:,} positions"
-        point = {"games": games, "keeps": report.keeps, "best": report.best, "blunders": report.blunders}
+        point = {
+            "games": games,
+            "keeps": report.keeps,
+            "best": report.best,
+            "blunders": report.blunders,
+            "run": len(run.history),
+        }
         if run.points and run.points[-1]["games"] == games:
             run.points[-1] = point
         else:

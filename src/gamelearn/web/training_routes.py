@@ -21,6 +21,9 @@ class TrainingIn(BaseModel):
     games: int = Field(ge=1, le=max(MAX_GAMES.values()), description="how many games", examples=[100])
     side: int | None = Field(None, ge=0, le=1, description="the learner's side (0 moves first); none: its usual one")
     seed: int | None = Field(None, ge=0, le=2**31 - 1, description="seed of the run's games")
+    options: str = Field(
+        "", max_length=80, description="the learner's options for the run (a remedy: restock=on)", examples=[""]
+    )
 
 
 def trainer_of(request: Request) -> Trainer:
@@ -44,7 +47,7 @@ def training(kind: str, request: Request, game: str = Query(..., max_length=40))
 
 @router.post(
     "/api/learners/{kind}/training",
-    summary="Train a learner against random, perfect or itself for N games",
+    summary="Train a learner against random, perfect, mixed or itself for N games",
     responses=ERRORS,
     response_model=TrainingStatus,
     **SENT_AS_BUILT,
@@ -53,7 +56,10 @@ def train(kind: str, body: TrainingIn, request: Request, game: str = Query(..., 
     """Runs on the server in the background (poll the GET); each game is kept by the keeper
     as a game played on the page is.  One run per browser; 503 when the server runs as many
     as it may."""
-    return trainer_of(request).start(owner_of(request), kind, game, body.opponent, body.games, body.side, body.seed)
+    trainer = trainer_of(request)
+    return trainer.start(
+        owner_of(request), kind, game, body.opponent, body.games, body.side, body.seed, options=body.options
+    )
 
 
 @router.delete(

@@ -4,7 +4,9 @@ search (JAX), tens of seconds (docs/web.md).  Made and played once here, its com
 the process (and in JAX's compilation cache in the data directory, players/az/cache.py, for the
 next start).
 Its progress is public (``GET /api/warm-up``), so the page can say "az is loading its network"
-while it is not ready.
+while it is not ready.  Ready means what the page will ask has run once: a trainable az's move
+(its exploring search is compiled apart from a frozen one's), its ``explain``, and a reply a ply
+later, so the first real move takes what any later move takes.
 
 :func:`settle` is what `gamelearn serve` does before it listens: every player module imported
 and the matchbox tables built (what the first game started would do), then all of it kept out
@@ -21,7 +23,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from ..games import GAME_NAMES, get_game
+from ..games import GAME_NAMES, Game, get_game
+from ..players.base import Player
+from ..players.knowledge import Learner
 from ..players.registry import kinds_for, make_player
 
 #: What ``WarmUp.states`` says of a kind in a game.
@@ -62,11 +66,9 @@ class WarmUp(threading.Thread):
                 if kind is None:
                     self._states[kind_name][name] = SKIPPED
                     continue
-                frozen = any(option.name == "train" for option in kind.options)  # learns nothing from it
                 self._states[kind_name][name] = LOADING
                 try:
-                    player = make_player(game, f"{kind_name}:train=off" if frozen else kind_name, seed=0)
-                    player.choose(game.initial())
+                    play_as_the_page_does(make_player(game, kind_name, seed=0), game)
                 except Exception:  # only a head start: the first real move does the work instead
                     self._states[kind_name][name] = SKIPPED
                     continue
@@ -74,6 +76,23 @@ class WarmUp(threading.Thread):
                 self.warmed.append(f"{kind_name} {name}")
         if self.then is not None:
             self.then()
+
+
+def play_as_the_page_does(player: Player, game: Game) -> None:
+    """What the page's first games ask of ``player``: a move as a trainable learner chooses it
+    (az explores: a search compiled apart from a frozen one's), the learner's account of it
+    (``explain``, a frozen search), and the same at the next ply, where a person moved first.
+    The player is unnamed and never told to learn, so nothing is kept."""
+    state = game.initial()
+    for _ in range(2):
+        move = player.choose(state)
+        if move is None:
+            return
+        if isinstance(player, Learner):
+            player.explain(state, move)
+        state = game.play(state, move)
+        if game.is_over(state):
+            return
 
 
 def warm_up(

@@ -33,7 +33,7 @@ async function draw() {
   for (const [path, methods] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const section = node("section", undefined, "learner");
-      section.append(node("h3", `${method.toUpperCase()} ${path}`));
+      section.append(node("h2", `${method.toUpperCase()} ${path}`, "operation"));
       if (op.summary) section.append(node("p", op.summary, "summary"));
       if (op.description) section.append(node("p", op.description));
       for (const param of op.parameters || []) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The JSON API.  Every error is a one-line `detail`; a busy server (503) says when to try again.
 // A server that cannot be reached is said once, in the page's banner (connection.js), never as a
 // browser's raw "Failed to fetch" in every panel: such an error is an ApiError of status 0.

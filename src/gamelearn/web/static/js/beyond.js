@@ -1,3 +1,4 @@
+// @ts-check
 // What the page has beyond playing, as lichess, teeko.cc and mscroggs' MENACE have it: moves that
 // animate, training a learner from the page, and a service worker so that the page opens
 // offline.  main.js calls installBeyond once, with a way to read the game in play.  The training

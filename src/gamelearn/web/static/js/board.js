@@ -1,3 +1,4 @@
+// @ts-check
 // The board: squares as a grid (arrow keys move the focus, Enter or Space picks), a pawn picked by
 // a click or dragged to its square, the legal targets of the picked pawn dotted, the last move,
 // the winning line and (in a review) the best move drawn as an arrow.  It knows no rule: the legal
@@ -37,7 +38,9 @@ export class Board {
     root.dataset.flipped = model.flipped ? "yes" : "no";
     root.setAttribute("aria-label", model.label || "board");
     root.setAttribute("aria-busy", model.locked ? "true" : "false");
-    root.style.gridTemplateColumns = `repeat(${model.columns}, 1fr)`;
+    // Rows as well as columns share the square board: a row never grows past it (and is cut).
+    root.style.gridTemplateColumns = `repeat(${model.columns}, minmax(0, 1fr))`;
+    root.style.gridTemplateRows = `repeat(${model.rows}, minmax(0, 1fr))`;
     const targets = this.targets();
     const rows = [];
     for (let vr = 0; vr < model.rows; vr++) {
@@ -240,7 +243,7 @@ export class Board {
     this.suppressClick = true;
     setTimeout(() => { this.suppressClick = false; }, 0);
     const under = document.elementFromPoint(event.clientX, event.clientY);
-    const square = under && under.closest(".square");
+    const square = /** @type {HTMLElement | null} */ (under && under.closest(".square"));
     const m = this.model;
     if (!square || !this.root.contains(square) || m.locked) return;
     const to = Number(square.dataset.square);

@@ -1,3 +1,4 @@
+// @ts-check
 // The learning chart: Gardner's letters (W won, L lost, D drawn) and a curve of each, always from
 // the learner's side.
 import { $, playerName, svgEl, svgText } from "./dom.js";

@@ -1,21 +1,44 @@
+// @ts-check
 // Following the game live, and saying when the server is away.  The page opens a server-sent
-// event stream of its game (GET /api/games/{id}/events); every change made elsewhere (another tab,
-// another window) arrives on it within a moment, and the page redraws.  The indicator beside the
-// status says "live" or "reconnecting…"; a server that cannot be reached gets one banner at the
-// top ("can't reach the gamelearn server; retrying"), and the page retries until it answers.
+// event stream of its game (GET /api/games/{id}/events): every change made elsewhere (another
+// tab) arrives on it at once.  A quiet stream beats (an event `beat` every 2 s), so "live" means
+// an event or a beat came within STALE_MS; otherwise the page says "reconnecting…", asks the
+// server and opens the stream again.  A server that does not answer gets one banner within 10 s,
+// and is asked again until it answers; then the banner goes and `whenBack()` waiters go on.
 import { $ } from "./dom.js";
 
-const PROBE_MS = 2000;       // how often a server away is asked again
-const SETTLE_MS = 1500;      // a stream that reopens within this is not worth a "reconnecting…"
-const REOPEN_MS = 3000;      // a stream refused (an HTTP error) is opened again after this
-const live = { source: null, id: null, onNews: null, onBack: null, away: false, probe: null, settle: null, reopen: null };
+const PROBE_MS = 2000;  // how often a server away is asked again
+const STALE_MS = 5000;  // no event nor beat for this long: not live
+const ASK_MS = 3000;    // a probe unanswered this long: the server is away
+const live = {
+  source: null, id: null, onNews: null, onBack: null, away: false, heard: 0, beats: 0,
+  checking: false, lastCheck: 0, probe: undefined, watchdog: undefined, waiting: [],
+};
 
 function indicate(state) {
   const node = $("connection");
-  if (!node) return;
+  if (!node || node.dataset.state === state) return;
   node.dataset.state = state;
   node.textContent = { live: "live", reconnecting: "reconnecting…", off: "" }[state];
   node.title = state === "live" ? "This page follows the game live: a move made in another tab shows here at once." : "";
+}
+
+export const isAway = () => live.away;
+
+// Settles once the server answers again (at once where it is not away).
+export const whenBack = () => (live.away ? new Promise((resolve) => live.waiting.push(resolve)) : Promise.resolve());
+
+async function answers() {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ASK_MS);
+  try {
+    await fetch("/", { method: "HEAD", cache: "no-store", signal: stop.signal });
+    return true;
+  } catch (error) {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // A request failed for want of the server: say so once, and ask again until it answers.
@@ -25,14 +48,7 @@ export function serverAway() {
   $("offline").hidden = false;
   document.body.dataset.away = "yes";
   indicate("reconnecting");
-  const ask = async () => {
-    try {
-      await fetch("/", { method: "HEAD", cache: "no-store" });
-      serverBack();
-    } catch (error) {
-      live.probe = setTimeout(ask, PROBE_MS);
-    }
-  };
+  const ask = async () => { if (await answers()) serverBack(); else live.probe = setTimeout(ask, PROBE_MS); };
   clearTimeout(live.probe);
   live.probe = setTimeout(ask, PROBE_MS);
 }
@@ -46,11 +62,12 @@ export function serverBack() {
   document.body.dataset.away = "no";
   if (live.id) open();  // a stream that looked open while the server was away may be a dead socket
   if (live.onBack) live.onBack();
+  for (const resume of live.waiting.splice(0)) resume();
 }
 
 // Follow game `id`: `onNews({ply, moves, over} | {gone})` after every change; `onBack()` once the
 // server answers again after being away.  null: follow nothing.
-export function follow(id, onNews, onBack) {
+export function follow(id, onNews = null, onBack = null) {
   live.onNews = onNews;
   live.onBack = onBack;
   if (id === live.id && live.source && live.source.readyState !== EventSource.CLOSED) return;
@@ -58,35 +75,44 @@ export function follow(id, onNews, onBack) {
   open();
 }
 
+function heard() {
+  live.heard = performance.now();
+  $("connection").dataset.heard = String(++live.beats);
+  indicate("live");
+  serverBack();
+}
+
 function open() {
   if (live.source) live.source.close();
-  clearTimeout(live.reopen);
   live.source = null;
-  if (!live.id) { indicate("off"); return; }
+  if (!live.id) { indicate("off"); clearInterval(live.watchdog); live.watchdog = undefined; return; }
   const id = live.id;
   const source = new EventSource(`/api/games/${encodeURIComponent(id)}/events`);
   live.source = source;
-  source.addEventListener("open", () => {
-    clearTimeout(live.settle);
-    indicate("live");
-    serverBack();
-  });
+  live.heard = performance.now();  // a new stream has STALE_MS to say something
+  source.addEventListener("beat", () => { if (live.source === source) heard(); });
   source.addEventListener("game", (event) => {
+    if (live.source !== source) return;
+    heard();
     if (live.id !== id || !live.onNews) return;
     try { live.onNews(JSON.parse(event.data)); } catch (error) { /* a garbled event: the next one will do */ }
   });
-  source.addEventListener("error", () => {
-    if (live.source !== source) return;
-    // The stream ends every few seconds by design and the browser reopens it at once: only a
-    // stream still not open after SETTLE_MS is a connection lost.
-    clearTimeout(live.settle);
-    live.settle = setTimeout(async () => {
-      if (live.source !== source || source.readyState === EventSource.OPEN) return;
-      indicate("reconnecting");
-      try { await fetch("/", { method: "HEAD", cache: "no-store" }); } catch (error) { serverAway(); }
-    }, SETTLE_MS);
-    if (source.readyState === EventSource.CLOSED) {  // refused (a 404 or a 503): the browser gives up, the page does not
-      live.reopen = setTimeout(() => { if (live.source === source) open(); }, REOPEN_MS);
-    }
-  });
+  if (live.watchdog === undefined) live.watchdog = setInterval(watch, 500);
+}
+
+// Silence for STALE_MS, whatever the socket says (refused, stalled, cut by a proxy): not live.
+// The server is asked: away, the banner; there, the stream is opened again.
+async function watch() {
+  const now = performance.now();
+  if (!live.id || live.away || now - live.heard < STALE_MS) return;
+  indicate("reconnecting");
+  if (live.checking || now - live.lastCheck < PROBE_MS) return;
+  live.checking = true;
+  live.lastCheck = now;
+  try {
+    if (!(await answers())) serverAway();
+    else if (performance.now() - live.heard >= STALE_MS) open();
+  } finally {
+    live.checking = false;
+  }
 }

@@ -1,7 +1,10 @@
+// @ts-check
 // Small DOM helpers shared by every module of the page (no library, nothing from the internet).
+/** The element of the page with this id (its kind, input or button, is the page's to know). @type {(id: string) => any} */
 export const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
+/** @param {string} tag @param {Record<string, any>} [attrs] @param {...any} children @returns {any} */
 export function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
@@ -15,6 +18,7 @@ export function el(tag, attrs, ...children) {
   return node;
 }
 
+/** @param {string} tag @param {Record<string, any>} [attrs] @returns {any} */
 export function svgEl(tag, attrs) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
@@ -49,6 +53,7 @@ export function playerName(spec) {
 // A stylesheet of a view loaded when the view first opens (views.css): added once; the promise
 // settles when it has loaded, so a module that awaits it draws nothing unstyled.
 export function needStyle(href) {
+  /** @type {any} */
   let link = document.querySelector(`link[rel="stylesheet"][href="${href}"]`);
   if (!link) {
     link = el("link", { rel: "stylesheet", href });

@@ -1,3 +1,4 @@
+// @ts-check
 // The review's evaluation graph, as lichess's analysis board draws one, but exact: each position's
 // value with best play (the server's review, from the first player's side) and its distance, move
 // by move, with each move's grade mark (? a mistake, ?? a blunder).  A win is drawn higher the

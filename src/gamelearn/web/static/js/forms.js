@@ -1,3 +1,4 @@
+// @ts-check
 // The form of a game (Teeko's forms of Scarne's book): a control for each of the game's options,
 // built from /api/games' `options` (name, default, allowed values or a pattern, labels, help),
 // and the game spec they make ("teeko:goals=advanced,drops=aaaa"), shown in a field that someone

@@ -1,10 +1,11 @@
+// @ts-check
 // The learners at the table: HER's, HIM's and MENACE's matchboxes with their beads, the thesis
 // memory's recall for its last move, what each learned from the game, Export and Reset.  The
 // thesis memory's views are in memory.js, loaded when a thesis panel is first drawn.
 import { $, el, playerName, say, svgEl, svgText } from "./dom.js";
 import { api, problem } from "./api.js";
 import { refreshChart } from "./chart.js";
-import { plural } from "./format.js";
+import { beadsText, plural } from "./format.js";
 
 const BEAD_COLOURS = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#8e44ad", "#f4a261", "#3a86ff", "#6a994e", "#b5179e"];
 // The label on each bead: dark ink on the light beads, white on the dark (4.5:1 or more on each).
@@ -39,8 +40,8 @@ function drawLearner(panel) {
     for (const change of lesson.changes) {
       changedBoxes.add(change.box);
       const parts = [];
-      if (change.removed.length) parts.push(`bead ${change.removed.join(", ")} taken out of box ${change.box}`);
-      if (change.added.length) parts.push(`bead ${change.added.join(", ")} added to box ${change.box}`);
+      if (change.removed.length) parts.push(`${beadsText(change.removed)} taken out of box ${change.box}`);
+      if (change.added.length) parts.push(`${beadsText(change.added)} added to box ${change.box}`);
       if (change.text) parts.push(change.text);
       // Red only for a lesson from a game the learner lost.
       const lost = lesson.lost === undefined ? view.over && view.winner !== null && view.winner !== panel.side : lesson.lost;
@@ -50,6 +51,10 @@ function drawLearner(panel) {
       const why = panel.learns_when ? ` (${panel.learns_when})` : "";
       root.append(el("p", { class: "learned", text: `After this game: nothing changed${why}.` }));
     }
+  }
+  if (panel.advice) {  // why it is stuck, in its own words (its empty boxes), and what would help
+    const remedies = panel.advice.remedies.map((r) => r.label).join("; ");
+    root.append(el("p", { class: "advice", text: panel.advice.text + (remedies ? ` What helps (under “Train ${playerName(panel.kind)}”): ${remedies}.` : "") }));
   }
   if (panel.boxes) drawBoxes(root, panel, changedBoxes);
   if (panel.recall !== undefined || panel.memory_entries !== undefined) {
@@ -166,8 +171,8 @@ async function loadFirstBox(panel, chart) {
   const label = (text, attrs) => svg.append(svgText(text, Object.assign({ "font-size": 10, fill: "#4a4a4a" }, attrs)));
   label("0", { x: pad - 10, y: height - pad + 4 });
   label(String(top), { x: 2, y: 14 });
-  label(`game ${first}`, { x: pad, y: height - 8 });
-  label(`game ${data.games}`, { x: width - 60, y: height - 8 });
+  label(`game ${first}`, { x: pad, y: height - 8, "data-end": "first" });
+  if (data.games !== first) label(`game ${data.games}`, { x: width - 60, y: height - 8, "data-end": "last" });
   data.moves.forEach((move, i) => {
     const line = points.map(([game, point]) => `${x(game).toFixed(1)},${y(point[move] || 0).toFixed(1)}`).join(" ");
     svg.append(svgEl("polyline", { points: line, fill: "none", stroke: BEAD_COLOURS[i % BEAD_COLOURS.length], "stroke-width": 2, "data-move": move }));

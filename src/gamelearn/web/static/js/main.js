@@ -1,3 +1,4 @@
+// @ts-check
 // gamelearn's page: the game in play.  It opens on a game ready to play (you against the game's
 // learner, the players remembered per browser), keeps the game's id in the address (a reload or a
 // server restart resumes it), locks the board while the computer thinks and drops clicks made
@@ -7,7 +8,7 @@
 // and the thesis memory (learners.js loads it), so the first load stays small.
 import { $, el, learnPlayerNames, playerName, say } from "./dom.js";
 import { api, ApiError, patiently, problem } from "./api.js";
-import { follow } from "./connection.js";
+import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
 import { valueClass, valueSign } from "./format.js";
@@ -30,8 +31,28 @@ const remembered = (key, fallback) => {
 };
 const remember = (key, value) => { try { localStorage.setItem(`gamelearn.${key}`, JSON.stringify(value)); } catch (e) { /* private mode */ } };
 
+// `work()`, asked again each time the server comes back while it fails for want of the server (a
+// page opened from the service worker's cache with the server stopped).
+async function whenServed(work) {
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.away)) throw error;
+      await waitForServer();
+    }
+  }
+}
+
+async function waitForServer() {
+  $("status").textContent = "Waiting for the gamelearn server…";
+  $("status").dataset.state = "waiting";
+  await whenBack();
+}
+
 async function init() {
-  const games = await api("GET", "/api/games?players=false");  // the players: when the form opens
+  // the players: when the form opens
+  const games = await whenServed(() => api("GET", "/api/games?players=false"));
   learnPlayerNames(games);  // each kind's name and words, without its options
   for (const info of games) {
     page.games[info.name] = info;
@@ -115,7 +136,7 @@ async function openFromAddress() {
   const id = params.get("id");
   if (id) {
     try {
-      const view = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+      const view = await whenServed(() => api("GET", `/api/games/${encodeURIComponent(id)}`));
       choose(view.game, view.players, view.spec);
       show(view, { fresh: true });
       if (params.get("review") !== null) openReview({ game: view.id }, page.games[view.game]);
@@ -131,23 +152,34 @@ async function openFromAddress() {
   const name = page.games[wantedName] ? wantedName : lastGame();
   choose(name, playersFor(name), name === wantedName ? wanted : formFor(name));
   await startGame(chosenGame(), chosenSpecs(), "", { replace: true });
+  if (!page.view && isAway()) {  // the server went away as the page started: start when it is back
+    await waitForServer();
+    await openFromAddress();
+  }
 }
 
 // The game in the address is not here: say so as the server says it, and offer a new one.
 function gone(detail) {
-  page.view = null;
-  follow(null);
-  document.body.dataset.gone = "yes";
-  $("status").textContent = "This game is gone";
+  noGame("This game is gone", `${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`);
   $("status").dataset.state = "gone";
-  $("players-line").textContent = "";
-  $("board").replaceChildren();
-  $("moves").replaceChildren();
-  $("learners").replaceChildren();
-  say(`${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`, "");
   const name = lastGame();
   choose(name, playersFor(name), formFor(name));
   $("message").append(" ", el("button", { type: "button", id: "start-over", text: "Start a new game", onclick: () => startGame(chosenGame(), chosenSpecs()) }));
+}
+
+// No game on the board: only the status (and `detail` under it) and the way to a game.
+function noGame(status, detail = "") {
+  page.view = null;
+  follow(null);
+  document.body.dataset.gone = "yes";
+  $("status").textContent = status;
+  $("status").dataset.state = "none";
+  $("players-line").textContent = "";
+  $("board").replaceChildren();
+  $("board").dataset.id = "";
+  $("moves").replaceChildren();
+  $("learners").replaceChildren();
+  say(detail, "");
   setControls();
 }
 
@@ -174,8 +206,17 @@ async function startGame(spec, specs, seedText = "", options = {}) {
     page.decisions = {};
     say("");
     if (review && reviewing()) review.close();
+    $("setup-table").hidden = true;
     show(view, { fresh: true });
   } catch (error) {
+    if (error instanceof ApiError && error.data && error.data.table) {
+      // No game runs (not the one before: not what was asked for); the form offers the build,
+      // and the game asked for starts once the table is there.
+      const asked = (page.asked = {});
+      noGame(`No game yet: ${error.message}.`);
+      import("./tables.js").then((tables) => tables.offerBuild(error, () => page.asked === asked && !page.view, () => startGame(spec, specs, seedText)));
+      return;
+    }
     if (page.view) drawAll(); else setControls();
     say(problem(error));
   } finally {
@@ -490,7 +531,7 @@ function showReviewPosition(position) {
   if (!view) return;
   if (!position) { page.reviewModel = null; board.render(boardModel(view, {})); return; }
   page.reviewModel = boardModel(view, {
-    id: `${view.id}-review`, marks: position.board, last: position.last, win: [], legal: [], interactive: false,
+    id: `${view.id}-review`, marks: position.board, last: position.last, win: position.win, legal: [], interactive: false,
     values: null, arrow: position.arrow, plies: position.plies, over: false,
   });
   board.render(page.reviewModel);

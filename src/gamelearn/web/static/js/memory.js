@@ -1,3 +1,4 @@
+// @ts-check
 // The thesis memory on the page (Despotovic's 1999 thesis): its recall for the move it played (the
 // positions its moves reach that it remembers, with the games X and O won from each) and its
 // records, searchable by position.  learners.js loads this module for a thesis panel.

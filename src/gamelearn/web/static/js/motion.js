@@ -1,3 +1,4 @@
+// @ts-check
 // Moves animate: when the board is drawn again one or more plies on, the last move's piece slides
 // from the square it left to the one it reached (a pawn's move, a capture), or a placed piece
 // drops in.  It reads only the drawn board (its "last" squares, which is empty and which is not):

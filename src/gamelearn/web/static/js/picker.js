@@ -1,3 +1,4 @@
+// @ts-check
 // Choosing the players: for each seat a kind from the server's list, then that kind's options
 // (their defaults and allowed values come from /api/games); the spec they make is shown in a
 // text field, which someone who knows specs can also type into directly.  The game's own options

@@ -1,3 +1,4 @@
+// @ts-check
 // The review of a finished game (or any game this browser kept), move by move: each position's
 // exact value on a bar, each move graded against the perfect player (best, keeps, mistake,
 // blunder), the best move drawn on the board.  Teeko's review needs its solved table: where it is
@@ -7,6 +8,7 @@
 import { $, el, needStyle, playerName } from "./dom.js";
 import { api, problem } from "./api.js";
 import { EvalGraph } from "./evalgraph.js";
+import { watchTable } from "./tables.js";
 import { capitalised, lossText, plural, positionText } from "./format.js";
 
 await needStyle("/static/views.css");
@@ -97,31 +99,15 @@ export class Review {
     this.pollTable(false);
   }
 
-  async pollTable(start) {
+  pollTable(start) {
     const game = this.data.spec || this.data.game;  // each form of Teeko has its own table
-    let status;
-    try {
-      status = await api(start ? "POST" : "GET", `/api/tables/${encodeURIComponent(game)}${start ? "/build" : ""}`);
-    } catch (error) {
-      $("table-status").textContent = problem(error);
-      return;
-    }
-    const button = $("table-build");
-    const bar = $("table-progress");
-    button.hidden = !status.buildable || status.building || status.ready;
-    button.onclick = () => this.pollTable(true);
-    bar.hidden = !status.building;
-    bar.value = status.fraction;
-    bar.setAttribute("aria-label", `building the ${game} table`);
-    // One estimate, the one measured (docs/solve.md), and while it builds the time it has taken
-    // and the time its progress so far says is left.
-    $("table-status").textContent = status.building
-      ? `Building the ${game} table: ${status.stage}, ${Math.round(status.fraction * 100)}%${timeLeft(status)}…`
-      : status.ready ? "The table is built."
-        : !status.buildable ? status.error || this.data.reason
-          : `${status.error ? `${status.error}. ` : ""}It can be built here: about 20 s on an idle server, longer on a busy one, and about 300 MB of memory while it builds.`;
-    if (status.building) { setTimeout(() => { if (this.data && (this.data.spec || this.data.game) === game) this.pollTable(false); }, 500); return; }
-    if (status.ready && this.source) this.open(this.source, this.info);
+    const nodes = { status: $("table-status"), bar: $("table-progress"), button: $("table-build") };
+    return watchTable(game, nodes, {
+      start,
+      otherwise: this.data.reason,
+      stillWanted: () => Boolean(this.data) && (this.data.spec || this.data.game) === game,
+      onReady: () => { if (this.source) this.open(this.source, this.info); },
+    });
   }
 
   drawMoves() {
@@ -172,6 +158,7 @@ export class Review {
       board: position.board,
       last: ply ? ply.squares : [],
       arrow: ply && ply.grade !== "best" && ply.grade !== "keeps" ? ply.best_squares : [],
+      win: position.winning_squares || [],
       plies: this.at,
     });
     this.graph.draw(data, this.at, info.symbols);
@@ -179,13 +166,6 @@ export class Review {
 }
 
 // "12 s so far, about 15 s left": the time left read off the progress made in the time taken.
-function timeLeft(status) {
-  const spent = status.elapsed;
-  if (spent === null || spent === undefined) return "";
-  const left = status.fraction >= 0.1 ? Math.max(1, Math.round((spent * (1 - status.fraction)) / status.fraction)) : null;
-  return ` (${Math.round(spent)} s so far${left === null ? "" : `, about ${left} s left`})`;
-}
-
 // The best moves, all of them: the board draws the first in green.
 function bestText(best) {
   if (!best || !best.length) return "";

@@ -1,12 +1,21 @@
+// @ts-check
 // Game specs ("teeko:goals=advanced,drops=aaaa"), read and worded for the page: the form of a game
 // (Teeko's forms of Scarne's book) in a few words, and the players a form gets.  Which values are
 // legal is the server's say (/api/games' `options`); this only reads what a spec says.
 
+/**
+ * A game's option as /api/games lists it.
+ * @typedef {{name: string, default: string, values: string[], labels?: Record<string, string>, help?: string}} GameOption
+ * @typedef {{options?: GameOption[], defaults: string[], form_defaults?: string[]}} GameInfo
+ */
+
 // "teeko:goals=advanced,drops=aaaa" -> {name: "teeko", given: {goals: "advanced", drops: "aaaa"}}
+/** @param {unknown} spec @returns {{name: string, given: Record<string, string>}} */
 export function parseSpec(spec) {
   const text = String(spec || "").trim();
   const colon = text.indexOf(":");
   const name = (colon < 0 ? text : text.slice(0, colon)).trim();
+  /** @type {Record<string, string>} */
   const given = {};
   for (const piece of colon < 0 ? [] : text.slice(colon + 1).split(",")) {
     const [key, ...value] = piece.split("=");
@@ -16,12 +25,14 @@ export function parseSpec(spec) {
 }
 
 // The options of a spec that differ from their defaults, in the game's order: [option, value].
+/** @param {string} spec @param {GameOption[] | undefined} options @returns {Array<[GameOption, string]>} */
 export function differences(spec, options) {
   const { given } = parseSpec(spec);
-  return (options || []).filter((o) => o.name in given && given[o.name] !== o.default).map((o) => [o, given[o.name]]);
+  return (options || []).filter((o) => o.name in given && given[o.name] !== o.default).map((o) => /** @type {[GameOption, string]} */ ([o, given[o.name]]));
 }
 
 // The form in a few words: "advanced goals, alternate drops, centre off, knight steps".
+/** @param {string} spec @param {GameOption[] | undefined} options */
 export function formWords(spec, options) {
   return differences(spec, options).map(([option, value]) => {
     if (option.values.includes("on") && option.values.includes("off")) return `${option.name} ${value}`;
@@ -31,6 +42,7 @@ export function formWords(spec, options) {
 }
 
 // "teeko · advanced goals, alternate drops" (or the bare name for a game's standard form).
+/** @param {string} name @param {string} spec @param {GameOption[] | undefined} options */
 export function formTitle(name, spec, options) {
   const words = formWords(spec, options);
   return words ? `${name} · ${words}` : name;
@@ -39,6 +51,7 @@ export function formTitle(name, spec, options) {
 // The players for a form of a game: a form other than the game's own gets the players the server
 // offers first for forms (the thesis plays Standard Teeko only), and back again, unless the
 // person chose others (`specs`, as they stand).
+/** @param {GameInfo | undefined} info @param {string} spec @param {string[]} specs @returns {string[]} */
 export function playersForForm(info, spec, specs) {
   if (!info || !info.form_defaults) return specs;
   const other = differences(spec, info.options).length > 0;

@@ -1,3 +1,4 @@
+// @ts-check
 // Train from the page, as mscroggs' MENACE page does: "train against random / perfect / itself for
 // N games" runs on the server (POST /api/learners/{kind}/training); the page polls it, moves a
 // progress bar, redraws every box the learner can have with its beads as they change, and charts
@@ -13,7 +14,8 @@ import { pct, plural } from "./format.js";
 await needStyle("/static/views.css");
 
 const POLL_MS = 400;
-const OPPONENT_TEXT = { random: "random", perfect: "perfect", self: "itself" };
+const OPPONENT_TEXT = { random: "random", perfect: "perfect", mixed: "mixed (perfect, half its moves random)", self: "itself" };
+const OPPONENT_SHORT = { random: "random", perfect: "perfect", mixed: "mixed", self: "itself" };
 const state = { view: null, kind: null, side: null, timer: null, status: null, token: 0 };
 
 // The panel follows the game in play: its first learner, where the server trains that learner.
@@ -57,16 +59,25 @@ function ensurePanel() {
     el("p", { id: "train-status", class: "caption", role: "status" }),
     el("div", { id: "train-chart", class: "train-chart" }),
     el("p", { id: "train-chart-caption", class: "caption" }),
+    el("div", { id: "train-runs", class: "train-runs" }),
+    el("div", { id: "train-advice", class: "train-advice", hidden: true }),
     el("h3", { id: "train-boxes-title", class: "train-boxes-title" }),
     el("div", { id: "train-boxes", class: "boxes train-boxes", tabindex: "0", role: "region", "aria-labelledby": "train-boxes-title" }));
   return root;
 }
 
-async function start() {
+// `remedy`: one the learner offers (its options, and/or the opponent to train against).
+async function start(remedy = null) {
   const view = state.view, kind = state.kind;
   if (!view || !kind) return;
   const games = Number($("train-games").value);
+  if (remedy && remedy.opponent) {
+    const specs = (state.status && state.status.opponent_specs) || {};
+    const key = Object.keys(specs).find((name) => specs[name] === remedy.opponent);
+    if (key) $("train-opponent").value = key;
+  }
   const body = { opponent: $("train-opponent").value, games: Number.isInteger(games) ? games : 0, side: state.side };
+  if (remedy && remedy.options) body.options = remedy.options;
   try {
     draw(await api("POST", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`, body));
     poll();
@@ -119,7 +130,7 @@ function draw(status) {
   const bar = $("train-progress");
   bar.value = status.games ? status.played / status.games : 0;
   bar.hidden = !status.games;
-  const against = status.opponent ? OPPONENT_TEXT[status.opponent] : "";
+  const against = status.opponent ? OPPONENT_TEXT[status.opponent] + (status.options ? `, ${status.options}` : "") : "";
   const tally = status.opponent === "self"
     ? `${status.draws} drawn, ${status.wins + status.losses} won by one side`
     : `${status.wins} won, ${status.losses} lost, ${status.draws} drawn`;
@@ -130,6 +141,51 @@ function draw(status) {
   $("train-status").textContent = text;
   $("train-status").dataset.state = root.dataset.state;
   drawGrades(status);
+  drawRuns(status);
+  drawAdvice(status);
+}
+
+// Each run's results, a bar a run (won, drawn, lost): what a remedy changed, side by side.
+function drawRuns(status) {
+  const runs = (status.runs || []).filter((run) => run.played);
+  const root = $("train-runs");
+  root.dataset.runs = String(runs.length);
+  if (runs.length < 2) { root.replaceChildren(); return; }
+  const width = 300, row = 22, left = 150, top = 4;
+  const height = top + runs.length * row + 4;
+  const label = (run, i) => `${i + 1} · ${OPPONENT_SHORT[run.opponent] || run.opponent}${run.options ? `, ${run.options}` : ""}`;
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": runs.map((run, i) => `run ${label(run, i)}: ${run.wins} won, ${run.draws} drawn, ${run.losses} lost`).join("; ") });
+  runs.forEach((run, i) => {
+    const y = top + i * row;
+    svg.append(svgText(label(run, i), { class: "axis run-label", x: 0, y: y + 13 }));
+    let x = left;
+    for (const [key, count] of [["won", run.wins], ["drawn", run.draws], ["lost", run.losses]]) {
+      const w = (count / run.played) * (width - left - 4);
+      if (w > 0) svg.append(svgEl("rect", { class: `run-bar ${key}`, x: x.toFixed(1), y, width: w.toFixed(1), height: row - 6, "data-count": String(count) }));
+      x += w;
+    }
+  });
+  root.replaceChildren(el("h3", { text: "Each run: won, drawn, lost" }), svg,
+    el("p", { class: "caption", text: runs.map((run, i) => `${i + 1}: ${run.wins} won, ${run.draws} drawn, ${run.losses} lost of ${run.played}`).join(" · ") }));
+}
+
+// Why the learner is stuck, in its own words, and the remedies it offers: one click trains with one.
+function drawAdvice(status) {
+  const root = $("train-advice");
+  const advice = !status.running && status.advice;
+  root.hidden = !advice;
+  if (!advice) { root.replaceChildren(); return; }
+  const name = playerName(status.kind);
+  const parts = [el("h3", { text: `Why ${name} is stuck` }), el("p", { class: "advice-text", text: advice.text })];
+  if (advice.places.length) parts.push(el("p", { class: "caption advice-places", text: `Empty: ${advice.places.map((b) => `box ${b}`).join(", ")}.` }));
+  if (advice.remedies.length) {
+    parts.push(el("ul", { class: "remedies" }, ...advice.remedies.map((remedy) => el("li", {},
+      el("button", { type: "button", class: "remedy", "data-options": remedy.options, "data-opponent": remedy.opponent,
+        text: `Train with this: ${remedy.label}`, onclick: () => start(remedy) }),
+      el("span", { class: "caption", text: ` ${remedy.text}.` })))));
+  }
+  root.replaceChildren(...parts);
 }
 
 // The yardstick's grade over the games trained: keeps (the headline), best and blunders.
@@ -151,6 +207,13 @@ function drawGrades(status) {
     svg.append(svgText(`${share * 100}%`, { class: "axis", x: 2, y: y(share) + 4 }));
   }
   svg.append(svgText(`games trained: ${last.games}`, { class: "axis", x: width - 110, y: height - 4 }));
+  // Where each run after the first began (a remedy's effect starts there).
+  points.forEach((p, i) => {
+    if (i === 0 || p.run === points[i - 1].run) return;
+    const at = x(points[i - 1].games).toFixed(1);
+    svg.append(svgEl("line", { class: "run-start", x1: at, x2: at, y1: y(1), y2: y(0) }));
+    svg.append(svgText(`run ${p.run + 1}`, { class: "axis", x: Number(at) + 2, y: y(1) + 10 }));
+  });
   const series = [["keeps", "keeps"], ["best", "best"], ["blunders", "blunders"]];
   series.forEach(([key, label], i) => {
     const line = points.map((p) => `${x(p.games).toFixed(1)},${y(p[key]).toFixed(1)}`).join(" ");
@@ -159,7 +222,7 @@ function drawGrades(status) {
     svg.append(svgText(`${label} ${pct(last[key])}`, { class: `legend-text ${key}`, x: pad + 6 + i * 86, y: 12 }));
   });
   chart.replaceChildren(svg);
-  $("train-chart-caption").textContent = `Graded as gamelearn grade grades it: a frozen, greedy copy chooses a move in each of the ${status.suite || "suite's"} positions`
+  $("train-chart-caption").textContent = `Graded as gamelearn grade grades it: a frozen, greedy copy chooses a move in each position of ${status.suite || "the suite"}`
     + `; its move keeps the value in ${pct(last.keeps)} of them (${pct(first.keeps)} before), is best in ${pct(last.best)}, throws the game in ${pct(last.blunders)}.`;
 }
 
