@@ -5,9 +5,16 @@ Koch & Konen, CIG 2014).
 The network is a set of weight tables, one per n-tuple of squares, read on every symmetric image
 of a position (:mod:`.ntuple_layout`); its value is the chance that the side that has just moved
 into the position wins.  To move, the player scores each legal move by the value of the position
-it leads to (a finished game by its result) and plays a best one, ties broken at random;
-``search=2`` or ``3`` looks two or three plies ahead over the same values (negamax: the opponent
-is taken to pick what is best for it).  While it trains it explores with a random move with
+it leads to (a finished game by its result) and plays a best one, ties broken at random
+(``search=0`` or ``1``: the raw network).  On tic-tac-toe and hexapawn ``search=2`` or ``3`` looks
+two or three plies ahead over the same values (negamax: the opponent is taken to pick what is best
+for it).  On Teeko the search is alpha-beta with iterative deepening, a transposition table, moves
+ordered by the learnt values and extensions for a four to make or to stop (:mod:`.ntuple_search`):
+``search=D`` searches D plies (stopping at :data:`MOVE_SECONDS` of wall-clock time if not done),
+``search=1s`` or ``250ms`` as deep as that time allows, and ``nodes=N`` caps the positions it
+visits a move.  Only a frozen learner (``train=off``: graded, in a tournament) searches: one in
+training plays its learnt values one ply deep, the policy whose values its TD(lambda) learns; Teeko's default (:data:`DEFAULT_SEARCH`) was chosen on the validation suite
+``teeko-val-v1`` (docs/ntuple.md).  While it trains it explores with a random move with
 probability epsilon; frozen (``train=off``) it never does.
 
 Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
@@ -46,6 +53,7 @@ from .ntuple_layout import (
     pieces,
     win_masks,
 )
+from .ntuple_search import Searched, TeekoSearch, budget_of, parse_search, searches
 from .ntuple_weights import decode_weights, encode_weights
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 
@@ -58,6 +66,13 @@ FORMAT = "gamelearn-ntuple"
 TCL_BETA = 2.7
 VERSION = 1
 COUNTERS = ("games", "positions", "steps", "batches")
+#: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``).
+DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "4"}
+#: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
+#: deepest ply it has finished.
+MOVE_SECONDS = 1.0
+#: The deepest plain search of the other games.
+PLAIN_PLIES = 3
 
 
 @dataclass(frozen=True)
@@ -213,13 +228,14 @@ class NtuplePlayer(Learner):
         game: Any,
         seed: int | None = None,
         name: str | None = None,
-        search: int = 1,
+        search: str | int | None = None,
         train: bool = True,
         alpha: float | None = None,
         epsilon: float | None = None,
         trace: float | None = None,
         layout: str | None = None,
         tcl: bool | None = None,
+        nodes: int | None = None,
     ) -> None:
         if game.name not in LAYOUTS:
             raise ValueError(f"ntuple plays {', '.join(LAYOUTS)}, not {game.name}")
@@ -228,8 +244,14 @@ class NtuplePlayer(Learner):
         options: dict[str, Any] = {}
         if name:
             options["name"] = name
-        if search != 1:
-            options["search"] = search
+        spelling = DEFAULT_SEARCH[game.name] if search is None else parse_search(str(search))
+        if spelling != DEFAULT_SEARCH[game.name]:
+            options["search"] = spelling
+        if nodes is not None:
+            options["nodes"] = nodes
+        plies, seconds = budget_of(spelling)
+        if game.name != "teeko" and (plies is None or plies > PLAIN_PLIES):
+            raise ValueError(f"ntuple searches {game.name} 0..{PLAIN_PLIES} plies, not search={spelling}")
         if not train:
             options["train"] = "off"
         given = {
@@ -249,12 +271,19 @@ class NtuplePlayer(Learner):
         super().__init__(game, seed, **options)
         self.name = name or None
         self.trains = train
-        self.search = search
+        #: plies of the plain search (tic-tac-toe, hexapawn; 1: the raw network)
+        self.search = max(1, plies or 1) if game.name != "teeko" else 1
+        #: Teeko's search: (plies, seconds) or None for the raw network; its nodes cap
+        self.budget = (plies, seconds) if game.name == "teeko" and searches(spelling) else None
+        self.nodes = nodes
+        self.search_spelling = spelling
         self.trainer = Trainer(game, 0 if seed is None else seed, settings, chosen)
+        self._searcher: TeekoSearch | None = None
 
     def frozen_spec(self) -> str:
         """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
-        return f"{self.kind}:train=off" + (f",search={self.search}" if self.search != 1 else "")
+        searched = f",search={self.search_spelling}" if self.search_spelling != DEFAULT_SEARCH[self.game.name] else ""
+        return f"{self.kind}:train=off" + searched + (f",nodes={self.nodes}" if self.nodes is not None else "")
 
     # Values and choosing -----------------------------------------------------------------------
 
@@ -295,7 +324,8 @@ class NtuplePlayer(Learner):
         return 1.0 - best if other != mover else best
 
     def move_values(self, state: Hashable) -> dict[str, float]:
-        """Each legal move's value for the side to move, ``search`` plies deep."""
+        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply,
+        the learnt values; the search itself is :meth:`searched`)."""
         mover = self.game.to_move(state)
         children = self._children(state)
         if self.search <= 1:
@@ -304,16 +334,27 @@ class NtuplePlayer(Learner):
             values = [self._searched(mover, child, self.search) for _, child in children]
         return {move: value for (move, _), value in zip(children, values, strict=True)}
 
+    def searched(self, state: Hashable) -> Searched:
+        """What Teeko's search (the spec's budget) plays in ``state``, an unfinished position."""
+        if self._searcher is None:
+            self._searcher = TeekoSearch(self.game, self.trainer)
+        plies, seconds = self.budget or (1, None)
+        return self._searcher.search(state, plies, seconds if plies is None else MOVE_SECONDS, self.nodes)
+
     def choose(self, state: Hashable) -> str | None:
         moves = self.moves_to_choose_from(state)
         if self.trains and self.rng.random() < self.trainer.epsilon_now():
             return self.rng.choice(moves)
+        if self.budget is not None and not self.trains:
+            return self.searched(state).move
         scored = self.move_values(state)
         best = max(scored.values())
         return self.rng.choice([move for move in moves if scored[move] == best])
 
     def choose_many(self, states: list[Hashable]) -> list[str]:
         """The moves a frozen copy chooses in each of ``states`` (greedy: one batched evaluation)."""
+        if self.budget is not None:
+            return [self.searched(state).move for state in states]
         if self.search > 1:
             return [self._greedy(state) for state in states]
         game = self.game
@@ -348,7 +389,11 @@ class NtuplePlayer(Learner):
             return None
         scored = self.move_values(state)
         top = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:5]
-        return {"moves": [{"move": m, "value": round(v, 3)} for m, v in top]}
+        told: dict[str, Any] = {"moves": [{"move": m, "value": round(v, 3)} for m, v in top]}
+        if self.budget is not None:
+            found = self.searched(state)
+            told["search"] = {"move": found.move, "score": round(found.score, 3), "plies": found.depth}
+        return told
 
     # Learning ------------------------------------------------------------------------------------
 
@@ -470,7 +515,13 @@ register(
         frozenset(LAYOUTS),
         (
             Option("name", parse_name, None, "keep the weights in the store under this name"),
-            Option("search", parse_int(1, 3), 1, "plies searched over the learnt values (1: greedy)"),
+            Option(
+                "search",
+                parse_search,
+                None,
+                "plies searched over the learnt values (0, 1: the raw network) or, on Teeko, a time a move (1s, 250ms)",
+            ),
+            Option("nodes", parse_int(1, 10**9), None, "Teeko: the most positions the search visits a move"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),
