@@ -1,0 +1,57 @@
+"""How the ``ntuple`` learner (:mod:`.ntuple`) trains and plays on each game when its spec says
+nothing else: the self-play settings, temporal coherence learning's exponent and the search a
+frozen learner plays with."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+#: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
+#: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
+TCL_BETA = 2.7
+#: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``).
+DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "4"}
+#: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
+#: deepest ply it has finished.
+MOVE_SECONDS = 1.0
+#: The deepest plain search of the other games.
+PLAIN_PLIES = 3
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a game's ntuple learner trains (the spec's alpha, epsilon and trace override these)."""
+
+    games_per_batch: int
+    alpha: float  # at the start; the logit's step per unit of TD error, shared by the features
+    epsilon: float  # at the start
+    halflife: float  # games over which alpha and epsilon halve their way to a tenth
+    trace: float  # lambda
+    horizon: int  # afterstates the eligibility trace keeps
+    random_plies: int  # each self-play game opens with 0..this many random moves
+    coherence: float = 0.0  # temporal coherence learning's beta (TCL-EXP); 0: off, alpha decays instead
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+SETTINGS: dict[str, Settings] = {
+    "tictactoe": Settings(2000, 1.0, 0.2, 200_000, 0.5, 8, 5),
+    "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
+    "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
+}
+
+
+def result_for_first(winner: int | None) -> float:
+    return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
+
+
+def parse_step(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not 0.0 < value <= 10.0:
+        raise ValueError(f"{value} is outside 0..10 (0 excluded)")
+    return value
