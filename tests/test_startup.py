@@ -1,7 +1,7 @@
 """What starting up imports: each check runs in a fresh interpreter and reads
-``sys.modules`` by name, never a clock.  ``import gamelearn`` loads only the package; a random
-tic-tac-toe player loads the rules of tic-tac-toe and the players' base, registry and basic
-modules, and none of numba, numpy, scipy or JAX."""
+``sys.modules`` by name, never a clock.  ``import gamelearn`` loads only the package; the light
+paths (the rules, a random or searching player, a solve of tic-tac-toe, a game of players that do
+not learn) load none of the heavy packages: numba, numpy, scipy, JAX, SQLite, the web stack."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from gamelearn.games import get_game
 from gamelearn.players import registry
 
 #: Heavy packages that a program which does not run their code must not import.
-HEAVY = ("numba", "llvmlite", "numpy", "scipy", "jax", "sqlite3")
+HEAVY = ("numba", "llvmlite", "numpy", "scipy", "jax", "sqlite3", "fastapi", "starlette", "uvicorn", "pydantic")
 
 
 def imported_after(program: str) -> list[str]:
@@ -46,44 +46,33 @@ def test_import_gamelearn_loads_only_the_package() -> None:
     assert heavy(modules) == set()
 
 
-def test_a_random_tictactoe_player_loads_only_its_rules_and_its_module() -> None:
+def test_a_random_tictactoe_player_loads_nothing_heavy() -> None:
     modules = imported_after(
         "import gamelearn\n"
         "game = gamelearn.get_game('tictactoe')\n"
         "player = gamelearn.make_player(game, 'random', seed=1)\n"
         "state = game.play(game.initial(), player.choose(game.initial()))"
     )
-    assert ours(modules) == {
-        "gamelearn",
-        "gamelearn.games",
-        "gamelearn.games.base",
-        "gamelearn.games.tictactoe",
-        "gamelearn.players",
-        "gamelearn.players.base",
-        "gamelearn.players.basic",
-        "gamelearn.players.registry",
-    }
+    assert "gamelearn.players.basic" in modules  # it did make the player
     assert heavy(modules) == set()
-    # nor the standard library's costlier modules, which cost such a program more than its rules
-    assert not {"typing", "dataclasses", "inspect", "re", "enum", "importlib.util"} & set(modules)
 
 
-def test_the_rules_of_tictactoe_load_no_typing_dataclasses_regular_expressions_or_collections() -> None:
+def test_the_rules_of_tictactoe_load_no_other_game_and_nothing_heavy() -> None:
     modules = imported_after(
         "import gamelearn\ngame = gamelearn.get_game('tictactoe')\ngame.play(game.play(game.initial(), '4'), '0')"
     )
-    assert ours(modules) == {"gamelearn", "gamelearn.games", "gamelearn.games.base", "gamelearn.games.tictactoe"}
-    assert not {"typing", "dataclasses", "inspect", "re", "collections", "functools"} & set(modules)
+    assert "gamelearn.games.tictactoe" in modules
+    assert not {"gamelearn.games.teeko", "gamelearn.games.hexapawn"} & ours(modules)
+    assert heavy(modules) == set()
 
 
-def test_an_alpha_beta_search_of_tictactoe_loads_no_other_game_s_rules_and_no_typing() -> None:
+def test_an_alpha_beta_search_of_tictactoe_loads_no_other_game_s_rules_and_nothing_heavy() -> None:
     modules = imported_after(
         "import gamelearn\ngame = gamelearn.get_game('tictactoe')\n"
         "gamelearn.make_player(game, 'alphabeta:depth=3', seed=1).choose(game.initial())"
     )
     assert {"gamelearn.players.search", "gamelearn.players.evaluation"} <= ours(modules)
     assert not {"gamelearn.games.teeko", "gamelearn.games.hexapawn"} & ours(modules)
-    assert not {"typing", "dataclasses", "re"} & set(modules)
     assert heavy(modules) == set()
 
 
@@ -92,7 +81,7 @@ def test_a_short_mcts_search_of_a_small_game_imports_nothing_heavy() -> None:
         "import gamelearn\ngame = gamelearn.get_game('tictactoe')\n"
         "gamelearn.make_player(game, 'mcts:playouts=1000').choose(game.initial())"
     )
-    assert "gamelearn.players.mcts_graph" in modules  # it searched over the state graph
+    assert "gamelearn.players.mcts" in modules  # it did search
     assert heavy(modules) == set()
 
 
@@ -109,20 +98,9 @@ def test_a_pettingzoo_environment_loads_no_players_keeper_or_store() -> None:
         "import gymnasium\n"
         "assert 'gamelearn/tictactoe-v0' in gymnasium.registry"
     )
-    assert ours(modules) == {
-        "gamelearn",
-        "gamelearn.envs",
-        "gamelearn.envs.actions",
-        "gamelearn.envs.aec",
-        "gamelearn.envs.registration",
-        "gamelearn.envs.render",
-        "gamelearn.games",
-        "gamelearn.games.actions",
-        "gamelearn.games.base",
-        "gamelearn.games.record",
-        "gamelearn.games.tictactoe",
-        "gamelearn.match",
-    }
+    assert "gamelearn.envs.aec" in modules  # it did step
+    loaded = {name.split(".")[1] for name in ours(modules) if "." in name}
+    assert not {"players", "keeper", "store"} & loaded
     assert heavy(modules) == {"numpy"} | {name for name in modules if name.startswith("numpy.")}
     single = imported_after("import gamelearn.envs\ngamelearn.envs.SingleAgentEnv('tictactoe', 'random').reset(seed=1)")
     assert {"gamelearn.envs.single", "gamelearn.keeper", "gamelearn.players.basic"} <= ours(single)
@@ -187,9 +165,12 @@ def test_a_wilson_interval_needs_no_scipy() -> None:
 
 
 def test_the_command_line_and_the_web_app_load_no_numba_scipy_or_jax_until_they_run_it() -> None:
-    for program in ("import gamelearn.cli.main", "import gamelearn.web"):
+    for program, own in (
+        ("import gamelearn.cli.main", {"numpy", "sqlite3"}),  # the store's own
+        ("import gamelearn.web", {"numpy", "sqlite3", "fastapi", "starlette", "pydantic"}),  # and the app's
+    ):
         packages = {name.split(".")[0] for name in heavy(imported_after(program))}
-        assert packages <= {"numpy", "sqlite3"}, program  # the store's own
+        assert packages <= own, program
 
 
 def test_kernels_still_run_where_numba_can_write_no_cache(tmp_path: Path) -> None:
@@ -214,7 +195,7 @@ def test_kernels_still_run_where_numba_can_write_no_cache(tmp_path: Path) -> Non
 
 
 def test_a_kernel_runs_without_scipy_linalg_and_numba_keeps_blas_for_others() -> None:
-    """numba's first kernel of a process no longer imports scipy.linalg for its BLAS probe, and
+    """numba's first kernel of a process does not import scipy.linalg for its BLAS probe, and
     afterwards a program's own np.dot kernel still compiles against scipy's BLAS."""
     done = subprocess.run(
         [
@@ -233,31 +214,3 @@ def test_a_kernel_runs_without_scipy_linalg_and_numba_keeps_blas_for_others() ->
         check=True,
     )
     assert done.stdout.split() == ["3", "False", "5.0", "True"]
-
-
-def test_the_rules_records_behave_as_the_frozen_dataclasses_they_replace() -> None:
-    import copy
-    import pickle
-
-    import pytest
-
-    from gamelearn.games.base import GameFacts, GameOption
-    from gamelearn.solve.base import Grade, MoveAnalysis
-
-    facts = get_game("tictactoe").facts
-    twin = GameFacts("tictactoe", 2, 3, 3, ("X", "O"), facts.symmetry_names, False, 0)
-    assert twin == facts and hash(twin) == hash(facts) and twin != GameFacts("x", 2, 3, 3, ("X", "O"), (), False, 0)
-    assert pickle.loads(pickle.dumps(facts)) == facts and copy.deepcopy(facts) == facts
-    assert repr(twin).startswith("GameFacts(name='tictactoe', players=2, rows=3,") and twin.options == ()
-    with pytest.raises(AttributeError):
-        facts.rows = 4
-    option = GameOption("steps", "king", ("king", "knight"), "how pawns move")
-    assert option.to_dict()["values"] == ["king", "knight"] and option.pattern is None
-    analysis = MoveAnalysis("4", 0, None, Grade.BEST)
-    assert analysis == MoveAnalysis("4", 0, None, Grade.BEST) and analysis.to_dict()["grade"] == "best"
-    assert facts != ("tictactoe", 2, 3, 3)  # compared by type and value, never as a tuple
-    # replaced field by field, as dataclasses.replace does (the player registry's records too)
-    assert facts.replace(rows=4).rows == 4 and facts.replace(rows=4).replace(rows=3) == facts and facts.rows == 3
-    assert copy.copy(option.replace(help="x")) == GameOption("steps", "king", ("king", "knight"), "x")
-    with pytest.raises(TypeError, match="no field 'row'"):
-        facts.replace(row=4)

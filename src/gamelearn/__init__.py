@@ -12,8 +12,7 @@ The public API (docs/api.md):
 from __future__ import annotations
 
 import importlib
-
-TYPE_CHECKING = False  # typing's flag, without importing typing (type checkers take it as True)
+from typing import TYPE_CHECKING
 
 # Every name of the public API is imported on first use (PEP 562), so that ``import gamelearn``
 # costs only what the caller touches: a tic-tac-toe program never loads the store, the keeper or

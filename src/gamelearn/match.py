@@ -18,11 +18,6 @@ __all__ = ["DEFAULT_MAX_PLIES", "End", "GameOver", "GameRecord", "Match", "Match
 
 DEFAULT_MAX_PLIES = 200
 
-# The ends as module constants: reading a member off an Enum class goes through its metaclass in
-# Python 3.11 (about 950 instructions a read), and a short game's end reads several.
-_WIN, _DRAW, _REPETITION, _MAX_PLIES = End.WIN, End.DRAW, End.REPETITION, End.MAX_PLIES
-_RESIGN, _ABANDONED = End.RESIGN, End.ABANDONED
-
 
 def end_by_policy(game: Game[Any], state: Hashable, times_seen: int, plies: int, max_plies: int) -> End | None:
     """How the play layer ends a game that has reached ``state``, seen ``times_seen`` times, after
@@ -31,11 +26,11 @@ def end_by_policy(game: Game[Any], state: Hashable, times_seen: int, plies: int,
     policy of every Match, and of the environments (gamelearn.envs), which report the last two as
     truncations."""
     if game.is_over(state):
-        return _WIN if game.winner(state) is not None else _DRAW
+        return End.WIN if game.winner(state) is not None else End.DRAW
     if times_seen >= 3:
-        return _REPETITION
+        return End.REPETITION
     if plies >= max_plies:
-        return _MAX_PLIES
+        return End.MAX_PLIES
     return None
 
 
@@ -206,7 +201,7 @@ class Match:
         mover = self.game.to_move(state)
         move = self.players[mover].choose(state)
         if move is None:
-            self._winner, self._end = 1 - mover, _RESIGN
+            self._winner, self._end = 1 - mover, End.RESIGN
             self._finish()
             return None
         self._push(move, self.game.play(state, move))
@@ -219,7 +214,7 @@ class Match:
             raise GameOver("the game is over")
         if side not in (0, 1):
             raise ValueError(f"side is 0 or 1, not {side!r}")
-        self._winner, self._end = 1 - side, _RESIGN
+        self._winner, self._end = 1 - side, End.RESIGN
         self._finish()
         assert self._record is not None  # _finish makes the record
         return self._record
@@ -228,7 +223,7 @@ class Match:
         """End an unfinished game without a winner (a person quit, a player failed); nobody
         learns from it.  A game that has ended keeps its end.  The record either way."""
         if self._end is None:
-            self._end = _ABANDONED
+            self._end = End.ABANDONED
             self._record = self._make_record()
         assert self._record is not None  # every end makes the record
         return self._record
@@ -239,7 +234,7 @@ class Match:
         learned now.  False for an unfinished or abandoned game, or when they already did.  With
         a keeper and ``record_context`` the game's record is stored in the same transaction as
         the lessons."""
-        if self._record is None or self._learned or self._end is _ABANDONED:
+        if self._record is None or self._learned or self._end is End.ABANDONED:
             return False
         self._learned = True
         first, second = self.players
@@ -259,46 +254,12 @@ class Match:
         self._seen[after] = self._seen.get(after, 0) + 1
         self._check_end()
 
-    def _play_to_the_end(self) -> None:
-        """``advance`` until the game ends, with the loop's look-ups made once (play_game's loop:
-        the same moves, checks and record as one advance after another)."""
-        if self._end is not None:
-            return
-        game, moves, states, seen, max_plies = self.game, self._moves, self._states, self._seen, self.max_plies
-        to_move, play, is_over = game.to_move, game.play, game.is_over
-        choosers = (self.players[0].choose, self.players[1].choose)
-        add_move, add_state = moves.append, states.append
-        # A game whose positions never repeat (every move adds a mark, or moves a pawn forward)
-        # has no third repetition to look for: its positions are counted only at the end.
-        repeats = game.facts.can_cycle
-        state = states[-1]
-        plies_left = max_plies - len(moves)
-        while True:
-            mover = to_move(state)
-            move = choosers[mover](state)
-            if move is None:
-                self._winner, self._end = 1 - mover, _RESIGN
-                self._finish()
-                return
-            state = play(state, move)
-            add_move(move)
-            add_state(state)
-            plies_left -= 1
-            if repeats:
-                seen[state] = times = seen.get(state, 0) + 1
-                if times >= 3 or is_over(state) or plies_left <= 0:
-                    break
-            elif is_over(state) or plies_left <= 0:
-                seen[state] = 1  # the first time: it never came up before
-                break
-        self._check_end()  # which end it is, and the record
-
     def _check_end(self) -> None:
         state = self._states[-1]
         end = end_by_policy(self.game, state, self._seen[state], len(self._moves), self.max_plies)
         if end is None:
             return
-        self._winner, self._end = self.game.winner(state) if end is _WIN else None, end
+        self._winner, self._end = self.game.winner(state) if end is End.WIN else None, end
         self._finish()
 
     def _finish(self) -> None:
@@ -347,16 +308,13 @@ def play_game(
     match = Match(
         game, players, seed=seed, max_plies=max_plies, start=start, learn=False, keeper=keeper, opening=opening
     )
-    if on_move is None:
-        match._play_to_the_end()
-    else:
-        while match.end is None:
-            before = match.state
-            move = match.advance()
-            if move is not None:
-                on_move(before, move, match.state)
+    while match.end is None:
+        before = match.state
+        move = match.advance()
+        if move is not None and on_move is not None:
+            on_move(before, move, match.state)
     if learn:
         match.learn_from_game()
-    record = match._record
+    record = match.record
     assert record is not None  # a finished match has its record
     return record

@@ -3,6 +3,7 @@ number escapes the work limits, no server path reaches a browser, the chart chec
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -61,14 +62,14 @@ def test_no_spelling_of_a_number_escapes_the_work_limits(client: TestClient, spe
 
 
 def lenient(kind_name: str, option: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Give a registered player kind an int() parser for ``option`` (as the registry once had), so
+    """Give a registered player kind an int() parser for ``option``, so
     the web app's limits are tested whatever spellings the registry itself accepts."""
     from gamelearn.players import registry
 
     registry._load_all()
     kind = registry._KINDS[kind_name]
-    options = tuple(o.replace(parse=int) if o.name == option else o for o in kind.options)
-    monkeypatch.setitem(registry._KINDS, kind_name, kind.replace(options=options))
+    options = tuple(dataclasses.replace(o, parse=int) if o.name == option else o for o in kind.options)
+    monkeypatch.setitem(registry._KINDS, kind_name, dataclasses.replace(kind, options=options))
 
 
 @pytest.mark.timeout(60)

@@ -6,6 +6,8 @@ Python and the command) and gamelearn.curves'."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -274,35 +276,103 @@ def curves(
     except ValueError as error:
         fail(str(error))
     check_store()  # the result is kept there: a store that cannot be opened is named before any game
-    stamp = datetime.now(UTC)
-    if out is not None and not out.is_dir():  # --out STEM: those names, refused if taken
-        stem = out.with_suffix("") if out.suffix in (".csv", ".png") else out
-        if not stem.parent.is_dir():
-            fail(f"--out: no such folder {stem.parent}")
-        if curves_output.taken(stem) and not force:
-            fail(f"--out: {curves_output.taken(stem)[0]} exists; give another name, or --force to replace it")
-        folder, chosen = stem.parent.resolve(), stem.resolve()
-    else:
-        folder, chosen = output_dir(out, "plots"), None
+    keeping = _CurvesFiles(game.name, *_curves_destination(out, force), x_axis)
+
+    def run(on_learner: Callable[[list[curves_module.Point]], None]) -> curves_module.CurvesResult:
+        return api.curves(
+            game,
+            specs,
+            against,
+            games=games,
+            every=every,
+            seeds=seeds,
+            seed=seed,
+            eval_games=eval_games,
+            max_plies=max_plies,
+            workers=workers,
+            dask=dask,
+            progress=None,
+            on_learner=on_learner,
+            seconds=seconds,
+            points=points,
+            side=side,
+        )
+
     shown: Console = err_console if as_json else console
-    started = time.perf_counter()
-    total = len(specs) * seeds
+    result = _run_curves(shown, quiet, keeping, specs, len(specs) * seeds, run)
+    number, files = keeping.save(result, stopped=False)
+    if isinstance(files, str):
+        fail(files)
+    if as_json:
+        payload = result.to_dict() | {"seconds_taken": round(keeping.seconds(), 3), "stopped": False}
+        print_json({**payload, "result_id": number, "files": [str(path) for path in files]})
+        return
+    csv_path, points_path, png_path = files
+    console.print(curves_table(game.name, result, against, games, seconds, seeds))
+    console.print(
+        f"keeps (mean [95% band]), best, blunders: shares of the suite {result.suite} "
+        f"({result.suite_size:,} positions); score: against {against}, {eval_games} games a point.",
+        markup=False,
+    )
+    console.print(f"{csv_path}, {points_path.name} and {png_path.name} written; kept in the store as result {number}.")
 
-    def save(result: curves_module.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
-        stem = chosen or curves_output.free_stem(folder, curves_output.default_stem(game.name, result.specs, stamp))
-        return curves_output.keep_run(result, time.perf_counter() - started, stopped, stem, x_axis or "games")
 
-    def kept(stopped: KeyboardInterrupt) -> str:  # ^C or SIGTERM: the finished learners are kept
+def _curves_destination(out: Path | None, force: bool) -> tuple[Path, Path | None]:
+    """Where ``curves`` writes: the folder, and the stem --out STEM names (None: a free one is
+    chosen); a STEM in a missing folder, or whose files exist without --force, is refused."""
+    if out is None or out.is_dir():
+        return output_dir(out, "plots"), None
+    stem = out.with_suffix("") if out.suffix in (".csv", ".png") else out
+    if not stem.parent.is_dir():
+        fail(f"--out: no such folder {stem.parent}")
+    if curves_output.taken(stem) and not force:
+        fail(f"--out: {curves_output.taken(stem)[0]} exists; give another name, or --force to replace it")
+    return stem.parent.resolve(), stem.resolve()
+
+
+@dataclass
+class _CurvesFiles:
+    """Keeps a curves run: its files under ``folder`` (named ``chosen``, else a free default name
+    stamped with the run's start) and its result in the store."""
+
+    game: str
+    folder: Path
+    chosen: Path | None
+    x_axis: str
+    stamp: datetime = field(default_factory=lambda: datetime.now(UTC))
+    started: float = field(default_factory=time.perf_counter)
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def save(self, result: curves_module.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
+        stem = self.chosen or curves_output.free_stem(
+            self.folder, curves_output.default_stem(self.game, result.specs, self.stamp)
+        )
+        return curves_output.keep_run(result, self.seconds(), stopped, stem, self.x_axis)
+
+    def kept(self, stopped: KeyboardInterrupt) -> str:
+        """^C or SIGTERM: the finished learners are kept; what was kept, in a sentence."""
         if not isinstance(stopped, curves_module.CurvesInterrupted):
             return "Interrupted before the first learner; nothing to keep"
         kept = "nothing to keep"
         if stopped.finished:
-            number, files = save(stopped.result, stopped=True)
+            number, files = self.save(stopped.result, stopped=True)
             where = files if isinstance(files, str) else f"{files[0]}, {files[1]} and {files[2]}"
             kept = f"they are kept: curves #{number} in the store (marked stopped), {where}"
         return f"Interrupted: {stopped.finished} of {stopped.total} learners had finished; {kept}"
 
-    with progress_bar(shown, "learners", total, "learners", quiet) as progress:
+
+def _run_curves(
+    shown: Console,
+    quiet: bool,
+    keeping: _CurvesFiles,
+    specs: list[str],
+    learners: int,
+    run: Callable[[Callable[[list[curves_module.Point]], None]], curves_module.CurvesResult],
+) -> curves_module.CurvesResult:
+    """``run`` under a progress bar that notes each finished learner; ^C keeps what had finished."""
+    with progress_bar(shown, "learners", learners, "learners", quiet) as progress:
 
         def on_learner(found: list[curves_module.Point]) -> None:
             last = found[-1]
@@ -312,43 +382,11 @@ def curves(
             )
             progress.advance(1)
 
-        with kept_when_stopped(progress, kept):
+        with kept_when_stopped(progress, keeping.kept):
             try:
-                result = api.curves(
-                    game,
-                    specs,
-                    against,
-                    games=games,
-                    every=every,
-                    seeds=seeds,
-                    seed=seed,
-                    eval_games=eval_games,
-                    max_plies=max_plies,
-                    workers=workers,
-                    dask=dask,
-                    progress=None,
-                    on_learner=on_learner,
-                    seconds=seconds,
-                    points=points,
-                    side=side,
-                )
+                return run(on_learner)
             except ValueError as error:
                 fail(str(error))
-    number, files = save(result, stopped=False)
-    if isinstance(files, str):
-        fail(files)
-    csv_path, points_path, png_path = files
-    if as_json:
-        payload = result.to_dict() | {"seconds_taken": round(time.perf_counter() - started, 3), "stopped": False}
-        print_json({**payload, "result_id": number, "files": [str(path) for path in files]})
-        return
-    console.print(curves_table(game.name, result, against, games, seconds, seeds))
-    console.print(
-        f"keeps (mean [95% band]), best, blunders: shares of the suite {result.suite} "
-        f"({result.suite_size:,} positions); score: against {against}, {eval_games} games a point.",
-        markup=False,
-    )
-    console.print(f"{csv_path}, {points_path.name} and {png_path.name} written; kept in the store as result {number}.")
 
 
 def curves_table(game: str, result: curves_module.CurvesResult, against: str, games: int | None,

@@ -8,6 +8,7 @@ import importlib.util
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -34,6 +35,9 @@ from .common import (
 )
 from .play import TerminalGame, play_again
 from .usage import OneLineErrors
+
+if TYPE_CHECKING:
+    from ..players.base import Player
 
 quiet_flag_types()
 
@@ -103,37 +107,58 @@ def play(
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
     ]
-    from ..keeper import Keeper, default_keeper
+    if chosen_for_you:
+        console.print(f"Your opponent is {second}.", markup=False)
+    keep_learners(players)
+    play_games(game, players, seat_names(players, (first, second)), max_plies)
+
+
+def keep_learners(players: list[Player]) -> None:
+    """Every learner that trains is kept in the store (an unnamed one as ``play``, as the default
+    opponent is: what you teach it lasts); the store is checked first, and each kept learner named."""
+    from ..keeper import Keeper
     from ..players.knowledge import Learner
     from .common import check_store
 
-    if chosen_for_you:
-        console.print(f"Your opponent is {second}.", markup=False)
-
     for player in players:
-        # An unnamed learner is kept too, as the default opponent is: what you teach it lasts.
         if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
             player.keep_as(PLAY_LEARNER_NAME)
-    if any(isinstance(player, Learner) and player.keep_name() is not None for player in players):
+    kept = [
+        player for player in dict.fromkeys(players) if isinstance(player, Learner) and player.keep_name() is not None
+    ]
+    if kept:
         check_store()  # a learner is kept there: a store it cannot be kept in is named before the game
-    for player in dict.fromkeys(players):
-        if isinstance(player, Learner) and player.keep_name() is not None:
-            fresh = "name" if player.kind != "thesis" else "memory"
-            how = "it learns from this game" if player.trains else "frozen (train=off): it learns nothing"
-            console.print(
-                f"{player.kind} is kept in the store as {player.keep_name()!r}: {how}; "
-                f"give {player.kind}:{fresh}=NEW to start a fresh one.",
-                markup=False,
-            )
-    names = []
+    for learner in kept:
+        fresh = "name" if learner.kind != "thesis" else "memory"
+        how = "it learns from this game" if learner.trains else "frozen (train=off): it learns nothing"
+        console.print(
+            f"{learner.kind} is kept in the store as {learner.keep_name()!r}: {how}; "
+            f"give {learner.kind}:{fresh}=NEW to start a fresh one.",
+            markup=False,
+        )
+
+
+def seat_names(players: list[Player], typed: tuple[str, str]) -> list[str]:
+    """One person is "You"; two people at one terminal are "Player 1" and "Player 2".  A program is
+    named as it was typed (its full spec spells out defaults such as c=1.4142135623730951), a
+    learner by its spec, which says the name it is kept under."""
+    from ..players.knowledge import Learner
+
     humans = sum(player.is_human for player in players)
-    for index, (player, typed) in enumerate(zip(players, (first, second), strict=True)):
-        # One person is "You"; two people at one terminal are "Player 1" and "Player 2".  A program is
-        # named as it was typed (its full spec spells out defaults such as c=1.4142135623730951), a
-        # learner by its spec, which says the name it is kept under.
-        shown = player.spec() if isinstance(player, Learner) else typed.strip()
+    names = []
+    for index, (player, spec) in enumerate(zip(players, typed, strict=True)):
+        shown = player.spec() if isinstance(player, Learner) else spec.strip()
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else shown)
-    while True:  # a game, then another while the person at the terminal says yes
+    return names
+
+
+def play_games(game: Game, players: list[Player], names: list[str], max_plies: int) -> None:
+    """A game, then another while the person at the terminal says yes; what each kept learner
+    learned is said after each game."""
+    from ..keeper import default_keeper
+
+    humans = any(player.is_human for player in players)
+    while True:
         console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
         try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
             session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())

@@ -21,7 +21,7 @@ from ..experiments.tournament import (
     check_arguments,
     default_workers,
 )
-from ..games import get_game
+from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.db import Store
 from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
@@ -282,27 +282,11 @@ def tournament(
     except ValueError as error:
         fail(str(error))
     check_store()  # the result is kept there: a store that cannot be opened is named before any game
-    pairs = len(specs) * (len(specs) - 1) // 2
-    # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
     started = time.perf_counter()
-
-    def kept(stopped: KeyboardInterrupt) -> str:  # ^C or SIGTERM: every finished game is kept
-        if not isinstance(stopped, TournamentInterrupted):
-            return f"Interrupted: 0 of {pairs * games} games had finished; nothing to keep"
-        kept = "nothing to keep"
-        if stopped.games:
-            payload = stopped.result.to_dict()
-            payload["stopped"] = str(stopped)
-            with Store() as store:
-                number = store.save_result("tournament", payload)
-            kept = f"they are kept: tournament result {number} in the store (marked stopped)"
-        return (
-            f"Interrupted: {stopped.games} of {pairs * games} games had finished ({stopped.pairs} of "
-            f"{stopped.total} pairs whole); {kept}"
-        )
-
-    with progress_bar(err_console, "games", pairs * games, "games", quiet) as progress:
-        with kept_when_stopped(progress, kept):
+    total = len(specs) * (len(specs) - 1) // 2 * games
+    # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
+    with progress_bar(err_console, "games", total, "games", quiet) as progress:
+        with kept_when_stopped(progress, lambda stopped: kept_when_interrupted(stopped, total)):
             try:
                 result = api.tournament(
                     game,
@@ -328,6 +312,32 @@ def tournament(
     if as_json:
         print_json(payload)
         return
+    print_tables(game, result, grade)
+    console.print(
+        f"{len(result.games)} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
+    )
+
+
+def kept_when_interrupted(stopped: KeyboardInterrupt, total: int) -> str:
+    """^C or SIGTERM: every finished game of the ``total`` is kept in the store; what was kept, in
+    a sentence."""
+    if not isinstance(stopped, TournamentInterrupted):
+        return f"Interrupted: 0 of {total} games had finished; nothing to keep"
+    kept = "nothing to keep"
+    if stopped.games:
+        payload = stopped.result.to_dict()
+        payload["stopped"] = str(stopped)
+        with Store() as store:
+            number = store.save_result("tournament", payload)
+        kept = f"they are kept: tournament result {number} in the store (marked stopped)"
+    return (
+        f"Interrupted: {stopped.games} of {total} games had finished ({stopped.pairs} of "
+        f"{stopped.total} pairs whole); {kept}"
+    )
+
+
+def print_tables(game: Game, result: TournamentResult, grade: bool) -> None:
+    """The crosstable, the standings, the pairs, the openings, and what each needs said about it."""
     console.print(crosstable(result))
     console.print(standings_table(result))
     if grade:
@@ -350,6 +360,3 @@ def tournament(
         )
     for line in repeat_notes(result):
         console.print(line, markup=False)
-    console.print(
-        f"{len(result.games)} games in {seconds:.1f} s ({payload['runner']}); saved to the store as result {number}."
-    )

@@ -188,7 +188,119 @@ def _ply_line(g: int, n: int, side: int, d: Decision, rand_calls: int, board: st
     return " ".join(parts)
 
 
-def run_batch(config: BatchConfig) -> BatchResult:
+@dataclass
+class _Game:
+    """One game as it is played: the board, the thesis's ply counter ``n``, the side to move, and
+    what its summary and trace need."""
+
+    number: int
+    plus: int = 0
+    minus: int = 0
+    n: int = 1
+    side: int = 1
+    moves: list[str] = field(default_factory=list)
+    boards: list[int] = field(default_factory=list)  # moving-phase boards, for the lesson
+    off_reads: int = 0
+    sensitive: int = 0
+
+
+@dataclass(frozen=True)
+class _Ending:
+    result: str  # "X", "O" or "D"
+    reason: str
+    ret: int = 0  # the trace's ret: +1 the mover had the four, -1 the other side
+
+
+@dataclass
+class _Batch:
+    """What lasts from one game of a batch to the next, as the original's globals do: the engine's
+    state, the history of boards (recentpositions) and the ``learning`` flag set by each
+    moving-phase decision."""
+
+    config: BatchConfig
+    fixes: Fixes
+    draws: Draws
+    memories: dict[int, Memory]
+    tracer: _Tracer
+    state: EngineState = field(default_factory=EngineState)
+    history: list[int] = field(default_factory=lambda: [0] * HISTORY_SLOTS)
+    learning_flag: bool = True
+
+    def settings(self, side: int) -> Settings:
+        return self.config.first if side > 0 else self.config.second
+
+    def play(self, number: int) -> GameSummary:
+        """Play game ``number`` to its end, learn from it, write its END line."""
+        self.tracer.game = number
+        game = _Game(number)
+        ending = self.ending(game)
+        while ending is None:
+            self.ply(game)
+            ending = self.ending(game)
+        lesson = self.learn(game, ending)
+        self.tracer.write(
+            f"END g={number} ret={ending.ret} lastmove={game.n} plies={game.n - 1} result={ending.result} "
+            f"reason={ending.reason} r={self.draws.calls} oob={game.off_reads}/{game.sensitive}"
+        )
+        return GameSummary(number, game.n, game.n - 1, ending.result, ending.reason, tuple(game.moves), lesson)
+
+    def ending(self, game: _Game) -> _Ending | None:
+        """Before ply ``n``: from ``n = 7`` a four of the side to move, then of the other side, ends
+        the game; then the draw checks (:func:`~gamelearn.players.thesis.rules.draw_reason`)."""
+        if game.n >= 7:
+            mover_four = has_four(game.plus if game.side > 0 else game.minus)
+            other_four = has_four(game.minus if game.side > 0 else game.plus)
+            if mover_four or other_four:
+                winner = game.side if mover_four else -game.side
+                return _Ending("X" if winner > 0 else "O", "four", 1 if mover_four else -1)
+        drawn = draw_reason(self.history, game.n)
+        return _Ending("D", drawn) if drawn is not None else None
+
+    def ply(self, game: _Game) -> None:
+        """The side to move decides and plays; the ply's trace lines are written."""
+        n, side = game.n, game.side
+        self.tracer.ply = n
+        settings = self.settings(side)
+        try:
+            decision = decide(
+                (game.plus, game.minus), side, n, settings, self.memories[side], self.draws, self.fixes, self.state
+            )
+        except (OpeningHang, NoMoveError) as error:
+            self.tracer.flush()
+            raise BatchHang(f"game {game.number}, ply {n}: {error}") from None
+        self.tracer.off_board(side, decision.layout_sensitive)
+        self.tracer.flush()
+        if n >= 9:
+            self.learning_flag = settings.learn
+        game.plus, game.minus = play((game.plus, game.minus), side, decision)
+        game.moves.append(decision.move)
+        game.off_reads += decision.off_board_reads
+        game.sensitive += decision.layout_sensitive
+        self.tracer.write(_ply_line(game.number, n, side, decision, self.draws.calls, digits(game.plus, game.minus)))
+        if n >= 9:
+            board = key(game.plus, game.minus)
+            game.boards.append(board)
+            push(self.history, board)
+        game.n += 1
+        game.side = -side
+
+    def learn(self, game: _Game, ending: _Ending) -> Lesson | None:
+        """A won game that reached the moving phase, its last decision made with learning on, is
+        learned by every side whose learning is on; the lesson, or None."""
+        config = self.config
+        if ending.result == "D" or not (config.first.learn or config.second.learn):
+            return None
+        if not self.learning_flag or game.n < 9:
+            return None
+        winner = learned_winner(game.n - 1, 1 if ending.result == "X" else -1, self.fixes)
+        sides = tuple(side for side in (1, -1) if self.settings(side).learn)
+        for learner in sides:
+            self.memories[learner].learn(game.boards, winner)
+        return Lesson(tuple(game.boards), winner, sides)
+
+
+def _checked_start(config: BatchConfig) -> tuple[Fixes, Draws, dict[int, Memory], list[int]]:
+    """The batch's fixes, draws, memories (+1 player I, -1 player II) and stat.m counts, each checked."""
     if not isinstance(config.games, int) or config.games < 1:
         raise ValueError(f"the number of games must be a whole number of at least 1, not {config.games!r}")
     fixes = config.fixes if config.fixes is not None else (Fixes.original() if config.original else Fixes())
@@ -196,11 +308,14 @@ def run_batch(config: BatchConfig) -> BatchResult:
     memories = {1: load_memory(config.first_memory), -1: load_memory(config.second_memory)}
     if memories[1] is memories[-1]:
         raise ValueError("player I and player II each keep their own memory: pass two Memory objects")
-    settings = {1: config.first, -1: config.second}
     stat = list(config.stat) if config.stat is not None else [0] * 9
     if len(stat) != 9:
         raise ValueError(f"stat.m holds nine counts, not {len(stat)}")
+    return fixes, draws, memories, stat
 
+
+def run_batch(config: BatchConfig) -> BatchResult:
+    fixes, draws, memories, stat = _checked_start(config)
     # A trace file is written beside its target and renamed over it when every game is done: a
     # run that stops (a hang, a count past 9999, an interrupt) leaves the target as it was.
     own_file = None
@@ -214,67 +329,12 @@ def run_batch(config: BatchConfig) -> BatchResult:
     tracer.listen(draws)
     if config.original:
         tracer.write(f"SEED teeko_time={config.seed} srand={config.seed}")
-
-    state = EngineState()
-    history = [0] * HISTORY_SLOTS  # the original's recentpositions survive from game to game
-    learning_flag = True  # the global `learning`, set by each moving-phase decision
+    batch = _Batch(config, fixes, draws, memories, tracer)
     summaries: list[GameSummary] = []
     try:
-        for g in range(1, config.games + 1):
-            tracer.game = g
-            plus = minus = 0
-            n, side = 1, 1
-            moves: list[str] = []
-            game_boards: list[int] = []
-            off_reads = sensitive = 0
-            result, reason, ret = "D", "", 0
-            while True:
-                if n >= 7:
-                    mover_four = has_four(plus if side > 0 else minus)
-                    other_four = has_four(minus if side > 0 else plus)
-                    if mover_four or other_four:
-                        ret = 1 if mover_four else -1
-                        winner = side if mover_four else -side
-                        result, reason = ("X" if winner > 0 else "O"), "four"
-                        break
-                drawn = draw_reason(history, n)
-                if drawn is not None:
-                    result, reason = "D", drawn
-                    break
-                tracer.ply = n
-                try:
-                    decision = decide((plus, minus), side, n, settings[side], memories[side], draws, fixes, state)
-                except (OpeningHang, NoMoveError) as error:
-                    tracer.flush()
-                    raise BatchHang(f"game {g}, ply {n}: {error}") from None
-                tracer.off_board(side, decision.layout_sensitive)
-                tracer.flush()
-                if n >= 9:
-                    learning_flag = settings[side].learn
-                plus, minus = play((plus, minus), side, decision)
-                moves.append(decision.move)
-                off_reads += decision.off_board_reads
-                sensitive += decision.layout_sensitive
-                tracer.write(_ply_line(g, n, side, decision, draws.calls, digits(plus, minus)))
-                if n >= 9:
-                    k = key(plus, minus)
-                    game_boards.append(k)
-                    push(history, k)
-                n += 1
-                side = -side
-            stat[STAT_FIELD[result]] += 1
-            lesson = None
-            if result != "D" and (config.first.learn or config.second.learn) and learning_flag and n >= 9:
-                winner_side = learned_winner(n - 1, 1 if result == "X" else -1, fixes)
-                sides = tuple(side for side in (1, -1) if settings[side].learn)
-                lesson = Lesson(tuple(game_boards), winner_side, sides)
-                for learner in sides:
-                    memories[learner].learn(game_boards, winner_side)
-            tracer.write(
-                f"END g={g} ret={ret} lastmove={n} plies={n - 1} result={result} reason={reason} "
-                f"r={draws.calls} oob={off_reads}/{sensitive}"
-            )
-            summary = GameSummary(g, n, n - 1, result, reason, tuple(moves), lesson)
+        for number in range(1, config.games + 1):
+            summary = batch.play(number)
+            stat[STAT_FIELD[summary.result]] += 1
             if config.keep_games:
                 summaries.append(summary)
             if config.progress is not None:

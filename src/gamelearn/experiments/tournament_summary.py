@@ -219,6 +219,56 @@ class TournamentResult:
         return dataframe([row.to_dict() for row in rows])
 
 
+def _pair_standing(
+    number: int, i: int, j: int, own: Sequence[GameResult]
+) -> tuple[PairStanding, list[float], list[float]]:
+    """Pair ``number``'s standing (spec ``i`` against ``j``, from ``i``'s side), with its whole game
+    pairs' points and its unpaired games' points for ``i``."""
+    wins = sum(g.winner == i for g in own)
+    losses = sum(g.winner == j for g in own)
+    draws = len(own) - wins - losses
+    distinct = len({(g.players, g.opening, tuple(g.moves)) for g in own})
+    whole, alone = game_pairs(own, i)
+    interval = pair_interval(whole)
+    standing = PairStanding(
+        number,
+        i,
+        j,
+        wins,
+        draws,
+        losses,
+        len(own),
+        distinct,
+        pentanomial(whole),
+        interval.estimate,
+        (interval.low, interval.high),
+        len(alone),
+    )
+    return standing, whole, alone
+
+
+def _record(index: int, pairs: Sequence[PairStanding]) -> tuple[int, int, int]:
+    """Spec ``index``'s wins, draws and losses over every pair it is in."""
+    wins = draws = losses = 0
+    for standing in pairs:
+        if standing.first == index:
+            wins, draws, losses = wins + standing.wins, draws + standing.draws, losses + standing.losses
+        elif standing.second == index:
+            wins, draws, losses = wins + standing.losses, draws + standing.draws, losses + standing.wins
+    return wins, draws, losses
+
+
+def _grade_totals(index: int, games: Sequence[GameResult]) -> dict[str, int]:
+    """Spec ``index``'s move grades summed over every game it played, by grade."""
+    totals = [0] * len(GRADES)
+    for g in games:
+        assert g.grades is not None  # graded tournaments grade every game
+        for side in (0, 1):
+            if g.players[side] == index:
+                totals = [a + b for a, b in zip(totals, g.grades[side], strict=True)]
+    return dict(zip(GRADES, totals, strict=True))
+
+
 def summarize(
     game: str,
     specs: Sequence[str],
@@ -239,29 +289,9 @@ def summarize(
     pair_points: list[list[float]] = [[] for _ in specs]  # each spec's points in its game pairs
     for number, (i, j) in enumerate(pairings(count)):
         own = [g for g in ordered if g.pair == number]
-        wins = sum(g.winner == i for g in own)
-        losses = sum(g.winner == j for g in own)
-        draws = len(own) - wins - losses
-        distinct = len({(g.players, g.opening, tuple(g.moves)) for g in own})
-        whole, alone = game_pairs(own, i)
-        interval = pair_interval(whole)
-        pairs.append(
-            PairStanding(
-                number,
-                i,
-                j,
-                wins,
-                draws,
-                losses,
-                len(own),
-                distinct,
-                pentanomial(whole),
-                interval.estimate,
-                (interval.low, interval.high),
-                len(alone),
-            )
-        )
-        scores[(i, j)] = (wins + draws / 2, len(own))
+        standing, whole, alone = _pair_standing(number, i, j, own)
+        pairs.append(standing)
+        scores[(i, j)] = (standing.wins + standing.draws / 2, len(own))
         units[(i, j)] = [(points, 2) for points in whole] + [(points, 1) for points in alone]
         pair_points[i] += whole
         pair_points[j] += [2 - points for points in whole]
@@ -269,23 +299,9 @@ def summarize(
     rating_intervals = bootstrap_ratings(count, units, seed=seed)
     standings = []
     for index, spec in enumerate(specs):
-        wins = draws = losses = 0
-        for standing in pairs:
-            if standing.first == index:
-                wins, draws, losses = wins + standing.wins, draws + standing.draws, losses + standing.losses
-            elif standing.second == index:
-                wins, draws, losses = wins + standing.losses, draws + standing.draws, losses + standing.wins
+        wins, draws, losses = _record(index, pairs)
         played = wins + draws + losses
         points = wins + draws / 2
-        grades = None
-        if graded:
-            totals = [0] * len(GRADES)
-            for g in ordered:
-                assert g.grades is not None  # graded tournaments grade every game
-                for side in (0, 1):
-                    if g.players[side] == index:
-                        totals = [a + b for a, b in zip(totals, g.grades[side], strict=True)]
-            grades = dict(zip(GRADES, totals, strict=True))
         over_pairs = pair_interval(pair_points[index])
         standings.append(
             Standing(
@@ -298,7 +314,7 @@ def summarize(
                 score=points / played if played else 0.0,
                 interval=(over_pairs.low, over_pairs.high),
                 rating=ratings[index],
-                grades=grades,
+                grades=_grade_totals(index, ordered) if graded else None,
                 wilson=wilson_interval(points, played),
                 rating_interval=rating_intervals[index],
                 pairs=len(pair_points[index]),

@@ -4,32 +4,18 @@ Rules are pure functions of immutable, hashable states.  A move is a string in t
 notation (docs/api.md); ``play`` parses it, checks it against the rules and returns a *new* state,
 or raises :class:`IllegalMove` naming the move and the reason, leaving nothing changed.
 
-This module imports nothing of gamelearn and nothing outside the standard library, and not even
-``typing`` or ``dataclasses`` at run time: with what they pull in (``inspect``, ``re``, ...) they
-cost a tic-tac-toe program more CPU than its rules.
+This module imports nothing of gamelearn and nothing outside the standard library.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
-TYPE_CHECKING = False  # typing's flag, without importing typing; type checkers take it as True
-if TYPE_CHECKING:
-    from collections.abc import Hashable  # collections: 1-2 ms that a tic-tac-toe program need not pay
-    from typing import Any, Generic, Self, TypeVar
-
-    S = TypeVar("S", bound=Hashable)
-    Interned = TypeVar("Interned", bound="InternedState")
-else:
-
-    class Generic:
-        """typing.Generic's stand-in at run time: ``Game[State]`` is ``Game``."""
-
-        def __class_getitem__(cls, item: object) -> type:
-            return cls
-
-    S = object  # the state type is a type checker's matter: Game[State] is Game at run time
-    Interned = tuple
+S = TypeVar("S", bound=Hashable)
+Interned = TypeVar("Interned", bound="InternedState")
 
 #: A permutation of the squares: ``perm[i]`` is where square ``i`` goes.
 Permutation = tuple[int, ...]
@@ -44,66 +30,10 @@ class IllegalMove(ValueError):
         super().__init__(f"illegal move {move!r}: {reason}")
 
 
-class FrozenRecord:
-    """A frozen record, as ``@dataclass(frozen=True)`` makes one: its fields (``__slots__``) given
-    by position or name, compared, hashed and shown by value, never changed."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def _set(self, **values: object) -> None:
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (type(self), self._values())
-
-    def replace(self, **changes: object) -> Self:
-        """A copy with ``changes`` to some fields, as ``dataclasses.replace`` makes one (and
-        ``copy.replace``, from Python 3.13); each record's ``__init__`` takes its fields by name."""
-        unknown = set(changes) - set(self.__slots__)
-        if unknown:
-            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
-        fields = dict(zip(self.__slots__, self._values(), strict=True))
-        return type(self)(**{**fields, **changes})
-
-    __replace__ = replace
-
-
-class GameFacts(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class GameFacts:
     """What a game declares about itself; the contract tests read these."""
 
-    __slots__ = (
-        "name",
-        "players",
-        "rows",
-        "columns",
-        "symbols",
-        "symmetry_names",
-        "can_cycle",
-        "value_of_start",
-        "options",
-    )
     name: str
     players: int
     rows: int
@@ -116,58 +46,23 @@ class GameFacts(FrozenRecord):
     #: where no published result is known (the solver says).
     value_of_start: int | None
     #: The game's options and their values in this form, e.g. (("goals", "advanced"), ...).
-    options: tuple[tuple[str, str], ...]
-
-    def __init__(
-        self,
-        name: str,
-        players: int,
-        rows: int,
-        columns: int,
-        symbols: tuple[str, str],
-        symmetry_names: tuple[str, ...],
-        can_cycle: bool,
-        value_of_start: int | None,
-        options: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        self._set(
-            name=name,
-            players=players,
-            rows=rows,
-            columns=columns,
-            symbols=symbols,
-            symmetry_names=symmetry_names,
-            can_cycle=can_cycle,
-            value_of_start=value_of_start,
-            options=options,
-        )
+    options: tuple[tuple[str, str], ...] = ()
 
 
-class GameOption(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class GameOption:
     """An option of a game's spec (``NAME:option=value,...``), declared for parsers and pickers.
 
     ``values`` are the allowed values, or, where ``pattern`` (a regular expression) is given, the
     named choices among the values the pattern allows (``labels`` names them).
     """
 
-    __slots__ = ("name", "default", "values", "help", "pattern", "labels")
     name: str
     default: str
     values: tuple[str, ...]
     help: str
-    pattern: str | None
-    labels: tuple[tuple[str, str], ...]
-
-    def __init__(
-        self,
-        name: str,
-        default: str,
-        values: tuple[str, ...],
-        help: str,
-        pattern: str | None = None,
-        labels: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        self._set(name=name, default=default, values=values, help=help, pattern=pattern, labels=labels)
+    pattern: str | None = None
+    labels: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -204,7 +99,7 @@ class Game(ABC, Generic[S]):
     def spec(self) -> str:
         """The canonical spec of this form: the name, then the options that differ from their
         defaults (``teeko:goals=advanced``); ``get_game(game.spec) is game``."""
-        return self.facts.name  # the name, read without a second property: every record asks
+        return self.facts.name
 
     @property
     def symbols(self) -> tuple[str, str]:
@@ -319,7 +214,7 @@ class Game(ABC, Generic[S]):
 # game's state class subclasses InternedState and keeps its own table of the states made so far.
 
 
-class InternedState(tuple["Any", ...]):  # each game's class names its fields' types
+class InternedState(tuple[Any, ...]):  # each game's class names its fields' types
     """A position as a tuple, made once: calling the class with a position gives back the one object
     for it.  No ``__slots__``: each state keeps the rules' answers in its own (private) ``__dict__``,
     which the game object hands out."""

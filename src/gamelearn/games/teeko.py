@@ -91,6 +91,19 @@ __all__ = [
 ]
 
 
+def _parse_board(board: str) -> tuple[int, int]:
+    """X's and O's squares, as masks, from 25 characters of '.', 'X' and 'O' (row-major)."""
+    if not isinstance(board, str) or len(board) != SQUARES or set(board) - set(".XO"):
+        raise ValueError(f"a Teeko board is 25 characters of '.', 'X' and 'O', not {board!r}")
+    x = o = 0
+    for sq, ch in enumerate(board):
+        if ch == "X":
+            x |= 1 << sq
+        elif ch == "O":
+            o |= 1 << sq
+    return x, o
+
+
 class Teeko(Game[TeekoState]):
     """Teeko in any of its forms (gamelearn.games.teeko_forms): ``Teeko()`` is Standard Teeko,
     ``Teeko(goals="advanced", drops="saaa", centre="off", steps="knight")`` a form of Scarne's book.
@@ -307,29 +320,28 @@ class Teeko(Game[TeekoState]):
     def from_board(self, board: str, to_move: int) -> TeekoState:
         if to_move not in (0, 1):
             raise ValueError(f"to_move must be 0 (X) or 1 (O), not {to_move!r}")
-        if not isinstance(board, str) or len(board) != SQUARES or set(board) - set(".XO"):
-            raise ValueError(f"a Teeko board is 25 characters of '.', 'X' and 'O', not {board!r}")
-        x = o = 0
-        for sq, ch in enumerate(board):
-            if ch == "X":
-                x |= 1 << sq
-            elif ch == "O":
-                o |= 1 << sq
+        x, o = _parse_board(board)
+        self._check_reachable(x, o, to_move)
+        return TeekoState(x, o, to_move)
+
+    def _check_reachable(self, x: int, o: int, to_move: int) -> None:
+        """ValueError unless some game of this form reaches X on ``x`` and O on ``o`` with
+        ``to_move`` to move: pawn counts, turn order, at most one four, the centre rule."""
         nx, no = x.bit_count(), o.bit_count()
+        placing = nx + no < 2 * PAWNS
         if nx > PAWNS or no > PAWNS:
             raise ValueError(f"each side has at most 4 pawns; this board has {nx} X and {no} O")
-        if nx + no < 2 * PAWNS and nx not in (no, no + 1):
+        if placing and nx not in (no, no + 1):
             raise ValueError(f"placing alternates from X: {nx} X and {no} O cannot happen")
         x_four, o_four = self.has_four(x), self.has_four(o)
         if x_four and o_four:
             raise ValueError("both sides have four: no game reaches this board")
         if (x_four and to_move == 0) or (o_four and to_move == 1):
             raise ValueError("the side that has just made four cannot be the side to move")
-        if nx + no < 2 * PAWNS and not (x_four or o_four) and to_move != self.chooser[nx + no]:
+        if placing and not (x_four or o_four) and to_move != self.chooser[nx + no]:
             raise ValueError(f"with {nx} X and {no} O on the board it is {self.symbols[self.chooser[nx + no]]} to move")
         if self.forbidden[0] & (x | o) and nx + no == 1:
             raise ValueError("the first pawn may not be on the centre square (centre=off)")
-        return TeekoState(x, o, to_move)
 
     def transform(self, state: TeekoState, symmetry: int) -> TeekoState:
         tables = symmetry_tables()[0][symmetry]

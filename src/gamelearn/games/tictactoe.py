@@ -12,6 +12,8 @@ attribute and dictionary look-ups a ply.
 
 from __future__ import annotations
 
+import functools
+
 from .base import GameFacts, IllegalMove, InternedGame, InternedState, bit_tables, board_order_tables, square_symmetries
 
 FULL = (1 << 9) - 1
@@ -45,20 +47,14 @@ ROW_TEXT: tuple[str, ...] = tuple(
 )
 
 
-_SYMMETRY_TABLES: list[tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = []
-
-
+@functools.cache
 def symmetry_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """(``images[k][bits]``, ``order[k][bits]``), 8 x 512 entries each, made on first use:
     the marks ``bits`` under symmetry ``k``, and the weight of that image in the order of boards
-    (:func:`~gamelearn.games.base.board_order_tables`).  Kept in a module list rather than by
-    ``functools.cache``, whose import (with ``collections``) a program that plays no symmetry
-    would pay."""
-    if not _SYMMETRY_TABLES:
-        images = tuple(bit_tables(perm, 9)[0] for perm in SYMMETRIES)
-        order = tuple(board_order_tables(perm, 9)[0] for perm in SYMMETRIES)
-        _SYMMETRY_TABLES.append((images, order))
-    return _SYMMETRY_TABLES[0]
+    (:func:`~gamelearn.games.base.board_order_tables`)."""
+    images = tuple(bit_tables(perm, 9)[0] for perm in SYMMETRIES)
+    order = tuple(board_order_tables(perm, 9)[0] for perm in SYMMETRIES)
+    return images, order
 
 
 def has_line(bits: int) -> bool:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-
-from ..games.base import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Hashable

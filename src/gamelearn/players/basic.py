@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from random import Random
+from typing import TYPE_CHECKING
 
-from ..games.base import TYPE_CHECKING
 from .base import Player
 from .registry import PlayerKind, register
 

@@ -7,7 +7,8 @@ of that game first asks for one (a tic-tac-toe program never loads Teeko's rules
 
 from __future__ import annotations
 
-from ..games.base import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from ..games.tictactoe import LINES
 
 if TYPE_CHECKING:

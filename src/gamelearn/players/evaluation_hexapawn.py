@@ -3,7 +3,8 @@ names it and imports this module when a hexapawn search first asks for it)."""
 
 from __future__ import annotations
 
-from ..games.base import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from ..games.hexapawn import pawn_moves
 
 if TYPE_CHECKING:

@@ -4,7 +4,8 @@ and imports this module when a Teeko search first asks for one)."""
 
 from __future__ import annotations
 
-from ..games.base import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from ..games.teeko import BLOCK_MASKS, LINE_MASKS, has_four
 
 if TYPE_CHECKING:

@@ -170,6 +170,10 @@ class MenaceTraining:
     boxes: dict[int, list[int]] = field(default_factory=dict)
 
 
+#: A bead MENACE drew in a game: its box's counts, the bead's colour, and the side that drew it.
+Drawn = tuple[list[int], int, int]
+
+
 def train_menace(
     seeds: Sequence[int],
     opponent: str = "random",
@@ -183,54 +187,73 @@ def train_menace(
     if opponent not in OPPONENTS + ("self",):
         raise ValueError(f"unknown opponent {opponent!r}; valid: {', '.join(OPPONENTS + ('self',))}")
     fast = fast_tables("tictactoe")
-    table = fast.table
     selfplay = opponent == "self"
     choices = fast.legal if selfplay else {"random": fast.legal, "sharp": fast.sharp, "perfect": fast.perfect}[opponent]
-    over, winner, to_move, canonical = table.over, table.winner, table.to_move, table.canonical
-    new_box, bead_child, legal = fast.new_box, fast.bead_child, fast.legal
-    win, draw, loss = rewards
     run = training if training is not None else MenaceTraining()
-    boxes = run.boxes
+    view = 0 if selfplay else learner_side
     letters = []
     for seed in seeds:
         # play_game reseeds player 0 with seed and player 1 with seed + 1; one MENACE on both
         # sides is one object, reseeded twice, so it keeps seed + 1
         mine = random.Random(seat_seed(seed, 1 if selfplay else learner_side))
         other = random.Random(seat_seed(seed, 1 - learner_side))
-        position = table.initial
-        drawn: list[tuple[list[int], int, int]] = []  # (counts, colour, side)
-        resigned = -1
-        while not over[position]:
-            mover = to_move[position]
-            if not selfplay and mover != learner_side:
-                position = other.choice(choices[position])
-                continue
-            kids = legal[position]
-            if len(kids) == 1:
-                position = kids[0]
-                continue
-            box = canonical[position]
-            counts = boxes.get(box)
-            if counts is None:
-                stage = (9 - len(kids)) // 2
-                counts = boxes[box] = [beads[min(stage, len(beads) - 1)]] * len(new_box[box])
-            total = sum(counts)
-            if total <= 0:
-                resigned = mover
-                break
-            pick = mine.randrange(total)
-            colour = 0
-            while pick >= counts[colour]:
-                pick -= counts[colour]
-                colour += 1
-            drawn.append((counts, colour, mover))
-            position = bead_child[position][new_box[box][colour]]
-        game_winner = (1 - resigned) if resigned >= 0 else winner[position]
-        view = 0 if selfplay else learner_side
+        seat = None if selfplay else learner_side
+        game_winner, drawn = _menace_game(fast, run.boxes, beads, seat, choices, mine, other)
         letters.append("D" if game_winner is None else "W" if game_winner == view else "L")
-        for counts, colour, side in drawn:
-            delta = draw if game_winner is None else win if game_winner == side else loss
-            value = counts[colour] + delta
-            counts[colour] = value if value > 0 else 0
+        _reinforce(drawn, game_winner, rewards)
     run.record += "".join(letters)
     return run
+
+
+def _menace_game(
+    fast: FastTables,
+    boxes: dict[int, list[int]],
+    beads: Sequence[int],
+    seat: int | None,
+    choices: Sequence[Sequence[int]],
+    mine: random.Random,
+    other: random.Random,
+) -> tuple[int | None, list[Drawn]]:
+    """One game: MENACE in ``seat`` (None: both sides) draws a bead from its box at each position
+    with a choice (a new box is filled as Michie 1961 did, by stage), the other side picks from
+    ``choices`` with ``other``; the winner (None: a draw) and the beads drawn.  An empty box resigns."""
+    table = fast.table
+    over, winner, to_move, canonical = table.over, table.winner, table.to_move, table.canonical
+    new_box, bead_child, legal = fast.new_box, fast.bead_child, fast.legal
+    position = table.initial
+    drawn: list[Drawn] = []
+    while not over[position]:
+        mover = to_move[position]
+        if seat is not None and mover != seat:
+            position = other.choice(choices[position])
+            continue
+        kids = legal[position]
+        if len(kids) == 1:
+            position = kids[0]
+            continue
+        box = canonical[position]
+        counts = boxes.get(box)
+        if counts is None:
+            stage = (9 - len(kids)) // 2
+            counts = boxes[box] = [beads[min(stage, len(beads) - 1)]] * len(new_box[box])
+        total = sum(counts)
+        if total <= 0:
+            return 1 - mover, drawn
+        pick = mine.randrange(total)
+        colour = 0
+        while pick >= counts[colour]:
+            pick -= counts[colour]
+            colour += 1
+        drawn.append((counts, colour, mover))
+        position = bead_child[position][new_box[box][colour]]
+    return winner[position], drawn
+
+
+def _reinforce(drawn: list[Drawn], game_winner: int | None, rewards: Sequence[int]) -> None:
+    """Each bead drawn is answered by the game's result from its drawer's side: ``rewards`` beads
+    added for a win, a draw and a loss (a loss takes them away, never below none)."""
+    win, draw, loss = rewards
+    for counts, colour, side in drawn:
+        delta = draw if game_winner is None else win if game_winner == side else loss
+        value = counts[colour] + delta
+        counts[colour] = value if value > 0 else 0

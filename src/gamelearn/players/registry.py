@@ -6,39 +6,29 @@ edge, and an unknown kind or option is a ValueError that lists the valid ones.
 
 from __future__ import annotations
 
+import importlib
+import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from ..games.base import TYPE_CHECKING, FrozenRecord
-
-if TYPE_CHECKING:  # typing, dataclasses and re cost a short program more than its game (docs/startup.md)
-    from collections.abc import Callable
-    from typing import Any
-
+if TYPE_CHECKING:
     from ..games import Game
     from .base import Player
 
 
-class Option(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Option:
     """One option of a player spec.  A whole-number option (``parse_int``) has a range, and
     ``limits`` may lower its top for a game where larger values would take more than about a
     minute a move (:data:`WORK_LIMIT`): a spec that could never finish is refused, not started."""
 
-    __slots__ = ("name", "parse", "default", "help", "limits")
     name: str
     parse: Callable[[str], Any]
     default: Any
     help: str
-    limits: tuple[tuple[str, int], ...]  # (game, largest value) pairs
-
-    def __init__(
-        self,
-        name: str,
-        parse: Callable[[str], Any],
-        default: Any,
-        help: str,
-        limits: tuple[tuple[str, int], ...] = (),
-    ) -> None:
-        self._set(name=name, parse=parse, default=default, help=help, limits=limits)
+    limits: tuple[tuple[str, int], ...] = ()  # (game, largest value) pairs
 
     def bounds(self, game: str) -> tuple[int, int] | None:
         """The values this option accepts for ``game``, or None if it is not a whole number."""
@@ -58,35 +48,21 @@ class Option(FrozenRecord):
 WORK_LIMIT = "a move takes at most about a minute"
 
 
-class PlayerKind(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class PlayerKind:
     """A kind of player as make_player knows it: its name, how to make one, and its options."""
 
-    __slots__ = ("name", "factory", "summary", "games", "options", "greedy", "learns")
     name: str
     factory: Callable[..., Player]
     summary: str
-    games: frozenset[str] | None  # None: every game
-    options: tuple[Option, ...]
+    games: frozenset[str] | None = None  # None: every game
+    options: tuple[Option, ...] = ()
     #: The options that make the player greedy when it is graded: exploration switched off
     #: (td's ``epsilon=0``).  A learner is also frozen (``train=off``) by :func:`graded_spec`.
-    greedy: tuple[tuple[str, str], ...]
+    greedy: tuple[tuple[str, str], ...] = ()
     #: True for a kind whose players learn from their games (a Learner: boxes, a table, weights, a
     #: memory), so an interface can list the learners without building a player of every kind.
-    learns: bool
-
-    def __init__(
-        self,
-        name: str,
-        factory: Callable[..., Player],
-        summary: str,
-        games: frozenset[str] | None = None,
-        options: tuple[Option, ...] = (),
-        greedy: tuple[tuple[str, str], ...] = (),
-        learns: bool = False,
-    ) -> None:
-        self._set(
-            name=name, factory=factory, summary=summary, games=games, options=options, greedy=greedy, learns=learns
-        )
+    learns: bool = False
 
 
 _KINDS: dict[str, PlayerKind] = {}
@@ -110,24 +86,26 @@ def kinds_for(game: Game[Any]) -> list[PlayerKind]:
     return sorted(kinds, key=_module_rank)  # stable: registration order within a module
 
 
-class IntRange(FrozenRecord):
+#: A whole number as an option's value: ASCII digits, with an optional minus.
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+#: A learner's name in the store.
+NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
+
+
+@dataclass(frozen=True, slots=True)
+class IntRange:
     """An option's parser for a whole number in ``low..high``; the bounds are data, so an
     interface can offer them (the web page's player picker)."""
 
-    __slots__ = ("low", "high")
     low: int
     high: int
-
-    def __init__(self, low: int, high: int) -> None:
-        self._set(low=low, high=high)
 
     def __call__(self, text: str) -> int:
         # ASCII digits only, with an optional minus: int() would also take "+9", " 9", "1_000_000"
         # and other scripts' digits, spellings a bound check on the text could miss.
-        digits = text[1:] if text.startswith("-") else text
-        if not (digits and digits.isascii() and digits.isdigit()):
+        if not WHOLE_NUMBER.fullmatch(text):
             raise ValueError(f"{text[:20]!r} is not a whole number")
-        digits = digits.lstrip("0")
+        digits = text.lstrip("-").lstrip("0")
         if len(digits) > 9 or not self.low <= int(text) <= self.high:
             if text.startswith("-") or int(text) < self.low:
                 raise ValueError(f"{text[:20]} is too small (at least {self.low})")
@@ -142,7 +120,7 @@ def parse_int(low: int, high: int) -> IntRange:
 def parse_name(text: str) -> str:
     """A learner's name in the store: 1 to 100 letters, digits, '-', '_' and '.' (no control
     characters, no spaces, nothing a shell or a file name would mangle)."""
-    if not (0 < len(text) <= 100 and text.isascii() and all(ch.isalnum() or ch in "._-" for ch in text)):
+    if not NAME.fullmatch(text):
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ValueError(f"{shown!r} is not a name of 1 to 100 letters, digits, '-', '_' and '.'")
     return text
@@ -197,8 +175,8 @@ def _load(module: str) -> None:
     name = f"{__package__}.{module}"
     if name in sys.modules:
         return
-    try:  # not importlib.util.find_spec: its import (contextlib, functools, collections) costs more
-        __import__(name)
+    try:
+        importlib.import_module(name)
     except ModuleNotFoundError as missing:
         if missing.name != name:  # the module is there, but something it needs is not: say so
             raise

@@ -4,8 +4,8 @@ search at a depth and estimate the rest), and the classroom page's Sharp."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from ..games.base import TYPE_CHECKING
 from .base import Player
 from .evaluation import default_evaluation, evaluation
 from .registry import Option, PlayerKind, parse_int, register

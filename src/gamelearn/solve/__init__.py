@@ -16,9 +16,9 @@ import os
 import sys
 import types
 from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING
 
 from ..games import Game, get_game
-from ..games.base import TYPE_CHECKING
 from .base import Grade, MoveAnalysis, Outcome, Solution
 
 if TYPE_CHECKING:

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from ..games import Game
-from ..games.base import TYPE_CHECKING, FrozenRecord
-
-if TYPE_CHECKING:
-    from typing import Any
 
 #: (value, distance): the outcome of a position for the side to move.
 Outcome = tuple[int, int | None]
@@ -34,18 +32,14 @@ class Grade(StrEnum):
     BLUNDER = "blunder"  # a win thrown to a loss
 
 
-class MoveAnalysis(FrozenRecord):
-    """One legal move and what it leads to, from the view of the side that plays it (a frozen
-    record: no dataclasses import for a short solve)."""
+@dataclass(frozen=True, slots=True)
+class MoveAnalysis:
+    """One legal move and what it leads to, from the view of the side that plays it."""
 
-    __slots__ = ("move", "value", "distance", "grade")
     move: str
     value: int
     distance: int | None
     grade: Grade
-
-    def __init__(self, move: str, value: int, distance: int | None, grade: Grade) -> None:
-        self._set(move=move, value=value, distance=distance, grade=grade)
 
     def to_dict(self) -> dict[str, Any]:
         return {"move": self.move, "value": self.value, "distance": self.distance, "grade": self.grade.value}

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..games import Game
-from ..games.base import TYPE_CHECKING
 from .base import Outcome, Solution
 
 if TYPE_CHECKING:

@@ -113,10 +113,8 @@ def centre_squares(rows: int, columns: int) -> int:
     return sum(1 << (r * columns + c) for r in rs for c in cs)
 
 
-def small_variant(rows: int, columns: int, pawns: int, drops: str = "", centre: bool = True) -> Variant:
-    """A smaller Teeko: ``pawns`` in a line (across, down, diagonal) wins, and so do 2x2 blocks when
-    ``pawns`` is 4.  ``small_variant(5, 5, 4)`` has exactly real Teeko's 44 winning sets.  ``drops``
-    and ``centre=False`` (no first pawn on the centre squares) as in :class:`Variant`."""
+def _winning_sets(rows: int, columns: int, pawns: int) -> tuple[int, ...]:
+    """``pawns`` in a line across, down or diagonal, and the 2x2 blocks when ``pawns`` is 4."""
     masks: set[int] = set()
     for r in range(rows):
         for c in range(columns):
@@ -126,6 +124,11 @@ def small_variant(rows: int, columns: int, pawns: int, drops: str = "", centre: 
                     masks.add(sum(1 << (rr * columns + cc) for rr, cc in cells))
             if pawns == 4 and r + 1 < rows and c + 1 < columns:
                 masks.add(sum(1 << ((r + dr) * columns + c + dc) for dr in (0, 1) for dc in (0, 1)))
+    return tuple(sorted(masks))
+
+
+def _king_neighbours(rows: int, columns: int) -> tuple[int, ...]:
+    """Each square's up to eight neighbours, as a mask."""
     neighbours = []
     for sq in range(rows * columns):
         r, c = divmod(sq, columns)
@@ -137,27 +140,39 @@ def small_variant(rows: int, columns: int, pawns: int, drops: str = "", centre: 
                 if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < columns
             )
         )
+    return tuple(neighbours)
+
+
+def _board_symmetries(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
+    """A square board's eight symmetries; a rectangle keeps only the identity, the two mirrors and
+    the half turn."""
     if rows == columns:
-        symmetries = square_symmetries(rows)[1]
-    else:  # a rectangle keeps only the half turn and the two mirrors
-        symmetries = tuple(
-            tuple(rr * columns + cc for sq in range(rows * columns) for rr, cc in [transform(sq)])
-            for transform in (
-                lambda sq: divmod(sq, columns),
-                lambda sq: (sq // columns, columns - 1 - sq % columns),
-                lambda sq: (rows - 1 - sq // columns, sq % columns),
-                lambda sq: (rows - 1 - sq // columns, columns - 1 - sq % columns),
-            )
-        )
+        return square_symmetries(rows)[1]
+    transforms = (
+        lambda sq: divmod(sq, columns),
+        lambda sq: (sq // columns, columns - 1 - sq % columns),
+        lambda sq: (rows - 1 - sq // columns, sq % columns),
+        lambda sq: (rows - 1 - sq // columns, columns - 1 - sq % columns),
+    )
+    return tuple(
+        tuple(rr * columns + cc for sq in range(rows * columns) for rr, cc in [transform(sq)])
+        for transform in transforms
+    )
+
+
+def small_variant(rows: int, columns: int, pawns: int, drops: str = "", centre: bool = True) -> Variant:
+    """A smaller Teeko: ``pawns`` in a line (across, down, diagonal) wins, and so do 2x2 blocks when
+    ``pawns`` is 4.  ``small_variant(5, 5, 4)`` has exactly real Teeko's 44 winning sets.  ``drops``
+    and ``centre=False`` (no first pawn on the centre squares) as in :class:`Variant`."""
     name = f"teeko-{rows}x{columns}-{pawns}" + (f"-{drops}" if drops else "") + ("" if centre else "-nocentre")
     return Variant(
         name,
         rows,
         columns,
         pawns,
-        tuple(sorted(masks)),
-        tuple(neighbours),
-        symmetries,
+        _winning_sets(rows, columns, pawns),
+        _king_neighbours(rows, columns),
+        _board_symmetries(rows, columns),
         "" if drops == "s" * pawns else drops,
         0 if centre else centre_squares(rows, columns),
     )

@@ -178,28 +178,38 @@ def end_why(web_game: WebGame) -> str:
 def result_text(web_game: WebGame) -> str:
     """The game's state in a sentence, from the person's side when one person plays: "Your move
     (X)", "thesis is thinking…", "You win: four in a row", "HER resigns: her box is empty"."""
-    game = web_game.game
-    seats = web_game.seats
-    humans = [side for side, seat in enumerate(seats) if seat.human]
+    humans = [side for side, seat in enumerate(web_game.seats) if seat.human]
     you = humans[0] if len(humans) == 1 else None
     if web_game.end is None:
-        side = web_game.to_move
-        pawn_side = game.pawn_side(web_game.state)
-        if pawn_side != side:  # an Alternate drop round: the side to move places the other's pawn
-            pawn = game.symbols[pawn_side]
-            if you is None:
-                return f"{game.symbols[side]} places {pawn}'s pawn"
-            if side == you:
-                return f"Place {pawn}'s pawn (you choose for {pawn})"
-            return f"{player_name(seats[side].spec)} places your pawn ({pawn})…"
-        if you is not None:
-            if side == you:
-                return f"Your move ({game.symbols[side]})"
-            return f"{player_name(seats[side].spec)} is thinking…"
-        return f"{game.symbols[side]} to move"
+        return _turn_text(web_game, you)
     if web_game.end is End.ABANDONED:
         why = f": {web_game.failure}" if web_game.failure else ""
         return f"Abandoned after {len(web_game.moves)} plies{why}"
+    return _ending_text(web_game, you)
+
+
+def _turn_text(web_game: WebGame, you: int | None) -> str:
+    """Whose turn it is, in the words of :func:`result_text` (``you``: the one person's side)."""
+    game, seats = web_game.game, web_game.seats
+    side = web_game.to_move
+    pawn_side = game.pawn_side(web_game.state)
+    if pawn_side != side:  # an Alternate drop round: the side to move places the other's pawn
+        pawn = game.symbols[pawn_side]
+        if you is None:
+            return f"{game.symbols[side]} places {pawn}'s pawn"
+        if side == you:
+            return f"Place {pawn}'s pawn (you choose for {pawn})"
+        return f"{player_name(seats[side].spec)} places your pawn ({pawn})…"
+    if you is None:
+        return f"{game.symbols[side]} to move"
+    if side == you:
+        return f"Your move ({game.symbols[side]})"
+    return f"{player_name(seats[side].spec)} is thinking…"
+
+
+def _ending_text(web_game: WebGame, you: int | None) -> str:
+    """How a finished (not abandoned) game ended, in the words of :func:`result_text`."""
+    game, seats = web_game.game, web_game.seats
     why = end_why(web_game)
     winner = web_game.winner
     if winner is None:
@@ -208,10 +218,9 @@ def result_text(web_game: WebGame) -> str:
         loser = 1 - winner
         if you is not None and loser == you:
             return "You resigned"
-        name = "You" if seats[loser].human and you is not None else player_name(seats[loser].spec)
         if seats[loser].human:
             return f"{game.symbols[loser]} resigned"
-        return f"{name} resigns: {why}"
+        return f"{player_name(seats[loser].spec)} resigns: {why}"
     if you is not None:
         return f"You win: {why}" if winner == you else f"{player_name(seats[winner].spec)} wins: {why}"
     return f"{game.symbols[winner]} wins: {why}"

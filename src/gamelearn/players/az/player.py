@@ -53,6 +53,30 @@ def decode_arrays(text: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
     return params, state
 
 
+def _checked_settings(settings: object) -> dict[str, int | float]:
+    """The kept settings, each a known setting (every required one present) with a number in its
+    range; ValueError naming the first that is not."""
+    fields = Settings.__dataclass_fields__
+    required = {name for name, f in fields.items() if f.default is dataclasses.MISSING}
+    if not isinstance(settings, dict) or not required <= set(settings) <= set(fields):
+        raise ValueError(
+            f"az knowledge: settings must have {', '.join(required)} (and may have {', '.join(set(fields) - required)})"
+        )
+    for key, value in settings.items():
+        least_ok = 0 if key in ("weight_decay", "random_plies", "plies_per_batch") else 1e-12
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < least_ok:
+            raise ValueError(f"az knowledge: setting {key} must be a number above 0, not {value!r}")
+    return settings
+
+
+def _check_counters(knowledge: dict[str, object]) -> None:
+    """ValueError unless the counters and the seed are whole numbers >= 0."""
+    for counter in (*COUNTERS, "seed"):
+        value = knowledge.get(counter)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"az knowledge: {counter} must be a whole number >= 0, not {value!r}")
+
+
 class AzPlayer(Learner):
     """See the package docstring; options: ``name``, ``simulations``, ``train``."""
 
@@ -208,21 +232,8 @@ class AzPlayer(Learner):
             raise ValueError(
                 f"az knowledge: network {knowledge.get('network')} is not this player's {self.trainer.shape}"
             )
-        settings = knowledge.get("settings")
-        fields = Settings.__dataclass_fields__
-        required = {name for name, f in fields.items() if f.default is dataclasses.MISSING}
-        if not isinstance(settings, dict) or not required <= set(settings) <= set(fields):
-            raise ValueError(
-                f"az knowledge: settings must have {', '.join(required)} (and may have {', '.join(set(fields) - required)})"
-            )
-        for key, value in settings.items():
-            least_ok = 0 if key in ("weight_decay", "random_plies", "plies_per_batch") else 1e-12
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < least_ok:
-                raise ValueError(f"az knowledge: setting {key} must be a number above 0, not {value!r}")
-        for counter in (*COUNTERS, "seed"):
-            value = knowledge.get(counter)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"az knowledge: {counter} must be a whole number >= 0, not {value!r}")
+        settings = _checked_settings(knowledge.get("settings"))
+        _check_counters(knowledge)
         arrays = knowledge.get("arrays")
         if not isinstance(arrays, str):
             raise ValueError("az knowledge: arrays must be a base64 text")

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ...games.teeko import WIN_MASKS
 from .board import apply, key
 from .evaluation import NO_CANDIDATE, evaluate, has_four
@@ -70,17 +72,19 @@ class EngineState:
 
 @dataclass(frozen=True)
 class Decision:
+    """A move and how it was found, in the reference traces' own field names."""
+
     src: int | None  # None for a placement
     dst: int
     source: str  # the trace's src: o:mid, killer:m4, learn, search, heur:md3, random, rnd0...
     heuristic: str | None = None  # h: the tag of the heuristic candidate, when heuristics ran
-    eh: int | None = None
-    es: int | None = None
-    el: int | None = None
-    sk: int | None = None
-    smax: int | None = None
-    si: int | None = None
-    lc: int | None = None
+    eh: int | None = None  # the heuristic candidate's evaluation (NO_CANDIDATE: none)
+    es: int | None = None  # the search candidate's evaluation
+    el: int | None = None  # the learned candidate's evaluation
+    sk: int | None = None  # how many first-level moves the search looked at
+    smax: int | None = None  # the search's best worst-reply value
+    si: int | None = None  # the original's pick: the first move whose own evaluation is smax
+    lc: int | None = None  # how many memory records matched a successor
     off_board_reads: int = 0
     layout_sensitive: int = 0
 
@@ -90,6 +94,30 @@ class Decision:
         return to if self.src is None else f"{self.src // 5}{self.src % 5}" + to
 
 
+Move = tuple[int, int]  # (src, dst) cells
+
+
+@dataclass(frozen=True)
+class _HeuristicCandidate:
+    """What the heuristics propose when no killer fires: the first of md3, mnd3, ad3, and3, else a
+    random move (tag ``rnd``)."""
+
+    move: Move
+    tag: str
+    off_board_reads: int
+    layout_sensitive: int
+
+
+@dataclass(frozen=True)
+class _SearchCandidate:
+    """The two-ply search's move and the figures the trace records about it."""
+
+    move: Move
+    moves_searched: int  # sk
+    best_value: int  # smax: the best worst-reply value
+    first_matching: int  # si: the first move whose own evaluation is smax (sk if none)
+
+
 def _sides(position: tuple[int, int], side: int) -> tuple[int, int]:
     plus, minus = position
     return (plus, minus) if side > 0 else (minus, plus)
@@ -97,6 +125,69 @@ def _sides(position: tuple[int, int], side: int) -> tuple[int, int]:
 
 def _position(own: int, opp: int, side: int) -> tuple[int, int]:
     return (own, opp) if side > 0 else (opp, own)
+
+
+def _heuristics(
+    own: int, opp: int, side: int, state: EngineState, fixes: Fixes, draws: Draws
+) -> Decision | _HeuristicCandidate:
+    """Step 2: a killer (make4, avoid4) is the decision itself; otherwise the heuristic candidate.
+    The original reads cell 04 of the last search's board off the end of its tables (``alt``)."""
+    table, bounds = tables(fixes)
+    plus_searched, minus_searched = state.last_search
+    own_searched = plus_searched if side > 0 else minus_searched
+    opp_searched = minus_searched if side > 0 else plus_searched
+    alt_code = 1 if own_searched >> 4 & 1 else 2 if opp_searched >> 4 & 1 else 0
+    fired, src, dst, off_reads, sensitive = heuristic_move(own, opp, table, bounds, alt_code)
+    if fired < KILLERS:
+        return Decision(
+            int(src),
+            int(dst),
+            "killer:" + TAGS[fired],
+            heuristic=TAGS[fired],
+            off_board_reads=off_reads,
+            layout_sensitive=sensitive,
+        )
+    if fired == NONE_FIRED:
+        return _HeuristicCandidate(random_move(own, opp, draws), "rnd", off_reads, sensitive)
+    return _HeuristicCandidate((int(src), int(dst)), TAGS[fired], off_reads, sensitive)
+
+
+def _search(own: int, opp: int, side: int, state: EngineState, fixes: Fixes, moves: np.ndarray) -> _SearchCandidate:
+    """Step 3: the two-ply search's move (fixed: its best; original: the si/sk rule); it fills
+    ``moves`` with the first-level moves and becomes the state's last search."""
+    count, best_value, first_matching, fixed_index, original_index = two_ply(own, opp, moves)
+    if count == 0:
+        raise RuntimeError("the side to move has no move: the original's search is undefined here")
+    chosen = fixed_index if fixes.search_plays_best else original_index
+    move = (int(moves[chosen, 0]), int(moves[chosen, 1]))
+    state.last_search = _position(apply(own, *move), opp, side)
+    return _SearchCandidate(move, int(count), int(best_value), int(first_matching))
+
+
+def _recall(
+    own: int,
+    opp: int,
+    side: int,
+    memory: Memory | None,
+    fixes: Fixes,
+    moves: np.ndarray,
+    searched: _SearchCandidate | None,
+) -> tuple[Move | None, int]:
+    """Step 4: the remembered successor's move, if any, and how many records matched.  The
+    successors are the search's first-level moves; with search off, the original lists those of a
+    board it never filled in (none), fixed mode generates the board's own."""
+    if memory is None:
+        return None, 0
+    if searched is not None:
+        first_level = searched.moves_searched
+    elif fixes.learn_without_search_uses_board:
+        first_level = generate(own, opp, moves)
+    else:
+        first_level = 0
+    successors = [(int(moves[i, 0]), int(moves[i, 1])) for i in range(first_level)]
+    keys = [key(*_position(apply(own, s, d), opp, side)) for s, d in successors]
+    found, matches = memory.recall(keys, side, fixes.memory_sign_by_side)
+    return (successors[keys.index(found)] if found is not None else None), matches
 
 
 def decide(
@@ -119,95 +210,71 @@ def decide(
         return Decision(None, cell, routine)
     if state is None:
         state = EngineState()
-    h_on, s_on, l_on = settings.switches()
-    if not (h_on or s_on or l_on):
+    if not (settings.heuristics or settings.search or settings.learn):
         src, dst = random_move(own, opp, draws)
         return Decision(src, dst, "rnd0")
 
-    heur: tuple[int, int] | None = None
-    tag: str | None = None
-    off_reads = sensitive = 0
-    if h_on:
-        table, bounds = tables(fixes)
-        plus_s, minus_s = state.last_search
-        alt = plus_s if side > 0 else minus_s
-        alt_opp = minus_s if side > 0 else plus_s
-        alt_code = 1 if alt >> 4 & 1 else 2 if alt_opp >> 4 & 1 else 0
-        h, hs, hd, off_reads, sensitive = heuristic_move(own, opp, table, bounds, alt_code)
-        if h < KILLERS:
-            return Decision(
-                int(hs),
-                int(hd),
-                "killer:" + TAGS[h],
-                heuristic=TAGS[h],
-                off_board_reads=off_reads,
-                layout_sensitive=sensitive,
-            )
-        if h == NONE_FIRED:
-            tag = "rnd"
-            heur = random_move(own, opp, draws)
-        else:
-            tag = TAGS[h]
-            heur = (int(hs), int(hd))
-
-    search_move: tuple[int, int] | None = None
-    sk = smax = si = None
+    heuristic: _HeuristicCandidate | None = None
+    if settings.heuristics:
+        proposed = _heuristics(own, opp, side, state, fixes, draws)
+        if isinstance(proposed, Decision):
+            return proposed
+        heuristic = proposed
     moves = new_move_buffer()  # level1.s; one per decision, so threads (the web app) never share it
-    k = 0
-    if s_on:
-        k, smax_v, si_v, fixed_i, orig_i = two_ply(own, opp, moves)
-        if k == 0:
-            raise RuntimeError("the side to move has no move: the original's search is undefined here")
-        chosen = fixed_i if fixes.search_plays_best else orig_i
-        search_move = (int(moves[chosen, 0]), int(moves[chosen, 1]))
-        sk, smax, si = int(k), int(smax_v), int(si_v)
-        state.last_search = _position(apply(own, *search_move), opp, side)
+    searched = _search(own, opp, side, state, fixes, moves) if settings.search else None
+    learned: Move | None = None
+    matches: int | None = None
+    if settings.learn:
+        learned, matches = _recall(own, opp, side, memory, fixes, moves, searched)
+    return _combine(own, opp, draws, heuristic, searched, learned, matches)
 
-    learned: tuple[int, int] | None = None
-    lc = None
-    if l_on:
-        if s_on or fixes.learn_without_search_uses_board:
-            if not s_on:
-                k = generate(own, opp, moves)
-            level1 = [(int(moves[i, 0]), int(moves[i, 1])) for i in range(k)]
-        else:
-            level1 = []  # the original lists the successors of a board it never filled in: empty
-        keys = [key(*_position(apply(own, s, d), opp, side)) for s, d in level1]
-        found, lc = memory.recall(keys, side, fixes.memory_sign_by_side) if memory is not None else (None, 0)
-        if found is not None:
-            learned = level1[keys.index(found)]
 
-    def value(move: tuple[int, int] | None) -> int:
-        if move is None:
-            return NO_CANDIDATE
-        return int(evaluate(apply(own, *move), opp))
+def _combine(
+    own: int,
+    opp: int,
+    draws: Draws,
+    heuristic: _HeuristicCandidate | None,
+    searched: _SearchCandidate | None,
+    learned: Move | None,
+    matches: int | None,
+) -> Decision:
+    """Step 5: each candidate evaluated from the mover's side (a missing one is NO_CANDIDATE); the
+    learned move if it is at least both others, else the search's, else the heuristic's, else a
+    random move."""
 
-    eh = value(heur) if h_on else NO_CANDIDATE
-    es = value(search_move) if s_on else NO_CANDIDATE
-    el = value(learned) if l_on else NO_CANDIDATE
-    extra = dict(
-        heuristic=tag,
-        eh=eh,
-        es=es,
-        el=el,
-        sk=sk,
-        smax=smax,
-        si=si,
-        lc=lc,
-        off_board_reads=off_reads,
-        layout_sensitive=sensitive,
-    )
-    if el > NO_CANDIDATE and el >= eh and el >= es:
-        assert learned is not None
-        return Decision(*learned, "learn", **extra)  # type: ignore[arg-type]
-    if es > NO_CANDIDATE and es >= eh and es >= el:
-        assert search_move is not None
-        return Decision(*search_move, "search", **extra)  # type: ignore[arg-type]
-    if eh > NO_CANDIDATE and eh >= el and eh >= es:
-        assert heur is not None and tag is not None
-        return Decision(*heur, "heur:" + tag, **extra)  # type: ignore[arg-type]
-    src, dst = random_move(own, opp, draws)
-    return Decision(src, dst, "random", **extra)  # type: ignore[arg-type]
+    def value(move: Move | None) -> int:
+        return NO_CANDIDATE if move is None else int(evaluate(apply(own, *move), opp))
+
+    heuristic_value = value(heuristic.move if heuristic is not None else None)
+    search_value = value(searched.move if searched is not None else None)
+    learned_value = value(learned)
+
+    def decision(move: Move, source: str) -> Decision:
+        return Decision(
+            move[0],
+            move[1],
+            source,
+            heuristic=heuristic.tag if heuristic is not None else None,
+            eh=heuristic_value,
+            es=search_value,
+            el=learned_value,
+            sk=searched.moves_searched if searched is not None else None,
+            smax=searched.best_value if searched is not None else None,
+            si=searched.first_matching if searched is not None else None,
+            lc=matches,
+            off_board_reads=heuristic.off_board_reads if heuristic is not None else 0,
+            layout_sensitive=heuristic.layout_sensitive if heuristic is not None else 0,
+        )
+
+    best = max(heuristic_value, search_value, learned_value)
+    if best > NO_CANDIDATE:
+        if learned is not None and learned_value == best:
+            return decision(learned, "learn")
+        if searched is not None and search_value == best:
+            return decision(searched.move, "search")
+        if heuristic is not None:
+            return decision(heuristic.move, "heur:" + heuristic.tag)
+    return decision(random_move(own, opp, draws), "random")
 
 
 def play(position: tuple[int, int], side: int, decision: Decision) -> tuple[int, int]:

@@ -327,6 +327,55 @@ def _can_reach(own: int, opp: int, target: int, who: int, row: np.ndarray, use_k
 
 
 @njit(cache=True)
+def _cells_match(own: int, opp: int, row: np.ndarray) -> bool:
+    """The pattern's pawns ``p1 p2 p3`` are its side's and its ``empty`` cell is empty."""
+    want = 1 if row[0] == OWN else 2
+    if _cell(own, opp, row[1]) != want or _cell(own, opp, row[2]) != want:
+        return False
+    if row[3] >= 0 and _cell(own, opp, row[3]) != want:
+        return False
+    return _cell(own, opp, row[4]) == 0
+
+
+@njit(cache=True)
+def _condition_holds(own: int, opp: int, row: np.ndarray, alt_off_board: int) -> tuple[bool, int, int]:
+    """Whether the pattern's ``cond`` holds, with the off-board reads it made and how many of them
+    a back-to-back layout would have answered differently (``alt_off_board``, see the module)."""
+    cond = row[5]
+    if cond == CAN_REACH_TARGET:
+        return _can_reach(own, opp, row[8], 2, row, True), 0, 0
+    if cond == NOT_GUARD:
+        return not _can_reach(own, opp, row[6], 2, row, False), 0, 0
+    if cond != NOT_BOTH_ENDS or not _can_reach(own, opp, row[6], 2, row, False):
+        return True, 0, 0
+    # !canplay(g1) || !canplay(g2), evaluated left to right as in C: g1 is reachable, so g2 decides
+    g2 = row[7]
+    reach2 = _can_reach(own, opp, g2, 2, row, False)
+    if g2 == OFF_BOARD:
+        alt = alt_off_board == 2 or reach2
+        return not reach2, 1, 1 if alt != reach2 else 0
+    return not reach2, 0, 0
+
+
+@njit(cache=True)
+def _move_into(own: int, opp: int, row: np.ndarray) -> int:
+    """move-into(target, keep): if ``target`` is empty, the first own pawn among its neighbours in
+    scan order, skipping the keep cells; -1 if none."""
+    target = row[8]
+    if _cell(own, opp, target) != 0:
+        return -1
+    for n in range(8):
+        nb = NEIGHBOUR_TABLE[target, n]
+        if nb < 0:
+            break
+        if _skipped(nb, row):
+            continue
+        if own >> nb & 1:
+            return nb
+    return -1
+
+
+@njit(cache=True)
 def heuristic_move(
     own: int, opp: int, table: np.ndarray, bounds: np.ndarray, alt_off_board: int
 ) -> tuple[int, int, int, int, int]:
@@ -335,43 +384,16 @@ def heuristic_move(
     for h in range(6):
         for r in range(bounds[h], bounds[h + 1]):
             row = table[r]
-            want = 1 if row[0] == 0 else 2
-            if _cell(own, opp, row[1]) != want or _cell(own, opp, row[2]) != want:
+            if not _cells_match(own, opp, row):
                 continue
-            if row[3] >= 0 and _cell(own, opp, row[3]) != want:
+            holds, reads, differs = _condition_holds(own, opp, row, alt_off_board)
+            off_reads += reads
+            sensitive += differs
+            if not holds:
                 continue
-            if _cell(own, opp, row[4]) != 0:
-                continue
-            cond = row[5]
-            if cond == 1:
-                if not _can_reach(own, opp, row[8], 2, row, True):
-                    continue
-            elif cond == 2:
-                # !canplay(g1) || !canplay(g2), evaluated left to right as in C
-                if _can_reach(own, opp, row[6], 2, row, False):
-                    g2 = row[7]
-                    reach2 = _can_reach(own, opp, g2, 2, row, False)
-                    if g2 == 25:
-                        off_reads += 1
-                        alt = alt_off_board == 2 or reach2
-                        if alt != reach2:
-                            sensitive += 1
-                    if reach2:
-                        continue
-            elif cond == 3:
-                if _can_reach(own, opp, row[6], 2, row, False):
-                    continue
-            target = row[8]
-            if _cell(own, opp, target) != 0:
-                continue
-            for n in range(8):
-                nb = NEIGHBOUR_TABLE[target, n]
-                if nb < 0:
-                    break
-                if _skipped(nb, row):
-                    continue
-                if own >> nb & 1:
-                    return h, nb, target, off_reads, sensitive
+            src = _move_into(own, opp, row)
+            if src >= 0:
+                return h, src, row[8], off_reads, sensitive
     return NONE_FIRED, -1, -1, off_reads, sensitive
 
 

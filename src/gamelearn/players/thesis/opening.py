@@ -173,7 +173,10 @@ def _make_three(own: int, opp: int, fixes: Fixes) -> int | None:
     return None
 
 
-def _four_lines() -> list[tuple[tuple[int, int], ...]]:
+Cell = tuple[int, int]  # (row, column)
+
+
+def _four_lines() -> list[tuple[Cell, ...]]:
     """(cells, then the target) of block-four / make-four, in the C's order, before squares."""
     out: list[tuple[tuple[int, int], ...]] = []
     for i in range(5):
@@ -199,33 +202,60 @@ _DIAGONAL_FOURS = (
 )
 
 
-def _four_placement(held: int, own: int, opp: int, make: bool) -> int | None:
-    """oavoid4 (``held`` = opponent) or omake4 (``held`` = own): three held, the fourth empty."""
+def _completes(held: int, own: int, opp: int, three: tuple[Cell, ...], fourth: Cell) -> bool:
+    """Whether ``held`` has the cells ``three`` and the cell ``fourth`` is free."""
+    return all(held >> sq(*cell) & 1 for cell in three) and _free(own, opp, sq(*fourth))
 
-    def h(cell: tuple[int, int]) -> bool:
-        return bool(held >> sq(*cell) & 1)
 
+#: The diagonal patterns after which omake4 also tries the long diagonals' ends: after pattern 3
+#: (the middle of the main diagonal held) its corners, after pattern 9 those of the other.
+_DIAGONAL_ENDS = {
+    3: (((1, 1), (2, 2), (3, 3)), ((0, 0), (4, 4))),
+    9: (((1, 3), (2, 2), (3, 1)), ((0, 4), (4, 0))),
+}
+
+
+def _line_four(held: int, own: int, opp: int) -> int | None:
+    """The row and column patterns, in the C's order."""
     for a, b, c, t in _four_lines():
-        if h(a) and h(b) and h(c) and _free(own, opp, sq(*t)):
+        if _completes(held, own, opp, (a, b, c), t):
             return sq(*t)
+    return None
+
+
+def _diagonal_four(held: int, own: int, opp: int, make: bool) -> int | None:
+    """The diagonal patterns, in the C's order; omake4 (``make``) also fills a long diagonal's end."""
     for index, (a, b, c, t) in enumerate(_DIAGONAL_FOURS):
-        if h(a) and h(b) and h(c) and _free(own, opp, sq(*t)):
+        if _completes(held, own, opp, (a, b, c), t):
             return sq(*t)
-        if make and index == 3 and h((1, 1)) and h((2, 2)) and h((3, 3)):
-            for end in ((0, 0), (4, 4)):
-                if _free(own, opp, sq(*end)):
+        if make and index in _DIAGONAL_ENDS:
+            middle, ends = _DIAGONAL_ENDS[index]
+            for end in ends:
+                if _completes(held, own, opp, middle, end):
                     return sq(*end)
-        if make and index == 9 and h((1, 3)) and h((2, 2)) and h((3, 1)):
-            for end in ((0, 4), (4, 0)):
-                if _free(own, opp, sq(*end)):
-                    return sq(*end)
+    return None
+
+
+def _square_four(held: int, own: int, opp: int) -> int | None:
+    """The 2x2 squares, row-major by their top-left cell, each missing D, B, A, then C."""
     for i in range(4):
         for j in range(4):
             A, B, C, D = (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)
-            for x, y, z, t in ((A, C, B, D), (A, C, D, B), (D, C, B, A), (A, D, B, C)):  # missing D, B, A, C
-                if h(x) and h(y) and h(z) and _free(own, opp, sq(*t)):
+            for x, y, z, t in ((A, C, B, D), (A, C, D, B), (D, C, B, A), (A, D, B, C)):
+                if _completes(held, own, opp, (x, y, z), t):
                     return sq(*t)
     return None
+
+
+def _four_placement(held: int, own: int, opp: int, make: bool) -> int | None:
+    """oavoid4 (``held`` = opponent) or omake4 (``held`` = own): three held, the fourth empty; the
+    lines, then the diagonals, then the squares."""
+    cell = _line_four(held, own, opp)
+    if cell is None:
+        cell = _diagonal_four(held, own, opp, make)
+    if cell is None:
+        cell = _square_four(held, own, opp)
+    return cell
 
 
 def _goal_placement(held: int, own: int, opp: int, goals: tuple[int, ...]) -> int | None:
