@@ -126,6 +126,10 @@ def main() -> None:
     for given in args.graded:
         spec, _, percent = given.rpartition("=")
         levels.append((spec, float(percent.rstrip("%")), None, None))
+    for data in (json.loads(path.read_text()) for path in args.curves):
+        for found in data.get("references", []):  # graded by yardstick_teeko.py train --reference
+            if found["suite"] == args.suite and found["spec"] not in [level[0] for level in levels]:
+                levels.append((found["spec"], 100 * found["keeps"], None, None))
     levels.append(("perfect", 100.0, None, None))
     for spec, level, kept, size in levels:
         axes.axhline(level, linestyle="--", linewidth=1, color="grey")

@@ -67,6 +67,19 @@ def graded(game: Any, knowledge: dict[str, Any], search: str, suite: str) -> dic
     }
 
 
+def references(game: Any, specs: list[str], suites: list[str]) -> list[dict[str, Any]]:
+    """Fixed players graded on the suites, for the chart's levels."""
+    found = []
+    for suite in suites:
+        for spec, report in zip(specs, gamelearn.grade(game, specs, suite=suite, workers=1), strict=True):
+            interval = keeps_interval(report.counts["keeps"], report.size)
+            found.append(
+                {"spec": spec, "suite": suite, "keeps": report.keeps, "low": interval.low, "high": interval.high}
+            )
+            print(f"{suite} {spec}: keeps {interval.percent()}", flush=True)
+    return found
+
+
 def train(args: argparse.Namespace) -> None:
     game = gamelearn.get_game("teeko")
     learner = make_player(game, "ntuple", seed=args.seed)
@@ -85,7 +98,8 @@ def train(args: argparse.Namespace) -> None:
             started += cpu_seconds() - grading  # grading is left out of the training clock
             points.append({"seconds": spent, "games": learner.trainer.games, "keeps": found["keeps"]})
             print(f"{spent:7.1f} CPU s  {learner.trainer.games:>9,} games  raw keeps {found['keeps']:.1%}", flush=True)
-    data = {"name": args.out.stem, "clock": "cpu", "seed": args.seed, "checkpoints": points}
+    data: dict[str, Any] = {"name": args.out.stem, "clock": "cpu", "seed": args.seed, "checkpoints": points}
+    data["references"] = references(game, args.reference, args.suite)
     args.out.write_text(json.dumps({**data, "knowledge": learner.knowledge()}))
     print(f"wrote {args.out}")
     args.learner = args.out
@@ -140,6 +154,7 @@ def main() -> None:
     training.add_argument("--suite", action="append", default=[], help="the suites of those grades")
     training.add_argument("--perfect", action="append", default=[], help="then play perfect with this search")
     training.add_argument("--openings", type=int, default=None)
+    training.add_argument("--reference", action="append", default=[], help="a fixed player graded for the chart")
     grading = commands.add_parser("grade")
     grading.add_argument("learner", type=Path)
     grading.add_argument("--search", action="append", required=True)
