@@ -52,11 +52,10 @@ def group_of(data: dict[str, Any], path: Path) -> str:
     return stem if stem and tail.isdigit() and "seed" in data else name
 
 
-def lost_to_perfect(runs: list[dict[str, Any]]) -> str:
-    found = [(p["search"], p["lost"], p["games"]) for data in runs for p in data.get("perfect", [])]
-    if not found:
-        return ""
-    return "; lost to perfect: " + ", ".join(f"search={s} {lost}/{games}" for s, lost, games in found)
+def lost_to_perfect(runs: list[dict[str, Any]], search: str) -> str:
+    """The games lost to perfect play over the book with ``search``, as a label's tail."""
+    found = [(p["lost"], p["games"]) for data in runs for p in data.get("perfect", []) if p["search"] == search]
+    return "".join(f"; lost {lost} of {games} to perfect" for lost, games in found)
 
 
 def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -> float:
@@ -68,6 +67,7 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -
     minutes = [statistics.mean(points[i]["seconds"] for points in curves) / 60 for i in range(length)]
     keeps = [[100 * points[i]["keeps"] for points in curves] for i in range(length)]
     label = curve_label(datas[0], runs[0][1]) + (f", {len(runs)} seeds" if len(runs) > 1 else "")
+    label += lost_to_perfect(datas, "0")
     line = axes.plot(minutes, [statistics.mean(k) for k in keeps], marker="o", markersize=3, label=label)[0]
     if len(runs) > 1:
         axes.fill_between(minutes, [min(k) for k in keeps], [max(k) for k in keeps], alpha=0.2, color=line.get_color())
@@ -88,7 +88,7 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -
             markersize=10,
             capsize=3,
             linestyle="none",
-            label=f"the same, search={search} ({grades[0]['wall_s_per_move']:.2f} s a move){lost_to_perfect(datas)}",
+            label=f"the same, search={search} ({grades[0]['wall_s_per_move']:.3f} wall s a move){lost_to_perfect(datas, search)}",
         )
     return max(minutes) if minutes else 1.0
 

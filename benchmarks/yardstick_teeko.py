@@ -99,11 +99,16 @@ def train(args: argparse.Namespace) -> None:
             points.append({"seconds": spent, "games": learner.trainer.games, "keeps": found["keeps"]})
             print(f"{spent:7.1f} CPU s  {learner.trainer.games:>9,} games  raw keeps {found['keeps']:.1%}", flush=True)
     data: dict[str, Any] = {"name": args.out.stem, "clock": "cpu", "seed": args.seed, "checkpoints": points}
-    data["references"] = references(game, args.reference, args.suite)
-    args.out.write_text(json.dumps({**data, "knowledge": learner.knowledge()}))
+    data["knowledge"] = learner.knowledge()
+    args.out.write_text(json.dumps(data))
     print(f"wrote {args.out}")
+    data["references"] = references(game, args.reference, args.suite[:1])
+    args.out.write_text(json.dumps(data))
     args.learner = args.out
     if args.search:  # graded in this process, whose suites are built already
+        grade(args)
+    if args.report_search:  # teeko-v1, to report only
+        args.suite, args.search = ["teeko-v1"], args.report_search
         grade(args)
     if args.perfect:
         args.search = args.perfect
@@ -155,6 +160,7 @@ def main() -> None:
     training.add_argument("--perfect", action="append", default=[], help="then play perfect with this search")
     training.add_argument("--openings", type=int, default=None)
     training.add_argument("--reference", action="append", default=[], help="a fixed player graded for the chart")
+    training.add_argument("--report-search", action="append", default=[], help="then grade on teeko-v1 too")
     grading = commands.add_parser("grade")
     grading.add_argument("learner", type=Path)
     grading.add_argument("--search", action="append", required=True)
