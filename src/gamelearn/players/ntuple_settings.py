@@ -11,7 +11,7 @@ from typing import Any
 #: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
 TCL_BETA = 2.7
 #: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``).
-DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "4"}
+DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "6"}
 #: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
 #: deepest ply it has finished.
 MOVE_SECONDS = 1.0
