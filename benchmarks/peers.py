@@ -24,8 +24,8 @@ the peer takes that many times as long.
 2. Warm rows, inside this process once everything is imported: N random games (our loop and
    ``play_game``; OpenSpiel's loop and ``evaluate_bots``, its C++ game loop; our AEC environment
    and PettingZoo's ``tictactoe_v3.raw_env``; easyAI).
-3. Warm: one MCTS move from the empty board, 2N playouts (ours compiled, our plain search over the
-   state graph, our search through the rules' API (the reference); OpenSpiel's C++ ``MCTSBot``).
+3. Warm: one MCTS move from the empty board, 2N playouts (ours compiled, our plain Python search
+   through the rules' API; OpenSpiel's C++ ``MCTSBot``).
 4. Warm: N self-play training games of a tabular learner (our ``td`` and ``menace``, MENACE's
    fast path, OpenSpiel's ``tabular_qlearner``).
 
@@ -325,21 +325,8 @@ def mcts_ours(playouts: int) -> str:
     return f"move {player.choose(game.initial())}"
 
 
-def mcts_ours_plain(playouts: int) -> str:
-    """The plain Python search over the state graph (what a process runs before it has searched
-    100,000 playouts), called directly."""
-    import math
-
-    from gamelearn.players.mcts import PLAYOUT_PLY_CAP, small_game_graph
-    from gamelearn.players.mcts_graph import root_statistics
-
-    graph = small_game_graph(gamelearn.get_game("tictactoe"))
-    root = root_statistics(graph, 0, random.Random(1), playouts, math.sqrt(2), PLAYOUT_PLY_CAP)
-    return f"{sum(visits for _, visits, _ in root)} playouts"
-
-
 def mcts_ours_python(playouts: int) -> str:
-    """The search through the rules' API (the reference; what Teeko runs)."""
+    """The plain Python search through the rules' API (what a fresh process runs, and Teeko)."""
     from gamelearn.players.mcts import MCTSPlayer
 
     game = gamelearn.get_game("tictactoe")
@@ -358,15 +345,13 @@ def mcts_openspiel(playouts: int) -> str:
 def mcts_rows(playouts: int) -> list[Row]:
     """One move from the empty board, ``playouts`` playouts; the note gives playouts a second.  The
     compiled kernel is loaded (numba's import, its cache) and run once outside the timing."""
-    mcts_ours_plain(10)
-    plain = attempt("ours: mcts, graph search, warm", lambda: mcts_ours_plain(playouts))
-    reference = attempt("ours: mcts, rules' API, warm", lambda: mcts_ours_python(playouts))
+    mcts_ours_python(10)
+    reference = attempt("ours: mcts, plain Python, warm", lambda: mcts_ours_python(playouts))
     import gamelearn.players.mcts_kernels  # noqa: F401 - loaded: the player's searches run compiled
 
     mcts_ours(10)
     rows = [
         attempt("ours: mcts (compiled), warm", lambda: mcts_ours(playouts)),
-        plain,
         reference,
         attempt("OpenSpiel C++ MCTSBot, warm", lambda: mcts_openspiel(playouts)),
     ]

@@ -63,12 +63,25 @@ def thesis_data() -> Path:
 
 @pytest.fixture(scope="session")
 def built_teeko_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Standard Teeko's solved table, built once for the whole run (about 20 s on 2 cores)."""
+    """Standard Teeko's solved table, built once for the whole run (about 20 s on 2 cores).  Under
+    pytest-xdist every worker of the run shares one folder, the parent of the workers' own temporary
+    folders (pytest-xdist's way of running a session fixture once): the first worker to need the
+    table builds it there while holding the folder's lock, and the others, waiting on the lock,
+    then open it (the solver checks it whole)."""
+    import fcntl
+
     import gamelearn
     from gamelearn.solve.teeko import solve_teeko
 
-    path = tmp_path_factory.mktemp("teeko-table") / "teeko.table"
-    solve_teeko(gamelearn.get_game("teeko"), path=path, build=True)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.getbasetemp().parent / "teeko-table"
+        folder.mkdir(exist_ok=True)
+    else:
+        folder = tmp_path_factory.mktemp("teeko-table")
+    path = folder / "teeko.table"
+    with open(folder / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        solve_teeko(gamelearn.get_game("teeko"), path=path, build=True)
     return path
 
 

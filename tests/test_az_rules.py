@@ -13,6 +13,8 @@ import pytest
 from gamelearn.games import get_game
 from gamelearn.players.az.rules import action_moves, rules_for
 
+pytestmark = pytest.mark.slow  # az: JAX's rules over every reachable position
+
 
 def reachable(game):
     start = game.initial()

@@ -13,6 +13,8 @@ import gamelearn
 from gamelearn.players.az.rules import rules_for
 from gamelearn.players.az.training import Settings, Trainer
 
+pytestmark = pytest.mark.slow  # az: JAX's batched self-play
+
 #: Hexapawn (its games last 3 to 7 plies; 3 or 4 with this search), 8 slots, 2 plies a batch, games
 #: cut off at 3 plies: games both end by the rules and reach the ply limit, and all go on from one
 #: batch into the next.

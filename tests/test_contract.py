@@ -171,31 +171,47 @@ def test_illegal_move_is_a_value_error() -> None:
     assert gamelearn.IllegalMove is IllegalMove
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_no_player_is_asked_to_move_in_a_finished_game_without_a_value_error(name: str) -> None:
-    """choose() on a finished position is a ValueError naming the reason, not an IndexError from
-    an empty choice, not a made-up move, and not a resignation."""
-    from gamelearn.players.registry import kinds_for
-
+@cache
+def finished_position(name: str) -> object:
+    """The end of the first game random players win, over seeds 0..49."""
     game = get_game(name)
-    finished = None
     for seed in range(50):
         record = play_game(game, [make_player(game, "random", seed=seed)] * 2, seed=seed, max_plies=2000)
         if record.winner is not None:
-            finished = record.final
-            break
+            return record.final
+    return None
+
+
+def finished_game_cases() -> list[object]:
+    """(game, kind) for every kind a game lists but a person (asked by the interface) and Teeko's
+    perfect player (it needs its table); az is slow (JAX)."""
+    from gamelearn.players.registry import kinds_for
+
+    cases = []
+    for name in NAMES:
+        for kind in kinds_for(get_game(name)):
+            if kind.name == "human" or (kind.name == "perfect" and name.startswith("teeko")):
+                continue
+            marks = [pytest.mark.slow] if kind.name == "az" else []
+            cases.append(pytest.param(name, kind.name, marks=marks, id=f"{name}-{kind.name}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "kind"), finished_game_cases())
+def test_no_player_is_asked_to_move_in_a_finished_game_without_a_value_error(name: str, kind: str) -> None:
+    """choose() on a finished position is a ValueError naming the reason, not an IndexError from
+    an empty choice, not a made-up move, and not a resignation."""
+    game = get_game(name)
+    finished = finished_position(name)
     assert finished is not None and game.is_over(finished)
-    for kind in kinds_for(game):
-        if kind.name == "human" or (kind.name == "perfect" and game.name == "teeko"):
-            continue  # a person is asked by the interface; Teeko's perfect player needs its table
-        if kind.name in ("thesis", "ntuple") and game.name == "teeko" and game.spec != "teeko":
-            with pytest.raises(ValueError, match="Standard Teeko only, not " + game.spec):
-                make_player(game, kind.name, seed=1)
-            continue
-        spec = "mcts:playouts=5" if kind.name == "mcts" else kind.name
-        player = make_player(game, spec, seed=1)
-        with pytest.raises(ValueError, match="over"):
-            player.choose(finished)
+    if kind in ("thesis", "ntuple") and game.name == "teeko" and game.spec != "teeko":
+        with pytest.raises(ValueError, match="Standard Teeko only, not " + game.spec):
+            make_player(game, kind, seed=1)
+        return
+    spec = "mcts:playouts=5" if kind == "mcts" else kind
+    player = make_player(game, spec, seed=1)
+    with pytest.raises(ValueError, match="over"):
+        player.choose(finished)
 
 
 def teeko_goal_shape(squares: tuple[int, ...]) -> str:

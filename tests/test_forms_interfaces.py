@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from gamelearn import get_game
@@ -55,6 +56,7 @@ def test_play_a_form_between_two_computers() -> None:
     assert code == 0 and "teeko:drops=aaaa,steps=knight" in out
 
 
+@pytest.mark.slow  # real solves of two forms
 def test_a_forms_build_takes_the_moving_phase_of_a_table_with_the_same_goals_and_steps(tmp_path: Path) -> None:
     first = small_variant(4, 4, 3)
     build_table(first, tmp_path / "teeko-small.table")

@@ -1,20 +1,17 @@
-"""The small games' UCT over their state graphs, plain and compiled, against the Python search
-through the rules that it replaces (the reference): the same root statistics, the random stream
-left in the same state, the same games for the same seed."""
+"""The compiled backend of MCTS (players/mcts_kernels.py) against the Python search through the
+rules (MCTSPlayer.search): the same root statistics, the random stream left in the same state, the
+same games for the same seed."""
 
 from __future__ import annotations
 
 import random
 import sys
 
-import numpy as np
 import pytest
 
 import gamelearn
-from gamelearn.players import mcts, mcts_graph, mcts_kernels
-from gamelearn.players.mcts import PLAYOUT_PLY_CAP, MCTSPlayer, small_game_graph
-
-SEARCHES = {"plain": mcts_graph.root_statistics, "compiled": mcts_kernels.root_statistics}
+from gamelearn.players import mcts, mcts_kernels
+from gamelearn.players.mcts import PLAYOUT_PLY_CAP, MCTSPlayer
 
 
 def reference_statistics(player: MCTSPlayer, state: object) -> list[tuple[str, int, float]]:
@@ -22,20 +19,28 @@ def reference_statistics(player: MCTSPlayer, state: object) -> list[tuple[str, i
     return sorted((child.move or "", child.visits, child.wins) for child in root.children)
 
 
-@pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize("name", ["tictactoe", "hexapawn"])
-def test_each_graph_search_is_the_python_search_move_for_move(name: str, search: str) -> None:
+def test_the_compiled_search_is_the_python_search_move_for_move(name: str) -> None:
     game = gamelearn.get_game(name)
-    graph = small_game_graph(game)
     rng, reference = random.Random(5), MCTSPlayer(game, seed=5, playouts=150)
     state = game.initial()
     while not game.is_over(state):
-        number = graph.index[state]
-        found = SEARCHES[search](graph, number, rng, 150, reference.exploration, PLAYOUT_PLY_CAP)
-        named = sorted((graph.moves[number][k], visits, wins) for k, visits, wins in found)
-        assert named == reference_statistics(reference, state)
+        found = mcts_kernels.root_statistics(game, state, rng, 150, reference.exploration, PLAYOUT_PLY_CAP)
+        assert found is not None
+        assert sorted(found) == reference_statistics(reference, state)
         assert rng.getstate() == reference.rng.getstate()  # the stream is left where the reference leaves it
-        state = game.play(state, max(named, key=lambda entry: entry[1])[0])
+        state = game.play(state, max(found, key=lambda entry: entry[1])[0])
+
+
+def test_a_search_that_needs_more_random_words_than_its_first_block_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = gamelearn.get_game("tictactoe")
+    monkeypatch.setattr(mcts_kernels, "WORDS_PER_PLAYOUT", 1)  # too few: the block runs out, then doubles
+    rng, reference = random.Random(8), MCTSPlayer(game, seed=8, playouts=400)
+    found = mcts_kernels.root_statistics(game, game.initial(), rng, 400, reference.exploration, PLAYOUT_PLY_CAP)
+    assert found is not None and sorted(found) == reference_statistics(reference, game.initial())
+    assert rng.getstate() == reference.rng.getstate()
 
 
 def test_the_player_switches_to_the_compiled_search_with_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,20 +66,11 @@ def test_a_process_searches_compiled_once_it_has_searched_enough_in_plain_python
 
 
 def test_the_state_graphs_hold_every_reachable_position() -> None:
-    tictactoe = small_game_graph(gamelearn.get_game("tictactoe"))
+    tictactoe = mcts_kernels.state_graph(gamelearn.get_game("tictactoe"))
     assert tictactoe is not None and len(tictactoe.index) == 5478  # as the solver counts them
-    assert sum(not found for found in tictactoe.successors) == 958  # the finished positions
-    assert small_game_graph(gamelearn.get_game("teeko")) is None  # Teeko can cycle: the rules' search
-
-
-def test_the_compiled_generator_draws_as_cpython_does() -> None:
-    _, internal, _ = random.Random(11).getstate()
-    mt, where = np.array(internal[:624], np.int64), np.array([internal[624]], np.int64)
-    words = [mcts_kernels._next_word(mt, where) for _ in range(700)]  # past one twist of the 624 words
-    expected = random.Random(11)
-    assert words == [expected.getrandbits(32) for _ in range(700)]
-    sizes = (1, 2, 3, 7, 9, 1, 5)
-    assert [mcts_kernels._below(mt, where, n) for n in sizes] == [expected.randrange(n) for n in sizes]
+    assert int((tictactoe.move_counts == 0).sum()) == 958  # the finished positions
+    assert mcts_kernels.state_graph(gamelearn.get_game("teeko")) is None  # Teeko can cycle: the rules' search
+    assert mcts_kernels.root_statistics(gamelearn.get_game("teeko"), None, random.Random(1), 5, 1.0, 10) is None
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "hexapawn", "teeko"])

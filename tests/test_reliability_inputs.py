@@ -23,7 +23,10 @@ from gamelearn.store.files import NotARegularFileError, open_regular_file
 from gamelearn.store.thesis_files import MAX_MEMORY_BYTES, ThesisFormatError, parse_memory_entries
 from reliability_support import REPO, gamelearn, memory_file, one_error_line
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+pytestmark = [
+    pytest.mark.slow,  # every command as its own process
+    pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing"),
+]
 
 READERS = [
     ("teeko", "memory", "import", "{}"),
@@ -95,7 +98,7 @@ def test_open_regular_file_does_not_block_on_a_fifo_without_a_writer(tmp_path: P
 
 PEAK_PROBE = """
 import resource, sys
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 from gamelearn.store.thesis_memories import import_memory, export_memory
 store = Store(sys.argv[1])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

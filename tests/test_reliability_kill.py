@@ -21,7 +21,10 @@ import pytest
 from reliability_probes import check_train, integrity, leftovers, moments, probe, results, train_args
 from reliability_support import one_error_line, start_gamelearn
 
-pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="POSIX signals, children found through /proc")
+pytestmark = [
+    pytest.mark.slow,  # real processes and signals
+    pytest.mark.skipif(not Path("/proc").is_dir(), reason="POSIX signals, children found through /proc"),
+]
 
 
 def test_a_killed_training_keeps_whole_batches_and_refuses_a_second_trainer(tmp_path: Path):

@@ -20,6 +20,8 @@ from gamelearn.solve.table import PlacingCache, build_moving, build_placing
 from gamelearn.solve.teeko import shared_moving_phase
 from gamelearn.solve.variant import Indexing, teeko_form
 
+pytestmark = pytest.mark.slow  # real solves of Teeko's forms
+
 _CACHES: dict[str, PlacingCache] = {}
 _MOVING: dict[str, tuple[Any, Indexing]] = {}
 

@@ -15,6 +15,8 @@ from gamelearn.solve import kernels
 from gamelearn.solve.codes import decode
 from gamelearn.solve.variant import Indexing, teeko
 
+pytestmark = pytest.mark.slow  # real solves of Teeko's first levels
+
 DEPTH = 3
 
 

@@ -7,8 +7,8 @@ install under a read-only home), numba refuses to define the kernel at all; this
 defines it uncached, so the program still runs and compiles in each process.
 
 Before numba's first kernel, its numpy support (``numba.np.arraymath``) is imported here with
-scipy.linalg out of sight.  On import that module probes for BLAS by importing scipy.linalg (0.15 s
-of CPU, more than a short command's work); finding none it gives ``np.correlate`` and
+scipy.linalg out of sight.  On import that module probes for BLAS by importing scipy.linalg
+(docs/startup.md: more than a short command's work); finding none it gives ``np.correlate`` and
 ``np.convolve`` of floats a plain loop instead of ``np.dot``, the only thing the probe decides.
 Our kernels use neither; ``np.dot`` itself still finds scipy when a kernel that calls it is
 compiled, and scipy.linalg imports as usual afterwards.

@@ -33,6 +33,14 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 PAGE_WAIT_MS = 60_000
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is also ``slow``: it drives Chromium, so `pytest -m "not slow"` (the
+    everyday tier, docs/testing.md) leaves them out and the full run keeps them."""
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def web_app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from gamelearn.web import create_app

@@ -26,6 +26,8 @@ from gamelearn.web import create_app
 from gamelearn.web.server import ServerLimits, server_config
 from gamelearn.web.settings import WebSettings
 
+pytestmark = pytest.mark.slow  # `gamelearn serve` in a process of its own, probed over sockets
+
 REPO = Path(__file__).resolve().parents[2]
 HEADER_TIMEOUT = 1
 MAX_CONNECTIONS = 16

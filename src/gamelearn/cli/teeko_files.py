@@ -92,8 +92,8 @@ def memory_list() -> None:
 
 def streamed_summary(store: Any, name: str, keep: int = 0) -> tuple[Any, list[Any]]:
     """A stored memory's summary and its first ``keep`` entries, read as a stream: the memory held
-    is the ``keep`` entries and a batch of rows, not the whole memory as Python tuples (which
-    took 439 MB for a 59 MB memory)."""
+    is the ``keep`` entries and a batch of rows, not the whole memory as Python tuples (several
+    times the memory's size)."""
     records = x_wins = o_wins = 0
     first: list[Any] = []
     for entry in store.iter_memory(name):

@@ -67,7 +67,7 @@ def serve(
             "machine can play, make learners and use its processors (127.0.0.1: this machine only)."
         )
     # Every player module and table loaded now, not in the first game, and kept out of the
-    # garbage collector's full passes, whose 50-120 ms stalled every request at once (warmup.py).
+    # garbage collector's full passes, which stall every request at once (warmup.py).
     settle()
     if warm:  # once the port is ours: az's network made and its search compiled in the background
         app.state.warm_up = warm_up(("az",), then=settle)

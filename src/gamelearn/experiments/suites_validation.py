@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
+from typing import Any
 
 from ..games import Game
 from ..match import play_game
@@ -49,7 +50,7 @@ VALIDATION_PLAYERS = (
 VALIDATION_SLIPS = (0.2, 0.5)
 
 
-def validation_names(game: Game) -> tuple[str, ...]:
+def validation_names(game: Game[Any]) -> tuple[str, ...]:
     """The held-out suites of ``game`` (Standard Teeko's one; none for the other games)."""
     return (VALIDATION_NAME,) if game.spec == "teeko" else ()
 
@@ -63,9 +64,9 @@ def keeps_interval(keeps: int, positions: int) -> Interval:
     return wilson(keeps, positions)
 
 
-def _seats(game: Game, solution: Solution, index: int) -> list[Player]:
+def _seats(game: Game[Any], solution: Solution, index: int) -> list[Player[Any]]:
     kinds: list[str | float] = [*VALIDATION_PLAYERS, *VALIDATION_SLIPS]
-    seats: list[Player] = []
+    seats: list[Player[Any]] = []
     for side in (0, 1):
         kind = kinds[_teeko_seed(VALIDATION_SEED, index, side) % len(kinds)]
         seed = _teeko_seed(VALIDATION_SEED, index, side, "player")
@@ -76,7 +77,7 @@ def _seats(game: Game, solution: Solution, index: int) -> list[Player]:
     return seats
 
 
-def validation_suite(game: Game, solution: Solution) -> Suite:
+def validation_suite(game: Game[Any], solution: Solution) -> Suite:
     """The suite ``teeko-val-v1`` of Standard Teeko (see the module's text), built afresh."""
     held_out = {position.state for position in get_suite(game).positions}
     pool: dict[Hashable, SuitePosition] = {}

@@ -7,7 +7,7 @@ finishes, through a channel: a plain queue when the pairs run in this process, a
 (its own small server process, which ignores ^C) when they run in local worker processes.  On an
 interrupt the parent reads what the channel holds and keeps, of each unfinished pair, its games
 from the first up to the first one missing.  On a Dask cluster there is no channel (a manager's
-queue does not reach a remote worker), and the pairs that finished are kept, as before.
+queue does not reach a remote worker), and the pairs that finished are kept.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ PLIES = 120
 
 
 def games_lost_to_perfect(
-    game: Game,
-    player: Player,
+    game: Game[Any],
+    player: Player[Any],
     plies: int | None = None,
     limit: int | None = None,
     seed: int = 0,

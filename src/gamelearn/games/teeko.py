@@ -60,7 +60,7 @@ from .teeko_forms import (
     step_masks,
 )
 
-#: The board's names (gamelearn.games.teeko_board) are importable from here, as before the split.
+#: The board's names (gamelearn.games.teeko_board) are importable from here too.
 __all__ = [
     "Teeko",
     "BLOCK_MASKS",

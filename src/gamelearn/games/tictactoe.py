@@ -124,7 +124,7 @@ def _intern_every_position() -> None:
 
     The side to move is the same for a whole level, and a position is new exactly once, so each
     new one is made here with its answers in place (no call a position, no check that it is new to
-    the next level): a third fewer instructions than interning each through ``_intern``."""
+    the next level)."""
     states, make = _STATES, _new_tuple
     # Positions made before this pass (by from_board, unpickling, the class itself) are not new
     # when the pass meets them, but still need their successors: each joins the level it is met in.

@@ -10,20 +10,10 @@ from collections.abc import Callable, Collection, Iterable
 from functools import cache
 from typing import Any
 
-from .checked import CheckedOnce
 from .matchbox_tables import PositionTable, position_table
 
 FORMAT = "gamelearn-matchboxes"
 FORMAT_VERSION = 1
-
-
-def copy_boxes(boxes: dict[str, Any]) -> dict[str, Any]:
-    """Checked boxes, copied box by box (HER's and HIM's lists of beads, MENACE's counts)."""
-    return {board: dict(beads) if isinstance(beads, dict) else list(beads) for board, beads in boxes.items()}
-
-
-#: The checked boxes of recent documents, by (learner class, game) and content.
-CHECKED_BOXES: CheckedOnce[dict[str, Any]] = CheckedOnce(copy_boxes)
 
 
 def check_header(payload: Any, where: str, game: str, kinds: Collection[str], kind: str) -> tuple[int, dict[str, Any]]:

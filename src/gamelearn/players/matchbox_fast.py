@@ -9,9 +9,7 @@ total), and learning changes the boxes the same way.  ``tests/test_matchbox_fast
 game for game.  What makes it fast is only that nothing is parsed, copied or searched during play:
 positions are integers, moves are precomputed successor indices, and Sharp's winning moves and the
 perfect player's best moves (``gamelearn.solve``: fastest win, slowest loss) are looked up.
-
-(numba was measured and does not pay here: a training is a few microseconds of Python a game, and
-the cost is the Mersenne Twister that keeps it game-for-game identical to play_game.)
+Plain Python: docs/performance.md says why it is not compiled.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from ..games import get_game
 from ..games.hexapawn import pawn_moves
 from ..solve import solve
 from .base import seat_seed
-from .matchbox import MENACE_BEADS, MENACE_REWARDS
+from .matchbox_beads import MENACE_BEADS, MENACE_REWARDS
 from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer
 
 OPPONENTS = ("random", "sharp", "perfect")

@@ -9,23 +9,20 @@ Every random choice (which untried move to expand, the random moves of a playout
 player's seeded ``rng``, so the same seed gives the same moves.  Games that can go on for ever
 (Teeko) cut a playout after ``PLAYOUT_PLY_CAP`` plies and count it as a draw.
 
-In the small games (tic-tac-toe, hexapawn) :meth:`MCTSPlayer.choose` and ``move_values`` search
-over the game's numbered positions (:mod:`gamelearn.players.mcts_graph`), in plain Python until
-the process has searched ``COMPILED_AFTER`` playouts, compiled with numba after
-(:mod:`gamelearn.players.mcts_kernels`); both draw from the same random stream with the same
-arithmetic, so they play the moves of :meth:`MCTSPlayer.search`, which stays the reference and
-serves every other game.
+:meth:`MCTSPlayer.search` is the search.  In the small games (tic-tac-toe, hexapawn), once a
+process has searched ``COMPILED_AFTER`` playouts, :meth:`MCTSPlayer.choose` and ``move_values``
+run it compiled (:mod:`gamelearn.players.mcts_kernels`): the same draws from the same generator
+and the same arithmetic, so the same moves for the same seed (docs/performance.md says why).
 """
 
 from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Hashable
-from typing import Any
+from typing import Any, Generic
 
 from ..games import Game
-from .base import Player
+from .base import Player, S
 from .registry import Option, PlayerKind, parse_int, register
 
 #: A random playout of a game that can cycle (Teeko) stops here and counts as a draw.
@@ -42,16 +39,16 @@ def parse_positive_float(text: str) -> float:
     return value
 
 
-class Node:
+class Node(Generic[S]):
     """A position in the search tree.  ``wins`` counts results for the side that moved into it."""
 
     __slots__ = ("state", "parent", "move", "children", "untried", "visits", "wins", "mover")
 
-    def __init__(self, game: Game[Any], state: Hashable, parent: Node | None, move: str | None) -> None:
+    def __init__(self, game: Game[S], state: S, parent: Node[S] | None, move: str | None) -> None:
         self.state = state
         self.parent = parent
         self.move = move
-        self.children: list[Node] = []
+        self.children: list[Node[S]] = []
         self.untried: list[str] = list(game.legal_moves(state))
         self.visits = 0
         self.wins = 0.0
@@ -60,7 +57,7 @@ class Node:
         self.mover = game.to_move(parent.state) if parent is not None else 1 - game.to_move(state)
 
 
-class MCTSPlayer(Player):
+class MCTSPlayer(Player[S]):
     """UCT with random playouts; ``playouts`` tree walks per move, exploration constant ``c``."""
 
     kind = "mcts"
@@ -70,7 +67,7 @@ class MCTSPlayer(Player):
         self.playouts = playouts
         self.exploration = c
 
-    def select_child(self, node: Node) -> Node:
+    def select_child(self, node: Node[S]) -> Node[S]:
         log_parent = math.log(node.visits)
         best = node.children[0]
         best_value = -math.inf
@@ -80,7 +77,7 @@ class MCTSPlayer(Player):
                 best, best_value = child, value
         return best
 
-    def rollout(self, state: Hashable) -> int | None:
+    def rollout(self, state: S) -> int | None:
         """The winner of a game finished with uniformly random moves (None: a draw or the ply cap)."""
         game = self.game
         plies = 0
@@ -91,7 +88,7 @@ class MCTSPlayer(Player):
             plies += 1
         return game.winner(state)
 
-    def search(self, state: Hashable) -> Node:
+    def search(self, state: S) -> Node[S]:
         """The root of a tree grown by ``playouts`` UCT walks from ``state``."""
         game = self.game
         root = Node(game, state, None, None)
@@ -105,7 +102,7 @@ class MCTSPlayer(Player):
                 node.children.append(child)
                 node = child
             winner = self.rollout(node.state)  # simulation
-            walker: Node | None = node
+            walker: Node[S] | None = node
             while walker is not None:  # backpropagation
                 walker.visits += 1
                 if winner is None:
@@ -115,28 +112,24 @@ class MCTSPlayer(Player):
                 walker = walker.parent
         return root
 
-    def root_statistics(self, state: Hashable) -> list[tuple[str, int, float]]:
-        """(move, visits, wins) of each root move the search expanded: over the state graph in a
-        small game (compiled once the process has searched enough to pay for numba), else by
-        :meth:`search`; the same figures either way."""
-        graph = small_game_graph(self.game)
-        number = None if graph is None else graph.index.get(state)
-        if graph is None or number is None:
-            root = self.search(state)
-            return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
-        if compiled_search_pays(self.playouts):
+    def root_statistics(self, state: S) -> list[tuple[str, int, float]]:
+        """(move, visits, wins) of each root move the search expanded: by :meth:`search`, or by
+        the compiled backend in a small game once it pays (:func:`compiled_search_pays`); the
+        same figures either way."""
+        if not self.game.facts.can_cycle and compiled_search_pays(self.playouts):
             from .mcts_kernels import root_statistics
-        else:
-            from .mcts_graph import root_statistics
-        expanded = root_statistics(graph, number, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP)
-        moves = graph.moves[number]
-        return [(moves[k], visits, wins) for k, visits, wins in expanded]
 
-    def move_values(self, state: Hashable) -> dict[str, tuple[int, float]]:
+            found = root_statistics(self.game, state, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP)
+            if found is not None:
+                return found
+        root = self.search(state)
+        return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
+
+    def move_values(self, state: S) -> dict[str, tuple[int, float]]:
         """Each root move's (visits, mean result for the side to move), after a search."""
         return {move: (visits, wins / visits) for move, visits, wins in self.root_statistics(state)}
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         moves = self.moves_to_choose_from(state)
         if len(moves) == 1:
             return moves[0]
@@ -148,20 +141,10 @@ class MCTSPlayer(Player):
         return best[0]
 
 
-def small_game_graph(game: Game[Any]) -> Any:
-    """The game's state graph (:mod:`gamelearn.players.mcts_graph`), or None for a game that
-    can cycle or is too large to lay out."""
-    if game.facts.can_cycle:
-        return None
-    from .mcts_graph import state_graph
-
-    return state_graph(game)
-
-
-#: Playouts searched in plain Python over state graphs, in this process.
+#: Playouts of small games searched in plain Python, in this process.
 _PLAYOUTS_IN_PYTHON = [0]
-#: After this many, searches run compiled: numba's import and the kernel's load from its cache
-#: cost 0.5-1 s of CPU, what the plain search takes for about 100,000 playouts of tic-tac-toe.
+#: After this many, a small game's searches run compiled (docs/performance.md: about what numba's
+#: import and the kernel's load cost).
 COMPILED_AFTER = 100_000
 
 
@@ -182,8 +165,7 @@ register(
         MCTSPlayer,
         "Monte Carlo tree search (UCT) with random playouts",
         options=(
-            # 1,000 playouts took 0.8 s a move in Teeko, 100,000 took 10 s in tic-tac-toe and 3 s in
-            # hexapawn on the 2-core machine: the limits keep a move under about a minute.
+            # the limits keep a move under about a minute (WORK_LIMIT; docs/performance.md)
             Option(
                 "playouts",
                 parse_int(1, 10_000_000),

@@ -1,61 +1,104 @@
-"""UCT for small games compiled with numba: :func:`gamelearn.players.mcts_graph.root_statistics`,
-step for step, over the same numbered positions held as arrays.
+"""The compiled backend of :class:`~gamelearn.players.mcts.MCTSPlayer`: UCT over a small game's
+numbered positions, compiled with numba.
 
-The kernel draws from the player's own ``random.Random``: it takes the Mersenne Twister's state
-(Matsumoto & Nishimura 1998) from ``rng.getstate()``, draws exactly as CPython's ``randrange(n)``
-and ``choice`` do (``getrandbits(n.bit_length())``, drawn again while not below ``n``), and hands
-the state back with ``rng.setstate``.  With the same arithmetic in the same order, the tree, the
-statistics and the move chosen are those of the Python search, and the generator is left where
-the Python search leaves it.
+A small game (one that cannot cycle and has at most ``MAX_STATES`` positions reachable from the
+start: tic-tac-toe's 5,478, hexapawn's) is laid out once as arrays: each position's successors in
+``legal_moves`` order, its winner and its side to move.  The kernel is
+:meth:`MCTSPlayer.search <gamelearn.players.mcts.MCTSPlayer.search>` step for step over those
+numbers, with the same arithmetic in the same order
+(``wins / visits + c * sqrt(log(parent visits) / visits)``, the first of equal values).
+
+It draws from the player's own ``random.Random``: the kernel is handed a block of the generator's
+next 32-bit words (``getrandbits(32 * n)``, word ``i`` in bits ``32 i`` to ``32 i + 31``) and
+turns them into numbers as CPython's ``randrange(n)`` and ``choice`` do (the top
+``n.bit_length()`` bits of a word, drawn again while not below ``n``).  Afterwards the generator
+is moved on by the words the search used, so the tree, the statistics, the move and the
+generator's state are those of the Python search (``tests/test_mcts_kernels.py``).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import weakref
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
 
+from ..games import Game
 from ..jit import njit
-from .mcts_graph import StateGraph
 
-_N = 624  # the Mersenne Twister's words of state
-_M = 397
-_UPPER = 0x80000000
-_LOWER = 0x7FFFFFFF
-_MATRIX = 0x9908B0DF
-_WORD = 0xFFFFFFFF
+#: A game with more reachable positions than this is searched through the rules' Python API.
+MAX_STATES = 50_000
+
+
+class StateGraph:
+    """A small game's reachable positions, numbered from the start as arrays:
+    ``successors[s, k]`` the position after the ``k``-th legal move of ``s`` (-1 past the last),
+    ``move_counts[s]`` (0: the game is over), ``winners[s]`` (-1: none), ``movers[s]`` the side to
+    move; ``index`` gives a position's number."""
+
+    def __init__(
+        self, index: dict[Hashable, int], successors: list[tuple[int, ...]], winners: list[int], movers: list[int]
+    ) -> None:
+        widest = max(1, max(len(found) for found in successors))
+        if widest > 127:
+            raise ValueError(f"{widest} moves in a position: untried moves are kept as int8")
+        self.index = index
+        self.successors = np.full((len(successors), widest), -1, np.int32)
+        for number, found in enumerate(successors):
+            self.successors[number, : len(found)] = found
+        self.move_counts = np.array([len(found) for found in successors], np.int32)
+        self.winners = np.array(winners, np.int8)
+        self.movers = np.array(movers, np.int8)
+
+
+#: Each game object's graph, kept as long as the game is (by the object, not its id, which a
+#: later game could reuse).
+_GRAPHS: weakref.WeakKeyDictionary[Any, StateGraph | None] = weakref.WeakKeyDictionary()
+
+
+def state_graph(game: Game[Any]) -> StateGraph | None:
+    """The game's reachable positions, laid out once per game object; None for a game that can
+    cycle or has more than ``MAX_STATES`` positions."""
+    if game not in _GRAPHS:
+        _GRAPHS[game] = None if game.facts.can_cycle else _build(game)
+    return _GRAPHS[game]
+
+
+def _build(game: Game[Any]) -> StateGraph | None:
+    start = game.initial()
+    index: dict[Hashable, int] = {start: 0}
+    order = [start]
+    successors: list[tuple[int, ...]] = []
+    for state in order:  # breadth first; ``order`` grows as it is read
+        found = []
+        for _, after in game.successors(state):
+            if after not in index:
+                index[after] = len(order)
+                order.append(after)
+                if len(order) > MAX_STATES:
+                    return None
+            found.append(index[after])
+        successors.append(tuple(found))
+    winners = [-1 if (winner := game.winner(state)) is None else winner for state in order]
+    return StateGraph(index, successors, winners, [game.to_move(state) for state in order])
 
 
 @njit()
-def _next_word(mt: Any, where: Any) -> int:
-    """The next 32-bit output of the generator ``mt`` (624 words) at position ``where[0]``, as
-    CPython's ``genrand_uint32``: the words are twisted when all have been used."""
-    if where[0] >= _N:
-        for kk in range(_N):
-            y = (mt[kk] & _UPPER) | (mt[(kk + 1) % _N] & _LOWER)
-            mt[kk] = mt[(kk + _M) % _N] ^ (y >> 1) ^ (_MATRIX if y & 1 else 0)
-        where[0] = 0
-    y = mt[where[0]]
-    where[0] += 1
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9D2C5680
-    y ^= (y << 15) & 0xEFC60000
-    y ^= y >> 18
-    return y & _WORD
-
-
-@njit()
-def _below(mt: Any, where: Any, n: int) -> int:
-    """A number in [0, n), as CPython's ``Random._randbelow_with_getrandbits(n)``, n < 2**32."""
+def _below(words: Any, used: Any, n: int) -> int:
+    """A number in [0, n) from the next words of ``words`` (``used[0]`` of them read so far), as
+    CPython's ``Random._randbelow_with_getrandbits(n)``, 0 < n < 2**32; -1 when the block runs out."""
     k = 0
     while (n >> k) > 0:
         k += 1
-    r = _next_word(mt, where) >> (32 - k)
-    while r >= n:
-        r = _next_word(mt, where) >> (32 - k)
-    return r
+    while used[0] < len(words):
+        r = np.int64(words[used[0]]) >> (32 - k)
+        used[0] += 1
+        if r < n:
+            return int(r)
+    return -1
 
 
 @njit()
@@ -68,14 +111,14 @@ def _uct(
     playouts: int,
     exploration: float,
     ply_cap: int,
-    mt: Any,
-    where: Any,
+    words: Any,
+    used: Any,
     root_visits: Any,
     root_wins: Any,
-) -> None:
+) -> bool:
     """``playouts`` UCT walks from ``root_state``; each root move's visits and wins (for the side
     to move at the root) into ``root_visits`` and ``root_wins``, indexed by the move's place in
-    ``legal_moves`` (0 visits: never expanded)."""
+    ``legal_moves`` (0 visits: never expanded).  False when ``words`` ran out first."""
     nodes = playouts + 1
     widest = successors.shape[1]
     state = np.empty(nodes, np.int32)
@@ -112,7 +155,9 @@ def _uct(
                     best_value = value
             node = best
         if untried_count[node] > 0:  # expansion: list.pop(randrange(len(untried)))
-            pick = _below(mt, where, untried_count[node])
+            pick = _below(words, used, untried_count[node])
+            if pick < 0:
+                return False
             k = untried[node, pick]
             for i in range(pick, untried_count[node] - 1):
                 untried[node, i] = untried[node, i + 1]
@@ -136,7 +181,10 @@ def _uct(
         while move_counts[position] > 0:
             if plies >= ply_cap:
                 break
-            position = successors[position, _below(mt, where, move_counts[position])]
+            pick = _below(words, used, move_counts[position])
+            if pick < 0:
+                return False
+            position = successors[position, pick]
             plies += 1
         if move_counts[position] == 0:
             winner = winners[position]
@@ -153,52 +201,41 @@ def _uct(
         child = children[0, i]
         root_visits[move[child]] = visits[child]
         root_wins[move[child]] = wins[child]
+    return True
 
 
-class GraphArrays:
-    """The graph as the kernel reads it: ``successors[s, k]`` (-1 past the last move),
-    ``move_counts[s]`` (0: over), ``winners[s]`` (-1: none), ``movers[s]``."""
-
-    def __init__(self, graph: StateGraph) -> None:
-        widest = max(1, max(len(found) for found in graph.successors))
-        if widest > 127:
-            raise ValueError(f"{widest} moves in a position: untried moves are kept as int8")
-        self.successors = np.full((len(graph.successors), widest), -1, np.int32)
-        for number, found in enumerate(graph.successors):
-            self.successors[number, : len(found)] = found
-        self.move_counts = np.array([len(found) for found in graph.successors], np.int32)
-        self.winners = np.array(graph.winners, np.int8)
-        self.movers = np.array(graph.movers, np.int8)
+#: The first block of random words a search is handed, per playout (tic-tac-toe's first move uses
+#: about 9 a playout over 1,000 playouts, fewer over more); a search that needs more is run again
+#: from the same generator state with twice as many.
+WORDS_PER_PLAYOUT = 12
 
 
 def root_statistics(
-    graph: StateGraph, number: int, rng: random.Random, playouts: int, exploration: float, ply_cap: int
-) -> list[tuple[int, int, float]]:
-    """(move's place in ``legal_moves``, visits, wins) of each root move expanded by ``playouts``
-    walks from position ``number``, drawing from ``rng`` and leaving it where the Python search
-    would; in the order of the moves."""
-    if graph.arrays is None:
-        graph.arrays = GraphArrays(graph)
-    arrays = graph.arrays
-    version, internal, gauss = rng.getstate()
-    mt = np.array(internal[:_N], np.int64)
-    where = np.array([internal[_N]], np.int64)
-    count = int(arrays.move_counts[number])
-    visits = np.zeros(count, np.float64)
-    wins = np.zeros(count, np.float64)
-    _uct(
-        arrays.successors,
-        arrays.move_counts,
-        arrays.winners,
-        arrays.movers,
-        number,
-        playouts,
-        exploration,
-        ply_cap,
-        mt,
-        where,
-        visits,
-        wins,
-    )
-    rng.setstate((version, (*mt.tolist(), int(where[0])), gauss))
-    return [(k, int(visits[k]), float(wins[k])) for k in range(count) if visits[k] > 0]
+    game: Game[Any], state: Hashable, rng: random.Random, playouts: int, exploration: float, ply_cap: int
+) -> list[tuple[str, int, float]] | None:
+    """(move, visits, wins) of each root move expanded by ``playouts`` UCT walks from ``state``, in
+    the order of the moves, drawing from ``rng`` and leaving it where
+    :meth:`MCTSPlayer.search <gamelearn.players.mcts.MCTSPlayer.search>` would; None where the
+    game or the position is not in a state graph (the caller searches through the rules)."""
+    graph = state_graph(game)
+    number = None if graph is None else graph.index.get(state)
+    if graph is None or number is None:
+        return None
+    count = int(graph.move_counts[number])
+    start = rng.getstate()
+    size = WORDS_PER_PLAYOUT * playouts + 1024
+    while True:
+        words = np.frombuffer(rng.getrandbits(32 * size).to_bytes(4 * size, "little"), np.uint32)
+        used = np.zeros(1, np.int64)
+        visits = np.zeros(count, np.float64)
+        wins = np.zeros(count, np.float64)
+        arrays = (graph.successors, graph.move_counts, graph.winners, graph.movers)
+        if _uct(*arrays, number, playouts, exploration, ply_cap, words, used, visits, wins):
+            break
+        rng.setstate(start)
+        size *= 2
+    rng.setstate(start)
+    if used[0]:
+        rng.getrandbits(32 * int(used[0]))  # the words the search used, and no more
+    moves = game.legal_moves(state)
+    return [(moves[k], int(visits[k]), float(wins[k])) for k in range(count) if visits[k] > 0]

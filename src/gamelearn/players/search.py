@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .base import Player
+from .base import Player, S
 from .evaluation import default_evaluation, evaluation
 from .registry import Option, PlayerKind, parse_int, register
 
@@ -30,7 +30,7 @@ def terminal_score(game: Game[Any], state: Hashable, player: int, ply: int) -> f
     return WIN_SCORE - ply if winner == player else -(WIN_SCORE - ply)
 
 
-class MinimaxPlayer(Player):
+class MinimaxPlayer(Player[S]):
     """Plays a move of best minimax value to ``depth`` plies; ties are broken at random (seeded)."""
 
     kind = "minimax"
@@ -44,7 +44,7 @@ class MinimaxPlayer(Player):
         self.evaluate = evaluation(game, eval_name)
         self.nodes = 0
 
-    def value(self, state: Hashable, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
+    def value(self, state: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
         """Negamax value of ``state`` for ``player``, the side to move there."""
         self.nodes += 1
         done = terminal_score(self.game, state, player, ply)
@@ -53,18 +53,20 @@ class MinimaxPlayer(Player):
         if depth == 0:
             score = self.evaluate(state)
             return score if player == 0 else -score
-        best = -float("inf")
-        for move in self.game.legal_moves(state):
-            score = self.child_score(self.game.play(state, move), player, depth - 1, ply + 1, alpha, beta)
+        game = self.game
+        best = -math.inf
+        for move in game.legal_move_tuple(state):
+            score = self.child_score(game.play(state, move), player, depth - 1, ply + 1, alpha, beta)
             if score > best:
                 best = score
             if self.pruning:
-                alpha = max(alpha, score)
+                if score > alpha:
+                    alpha = score
                 if alpha >= beta:
                     break
         return best
 
-    def child_score(self, child: Hashable, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
+    def child_score(self, child: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
         """The value for ``player`` of the position its move led to: negated when the other side
         moves there, as is; when ``player`` moves again (a drop round of Scarne's Alternate Game,
         where the chooser can choose twice in a row)."""
@@ -73,7 +75,7 @@ class MinimaxPlayer(Player):
             return self.value(child, player, depth, ply, alpha, beta)
         return -self.value(child, after, depth, ply, -beta, -alpha)
 
-    def scores(self, state: Hashable) -> dict[str, float]:
+    def scores(self, state: S) -> dict[str, float]:
         """Each legal move's value for the side to move (exact, with a full window)."""
         player = self.game.to_move(state)
         return {
@@ -81,7 +83,7 @@ class MinimaxPlayer(Player):
             for move in self.game.legal_moves(state)
         }
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         """A move of best value, drawn at random among the equal best.
 
         Each root move is searched with the window (just below the best so far, +inf): a worse
@@ -102,7 +104,7 @@ class MinimaxPlayer(Player):
         return self.rng.choice(ties)
 
 
-class AlphaBetaPlayer(MinimaxPlayer):
+class AlphaBetaPlayer(MinimaxPlayer[S]):
     """Minimax with alpha-beta pruning: the same values, fewer nodes."""
 
     kind = "alphabeta"
@@ -131,12 +133,11 @@ def can_force_win(game: Game[Any], state: Hashable, plies: int | None) -> bool:
     return False
 
 
-#: Sharp's deepest look in Teeko: a first move took 6 s at depth 8 on the 2-core machine, more than
-#: 200 s at depth 9.
+#: Sharp's deepest look in Teeko: a first move in well under a minute (docs/performance.md).
 SHARP_TEEKO_DEPTH = 8
 
 
-class SharpPlayer(Player):
+class SharpPlayer(Player[S]):
     """The classroom page's Sharp: whenever it can see a way to win however the other answers, it plays it;
     otherwise any move.  It looks ``depth`` plies ahead (default: to the end in hexapawn and
     tic-tac-toe, 3 plies in Teeko, whose tree has no end)."""
@@ -147,7 +148,7 @@ class SharpPlayer(Player):
         super().__init__(game, seed, depth=depth)
         self.horizon = depth if depth > 0 else (3 if game.facts.can_cycle else None)
 
-    def winning_moves(self, state: Hashable) -> list[str]:
+    def winning_moves(self, state: S) -> list[str]:
         player = self.game.to_move(state)
         wins = []
         for move in self.game.legal_moves(state):
@@ -168,7 +169,7 @@ class SharpPlayer(Player):
                 wins.append(move)
         return wins
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         moves = self.moves_to_choose_from(state)
         wins = self.winning_moves(state)
         return self.rng.choice(wins or moves)
@@ -178,8 +179,8 @@ def _depth(limits: tuple[tuple[str, int], ...]) -> Option:
     return Option("depth", parse_int(1, 12), 2, "plies to search before the evaluation takes over", limits=limits)
 
 
-# Teeko's tree is wide (25 placements, then up to 32 moves): a first move took 20 s at minimax
-# depth 4 and 14 s at alpha-beta depth 5 on the 2-core machine; one ply more is 20-30 times that.
+# Teeko's tree is wide (25 placements, then up to 32 moves): its depth limits keep a first move
+# under about a minute (WORK_LIMIT; docs/performance.md).
 _MINIMAX_OPTIONS = (
     _depth((("teeko", 4),)),
     Option(

@@ -3,9 +3,9 @@ and grade.  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a tab
 once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
 
 ``gamelearn.solve`` is this package and, called, this function: ``gamelearn.solve(game)`` and
-``import gamelearn.solve.kernels`` both work (the package's module class forwards a call to
-:func:`solve`; the function cannot simply be bound in its place, as it was once, because Python then
-finds no package under the name when a submodule is imported).
+``import gamelearn.solve.kernels`` both work.  The package's module class forwards a call to
+:func:`solve` (a module is callable only through its class; binding the function in the package's
+place would leave Python no package under the name when a submodule is imported).
 
 This layer imports only the rules (gamelearn.games), gamelearn.paths, gamelearn.jit, numpy and numba.
 """
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 _CACHE: dict[str, Solution] = {}
 
 
-def solve(game: Game | str, **options: Any) -> Solution:
+def solve(game: Game[Any] | str, **options: Any) -> Solution:
     """The exact solution of ``game``.
 
     ``game`` is a game or a spec (``"teeko:goals=advanced"``): each form of Teeko has its own table.
@@ -72,7 +72,7 @@ def solve(game: Game | str, **options: Any) -> Solution:
 class _CallablePackage(types.ModuleType):
     """The package ``gamelearn.solve``, callable as the function :func:`solve` of the public API."""
 
-    def __call__(self, game: Game | str, **options: Any) -> Solution:
+    def __call__(self, game: Game[Any] | str, **options: Any) -> Solution:
         return solve(game, **options)
 
 

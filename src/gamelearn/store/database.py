@@ -1,6 +1,7 @@
 """The SQLite file under the store: opening it (checked writable, or read-only), reading it whole,
 and the transactions every write runs in, each failure named by its real cause
-(:mod:`gamelearn.store.failures`).  The tables' reads and writes are :class:`gamelearn.store.db.Store`'s."""
+(:mod:`gamelearn.store.failures`).  The tables' reads and writes are
+:class:`gamelearn.store.store.Store`'s."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ CREATE TABLE IF NOT EXISTS chart_starts (
     owner TEXT NOT NULL, learner TEXT NOT NULL, game TEXT NOT NULL, after_record INTEGER NOT NULL,
     PRIMARY KEY (owner, learner, game));
 """
-#: Before chart_starts, a chart's reset was kept as a learner of this kind named LEARNER-GAME.
+#: A chart's reset in a store written without chart_starts: a learner of this kind named
+#: LEARNER-GAME, moved into chart_starts when the store is opened.
 _OLD_CHART_RESET_KIND = "web-chart-reset"
 
 

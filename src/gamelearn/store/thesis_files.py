@@ -52,10 +52,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .files import AtomicFile, open_regular_file
-
-# re-exported: store.thesis_memories and older callers import it from here
-from .files import atomic_write_bytes as atomic_write_bytes
+from .files import AtomicFile, atomic_write_bytes, open_regular_file
 
 RECORD_BYTES = 33
 BOARD_DIGITS = 25

@@ -28,7 +28,6 @@ from .thesis_files import (
     STAT_FIELDS,
     Entry,
     ThesisFormatError,
-    atomic_write_bytes,
     format_memory,
     format_stat,
     iter_memory_entries,
@@ -43,7 +42,7 @@ from .thesis_files import (
 )
 
 if TYPE_CHECKING:
-    from .db import Store
+    from .store import Store
 
 #: The store keeps the console's score as a learner payload of this kind (nine counts).
 STAT_KIND = "thesis-stat"
@@ -62,11 +61,6 @@ STAT_FIELD_NAMES = (
     "program second: lost",
 )
 
-# Names this module has always offered, now thesis_files' own functions.
-read_stat_counts = read_stat
-write_stat_counts = write_stat
-write_memory_entries = write_memory
-
 __all__ = [
     "MAX_COUNT",
     "RECORD_BYTES",
@@ -80,7 +74,6 @@ __all__ = [
     "MemorySummary",
     "ThesisFormatError",
     "add_to_stat",
-    "atomic_write_bytes",
     "export_memory",
     "export_stat",
     "format_memory",
@@ -91,13 +84,10 @@ __all__ = [
     "parse_memory_entries",
     "parse_stat",
     "read_memory_entries",
-    "read_stat_counts",
     "resolve_memory",
     "save_stat",
     "summarize",
     "swap_sides",
-    "write_memory_entries",
-    "write_stat_counts",
 ]
 
 
@@ -246,7 +236,7 @@ class MemoryRef:
         """Write the memory back: a file whole and atomically, the store's entry by its changes."""
         if self.path is not None:
             if changes:  # the original rewrote the file only when it learned something
-                write_memory_entries(entries, self.path)
+                write_memory(entries, self.path)
         elif self.name is not None and (changes or self.created):
             if self.created:
                 store.save_memory(self.name, list(entries))

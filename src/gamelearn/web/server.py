@@ -2,7 +2,7 @@
 
 uvicorn closes a keep-alive connection that stays idle after an answer (``timeout_keep_alive``),
 but a connection that never finishes its request's headers, or sends nothing at all, it keeps for
-ever: 20,000 of them took every file descriptor.  :class:`GuardedH11` adds the two bounds it lacks:
+ever, so enough of them take every file descriptor.  :class:`GuardedH11` adds the two bounds it lacks:
 
 * a connection has ``header_timeout`` seconds to send a whole request head (from its first byte,
   or from the connection), else it is closed;

@@ -11,15 +11,13 @@ from dataclasses import dataclass, field
 DEFAULT_WORK_BOUNDS: dict[str, dict[str, int]] = {
     "playouts": {"teeko": 10_000, "hexapawn": 20_000, "tictactoe": 20_000},
     "depth": {"teeko": 4, "hexapawn": 12, "tictactoe": 12},
-    # az's search (issue 26): 10,000 simulations took 19-27 s a move; 256 is eight times its default.
+    # az's search: 256 simulations is eight times its default (docs/performance.md, the web's bounds)
     "simulations": {"teeko": 256, "hexapawn": 256, "tictactoe": 256},
 }
 
 #: Up to these values a player's move is ordinary work and goes in the ordinary lane; above any of
 #: them, or for a kind of HEAVY_KINDS, it queues in the heavy lane (WebSettings.heavy_workers).
-#: Measured on the 2-core machine, an opening move: Teeko mcts 2,000 playouts 0.6 s, alpha-beta
-#: depth 3 0.06 s (depth 4: seconds); tic-tac-toe mcts 20,000 playouts 0.27 s, minimax depth 6
-#: 0.16 s and depth 12 0.41 s; hexapawn minimax depth 12 1 ms.
+#: An ordinary move takes well under a second (docs/performance.md, the web's bounds).
 DEFAULT_ORDINARY_WORK: dict[str, dict[str, int]] = {
     "playouts": {"teeko": 500, "hexapawn": 5_000, "tictactoe": 5_000},
     "depth": {"teeko": 2, "hexapawn": 12, "tictactoe": 6},

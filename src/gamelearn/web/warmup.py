@@ -1,17 +1,17 @@
 """Players made once in the background when the server starts, so that the first person to seat
-one does not wait for it.  ``az``'s first move after a start took 27 to 46 s: making its network
-and compiling its search (JAX).  Made and played once here, its compiled code is in the process
-(and in JAX's compilation cache in the data directory, players/az/cache.py, for the next start).
+one does not wait for it.  ``az``'s first move after a start makes its network and compiles its
+search (JAX), tens of seconds (docs/web.md).  Made and played once here, its compiled code is in
+the process (and in JAX's compilation cache in the data directory, players/az/cache.py, for the
+next start).
 Its progress is public (``GET /api/warm-up``), so the page can say "az is loading its network"
 while it is not ready.
 
 :func:`settle` is what `gamelearn serve` does before it listens: every player module imported
 and the matchbox tables built (what the first game started would do), then all of it kept out
 of the garbage collector's full passes (``gc.freeze``).  A full pass walks every object the
-process holds; with numba, FastAPI and the tables loaded that took 50 to 120 ms on the 2-core
-machine, during which no request moved: the 8-client benchmark saw every client's move stall
-100 ms at once, once or twice a run.  Frozen, those objects are never walked again (they live as
-long as the process anyway); what requests make later is collected as before.
+process holds, and no request moves meanwhile (docs/web.md measures it).  Frozen, those objects
+are never walked again (they live as long as the process anyway); what requests make later is
+collected as usual.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def settle() -> None:
 
 def _thesis_into_moving_phase(plies: int = 12) -> None:
     """The thesis program plays itself past the drops: its numba kernels (search, heuristics)
-    are loaded on its first move of the moving phase, 0.4 s in which no request moved.  An
+    are loaded on its first move of the moving phase, time in which no request would move.  An
     unnamed player: nothing is kept."""
     if "teeko" not in GAME_NAMES:
         return

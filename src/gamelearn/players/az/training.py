@@ -67,8 +67,8 @@ SETTINGS: dict[str, Settings] = {
     # 8 root actions for 16 simulations: the best two get four visits each, so self-play looks at a
     # reply and the answer to it (a threat two plies ahead), where 16 of 16 visited each child once.
     # Busy slots, 32 plies a batch: about the positions a batch of whole games gave (its games last
-    # 27-40 plies), so the 8 gradient steps a batch see as many new positions as before, for about
-    # half the search.
+    # 27-40 plies), so the 8 gradient steps a batch see as many new positions as whole games give,
+    # for about half the search.
     "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6, considered=8, plies_per_batch=32),
 }
 

@@ -13,7 +13,7 @@ The C's make-four and block-four know two patterns a row or column (cells 0-2 he
 cells 2-4 held, target 1), the same on the diagonals, and the 2x2 squares: a four completed on an
 end cell, three on cells 1-3, or a gap inside the line are never tried.  Fixed mode (fix 15) then
 tries every goal of the form being played (``goals``, the game's own list) with three held and the
-fourth cell free, in the list's order, so a position the C's patterns handle plays as before.
+fourth cell free, in the list's order, so a position the C's patterns handle plays as in the original.
 
 The random picks draw ``value mod 4`` (13, 11, 33, 31 or 12, 21, 23, 32) until the cell is free;
 the coin draws once, before any test.  When all four cells of a pick are taken the original never
