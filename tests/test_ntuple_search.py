@@ -153,7 +153,7 @@ def test_a_frozen_learner_plays_the_search_and_one_in_training_does_not() -> Non
     state = random_positions(1, seed=13, low=10)[0]
     frozen = gamelearn.make_player(GAME, "ntuple:train=off,search=2", seed=0)
     frozen.trainer.weights = weights
-    assert frozen.spec() == "ntuple:search=2,train=off"
+    assert frozen.spec == "ntuple:search=2,train=off"
     assert frozen.choose(state) == TeekoSearch(GAME, frozen.trainer).search(state, depth=2).move
     raw = gamelearn.make_player(GAME, "ntuple:train=off,search=0", seed=0)
     raw.trainer.weights = weights

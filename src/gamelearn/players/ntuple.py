@@ -6,16 +6,14 @@ The network is a set of weight tables, one per n-tuple of squares, read on every
 of a position (:mod:`.ntuple_layout`); its value is the chance that the side that has just moved
 into the position wins.  To move, the player scores each legal move by the value of the position
 it leads to (a finished game by its result) and plays a best one, ties broken at random
-(``search=0`` or ``1``: the raw network).  On tic-tac-toe and hexapawn ``search=2`` or ``3`` looks
-two or three plies ahead over the same values (negamax: the opponent is taken to pick what is best
-for it).  On Teeko the search is alpha-beta with iterative deepening, a transposition table, moves
-ordered by the learnt values and extensions for a four to make or to stop (:mod:`.ntuple_search`):
-``search=D`` searches D plies (stopping at :data:`MOVE_SECONDS` of wall-clock time if not done),
-``search=1s`` or ``250ms`` as deep as that time allows, and ``nodes=N`` caps the positions it
-visits a move.  Only a frozen learner (``train=off``: graded, in a tournament) searches: one in
-training plays its learnt values one ply deep, the policy whose values its TD(lambda) learns; Teeko's default (:data:`DEFAULT_SEARCH`) was chosen on the validation suite
-``teeko-val-v1`` (docs/ntuple.md).  While it trains it explores with a random move with
-probability epsilon; frozen (``train=off``) it never does.
+(``search=0`` or ``1``: the raw network); ``search=2`` or ``3`` looks that many plies ahead by
+negamax over the same values.  While it trains it explores with a random move with probability
+epsilon; frozen (``train=off``) it never does.  A frozen Teeko learner searches with alpha-beta,
+iterative deepening, a transposition table, moves ordered by the learnt values and extensions for
+a four to make or to stop (:mod:`.ntuple_search`): ``search=D`` plies (at most
+:data:`MOVE_SECONDS` of wall-clock time), ``search=1s`` or ``250ms``, ``nodes=N`` positions at
+most; the default (:data:`DEFAULT_SEARCH`) is chosen on ``teeko-val-v1`` (docs/ntuple.md).  In
+training it plays one ply deep, the policy whose values its TD(lambda) learns.
 
 Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
 with one network, and learns online after every ply; alpha and epsilon decay from the spec's
@@ -26,9 +24,9 @@ TD(lambda) over a game played against anyone, for the side or sides it played.  
 choice is seeded: self-play batch ``k`` seeds numba's generator from (seed, k), the player's own
 choices use its ``rng``, so the same seed trains the same weights.
 
-The knowledge is the weights (float32, zlib-compressed, base64), with TCL its per-weight sums, the
-layout's name and the training counters, one JSON value, which the keeper stores under ``GAME/NAME``; a training resumed from it goes on from
-the same weights and the same point of the schedules.
+The knowledge is the weights (float32, zlib, base64), with TCL its per-weight sums, the layout's
+name and the training counters: one JSON value (``GAME/NAME`` in the store), from which training
+resumes with the same weights at the same point of the schedules.
 """
 
 from __future__ import annotations
@@ -248,8 +246,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         self.search = max(1, plies or 1) if game.name != "teeko" else 1
         #: Teeko's search: (plies, seconds) or None for the raw network; its nodes cap
         self.budget = (plies, seconds) if game.name == "teeko" and searches(spelling) else None
-        self.nodes = nodes
-        self.search_spelling = spelling
+        self.nodes, self.search_spelling = nodes, spelling
         self.trainer = Trainer(game, 0 if seed is None else seed, settings, chosen)
         self._searcher: TeekoSearch | None = None
 
