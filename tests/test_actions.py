@@ -10,6 +10,7 @@ import random
 import pytest
 
 import gamelearn
+from extras import need
 from gamelearn.games.actions import KNIGHT_DIRECTIONS, TEEKO_DIRECTIONS, codec_for
 from test_interning import every_position
 
@@ -63,6 +64,8 @@ def test_a_number_that_names_no_move_is_refused() -> None:
 
 
 def test_the_interfaces_read_the_one_numbering() -> None:
+    need("envs", "gymnasium")
+    need("envs", "pettingzoo")
     from gamelearn.envs import actions as env_actions
     from gamelearn.games import actions
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
+
+from extras import need
+
+jax = need("neural", "jax")
+need("neural", "mctx")
+import jax.numpy as jnp
 
 import gamelearn
 from gamelearn.players.az.network import NetworkShape, make_network

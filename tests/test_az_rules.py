@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import random
 
-import jax
 import numpy as np
 import pytest
+
+from extras import need
+
+jax = need("neural", "jax")
 
 from gamelearn.games import get_game
 from gamelearn.players.az.rules import action_moves, rules_for

@@ -9,6 +9,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from extras import need
+
+jax = need("neural", "jax")
+
 import gamelearn
 from gamelearn.players.az.rules import rules_for
 from gamelearn.players.az.training import Settings, Trainer

@@ -26,13 +26,21 @@ def errors(output: str) -> list[str]:
     return [line.split(" to move: ")[-1] for line in output.splitlines() if "illegal move" in line]
 
 
+def test_an_empty_line_or_help_at_the_prompt_points_to_the_question_mark() -> None:
+    result = play("tictactoe", ["", "help", "4", "0", "1", "2", "7"])
+    assert result.exit_code == 0, result.output
+    pointers = [line for line in result.output.splitlines() if "? (legal moves)" in line]
+    assert len(pointers) == 3  # once at the start, then for the empty line and for help
+    assert "illegal move" not in result.output and "X (Player 1) wins after 5 plies" in result.output
+
+
 def test_tictactoe_bad_input_gets_one_line_and_a_new_prompt_and_changes_nothing() -> None:
-    bad = ["4", "x", "9", "", "44", "-1", "[/red]"]
+    bad = ["4", "x", "9", "44", "-1", "[/red]"]
     result = play("tictactoe", ["4", *bad, "0", "1", "2", "7"])
     assert result.exit_code == 0, result.output
     lines = errors(result.output)
     assert len(lines) == len(bad)
-    reasons = ["occupied", "not a tic-tac-toe move", "off the board", "not a", "not a", "not a", "not a"]
+    reasons = ["occupied", "not a tic-tac-toe move", "off the board", "not a", "not a", "not a"]
     for line, move, reason in zip(lines, bad, reasons, strict=True):
         assert line.startswith(f"illegal move {move!r}: ") and reason in line
     # X 4 1 7 make the middle column: had a bad input changed the position, this would not be the end

@@ -17,6 +17,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
+from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments import runners
 from gamelearn.games import get_game
@@ -99,7 +100,10 @@ def test_quiet_leaves_the_result_and_off_a_terminal_progress_is_four_lines() -> 
     args = ["grade", "tictactoe", "random", "--workers", "1"]
     told = runner.invoke(app, args)
     progress = [line for line in told.stderr.splitlines() if line.startswith("positions: ")]
-    assert [line.split(" (")[0] for line in progress] == [f"positions: {p}%" for p in (25, 50, 75, 100)]
+    # a line as each quarter is passed, saying the share then done (a chunk of work may pass it)
+    shares = [int(line.split(" (")[0].removeprefix("positions: ").removesuffix("%")) for line in progress]
+    assert len(shares) == 4 and shares[-1] == 100
+    assert all(25 * quarter <= share < 25 * quarter + 25 for quarter, share in enumerate(shares[:3], start=1))
     assert "\x1b" not in told.output
     quiet = runner.invoke(app, [*args, "--quiet"])
     assert quiet.exit_code == 0 and quiet.stderr == ""
@@ -163,6 +167,7 @@ def test_at_a_terminal_the_prompt_has_readline_history() -> None:
 
 @pytest.mark.slow  # a Dask scheduler
 def test_a_dask_scheduler_without_workers_is_named_in_bounded_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    need("dask", "distributed")
     from dask.distributed import LocalCluster
 
     monkeypatch.setattr(runners, "DASK_WORKER_WAIT", 1.0)

@@ -243,3 +243,12 @@ def test_the_winning_squares_are_the_winners_own_goal(name: str) -> None:
         elif game.name == "teeko":
             shapes = {"line", "block", "corners"} if "goals=advanced" in game.spec else {"line", "block"}
             assert len(squares) == 4 and teeko_goal_shape(squares) in shapes
+
+
+@pytest.mark.parametrize("name", [*gamelearn.game_names(), "teeko:goals=advanced,steps=knight"])
+def test_every_game_found_keeps_the_contract_as_check_game_checks_it(name: str) -> None:
+    """The checks ``gamelearn check-game`` runs (gamelearn.games.contract), over every game found:
+    the built-in ones and every game installed with an entry point."""
+    from gamelearn.games.contract import problems
+
+    assert problems(get_game(name)) == []

@@ -6,8 +6,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pyspiel
 import pytest
+
+from extras import need
+
+pyspiel = need("peers", "pyspiel")
+need("peers", "easyAI")
 from easyAI import Human_Player
 from easyAI.games.Hexapawn import Hexapawn as EasyHexapawn
 

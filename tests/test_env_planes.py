@@ -3,6 +3,11 @@ moves they are made from, and never shared between callers."""
 
 from __future__ import annotations
 
+from extras import need
+
+need("envs", "gymnasium")
+need("envs", "pettingzoo")
+
 import gamelearn
 from gamelearn.envs.actions import codec_for
 from gamelearn.envs.aec import legal_mask, planes

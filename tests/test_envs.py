@@ -7,9 +7,13 @@ import pickle
 import random
 import warnings
 
-import gymnasium
 import numpy as np
 import pytest
+
+from extras import need
+
+gymnasium = need("envs", "gymnasium")
+need("envs", "pettingzoo")
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from extras import need
+
+need("envs", "gymnasium")
+need("envs", "pettingzoo")
+
 from gamelearn import get_game
 from gamelearn.envs import SingleAgentEnv, codec, raw_env
 from gamelearn.match import End, play_game

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from extras import need
 from gamelearn import get_game
 from gamelearn.cli.main import app
 from gamelearn.solve.table import open_table
@@ -101,6 +102,8 @@ def test_the_web_api_lists_the_options_and_plays_a_form(isolated_home: Path) -> 
 
 
 def test_the_environments_play_every_kind_of_form() -> None:
+    need("envs", "gymnasium")
+    need("envs", "pettingzoo")
     from pettingzoo.test import api_test
 
     from gamelearn.envs import SingleAgentEnv, codec_for, env

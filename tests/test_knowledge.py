@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import gamelearn
+from extras import needs
 from gamelearn.keeper import Keeper
 from gamelearn.players.knowledge import Learner
 from gamelearn.store.store import Store
@@ -24,7 +25,7 @@ LEARNERS = [
     ("hexapawn", "td", "random"),
     ("teeko", "td:epsilon=0.3", "random"),
     ("teeko", "thesis", "random"),
-    pytest.param("tictactoe", "az:simulations=4", "random", marks=pytest.mark.slow),  # JAX
+    pytest.param("tictactoe", "az:simulations=4", "random", marks=[pytest.mark.slow, needs("neural", "jax")]),
     ("tictactoe", "ntuple", "random"),
     pytest.param("teeko", "ntuple:search=2", "random", marks=pytest.mark.slow),  # a 2-ply search a move
 ]

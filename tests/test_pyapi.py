@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gamelearn
+from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments import api
 from gamelearn.experiments.api_frames import PANDAS_MISSING
@@ -68,6 +69,7 @@ def test_the_command_renders_the_same_tournament_as_the_api(small_tournament: To
 
 
 def test_results_become_dataframes_with_one_row_per_item(small_tournament: TournamentResult) -> None:
+    need("pandas", "pandas")
     standings = small_tournament.to_dataframe()
     assert list(standings["spec"]) == ["random", "perfect", "sharp"]
     assert list(standings["wins"] + standings["draws"] + standings["losses"]) == [8, 8, 8]
@@ -87,6 +89,7 @@ def test_without_pandas_to_dataframe_says_so_in_one_line(
 
 
 def test_grade_is_still_a_list_of_reports_and_a_table_too() -> None:
+    need("pandas", "pandas")
     grades = gamelearn.grade("tictactoe", ["perfect", "random"])
     assert isinstance(grades, list) and [r.spec for r in grades] == ["perfect", "random"]
     assert (grades[0].keeps, grades[0].blunders) == (1.0, 0.0)  # perfect play keeps every value
@@ -96,6 +99,7 @@ def test_grade_is_still_a_list_of_reports_and_a_table_too() -> None:
 
 
 def test_curves_from_python_with_progress_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    need("pandas", "pandas")
     result = gamelearn.curves("hexapawn", ["her"], games=6, every=3, seeds=2, eval_games=2, workers=1, progress=True)
     lines = capsys.readouterr().out.splitlines()
     assert lines == [line for line in lines if line.startswith("curves: ")] and len(lines) == 2  # 50%, 100%
@@ -186,6 +190,7 @@ def test_dask_workers_games_are_heard_once_even_from_a_rerun_pair() -> None:
         client.handler((1.0, [0, game]))
     counter.finish(0, 4)  # the result: one game not heard
     client.handler((2.0, [0, 3]))  # the dead worker's late event: dropped
+    need("dask", "distributed")
     counter.queue.put((0, 3))  # a put outside any Dask worker does nothing
     counter.close()
     assert heard == [1, 1, 1, 1]

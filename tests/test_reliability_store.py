@@ -172,6 +172,8 @@ def test_a_damaged_store_is_named_damaged_by_every_command_before_its_work(tmp_p
         line = one_error_line(result)
         assert f"the store {home / 'gamelearn.sqlite3'} is damaged (" in line, (args, line)
         assert "games" not in result.stdout and "plays" not in result.stdout, args  # before any game
+        if args[0] == "play":
+            assert result.stdout == "", result.stdout  # not even the players line: the error is the only one
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="a folder that cannot be made: Linux's /proc")

@@ -61,3 +61,14 @@ def test_a_corrupt_teeko_table_is_never_used(isolated_home: Path) -> None:
     assert code == 2 and "another game or format" in err
     code, _, err = run("solve", "teeko", "--stats")
     assert code == 2
+
+
+def test_a_huge_argument_is_quoted_by_a_short_prefix_only() -> None:
+    # A pasted paragraph where a move, a game or an option's value goes: the line names it by its
+    # first 40 characters and its length, never echoes it whole.
+    huge = "x" * 10_000
+    for args in (("analyze", "tictactoe", huge), ("analyze", huge), ("analyze", f"teeko:goals={huge}")):
+        code, out, err = run(*args)
+        assert code == 2 and out == "", err
+        (line,) = err.strip().splitlines()
+        assert "'" + "x" * 40 + "…' (10,000 characters)" in line and len(line) < 300, line

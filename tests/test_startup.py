@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from extras import need
 from gamelearn.games import get_game
 from gamelearn.players import registry
 
@@ -93,6 +94,8 @@ def test_a_pettingzoo_environment_loads_no_players_keeper_or_store() -> None:
     """The AEC environment needs the rules and the action numbers: the single-agent environment's
     opponents (players), keeper and store (sqlite3) come only with it, and its Gymnasium ids are
     registered all the same."""
+    need("envs", "gymnasium")
+    need("envs", "pettingzoo")
     modules = imported_after(
         "import random\n"
         "from gamelearn.envs.aec import raw_env\n"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from extras import need
 from gamelearn.experiments import thesis_experiment as te
 
 pytestmark = pytest.mark.slow  # the thesis experiment: batches of games, a Dask cluster
@@ -65,6 +66,7 @@ def test_tiny_experiment_structure_and_determinism(thesis_data: Path, tmp_path: 
 
 
 def test_the_dask_runner_gives_the_same_runs(thesis_data: Path):
+    need("dask", "distributed")
     config = tiny(thesis_data, seeds=1, chart_steps=1)
     assert outcomes(te.run_experiment(tiny(thesis_data, seeds=1, chart_steps=1, dask="local"))) == outcomes(
         te.run_experiment(config)

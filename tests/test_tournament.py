@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gamelearn
+from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments.tournament import (
     GRADES,
@@ -56,6 +57,7 @@ def independent_grade(game: gamelearn.Game, outcome, state, move: str) -> str:
     return "keeps"
 
 
+@pytest.mark.slow  # a graded tournament: every move of every game against the perfect player
 @pytest.mark.parametrize("game_name", ["tictactoe", "hexapawn"])
 def test_perfect_never_loses_what_it_can_hold_and_every_move_grades_best(game_name: str) -> None:
     # Two randoms, so that random also meets won positions it can throw away (perfect never hands
@@ -98,6 +100,7 @@ def test_grades_agree_with_an_independent_negamax(game_name: str) -> None:
     assert [s.grades for s in result.standings] == [totals[i] for i in range(len(specs))]
 
 
+@pytest.mark.slow  # every game of a tournament replayed
 def test_every_game_replays_with_play_game_and_learners_replay_in_order() -> None:
     game = gamelearn.get_game("tictactoe")
     specs = ["random", "mcts:playouts=20", "menace"]
@@ -145,6 +148,7 @@ def test_runners_give_identical_results() -> None:
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
     processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
     assert processes == alone
+    need("dask", "distributed")
     heard: list[int] = []
     on_dask = run_tournament(**arguments, workers=2, dask="local", progress=heard.append)  # type: ignore[arg-type]
     assert on_dask == alone

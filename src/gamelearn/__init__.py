@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .experiments.api import curves, grade, tournament, train
     from .experiments.suites import get_suite
-    from .games import GAME_NAMES, Game, IllegalMove, get_game
+    from .games import CONTRACT_VERSION, GAME_NAMES, Game, GameFacts, IllegalMove, game_names, get_game, register_game
     from .games.record import End, GameRecord
     from .keeper import Keeper, load_player
     from .match import Match
@@ -39,8 +39,12 @@ __version__ = "0.1.0"
 #: its own (``play_game`` is the play layer's :func:`gamelearn.play.play_and_keep`, the game that
 #: keeps its learners' lessons).  ``solve`` is the package itself.
 _LAZY: dict[str, str | tuple[str, str]] = {
+    "CONTRACT_VERSION": ".games",
     "GAME_NAMES": ".games",
     "Game": ".games",
+    "GameFacts": ".games",
+    "game_names": ".games",
+    "register_game": ".games",
     "IllegalMove": ".games",
     "get_game": ".games",
     "Keeper": ".keeper",
@@ -78,21 +82,25 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "CONTRACT_VERSION",
     "GAME_NAMES",
     "End",
     "Game",
+    "GameFacts",
     "GameRecord",
     "IllegalMove",
     "Keeper",
     "Match",
     "Player",
     "curves",
+    "game_names",
     "get_game",
     "get_suite",
     "grade",
     "load_player",
     "make_player",
     "play_game",
+    "register_game",
     "solve",
     "tournament",
     "train",

@@ -14,6 +14,12 @@ game writes only those it changed.  A thesis player given a memory.m *path* read
 never writes it.  The keeper asks every format the same questions.
 
 A learner made with ``train=off`` is frozen: it is loaded, never written.
+
+A training run rewrites its learner whole (weights cannot be merged as counts can), so it holds
+the name (:meth:`Keeper.writing_whole`): a second trainer is refused, and so is every lesson for
+that learner from elsewhere (a ``play``, the web page's games and training), before the game
+begins (:meth:`Keeper.attach_once`) and again inside the lesson's own transaction, in one line
+(:class:`LearnerInTraining`).  No lesson is accepted and then written over.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .knowledge_formats import KeptKnowledge, KnowledgeFile, kept_knowledge, knowledge_file
 from .players.knowledge import Kept, Learner
+from .store.failures import StoreError
 from .store.files import FileInUseError, FileLock
 from .store.store import Store
 
@@ -41,10 +48,28 @@ S = TypeVar("S", bound=Hashable)
 #: A learner of any game and format, as the keeper holds them side by side.
 AnyLearner = Learner[Any, Any]
 
-__all__ = ["LOCAL_OWNER", "Kept", "Keeper", "default_keeper", "keeper_for", "load_player", "reading_keeper"]
+__all__ = [
+    "LOCAL_OWNER",
+    "Kept",
+    "Keeper",
+    "LearnerInTraining",
+    "default_keeper",
+    "keeper_for",
+    "load_player",
+    "reading_keeper",
+]
 
 #: The store's owner for the command line and the Python API (the web app uses each browser's id).
 LOCAL_OWNER = "local"
+
+
+class LearnerInTraining(ValueError):
+    """A lesson for a learner that a training run holds (:meth:`Keeper.writing_whole`): refused,
+    since the run's next keep writes its own copy over whatever else was learnt meanwhile."""
+
+    def __init__(self, learner: AnyLearner) -> None:
+        name = getattr(learner, "name", None) or learner.keep_name()
+        super().__init__(f"{learner.kind} {name!r} is being trained; play it frozen with train=off or wait")
 
 
 class Keeper:
@@ -105,8 +130,13 @@ class Keeper:
 
     def attach_once(self, player: object) -> bool:
         """:meth:`attach`, the first time this keeper sees ``player`` only: a learner it keeps
-        already holds the latest knowledge after each game, so a match need not reload it."""
-        if not isinstance(player, Learner) or player in self._attached:
+        already holds the latest knowledge after each game, so a match need not reload it.  A
+        learner that would learn while a training run holds its name is refused here, before the
+        game begins (:class:`LearnerInTraining`)."""
+        if not isinstance(player, Learner):
+            return False
+        self.check_not_in_training(player)
+        if player in self._attached:
             return False
         loaded = self.attach(player)
         self._attached.add(player)
@@ -123,6 +153,15 @@ class Keeper:
     def describe_slot(self, learner: AnyLearner) -> str:
         kept = self.kept(learner)
         return f"{learner.kind} {learner.keep_name()!r} in the store" if kept is None else kept.describe()
+
+    def check_not_in_training(self, learner: AnyLearner) -> None:
+        """Refuse (:class:`LearnerInTraining`) a learner that trains, is kept under a name, and is
+        held by a training run (:meth:`writing_whole`) of any process, this one included."""
+        name = learner.keep_name()
+        if name is None or not learner.trains or not self.is_kept(learner):
+            return
+        if self.store.lease_holder(learner.keep_kind(), name, owner=self.owner) is not None:
+            raise LearnerInTraining(learner)
 
     # Keeping ---------------------------------------------------------------------------------
 
@@ -161,6 +200,7 @@ class Keeper:
                 if kept is None or not kept.writable:
                     results.append(_learn_in_memory(player, side, records))
                     continue
+                self.check_not_in_training(player)  # a run that began during the game: inside the write lock
                 try:
                     stored = kept.load()
                     before = player.knowledge() if stored is None else player.load_checked(stored)
@@ -198,7 +238,13 @@ class Keeper:
         line (ValueError) when another process holds it: of two trainers of one name the second
         is refused, instead of the last writer silently undoing the first one's work.  An
         exclusive ``flock`` on a lock file beside the store, which the kernel releases when its
-        process dies (SIGKILL included), so a crash never leaves a name held."""
+        process dies (SIGKILL included), so a crash never leaves a name held.
+
+        While held, the store keeps a lease of the name for this process (``Store.take_lease``),
+        so that every lesson from elsewhere is refused (:class:`LearnerInTraining`); a lease left
+        by a process that died holds nothing.  The lease is taken in its own transaction before
+        the caller loads the learner, so a lesson kept before it is in what the run loads, and a
+        lesson after it is refused."""
         name = learner.keep_name()
         if name is None:
             yield
@@ -212,7 +258,15 @@ class Keeper:
                 f"another gamelearn is training {learner.kind} {name!r}; try again when it has finished"
             ) from None
         try:
-            yield
+            self.store.take_lease(learner.keep_kind(), name, owner=self.owner)
+            try:
+                yield
+            finally:
+                try:
+                    self.store.drop_lease(learner.keep_kind(), name, owner=self.owner)
+                except StoreError:
+                    pass  # a store that cannot be written now: the lease ends with this process
+
         finally:
             lock.release()
 

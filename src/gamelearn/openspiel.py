@@ -2,8 +2,9 @@
 Learning in Games", 2019), so that OpenSpiel's algorithms (MCTS, CFR, value iteration, AlphaZero,
 ``evaluate_bots``) run on Teeko and hexapawn, which OpenSpiel lacks.
 
-Importing this module registers ``gamelearn_teeko``, ``gamelearn_hexapawn`` and
-``gamelearn_tictactoe`` with ``pyspiel.register_game``.  Teeko's forms are its parameters, named as
+Importing this module registers ``gamelearn_teeko``, ``gamelearn_hexapawn``,
+``gamelearn_tictactoe`` and ``gamelearn_NAME`` for every other game found (docs/own-game.md) with
+``pyspiel.register_game``.  Teeko's forms are its parameters, named as
 in a gamelearn spec (``pyspiel.load_game("gamelearn_teeko(goals=advanced,drops=saaa)")``), and a
 game that can go on for ever takes ``max_plies`` (default 200, as ``gamelearn play``), after which it
 ends drawn, as the environments truncate it.  :func:`load_game` takes a gamelearn spec.
@@ -24,12 +25,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .games import GAME_NAMES, Game, game_options, get_game, parse_game_spec
+from .games import Game, broken_games, game_names, game_options, get_game, parse_game_spec
 from .games.actions import ActionCodec, codec_for
 from .match import DEFAULT_MAX_PLIES
 
-#: The OpenSpiel name of each of gamelearn's games.
-SHORT_NAMES: dict[str, str] = {name: f"gamelearn_{name}" for name in GAME_NAMES}
+#: The OpenSpiel name of each of gamelearn's games (the built-in ones, and the others found:
+#: :func:`register_games`).
+SHORT_NAMES: dict[str, str] = {}
 
 
 class _Shared:
@@ -218,14 +220,26 @@ def _register(name: str) -> None:
     pyspiel.register_game(_game_type(name), game_class)
 
 
+def register_games() -> None:
+    """Register ``gamelearn_NAME`` with OpenSpiel for every game found that loads (the built-in
+    ones, those installed, those given to ``gamelearn.register_game`` so far); run on import."""
+    broken = broken_games()
+    for name in game_names():
+        if name in broken:
+            continue
+        SHORT_NAMES.setdefault(name, f"gamelearn_{name}")
+        if SHORT_NAMES[name] not in pyspiel.registered_names():
+            _register(name)
+
+
 def load_game(spec: str, **params: Any) -> pyspiel.Game:
     """The bridged game of a gamelearn spec: ``load_game("teeko:goals=advanced", max_plies=100)``."""
     name, options = parse_game_spec(spec)
+    if name not in SHORT_NAMES:
+        register_games()
     return pyspiel.load_game(SHORT_NAMES[name], {**options, **params})
 
 
-for _name in GAME_NAMES:
-    if SHORT_NAMES[_name] not in pyspiel.registered_names():
-        _register(_name)
+register_games()
 
-__all__ = ["SHORT_NAMES", "BridgedGame", "BridgedState", "BoardObserver", "load_game", "longest_game"]
+__all__ = ["SHORT_NAMES", "BridgedGame", "BridgedState", "BoardObserver", "load_game", "longest_game", "register_games"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import serving, watched
+from browser_support import free_port, serving, watched
 
 CHROMIUM = Path(os.environ.get("GAMELEARN_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -42,19 +42,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def web_app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def web_port() -> int:
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def web_app(tmp_path_factory: pytest.TempPathFactory, web_port: int) -> Any:
     from gamelearn.web import create_app
+    from gamelearn.web.guards import own_hosts
     from gamelearn.web.settings import WebSettings
 
     # Every test opens a fresh browser context, a new browser to the server, all from 127.0.0.1:
     # more than the 50 newcomers an address may bring in 10 minutes, a limit tested on its own.
-    settings = WebSettings(new_owners_per_address=100_000)
+    # It answers to its own names only, as `gamelearn serve` does.
+    settings = WebSettings(new_owners_per_address=100_000, allowed_hosts=own_hosts("127.0.0.1", web_port))
     return create_app(tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3", settings)
 
 
 @pytest.fixture(scope="session")
-def server_url(web_app: Any) -> Iterator[str]:
-    with serving(web_app) as url:
+def server_url(web_app: Any, web_port: int) -> Iterator[str]:
+    with serving(web_app, web_port) as url:
         yield url
 
 

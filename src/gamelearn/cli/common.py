@@ -14,7 +14,7 @@ from typing import Any, Final, NoReturn
 import typer
 from rich.console import Console
 
-from ..games import GAME_NAMES
+from ..games import GAME_NAMES, game_names
 from ..paths import data_dir as store_data_dir
 
 #: Spaces before a line's end, and any style codes after them (Rich pads wrapped lines and tables).
@@ -54,16 +54,58 @@ class TrimmedOutput:
         return getattr(self.stream, "encoding", None) or "utf-8"
 
 
-console = Console(file=TrimmedOutput(), highlight=False)  # type: ignore[arg-type]
-err_console = Console(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
+class WordConsole(Console):
+    """Rich's console, with plain lines that break between words and never inside one.  Rich's
+    wrapping cuts a word longer than the line (a path, a spec: ``overflow="fold"``), and its
+    other overflows crop it or stop wrapping; so a plain line (``markup=False``) longer than the
+    console is wrapped here at spaces, a longer word left whole for the terminal to carry on.  A
+    line printed with ``soft_wrap=True`` (an error: one line in a log or a pipe) is wrapped too
+    when shown on a terminal, which would otherwise cut it at its last column, mid-word."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        if options.get("soft_wrap") and self.is_terminal:
+            options["soft_wrap"] = False
+        plain = options.get("markup") is False and not options.get("soft_wrap")
+        if plain and len(objects) == 1 and isinstance(objects[0], str):
+            objects = (word_wrapped(objects[0], self.width),)
+            options.update(overflow="ignore", crop=False)
+        super().print(*objects, **options)
+
+
+def word_wrapped(text: str, width: int) -> str:
+    """``text`` with each line longer than ``width`` broken at spaces; a word longer than the
+    line is kept whole.
+
+    >>> word_wrapped("written /a/very/long/path.csv and more", 12)
+    'written\n/a/very/long/path.csv\nand more'
+    """
+    import textwrap
+
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        lines.extend(
+            textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False, replace_whitespace=False)
+            or [line]
+        )
+    return "\n".join(lines)
+
+
+console = WordConsole(file=TrimmedOutput(), highlight=False)  # type: ignore[arg-type]
+err_console = WordConsole(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
 
 #: The help of every GAME argument.
-GAME_HELP = f"one of {', '.join(GAME_NAMES)}, or a form of Teeko such as teeko:goals=advanced"
+GAME_HELP = (
+    f"one of {', '.join(GAME_NAMES)}, a game installed or registered (docs/own-game.md), "
+    "or a form of Teeko such as teeko:goals=advanced"
+)
 
 
 def complete_game(incomplete: str) -> list[str]:
-    """Tab completion of a GAME argument: the games whose names start with what is typed."""
-    return [name for name in GAME_NAMES if name.startswith(incomplete.lower())]
+    """Tab completion of a GAME argument: the games found whose names start with what is typed."""
+    return [name for name in game_names() if name.startswith(incomplete.lower())]
 
 
 def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:

@@ -4,6 +4,7 @@ rendering only: the work is in gamelearn.experiments.grading and .suites."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 import typer
@@ -29,6 +30,18 @@ def percent(share: float | None) -> str:
 SHORT_NAMES = {"placement": "place", "moving": "moving", "opening": "open", "endgame": "end"}
 
 
+def spec_lines(spec: str, width: int = 22) -> str:
+    """``spec`` in lines of at most ``width`` characters where it can, broken only after a ':' or
+    a ',' (never inside an option): 'alphabeta:depth=2,\neval=thesis'."""
+    pieces = re.findall(r"[^:,]*[:,]?", spec)
+    lines = [""]
+    for piece in filter(None, pieces):
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(lines)
+
+
 def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
     """One row a spec: keeps, best, blunders, then keeps by phase and by value.  It fits 80 columns:
     the figures never wrap, a long spec folds."""
@@ -47,7 +60,7 @@ def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
         table.add_column(SHORT_NAMES.get(name, name), justify="right", no_wrap=True)
     for report in reports:
         table.add_row(
-            report.spec,
+            spec_lines(report.spec),
             percent(report.keeps),
             percent(report.best),
             percent(report.blunders),

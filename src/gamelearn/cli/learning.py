@@ -19,6 +19,7 @@ from rich.table import Table
 
 from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
+from ..experiments.budget import Budget
 from ..experiments.training import Checkpoint, Training, TrainingInterrupted, TrainingResult
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
@@ -40,11 +41,14 @@ from .common import (
 from .progress import QUIET_HELP, progress_bar
 from .stops import kept_when_stopped
 
-#: The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns).
-CHECKPOINT_HEADER = (
-    f"{'time':>7} {'games':>9} {'steps':>9} {'loss':>6} {'v.loss':>6} {'games/s':>7} {'pos/s':>8} "
-    f"{'keeps':>6} {'best':>6} {'blund.':>6}"
-)
+
+def checkpoint_header(clock: str = "wall") -> str:
+    """The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns); the time
+    column is named by its clock, the budget's."""
+    return (
+        f"{clock + ' s':>7} {'games':>9} {'steps':>9} {'loss':>6} {'v.loss':>6} {'games/s':>7} {'pos/s':>8} "
+        f"{'keeps':>6} {'best':>6} {'blund.':>6}"
+    )
 
 
 #: curves: the most seconds of training a learner, measurements of a timed run, games a score takes.
@@ -60,9 +64,11 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
-def checkpoint_line(point: Checkpoint) -> str:
+def checkpoint_line(point: Checkpoint, clock: str = "wall") -> str:
+    """One checkpoint, its time on ``clock`` ('wall' or 'CPU'), under :func:`checkpoint_header`."""
+    seconds = point.cpu_seconds if clock == "CPU" else point.seconds
     return (
-        f"{point.seconds:>6.0f}s {point.games:>9,} {point.steps:>9,} {point.loss:>6.4f} {point.value_loss:>6.4f} "
+        f"{seconds:>6.0f}s {point.games:>9,} {point.steps:>9,} {point.loss:>6.4f} {point.value_loss:>6.4f} "
         f"{point.games_per_second:>7,.0f} {point.positions_per_second:>8,.0f} "
         f"{_share(point.keeps):>6} {_share(point.best):>6} {_share(point.blunders):>6}"
     )
@@ -77,15 +83,32 @@ def train(
     game_name: Annotated[
         str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
     ],
-    learner: Annotated[str, typer.Argument(metavar="LEARNER", help="a self-play learner: az (a spec)")],
+    learner: Annotated[
+        str,
+        typer.Argument(metavar="LEARNER", help="a self-play learner: ntuple or az (a spec, e.g. az:simulations=16)"),
+    ],
     name: Annotated[str, typer.Option("--name", help="the name the learner is kept under in the store")],
     minutes: Annotated[
         float | None,
-        typer.Option("--minutes", min=0, max=api.MAX_TRAIN_MINUTES, help="train for this long (grading left out)"),
+        typer.Option(
+            "--minutes",
+            min=0,
+            max=api.MAX_TRAIN_MINUTES,
+            help="train for this long on the wall clock (grading left out)",
+        ),
+    ] = None,
+    cpu_minutes: Annotated[
+        float | None,
+        typer.Option(
+            "--cpu-minutes",
+            min=0,
+            max=api.MAX_TRAIN_MINUTES,
+            help="train for this much of the process's CPU time (grading left out): the same on a busy machine",
+        ),
     ] = None,
     games: Annotated[
         int | None,
-        typer.Option("--games", min=1, max=MAX_TRAIN_GAMES, help="train for this many self-play games"),
+        typer.Option("--games", min=1, max=MAX_TRAIN_GAMES, help="train for exactly this many self-play games"),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")] = 0,
     checkpoints: Annotated[
@@ -104,8 +127,9 @@ def train(
     as_json: Annotated[bool, typer.Option("--json", help="print the checkpoints as JSON")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
-    """Train a self-play learner (az) for --minutes or --games and keep it in the store under
-    --name (a name already kept goes on from where it was); checkpoints show the loss, the
+    """Train a self-play learner (ntuple: an n-tuple network by TD; az: AlphaZero-style, the
+    neural extra) for --minutes (wall clock), --cpu-minutes or --games and keep it in the store
+    under --name (a name already kept goes on from where it was); checkpoints show the loss, the
     self-play speed and the grade on the game's suite: keeps (value-keeping moves), best moves,
     blunders.  It is kept as it goes (every checkpoint, and at least every 30 s); ^C or
     SIGTERM stops it and keeps what it learnt; a second trainer of the same name is refused."""
@@ -115,7 +139,7 @@ def train(
         fail(str(error))
     name = check_name("--name", name)
     try:
-        api.check_training(minutes, games, checkpoints, parallel)
+        api.check_training(minutes, games, checkpoints, parallel, None if cpu_minutes is None else 60 * cpu_minutes)
     except ValueError as error:
         fail(str(error))
     check_store()  # a store that cannot be opened is named before any training
@@ -131,11 +155,12 @@ def train(
         )
         graded = f"the grade on the suite ({training.label}): keeps, best, blunders." if training.label else None
         shown.print(
-            "Checkpoints: training time (grading left out), loss (az: policy + value; ntuple: squared TD error), "
-            "self-play speed after the first batch, and " + (graded or "no grade (--no-grade)."),
+            f"Checkpoints: training time on the {clock} clock (grading left out), loss (az: policy + value; "
+            "ntuple: squared TD error), self-play speed after the first batch, and "
+            + (graded or "no grade (--no-grade)."),
             markup=False,
         )
-        shown.print(CHECKPOINT_HEADER, markup=False)
+        shown.print(checkpoint_header(clock), markup=False)
 
     def kept(stopped: KeyboardInterrupt) -> str:
         if not isinstance(stopped, TrainingInterrupted):
@@ -143,10 +168,10 @@ def train(
         run = stopped.result
         last = "no checkpoint yet"
         if run.checkpoints:
-            last = f"the last checkpoint: {checkpoint_line(run.checkpoints[-1]).strip()}"
+            last = f"the last checkpoint: {checkpoint_line(run.checkpoints[-1], clock).strip()}"
         return (
             f"Interrupted after {run.games_after - run.games_before:,} games of training "
-            f"({run.seconds:.0f} s); kept as {kind} {name!r} with its weights "
+            f"({run.seconds:.0f} s wall, grading included); kept as {kind} {name!r} with its weights "
             f"({run.games_after:,} games in all; train #{run.result_id} in the store); {last}"
         )
 
@@ -154,8 +179,9 @@ def train(
         if as_json and isinstance(stopped, TrainingInterrupted):
             print_json(train_json(game.name, name, stopped.result))
 
-    total, unit = (games, "games") if games else (60 * (minutes or 0), "seconds")
-    with Store() as store, progress_bar(shown, "self-play", total, unit, quiet) as progress:
+    budget = Budget(None if minutes is None else 60 * minutes, None if cpu_minutes is None else 60 * cpu_minutes, games)
+    clock = budget.clock
+    with Store() as store, progress_bar(shown, "self-play", budget.total, budget.unit, quiet) as progress:
         with kept_when_stopped(progress, kept, stopped_json):
             try:
                 result = api.train(
@@ -164,12 +190,13 @@ def train(
                     name=name,
                     games=games,
                     minutes=minutes,
+                    cpu_seconds=budget.cpu_seconds,
                     seed=seed,
                     checkpoints=checkpoints,
                     grade=grade,
                     parallel=parallel,
                     progress=progress.advance,
-                    on_checkpoint=lambda point: progress.print(checkpoint_line(point)),
+                    on_checkpoint=lambda point: progress.print(checkpoint_line(point, clock)),
                     keeper=Keeper(store),
                     on_start=on_start,
                 )
@@ -178,9 +205,28 @@ def train(
     if as_json:
         print_json(train_json(game.name, name, result))
         return
+    console.print(trained_line(budget, result), markup=False)
     console.print(
         f"Kept as {kind} {name!r} (train #{result.result_id}); play it with --second {kind}:name={name}.",
         markup=False,
+    )
+
+
+def trained_line(budget: Budget, result: TrainingResult) -> str:
+    """What the run used of its budget, on the budget's own clock, and the other clock beside it:
+    'Trained 300 of 300 games: 4.1 s wall, 4.0 s CPU (grading left out).'"""
+    last = result.checkpoints[-1] if result.checkpoints else None
+    wall, cpu = (last.seconds, last.cpu_seconds) if last is not None else (0.0, 0.0)
+    played = result.games_after - result.games_before
+    done = played if budget.seconds is None else (cpu if budget.clock == "CPU" else wall)
+    if budget.seconds is None:
+        return f"Trained {budget.describe(done)}: {wall:,.1f} s wall, {cpu:,.1f} s CPU (grading left out)."
+    over = ""
+    if round(done, 1) > budget.seconds:
+        over = "; its last batch ended past the budget, a batch being learnt whole"
+    return (
+        f"Trained {budget.describe(done)} ({played:,} games): {wall:,.1f} s wall, {cpu:,.1f} s CPU "
+        f"(grading left out){over}."
     )
 
 
@@ -197,7 +243,8 @@ def curves(
         str, typer.Argument(metavar="GAME", help=f"one of {', '.join(GAME_NAMES)}", autocompletion=complete_game)
     ],
     specs: Annotated[
-        list[str], typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, az")
+        list[str],
+        typer.Argument(metavar="SPEC [SPEC...]", help="learner specs: her, him, menace, td, thesis, ntuple, az"),
     ],
     against: Annotated[
         str, typer.Option("--against", help="the opponent they train against (self-play learners: only measured)")
@@ -214,7 +261,10 @@ def curves(
     seconds: Annotated[
         float | None,
         typer.Option(
-            "--seconds", min=0, max=MAX_CURVE_SECONDS, help="training time per learner instead (measuring left out)"
+            "--seconds",
+            min=0,
+            max=MAX_CURVE_SECONDS,
+            help="training time per learner instead, on the wall clock (measuring left out)",
         ),
     ] = None,
     every: Annotated[
@@ -378,7 +428,7 @@ def _run_curves(
             last = found[-1]
             progress.note(
                 f"{specs[last.spec_index].strip()} seed {last.learner} finished: {last.games:,} games, "
-                f"{last.seconds:.1f} s of training; keeps {100 * last.keeps:.1f}%, score {100 * last.score:.0f}%"
+                f"{last.seconds:.1f} s wall of training; keeps {100 * last.keeps:.1f}%, score {100 * last.score:.0f}%"
             )
             progress.advance(1)
 
@@ -392,10 +442,11 @@ def _run_curves(
 def curves_table(game: str, result: curves_module.CurvesResult, against: str, games: int | None,
                  seconds: float | None, seeds: int) -> Table:  # fmt: skip
     """A row a spec at its last point: games, time, keeps (its band over seeds), best, blunders, score."""
-    budget = f"{games} games" if seconds is None else f"{seconds:g} s of training"
+    budget = f"{games:,} games" if seconds is None else f"{seconds:g} wall seconds of training"
     seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
-    table = Table(box=box.SIMPLE_HEAD, title=f"{game}, {budget} a learner, against {against}: % ({seeded})")
-    for heading in ("spec", "games", "time", "keeps", "best", "blund.", "score"):
+    title = f"{game}, {budget} a learner, {seeded}, against {against}; keeps to score in %"
+    table = Table(box=box.SIMPLE_HEAD, title=title)
+    for heading in ("spec", "games", "wall", "keeps", "best", "blund.", "score"):
         table.add_column(heading, justify="left" if heading == "spec" else "right")
     for row in result.rows():
         cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f} s"]

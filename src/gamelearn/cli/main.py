@@ -8,7 +8,7 @@ import importlib.util
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -54,7 +54,7 @@ app = typer.Typer(
 )
 
 #: Modules of this layer that add commands (each has register(app)).
-COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading")
+COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading", "check")
 
 
 #: The most plies `--max-plies` allows (a game that long is a draw anyway).
@@ -78,6 +78,28 @@ def make_or_fail(game: Game, spec: str, seed: int | None, option: str):
         return make_player(game, spec, seed=seed)
     except ValueError as error:  # the spec's parse errors (unknown kind or option, a bad value)
         fail(f"{option}: {error}")
+
+
+def kept_players(players: list[Any]) -> Any:
+    """The default store's keeper, with every kept learner of ``players`` loaded from it (an
+    unnamed learner that trains is kept as the default opponent is: what you teach it lasts).
+    The store, a damaged learner, one a training run holds: refused in one line, before the game."""
+    from ..keeper import Keeper, default_keeper
+    from ..players.knowledge import Learner
+    from .common import check_store
+
+    for player in players:
+        if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
+            player.keep_as(PLAY_LEARNER_NAME)
+    keeper = default_keeper()
+    if any(isinstance(player, Learner) and player.keep_name() is not None for player in players):
+        check_store()  # a learner is kept there: a store it cannot be kept in is named before the game
+        for player in dict.fromkeys(players):
+            try:
+                keeper.attach_once(player)
+            except ValueError as error:
+                fail(str(error))
+    return keeper
 
 
 def play(
@@ -107,28 +129,20 @@ def play(
         make_or_fail(game, first, seed, "--first"),
         make_or_fail(game, second, None if seed is None else seed + 1, "--second"),
     ]
+    keeper = kept_players(players)  # loaded before a line is printed: a refusal is the only line
     if chosen_for_you:
         console.print(f"Your opponent is {second}.", markup=False)
-    keep_learners(players)
-    play_games(game, players, seat_names(players, (first, second)), max_plies)
+    say_kept(players)
+    play_games(game, players, seat_names(players, (first, second)), max_plies, keeper)
 
 
-def keep_learners(players: list[Player]) -> None:
-    """Every learner that trains is kept in the store (an unnamed one as ``play``, as the default
-    opponent is: what you teach it lasts); the store is checked first, and each kept learner named."""
-    from ..keeper import Keeper
+def say_kept(players: list[Player]) -> None:
+    """Each kept learner named, with whether it learns from this game."""
     from ..players.knowledge import Learner
-    from .common import check_store
 
-    for player in players:
-        if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
-            player.keep_as(PLAY_LEARNER_NAME)
-    kept = [
-        player for player in dict.fromkeys(players) if isinstance(player, Learner) and player.keep_name() is not None
-    ]
-    if kept:
-        check_store()  # a learner is kept there: a store it cannot be kept in is named before the game
-    for learner in kept:
+    for learner in dict.fromkeys(players):
+        if not isinstance(learner, Learner) or learner.keep_name() is None:
+            continue
         fresh = "name" if learner.kind != "thesis" else "memory"
         how = "it learns from this game" if learner.trains else "frozen (train=off): it learns nothing"
         console.print(
@@ -152,16 +166,14 @@ def seat_names(players: list[Player], typed: tuple[str, str]) -> list[str]:
     return names
 
 
-def play_games(game: Game, players: list[Player], names: list[str], max_plies: int) -> None:
-    """A game, then another while the person at the terminal says yes; what each kept learner
-    learned is said after each game."""
-    from ..keeper import default_keeper
-
+def play_games(game: Game, players: list[Player], names: list[str], max_plies: int, keeper: Any) -> None:
+    """A game, then another while the person at the terminal says yes, its learners kept by
+    ``keeper``; what each kept learner learned is said after each game."""
     humans = any(player.is_human for player in players)
     while True:
         console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
         try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
-            session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=default_keeper())
+            session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=keeper)
         except ValueError as error:
             fail(str(error))
         if session.run() is None:
@@ -190,6 +202,10 @@ def shown_default(game: Game, option: Option) -> str:
     value = option.default
     if isinstance(value, bool):
         return "on" if value else "off"
+    if value is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
+        from ..players.ntuple_generic import default_search
+
+        return str(default_search(game))
     if value is None or value == "":
         return option.name.upper()  # no default: a placeholder, as in `her:name=NAME`
     if option.name == "eval" and value == "default":

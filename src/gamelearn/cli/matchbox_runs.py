@@ -10,6 +10,7 @@ from rich.table import Table
 
 from .common import check_store, console, err_console, fail, open_store, output_dir, print_json
 from .progress import progress_bar
+from .stops import kept_when_stopped
 
 #: The most games of one opponent's run, learners x games: their records take a byte a game, and
 #: a run of this size takes some minutes (HER plays about 25,000 games a second on one core).
@@ -61,6 +62,40 @@ def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, a
         console.print(f"Learning curve: {path}", markup=False, soft_wrap=True)
 
 
+class StoppedRun:
+    """What ``kept_when_stopped`` keeps of a matchbox experiment stopped by ^C or SIGTERM: the
+    result of the learners that had finished, saved in the store (marked stopped) and drawn, and
+    the line that says so; ``then`` prints it as JSON for ``--json``."""
+
+    def __init__(self, kind: str, folder: Path, title: str, as_json: bool) -> None:
+        self.kind, self.folder, self.title, self.as_json = kind, folder, title, as_json
+        self.kept: dict[str, Any] | None = None
+
+    def keep(self, stopped: KeyboardInterrupt) -> str:
+        from ..experiments.matchbox import MatchboxInterrupted, plot_learning_curve
+
+        if not isinstance(stopped, MatchboxInterrupted) or stopped.result is None:
+            return "Interrupted before the first learner had finished; nothing to keep"
+        result = stopped.result
+        number = open_store().save_result(self.kind, result)
+        side = "-as-white" if result.get("side") == "W" else ""
+        path = self.folder / f"{self.kind}{side}-learning-curve-seed{result['seed']}-stopped.png"
+        try:
+            plot_learning_curve(result, path, self.title + " (stopped)")
+            drawn = f"learning curve {path}"
+        except (OSError, ValueError) as error:  # the figures are kept; the picture is not
+            drawn = f"no learning curve ({getattr(error, 'strerror', None) or error})"
+        self.kept = {**result, "kind": self.kind, "result_id": number, "plot": str(path)}
+        return (
+            f"Interrupted: {stopped.finished:,} of {stopped.total:,} learners had finished; they are kept: "
+            f"{self.kind} #{number} in the store (marked stopped), {drawn}"
+        )
+
+    def then(self, stopped: KeyboardInterrupt) -> None:
+        if self.as_json and self.kept is not None:
+            print_json(self.kept)
+
+
 def check_size(learners: int, games: int) -> None:
     """A run keeps each learner's record (a letter a game) to draw its curves: learners x games
     letters an opponent.  Above MAX_GAMES_IN_ALL that is gigabytes and hours: refused in one line."""
@@ -92,12 +127,14 @@ def run_her_command(
     check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
     runs = len(opponents) * (2 if kind == "him" else 1)  # HIM is compared with HER on the same games
-    with progress_bar(err_console, "games", runs * learners * games, "games", quiet) as bar:
-        result = run_her(kind, learners, games, opponents, seed, side=side, progress=bar.advance)
-        if kind == "him":
-            compare_with_her(result, learners, games, opponents, seed, side, quiet=True, progress=bar.advance)
     name = kind.upper()
     title = f"{name}: losses per game, {learners} learners, seed {seed}"
+    stop = StoppedRun(kind, folder, title, as_json)
+    with progress_bar(err_console, "games", runs * learners * games, "games", quiet) as bar:
+        with kept_when_stopped(bar, stop.keep, stop.then):
+            result = run_her(kind, learners, games, opponents, seed, side=side, progress=bar.advance)
+            if kind == "him":
+                compare_with_her(result, learners, games, opponents, seed, side, quiet=True, progress=bar.advance)
     if as_json:
         save_and_plot(kind, result, folder, title, as_json=True)
         return
@@ -172,15 +209,30 @@ def compare_with_her(
     progress: Callable[[int], None] | None = None,
 ) -> None:
     """The classroom page's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
-    from ..experiments.matchbox import run_her
+    from ..experiments.matchbox import MatchboxInterrupted, run_her
 
-    her = run_her("her", learners, games, opponents, seed, side=side, progress=progress)
-    him["her_for_comparison"] = [
-        {"opponent": t["opponent"], "average_losses": t["average_losses"], "most_losses": t["most_losses"]}
-        for t in her["opponents"]
-    ]
+    try:
+        her = run_her("her", learners, games, opponents, seed, side=side, progress=progress)
+    except MatchboxInterrupted as stopped:  # HIM's run is whole: kept, with what HER had finished
+        him["stopped"] = True
+        him["her_for_comparison"] = [] if stopped.result is None else comparison(stopped.result)
+        raise MatchboxInterrupted(him, learners * len(opponents), learners * len(opponents)) from None
+    him["her_for_comparison"] = comparison(her)
     if not quiet:
         tell_him_against_her(him)
+
+
+def comparison(her: dict[str, Any]) -> list[dict[str, Any]]:
+    """HER's figures beside HIM's: per opponent, the learners, the average and most losses."""
+    return [
+        {
+            "opponent": t["opponent"],
+            "learners": t["learners"],
+            "average_losses": t["average_losses"],
+            "most_losses": t["most_losses"],
+        }
+        for t in her["opponents"]
+    ]
 
 
 def tell_him_against_her(him: dict[str, Any]) -> None:
@@ -216,12 +268,14 @@ def run_menace_command(
         output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
     check_store()  # the result is kept there: a store that cannot take it is named before the games
     folder = output_dir(out, "plots")
-    with progress_bar(err_console, "games", len(opponents) * learners * games, "games", quiet) as bar:
-        result = run_menace(
-            learners, games, opponents, seed, side=side, beads=beads, rewards=rewards, progress=bar.advance
-        )
     symbol = "XO"[side]
     title = f"MENACE as {symbol}: losses per game, {learners} learners, seed {seed}"
+    stop = StoppedRun("menace", folder, title, as_json)
+    with progress_bar(err_console, "games", len(opponents) * learners * games, "games", quiet) as bar:
+        with kept_when_stopped(bar, stop.keep, stop.then):
+            result = run_menace(
+                learners, games, opponents, seed, side=side, beads=beads, rewards=rewards, progress=bar.advance
+            )
     if as_json:
         save_and_plot("menace", result, folder, title, as_json=True)
         return

@@ -193,7 +193,9 @@ class TerminalGame:
             word = text.lower()
             if word in QUIT_WORDS:
                 raise Quit
-            if word == "?":
+            if word in ("", "help"):  # no game's move: the line of what can be typed
+                console.print(HELP_LINE, markup=False, soft_wrap=True)
+            elif word == "?":
                 console.print("Legal moves: " + " ".join(self.game.legal_moves(state)), markup=False)
             elif word == "hint":
                 console.print(hint(self.game, state), markup=False)

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from ..games import Game, IllegalMove, get_game
+from ..games.base import shown_text
 from ..solve import Solution, solve
 from .common import GAME_HELP, complete_game, console, err_console, fail, print_json
 
@@ -76,20 +77,27 @@ def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
 
 
 def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None, verify: bool, as_json: bool) -> None:
-    from ..solve.table import TableError
-    from ..solve.teeko import default_path, solve_teeko
+    from ..solve.table import TableError, check_room, clear_stale_temporaries, table_size
+    from ..solve.teeko import default_path, solve_teeko, variant_of
 
     target = path or default_path(game)
+    clear_stale_temporaries(target)  # what a build killed while it wrote left behind
     built = None
+    missing = ""
     if not force:
         try:
             solution = solve_teeko(game, path=target)
         except TableError as error:
             if stats:  # the census of a table that is not there: say how to build it
                 fail(str(error))
-            err_console.print(f"{str(error).split(';')[0]}: building it.", markup=False)
-            force = True
+            missing, force = str(error).split(";")[0], True
     if force:
+        try:  # a folder that cannot take the table: one line, before the build
+            check_room(target, table_size(variant_of(game)))
+        except TableError as error:
+            fail(str(error))
+        if missing:
+            err_console.print(f"{missing}: building it.", markup=False)
         built = _build_teeko(game, target)
         solution = solve_teeko(game, path=target)
     _print_teeko(solution, target, built, stats, as_json)
@@ -143,9 +151,8 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None, stats:
     if game.spec != "teeko":
         console.print(f"The form: {game.form.describe()}.", markup=False)
     console.print(f"The start: {describe(game, mover, value, distance)}.")
-    words = "all draws" if firsts == {(0, None)} else sorted(firsts, key=str)
     chooser = "" if mover == 0 else f" (for {game.symbols[mover]}, who chooses)"
-    console.print(f"The {len(game.legal_moves(start))} first placements{chooser}: {words}.")
+    console.print(f"The {len(game.legal_moves(start))} first placements{chooser}: {first_words(solution, start)}.")
     if not stats:
         spec = game.spec if ":" not in game.spec else f'"{game.spec}"'
         console.print(f"The census of the moving phase: gamelearn solve {spec} --stats", markup=False)
@@ -156,19 +163,42 @@ def _print_teeko(solution: Any, path: Path, built: dict[str, Any] | None, stats:
     console.print(f"Non-terminal arrangements: {total:,}; longest forced win: {census.longest_win} plies.")
 
 
+def first_words(solution: Any, start: Any) -> str:
+    """The first moves' results in words, from the view of the side that chooses them:
+    'all draws', or '12 draws, 13 win in 13 plies'."""
+    game = solution.game
+    counts: dict[tuple[int, int | None], int] = {}
+    for move in game.legal_moves(start):
+        outcome = solution.result_of(start, move)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    if set(counts) == {(0, None)}:
+        return "all draws"
+    words = {1: ("win", "wins"), 0: ("draw", "draws"), -1: ("loss", "losses")}
+    parts = []
+    for (value, distance), count in sorted(counts.items(), key=lambda item: (-item[0][0], item[0][1] or 0)):
+        word = words[value][count != 1]
+        parts.append(f"{count} {word}" + ("" if distance is None else f" in {plies(distance)}"))
+    return ", ".join(parts)
+
+
 def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
     """Steele's table: the 2 goal sets x 8 drop patterns x 2 centre rules of Scarne's book."""
+    from ..games.teeko_forms import GOALS
     from ..solve.forms import markdown, replace_section, solve_forms
     from ..solve.paths import table_path
+    from .progress import progress_bar
 
     steps = game.form.steps  # type: ignore[attr-defined]
-    with Progress(*_progress_columns(), console=err_console, transient=True) as progress:
-        task = progress.add_task("solving the forms", total=32)
+    folder = table_path("teeko").parent
+    # the two forms one plays (standard and Advanced Teeko) are kept unless there; --keep: all 32
+    defaults = [get_game(f"teeko:goals={goals},steps={steps}").spec for goals in GOALS]
+    with progress_bar(err_console, "solving the forms", 32, "forms") as progress:
 
         def report(spec: str, done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total, description=f"solved {spec}")
+            # a bar names the last form solved; plain lines (off a terminal) keep their one label
+            progress.set(done, total=total, description=f"solved {spec}" if progress.rich is not None else None)
 
-        result = solve_forms(steps=steps, report=report, keep=table_path("teeko").parent if keep else None)
+        result = solve_forms(steps=steps, report=report, keep=folder, keep_only=None if keep else set(defaults))
     table = Table(
         "goals",
         "drops",
@@ -188,7 +218,14 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
         title = f"Moving phase census, {goals} goals ({census.longest_win} plies the longest forced win)"
         console.print(_census_table(census.to_dict(), title))
     if keep:
-        console.print(f"Kept every form's table in {table_path('teeko').parent}.", markup=False)
+        console.print(f"Kept every form's table in {folder}.", markup=False)
+    else:
+        named = " and ".join(f'"{spec}"' if ":" in spec else spec for spec in defaults)
+        console.print(
+            f"Kept the tables of {named} in {folder} (13 MB each), for perfect play and grading; "
+            "--keep keeps all 32 (about 420 MB).",
+            markup=False,
+        )
     if doc is not None:
         command = "gamelearn solve teeko --variants" + (f" (steps={steps})" if steps != "king" else "")
         from ..store.files import atomic_write_bytes, read_regular_file
@@ -274,7 +311,7 @@ def solve_command(
         return
     if table is not None or force or verify:
         fail(f"--table, --force and --verify are for Teeko's table; {game.name} is solved on the spot")
-    _solve_small(solve(game), stats, as_json)
+    _solve_small(_solution_or_fail(game), stats, as_json)
 
 
 def _solution_or_fail(game: Game) -> Solution:
@@ -299,7 +336,7 @@ def analyze_command(
         try:
             state = game.play(state, move)
         except IllegalMove as error:
-            fail(f"move {number} {move!r}: {error.reason}")
+            fail(f"move {number} {shown_text(move)}: {error.reason}")
     solution = _solution_or_fail(game)
     mover = game.to_move(state)
     value, distance = solution.outcome(state)

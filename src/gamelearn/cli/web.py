@@ -35,21 +35,33 @@ def serve(
             help="proxies whose X-Forwarded-For is believed (comma-separated); none by default",
         ),
     ] = "",
+    allowed_hosts: Annotated[
+        str,
+        typer.Option(
+            "--allowed-hosts",
+            help="more names the server answers to (comma-separated), besides 127.0.0.1, localhost and [::1]",
+        ),
+    ] = "",
     warm: Annotated[
         bool,
         typer.Option("--warm-up/--no-warm-up", help="make az in the background at start, so its first move is quick"),
     ] = True,
 ) -> None:
-    """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn."""
+    """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn.  It
+    answers only to its own names (127.0.0.1, localhost, [::1] and --allowed-hosts, with the
+    port): a request for another Host is a 400."""
     import uvicorn  # a base dependency, imported here so that other commands start quickly
 
     from ..web import create_app
+    from ..web.guards import own_hosts
     from ..web.server import ServerLimits, check_proxies, open_to_the_network, server_config
+    from ..web.settings import WebSettings
     from ..web.warmup import settle, warm_up
 
     try:
         limits = ServerLimits(header_timeout, keep_alive, max_connections, check_proxies(forwarded_allow_ips))
-        app = create_app(store)
+        names = tuple(name for name in allowed_hosts.split(",") if name.strip())
+        app = create_app(store, WebSettings(allowed_hosts=own_hosts(host, port, names)))
     except ValueError as error:
         fail(str(error))
     import socket
@@ -64,7 +76,8 @@ def serve(
     if open_to_the_network(host):
         console.print(
             f"[bold]Warning:[/bold] on {host} the page is open to the network: anyone who can reach this "
-            "machine can play, make learners and use its processors (127.0.0.1: this machine only)."
+            "machine can play, make learners and use its processors (127.0.0.1: this machine only). "
+            "It answers to the names of --allowed-hosts, besides 127.0.0.1, localhost and [::1]."
         )
     # Every player module and table loaded now, not in the first game, and kept out of the
     # garbage collector's full passes, which stall every request at once (warmup.py).

@@ -18,7 +18,6 @@ Nothing here writes the store except ``train`` with a ``name`` (the learner is k
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,6 +26,7 @@ from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
 from .api_frames import dataframe
 from .api_progress import progress_of
+from .budget import Budget
 from .curves import CurvesResult, Point, run_curves
 from .grading import GradeReport
 from .grading import grade as grade_specs
@@ -167,6 +167,11 @@ class Grades(list[GradeReport]):
     def to_dict(self) -> dict[str, Any]:
         return {"grades": [report.to_dict() for report in self]}
 
+    def _repr_html_(self) -> str:
+        from .grading import grades_html
+
+        return grades_html(self)
+
     def to_dataframe(self) -> Any:
         """A row a spec: its suite, the suite's size, and the shares keeps, best, blunders."""
         columns = ("spec", "suite", "size", "keeps", "best", "blunders")
@@ -193,12 +198,20 @@ def grade(
     return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told))
 
 
-def check_training(minutes: float | None, games: int | None, checkpoints: int, parallel: int | None) -> None:
+def check_training(
+    minutes: float | None,
+    games: int | None,
+    checkpoints: int,
+    parallel: int | None,
+    cpu_seconds: float | None = None,
+) -> None:
     """ValueError, one line, for a budget or a batch outside what a run can hold."""
-    if minutes is None and games is None:
-        raise ValueError("say how long to train: --minutes M or --games N")
+    if minutes is None and games is None and cpu_seconds is None:
+        raise ValueError("say how long to train: --minutes M (wall), --cpu-minutes M or --games N")
     if minutes is not None and not 0 < minutes <= MAX_TRAIN_MINUTES:
         raise ValueError(f"--minutes: {minutes:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)")
+    if cpu_seconds is not None and not 0 < cpu_seconds <= 60 * MAX_TRAIN_MINUTES:
+        raise ValueError(f"--cpu-minutes: {cpu_seconds / 60:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)")
     if games is not None and games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
     if checkpoints < 1:
@@ -214,6 +227,7 @@ def train(
     name: str | None = None,
     games: int | None = None,
     minutes: float | None = None,
+    cpu_seconds: float | None = None,
     seed: int = 0,
     checkpoints: int = 5,
     grade: bool = True,
@@ -223,34 +237,47 @@ def train(
     keeper: Keeper | None = None,
     on_start: Callable[[Training], None] | None = None,
 ) -> TrainingResult:
-    """Train a self-play learner (``az``, ``ntuple``: a spec) for ``games`` games or ``minutes``
-    (docs/az.md), its checkpoints graded on the game's suite unless ``grade=False``.  With a
-    ``name`` it goes on from what the store keeps under that name and is kept there as it goes
-    (every checkpoint, at least every 30 s, at the end; the ``keeper`` given, else the default
-    store's), as ``gamelearn train`` does; without one it learns in memory (``result.player``).
-    ``progress`` counts self-play games (a run for a time: seconds of training); ``on_start``
-    hears the :class:`~.training.Training` once it is set up (``resumed``, the learner), before
-    the first game.  ^C keeps what it learnt and
-    raises :class:`~.training.TrainingInterrupted`, whose ``result`` is the run so far."""
+    """Train a self-play learner (``az``, ``ntuple``: a spec) for exactly ``games`` games,
+    ``minutes`` of training on the wall clock or ``cpu_seconds`` of this process's CPU time (the
+    first reached when several are given; docs/az.md), its checkpoints graded on the game's suite
+    unless ``grade=False``.  With a ``name`` it goes on from what the store keeps under that name
+    and is kept there as it goes (every checkpoint, at least every 30 s, at the end; the ``keeper``
+    given, else the default store's), as ``gamelearn train`` does; without one it learns in memory
+    (``result.player``).  ``progress`` counts the budget's unit (games, or whole seconds of
+    training on its clock); ``on_start`` hears the :class:`~.training.Training` once it is set up
+    (``resumed``, the learner), before the first game.  ^C keeps what it learnt and raises
+    :class:`~.training.TrainingInterrupted`, whose ``result`` is the run so far.
+
+    >>> run = train("tictactoe", "ntuple", games=300, grade=False)
+    >>> run.games_after - run.games_before
+    300
+    """
     chosen = _game(game)
-    check_training(minutes, games, checkpoints, parallel)
+    check_training(minutes, games, checkpoints, parallel, cpu_seconds)
+    budget = Budget(None if minutes is None else 60 * minutes, cpu_seconds, games)
     if name is not None and keeper is None:
         from ..keeper import default_keeper
 
         keeper = default_keeper()
-    told = progress_of(progress, "train", games if games else 60 * (minutes or 0), "games" if games else "seconds")
-    started = [time.perf_counter()]
+    told = progress_of(progress, "train", budget.total, budget.unit)
     shown = [0]
 
-    def on_batch(played: int, of: int) -> None:
+    def on_batch(done: float, total: float) -> None:
         if told is None:
             return
-        done = played if of else int(time.perf_counter() - started[0])
-        told(done - shown[0])
-        shown[0] = done
+        whole = int(done)
+        if whole > shown[0]:
+            told(whole - shown[0])
+            shown[0] = whole
 
     with Training(chosen, learner, name=name, keeper=keeper, seed=seed, grade=grade, parallel=parallel) as training:
         if on_start is not None:
             on_start(training)
-        started[0] = time.perf_counter()
-        return training.run(minutes, games, checkpoints, on_batch=on_batch, on_checkpoint=on_checkpoint)
+        return training.run(
+            minutes,
+            games,
+            checkpoints,
+            on_batch=on_batch,
+            on_checkpoint=on_checkpoint,
+            cpu_minutes=None if cpu_seconds is None else cpu_seconds / 60,
+        )

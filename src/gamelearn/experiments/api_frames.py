@@ -1,6 +1,6 @@
 """Results as tables for a notebook: ``to_dataframe()`` of every experiment's result builds a
 pandas DataFrame from the same rows its ``to_dict()`` holds.  pandas is imported only when one is
-asked for (it comes with ``gamelearn[dask]``); without it the call says so in one line."""
+asked for (``gamelearn[pandas]``, which ``[dask]`` and ``[test]`` include); without it the call says so in one line."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 #: What a missing pandas is told, in one line: the package and how to get it.
-PANDAS_MISSING = "to_dataframe() needs pandas, which is not installed: pip install pandas (or 'gamelearn[dask]')"
+PANDAS_MISSING = "to_dataframe() needs pandas, which is not installed: pip install 'gamelearn[pandas]'"
 
 
 def dataframe(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> Any:

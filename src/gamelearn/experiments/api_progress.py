@@ -1,7 +1,7 @@
 """Progress told in a few plain lines, for where a redrawn bar does not belong: a notebook's cell,
 a log file, a pipe.  A bar redraws itself many times a second with escape codes; written to
 something that is not a terminal, each redraw is text that stays.  Here a run prints one line at
-each quarter of its total, so a long run leaves four lines (a task that plays many games at a
+each quarter of its total (the share done then), so a long run leaves four lines (a task that plays many games at a
 time tells each game through :class:`GameCounter`)."""
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ class Milestones:
             self.shown = reached
             seconds = time.perf_counter() - self.started
             shown = f"{int(done):,} of {int(self.total):,} {self.unit}"
-            self.write(f"{self.label}: {100 * reached // MILESTONES}% ({shown}, {seconds:.0f} s)")
+            # the share done, not the quarter's name: 3 learners are told at 33%, 66% and 100%
+            share = min(100, int(100 * done / self.total + 1e-9))
+            self.write(f"{self.label}: {share}% ({shown}, {seconds:.0f} s wall)")
 
 
 def progress_of(
@@ -81,9 +83,9 @@ class GameCounter:
         if not processes:  # the tasks run here, one after another: each game is heard at once
             self.queue = _Direct(self._hear)
             return
-        import multiprocessing
+        from .runners import started_manager
 
-        self.manager = multiprocessing.Manager()  # a queue the worker processes can reach, picklable
+        self.manager = started_manager()  # a queue the worker processes can reach, picklable
         self.queue = self.manager.Queue()
         self.thread = threading.Thread(target=self._drain, daemon=True)
         self.thread.start()

@@ -254,6 +254,26 @@ class CurvesResult:
         data["points"] = [{k: _number(v) for k, v in row.items()} for row in self.seed_rows()]
         return data
 
+    def _repr_html_(self) -> str:
+        """The chart (an inline PNG, x the budget's axis) over a table of each spec's last point:
+        games, wall seconds of training, keeps with its 95% band over seeds, best, blunders, score."""
+        from .curves_output import render_png
+        from .html import percent, png_image, table
+
+        last: dict[str, dict[str, Any]] = {}
+        for row in self.rows():
+            last[row["spec"]] = row
+        columns = ["spec", "games", "wall s", "keeps", "95% band", "best", "blunders", "score"]
+        rows = [
+            [spec, f"{row['games']:,}", f"{row['seconds']:.1f}", percent(row["keeps_mean"])]
+            + [f"{percent(row['keeps_low'])}-{percent(row['keeps_high'])}", percent(row["best_mean"])]
+            + [percent(row["blunders_mean"]), percent(row["score_mean"])]
+            for spec, row in last.items()
+        ]
+        x_axis = "games" if self.seconds is None else "seconds"
+        caption = f"{self.game}, at the last point; {self.seeds} seeds, against {self.against}"
+        return png_image(render_png(self, x_axis), f"learning curves, {self.game}") + table(columns, rows, caption)
+
     def to_dataframe(self, per_seed: bool = False) -> Any:
         """The curves as a pandas DataFrame (pandas imported here): a row a spec and checkpoint,
         means and 95% bands over seeds (the CSV_COLUMNS), or with ``per_seed`` a row a learner and

@@ -106,14 +106,14 @@ def render_png(result: CurvesResult, x_axis: str = "games") -> bytes:
     axes[0].set_title(f"keeps: value-keeping moves on the suite {result.suite} ({result.suite_size:,} positions)")
     axes[1].set_title(f"score against {result.against} ({result.eval_games} games a point)")
     for axis in axes:
-        axis.set_xlabel("training games" if x_axis == "games" else "training seconds (measuring left out)")
+        axis.set_xlabel("training games" if x_axis == "games" else "training seconds, wall clock (measuring left out)")
         axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
         axis.title.set_fontsize(10)
     axes[0].set_ylabel("share of the suite")
     axes[1].set_ylabel("score (win 1, draw 1/2)")
     axes[1].legend(loc="lower right", fontsize=8)
-    budget = f"{result.games} games" if result.games is not None else f"{result.seconds:g} s of training"
+    budget = f"{result.games} games" if result.games is not None else f"{result.seconds:g} wall seconds of training"
     seeds = f"{result.seeds} seed{'s' if result.seeds != 1 else ''}"
     figure.suptitle(
         f"{result.game}: {budget} per learner, {SEATS[result.side]}; mean over {seeds}"

@@ -89,6 +89,10 @@ class GradeReport:
     by_value: dict[str, dict[str, float | None]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
 
+    def _repr_html_(self) -> str:
+        """A one-row table, as :func:`grades_html` shows many."""
+        return grades_html([self])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "spec": self.spec,
@@ -101,6 +105,24 @@ class GradeReport:
             "by_value": self.by_value,
             "counts": self.counts,
         }
+
+
+def grades_html(reports: Sequence[GradeReport]) -> str:
+    """Reports as a notebook shows them: a row a spec, keeps, best, blunders, then keeps by phase
+    and by value."""
+    from .html import percent, table
+
+    phases = list(dict.fromkeys(phase for r in reports for phase in r.by_phase))
+    values = list(dict.fromkeys(value for r in reports for value in r.by_value))
+    columns = ["spec", "keeps", "best", "blunders", *(f"keeps, {name}" for name in [*phases, *values])]
+    rows = [
+        [r.spec, percent(r.keeps), percent(r.best), percent(r.blunders)]
+        + [percent(r.by_phase.get(phase, {}).get("keeps")) for phase in phases]
+        + [percent(r.by_value.get(value, {}).get("keeps")) for value in values]
+        for r in reports
+    ]
+    suites = ", ".join(dict.fromkeys(f"{r.suite} ({r.size:,} positions)" for r in reports))
+    return table(columns, rows, f"graded frozen and greedy on {suites}")
 
 
 def report(spec: str, suite: Suite, tallies: Sequence[Tally]) -> GradeReport:

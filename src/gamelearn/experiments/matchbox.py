@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from ..players.matchbox_fast import fast_tables, game_seed, train_her, train_men
 from ..players.matchbox_tables import count_boxes
 from ..solve import solve
 from ..store.files import atomic_write_bytes
+from .interrupts import signals_deferred
 
 HER_OPPONENTS = ("random", "sharp")
 MENACE_OPPONENTS = ("random", "perfect", "self")
@@ -64,6 +65,7 @@ class HerOpponentResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "opponent": self.opponent,
+            "learners": len(self.losses),
             "most_losses": self.most,
             "average_losses": self.average,
             "good_beads_taken_out": self.good_taken_out,
@@ -81,6 +83,51 @@ def loss_rate(records: Sequence[str], letter: str) -> list[float]:
     return [sum(1 for r in records if r[g] == letter) / len(records) for g in range(games)]
 
 
+class MatchboxInterrupted(KeyboardInterrupt):
+    """A matchbox experiment stopped by ^C or SIGTERM: ``result`` is the experiment's result over
+    the learners that had finished (``finished`` of ``total``; None when none had), marked
+    ``stopped``; the learner cut short is left out, so the result is what the same seed and these
+    learner counts replay."""
+
+    def __init__(self, result: dict[str, Any] | None, finished: int, total: int) -> None:
+        super().__init__(f"interrupted with {finished} of {total} learners finished")
+        self.result, self.finished, self.total = result, finished, total
+
+
+@dataclass
+class _HerTally:
+    """One opponent's HER (or HIM) learners so far: what a finished learner adds, in one step."""
+
+    opponent: str
+    side: int
+    verdict: dict[tuple[int, str], bool]
+    losses: list[int] = field(default_factory=list)
+    records: list[str] = field(default_factory=list)
+    good: int = 0
+    bad: int = 0
+    last: int = 0
+
+    def add(self, run: Any, opened: set[int]) -> None:
+        table = fast_tables("hexapawn").table
+        good = bad = 0
+        for box, bead in run.removed:
+            if (box, bead) not in self.verdict:
+                self.verdict[box, bead] = bead_is_bad(table.boards[box], bead, self.side)
+            if self.verdict[box, bead]:
+                bad += 1
+            else:
+                good += 1
+        with signals_deferred():  # a learner is counted whole or not at all
+            self.good, self.bad = self.good + good, self.bad + bad
+            self.last = max(self.last, run.record.rfind("L") + 1)
+            opened.update(run.boxes)
+            self.losses.append(run.losses)
+            self.records.append(run.record)
+
+    def result(self) -> HerOpponentResult:
+        return HerOpponentResult(self.opponent, tuple(self.losses), self.good, self.bad, self.last, tuple(self.records))
+
+
 def run_her(
     kind: str,
     learners: int,
@@ -92,35 +139,44 @@ def run_her(
 ) -> dict[str, Any]:
     """Train ``learners`` fresh HERs (``kind`` "her") or HIMs ("him") for ``games`` games against
     each opponent, seeded, playing ``side`` (1, Black, as in Gardner 1962; 0 for White); check every
-    bead taken out against the exact solution.  ``progress(games)`` after each learner."""
+    bead taken out against the exact solution.  ``progress(games)`` after each learner.  ^C or
+    SIGTERM: :class:`MatchboxInterrupted`, with the result of the learners that had finished."""
     if kind not in ("her", "him"):
         raise ValueError(f"kind must be her or him, not {kind!r}")
     if learners < 1 or games < 1:
         raise ValueError("learners and games must be at least 1")
-    table = fast_tables("hexapawn").table
     verdict: dict[tuple[int, str], bool] = {}
-    results = []
+    tallies: list[_HerTally] = []
     opened: set[int] = set()
-    for number, opponent in enumerate(opponents):
-        losses, records = [], []
-        good = bad = last = 0
-        for learner in range(learners):
-            seeds = [game_seed(seed + number, learner, g) for g in range(games)]
-            run = train_her(seeds, opponent, him=kind == "him", learner_side=side)
-            if progress is not None:
-                progress(games)
-            losses.append(run.losses)
-            records.append(run.record)
-            last = max(last, run.record.rfind("L") + 1)
-            opened.update(run.boxes)
-            for box, bead in run.removed:
-                if (box, bead) not in verdict:
-                    verdict[box, bead] = bead_is_bad(table.boards[box], bead, side)
-                if verdict[box, bead]:
-                    bad += 1
-                else:
-                    good += 1
-        results.append(HerOpponentResult(opponent, tuple(losses), good, bad, last, tuple(records)))
+    try:
+        for number, opponent in enumerate(opponents):
+            tally = _HerTally(opponent, side, verdict)
+            tallies.append(tally)
+            for learner in range(learners):
+                seeds = [game_seed(seed + number, learner, g) for g in range(games)]
+                tally.add(train_her(seeds, opponent, him=kind == "him", learner_side=side), opened)
+                if progress is not None:
+                    progress(games)
+    except KeyboardInterrupt:
+        kept = [tally for tally in tallies if tally.losses]
+        finished = sum(len(tally.losses) for tally in kept)
+        result = _her_result(kind, learners, games, seed, side, kept, opened, stopped=True) if kept else None
+        raise MatchboxInterrupted(result, finished, learners * len(opponents)) from None
+    return _her_result(kind, learners, games, seed, side, tallies, opened, stopped=False)
+
+
+def _her_result(
+    kind: str,
+    learners: int,
+    games: int,
+    seed: int,
+    side: int,
+    tallies: list[_HerTally],
+    opened: set[int],
+    stopped: bool,
+) -> dict[str, Any]:
+    results = [tally.result() for tally in tallies]
+    table = fast_tables("hexapawn").table
     counted = count_boxes("hexapawn", side=side)
     # the boxes the runs opened, with every bead a box starts with, checked against the solver
     opened_beads = [(box, bead) for box in sorted(opened) for bead in fast_tables("hexapawn").new_box[box]]
@@ -136,6 +192,7 @@ def run_her(
         "boxes_opened": {"boxes": len(opened), "beads": len(opened_beads), "bad_beads": opened_bad},
         "most_losses_overall": max(r.most for r in results),
         "good_beads_taken_out": sum(r.good_taken_out for r in results),
+        "stopped": stopped,
     }
 
 
@@ -154,35 +211,57 @@ def run_menace(
 ) -> dict[str, Any]:
     """Train ``learners`` fresh MENACEs for ``games`` games against each opponent (MENACE plays
     ``side``: 0 first, as Michie's did; in self-play one MENACE plays both sides).
-    ``progress(games)`` after each learner."""
+    ``progress(games)`` after each learner.  ^C or SIGTERM: :class:`MatchboxInterrupted`, with the
+    result of the learners that had finished."""
     if learners < 1 or games < 1:
         raise ValueError("learners and games must be at least 1")
+    runs: list[tuple[str, list[Any]]] = []
+    try:
+        for number, opponent in enumerate(opponents):
+            done: list[Any] = []
+            runs.append((opponent, done))
+            for learner in range(learners):
+                seeds = [game_seed(seed + number, learner, g) for g in range(games)]
+                done.append(train_menace(seeds, opponent, learner_side=side, beads=beads, rewards=rewards))
+                if progress is not None:
+                    progress(games)
+    except KeyboardInterrupt:
+        kept = [(opponent, done) for opponent, done in runs if done]
+        finished = sum(len(done) for _, done in kept)
+        result = _menace_result(learners, games, seed, side, beads, rewards, kept) if kept else None
+        if result is not None:
+            result["stopped"] = True
+        raise MatchboxInterrupted(result, finished, learners * len(opponents)) from None
+    return _menace_result(learners, games, seed, side, beads, rewards, runs)
+
+
+def _menace_result(
+    learners: int,
+    games: int,
+    seed: int,
+    side: int,
+    beads: Sequence[int],
+    rewards: Sequence[int],
+    runs: list[tuple[str, list[Any]]],
+) -> dict[str, Any]:
     window = max(1, min(100, games // 10))
     results = []
-    for number, opponent in enumerate(opponents):
-        records = []
-        boxes = 0
-        for learner in range(learners):
-            seeds = [game_seed(seed + number, learner, g) for g in range(games)]
-            run = train_menace(seeds, opponent, learner_side=side, beads=beads, rewards=rewards)
-            if progress is not None:
-                progress(games)
-            records.append(run.record)
-            boxes += len(run.boxes)
-        totals = {letter: sum(r.count(letter) for r in records) / learners for letter in "WDL"}
-        first = sum(r[:window].count("L") for r in records) / (learners * window)
-        final = sum(r[-window:].count("L") for r in records) / (learners * window)
+    for opponent, done in runs:
+        records = [run.record for run in done]
+        count = len(records)
+        totals = {letter: sum(r.count(letter) for r in records) / count for letter in "WDL"}
         results.append(
             {
                 "opponent": opponent,
+                "learners": count,
                 "average_wins": totals["W"],
                 "average_draws": totals["D"],
                 "average_losses": totals["L"],
                 "window": window,
-                "loss_rate_first": first,
-                "loss_rate_last": final,
-                "draw_rate_last": sum(r[-window:].count("D") for r in records) / (learners * window),
-                "boxes_opened_average": boxes / learners,
+                "loss_rate_first": sum(r[:window].count("L") for r in records) / (count * window),
+                "loss_rate_last": sum(r[-window:].count("L") for r in records) / (count * window),
+                "draw_rate_last": sum(r[-window:].count("D") for r in records) / (count * window),
+                "boxes_opened_average": sum(len(run.boxes) for run in done) / count,
                 "chart": records[0],
                 "loss_rate_per_game": loss_rate(records, "L"),
             }
@@ -198,6 +277,7 @@ def run_menace(
         "rewards": {"win": rewards[0], "draw": rewards[1], "loss": rewards[2]},
         "boxes_counted": {"boxes": counted.boxes, "colours": counted.beads},
         "opponents": results,
+        "stopped": False,
     }
 
 
@@ -224,10 +304,10 @@ def plot_learning_curve(result: dict[str, Any], path: Path, title: str) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    learners = result["learners"]
     window = max(1, result["games"] // 40)
     figure, axes = plt.subplots(figsize=(8, 4.5))
     for item in result["opponents"]:
+        learners = item.get("learners", result["learners"])  # fewer in a run that was stopped
         rates = smoothed(item["loss_rate_per_game"], window)
         # each point averages learners x (up to) window games of 0/1 losses
         spans = [min(i + 1, window) for i in range(len(rates))]
@@ -242,7 +322,8 @@ def plot_learning_curve(result: dict[str, Any], path: Path, title: str) -> Path:
             alpha=0.2,
         )
     axes.set_xlabel("game")
-    axes.set_ylabel(f"losses per game (mean of {learners}, {window}-game moving average)")
+    shown = sorted({item.get("learners", result["learners"]) for item in result["opponents"]})
+    axes.set_ylabel(f"losses per game (mean of {'/'.join(map(str, shown))}, {window}-game moving average)")
     axes.set_ylim(0, 1)
     axes.set_title(title)
     axes.legend()

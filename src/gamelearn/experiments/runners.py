@@ -13,15 +13,23 @@ An interrupt (^C, or SIGTERM turned into one by the command) stops a run within 
 pending tasks are cancelled (``shutdown(cancel_futures=True)``), the worker processes, which
 ignore ^C themselves, are terminated, a Dask client and its local cluster are closed; what had
 finished is handed back on the :class:`Interrupted` raised (a KeyboardInterrupt).
+
+A worker process (a pool's, a manager's) ends when the process that started it dies, SIGKILL
+included (:func:`end_with_parent`): the kernel's parent-death signal on Linux, and a watchdog
+thread that sees the worker re-parented everywhere, so no orphan goes on computing, or holds the
+parent's output open, after it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import multiprocessing
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -103,6 +111,49 @@ class Interrupted(KeyboardInterrupt):
         self.finished = finished
 
 
+#: prctl's option that asks the kernel for a signal when the parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
+#: How often a worker's watchdog looks whether its parent is still there.
+WATCH_SECONDS = 0.5
+
+
+def end_with_parent(parent: int) -> None:
+    """In a worker started by process ``parent``: end it when ``parent`` dies.  On Linux the kernel
+    sends it SIGKILL then (``prctl(PR_SET_PDEATHSIG)``: at once, even inside a compiled kernel that
+    holds the GIL); everywhere, a daemon thread ends it within :data:`WATCH_SECONDS` of being
+    re-parented (``os.getppid()`` no longer ``parent``).  A worker has nothing of its own to keep:
+    its results go to the parent, which is gone."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no libc prctl: the watchdog alone
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(128 + signal.SIGKILL)
+    threading.Thread(target=_watch_parent, args=(parent,), name="gamelearn-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(128 + signal.SIGKILL)
+
+
+def _start_worker(parent: int) -> None:
+    _ignore_interrupts()
+    end_with_parent(parent)
+
+
+def started_manager() -> Any:
+    """A started ``multiprocessing`` manager (its queues reach the workers) whose server process
+    ends with this one (:func:`end_with_parent`); a context manager that shuts it down."""
+    from multiprocessing.managers import SyncManager
+
+    manager = SyncManager()
+    manager.start(_start_worker, (os.getpid(),))
+    return manager
+
+
 def _ignore_interrupts() -> None:
     """In a worker process: ^C reaches the whole process group, and only the parent should act;
     SIGTERM (the parent ending its workers) ends it at once, as by default: a forked worker would
@@ -170,7 +221,9 @@ def executor(workers: int, dask: str | None = None, on_client: Callable[[Any], N
     # JAX (the az player) runs threads that a forked child would inherit in an unknown state (a
     # deadlock, as seen): once JAX is loaded, the workers are started afresh instead of forked.
     context = multiprocessing.get_context("spawn") if "jax" in sys.modules else None
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts, mp_context=context)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),), mp_context=context
+    )
     try:
         yield pool
     except BaseException:

@@ -122,13 +122,16 @@ class Suite:
 
 def phase_of(game: Game[Any], state: Any) -> str:
     """The phase a position is in: Teeko's placement or moving; tic-tac-toe's opening (at most three
-    marks down) or endgame; hexapawn's opening (no pawn taken yet) or endgame."""
+    marks down) or endgame; hexapawn's opening (no pawn taken yet) or endgame; any other game's
+    opening (at most a quarter of the board's squares taken) or endgame."""
     if game.name == "teeko":
         return "placement" if game.placing(state) else "moving"  # type: ignore[attr-defined]
     pieces = sum(cell != "." for cell in game.board(state))
     if game.name == "tictactoe":
         return "opening" if pieces <= 3 else "endgame"
-    return "opening" if pieces == 6 else "endgame"
+    if game.name == "hexapawn":
+        return "opening" if pieces == 6 else "endgame"
+    return "opening" if pieces <= game.squares // 4 else "endgame"
 
 
 def graded_position(game: Game[Any], solution: Solution, state: Hashable) -> SuitePosition | None:

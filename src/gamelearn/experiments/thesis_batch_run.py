@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..paths import looks_like_path
+from ..store.failures import StoreError
 from .interrupts import signals_deferred
 
 if TYPE_CHECKING:  # the games' modules load when a batch is planned, not when the command starts
@@ -344,7 +345,10 @@ class BatchRun:
             self._trace_file.commit()
             self._trace_file = None
         with signals_deferred():  # a signal during the last save is acted on once the outcome is known
-            self.outcome = self._kept(keeper, stopped)
+            try:
+                self.outcome = self._kept(keeper, stopped)
+            except StoreError as error:  # the store took the games up to the last save, and no more
+                raise type(error)(f"{error}; {kept_so_far(keeper.saved_games, plan.games, keeper.result_id)}") from None
         if self.outcome.interrupted:
             raise BatchInterrupted(self.outcome)
         return self.outcome
@@ -363,3 +367,10 @@ class BatchRun:
             memories=tuple(self.sides),
             record=keeper.payload(played, stopped),
         )
+
+
+def kept_so_far(saved: int, games: int, result_id: int | None) -> str:
+    """What a batch that the store stopped had kept: the games of its last save."""
+    if saved == 0 or result_id is None:
+        return f"none of the {games:,} games was kept"
+    return f"{saved:,} of the {games:,} games are kept (memories, score and the result teeko-batch #{result_id})"

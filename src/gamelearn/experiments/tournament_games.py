@@ -31,9 +31,9 @@ def game_channel(inline: bool, dask: str | None) -> Iterator[Any]:
     if inline:
         yield queue.SimpleQueue()
         return
-    from multiprocessing import Manager
+    from .runners import started_manager
 
-    with Manager() as manager:
+    with started_manager() as manager:
         yield manager.Queue()
 
 

@@ -208,6 +208,31 @@ class TournamentResult:
             data["games"] = [g.to_dict() for g in self.games]
         return data
 
+    def _repr_html_(self) -> str:
+        """The standings as a notebook shows them: a row a spec (score and its interval over game
+        pairs, rating and its bootstrap interval, wins, draws, losses; with grades, best moves)."""
+        from .html import percent, table
+
+        columns = ["spec", "score", "95% (pairs)", "rating", "95% (bootstrap)", "W", "D", "L"]
+        if self.graded:
+            columns.append("best moves")
+        rows = []
+        for s in self.standings:
+            row: list[Any] = [s.spec, percent(s.score), f"{percent(s.interval[0])}-{percent(s.interval[1])}"]
+            row += [f"{s.rating:.0f}", f"{s.rating_interval[0]:.0f}-{s.rating_interval[1]:.0f}"]
+            row += [s.wins, s.draws, s.losses]
+            if self.graded:
+                row.append(percent(s.best_share))
+            rows.append(row)
+        distinct = sum(p.distinct for p in self.pairs)
+        caption = (
+            f"{self.game}: {len(self.games):,} games ({distinct:,} different), "
+            f"{self.games_per_pair} a pair, seed {self.seed}"
+        )
+        if self.sprt:
+            caption += f"; SPRT: {self.sprt.get('decision', self.sprt)}"
+        return table(columns, rows, caption)
+
     def to_dataframe(self, table: str = "standings") -> Any:
         """One of the result's tables as a pandas DataFrame (pandas imported here): "standings"
         (a row a spec, in the order given), "pairs" (a row a pair of specs) or "games"."""

@@ -7,9 +7,12 @@ against the exact solution (``grade_player``): the share of moves that keep the 
 (*keeps*, the headline), of best moves and of blunders.  ``gamelearn train`` and
 ``gamelearn curves`` grade the same way, so their figures are the same measure.
 
-Time is *training* time: the wall clock while the learner plays and learns, from its first game
-(a learner that compiles, az, compiles before the clock starts) and without the time spent grading
-it, so that a checkpoint more or less does not change how long it trained.
+Time is *training* time, on two clocks: the wall clock's seconds while the learner plays and
+learns, and this process's CPU seconds over the same spans (``time.process_time``: every thread).
+Both count from the first game (a learner that compiles, az or ntuple, compiles before the clocks start) and
+leave out the time spent grading, so that a checkpoint more or less does not change how long it
+trained.  A budget (:class:`Budget`) is on one clock, named with every figure it gives: on a
+shared machine a wall minute may buy a fraction of a CPU minute.
 
 A run is kept as it goes (:class:`TrainingRun`): the learner's weights and counters and the run's
 checkpoints, in one transaction, at every checkpoint and at least every ``KEEP_EVERY_SECONDS``
@@ -31,6 +34,7 @@ from ..games import Game
 from ..keeper import Keeper
 from ..players.knowledge import K, Learner
 from ..players.registry import graded_spec, make_player
+from .budget import Budget
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
 from .suites import get_suite
@@ -113,6 +117,8 @@ class Checkpoint:
     keeps: float | None
     best: float | None
     blunders: float | None
+    #: this process's CPU seconds while training (``seconds`` is the wall clock's)
+    cpu_seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -122,107 +128,159 @@ class Checkpoint:
         return data
 
 
+class _SelfPlayRun:
+    """One :func:`train_self_play` run's state, a named step a method: play a batch (the last one
+    cut to the games left), take a checkpoint, keep the learner."""
+
+    def __init__(self, player: SelfPlaying, budget: Budget, grade: Callable[[], GradeReport] | None) -> None:
+        self.player, self.trainer, self.budget, self.grade = player, player.trainer, budget, grade
+        self.per_batch = int(self.trainer.settings.games_per_batch)
+        self.start_games = int(self.trainer.games)
+        self.target = None if budget.games is None else self.start_games + budget.games
+        self.wall = 0.0  # seconds of training, grading left out, on each clock
+        self.cpu = 0.0
+        # The speed is measured from the end of the first batch, which compiles the self-play.
+        self.play_seconds = 0.0
+        self.timed_games = self.timed_positions = 0
+        self.batches = 0
+        self.results: list[Checkpoint] = []
+
+    def check(self) -> None:
+        """Refuse, before any game, a budget of games this learner cannot end on exactly."""
+        if self.budget.games is not None and not getattr(self.trainer, "whole_batches", False):
+            raise ValueError(
+                f"--games {self.budget.games:,}: this learner plays {self.per_batch} games at once and starts "
+                "a new one in a slot as soon as one ends, so a batch ends a varying number of games; "
+                "train it for --minutes or --cpu-minutes"
+            )
+
+    def spent(self) -> float:
+        """The budget used so far, in its unit (games on top of the start, or seconds on its clock)."""
+        if self.budget.seconds is None:
+            return float(self.trainer.games - self.start_games)
+        return self.cpu if self.budget.clock == "CPU" else self.wall
+
+    def finished(self) -> bool:
+        b = self.budget
+        return (
+            (b.wall_seconds is not None and self.wall >= b.wall_seconds)
+            or (b.cpu_seconds is not None and self.cpu >= b.cpu_seconds)
+            or (self.target is not None and self.trainer.games >= self.target)
+        )
+
+    def play_batch(self) -> None:
+        """One self-play batch, learnt whole (a stop signal waits for its end); with a budget of
+        games, the last batch plays only the games left."""
+        trainer = self.trainer
+        left = self.per_batch if self.target is None else self.target - trainer.games
+        cut = left < int(trainer.settings.games_per_batch)
+        if cut:
+            trainer.play_in_batches_of(left)
+        wall, cpu = time.perf_counter(), time.process_time()
+        games_before = trainer.games
+        try:
+            with signals_deferred():  # a batch is learnt whole, its counters included
+                played = self.player.self_play(1)
+        finally:
+            if cut:
+                trainer.play_in_batches_of(self.per_batch)
+        seconds = time.perf_counter() - wall
+        self.wall += seconds
+        self.cpu += time.process_time() - cpu
+        if self.batches:
+            self.play_seconds += seconds
+            self.timed_games += trainer.games - games_before  # az's busy slots finish a varying number
+            self.timed_positions += played
+        self.batches += 1
+
+    def checkpoint(self) -> Checkpoint:
+        report = self.grade() if self.grade is not None else None
+        trainer = self.trainer
+        loss = getattr(trainer, "last_loss", (math.nan, math.nan))
+        timed = self.play_seconds
+        point = Checkpoint(
+            seconds=round(self.wall, 2),
+            games=trainer.games,
+            positions=int(getattr(trainer, "positions", 0)),
+            steps=int(getattr(trainer, "steps", 0)),
+            loss=round(loss[0], 5),
+            value_loss=round(loss[1], 5),
+            games_per_second=round(self.timed_games / timed, 2) if timed else 0.0,
+            positions_per_second=round(self.timed_positions / timed, 1) if timed else 0.0,
+            keeps=None if report is None else report.keeps,
+            best=None if report is None else report.best,
+            blunders=None if report is None else report.blunders,
+            cpu_seconds=round(self.cpu, 2),
+        )
+        self.results.append(point)
+        return point
+
+
 def train_self_play(
     player: SelfPlaying,
     grade: Callable[[], GradeReport] | None,
     minutes: float | None = None,
     games: int | None = None,
     checkpoints: int = 10,
-    on_batch: Callable[[int, int], None] | None = None,
+    on_batch: Callable[[float, float], None] | None = None,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
     keep: Callable[[list[Checkpoint]], object] | None = None,
     keep_every: float = KEEP_EVERY_SECONDS,
+    cpu_minutes: float | None = None,
 ) -> list[Checkpoint]:
-    """Train ``player`` by self-play batches until ``minutes`` of training have passed or ``games``
-    more games were played (whichever is given; both: the first reached), grading it (``grade``,
-    a report of the learner as it is, e.g. by :func:`grade_learner`; None: not graded) ``checkpoints`` times along the way (evenly in
-    games, or in time) and once at the end.  ``on_batch(games played, of games)`` after every batch
-    (of 0 when training for a time).  An interrupt (^C) stops it between two statements: the learner
-    keeps what it has learnt, and ``on_checkpoint`` has heard every checkpoint taken.
+    """Train ``player`` by self-play batches for a :class:`Budget`: ``minutes`` of training on the
+    wall clock, ``cpu_minutes`` of this process's CPU time, or exactly ``games`` more games (the
+    last batch cut to the games left; a learner whose batches end a varying number of games is
+    refused a budget of games); given several, the first reached.  It is graded (``grade``, a
+    report of the learner as it is, e.g. by :func:`grade_learner`; None: not graded) ``checkpoints`` times along the way, evenly on the
+    budget's measure, and once at the end.  ``on_batch(done, total)`` after every batch, in the
+    budget's unit (:attr:`Budget.unit`).  An interrupt (^C) stops it between two statements: the
+    learner keeps what it has learnt, and ``on_checkpoint`` has heard every checkpoint taken.
     ``keep(checkpoints so far)`` (a :meth:`TrainingRun.keep`) after every checkpoint, the last
     included, and at least every ``keep_every`` seconds between them.  A batch is learnt whole: a
     stop signal that arrives during it is acted on after it."""
-    if minutes is None and games is None:
-        raise ValueError("train for --minutes or for --games")
-    if minutes is not None and minutes <= 0 or games is not None and games < 1:
-        raise ValueError("--minutes must be above 0 and --games at least 1")
-    trainer = player.trainer
-    per_batch = trainer.settings.games_per_batch
-    start_games = trainer.games
-    budget = None if minutes is None else 60 * minutes
-    target = None if games is None else start_games + games
-    results: list[Checkpoint] = []
-    trained = 0.0  # seconds of training, grading left out
-    # The speed is measured from the end of the first batch, which compiles the self-play.
-    play_seconds = 0.0
-    timed_games, timed_positions = 0, 0
-    last_games = start_games
+    budget = Budget(
+        wall_seconds=None if minutes is None else 60 * minutes,
+        cpu_seconds=None if cpu_minutes is None else 60 * cpu_minutes,
+        games=games,
+    )
+    run = _SelfPlayRun(player, budget, grade)
+    run.check()
     last_kept = time.perf_counter()
-    batches = 0  # the first compiles (if compile() could not), and finishes few games with busy slots
 
     def kept() -> None:
         nonlocal last_kept
         if keep is not None:
-            keep(results)
+            keep(run.results)
         last_kept = time.perf_counter()
 
     def checkpoint() -> None:
-        report = grade() if grade is not None else None
-        loss = getattr(trainer, "last_loss", (math.nan, math.nan))
-        point = Checkpoint(
-            seconds=round(trained, 2),
-            games=trainer.games,
-            positions=int(getattr(trainer, "positions", 0)),
-            steps=int(getattr(trainer, "steps", 0)),
-            loss=round(loss[0], 5),
-            value_loss=round(loss[1], 5),
-            games_per_second=round(timed_games / play_seconds, 2) if play_seconds else 0.0,
-            positions_per_second=round(timed_positions / play_seconds, 1) if play_seconds else 0.0,
-            keeps=None if report is None else report.keeps,
-            best=None if report is None else report.best,
-            blunders=None if report is None else report.blunders,
-        )
-        results.append(point)
+        point = run.checkpoint()
         if on_checkpoint is not None:
             on_checkpoint(point)
+        kept()
 
-    # Training time counts from the first game: a learner that can compile first (az) does so here.
-    compile_first = getattr(trainer, "compile", None)
+    # Training time counts from the first game: a learner that can compile first (az, ntuple) does so here.
+    compile_first = getattr(run.trainer, "compile", None)
     if callable(compile_first):
         compile_first()
-    every_games = None if games is None else max(per_batch, games // max(1, checkpoints))
-    every_seconds = None if budget is None else budget / max(1, checkpoints)
-    next_time = every_seconds or 0.0
-    while not ((budget is not None and trained >= budget) or (target is not None and trainer.games >= target)):
-        batch_started = time.perf_counter()
-        first = batches == 0
-        batches += 1
-        games_before = trainer.games
-        with signals_deferred():  # a batch is learnt whole, its counters included
-            played = player.self_play(1)
-        seconds = time.perf_counter() - batch_started
-        trained += seconds
-        if not first:
-            play_seconds += seconds
-            timed_games += trainer.games - games_before  # az's busy slots finish a varying number
-            timed_positions += played
+    every = budget.total / max(1, checkpoints)
+    if budget.seconds is None:
+        every = max(run.per_batch, int(every))
+    next_due = every
+    while not run.finished():
+        run.play_batch()
         if on_batch is not None:
-            on_batch(trainer.games - start_games, games or 0)
-        due = (every_games is not None and trainer.games - last_games >= every_games) or (
-            every_seconds is not None and trained >= next_time
-        )
-        finished = (budget is not None and trained >= budget) or (target is not None and trainer.games >= target)
-        if due and not finished:
+            on_batch(run.spent(), budget.total)
+        if run.finished():
+            break
+        if run.spent() >= next_due:
             checkpoint()
-            kept()
-            last_games = trainer.games
-            if every_seconds is not None:
-                next_time = trained + every_seconds
-        elif not finished and time.perf_counter() - last_kept >= keep_every:
+            next_due = run.spent() + every
+        elif time.perf_counter() - last_kept >= keep_every:
             kept()
     checkpoint()
-    kept()
-    return results
+    return run.results
 
 
 class TrainingRun:
@@ -382,10 +440,11 @@ class Training:
         minutes: float | None,
         games: int | None,
         checkpoints: int,
-        on_batch: Callable[[int, int], None] | None = None,
+        on_batch: Callable[[float, float], None] | None = None,
         on_checkpoint: Callable[[Checkpoint], None] | None = None,
+        cpu_minutes: float | None = None,
     ) -> TrainingResult:
-        """Train for ``minutes`` or ``games`` (:func:`train_self_play`), kept as it goes with a
+        """Train for ``minutes`` (wall), ``cpu_minutes`` or ``games`` (:func:`train_self_play`), kept as it goes with a
         keeper (:class:`TrainingRun`: every checkpoint, at least every 30 s, at the end).  ^C or
         SIGTERM stops it: what it learnt is kept, marked stopped, and :class:`TrainingInterrupted`
         carries the result."""
@@ -425,6 +484,7 @@ class Training:
                 on_batch=on_batch,
                 on_checkpoint=heard,
                 keep=run.keep if run is not None else None,
+                cpu_minutes=cpu_minutes,
             )
         except KeyboardInterrupt:  # what it learnt so far is kept, as a finished run's is
             if run is not None:

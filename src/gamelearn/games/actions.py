@@ -4,6 +4,8 @@ so that a policy network has one output per action.  The one numbering of record
 
 * tic-tac-toe: action ``a`` (0-8) is the move ``str(a)``, the square;
 * hexapawn: action ``9 * a + b`` (0-80) is the move ``"ab"``, from square a to square b;
+* any other game (docs/own-game.md): its ``action_moves()`` in order, or every move found in the
+  positions reachable from the start, shortest first and then in text order (:func:`found_moves`);
 * Teeko: actions 0-24 put a pawn down on square ``5 * r + c`` (move ``"rc"``); action
   ``25 + 8 * square + d`` (25-224) steps the pawn on ``square`` in direction ``d`` of
   ``TEEKO_DIRECTIONS`` (up-left, up, up-right, left, right, down-left, down, down-right); in the
@@ -92,6 +94,38 @@ def _teeko_knight_actions() -> list[str | None]:
     return _teeko_actions(KNIGHT_DIRECTIONS)
 
 
+#: The most positions walked to find the moves of a game that does not list them (:func:`found_moves`).
+MOVE_SEARCH_LIMIT = 1_000_000
+
+
+def found_moves(game: Game[Any]) -> tuple[str, ...]:
+    """Every move of a game of another author, as action numbers: the game's ``action_moves()``
+    where it defines one (docs/own-game.md), else every move legal in a position reachable from the
+    start, found by walking them all, shortest first and then in text order ("2" before "10").
+    ValueError in one line where more than :data:`MOVE_SEARCH_LIMIT` positions would be walked."""
+    listed = getattr(game, "action_moves", None)
+    if callable(listed):
+        moves = tuple(listed())
+        if len(set(moves)) != len(moves) or not all(isinstance(move, str) for move in moves):
+            raise ValueError(f"{game.name}.action_moves() must give each move once, as text")
+        return moves
+    seen = {game.initial()}
+    todo = [game.initial()]
+    found: set[str] = set()
+    while todo:
+        for move, child in game.successors(todo.pop()):
+            found.add(move)
+            if child not in seen:
+                if len(seen) >= MOVE_SEARCH_LIMIT:
+                    raise ValueError(
+                        f"{game.name} has more than {MOVE_SEARCH_LIMIT:,} positions: give it an action_moves() "
+                        "method listing its moves (docs/own-game.md)"
+                    )
+                seen.add(child)
+                todo.append(child)
+    return tuple(sorted(found, key=lambda move: (len(move), move)))
+
+
 _BUILDERS = {
     "tictactoe": _tictactoe_actions,
     "hexapawn": _hexapawn_actions,
@@ -105,6 +139,10 @@ def codec_for(game: Game[Any]) -> ActionCodec:
     """The action numbering of a game: by its name, but for the forms of Teeko whose pawns jump as
     knights, which number their steps by knight jumps."""
     form = getattr(game, "form", None)
+    if game.name not in _BUILDERS:  # a game of another author: its own moves, numbered once a form
+        if game.spec not in _CODECS or _CODECS[game.spec].game != game.spec:
+            _CODECS[game.spec] = ActionCodec(game.spec, found_moves(game))
+        return _CODECS[game.spec]
     return codec("teeko:steps=knight" if form is not None and form.steps == "knight" else game.name)
 
 

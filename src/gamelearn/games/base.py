@@ -21,13 +21,30 @@ Interned = TypeVar("Interned", bound="InternedState")
 Permutation = tuple[int, ...]
 
 
+#: The most characters of a person's text a message quotes (a pasted paragraph is cut, not echoed).
+SHOWN_TEXT = 40
+
+
+def shown_text(text: object) -> str:
+    """``text`` as a message quotes it: its repr, cut to :data:`SHOWN_TEXT` characters (and how long
+    it was) when longer.
+
+    >>> shown_text("x" * 50)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (50 characters)"
+    """
+    if isinstance(text, str) and len(text) > SHOWN_TEXT:
+        return f"{text[:SHOWN_TEXT] + '…'!r} ({len(text):,} characters)"
+    return repr(text)
+
+
 class IllegalMove(ValueError):
-    """A move the rules do not allow in this state.  The message names the move and the reason."""
+    """A move the rules do not allow in this state.  The message names the move (cut short when
+    long: :func:`shown_text`) and the reason."""
 
     def __init__(self, move: object, reason: str) -> None:
         self.move = move
         self.reason = reason
-        super().__init__(f"illegal move {move!r}: {reason}")
+        super().__init__(f"illegal move {shown_text(move)}: {reason}")
 
 
 @dataclass(frozen=True, slots=True)

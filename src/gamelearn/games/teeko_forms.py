@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import GameOption
+from .base import GameOption, shown_text
 
 SIZE = 5
 SQUARES = SIZE * SIZE
@@ -111,11 +111,13 @@ def check_option(game: str, option: GameOption, value: str) -> None:
     if option.pattern is not None:
         if not isinstance(value, str) or not re.fullmatch(option.pattern, value):
             raise ValueError(
-                f"option {option.name!r} of game {game!r}: {value!r} is not a pattern {option.pattern} "
+                f"option {option.name!r} of game {game!r}: {shown_text(value)} is not a pattern {option.pattern} "
                 f"(e.g. {', '.join(option.values)})"
             )
     elif value not in option.values:
-        raise ValueError(f"option {option.name!r} of game {game!r}: {value!r} is not one of {', '.join(option.values)}")
+        raise ValueError(
+            f"option {option.name!r} of game {game!r}: {shown_text(value)} is not one of {', '.join(option.values)}"
+        )
 
 
 def _mask(cells: list[tuple[int, int]]) -> int:

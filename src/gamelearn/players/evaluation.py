@@ -69,6 +69,19 @@ EVALUATION_NAMES: dict[str, tuple[str, ...]] = {
 _MODULES = {"hexapawn": "evaluation_hexapawn", "teeko": "evaluation_teeko"}
 
 
+def no_evaluation(state: Any) -> float:
+    """Every unfinished position alike (0): a search then sees only the wins and losses within its depth."""
+    return 0.0
+
+
+def evaluation_names(game: Game[Any]) -> tuple[str, ...]:
+    """The evaluation names ``game`` offers, its default first: a built-in game's own, or for any
+    other game ``own`` where it defines ``evaluate(state)`` (docs/own-game.md), then ``none``."""
+    if game.name in EVALUATION_NAMES:
+        return EVALUATION_NAMES[game.name]
+    return ("own", "none") if callable(getattr(game, "evaluate", None)) else ("none",)
+
+
 def _table(game_name: str) -> dict[str, Evaluation]:
     """The evaluations of ``game_name`` by name, importing the module that defines them."""
     if game_name == "tictactoe":
@@ -90,9 +103,12 @@ def _goals(game: Game[Any]) -> tuple[int, ...] | None:
 
 def evaluation(game: Game[Any], name: str) -> Evaluation:
     """The evaluation ``name`` for ``game``; Teeko's ``lines`` counts the goals of the form played."""
-    names = EVALUATION_NAMES[game.name]
+    names = evaluation_names(game)
     if name not in names:
         raise ValueError(f"unknown evaluation {name!r} for {game.name}; valid: {', '.join(names)}")
+    if game.name not in EVALUATION_NAMES:
+        own: Evaluation = getattr(game, "evaluate") if name == "own" else no_evaluation  # noqa: B009
+        return own
     goals = _goals(game)
     if name == "lines" and goals is not None:
         from .evaluation_teeko import teeko_lines_over
@@ -106,4 +122,4 @@ def default_evaluation(game: Game[Any]) -> str:
     ``lines``, which counts that form's goals (the thesis program's knows only the standard ones)."""
     if _goals(game) is not None:
         return "lines"
-    return EVALUATION_NAMES[game.name][0]
+    return evaluation_names(game)[0]

@@ -6,14 +6,10 @@ The network is a set of weight tables, one per n-tuple of squares, read on every
 of a position (:mod:`.ntuple_layout`); its value is the chance that the side that has just moved
 into the position wins.  To move, the player scores each legal move by the value of the position
 it leads to (a finished game by its result) and plays a best one, ties broken at random
-(``search=0`` or ``1``: the raw network); ``search=2`` or ``3`` looks that many plies ahead by
-negamax over the same values.  While it trains it explores with a random move with probability
-epsilon; frozen (``train=off``) it never does.  A frozen Teeko learner searches with alpha-beta,
-iterative deepening, a transposition table, moves ordered by the learnt values and extensions for
-a four to make or to stop (:mod:`.ntuple_search`): ``search=D`` plies (at most
-:data:`MOVE_SECONDS` of wall-clock time), ``search=1s`` or ``250ms``, ``nodes=N`` positions at
-most; the default (:data:`DEFAULT_SEARCH`) is chosen on ``teeko-val-v1`` (docs/ntuple.md).  In
-training it plays one ply deep, the policy whose values its TD(lambda) learns.
+(``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values.  It explores
+with probability epsilon while it trains.  Frozen (``train=off``) on Teeko it searches by
+alpha-beta (:mod:`.ntuple_search`, ``search=D`` plies, ``1s``, ``nodes=N``; the default chosen on
+``teeko-val-v1``, docs/ntuple.md); in training it plays one ply deep, as its TD(lambda) learns.
 
 Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
 with one network, and learns online after every ply; alpha and epsilon decay from the spec's
@@ -24,9 +20,9 @@ TD(lambda) over a game played against anyone, for the side or sides it played.  
 choice is seeded: self-play batch ``k`` seeds numba's generator from (seed, k), the player's own
 choices use its ``rng``, so the same seed trains the same weights.
 
-The knowledge is the weights (float32, zlib, base64), with TCL its per-weight sums, the layout's
-name and the training counters: one JSON value (``GAME/NAME`` in the store), from which training
-resumes with the same weights at the same point of the schedules.
+The knowledge is the weights (float32, zlib-compressed, base64), with TCL its per-weight sums, the
+layout's name and the training counters, one JSON value, which the keeper stores under ``GAME/NAME``; a training resumed from it goes on from
+the same weights and the same point of the schedules.
 """
 
 from __future__ import annotations
@@ -39,13 +35,14 @@ import numpy as np
 from . import ntuple_kernels as kernels
 from .base import OptionValue, S
 from .knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
+from .ntuple_generic import default_search, result_for_first
 from .ntuple_layout import (
     GAME_IDS,
     KNOWN_LAYOUTS,
-    LAYOUTS,
     Features,
     Layout,
     compile_features,
+    default_layout,
     layout_named,
     neighbours,
     pieces,
@@ -56,11 +53,10 @@ from .ntuple_settings import (
     DEFAULT_SEARCH,
     MOVE_SECONDS,
     PLAIN_PLIES,
-    SETTINGS,
     TCL_BETA,
     Settings,
     parse_step,
-    result_for_first,
+    settings_for,
 )
 from .ntuple_weights import decode_weights, encode_weights
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
@@ -81,7 +77,7 @@ class Trainer:
         self.game = game
         self.settings = settings
         self.seed = int(seed)
-        self.use_layout(layout or LAYOUTS[game.name])
+        self.use_layout(layout or default_layout(game))
         self.masks, self.neighbours = win_masks(game), neighbours(game)
         self.start = pieces(game, game.initial())
         self.games = self.positions = self.steps = self.batches = 0
@@ -95,6 +91,9 @@ class Trainer:
         # temporal coherence learning's sums per weight: N (signed) and A (sizes); a stub when off
         shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
         self.coherence = np.zeros(shape, np.float32)
+
+    #: each batch plays exactly ``games_per_batch`` games: a training for N games ends on a smaller one
+    whole_batches = True
 
     def play_in_batches_of(self, games: int) -> None:
         if games < 1:
@@ -120,14 +119,33 @@ class Trainer:
     def epsilon_now(self) -> float:
         return self.settings.epsilon * (0.1 + 0.9 * self.decay())
 
+    def compile(self) -> None:
+        """Compile self-play now (from numba's cache if compiled before): no game, nothing learnt.
+        A game without compiled rules has nothing to compile."""
+        if self.game.name in GAME_IDS:
+            self._self_play(0, 1)
+
     def train_batch(self) -> int:
         """One batch of self-play games, learnt online; the positions (plies) played."""
-        f = self.features
+        if self.game.name not in GAME_IDS:  # a game without compiled rules: played by its own
+            from .ntuple_generic import train_batch
+
+            return train_batch(self)
         batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
+        plies, updates, squared = self._self_play(self.settings.games_per_batch, batch_seed)
+        self.batches += 1
+        self.games += self.settings.games_per_batch
+        self.positions, self.steps = self.positions + plies, self.steps + updates
+        loss = float(squared / max(1.0, updates))
+        self.last_loss = (loss, loss)
+        return plies
+
+    def _self_play(self, games: int, seed: int) -> tuple[int, int, float]:
+        f = self.features
         plies, updates, squared = kernels.self_play(
             GAME_IDS[self.game.name],
-            self.settings.games_per_batch,
-            batch_seed,
+            games,
+            seed,
             self.weights,
             f.squares,
             f.lengths,
@@ -145,13 +163,7 @@ class Trainer:
             self.coherence,
             self.settings.coherence,
         )
-        self.batches += 1
-        self.games += self.settings.games_per_batch
-        self.positions += int(plies)
-        self.steps += int(updates)
-        loss = float(squared / max(1.0, updates))
-        self.last_loss = (loss, loss)
-        return int(plies)
+        return int(plies), int(updates), float(squared)
 
     def learn_sequence(self, afters: list[tuple[int, int, int]], learning: list[bool], final: float) -> None:
         """TD(lambda) over one game's unfinished afterstates (a, b, mover), then its result."""
@@ -208,15 +220,14 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         tcl: bool | None = None,
         nodes: int | None = None,
     ) -> None:
-        if game.name not in LAYOUTS:
-            raise ValueError(f"ntuple plays {', '.join(LAYOUTS)}, not {game.name}")
         if game.name == "teeko" and game.spec != "teeko":
             raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
         options: dict[str, OptionValue] = {}
         if name:
             options["name"] = name
-        spelling = DEFAULT_SEARCH[game.name] if search is None else parse_search(str(search))
-        if spelling != DEFAULT_SEARCH[game.name]:
+        default = DEFAULT_SEARCH.get(game.name, str(default_search(game)))
+        spelling = default if search is None else parse_search(str(search))
+        if spelling != default:
             options["search"] = spelling
         if nodes is not None:
             options["nodes"] = nodes
@@ -229,11 +240,11 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             key: value for key, value in (("alpha", alpha), ("epsilon", epsilon), ("trace", trace)) if value is not None
         }
         options.update(given)
-        settings = replace(SETTINGS[game.name], **given)  # type: ignore[arg-type]  # the float settings only
+        settings = replace(settings_for(game), **given)  # type: ignore[arg-type]  # the float settings only
         if tcl is not None:
             options["tcl"] = "on" if tcl else "off"
             settings = replace(settings, coherence=TCL_BETA if tcl else 0.0)
-        chosen = layout_named(game.name, layout)
+        chosen = default_layout(game) if layout is None else layout_named(game.name, layout)
         if layout is not None:
             options["layout"] = layout
         #: whether the spec named the layout: then knowledge of another layout is refused, else
@@ -242,17 +253,16 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         super().__init__(game, seed, **options)
         self.name = name or None
         self.trains = train
-        #: plies of the plain search (tic-tac-toe, hexapawn; 1: the raw network)
+        #: plies of the plain search (1: the raw network); Teeko's search: (plies, seconds) or None
         self.search = max(1, plies or 1) if game.name != "teeko" else 1
-        #: Teeko's search: (plies, seconds) or None for the raw network; its nodes cap
         self.budget = (plies, seconds) if game.name == "teeko" and searches(spelling) else None
-        self.nodes, self.search_spelling = nodes, spelling
+        self.nodes, self.search_spelling, self.default_search = nodes, spelling, default
         self.trainer = Trainer(game, 0 if seed is None else seed, settings, chosen)
         self._searcher: TeekoSearch | None = None
 
     def frozen_spec(self) -> str:
         """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
-        searched = f",search={self.search_spelling}" if self.search_spelling != DEFAULT_SEARCH[self.game.name] else ""
+        searched = f",search={self.search_spelling}" if self.search_spelling != self.default_search else ""
         return f"{self.kind}:train=off" + searched + (f",nodes={self.nodes}" if self.nodes is not None else "")
 
     # Values and choosing -----------------------------------------------------------------------
@@ -294,8 +304,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         return 1.0 - best if other != mover else best
 
     def move_values(self, state: S) -> dict[str, float]:
-        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply,
-        the learnt values; the search itself is :meth:`searched`)."""
+        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply)."""
         mover = self.game.to_move(state)
         children = self._children(state)
         if self.search <= 1:
@@ -359,11 +368,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             return None
         scored = self.move_values(state)
         top = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:5]
-        told: dict[str, Any] = {"moves": [{"move": m, "value": round(v, 3)} for m, v in top]}
-        if self.budget is not None:
-            found = self.searched(state)
-            told["search"] = {"move": found.move, "score": round(found.score, 3), "plies": found.depth}
-        return told
+        return {"moves": [{"move": m, "value": round(v, 3)} for m, v in top]}
 
     # Learning ------------------------------------------------------------------------------------
 
@@ -477,15 +482,10 @@ register(
         "ntuple",
         NtuplePlayer,
         "n-tuple network learning afterstate values by self-play TD(lambda) (Thill et al.)",
-        frozenset(LAYOUTS),
+        None,  # every game: a layout of its own, or its board's rows and columns (ntuple_layout.board_layout)
         (
             Option("name", parse_name, None, "keep the weights in the store under this name"),
-            Option(
-                "search",
-                parse_search,
-                None,
-                "plies searched over the learnt values (0, 1: the raw network) or, on Teeko, a time a move (1s, 250ms)",
-            ),
+            Option("search", parse_search, None, "plies searched (0, 1: the raw network); Teeko: or a time, 1s"),
             Option("nodes", parse_int(1, 10**9), None, "Teeko: the most positions the search visits a move"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),

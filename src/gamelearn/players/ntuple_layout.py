@@ -169,6 +169,56 @@ for _layout in (
     KNOWN_LAYOUTS[_layout.name] = _layout
 
 
+def board_layout(game: Game[Any]) -> Layout:
+    """The tuples of a game with no layout of its own, from its facts' rows and columns: every row
+    and column (cut into pieces of at most 9 squares), both diagonals of a square board, every 2x2
+    window, every 3x3 window, and every strip of two adjacent rows (columns) of at most 8 squares;
+    the whole board where it has at most 9 squares.  Tuples of more than 9 squares are cut, so no
+    table exceeds 3**9 weights.  Named ``NAME-board-RxC-v1`` and kept in :data:`KNOWN_LAYOUTS`."""
+    rows, columns = game.facts.rows, game.facts.columns
+    name = f"{game.name}-board-{rows}x{columns}-v1"
+    if name in KNOWN_LAYOUTS:
+        return KNOWN_LAYOUTS[name]
+    found: list[tuple[int, ...]] = []
+
+    def add(cells: tuple[int, ...]) -> None:
+        for start in range(0, len(cells), 9):
+            piece = cells[start : start + 9]
+            if len(piece) > 1 and piece not in found:
+                found.append(piece)
+
+    if rows * columns <= 9:
+        add(tuple(range(rows * columns)))
+    for r in range(rows):
+        add(_window(r, 0, 1, columns, columns))
+    for c in range(columns):
+        add(tuple(r * columns + c for r in range(rows)))
+    if rows == columns:
+        add(tuple(k * columns + k for k in range(rows)))
+        add(tuple(k * columns + columns - 1 - k for k in range(rows)))
+    for height, width in ((2, 2), (3, 3)):
+        for top in range(rows - height + 1):
+            for left in range(columns - width + 1):
+                add(_window(top, left, height, width, columns))
+    if 2 * columns <= 8:
+        for top in range(rows - 1):
+            add(_window(top, 0, 2, columns, columns))
+    if 2 * rows <= 8:
+        for left in range(columns - 1):
+            add(_window(0, left, rows, 2, columns))
+    if not found:
+        raise ValueError(f"ntuple needs a board of at least 2 squares; {game.name} has {rows}x{columns}")
+    plies = 1000 if not game.facts.can_cycle else 200
+    layout = Layout(game.name, name, rows * columns, tuple(found), (0,) * (rows * columns + 1), max_plies=plies)
+    KNOWN_LAYOUTS[name] = layout
+    return layout
+
+
+def default_layout(game: Game[Any]) -> Layout:
+    """The game's own layout (:data:`LAYOUTS`), else the one its board gives (:func:`board_layout`)."""
+    return LAYOUTS[game.name] if game.name in LAYOUTS else board_layout(game)
+
+
 def layout_named(game: str, name: str | None) -> Layout:
     """The layout called ``name`` for ``game`` (None: the game's default)."""
     if name is None:
@@ -234,10 +284,29 @@ def neighbours(game: Game[Any]) -> np.ndarray:
 
 
 _HEXAPAWN_BITS: dict[str, tuple[int, int]] = {}
+_BOARD_BITS: dict[tuple[str, str], tuple[int, int]] = {}
+
+
+def board_pieces(game: Game[Any], state: Hashable) -> tuple[int, int]:
+    """The squares of the first and the second player's symbol on ``game.board(state)``, as bitboards."""
+    board = game.board(state)
+    key = (game.name, board)
+    known = _BOARD_BITS.get(key)
+    if known is None:
+        first, second = game.symbols
+        known = (
+            sum(1 << sq for sq, ch in enumerate(board) if ch == first),
+            sum(1 << sq for sq, ch in enumerate(board) if ch == second),
+        )
+        if len(_BOARD_BITS) < 2_000_000:  # a large game's boards are worked out again, not kept for ever
+            _BOARD_BITS[key] = known
+    return known
 
 
 def pieces(game: Game[Any], state: Hashable) -> tuple[int, int]:
     """The first and the second player's pieces as bitboards (square i is bit i)."""
+    if game.name not in GAME_IDS:
+        return board_pieces(game, state)
     if game.name == "hexapawn":
         board = game.board(state)
         known = _HEXAPAWN_BITS.get(board)

@@ -4,13 +4,14 @@ frozen learner plays with."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 #: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
 #: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
 TCL_BETA = 2.7
-#: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``).
+#: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``); any
+#: other game's is :func:`gamelearn.players.ntuple_generic.default_search`'s.
 DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "6"}
 #: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
 #: deepest ply it has finished.
@@ -41,10 +42,16 @@ SETTINGS: dict[str, Settings] = {
     "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
     "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
 }
+#: Any other game's: self-play over its own rules (:mod:`.ntuple_generic`), 200 games a batch, a
+#: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
+GENERIC_SETTINGS = Settings(200, 3.0, 0.2, 20_000, 0.5, 8, 8)
 
 
-def result_for_first(winner: int | None) -> float:
-    return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
+def settings_for(game: Any) -> Settings:
+    """``game``'s settings: its own, or :data:`GENERIC_SETTINGS` opening with up to half the board in random moves."""
+    if game.name in SETTINGS:
+        return SETTINGS[game.name]
+    return replace(GENERIC_SETTINGS, random_plies=max(1, game.squares // 2))
 
 
 def parse_step(text: str) -> float:

@@ -1,6 +1,7 @@
 """Exact solutions: ``solve(game)`` returns a :class:`Solution` with value, distance, best_moves
-and grade.  Tic-tac-toe and hexapawn are searched on the spot; Teeko reads a table built
-once by retrograde analysis (``gamelearn solve teeko``) and memory-mapped.
+and grade.  Tic-tac-toe, hexapawn and any other game that always ends and fits in memory are
+searched on the spot; Teeko reads a table built once by retrograde analysis (``gamelearn solve
+teeko``) and memory-mapped.
 
 ``gamelearn.solve`` is this package and, called, this function: ``gamelearn.solve(game)`` and
 ``import gamelearn.solve.kernels`` both work.  The package's module class forwards a call to
@@ -66,7 +67,19 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
         if key:
             _CACHE[key] = solution
         return solution
-    raise ValueError(f"no solver for {game.name}")
+    return _solve_exhaustively(game, options)
+
+
+def _solve_exhaustively(game: Game, options: Mapping[str, Any]) -> Solution:
+    """Any other game (one installed or registered, docs/own-game.md) by the exhaustive search,
+    kept a form; ValueError in one line where its positions repeat or do not fit (solve.exhaustive)."""
+    if options:
+        raise ValueError(f"{game.name} takes no solve options; got {', '.join(sorted(options))}")
+    if game.spec not in _CACHE or _CACHE[game.spec].game is not game:  # a game registered again is solved again
+        from .exhaustive import ExhaustiveSolution
+
+        _CACHE[game.spec] = ExhaustiveSolution(game)
+    return _CACHE[game.spec]
 
 
 class _CallablePackage(types.ModuleType):

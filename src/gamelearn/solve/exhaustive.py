@@ -1,7 +1,9 @@
-"""Tic-tac-toe and hexapawn, solved on the spot by exhaustive search.
+"""Tic-tac-toe, hexapawn and any other game that always ends, solved on the spot by exhaustive search.
 
-Both games end within 9 plies and never repeat a position, so a memoised negamax over every
-position reachable from the start is exact: a few thousand positions, well under a second.
+Tic-tac-toe and hexapawn end within 9 plies and never repeat a position, so a memoised negamax
+over every position reachable from the start is exact: a few thousand positions, well under a
+second.  A game of another author is solved the same way where its positions fit in memory
+(:data:`POSITION_LIMIT`); a game that can repeat positions needs a retrograde table of its own.
 Positions outside that set (from ``from_board``) are solved on demand by the same search.
 """
 
@@ -18,16 +20,25 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+#: The most positions the exhaustive search keeps in memory (about 0.5 KB each, with the states: a
+#: few GB at most); a game with more reachable positions is refused in one line, not run out of memory.
+POSITION_LIMIT = 5_000_000
+
+
 class ExhaustiveSolution(Solution):
     """The complete game tree of a finite, acyclic game, memoised by position."""
 
-    def __init__(self, game: Game[Any], known: Mapping[Hashable, Outcome] | None = None) -> None:
+    def __init__(
+        self, game: Game[Any], known: Mapping[Hashable, Outcome] | None = None, limit: int = POSITION_LIMIT
+    ) -> None:
         """``known``: the outcomes of every position reachable from the start, where a faster pass
-        has found them (solve.tictactoe); the search fills the table otherwise."""
+        has found them (solve.tictactoe); the search fills the table otherwise.  ValueError where
+        the game can repeat positions or has more than ``limit`` reachable ones."""
         if game.facts.can_cycle:
             raise ValueError(f"{game.name} can repeat positions: exhaustive search needs a game that always ends")
         super().__init__(game)
         self._memo: dict[Hashable, Outcome] = dict(known) if known is not None else {}
+        self._limit = limit
         self.outcome(game.initial())
         #: The positions reachable from the start (every one was visited by the search above).
         self.reachable = len(self._memo)
@@ -41,6 +52,7 @@ class ExhaustiveSolution(Solution):
         successors = game.successors
         # An explicit stack instead of recursion: a position stays until its children are known.
         stack: list[Hashable] = [state]
+        limit = self._limit
         while stack:
             position = stack[-1]
             if position in memo:
@@ -48,10 +60,18 @@ class ExhaustiveSolution(Solution):
                 continue
             moves = successors(position)
             if not moves and game.is_over(position):
-                # The side that just moved has won, or the rules ended the game drawn.
-                memo[position] = (-1, 0) if game.winner(position) is not None else (0, None)
+                # Won (by the side that just moved, in every built-in game), or drawn by the rules.
+                winner = game.winner(position)
+                memo[position] = (
+                    (0, None) if winner is None else (1, 0) if winner == game.to_move(position) else (-1, 0)
+                )
                 stack.pop()
                 continue
+            if len(memo) >= limit:
+                raise ValueError(
+                    f"{game.name} has more than {limit:,} positions reachable from the start: too many for the "
+                    "exhaustive solver, which keeps each in memory"
+                )
             unknown = [child for _, child in moves if child not in memo]
             if unknown:
                 stack.extend(unknown)

@@ -15,7 +15,7 @@ beside them, never used to compute them.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,10 +94,15 @@ def solve_forms(
     steps: str = "king",
     report: Report = _nothing,
     keep: Path | None = None,
+    keep_only: Container[str] | None = None,
 ) -> FormsReport:
     """Solve every combination of the given goal sets, drop patterns and centre rules.  With
-    ``keep`` (a folder), each form's table is written there too (under its default file name)."""
+    ``keep`` (a folder), each form's table is written there too (under its default file name);
+    with ``keep_only`` too, only the forms whose spec it holds, and none whose file is there."""
     from .teeko import table_name
+
+    def table_file(spec: str) -> str:
+        return f"{table_name(spec)}.table"
 
     started, cpu = time.perf_counter(), time.process_time()
     goal_sets, drop_patterns, centres = list(goal_sets), list(drop_patterns), list(centres)
@@ -119,9 +124,11 @@ def solve_forms(
                 variant = teeko_form(game)  # type: ignore[arg-type]
                 layers = build_placing(variant, rows, cache=cache, index=index)
                 value, distance = decode(int(layers[(0, 0)][0]))  # X's pawn goes down first: X's view
-                if keep is not None:
+                if keep is not None and (
+                    keep_only is None or (game.spec in keep_only and not (keep / table_file(game.spec)).exists())
+                ):
                     form_facts = {**facts, "moving_phase": "shared"}
-                    write_table(variant, layers, form_facts, keep / f"{table_name(game.spec)}.table")
+                    write_table(variant, layers, form_facts, keep / table_file(game.spec))
                 published = PUBLISHED.get((goals, drops, centre)) if steps == "king" else None
                 results.append(FormResult(game.spec, goals, drops, centre, value, distance, published))
                 report(game.spec, len(results), total)

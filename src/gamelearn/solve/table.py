@@ -4,15 +4,22 @@ The file: a 4096-byte header (magic, then JSON: the variant's signature, the lay
 offsets, the census, and the SHA-256 of the payload), then the payload: one byte per stored
 position (see codes.py for the code), layer after layer, only the rows of representative mover
 sets (the symmetries of the square divide the size by about 8).  It is written to a temporary file
-and renamed into place, so a crash never leaves a half-written table under the real name; on
+and renamed into place by the project's one atomic writer (:class:`gamelearn.store.files.AtomicFile`),
+so a crash never leaves a half-written table under the real name, and the temporary file a killed
+build left is removed by the next one.  Before a build, :func:`check_room` makes sure the folder
+can take the table (its size, :func:`table_size`, is known before anything is solved).  On
 opening, the size and the checksum are verified and the payload is memory-mapped (numpy.memmap).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import math
 import os
+import re
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..store.files import AtomicFile, process_runs, remove_stale_temporaries
 from .codes import DRAW, INVALID
 from .variant import Indexing, Variant
 
@@ -233,7 +241,8 @@ def check_moving(variant: Variant, layers: dict[tuple[int, int], np.ndarray]) ->
 
 
 def write_table(variant: Variant, layers: dict[tuple[int, int], np.ndarray], facts: dict[str, Any], path: Path) -> None:
-    """Write the table atomically: a temporary file in the same folder, flushed, then renamed."""
+    """Write the table whole or not at all (:class:`~gamelearn.store.files.AtomicFile`: a temporary
+    file in the same folder, synced, then renamed); TableError in one line if it cannot be."""
     order = variant.layers()
     digest = hashlib.sha256()
     entries = []
@@ -256,19 +265,78 @@ def write_table(variant: Variant, layers: dict[tuple[int, int], np.ndarray], fac
     text = MAGIC + json.dumps(header).encode()
     if len(text) + 1 > HEADER_SIZE:
         raise ValueError("table header too large")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(temporary, "wb") as handle:
-            handle.write(text + b"\n" + b"\0" * (HEADER_SIZE - len(text) - 1))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with AtomicFile(path) as file:
+            file.stream.write(text + b"\n" + b"\0" * (HEADER_SIZE - len(text) - 1))
             for m, o in order:
-                handle.write(layers[(m, o)].tobytes())
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
+                file.stream.write(layers[(m, o)].tobytes())
+    except OSError as error:  # the disk filled meanwhile, say: nothing was written
+        raise TableError(f"cannot write the table {path}: {error.strerror or error}; nothing was written") from None
+
+
+def table_size(variant: Variant) -> int:
+    """The bytes of ``variant``'s table, known before it is built: the header and one byte per
+    stored position, layer after layer (Standard Teeko's, and every form's: 12,900,853)."""
+    index = Indexing(variant)
+    return HEADER_SIZE + sum(math.prod(index.layer_shape(m, o)) for m, o in variant.layers())
+
+
+#: The temporary files an older gamelearn wrote a table through: ``.NAME.<decimal pid>.tmp``.
+_OLD_TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.tmp")
+
+
+def clear_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporary files beside the table ``path`` that a dead process left (a build
+    killed while it wrote); a running build's are left alone.  What was removed."""
+    removed = remove_stale_temporaries(path)
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        found = _OLD_TEMPORARY.fullmatch(entry.name)
+        if found is None or found["name"] != path.name or not entry.is_file(follow_symlinks=False):
+            continue
+        pid = int(found["pid"])
+        if pid != os.getpid() and not process_runs(pid):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                continue
+            removed.append(Path(entry.path))
+    return removed
+
+
+def check_room(path: Path, size: int) -> None:
+    """Before a build: the folder of ``path`` exists (or is made), a file can be written in it,
+    and it has room for ``size`` bytes once the temporary files of dead builds are gone; else a
+    TableError in one line, before any work."""
+    folder = path.parent
+    where = f"cannot write the table {path}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise TableError(f"{where}: the folder {folder} cannot be made ({error.strerror or error})") from None
+    clear_stale_temporaries(path)
+    probe = folder / f".{path.name}.{os.getpid():x}-{os.urandom(6).hex()}.tmp"  # ours: a crash leaves it removable
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        probe.unlink()
+    except OSError as error:
+        if error.errno == errno.EROFS:
+            reason = f"{folder} is on a read-only file system"
+        elif error.errno in (errno.EACCES, errno.EPERM):
+            reason = f"permission denied on the folder {folder}"
+        else:
+            reason = f"{folder}: {error.strerror or error}"
+        raise TableError(f"{where}: {reason}; nothing was built") from None
+    free = shutil.disk_usage(folder).free
+    if free < size:
+        raise TableError(
+            f"{where}: the table takes {size / 1e6:.1f} MB and {folder} has {free / 1e6:.1f} MB free; "
+            "free some space, or give --table a folder with room; nothing was built"
+        )
 
 
 def read_header(path: Path) -> dict[str, Any]:

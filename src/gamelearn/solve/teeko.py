@@ -34,8 +34,10 @@ from .table import (
     TableError,
     build_layers,
     census_of_codes,
+    check_room,
     open_table,
     read_header,
+    table_size,
     write_table,
 )
 from .variant import Indexing, Variant, teeko_form
@@ -179,6 +181,7 @@ def build_table(variant: Variant, path: Path, progress: Progress | None = None, 
     """Solve ``variant`` and write its table to ``path`` (atomically); returns the build's facts.
     With ``share``, the moving phase is taken from a table of the same goals and steps in the same
     folder when one is there, so that only the placing phase is computed."""
+    check_room(path, table_size(variant))  # a folder that cannot take the table: refused before the work
     started = time.perf_counter()
     moving = shared_moving_phase(variant, path.parent) if share else None
     if progress:

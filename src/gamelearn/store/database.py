@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import errno
 import json
+import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -20,6 +22,7 @@ from .failures import (
     BUSY_SLICE_SECONDS,
     LOCK_WAIT_SECONDS,
     StoreError,
+    StoreFull,
     StoreLocked,
     _cannot_make,
     _disk_full,
@@ -28,6 +31,8 @@ from .failures import (
     _test_pause_after_commit,
     damaged,
     describe_failure,
+    disk_full,
+    is_disk_full,
 )
 
 SCHEMA_VERSION = 1
@@ -60,10 +65,56 @@ CREATE TABLE IF NOT EXISTS web_games (
 CREATE TABLE IF NOT EXISTS chart_starts (
     owner TEXT NOT NULL, learner TEXT NOT NULL, game TEXT NOT NULL, after_record INTEGER NOT NULL,
     PRIMARY KEY (owner, learner, game));
+CREATE TABLE IF NOT EXISTS leases (
+    owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
+    taken REAL NOT NULL, PRIMARY KEY (owner, kind, name));
 """
 #: A chart's reset in a store written without chart_starts: a learner of this kind named
 #: LEARNER-GAME, moved into chart_starts when the store is opened.
 _OLD_CHART_RESET_KIND = "web-chart-reset"
+
+
+def _refuse_empty_file(path: Path) -> None:
+    """A store file of 0 bytes is damaged: SQLite would read it as a new, empty store, and what it
+    held would be silently forgotten (a file cut short, or copied while written)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return
+    if info.st_size == 0 and path.is_file():
+        wal = path.with_name(path.name + "-wal")
+        held = f"; its {wal.name} holds the latest writes: keep it with the file" if wal.exists() else ""
+        raise StoreError(damaged(path, f"it is 0 bytes long: cut short, or never written{held}"))
+
+
+def _create_whole(path: Path) -> None:
+    """Make a store that does not exist yet whole, beside it, and link it into place: a store file
+    is never seen 0 bytes long while another process creates it, so a 0-byte one is damaged (of
+    two processes creating one store, the first link wins and the other's copy is dropped).
+    Where this cannot be done (no hard links, a folder that refuses the file) SQLite makes it."""
+    if path.exists():
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid():x}-{os.urandom(6).hex()}.tmp")
+    try:
+        db = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            for statement in _SCHEMA.strip().split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        finally:
+            db.close()  # the last connection: the log is checkpointed into the file and removed
+        os.link(temporary, path)
+    except (OSError, sqlite3.Error):
+        pass  # another process linked its copy first, or no hard links here: SQLite makes it
+    finally:
+        for leftover in (
+            temporary,
+            temporary.with_name(temporary.name + "-wal"),
+            temporary.with_name(temporary.name + "-shm"),
+        ):
+            leftover.unlink(missing_ok=True)
 
 
 def default_store_path() -> Path:
@@ -93,6 +144,7 @@ class Database:
         problem = _folder_problem(self.path.parent)
         if problem:
             raise StoreError(f"cannot open the store {self.path}: {problem}")
+        _refuse_empty_file(self.path)
         if readonly:
             self._db = self._open_read_only()
             return
@@ -105,22 +157,19 @@ class Database:
                     f"cannot open the store {self.path}: the folder {self.path.parent} is missing and cannot be "
                     f"made ({reason or error.strerror})"
                 ) from None
-            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            raise self._failure(error) from None
+        _create_whole(self.path)
         try:
-            self._db = sqlite3.connect(
-                self.path,
-                isolation_level=None,
-                check_same_thread=False,
-                timeout=min(self.lock_wait, BUSY_SLICE_SECONDS),
-            )
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.lock_wait)
         except sqlite3.Error as error:
-            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            raise self._failure(error) from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             # FULL, not WAL's default NORMAL: a COMMIT is on disk when it returns, so a committed
             # transaction survives a power loss too (https://sqlite.org/pragma.html#pragma_synchronous)
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            self._bound_the_log()
             with self.transaction():
                 self._create_schema()
             # A write that is rolled back: SQLite opens a file it may not write read-only without
@@ -131,13 +180,30 @@ class Database:
             finally:
                 self._db.execute("ROLLBACK")
             if _disk_full(self.path.parent):
-                raise StoreError(f"cannot write the store {self.path}: the disk is full")
+                self._checkpoint()  # the WAL of an earlier run that met a full disk may be what fills it
+                if _disk_full(self.path.parent):
+                    raise StoreFull(disk_full(self.path))
         except sqlite3.Error as error:
+            failure = self._failure(error)
             self._db.close()
-            raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            raise failure from None
         except BaseException:
             self._db.close()
             raise
+
+    def _bound_the_log(self) -> None:
+        """Keep the write-ahead log to a quarter of the room the disk has now (at most SQLite's
+        default, 1,000 pages): it is checkpointed into the database, and cut back to that size,
+        whenever it grows past it, so that on a small disk the log never fills what the database
+        would fit in (https://sqlite.org/pragma.html#pragma_wal_autocheckpoint)."""
+        try:
+            free = shutil.disk_usage(self.path.parent).free
+        except OSError:
+            return
+        page = int(self._db.execute("PRAGMA page_size").fetchone()[0])
+        pages = max(16, min(1000, free // 4 // page))
+        self._db.execute(f"PRAGMA wal_autocheckpoint={pages}")
+        self._db.execute(f"PRAGMA journal_size_limit={pages * page}")
 
     def _create_schema(self) -> None:
         for statement in _SCHEMA.strip().split(";"):
@@ -181,7 +247,7 @@ class Database:
                 uri=True,
                 isolation_level=None,
                 check_same_thread=False,
-                timeout=min(self.lock_wait, BUSY_SLICE_SECONDS),
+                timeout=self.lock_wait,  # a read waits as long as it says it did
             )
             try:
                 tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -197,7 +263,7 @@ class Database:
 
     def _open_read_only(self) -> sqlite3.Connection:
         """``mode=ro``; a store not made yet reads as an empty one, held in memory."""
-        empty = not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
+        empty = not self.path.exists()
         if not self.path.parent.exists():  # missing: an empty store, unless no store could ever be there
             reason = _cannot_make(self.path.parent)
             if reason:
@@ -209,13 +275,13 @@ class Database:
             try:
                 db, tables = self._connect_read_only()
             except sqlite3.Error as error:
-                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                raise self._failure(error) from None
             if "meta" in tables:
                 try:
                     row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 except sqlite3.Error as error:
                     db.close()
-                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                    raise self._failure(error) from None
                 if row is not None and int(row[0]) > SCHEMA_VERSION:
                     db.close()
                     raise StoreError(f"{self.path}: made by a newer gamelearn (schema {row[0]})")
@@ -265,16 +331,18 @@ class Database:
                 yield self._db
             except sqlite3.Error as error:
                 self._rollback()
-                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
-            except BaseException:
+                raise self._failure(error) from None
+            except BaseException as error:
                 self._rollback()
+                if isinstance(error, StoreFull):  # a read inside that met the full disk
+                    self._checkpoint()
                 raise
             else:
                 try:
                     self._db.execute("COMMIT")
                 except sqlite3.Error as error:
                     self._rollback()
-                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                    raise self._failure(error) from None
                 if self._pause_after_commit:  # a test's window after COMMIT (see _test_pause_after_commit)
                     time.sleep(self._pause_after_commit)
             finally:
@@ -291,24 +359,51 @@ class Database:
         """
         version: int | None = None
         changed = time.monotonic()
-        while True:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.Error as error:
-                code = getattr(error, "sqlite_errorcode", 0) & 0xFF
-                if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                    raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
-                now_version: int | None
+        self._db.execute(f"PRAGMA busy_timeout={int(1000 * min(self.lock_wait, BUSY_SLICE_SECONDS))}")
+        try:
+            while True:
                 try:
-                    now_version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
-                except sqlite3.Error:
-                    now_version = version
-                now = time.monotonic()
-                if now_version != version:
-                    version, changed = now_version, now
-                elif now - changed >= self.lock_wait:
-                    raise StoreLocked(describe_failure(self.path, error, self.lock_wait)) from None
+                    self._db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.Error as error:
+                    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+                    if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                        raise self._failure(error) from None
+                    now_version: int | None
+                    try:
+                        now_version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+                    except sqlite3.Error:
+                        now_version = version
+                    now = time.monotonic()
+                    if now_version != version:
+                        version, changed = now_version, now
+                    elif now - changed >= self.lock_wait:
+                        raise StoreLocked(describe_failure(self.path, error, self.lock_wait)) from None
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout={int(1000 * self.lock_wait)}")  # a read waits all of it
+
+    def _failure(self, error: BaseException) -> StoreError:
+        """The StoreError naming ``error``'s cause; a full disk (:class:`StoreFull`), outside a
+        transaction, has the write-ahead log checkpointed first, so that the room its pages took
+        is given back and the next write can succeed once a little room is made."""
+        if is_disk_full(self.path, error):
+            try:
+                idle = not self._db.in_transaction
+            except (AttributeError, sqlite3.ProgrammingError):  # not opened, or closed: nothing to checkpoint
+                idle = False
+            if idle:
+                self._checkpoint()
+            return StoreFull(disk_full(self.path))
+        return StoreError(describe_failure(self.path, error, self.lock_wait))
+
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the database and empty it (``wal_checkpoint(TRUNCATE)``):
+        what was committed stays committed, and the ``-wal`` file shrinks to nothing.  Best effort:
+        a checkpoint that cannot run now (a reader holds an old snapshot) changes nothing."""
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:
+            pass
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
@@ -321,4 +416,4 @@ class Database:
             try:
                 yield self._db
             except sqlite3.Error as error:
-                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+                raise self._failure(error) from None

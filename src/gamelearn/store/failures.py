@@ -26,6 +26,11 @@ class StoreLocked(StoreError):
     begun): the same request may succeed later, so the web app answers 503 with Retry-After."""
 
 
+class StoreFull(StoreError):
+    """The disk under the store is full: nothing of the write that met it was kept (it was rolled
+    back, and the store's write-ahead log checkpointed to give back what room it can)."""
+
+
 #: How long a write waits with no other write finishing before giving up.  Every transaction of
 #: ours is short (one game's lesson, one save of a batch, one import), so a lock held that long
 #: means a stuck process, and the person is better told than kept waiting.
@@ -91,43 +96,94 @@ def _cannot_make(folder: Path) -> str:
     return ""
 
 
+def disk_full(path: Path) -> str:
+    """The line for a store whose disk is full: what a person needs to know, that the store's
+    ``-wal`` file holds its latest writes (deleting it loses them and can damage the store)."""
+    return (
+        f"cannot write the store {path}: the disk is full; free some space and run again "
+        f"(never delete {path.name}-wal: it is part of the store, holding its latest writes)"
+    )
+
+
+def _os_failure(path: Path, error: OSError) -> str:
+    if error.errno == errno.ENOSPC:
+        return disk_full(path)
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return f"cannot write the store {path}: permission denied on {error.filename or path}"
+    if error.errno == errno.EROFS:
+        return f"cannot write the store {path}: {path.parent} is on a read-only file system"
+    return f"cannot use the store {path}: {error.strerror or error}"
+
+
+def _locked(path: Path, error: BaseException, lock_wait: float) -> str:
+    return (
+        f"the store {path} is locked by another process (no write finished for {lock_wait:g} s); "
+        "try again when the other gamelearn command has finished"
+    )
+
+
+def _read_only(path: Path, error: BaseException, lock_wait: float) -> str:
+    return f"cannot write the store {path}: " + (_read_only_reason(path) or "it is read-only")
+
+
+def _full(path: Path, error: BaseException, lock_wait: float) -> str:
+    return disk_full(path)
+
+
+def _io_error(path: Path, error: BaseException, lock_wait: float) -> str:
+    if _disk_full(path.parent):
+        return disk_full(path)
+    return f"cannot use the store {path}: input/output error ({error})"
+
+
+def _cannot_open(path: Path, error: BaseException, lock_wait: float) -> str:
+    problem = _folder_problem(path.parent)
+    if problem:
+        return f"cannot open the store {path}: {problem}"
+    if path.exists() and not os.access(path, os.R_OK):
+        return f"cannot open the store {path}: permission denied"
+    return f"cannot open the store {path}: " + (_read_only_reason(path) or str(error))
+
+
+def _corrupt(path: Path, error: BaseException, lock_wait: float) -> str:
+    return damaged(path, str(error))
+
+
+def _not_a_database(path: Path, error: BaseException, lock_wait: float) -> str:
+    return f"{path}: not a gamelearn database ({error})"
+
+
+#: SQLite's primary result codes (https://sqlite.org/rescode.html) and the line each one gets.
+_SQLITE_FAILURES = {
+    sqlite3.SQLITE_BUSY: _locked,
+    sqlite3.SQLITE_LOCKED: _locked,
+    sqlite3.SQLITE_READONLY: _read_only,
+    sqlite3.SQLITE_FULL: _full,
+    sqlite3.SQLITE_CANTOPEN: _cannot_open,
+    sqlite3.SQLITE_IOERR: _io_error,
+    sqlite3.SQLITE_CORRUPT: _corrupt,
+    sqlite3.SQLITE_NOTADB: _not_a_database,
+}
+
+
+def is_disk_full(path: Path, error: BaseException) -> bool:
+    """True for a failure that a full disk caused (SQLite's FULL, an I/O error on a full disk, ENOSPC)."""
+    if isinstance(error, OSError) and not isinstance(error, sqlite3.Error):
+        return error.errno == errno.ENOSPC
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    return primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and _disk_full(path.parent))
+
+
 def describe_failure(path: Path, error: BaseException, lock_wait: float = LOCK_WAIT_SECONDS) -> str:
     """One line naming the real cause of a store failure (an sqlite3 or OS error) on ``path``."""
     if isinstance(error, OSError) and not isinstance(error, sqlite3.Error):
-        if error.errno == errno.ENOSPC:
-            return f"cannot write the store {path}: the disk is full"
-        if error.errno in (errno.EACCES, errno.EPERM):
-            return f"cannot write the store {path}: permission denied on {error.filename or path}"
-        if error.errno == errno.EROFS:
-            return f"cannot write the store {path}: {path.parent} is on a read-only file system"
-        return f"cannot use the store {path}: {error.strerror or error}"
+        return _os_failure(path, error)
     code = getattr(error, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return (
-            f"the store {path} is locked by another process (no write finished for {lock_wait:g} s); "
-            "try again when the other gamelearn command has finished"
-        )
-    if primary == sqlite3.SQLITE_READONLY:
-        reason = _read_only_reason(path)
-        return f"cannot write the store {path}: " + (reason or "it is read-only")
-    if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and _disk_full(path.parent)):
-        return f"cannot write the store {path}: the disk is full"
-    if primary == sqlite3.SQLITE_CANTOPEN:
-        problem = _folder_problem(path.parent)
-        if problem:
-            return f"cannot open the store {path}: {problem}"
-        if path.exists() and not os.access(path, os.R_OK):
-            return f"cannot open the store {path}: permission denied"
-        reason = _read_only_reason(path)
-        return f"cannot open the store {path}: " + (reason or str(error))
-    if primary == sqlite3.SQLITE_IOERR:
-        return f"cannot use the store {path}: input/output error ({error})"
-    if primary == sqlite3.SQLITE_CORRUPT:
-        return damaged(path, str(error))
-    if primary == sqlite3.SQLITE_NOTADB:
-        return f"{path}: not a gamelearn database ({error})"
-    return f"the store {path}: {error}"
+    describe = _SQLITE_FAILURES.get(code & 0xFF) if isinstance(code, int) else None
+    if describe is None:
+        return f"the store {path}: {error}"
+    return describe(path, error, lock_wait)
 
 
 #: The test hook of docs/store.md, promise 2: seconds every COMMIT is followed by a pause, so that a

@@ -22,7 +22,8 @@ Temporary files of ours (``.NAME.<12 hex>.tmp`` beside the target) that a killed
 behind are removed by the next write of the same target, once they are older than
 :data:`STALE_SECONDS`; a renamed file's folder is synced, so the rename itself survives a crash.
 
-This is a leaf module (standard library only), so every layer may use it.
+This is a leaf module (the standard library, and ``filelock`` for the lock where there is no
+``fcntl``), so every layer may use it.
 """
 
 from __future__ import annotations
@@ -210,7 +211,8 @@ def sync_folder(folder: Path) -> None:
 _TEMPORARY = re.compile(r"(?:(?P<pid>[0-9a-f]{1,16})-)?[0-9a-f]{12}")
 
 
-def _process_runs(pid: int) -> bool:
+def process_runs(pid: int) -> bool:
+    """True if a process of this pid runs (on POSIX; elsewhere always True: no cheap, safe check)."""
     if os.name != "posix":
         return True  # no cheap, safe check: leave it to the age rule
     try:
@@ -250,7 +252,7 @@ def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Pat
         if not stat.S_ISREG(info.st_mode):
             continue
         pid = int(match["pid"], 16) if match["pid"] else None
-        dead = pid is not None and pid != os.getpid() and not _process_runs(pid)
+        dead = pid is not None and pid != os.getpid() and not process_runs(pid)
         if dead or now - info.st_mtime > STALE_SECONDS:
             try:
                 os.unlink(entry.path)
@@ -288,19 +290,22 @@ class FileLock:
     when its process dies, SIGKILL included, so a crash can never leave a lock that blocks for
     ever.  The lock file is removed on release; a lock taken on a file another process has just
     removed is taken again on the new one (the inode is compared), so two processes never both
-    hold it.  Not held where ``fcntl`` does not exist (Windows).
+    hold it.  Where ``fcntl`` does not exist (Windows) the ``filelock`` library's lock is taken
+    instead (its Windows lock, which Windows releases with its process too), on the same file.
     """
 
     def __init__(self, path: Path | str, shown: str | None = None) -> None:
         self.path = lock_path(path)
         self.shown = shown if shown is not None else str(path)
         self._handle: int | None = None
+        self._other: Any = None  # filelock's, where there is no fcntl
 
     def acquire(self) -> None:
         """Take the lock, or refuse at once (:class:`FileInUseError`): a batch never waits for another."""
         try:
             import fcntl
         except ImportError:
+            self._acquire_elsewhere()
             return
         while True:
             try:
@@ -326,7 +331,23 @@ class FileLock:
                 return
             os.close(handle)  # the holder removed it as we opened it: lock the file now there
 
+    def _acquire_elsewhere(self) -> None:
+        """The lock through ``filelock`` (no fcntl here): the operating system's own file lock."""
+        import filelock
+
+        lock = filelock.FileLock(self.path, timeout=0, thread_local=False, is_singleton=False, fallback_to_soft=False)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise FileInUseError(f"another gamelearn is using {self.shown}; try again when it has finished") from None
+        except OSError as error:
+            raise ValueError(f"cannot lock {self.shown} ({self.path}): {error.strerror or error}") from None
+        self._other = lock
+
     def release(self) -> None:
+        if self._other is not None:
+            held, self._other = self._other, None
+            held.release(force=True)
         if self._handle is None:
             return
         try:

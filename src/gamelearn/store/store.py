@@ -14,6 +14,7 @@ data, not an accident of storage.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import time
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .database import SCHEMA_VERSION, Database, default_store_path
 from .failures import StoreError, describe_failure
+from .files import process_runs
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
@@ -96,6 +98,41 @@ class Store(Database):
                     "SELECT kind, name FROM learners WHERE owner=? AND kind=? ORDER BY name", (owner, kind)
                 )
             return [(k, n) for k, n in rows.fetchall()]
+
+    # Leases: a learner held by a process that rewrites it whole (a training run) --------------
+
+    def take_lease(self, kind: str, name: str, owner: str = "local", pid: int | None = None) -> None:
+        """Mark ``name`` as held by process ``pid`` (this one by default): every lesson of it from
+        elsewhere is refused while the lease lasts (:meth:`lease_holder`)."""
+        _check_name("a learner kind", kind)
+        _check_name("a learner name", name)
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
+                (owner, kind, name, os.getpid() if pid is None else int(pid), time.time()),
+            )
+
+    def drop_lease(self, kind: str, name: str, owner: str = "local") -> None:
+        """End this process's lease of ``name`` (another process's is left alone)."""
+        with self.transaction() as db:
+            db.execute(
+                "DELETE FROM leases WHERE owner=? AND kind=? AND name=? AND pid=?", (owner, kind, name, os.getpid())
+            )
+
+    def lease_holder(self, kind: str, name: str, owner: str = "local") -> int | None:
+        """The pid of the running process that holds ``name``'s lease, or None: no lease, or one
+        left by a process that died (a SIGKILLed trainer), which holds nothing."""
+        with self._reading() as db:
+            try:
+                row = db.execute(
+                    "SELECT pid FROM leases WHERE owner=? AND kind=? AND name=?", (owner, kind, name)
+                ).fetchone()
+            except sqlite3.OperationalError:  # a read-only store an older gamelearn made: no leases table
+                return None
+        if row is None:
+            return None
+        pid = int(row[0])
+        return pid if pid == os.getpid() or process_runs(pid) else None
 
     # Game records -----------------------------------------------------------------------------
 

@@ -4,8 +4,9 @@ chart their results, over a JSON API documented at /docs (OpenAPI).
 An interface only (the layers in README): rules are the game's, decisions the players', memories the store's.
 Every bad request gets a 4xx with a one-line message in ``detail``, never a 5xx but a 503 with
 Retry-After (busy, or the store locked by another process); request bodies are bounded (413 over
-the limit); each browser is an owner (cookie) with its own learners; a change that does not come
-from this server's own page is refused (403, guards.cross_origin).
+the limit); each browser is an owner (cookie) with its own learners; a request sent to a Host
+that is not this server's is refused (400, guards.wrong_host: ``gamelearn serve`` answers only to
+its own names), and a change that does not come from this server's own page (403, guards.cross_origin).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from .guards import (
     new_owner_id,
     public_message,
     valid_owner,
+    wrong_host,
 )
 from .learner_service import LearnerService
 from .service import WebService
@@ -54,14 +56,20 @@ class OwnerCookie:
     security headers.  Plain ASGI, not Starlette's BaseHTTPMiddleware, whose task group and
     streams per request cost a move a good part of a millisecond."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, allowed_hosts: frozenset[str] | None = None) -> None:
         self.app = app
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
+        stranger = wrong_host(request.headers.get("host"), self.allowed_hosts)
+        if stranger is not None:  # first: the Origin check below trusts the Host
+            answer = JSONResponse({"detail": public_message(stranger)}, status_code=400, headers=SECURITY_HEADERS)
+            await answer(scope, receive, send)
+            return
         owner = request.cookies.get(OWNER_COOKIE)
         fresh = not valid_owner(owner)
         request.state.owner = new_owner_id() if fresh else owner
@@ -146,7 +154,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     # in a thread of its own: the server starts at once
     app.state.warm_up = warm_up(settings.warm_up, delay=settings.warm_up_delay_seconds)
     add_error_handlers(app)
-    app.add_middleware(OwnerCookie)
+    app.add_middleware(OwnerCookie, allowed_hosts=settings.allowed_hosts)
     add_page_routes(app)
     for routes in (game_routes, review_routes, learner_routes, training_routes):
         app.include_router(routes.router)

@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from ..keeper import LearnerInTraining
 from ..store.failures import StoreLocked
 from .guards import TooManyNewOwners, public_message
 from .live import TooManyWatchers
@@ -121,6 +122,7 @@ def add_error_handlers(app: FastAPI) -> None:
         (StaleMove, _stale_move),
         (TooManyWatchers, _too_many_watchers),
         (NotYourTurn, _plain(409)),
+        (LearnerInTraining, _plain(409)),
         # IllegalMove is a ValueError: like a bad spec or a bad name, a person's mistake, so a 400.
         # Every detail goes through public_message: one line, no path of the server's files.
         (ValueError, _plain(400)),

@@ -10,7 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..games import GAME_NAMES
+from ..games import GAME_NAMES, broken_games, game_names
 from ..match import DEFAULT_MAX_PLIES
 from .errors import ERRORS
 from .live import news
@@ -69,7 +69,9 @@ def list_games(
     """The page asks without the players first (its first load is small) and with them when its
     new-game form opens."""
     service = service_of(request)
-    infos = [game_info(service.load_game(name), service.settings.work_bounds) for name in GAME_NAMES]
+    broken = broken_games()  # a plugin that cannot be loaded is left out of the picker (docs/own-game.md)
+    names = [name for name in game_names() if name not in broken]
+    infos = [game_info(service.load_game(name), service.settings.work_bounds) for name in names]
     if not players:  # each kind by its name and the words the page says of it, without its options
         for info in infos:
             info["players"] = [{key: kind[key] for key in PLAYER_WORDS_KEYS} for kind in info["players"]]

@@ -10,6 +10,7 @@ OPTIONS) must come from this server's own page: :func:`cross_origin` refuses the
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import secrets
 import threading
@@ -82,6 +83,59 @@ class NewOwnerLimit:
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: What a browser's Sec-Fetch-Site says of a request from this server's own page, or typed in.
 OWN_FETCH_SITES = frozenset({"same-origin", "none"})
+
+
+#: The names of this machine every server answers to, whatever address it listens on.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+_HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]+\]")
+
+
+def check_host_name(name: str) -> str:
+    """``name`` as an allowed host (lower case), or ValueError in one line: a DNS name or an IP
+    address (an IPv6 one in brackets), without a port, a path or spaces."""
+    cleaned = name.strip().lower().rstrip(".")
+    if ":" in cleaned and not cleaned.startswith("["):
+        try:
+            ipaddress.IPv6Address(cleaned)
+        except ValueError:
+            pass
+        else:
+            cleaned = f"[{cleaned}]"
+    if _HOST_NAME.fullmatch(cleaned) is None:
+        raise ValueError(f"--allowed-hosts: {name[:60]!r} is not a host name (a name or an address, no port)")
+    return cleaned
+
+
+def own_hosts(host: str, port: int, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """The ``Host`` values a server listening on ``host``:``port`` answers to: this machine's
+    loopback names, the address it listens on (unless it is every address, 0.0.0.0 or ::), and
+    the ``extra`` names, each with the port (and without it on port 80, as a browser sends it);
+    an ``extra`` name without a port too (a proxy in front, on the standard port)."""
+    added = {check_host_name(name) for name in extra}
+    names = {*LOOPBACK_NAMES, *added}
+    try:
+        listened = check_host_name(host)
+    except ValueError:  # not a name a browser sends (uvicorn refuses it anyway)
+        listened = "0.0.0.0"
+    if listened not in ("0.0.0.0", "[::]"):
+        names.add(listened)
+    found = {f"{name}:{port}" for name in names} | added  # an added name may be a proxy's, on its own port
+    if port == 80:
+        found |= names
+    return frozenset(found)
+
+
+def wrong_host(host: str | None, allowed: frozenset[str] | None) -> str | None:
+    """Why a request sent to ``host`` (its Host header) is not for this server, or None.  A page
+    of another site that a DNS name now leads to 127.0.0.1 (DNS rebinding) sends its own name in
+    Host; refused before the Origin check, which compares Origin with this Host."""
+    if allowed is None:
+        return None
+    shown = (host or "")[:60]
+    if host is not None and host.strip().lower().rstrip(".") in allowed:
+        return None
+    names = ", ".join(sorted(allowed))
+    return f"this server answers to {names}, not to the host {shown!r} (gamelearn serve --allowed-hosts adds names)"
 
 
 def cross_origin(method: str, scheme: str, headers: dict[str, str]) -> str | None:

@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..games import GAME_NAMES, Game, get_game
+from ..games import Game, broken_games, game_names, get_game
 from ..keeper import Keeper, Kept
 from ..players.base import Player
 from ..players.knowledge import KnowledgeFormat, Learner
@@ -85,9 +85,10 @@ def learner_kinds(game: Game) -> list[str]:
 
 
 def learner_games() -> dict[str, list[str]]:
-    """Each kind that learns, with the games it learns (in GAME_NAMES order)."""
+    """Each kind that learns, with the games it learns (in game_names order, plugins that cannot be loaded left out)."""
     games: dict[str, list[str]] = {}
-    for name in GAME_NAMES:
+    broken = broken_games()
+    for name in [name for name in game_names() if name not in broken]:
         for kind in learner_kinds(get_game(name)):
             games.setdefault(kind, []).append(name)
     return games

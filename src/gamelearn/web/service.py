@@ -19,7 +19,7 @@ from collections.abc import Hashable, Iterator
 from typing import Any
 
 from ..games import GAME_NAMES, Game, get_game
-from ..keeper import Keeper
+from ..keeper import Keeper, LearnerInTraining
 from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
@@ -113,6 +113,8 @@ class WebService:
                 if isinstance(player, Learner):
                     player.keep_as(web_name(game))  # the browser's own, kept under its owner id
                     keeper.attach_once(player)  # the Match made below sees it loaded
+            except LearnerInTraining:
+                raise  # a 409 in its own words: not the moment, the learner is being trained
             except (ValueError, OSError) as error:  # OSError: a file a player needs (a table)
                 raise ValueError(public_message(f"player {index + 1} ({game.symbols[index]}): {error}")) from None
             if isinstance(player, Learner):

@@ -78,6 +78,10 @@ class WebSettings:
     warm_up: tuple[str, ...] = ()
     #: Seconds the warm-up waits before it begins (its state, GET /api/warm-up, says "waiting").
     warm_up_delay_seconds: float = 0.0
+    #: The ``Host`` values the app answers to (``name:port``, lower case; guards.own_hosts makes
+    #: them); any other is a 400 before anything else is read.  None: any Host (an app embedded
+    #: behind a server of its own); ``gamelearn serve`` always gives them.
+    allowed_hosts: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         for name in ("games_per_owner", "total_games", "new_owners_per_address", "move_workers", "heavy_workers"):

@@ -136,6 +136,7 @@ class Trainer:
             side = defaults.index(kind) if kind in defaults else 0
         elif side not in (0, 1):
             raise ValueError(f"side is 0 (moves first) or 1, not {side}")
+        Keeper(self.service.store, owner).check_not_in_training(learner)  # a 409, before the run begins
         key = (owner, kind, game.name)
         with self._lock:
             before = self._runs.get(key)

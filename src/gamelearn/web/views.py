@@ -35,10 +35,13 @@ def player_name(spec: str) -> str:
 
 
 def square_names(game: Game) -> list[str]:
+    """The squares' names in moves: Teeko's row and column digits ("00" to "44"); any other game's
+    numbers along the rows, all of one width ("0" to "8"; "00" to "15": docs/own-game.md)."""
     columns = game.facts.columns
-    if game.squares > 10:
+    if game.name == "teeko":
         return [f"{sq // columns}{sq % columns}" for sq in range(game.squares)]
-    return [str(sq) for sq in range(game.squares)]
+    width = len(str(game.squares - 1))
+    return [str(sq).zfill(width) for sq in range(game.squares)]
 
 
 def move_squares(game: Game, move: str) -> list[int]:
@@ -92,6 +95,10 @@ def check_web_ranges(game: Game, spec: str, work_bounds: dict[str, dict[str, int
 def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> dict[str, Any]:
     """An option as the page's picker offers it: its default and the values it allows."""
     default = option.default
+    if default is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
+        from ..players.ntuple_generic import default_search
+
+        default = default_search(game)
     info: dict[str, Any] = {"name": option.name, "default": default, "help": option.help}
     if isinstance(default, tuple):
         info["default"] = "-".join(str(v) for v in default)

@@ -183,6 +183,12 @@ class Trainer:
         self.last_loss = (float("nan"), float("nan"))
         self.self_play_slots = SelfPlay()  # the slots and unfinished games between batches (not kept)
 
+    @property
+    def whole_batches(self) -> bool:
+        """Each batch plays exactly ``games_per_batch`` whole games; with busy slots
+        (``plies_per_batch`` > 0) a batch ends a varying number of them."""
+        return self.settings.plies_per_batch == 0
+
     def play_in_batches_of(self, games: int) -> None:
         """Play ``games`` self-play games at once from now on (an accelerator takes hundreds)."""
         if games < 1:

@@ -1,0 +1,48 @@
+"""Results as a notebook shows them: ``_repr_html_`` of a tournament, a grade and a set of curves
+is an HTML table (and, for curves, their chart as an inline PNG), built here from the same rows
+their ``to_dict()`` holds.  Plain HTML, every cell escaped, nothing fetched."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Sequence
+from typing import Any
+
+
+def percent(share: float | None) -> str:
+    """A share as a notebook cell shows it: '66.4%', or '-' for none (or NaN)."""
+    return "-" if share is None or share != share else f"{100 * share:.1f}%"
+
+
+def table(columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str | None = None) -> str:
+    """An HTML table of ``rows`` under ``columns``; every cell escaped, numbers right-aligned.
+
+    >>> table(["spec", "keeps"], [["a<b", "50.0%"]])
+    '<table><thead><tr><th>spec</th><th>keeps</th></tr></thead><tbody><tr><td>a&lt;b</td><td style="text-align:right">50.0%</td></tr></tbody></table>'
+    """
+    parts = ["<table>"]
+    if caption:
+        parts.append(f"<caption>{html.escape(caption)}</caption>")
+    parts.append("<thead><tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in columns) + "</tr></thead>")
+    parts.append("<tbody>")
+    for row in rows:
+        cells = []
+        for index, value in enumerate(row):
+            text = html.escape(str(value))
+            right = index > 0 and _numeric(str(value))
+            cells.append(f'<td style="text-align:right">{text}</td>' if right else f"<td>{text}</td>")
+        parts.append("<tr>" + "".join(cells) + "</tr>")
+    parts.append("</tbody></table>")
+    return "".join(parts)
+
+
+def _numeric(text: str) -> bool:
+    stripped = text.replace(",", "").replace("%", "").replace("-", "").replace(".", "").replace(" ", "")
+    return stripped.isdigit() or text == "-"
+
+
+def png_image(data: bytes, alt: str) -> str:
+    """An ``<img>`` holding the PNG ``data`` itself (a data URI): the notebook keeps the picture."""
+    encoded = base64.b64encode(data).decode("ascii")
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{encoded}" style="max-width:100%"/>'

@@ -1,0 +1,77 @@
+"""A training budget means what it says: exactly N games (a smaller last batch), or seconds on
+one named clock (the wall's or the process's CPU time), every figure printed with its clock."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import gamelearn
+from extras import need
+from gamelearn.cli.main import app
+from gamelearn.experiments.api_progress import Milestones
+from gamelearn.experiments.budget import Budget
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("games", [1, 300, 2_000, 2_500])
+def test_a_budget_of_games_plays_exactly_that_many(games: int) -> None:
+    # tic-tac-toe's ntuple plays 2,000 games a batch: 300 and 2,500 end on a smaller batch
+    run = gamelearn.train("tictactoe", "ntuple", games=games, grade=False, checkpoints=2)
+    assert run.games_after - run.games_before == games
+    assert run.checkpoints[-1].games == games
+
+
+def test_a_cut_last_batch_replays_for_the_same_seed_and_keeps_the_batch_size() -> None:
+    first = gamelearn.train("tictactoe", "ntuple", games=2_500, grade=False, seed=3)
+    again = gamelearn.train("tictactoe", "ntuple", games=2_500, grade=False, seed=3)
+    assert first.player.knowledge() == again.player.knowledge()
+    assert first.player.trainer.settings.games_per_batch == 2_000  # the cut was for one batch only
+
+
+def test_a_cpu_budget_is_counted_on_the_cpu_clock_and_said_so() -> None:
+    run = gamelearn.train("hexapawn", "ntuple", cpu_seconds=0.5, grade=False, checkpoints=2)
+    last = run.checkpoints[-1]
+    assert last.cpu_seconds >= 0.5  # it trained until the CPU clock reached the budget
+    assert Budget(cpu_seconds=0.5).unit == "CPU seconds" and Budget(wall_seconds=60).unit == "wall seconds"
+    assert Budget(games=300).describe(300) == "300 of 300 games"
+
+
+def test_budgets_that_cannot_be_met_are_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="cpu-minutes"):
+        gamelearn.train("tictactoe", "ntuple", cpu_seconds=-1)
+    with pytest.raises(ValueError, match="--minutes M \\(wall\\), --cpu-minutes M or --games N"):
+        gamelearn.train("tictactoe", "ntuple")
+
+
+def test_az_with_busy_slots_refuses_a_budget_of_games_naming_its_batch() -> None:
+    need("neural", "jax")
+    with pytest.raises(ValueError, match="plays 32 games at once"):
+        gamelearn.train("teeko", "az", games=100, grade=False)
+
+
+def test_the_command_labels_its_clock_and_names_every_learner(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("GAMELEARN_HOME", str(tmp_path))
+    shown = runner.invoke(app, ["train", "--help"])
+    assert "ntuple" in shown.output and "az" in shown.output and "--cpu-minutes" in shown.output
+    shown = runner.invoke(
+        app, ["train", "hexapawn", "ntuple", "--name", "h", "--cpu-minutes", "0.01", "--no-grade", "--quiet"]
+    )
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    header = next(line for line in lines if line.split()[-3:] == ["keeps", "best", "blund."])
+    assert header.split()[:2] == ["CPU", "s"]  # the checkpoints' time column is the budget's clock
+    trained = next(line for line in lines if line.startswith("Trained "))
+    assert " of 0.6 CPU seconds " in trained and " s wall, " in trained
+    shown = runner.invoke(app, ["train", "hexapawn", "ntuple", "--name", "h2", "--games", "300", "--no-grade", "-q"])
+    assert "Trained 300 of 300 games: " in shown.output
+
+
+def test_progress_lines_say_the_share_done_and_skip_no_quarter() -> None:
+    lines: list[str] = []
+    bar = Milestones("learners", 3, "learners", write=lines.append)
+    for _ in range(3):
+        bar.advance()
+    assert [line.split(" (")[0] for line in lines] == ["learners: 33%", "learners: 66%", "learners: 100%"]
+    assert lines[-1].endswith(" s wall)")
