@@ -33,7 +33,7 @@ from gamelearn.store.store import Store
 
 
 def graded(game: Any, learner: Any, search: int, seed: int) -> dict[str, float]:
-    spec = "ntuple:train=off" + (f",search={search}" if search != 1 else "")
+    spec = f"ntuple:train=off,search={search}"  # 1: the raw network (the default searches)
     frozen = make_player(game, spec, seed=seed)
     frozen.load(learner.knowledge())
     report = grade_player(frozen, get_suite(game), seed=seed, spec=spec)

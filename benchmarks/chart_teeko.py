@@ -1,28 +1,39 @@
-"""One chart of every Teeko learner's training curve on the yardstick: the share of the Teeko
-suite's positions where its frozen, greedy copy keeps the value, against training time, with
-fixed players graded the same way drawn as level lines.
+"""One chart of every Teeko learner's training curve on the yardstick: the share of a Teeko
+suite's positions where its frozen copy keeps the value, against training time, with fixed
+players graded the same way drawn as level lines (perfect play's 100% always among them).
+
+    python benchmarks/yardstick_teeko.py train --cpu-seconds 600 --seed 1 --out s1.json
+    python benchmarks/yardstick_teeko.py grade s1.json --search 0 --search 4
+    python benchmarks/chart_teeko.py s1.json s2.json s3.json --out teeko-learners.png \\
+        --reference thesis:train=off --reference alphabeta:depth=4,eval=thesis
 
     python benchmarks/bench_ntuple.py teeko --cpu-minutes 60 --name t60 --json t60.json
     gamelearn train teeko az --name a10 --minutes 10 --checkpoints 5 --json > a10.json
-    python benchmarks/chart_teeko.py t60.json a10.json --out teeko-learners.png \\
-        --reference thesis:train=off --reference alphabeta:depth=4,eval=thesis
+    python benchmarks/chart_teeko.py t60.json a10.json --suite teeko-v1 --out old.png
 
-Each curve file is the JSON of ``gamelearn train --json`` or ``bench_ntuple.py --json``: the
-checkpoints' ``seconds`` (training time, grading left out) and ``keeps``.  The references are
-graded here, with ``gamelearn grade``'s measure; ``--graded SPEC=PERCENT`` draws one graded
-before instead (``--graded thesis:train=off=66.4``: the grade is deterministic).  Needs the Teeko
-solution (``gamelearn solve teeko``) for the references.
+Each curve file is the JSON of ``yardstick_teeko.py train`` (CPU seconds, graded on
+``teeko-val-v1``), ``bench_ntuple.py --json`` (CPU seconds) or ``gamelearn train --json``
+(wall-clock seconds): the checkpoints' ``seconds`` (grading left out) and ``keeps``; the axis
+says which clock each curve ran on.  A file's ``grades`` (``yardstick_teeko.py grade``) on the
+chart's suite are drawn at its last checkpoint with their 95% Wilson intervals, and its games lost
+to perfect play (``yardstick_teeko.py perfect``) are written in its label.  Files of the same
+learner with different seeds (``"seed"``) are drawn as their mean with the spread between the
+lowest and the highest.  The references are graded here, with ``gamelearn grade``'s measure;
+``--graded SPEC=PERCENT`` draws one graded before instead (the grade is deterministic).  Needs
+the Teeko solution (``gamelearn solve teeko``) for the references.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 from pathlib import Path
 from typing import Any
 
 import gamelearn
 from gamelearn.experiments.grading import grade
+from gamelearn.experiments.suites_validation import VALIDATION_NAME, keeps_interval
 
 
 def curve_label(data: dict[str, Any], path: Path) -> str:
@@ -34,10 +45,61 @@ def curve_label(data: dict[str, Any], path: Path) -> str:
     return f"{kind} {data.get('name', path.stem)}{how} (self-play, {clock} time)"
 
 
+def group_of(data: dict[str, Any], path: Path) -> str:
+    """Files of one learner (the same name but for a ``-sN`` seed suffix) are one group."""
+    name = str(data.get("name", path.stem))
+    stem, _, tail = name.rpartition("-s")
+    return stem if stem and tail.isdigit() and "seed" in data else name
+
+
+def lost_to_perfect(runs: list[dict[str, Any]], search: str) -> str:
+    """The games lost to perfect play over the book with ``search``, as a label's tail."""
+    found = [(p["lost"], p["games"]) for data in runs for p in data.get("perfect", []) if p["search"] == search]
+    return "".join(f"; lost {lost} of {games} to perfect" for lost, games in found)
+
+
+def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -> float:
+    """One learner's curve (the mean of its seeds, the spread shaded) and its searched grades;
+    the longest training time drawn, in minutes."""
+    datas = [data for data, _ in runs]
+    curves = [[p for p in data["checkpoints"] if p.get("keeps") is not None] for data in datas]
+    length = min(len(points) for points in curves)
+    minutes = [statistics.mean(points[i]["seconds"] for points in curves) / 60 for i in range(length)]
+    keeps = [[100 * points[i]["keeps"] for points in curves] for i in range(length)]
+    label = curve_label(datas[0], runs[0][1]) + (f", {len(runs)} seeds" if len(runs) > 1 else "")
+    label += lost_to_perfect(datas, "0")
+    line = axes.plot(minutes, [statistics.mean(k) for k in keeps], marker="o", markersize=3, label=label)[0]
+    if len(runs) > 1:
+        axes.fill_between(minutes, [min(k) for k in keeps], [max(k) for k in keeps], alpha=0.2, color=line.get_color())
+    searched: dict[str, list[dict[str, Any]]] = {}
+    for data in datas:
+        for found in data.get("grades", []):
+            if found["suite"] == suite and found["search"] not in ("0", "1"):
+                searched.setdefault(found["search"], []).append(found)
+    for search, grades in searched.items():
+        mean = statistics.mean(100 * g["keeps"] for g in grades)
+        low = min(100 * g["low"] for g in grades)
+        high = max(100 * g["high"] for g in grades)
+        axes.errorbar(
+            [minutes[-1]],
+            [mean],
+            yerr=[[mean - low], [high - mean]],
+            marker="*",
+            markersize=10,
+            capsize=3,
+            linestyle="none",
+            label=f"the same, search={search} ({grades[0]['wall_s_per_move']:.3f} wall s a move){lost_to_perfect(datas, search)}",
+        )
+    return max(minutes) if minutes else 1.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("curves", nargs="+", type=Path, help="JSON of train --json or bench_ntuple.py --json")
+    parser.add_argument(
+        "curves", nargs="+", type=Path, help="JSON of yardstick_teeko.py, bench_ntuple.py or train --json"
+    )
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--suite", default=VALIDATION_NAME, help="the suite the curves were graded on")
     parser.add_argument("--reference", action="append", default=[], help="a fixed player to grade and draw")
     parser.add_argument(
         "--graded", action="append", default=[], help="SPEC=PERCENT: a fixed player graded before, drawn as it was"
@@ -50,41 +112,43 @@ def main() -> None:
     import matplotlib.pyplot as plt
 
     game = gamelearn.get_game("teeko")
-    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=110)
-    longest = 1.0
+    groups: dict[str, list[tuple[dict[str, Any], Path]]] = {}
     for path in args.curves:
         data = json.loads(path.read_text())
-        points = [p for p in data["checkpoints"] if p.get("keeps") is not None]
-        minutes = [p["seconds"] / 60 for p in points]
-        keeps = [100 * p["keeps"] for p in points]
-        longest = max(longest, *minutes)
-        axes.plot(minutes, keeps, marker="o", markersize=3, label=curve_label(data, path))
-        searched = data.get("searched")
-        if searched:
-            axes.plot(
-                [minutes[-1]],
-                [100 * searched["keeps"]],
-                marker="*",
-                markersize=11,
-                linestyle="none",
-                label=f"the same, with search={searched['search']}",
-            )
-    reports = grade(game, args.reference, workers=1) if args.reference else []
-    levels = [(spec, 100 * report.keeps) for spec, report in zip(args.reference, reports, strict=True)]
+        groups.setdefault(group_of(data, path), []).append((data, path))
+    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=110)
+    longest = max([1.0, *(draw_group(axes, runs, args.suite) for runs in groups.values())])
+    reports = grade(game, args.reference, suite=args.suite, workers=1) if args.reference else []
+    levels = [
+        (spec, 100 * report.keeps, report.counts["keeps"], report.size)
+        for spec, report in zip(args.reference, reports, strict=True)
+    ]
     for given in args.graded:
         spec, _, percent = given.rpartition("=")
-        levels.append((spec, float(percent.rstrip("%"))))
-    for spec, level in levels:
+        levels.append((spec, float(percent.rstrip("%")), None, None))
+    for data in (json.loads(path.read_text()) for path in args.curves):
+        for found in data.get("references", []):  # graded by yardstick_teeko.py train --reference
+            if found["suite"] == args.suite and found["spec"] not in [level[0] for level in levels]:
+                levels.append((found["spec"], 100 * found["keeps"], None, None))
+    levels.append(("perfect", 100.0, None, None))
+    for spec, level, kept, size in levels:
         axes.axhline(level, linestyle="--", linewidth=1, color="grey")
-        axes.annotate(f"{spec}  {level:.1f}%", (0, level), xytext=(4, 3), textcoords="offset points", fontsize=8)
-        print(f"{spec}: keeps {level:.1f}%")
-    axes.set_xlim(0, longest * 1.02)
-    axes.set_ylim(0, 100)
-    axes.set_xlabel("training time (minutes; grading left out)")
-    axes.set_ylabel("keeps the value (% of teeko-v1, 2,000 positions)")
-    axes.set_title("Teeko learners on the yardstick: frozen, greedy, graded by the exact solution", fontsize=10)
+        axes.annotate(
+            f"{spec}  {level:.1f}%",
+            (0, level),
+            xytext=(4, -9 if level > 95 else 3),
+            textcoords="offset points",
+            fontsize=8,
+        )
+        told = f" ({keeps_interval(kept, size).percent()})" if kept is not None and size else ""
+        print(f"{spec}: keeps {level:.1f}%{told} of {args.suite}")
+    axes.set_xlim(0, longest * 1.05)
+    axes.set_ylim(0, 102)
+    axes.set_xlabel("training time (minutes of the clock each label names; grading left out)")
+    axes.set_ylabel(f"keeps the value (% of {args.suite})")
+    axes.set_title("Teeko learners on the held-out yardstick, graded by the exact solution", fontsize=10)
     axes.grid(alpha=0.3)
-    axes.legend(fontsize=8, loc="lower right")
+    axes.legend(fontsize=7, loc="lower right")
     figure.tight_layout()
     figure.savefig(args.out)
     print(f"wrote {args.out}")

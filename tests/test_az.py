@@ -298,3 +298,13 @@ def test_the_replay_buffer_draws_positions_under_the_symmetries_consistently():
     assert np.all(drawn_policy[~drawn_legal] == 0)
     first = {p.tobytes() for p in planes}
     assert sum(p.tobytes() not in first for p in drawn_planes) > 0  # some drawn turned, off the buffer's own
+
+
+def test_a_frozen_player_considers_every_legal_move_at_the_root():
+    training, frozen = tiny(seed=3), tiny(seed=3, train=False)
+    assert training.considered == TINY.considered and frozen.considered == frozen.rules.actions == 9
+    teeko = AzPlayer(gamelearn.get_game("teeko"), seed=1, train=False)
+    assert teeko.trainer.settings.considered == 8 < teeko.considered == teeko.rules.actions
+    game = gamelearn.get_game("tictactoe")
+    state = game.from_board("XX.OO....", 0)
+    assert frozen.choose(state) in game.legal_moves(state)

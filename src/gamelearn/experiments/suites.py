@@ -160,25 +160,38 @@ _SUITES: dict[str, Suite] = {}
 
 
 def get_suite(game: Game[Any] | str, name: str | None = None) -> Suite:
-    """The suite ``name`` of ``game`` (its default suite when None), built once a process.
+    """The suite ``name`` of ``game`` (its default suite when None; Standard Teeko also has the
+    held-out ``teeko-val-v1``, :mod:`.suites_validation`), built once a process.
     ValueError naming the suites there are for an unknown name, and how to build a missing table."""
     if isinstance(game, str):
         game = get_game(game)
+    from .suites_validation import validation_names, validation_suite
+
     expected = suite_name(game)
-    if name is not None and name != expected:
-        raise ValueError(f"unknown suite {name!r} for {game.spec}; the suites there are: {expected}")
+    held_out = validation_names(game)
+    if name is not None and name != expected and name not in held_out:
+        known = ", ".join((expected, *held_out))
+        raise ValueError(f"unknown suite {name!r} for {game.spec}; the suites there are: {known}")
+    if name in held_out:
+        if name not in _SUITES:
+            _SUITES[name] = validation_suite(game, _solution_for(game))
+        return _SUITES[name]
     if expected not in _SUITES:
-        try:
-            solution = solve(game)
-        except ValueError as error:
-            raise ValueError(
-                f"the {game.spec} suite needs its solved table: run `gamelearn solve {game.spec}` first ({error})"
-            ) from None
+        solution = _solution_for(game)
         if game.name == "teeko":
             _SUITES[expected] = _teeko_suite(game, solution, expected)
         else:
             _SUITES[expected] = _whole_suite(game, solution, expected)
     return _SUITES[expected]
+
+
+def _solution_for(game: Game[Any]) -> Solution:
+    try:
+        return solve(game)
+    except ValueError as error:
+        raise ValueError(
+            f"the {game.spec} suite needs its solved table: run `gamelearn solve {game.spec}` first ({error})"
+        ) from None
 
 
 def _whole_suite(game: Game[Any], solution: Solution, name: str) -> Suite:

@@ -5,10 +5,11 @@ Koch & Konen, CIG 2014).
 The network is a set of weight tables, one per n-tuple of squares, read on every symmetric image
 of a position (:mod:`.ntuple_layout`); its value is the chance that the side that has just moved
 into the position wins.  To move, the player scores each legal move by the value of the position
-it leads to (a finished game by its result) and plays a best one, ties broken at random;
-``search=2`` or ``3`` looks two or three plies ahead over the same values (negamax: the opponent
-is taken to pick what is best for it).  While it trains it explores with a random move with
-probability epsilon; frozen (``train=off``) it never does.
+it leads to (a finished game by its result) and plays a best one, ties broken at random
+(``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values.  It explores
+with probability epsilon while it trains.  Frozen (``train=off``) on Teeko it searches by
+alpha-beta (:mod:`.ntuple_search`, ``search=D`` plies, ``1s``, ``nodes=N``; the default chosen on
+``teeko-val-v1``, docs/ntuple.md); in training it plays one ply deep, as its TD(lambda) learns.
 
 Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
 with one network, and learns online after every ply; alpha and epsilon decay from the spec's
@@ -26,7 +27,7 @@ the same weights and the same point of the schedules.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,6 +48,16 @@ from .ntuple_layout import (
     pieces,
     win_masks,
 )
+from .ntuple_search import Searched, TeekoSearch, budget_of, parse_search, searches
+from .ntuple_settings import (
+    DEFAULT_SEARCH,
+    MOVE_SECONDS,
+    PLAIN_PLIES,
+    TCL_BETA,
+    Settings,
+    parse_step,
+    settings_for,
+)
 from .ntuple_weights import decode_weights, encode_weights
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 
@@ -55,45 +66,8 @@ if TYPE_CHECKING:
     from ..games.record import GameRecord
 
 FORMAT = "gamelearn-ntuple"
-#: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
-#: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
-TCL_BETA = 2.7
 VERSION = 1
 COUNTERS = ("games", "positions", "steps", "batches")
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How a game's ntuple learner trains (the spec's alpha, epsilon and trace override these)."""
-
-    games_per_batch: int
-    alpha: float  # at the start; the logit's step per unit of TD error, shared by the features
-    epsilon: float  # at the start
-    halflife: float  # games over which alpha and epsilon halve their way to a tenth
-    trace: float  # lambda
-    horizon: int  # afterstates the eligibility trace keeps
-    random_plies: int  # each self-play game opens with 0..this many random moves
-    coherence: float = 0.0  # temporal coherence learning's beta (TCL-EXP); 0: off, alpha decays instead
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-SETTINGS: dict[str, Settings] = {
-    "tictactoe": Settings(2000, 1.0, 0.2, 200_000, 0.5, 8, 5),
-    "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
-    "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
-}
-#: Any other game's: self-play over its own rules (:mod:`.ntuple_generic`), 200 games a batch, a
-#: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
-GENERIC_SETTINGS = Settings(200, 3.0, 0.2, 20_000, 0.5, 8, 8)
-
-
-def settings_for(game: Any) -> Settings:
-    """``game``'s settings: its own, or :data:`GENERIC_SETTINGS` opening with up to half the board in random moves."""
-    if game.name in SETTINGS:
-        return SETTINGS[game.name]
-    return replace(GENERIC_SETTINGS, random_plies=max(1, game.squares // 2))
 
 
 class Trainer:
@@ -237,22 +211,29 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         game: Game[S],
         seed: int | None = None,
         name: str | None = None,
-        search: int | None = None,
+        search: str | int | None = None,
         train: bool = True,
         alpha: float | None = None,
         epsilon: float | None = None,
         trace: float | None = None,
         layout: str | None = None,
         tcl: bool | None = None,
+        nodes: int | None = None,
     ) -> None:
         if game.name == "teeko" and game.spec != "teeko":
             raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
         options: dict[str, OptionValue] = {}
         if name:
             options["name"] = name
-        search = default_search(game) if search is None else search
-        if search != default_search(game):
-            options["search"] = search
+        default = DEFAULT_SEARCH.get(game.name, str(default_search(game)))
+        spelling = default if search is None else parse_search(str(search))
+        if spelling != default:
+            options["search"] = spelling
+        if nodes is not None:
+            options["nodes"] = nodes
+        plies, seconds = budget_of(spelling)
+        if game.name != "teeko" and (plies is None or plies > PLAIN_PLIES):
+            raise ValueError(f"ntuple searches {game.name} 0..{PLAIN_PLIES} plies, not search={spelling}")
         if not train:
             options["train"] = "off"
         given = {
@@ -272,12 +253,17 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         super().__init__(game, seed, **options)
         self.name = name or None
         self.trains = train
-        self.search = search
+        #: plies of the plain search (1: the raw network); Teeko's search: (plies, seconds) or None
+        self.search = max(1, plies or 1) if game.name != "teeko" else 1
+        self.budget = (plies, seconds) if game.name == "teeko" and searches(spelling) else None
+        self.nodes, self.search_spelling, self.default_search = nodes, spelling, default
         self.trainer = Trainer(game, 0 if seed is None else seed, settings, chosen)
+        self._searcher: TeekoSearch | None = None
 
     def frozen_spec(self) -> str:
         """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
-        return f"{self.kind}:train=off" + (f",search={self.search}" if self.search != default_search(self.game) else "")
+        searched = f",search={self.search_spelling}" if self.search_spelling != self.default_search else ""
+        return f"{self.kind}:train=off" + searched + (f",nodes={self.nodes}" if self.nodes is not None else "")
 
     # Values and choosing -----------------------------------------------------------------------
 
@@ -318,7 +304,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         return 1.0 - best if other != mover else best
 
     def move_values(self, state: S) -> dict[str, float]:
-        """Each legal move's value for the side to move, ``search`` plies deep."""
+        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply)."""
         mover = self.game.to_move(state)
         children = self._children(state)
         if self.search <= 1:
@@ -327,16 +313,27 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             values = [self._searched(mover, child, self.search) for _, child in children]
         return {move: value for (move, _), value in zip(children, values, strict=True)}
 
+    def searched(self, state: S) -> Searched:
+        """What Teeko's search (the spec's budget) plays in ``state``, an unfinished position."""
+        if self._searcher is None:
+            self._searcher = TeekoSearch(self.game, self.trainer)
+        plies, seconds = self.budget or (1, None)
+        return self._searcher.search(state, plies, seconds if plies is None else MOVE_SECONDS, self.nodes)
+
     def choose(self, state: S) -> str | None:
         moves = self.moves_to_choose_from(state)
         if self.trains and self.rng.random() < self.trainer.epsilon_now():
             return self.rng.choice(moves)
+        if self.budget is not None and not self.trains:
+            return self.searched(state).move
         scored = self.move_values(state)
         best = max(scored.values())
         return self.rng.choice([move for move in moves if scored[move] == best])
 
     def choose_many(self, states: list[S]) -> list[str]:
         """The moves a frozen copy chooses in each of ``states`` (greedy: one batched evaluation)."""
+        if self.budget is not None:
+            return [self.searched(state).move for state in states]
         if self.search > 1:
             return [self._greedy(state) for state in states]
         game = self.game
@@ -480,16 +477,6 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         return Lesson(self.kind, (change,), f"{games} game(s) learnt; {moved} weights moved by {norm:.4g} in all")
 
 
-def parse_step(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not 0.0 < value <= 10.0:
-        raise ValueError(f"{value} is outside 0..10 (0 excluded)")
-    return value
-
-
 register(
     PlayerKind(
         "ntuple",
@@ -498,7 +485,8 @@ register(
         None,  # every game: a layout of its own, or its board's rows and columns (ntuple_layout.board_layout)
         (
             Option("name", parse_name, None, "keep the weights in the store under this name"),
-            Option("search", parse_int(1, 3), None, "plies searched over the learnt values (default: the game's)"),
+            Option("search", parse_search, None, "plies searched (0, 1: the raw network); Teeko: or a time, 1s"),
+            Option("nodes", parse_int(1, 10**9), None, "Teeko: the most positions the search visits a move"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),

@@ -116,8 +116,10 @@ class AzPlayer(Learner[S, NetworkKnowledge]):
 
     @property
     def considered(self) -> int:
-        """The root actions its search considers: as many as its training's self-play considers."""
-        return self.trainer.settings.considered
+        """The root actions its search considers: in training as many as its self-play considers
+        (Gumbel sampling without replacement, Danihelka et al. 2022); frozen (``train=off``) every
+        legal move, so that a lone good move the network ranks low can still be found."""
+        return self.trainer.settings.considered if self.trains else self.rules.actions
 
     def _key(self) -> jax.Array:
         return jax.random.PRNGKey(self.rng.getrandbits(31))

@@ -1,0 +1,360 @@
+"""The compiled alpha-beta search of the ``ntuple`` learner over Teeko (numba, ``cache=True``).
+
+Negamax with alpha-beta pruning (Knuth & Moore 1975) over the learnt afterstate values
+(:mod:`.ntuple_kernels`), for one fixed depth a call; :mod:`.ntuple_search` deepens it iteratively
+under a time or node budget.  Scores are for the side to move: a leaf scores ``1 - 2 V`` (``V``,
+the network's chance that the side that has just moved wins, read on the leaf), so every
+network score lies in ``-1..1``; a win ``k`` plies from the root scores ``WIN - k`` and a loss
+``k - WIN``, so the nearest win is preferred and the farthest loss.
+
+What a node of depth ``d`` with ``x`` extensions left does, in this order (the plain version,
+:func:`gamelearn.players.ntuple_search.reference_search`, does the same over the game's rules):
+
+1. *A four to make*: if the side to move can complete a goal at once, the node scores the win.
+2. *A four to stop* (the extension for forced sequences): at depth 0, if the side that has just
+   moved could complete a goal with its next move and ``x > 0``, the node is searched one ply
+   more with ``x - 1``; otherwise it scores the network's leaf value.
+3. The transposition table (Greenblatt, Eastlake & Crocker 1967; Zobrist 1970 hashing): an entry
+   made for the same position, depth and extensions left answers with its exact value or cuts
+   with its bound; an entry of any depth names the move to try first.
+4. The children, the table's move first, then (at depth 2 or more) by the learnt value of the
+   position each leads to, best first; fail-soft alpha-beta over them.
+
+Because an entry is used for its value only where the position, depth and extensions left are the
+same, and a win's score is stored relative to its node, the root's value is exactly the plain
+negamax value of the same definition, whatever the table held or how the children were ordered.
+
+A Teeko position is two bitboards ``a`` (the first player's pawns) and ``b`` and the side to move.
+The side that can complete a goal "at once" is judged on the boards alone: with fewer than four
+pawns down, by dropping one on a goal's missing square; with four, by stepping its one pawn off
+the goal onto the goal's missing square, a neighbour (:func:`can_win`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import objmode
+
+from ..jit import njit
+from .ntuple_kernels import ONGOING, TEEKO, afterstates, popcount, read_features, value_of
+
+#: A win's score at the root (less the plies to it); scores beyond ``MATE`` are proven.
+WIN = 1000.0
+MATE = 500.0
+INFINITY = 1.0e9
+#: The deepest ply a search reaches (depth plus extensions), and the most children a node has.
+MAX_PLY = 64
+MAX_CHILDREN = 32
+#: The transposition table's entry kinds.
+EXACT, LOWER, UPPER = 0, 1, 2
+#: ``stats``: nodes visited, the node limit, whether the search ran out, the table's generation.
+NODES, LIMIT, ABORTED, GENERATION = 0, 1, 2, 3
+#: How often (in nodes) the clock is read.
+CLOCK_EVERY = 1024
+
+
+@njit(cache=True)
+def low_square(bit: int) -> int:
+    """The square of a one-bit board."""
+    return popcount(bit - 1)
+
+
+@njit(cache=True)
+def can_win(own: int, other: int, masks: np.ndarray, neighbours: np.ndarray) -> bool:
+    """Whether the side with pawns ``own`` completes a goal with one move (see the module's text)."""
+    occupied = own | other
+    placing = popcount(own) < 4
+    for m in range(masks.shape[0]):
+        mask = masks[m]
+        if popcount(own & mask) != 3:
+            continue
+        missing = mask & ~own
+        if missing & occupied:
+            continue
+        if placing or neighbours[low_square(missing)] & own & ~mask:
+            return True
+    return False
+
+
+@njit(cache=True)
+def position_key(a: int, b: int, side: int, zobrist: np.ndarray) -> int:
+    """Zobrist's hash of a position: the xor of one random number per pawn and per side to move."""
+    key = zobrist[2, side]
+    x = a
+    while x:
+        low = x & -x
+        key ^= zobrist[0, low_square(low)]
+        x ^= low
+    x = b
+    while x:
+        low = x & -x
+        key ^= zobrist[1, low_square(low)]
+        x ^= low
+    return key
+
+
+@njit(cache=True)
+def network_value(a: int, b: int, mover: int, net: tuple, scratch: np.ndarray) -> float:  # type: ignore[type-arg]
+    """V of afterstate (a, b) made by ``mover``: the chance, as learnt, that ``mover`` wins."""
+    weights, squares, lengths, offsets, phase_base = net
+    read_features(a, b, mover, squares, lengths, offsets, phase_base, scratch)
+    return value_of(weights, scratch)
+
+
+@njit(cache=True)
+def out_of_budget(stats: np.ndarray, deadline: float) -> bool:
+    """Counts a node; True (and ``stats[ABORTED]`` set) once the node limit or the deadline is passed."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[LIMIT]:
+        stats[ABORTED] = 1
+    elif deadline > 0.0 and stats[NODES] % CLOCK_EVERY == 0:
+        with objmode(now="float64"):
+            now = time.perf_counter()
+        if now > deadline:
+            stats[ABORTED] = 1
+    return stats[ABORTED] != 0
+
+
+@njit(cache=True)
+def order_children(order: np.ndarray, values: np.ndarray, count: int, first: int) -> None:
+    """``order[:count]``: the children by ``values``, highest first (ties: in the rules' order),
+    with ``first`` (when >= 0) moved to the front."""
+    for i in range(count):
+        order[i] = i
+    for i in range(1, count):  # insertion sort: a node has at most 32 children
+        item = order[i]
+        j = i - 1
+        while j >= 0 and values[order[j]] < values[item]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = item
+    if first >= 0:
+        k = 0
+        while order[k] != first:
+            k += 1
+        while k > 0:
+            order[k] = order[k - 1]
+            k -= 1
+        order[0] = first
+
+
+#: A frame's whole numbers (``frames[0]``) and reals (``frames[1]``), one frame a ply.
+F_A, F_B, F_SIDE, F_DEPTH, F_EXTENSIONS, F_COUNT, F_NEXT, F_BEST_MOVE, F_SLOT, F_KEY = range(10)
+F_ALPHA, F_BETA, F_START_ALPHA, F_BEST = range(4)
+
+
+@njit(cache=True)
+def enter(
+    ply: int,
+    a: int,
+    b: int,
+    side: int,
+    depth: int,
+    extensions: int,
+    alpha: float,
+    beta: float,
+    net: tuple,  # type: ignore[type-arg]
+    rules: tuple,  # type: ignore[type-arg]
+    table: tuple,  # type: ignore[type-arg]
+    buffers: tuple,  # type: ignore[type-arg]
+    frames: tuple,  # type: ignore[type-arg]
+    stats: np.ndarray,
+    deadline: float,
+) -> tuple[bool, float]:
+    """Steps 1-3 of a node at ``ply`` (see the module's text): (True, its score) when they decide
+    it, else (False, 0) with its frame set and its children generated and ordered (step 4)."""
+    if out_of_budget(stats, deadline):
+        return True, 0.0
+    masks, neighbours, zobrist = rules
+    own, other = (a, b) if side == 0 else (b, a)
+    if can_win(own, other, masks, neighbours):
+        return True, WIN - (ply + 1)
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        if extensions > 0 and ply < MAX_PLY - 1 and can_win(other, own, masks, neighbours):
+            depth, extensions = 1, extensions - 1
+        else:
+            return True, 1.0 - 2.0 * network_value(a, b, 1 - side, net, buffers[5])
+    keys, scores, depths, spare, kinds, moves, generations = table
+    key = position_key(a, b, side, zobrist)
+    slot = key & (keys.shape[0] - 1)
+    first = -1
+    if generations[slot] == stats[GENERATION] and keys[slot] == key:
+        first = moves[slot]
+        if depths[slot] == depth and spare[slot] == extensions:
+            stored = scores[slot]
+            if stored > MATE:
+                stored -= ply
+            elif stored < -MATE:
+                stored += ply
+            if kinds[slot] == EXACT or (kinds[slot] == LOWER and stored >= beta):
+                return True, stored
+            if kinds[slot] == UPPER and stored <= alpha:
+                return True, stored
+    child_a, child_b, child_result, order, values, scratch = buffers
+    count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[ply], child_b[ply], child_result[ply])
+    if count == 0:
+        return True, 0.0
+    for i in range(count):
+        values[ply, i] = 0.0
+        if depth >= 2:
+            values[ply, i] = network_value(child_a[ply, i], child_b[ply, i], side, net, scratch)
+    order_children(order[ply], values[ply], count, first)
+    whole, real = frames
+    whole[ply, F_A], whole[ply, F_B], whole[ply, F_SIDE] = a, b, side
+    whole[ply, F_DEPTH], whole[ply, F_EXTENSIONS], whole[ply, F_COUNT] = depth, extensions, count
+    whole[ply, F_NEXT], whole[ply, F_BEST_MOVE], whole[ply, F_SLOT], whole[ply, F_KEY] = 0, -1, slot, key
+    real[ply, F_ALPHA], real[ply, F_BETA], real[ply, F_START_ALPHA], real[ply, F_BEST] = alpha, beta, alpha, -INFINITY
+    return False, 0.0
+
+
+@njit(cache=True)
+def leave(ply: int, table: tuple, frames: tuple, stats: np.ndarray) -> float:  # type: ignore[type-arg]
+    """The score of the node whose frame is at ``ply``, its children done; kept in the table."""
+    keys, scores, depths, spare, kinds, moves, generations = table
+    whole, real = frames
+    best, slot = real[ply, F_BEST], whole[ply, F_SLOT]
+    kept = best + ply if best > MATE else best - ply if best < -MATE else best
+    keys[slot], scores[slot] = whole[ply, F_KEY], kept
+    depths[slot], spare[slot] = whole[ply, F_DEPTH], whole[ply, F_EXTENSIONS]
+    if best <= real[ply, F_START_ALPHA]:
+        kinds[slot] = UPPER
+    elif best >= real[ply, F_BETA]:
+        kinds[slot] = LOWER
+    else:
+        kinds[slot] = EXACT
+    moves[slot], generations[slot] = whole[ply, F_BEST_MOVE], stats[GENERATION]
+    return best
+
+
+@njit(cache=True)
+def negamax(
+    a: int,
+    b: int,
+    side: int,
+    depth: int,
+    extensions: int,
+    alpha: float,
+    beta: float,
+    ply: int,
+    net: tuple,  # type: ignore[type-arg]
+    rules: tuple,  # type: ignore[type-arg]
+    table: tuple,  # type: ignore[type-arg]
+    buffers: tuple,  # type: ignore[type-arg]
+    frames: tuple,  # type: ignore[type-arg]
+    stats: np.ndarray,
+    deadline: float,
+) -> float:
+    """The score of (a, b) for ``side`` to move, ``depth`` plies deep (see the module's text): a
+    fail-soft alpha-beta, its recursion kept on an explicit stack of frames, one a ply."""
+    top = ply
+    done, value = enter(
+        top, a, b, side, depth, extensions, alpha, beta, net, rules, table, buffers, frames, stats, deadline
+    )
+    if done:
+        return value
+    whole, real = frames
+    child_a, child_b, _, order, _, _ = buffers
+    current = top
+    while True:
+        k = whole[current, F_NEXT]
+        if k < whole[current, F_COUNT]:
+            i = order[current, k]
+            whole[current, F_NEXT] = k + 1
+            done, value = enter(
+                current + 1,
+                child_a[current, i],
+                child_b[current, i],
+                1 - whole[current, F_SIDE],
+                whole[current, F_DEPTH] - 1,
+                whole[current, F_EXTENSIONS],
+                -real[current, F_BETA],
+                -real[current, F_ALPHA],
+                net,
+                rules,
+                table,
+                buffers,
+                frames,
+                stats,
+                deadline,
+            )
+            if not done:
+                current += 1
+                continue
+        else:
+            value = leave(current, table, frames, stats)
+            if current == top:
+                return value
+            current -= 1
+        if stats[ABORTED]:
+            return 0.0
+        score = -value  # the score of the child just searched, for the frame at ``current``
+        if score > real[current, F_BEST]:
+            real[current, F_BEST] = score
+            whole[current, F_BEST_MOVE] = order[current, whole[current, F_NEXT] - 1]
+            if score > real[current, F_ALPHA]:
+                real[current, F_ALPHA] = score
+                if score >= real[current, F_BETA]:
+                    whole[current, F_NEXT] = whole[current, F_COUNT]  # a cut: no more children
+
+
+@njit(cache=True)
+def search_root(
+    a: int,
+    b: int,
+    side: int,
+    depth: int,
+    extensions: int,
+    net: tuple,  # type: ignore[type-arg]
+    rules: tuple,  # type: ignore[type-arg]
+    table: tuple,  # type: ignore[type-arg]
+    buffers: tuple,  # type: ignore[type-arg]
+    frames: tuple,  # type: ignore[type-arg]
+    stats: np.ndarray,
+    deadline: float,
+    root_scores: np.ndarray,
+) -> int:
+    """One search of (a, b), ``side`` to move, ``depth`` plies deep (1 or more): the index (in the
+    rules' order of the children, ``buffers[0..2][0]``) of the first child, in the order of their
+    learnt values, with the best score; -1 if the budget ran out first.  ``root_scores[i]``: child
+    ``i``'s score, or a bound of it (fail-soft), for the side to move."""
+    masks, neighbours, _ = rules
+    child_a, child_b, child_result, order, values, scratch = buffers
+    count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[0], child_b[0], child_result[0])
+    for i in range(count):
+        if child_result[0, i] != ONGOING:
+            values[0, i] = 2.0  # a win: above every learnt value
+        else:
+            values[0, i] = network_value(child_a[0, i], child_b[0, i], side, net, scratch)
+    order_children(order[0], values[0], count, -1)
+    alpha, best, best_move = -INFINITY, -INFINITY, -1
+    for k in range(count):
+        i = order[0, k]
+        if child_result[0, i] != ONGOING:
+            score = WIN - 1.0
+        else:
+            score = -negamax(
+                child_a[0, i],
+                child_b[0, i],
+                1 - side,
+                depth - 1,
+                extensions,
+                -INFINITY,
+                -alpha,
+                1,
+                net,
+                rules,
+                table,
+                buffers,
+                frames,
+                stats,
+                deadline,
+            )
+            if stats[ABORTED]:
+                return -1
+        root_scores[i] = score
+        if score > best:
+            best, best_move = score, i
+            alpha = max(alpha, score)
+    return best_move

@@ -1,0 +1,64 @@
+"""How the ``ntuple`` learner (:mod:`.ntuple`) trains and plays on each game when its spec says
+nothing else: the self-play settings, temporal coherence learning's exponent and the search a
+frozen learner plays with."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+#: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
+#: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
+TCL_BETA = 2.7
+#: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``); any
+#: other game's is :func:`gamelearn.players.ntuple_generic.default_search`'s.
+DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "6"}
+#: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
+#: deepest ply it has finished.
+MOVE_SECONDS = 1.0
+#: The deepest plain search of the other games.
+PLAIN_PLIES = 3
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a game's ntuple learner trains (the spec's alpha, epsilon and trace override these)."""
+
+    games_per_batch: int
+    alpha: float  # at the start; the logit's step per unit of TD error, shared by the features
+    epsilon: float  # at the start
+    halflife: float  # games over which alpha and epsilon halve their way to a tenth
+    trace: float  # lambda
+    horizon: int  # afterstates the eligibility trace keeps
+    random_plies: int  # each self-play game opens with 0..this many random moves
+    coherence: float = 0.0  # temporal coherence learning's beta (TCL-EXP); 0: off, alpha decays instead
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+SETTINGS: dict[str, Settings] = {
+    "tictactoe": Settings(2000, 1.0, 0.2, 200_000, 0.5, 8, 5),
+    "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
+    "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
+}
+#: Any other game's: self-play over its own rules (:mod:`.ntuple_generic`), 200 games a batch, a
+#: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
+GENERIC_SETTINGS = Settings(200, 3.0, 0.2, 20_000, 0.5, 8, 8)
+
+
+def settings_for(game: Any) -> Settings:
+    """``game``'s settings: its own, or :data:`GENERIC_SETTINGS` opening with up to half the board in random moves."""
+    if game.name in SETTINGS:
+        return SETTINGS[game.name]
+    return replace(GENERIC_SETTINGS, random_plies=max(1, game.squares // 2))
+
+
+def parse_step(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not 0.0 < value <= 10.0:
+        raise ValueError(f"{value} is outside 0..10 (0 excluded)")
+    return value
