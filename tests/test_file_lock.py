@@ -1,4 +1,4 @@
-"""The lock beside a rewritten file (store/files.py FileLock) where there is no ``fcntl`` (Windows):
+"""The lock beside a rewritten file (gamelearn/files.py FileLock) where there is no ``fcntl`` (Windows):
 the ``filelock`` library's lock on the same ``.NAME.lock`` file.  Here, on a POSIX machine, the
 path without fcntl is taken by hiding the module from FileLock (filelock keeps its own); a real
 process holds each kind of lock, and the other kind is refused while it does, taken after."""
@@ -12,7 +12,7 @@ from pathlib import Path
 import filelock  # noqa: F401 - imported first: it keeps its own fcntl when FileLock's is hidden
 import pytest
 
-from gamelearn.store.files import FileInUseError, FileLock
+from gamelearn.files import FileInUseError, FileLock
 from reliability_support import REPO
 
 HOLD = """
@@ -20,7 +20,7 @@ import sys
 import filelock
 if sys.argv[2] == "hidden":
     sys.modules["fcntl"] = None
-from gamelearn.store.files import FileLock
+from gamelearn.files import FileLock
 lock = FileLock(sys.argv[1])
 lock.acquire()
 print("held", flush=True)

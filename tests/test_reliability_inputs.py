@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from gamelearn.cli.main import main
+from gamelearn.files import NotARegularFileError, open_regular_file
 from gamelearn.store import thesis_files
-from gamelearn.store.files import NotARegularFileError, open_regular_file
 from gamelearn.store.thesis_files import MAX_MEMORY_BYTES, ThesisFormatError, parse_memory_entries
 from reliability_support import REPO, gamelearn, memory_file, one_error_line
 

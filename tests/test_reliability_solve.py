@@ -21,7 +21,7 @@ from reliability_support import REPO, gamelearn, make_read_only, one_error_line,
 KILLED_MID_WRITE = """
 import os, signal, sys
 from pathlib import Path
-from gamelearn.store.files import AtomicFile
+from gamelearn.files import AtomicFile
 
 file = AtomicFile(Path(sys.argv[1]))
 file.stream.write(b"\\0" * 3_000_000)  # part of a table's payload

@@ -160,14 +160,14 @@ def test_write_is_atomic_and_a_refused_mapping_leaves_the_file(tmp_path: Path) -
         read_memory(tmp_path / "missing.m")
 
 
-# --- store.files: the one writer of exported files ---
+# --- files: the one writer of exported files ---
 
 
 def test_the_atomic_writer_gives_open_s_mode_keeps_a_files_mode_and_refuses_a_missing_folder(tmp_path: Path) -> None:
     import os
     import stat as modes
 
-    from gamelearn.store.files import AtomicFile, MissingFolderError, atomic_write_bytes
+    from gamelearn.files import AtomicFile, MissingFolderError, atomic_write_bytes
 
     old = os.umask(0o022)
     try:

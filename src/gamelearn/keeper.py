@@ -32,10 +32,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .files import FileInUseError, FileLock
 from .knowledge_formats import KeptKnowledge, KnowledgeFile, kept_knowledge, knowledge_file
 from .players.knowledge import Kept, Learner
 from .store.failures import StoreError
-from .store.files import FileInUseError, FileLock
 from .store.store import Store
 
 if TYPE_CHECKING:

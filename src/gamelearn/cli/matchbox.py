@@ -248,7 +248,7 @@ def export_boxes(
     path: Annotated[Path, typer.Argument(help="the JSON file to write (atomically)")],
 ) -> None:
     """Write a named learner's boxes to a JSON file."""
-    from ..store.files import MissingFolderError
+    from ..files import MissingFolderError
     from ..store.json_files import write_json_file
 
     store = open_store(readonly=True)

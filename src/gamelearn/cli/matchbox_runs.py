@@ -40,7 +40,7 @@ def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, a
     cannot be written (a full disk) costs the picture, never the run's figures.  With ``as_json``
     the result, its number in the store and the plot's path go to stdout as one JSON object."""
     from ..experiments.matchbox import plot_learning_curve
-    from ..store.files import MissingFolderError
+    from ..files import MissingFolderError
 
     number = open_store().save_result(kind, result)
     said = err_console if as_json else console

@@ -228,7 +228,7 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
         )
     if doc is not None:
         command = "gamelearn solve teeko --variants" + (f" (steps={steps})" if steps != "king" else "")
-        from ..store.files import atomic_write_bytes, read_regular_file
+        from ..files import atomic_write_bytes, read_regular_file
 
         try:  # through the one writer of files: whole or not at all, never over a FIFO or device
             text = read_regular_file(doc, 16 * 1024 * 1024, "a Markdown page").decode() if doc.exists() else ""

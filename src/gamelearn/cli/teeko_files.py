@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from ..store.files import NotWritableTargetError
+from ..files import NotWritableTargetError
 from ..store.thesis_memories import (
     STAT_FIELDS,
     MemorySummary,

@@ -214,7 +214,7 @@ def experiment(
         stopped_payload,
         write_chart,
     )
-    from ..store.files import MissingFolderError
+    from ..files import MissingFolderError
 
     if first_seed + seeds - 1 > SEED_MAX:
         fail(f"--first-seed {first_seed} with --seeds {seeds} runs past the last seed, {SEED_MAX}")

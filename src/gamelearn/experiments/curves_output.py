@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..store.files import atomic_write_bytes
+from ..files import atomic_write_bytes
 from .curves import CSV_COLUMNS, POINT_COLUMNS, CurvesResult
 
 #: How a chart's title says where the learner sat.

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..files import atomic_write_bytes
 from ..games import get_game
 from ..players.matchbox_beads import MENACE_BEADS, MENACE_REWARDS
 from ..players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
 from ..players.matchbox_tables import count_boxes
 from ..solve import solve
-from ..store.files import atomic_write_bytes
 from .interrupts import signals_deferred
 
 HER_OPPONENTS = ("random", "sharp")
@@ -298,7 +298,7 @@ def smoothed(values: Sequence[float], window: int) -> list[float]:
 def plot_learning_curve(result: dict[str, Any], path: Path, title: str) -> Path:
     """Losses per game averaged over the learners (a trailing moving average), with the band of
     +-1.96 standard errors of that average; one line per opponent.  Written atomically
-    (store.files.atomic_write_bytes); ``path``'s folder must exist (ValueError otherwise)."""
+    (files.atomic_write_bytes); ``path``'s folder must exist (ValueError otherwise)."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from ..files import AtomicFile
 from ..players.hangs import OpeningHang
 from ..players.thesis.board import digits, key
 from ..players.thesis.engine import EngineState, Settings, decide, play
@@ -46,7 +47,6 @@ from ..players.thesis.heuristics import NoMoveError
 from ..players.thesis.memory import Memory
 from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
-from ..store.files import AtomicFile
 from ..store.thesis_files import read_memory, write_memory, write_stat
 from ..store.thesis_memories import MemoryRef, load_stat, save_stat
 from .interrupts import signals_deferred

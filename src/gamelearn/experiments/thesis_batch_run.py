@@ -33,9 +33,9 @@ from ..store.failures import StoreError
 from .interrupts import signals_deferred
 
 if TYPE_CHECKING:  # the games' modules load when a batch is planned, not when the command starts
+    from ..files import AtomicFile, FileLock
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
-    from ..store.files import AtomicFile, FileLock
     from ..store.store import Store
     from ..store.thesis_memories import MemoryRef
     from .thesis_batch import BatchKeeper, GameSummary
@@ -254,7 +254,7 @@ class BatchRun:
     def _lock(self, option: str, path: Path, shown: str) -> None:
         """Lock ``path`` until the run is closed (or the process dies), or refuse: another
         gamelearn is using it.  The same file twice in one run is refused by what it names."""
-        from ..store.files import FileLock
+        from ..files import FileLock
 
         lock = FileLock(path, shown)
         if lock.path in self._locks:
@@ -276,7 +276,7 @@ class BatchRun:
                              "(copy it, or import it: gamelearn teeko memory import FILE)")  # fmt: skip
 
     def _open_trace(self) -> None:
-        from ..store.files import AtomicFile
+        from ..files import AtomicFile
 
         trace = self.plan.trace
         if trace is None:

@@ -17,7 +17,7 @@ def write_chart(report: ExperimentReport, path: Path | str) -> None:
     """O's win rate against the games its memory was trained over, one line per series through the
     mean over seeds, each seed's run a small point beside it (with few seeds a t interval is wider
     than the data; the runs themselves show the spread); rendered to bytes (matplotlib's Agg), then
-    written whole by store.files.atomic_write_bytes: a new file gets open()'s mode, a missing folder
+    written whole by files.atomic_write_bytes: a new file gets open()'s mode, a missing folder
     is a ValueError."""
     import io
 
@@ -26,7 +26,7 @@ def write_chart(report: ExperimentReport, path: Path | str) -> None:
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from ..store.files import atomic_write_bytes
+    from ..files import atomic_write_bytes
 
     figure = Figure(figsize=(9, 5), dpi=100, layout="constrained")
     axes = figure.add_subplot()

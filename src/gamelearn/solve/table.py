@@ -4,7 +4,7 @@ The file: a 4096-byte header (magic, then JSON: the variant's signature, the lay
 offsets, the census, and the SHA-256 of the payload), then the payload: one byte per stored
 position (see codes.py for the code), layer after layer, only the rows of representative mover
 sets (the symmetries of the square divide the size by about 8).  It is written to a temporary file
-and renamed into place by the project's one atomic writer (:class:`gamelearn.store.files.AtomicFile`),
+and renamed into place by the project's one atomic writer (:class:`gamelearn.files.AtomicFile`),
 so a crash never leaves a half-written table under the real name, and the temporary file a killed
 build left is removed by the next one.  Before a build, :func:`check_room` makes sure the folder
 can take the table (its size, :func:`table_size`, is known before anything is solved).  On
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..store.files import AtomicFile, process_runs, remove_stale_temporaries
+from ..files import AtomicFile, process_runs, remove_stale_temporaries
 from .codes import DRAW, INVALID
 from .variant import Indexing, Variant
 
@@ -241,7 +241,7 @@ def check_moving(variant: Variant, layers: dict[tuple[int, int], np.ndarray]) ->
 
 
 def write_table(variant: Variant, layers: dict[tuple[int, int], np.ndarray], facts: dict[str, Any], path: Path) -> None:
-    """Write the table whole or not at all (:class:`~gamelearn.store.files.AtomicFile`: a temporary
+    """Write the table whole or not at all (:class:`~gamelearn.files.AtomicFile`: a temporary
     file in the same folder, synced, then renamed); TableError in one line if it cannot be."""
     order = variant.layers()
     digest = hashlib.sha256()

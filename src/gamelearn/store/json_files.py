@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .files import atomic_write_bytes, read_regular_file
+from ..files import atomic_write_bytes, read_regular_file
 
 
 def write_json_file(path: str | Path, value: Any) -> None:

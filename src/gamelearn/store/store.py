@@ -22,9 +22,9 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..files import process_runs
 from .database import SCHEMA_VERSION, Database, default_store_path
 from .failures import StoreError, describe_failure
-from .files import process_runs
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord

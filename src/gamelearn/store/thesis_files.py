@@ -13,7 +13,7 @@ store's import/export (:mod:`.thesis_memories`) and the web export all go throug
 ``read_memory(path)`` gives a dict (file order kept) from the 25-digit board to
 ``(wins of '1', wins of '2')``; ``read_memory_entries(path)`` the same as a list of
 ``(board, wins of '1', wins of '2')``; ``write_memory(records, path)`` takes either and writes it
-back byte for byte, through :func:`gamelearn.store.files.atomic_write_bytes` (a temporary file and
+back byte for byte, through :func:`gamelearn.files.atomic_write_bytes` (a temporary file and
 ``os.replace``, so a crash never leaves half a file; a missing folder is refused).
 ``parse_memory`` / ``parse_memory_entries`` / ``format_memory`` do the same on bytes;
 ``read_stat`` / ``write_stat`` / ``parse_stat`` / ``format_stat`` for stat.m.
@@ -52,7 +52,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .files import AtomicFile, atomic_write_bytes, open_regular_file
+from ..files import AtomicFile, atomic_write_bytes, open_regular_file
 
 RECORD_BYTES = 33
 BOARD_DIGITS = 25
