@@ -12,7 +12,8 @@ import pytest
 import gamelearn
 from gamelearn.keeper import Keeper
 from gamelearn.players import ntuple_kernels as kernels
-from gamelearn.players.ntuple import TCL_BETA, NtuplePlayer
+from gamelearn.players.ntuple import NtuplePlayer
+from gamelearn.players.ntuple_settings import TCL_BETA
 from gamelearn.store.store import Store
 
 

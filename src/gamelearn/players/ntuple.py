@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import ntuple_kernels as kernels
-from .base import OptionValue, S
+from .base import S
 from .knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
-from .ntuple_generic import default_search, result_for_first
+from .ntuple_generic import result_for_first
 from .ntuple_layout import (
     GAME_IDS,
     KNOWN_LAYOUTS,
@@ -50,13 +50,12 @@ from .ntuple_layout import (
 )
 from .ntuple_search import Searched, TeekoSearch, budget_of, parse_search, searches
 from .ntuple_settings import (
-    DEFAULT_SEARCH,
     MOVE_SECONDS,
-    PLAIN_PLIES,
-    TCL_BETA,
     Settings,
     parse_step,
-    settings_for,
+    search_of,
+    settings_given,
+    spec_options,
 )
 from .ntuple_weights import decode_weights, encode_weights
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
@@ -222,31 +221,14 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
     ) -> None:
         if game.name == "teeko" and game.spec != "teeko":
             raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
-        options: dict[str, OptionValue] = {}
-        if name:
-            options["name"] = name
-        default = DEFAULT_SEARCH.get(game.name, str(default_search(game)))
-        spelling = default if search is None else parse_search(str(search))
-        if spelling != default:
-            options["search"] = spelling
-        if nodes is not None:
-            options["nodes"] = nodes
-        plies, seconds = budget_of(spelling)
-        if game.name != "teeko" and (plies is None or plies > PLAIN_PLIES):
-            raise ValueError(f"ntuple searches {game.name} 0..{PLAIN_PLIES} plies, not search={spelling}")
-        if not train:
-            options["train"] = "off"
+        spelling, default = search_of(game, search)
         given = {
             key: value for key, value in (("alpha", alpha), ("epsilon", epsilon), ("trace", trace)) if value is not None
         }
-        options.update(given)
-        settings = replace(settings_for(game), **given)  # type: ignore[arg-type]  # the float settings only
-        if tcl is not None:
-            options["tcl"] = "on" if tcl else "off"
-            settings = replace(settings, coherence=TCL_BETA if tcl else 0.0)
+        settings = settings_given(game, given, tcl)
         chosen = default_layout(game) if layout is None else layout_named(game.name, layout)
-        if layout is not None:
-            options["layout"] = layout
+        options = spec_options(name, None if spelling == default else spelling, nodes, train, given, tcl, layout)
+        plies, seconds = budget_of(spelling)
         #: whether the spec named the layout: then knowledge of another layout is refused, else
         #: the kept layout is taken (weights learnt with an older default still play)
         self.layout_fixed = layout is not None

@@ -146,6 +146,103 @@ F_ALPHA, F_BETA, F_START_ALPHA, F_BEST = range(4)
 
 
 @njit(cache=True)
+def settle(
+    ply: int,
+    a: int,
+    b: int,
+    side: int,
+    depth: int,
+    extensions: int,
+    net: tuple,  # type: ignore[type-arg]
+    rules: tuple,  # type: ignore[type-arg]
+    scratch: np.ndarray,
+) -> tuple[bool, float, int, int]:
+    """Steps 1-2 of a node at ``ply``: (True, its score, ...) when a four to make or the leaf's
+    value decides it, else (False, 0, the depth and extensions it is searched with), one ply more
+    and one extension fewer where a four is to stop at depth 0."""
+    masks, neighbours, _ = rules
+    own, other = (a, b) if side == 0 else (b, a)
+    if can_win(own, other, masks, neighbours):
+        return True, WIN - (ply + 1), depth, extensions
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        if extensions > 0 and ply < MAX_PLY - 1 and can_win(other, own, masks, neighbours):
+            return False, 0.0, 1, extensions - 1
+        return True, 1.0 - 2.0 * network_value(a, b, 1 - side, net, scratch), depth, extensions
+    return False, 0.0, depth, extensions
+
+
+@njit(cache=True)
+def probe(
+    ply: int,
+    key: int,
+    slot: int,
+    depth: int,
+    extensions: int,
+    alpha: float,
+    beta: float,
+    table: tuple,  # type: ignore[type-arg]
+    stats: np.ndarray,
+) -> tuple[bool, float, int]:
+    """Step 3 of a node at ``ply``, its position's hash ``key`` at ``slot``: (True, its score, ...)
+    when the table's entry for the same position, depth and extensions left decides it, else
+    (False, 0, the entry's move to try first, -1 when the table holds none)."""
+    keys, scores, depths, spare, kinds, moves, generations = table
+    first = -1
+    if generations[slot] != stats[GENERATION] or keys[slot] != key:
+        return False, 0.0, first
+    first = moves[slot]
+    if depths[slot] != depth or spare[slot] != extensions:
+        return False, 0.0, first
+    stored = scores[slot]
+    if stored > MATE:
+        stored -= ply
+    elif stored < -MATE:
+        stored += ply
+    kind = kinds[slot]
+    if kind == EXACT or (kind == LOWER and stored >= beta) or (kind == UPPER and stored <= alpha):
+        return True, stored, first
+    return False, 0.0, first
+
+
+@njit(cache=True)
+def open_frame(
+    ply: int,
+    a: int,
+    b: int,
+    side: int,
+    depth: int,
+    extensions: int,
+    alpha: float,
+    beta: float,
+    key: int,
+    slot: int,
+    first: int,
+    net: tuple,  # type: ignore[type-arg]
+    rules: tuple,  # type: ignore[type-arg]
+    buffers: tuple,  # type: ignore[type-arg]
+    frames: tuple,  # type: ignore[type-arg]
+) -> bool:
+    """Step 4's start for a node at ``ply``: its children generated and ordered (``first``, the
+    table's move, to the front) and its frame set; False when it has no children."""
+    masks, neighbours, _ = rules
+    child_a, child_b, child_result, order, values, scratch = buffers
+    count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[ply], child_b[ply], child_result[ply])
+    if count == 0:
+        return False
+    for i in range(count):
+        values[ply, i] = 0.0
+        if depth >= 2:
+            values[ply, i] = network_value(child_a[ply, i], child_b[ply, i], side, net, scratch)
+    order_children(order[ply], values[ply], count, first)
+    whole, real = frames
+    whole[ply, F_A], whole[ply, F_B], whole[ply, F_SIDE] = a, b, side
+    whole[ply, F_DEPTH], whole[ply, F_EXTENSIONS], whole[ply, F_COUNT] = depth, extensions, count
+    whole[ply, F_NEXT], whole[ply, F_BEST_MOVE], whole[ply, F_SLOT], whole[ply, F_KEY] = 0, -1, slot, key
+    real[ply, F_ALPHA], real[ply, F_BETA], real[ply, F_START_ALPHA], real[ply, F_BEST] = alpha, beta, alpha, -INFINITY
+    return True
+
+
+@njit(cache=True)
 def enter(
     ply: int,
     a: int,
@@ -164,48 +261,20 @@ def enter(
     deadline: float,
 ) -> tuple[bool, float]:
     """Steps 1-3 of a node at ``ply`` (see the module's text): (True, its score) when they decide
-    it, else (False, 0) with its frame set and its children generated and ordered (step 4)."""
+    it, else (False, 0) with its frame set and its children generated and ordered (step 4); the
+    score is 0 when the budget runs out or the side to move has no move."""
     if out_of_budget(stats, deadline):
         return True, 0.0
-    masks, neighbours, zobrist = rules
-    own, other = (a, b) if side == 0 else (b, a)
-    if can_win(own, other, masks, neighbours):
-        return True, WIN - (ply + 1)
-    if depth <= 0 or ply >= MAX_PLY - 1:
-        if extensions > 0 and ply < MAX_PLY - 1 and can_win(other, own, masks, neighbours):
-            depth, extensions = 1, extensions - 1
-        else:
-            return True, 1.0 - 2.0 * network_value(a, b, 1 - side, net, buffers[5])
-    keys, scores, depths, spare, kinds, moves, generations = table
-    key = position_key(a, b, side, zobrist)
-    slot = key & (keys.shape[0] - 1)
-    first = -1
-    if generations[slot] == stats[GENERATION] and keys[slot] == key:
-        first = moves[slot]
-        if depths[slot] == depth and spare[slot] == extensions:
-            stored = scores[slot]
-            if stored > MATE:
-                stored -= ply
-            elif stored < -MATE:
-                stored += ply
-            if kinds[slot] == EXACT or (kinds[slot] == LOWER and stored >= beta):
-                return True, stored
-            if kinds[slot] == UPPER and stored <= alpha:
-                return True, stored
-    child_a, child_b, child_result, order, values, scratch = buffers
-    count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[ply], child_b[ply], child_result[ply])
-    if count == 0:
+    decided, score, depth, extensions = settle(ply, a, b, side, depth, extensions, net, rules, buffers[5])
+    if decided:
+        return True, score
+    key = position_key(a, b, side, rules[2])
+    slot = key & (table[0].shape[0] - 1)
+    decided, score, first = probe(ply, key, slot, depth, extensions, alpha, beta, table, stats)
+    if decided:
+        return True, score
+    if not open_frame(ply, a, b, side, depth, extensions, alpha, beta, key, slot, first, net, rules, buffers, frames):
         return True, 0.0
-    for i in range(count):
-        values[ply, i] = 0.0
-        if depth >= 2:
-            values[ply, i] = network_value(child_a[ply, i], child_b[ply, i], side, net, scratch)
-    order_children(order[ply], values[ply], count, first)
-    whole, real = frames
-    whole[ply, F_A], whole[ply, F_B], whole[ply, F_SIDE] = a, b, side
-    whole[ply, F_DEPTH], whole[ply, F_EXTENSIONS], whole[ply, F_COUNT] = depth, extensions, count
-    whole[ply, F_NEXT], whole[ply, F_BEST_MOVE], whole[ply, F_SLOT], whole[ply, F_KEY] = 0, -1, slot, key
-    real[ply, F_ALPHA], real[ply, F_BETA], real[ply, F_START_ALPHA], real[ply, F_BEST] = alpha, beta, alpha, -INFINITY
     return False, 0.0
 
 

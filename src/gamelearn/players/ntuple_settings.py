@@ -7,6 +7,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from .base import OptionValue
+from .ntuple_generic import default_search
+from .ntuple_search import budget_of, parse_search
+
 #: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
 #: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
 TCL_BETA = 2.7
@@ -62,3 +66,51 @@ def parse_step(text: str) -> float:
     if not 0.0 < value <= 10.0:
         raise ValueError(f"{value} is outside 0..10 (0 excluded)")
     return value
+
+
+def search_of(game: Any, search: str | int | None) -> tuple[str, str]:
+    """(the spec's ``search=`` checked, the game's default): ValueError for a budget the game's
+    search cannot play (any game's but Teeko's searches 0..:data:`PLAIN_PLIES` plies)."""
+    default = DEFAULT_SEARCH.get(game.name, str(default_search(game)))
+    spelling = default if search is None else parse_search(str(search))
+    plies, _ = budget_of(spelling)
+    if game.name != "teeko" and (plies is None or plies > PLAIN_PLIES):
+        raise ValueError(f"ntuple searches {game.name} 0..{PLAIN_PLIES} plies, not search={spelling}")
+    return spelling, default
+
+
+def settings_given(game: Any, given: dict[str, float], tcl: bool | None) -> Settings:
+    """``game``'s settings with the spec's alpha, epsilon and trace (``given``) and, unless None,
+    temporal coherence learning on (:data:`TCL_BETA`) or off."""
+    settings = replace(settings_for(game), **given)  # type: ignore[arg-type]  # the float settings only
+    if tcl is not None:
+        settings = replace(settings, coherence=TCL_BETA if tcl else 0.0)
+    return settings
+
+
+def spec_options(
+    name: str | None,
+    search: str | None,
+    nodes: int | None,
+    train: bool,
+    given: dict[str, float],
+    tcl: bool | None,
+    layout: str | None,
+) -> dict[str, OptionValue]:
+    """The options a learner's spec states, in the spec's order: those it sets (``search``: None
+    when it is the game's default), the learner's defaults left out."""
+    options: dict[str, OptionValue] = {}
+    if name:
+        options["name"] = name
+    if search is not None:
+        options["search"] = search
+    if nodes is not None:
+        options["nodes"] = nodes
+    if not train:
+        options["train"] = "off"
+    options.update(given)
+    if tcl is not None:
+        options["tcl"] = "on" if tcl else "off"
+    if layout is not None:
+        options["layout"] = layout
+    return options

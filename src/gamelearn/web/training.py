@@ -116,6 +116,24 @@ class TrainingRun:
         }
 
 
+def check_options(kind: str, options: str) -> None:
+    """ValueError if a run's learner ``options`` set one of :data:`FIXED_OPTIONS`."""
+    for fixed in FIXED_OPTIONS:
+        if any(part.strip().partition("=")[0] == fixed for part in options.split(",")):
+            raise ValueError(f"option {fixed!r} is the page's own: a run trains the browser's {kind}")
+
+
+def check_opponent_and_games(game: Game, opponent: str, games: int) -> None:
+    """ValueError unless ``opponent`` is one of :data:`OPPONENTS` and ``games`` is 1..the game's bound."""
+    if opponent not in OPPONENTS:
+        raise ValueError(f"train against one of {', '.join(OPPONENTS)}, not {opponent[:20]!r}")
+    bound = MAX_GAMES[game.name]
+    if games < 1 or games > bound:
+        raise ValueError(
+            f"games={games} is {'too small (at least 1)' if games < 1 else f'too large (at most {bound})'}"
+        )
+
+
 class Trainer:
     """The runs of every browser (in server memory; the learners themselves are in the store)."""
 
@@ -156,38 +174,45 @@ class Trainer:
         ``restock=on``); ValueError for a bad request, PoolFull when the server runs as many as
         it may."""
         options = options.strip()
-        for fixed in FIXED_OPTIONS:
-            if any(part.strip().partition("=")[0] == fixed for part in options.split(",")):
-                raise ValueError(f"option {fixed!r} is the page's own: a run trains the browser's {kind}")
+        check_options(kind, options)
         learner, game = self._learner(kind, game_name, options)
-        if opponent not in OPPONENTS:
-            raise ValueError(f"train against one of {', '.join(OPPONENTS)}, not {opponent[:20]!r}")
-        bound = MAX_GAMES[game.name]
-        if games < 1 or games > bound:
-            raise ValueError(
-                f"games={games} is {'too small (at least 1)' if games < 1 else f'too large (at most {bound})'}"
-            )
-        if opponent == "self":
-            side = None
-        elif side is None:
-            defaults = [spec_kind(spec) for spec in self.service_defaults(game)]
-            side = defaults.index(kind) if kind in defaults else 0
-        elif side not in (0, 1):
-            raise ValueError(f"side is 0 (moves first) or 1, not {side}")
+        check_opponent_and_games(game, opponent, games)
+        side = self._side_of(game, kind, opponent, side)
         Keeper(self.service.store, owner).check_not_in_training(learner)  # a 409, before the run begins
-        key = (owner, kind, game.name)
+        run = TrainingRun(kind, game.name, opponent, side, games, secrets.randbelow(2**31) if seed is None else seed)
+        run.options = options
+        self._register(owner, run)
+        thread = threading.Thread(target=self._run, args=(owner, learner, game, run), daemon=True)
+        thread.start()
+        return run.to_dict()
+
+    def _side_of(self, game: Game, kind: str, opponent: str, side: int | None) -> int | None:
+        """The learner's side in a run: None against itself, else ``side`` (0 or 1) or its usual one."""
+        if opponent == "self":
+            return None
+        if side is None:
+            return self._usual_side(game, kind)
+        if side not in (0, 1):
+            raise ValueError(f"side is 0 (moves first) or 1, not {side}")
+        return side
+
+    def _usual_side(self, game: Game, kind: str) -> int:
+        """The side ``kind`` plays on the game's page by default (0 when it plays neither)."""
+        defaults = [spec_kind(spec) for spec in self.service_defaults(game)]
+        return defaults.index(kind) if kind in defaults else 0
+
+    def _register(self, owner: str, run: TrainingRun) -> None:
+        """Make ``run`` the browser's latest run of its learner, taking one of the server's slots:
+        ValueError while the learner's previous run goes on, PoolFull when no slot is free."""
+        key = (owner, run.kind, run.game)
         with self._lock:
             before = self._runs.get(key)
             if before is not None and before.running:
                 raise ValueError(
-                    f"{kind} is already training ({before.played} of {before.games} games): wait for it or stop it"
+                    f"{run.kind} is already training ({before.played} of {before.games} games): wait for it or stop it"
                 )
             if not self._slots.acquire(blocking=False):
                 raise PoolFull(RETRY_AFTER_SECONDS)
-            run = TrainingRun(
-                kind, game.name, opponent, side, games, secrets.randbelow(2**31) if seed is None else seed
-            )
-            run.options = options
             if before is not None:
                 run.points = [dict(p) for p in before.points]  # the chart goes on from the last run
                 run.history = [*before.history, before.result()]
@@ -198,9 +223,6 @@ class Trainer:
                 if self._runs[oldest].running:
                     break
                 del self._runs[oldest]
-        thread = threading.Thread(target=self._run, args=(owner, learner, game, run), daemon=True)
-        thread.start()
-        return run.to_dict()
 
     def stop(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
         """Ask a run to stop after its current game (what it learned so far is kept)."""
@@ -221,8 +243,7 @@ class Trainer:
         if not isinstance(learner, BoxLearner):
             raise ValueError(f"{kind} keeps no matchboxes")
         if side is None:
-            defaults = [spec_kind(spec) for spec in self.service_defaults(game)]
-            side = defaults.index(kind) if kind in defaults else 0
+            side = self._usual_side(game, kind)
         Keeper(self.service.store, owner).attach(learner)
         boards = learner.box_boards(side)
         opened = set(learner.box_boards())
