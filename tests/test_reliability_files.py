@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.files import STALE_SECONDS, AtomicFile, atomic_write_bytes, remove_stale_temporaries
 from gamelearn import files
+from gamelearn.files import STALE_SECONDS, AtomicFile, atomic_write_bytes, remove_stale_temporaries
 from reliability_support import REPO, gamelearn, memory_file, one_error_line
 
 pytestmark = pytest.mark.slow  # real processes, killed
