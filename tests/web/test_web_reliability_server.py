@@ -100,8 +100,9 @@ def test_half_open_connections_are_bounded_and_closed(server: str) -> None:
 
 
 def test_an_idle_keep_alive_connection_is_closed(server: str) -> None:
-    with socket.create_connection(address(server), timeout=10) as sock:
-        sock.sendall(b"GET /api/tables/tictactoe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    host, port = address(server)
+    with socket.create_connection((host, port), timeout=10) as sock:
+        sock.sendall(f"GET /api/tables/tictactoe HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
         answer = b""
         while b"\r\n\r\n" not in answer:
             answer += sock.recv(4096)

@@ -468,7 +468,7 @@ register(
         (
             Option("name", parse_name, None, "keep the weights in the store under this name"),
             Option("search", parse_search, None, "plies searched (0, 1: the raw network); Teeko: or a time, 1s"),
-            Option("nodes", parse_int(1, 10**9), None, "Teeko: the most positions the search visits a move"),
+            Option("nodes", parse_int(1, 100_000_000), None, "Teeko: the most positions the search visits a move"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),
