@@ -29,7 +29,7 @@ from gamelearn.experiments.grading import grade_player
 from gamelearn.experiments.suites import get_suite
 from gamelearn.keeper import Keeper
 from gamelearn.players.registry import make_player
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 
 def graded(game: Any, learner: Any, search: int, seed: int) -> dict[str, float]:
@@ -95,7 +95,7 @@ def main() -> None:
         )
     if args.json:
         result = {"game": game.name, "name": args.name, "seed": args.seed, "clock": "cpu", "checkpoints": points}
-        result["spec"] = learner.spec()
+        result["spec"] = learner.spec
         result["layout"] = learner.trainer.layout.name
         result["tcl"] = learner.trainer.settings.coherence > 0
         result["searched"] = {"search": args.search, **final} if final else None

@@ -64,7 +64,7 @@ def integrity(home: Path) -> None:
 def results(home: Path, kind: str) -> list[dict[str, Any]]:
     if not _store(home).exists():
         return []
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(_store(home), readonly=True) as store:
         return store.results(kind)
@@ -170,7 +170,7 @@ def train_replay(games: int, seed: int) -> dict[str, Any]:
 def check_train(home: Path, said: int | None, seed: int) -> int:
     from gamelearn.games import get_game
     from gamelearn.keeper import Keeper
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     runs = results(home, "train")
     with Store(_store(home), readonly=True) as store:

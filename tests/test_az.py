@@ -178,7 +178,7 @@ def test_mctx_with_no_values_still_takes_a_win_in_one():
 
 def test_weights_round_trip_through_the_store_by_the_keeper(tmp_path):
     from gamelearn.keeper import Keeper
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     game = gamelearn.get_game("tictactoe")
     player = AzPlayer(game, seed=11, settings=TINY, simulations=4, name="kept")
@@ -216,7 +216,7 @@ def test_gamelearn_train_keeps_the_network_and_goes_on_from_it(tmp_path):
         [*command, "--checkpoints", "1", "--no-grade"], capture_output=True, text=True, env=env, timeout=240
     )
     assert second.returncode == 0 and "Going on with az 'h'" in second.stdout, second.stderr
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(tmp_path / "gamelearn.sqlite3") as store:
         assert store.load_learner("az", "h")["games"] == 128

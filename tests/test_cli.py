@@ -153,6 +153,7 @@ def all_command_paths() -> list[list[str]]:
     return paths
 
 
+@pytest.mark.slow  # every command's help, each its own process
 def test_help_everywhere() -> None:
     paths = all_command_paths()
     assert ["play"] in paths and ["rules"] in paths and ["players"] in paths
@@ -162,6 +163,7 @@ def test_help_everywhere() -> None:
         assert "Usage:" in result.output
 
 
+@pytest.mark.slow  # the installed command in a process
 def test_the_installed_command_with_a_real_terminal_pipe() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--first", "human", "--second", "human"],
@@ -184,7 +186,7 @@ def test_the_installed_command_with_a_real_terminal_pipe() -> None:
 def test_the_default_opponent_keeps_learning_from_your_games_across_sessions() -> None:
     """`gamelearn play tictactoe` without --second: MENACE named "play", saved in the store after
     each game, so the next session starts from what the last one taught it."""
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     first = runner.invoke(app, ["play", "tictactoe", "--seed", "1"], input="0\n3\n1\n6\n2\n5\n7\n8\n4\n")
     assert first.exit_code == 0, first.output
@@ -201,7 +203,7 @@ def test_the_default_opponent_keeps_learning_from_your_games_across_sessions() -
 def test_play_keeps_what_an_unnamed_learner_learns() -> None:
     # README's "teach MENACE yourself": an unnamed learner seated by `gamelearn play` is kept as
     # 'play', says so, and goes on learning in the next session.
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     for session in (1, 2):
         result = runner.invoke(app, ["play", "tictactoe", "--first", "random", "--second", "menace", "--seed", "1"])

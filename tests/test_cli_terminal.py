@@ -180,6 +180,7 @@ def test_readme_tour_reads_at_80_columns_and_runs_twice_the_same(isolated_home: 
         assert comparable(one) == comparable(two), command
 
 
+@pytest.mark.slow  # commands each in a process
 def test_more_commands_read_at_80_columns(isolated_home: Path, width_80: None) -> None:
     commands = [
         ["players", "teeko"],
@@ -215,6 +216,7 @@ def test_more_commands_read_at_80_columns(isolated_home: Path, width_80: None) -
         assert not problems(result.stdout, 80, isolated_home), (command, problems(result.stdout, 80, isolated_home))
 
 
+@pytest.mark.slow  # a graded tournament
 def test_the_graded_tournament_table_reads_at_200_columns(isolated_home: Path) -> None:
     saved = common.console.width
     common.console.width = 200
@@ -264,6 +266,7 @@ def test_every_help_screen_reads_at_80_columns(isolated_home: Path) -> None:
     assert "4294967295" in batch  # the seed's range is documented
 
 
+@pytest.mark.slow  # commands each in a process
 def test_command_lists_have_no_stray_line_break() -> None:
     """In a Commands panel a description that wraps fills its lines: a line that stops short in the
     middle of a sentence (a docstring's own line break kept) is a stray break."""

@@ -122,6 +122,7 @@ def test_another_game_is_offered_after_one_ends() -> None:
     assert done.output.count("A draw after 9 plies") == 2 and done.output.count("Play again? [y/N]") == 2
 
 
+@pytest.mark.slow  # the command under a terminal, in a process
 def test_at_a_terminal_the_prompt_has_readline_history() -> None:
     """Through a pty: ``?`` then the up arrow and Enter lists the legal moves twice (readline gave
     back the line); without readline the arrow would be refused as a control sequence."""
@@ -160,6 +161,7 @@ def test_at_a_terminal_the_prompt_has_readline_history() -> None:
     assert seen.count(b"Legal moves") == 2, seen.decode(errors="replace")[-500:]
 
 
+@pytest.mark.slow  # a Dask scheduler
 def test_a_dask_scheduler_without_workers_is_named_in_bounded_time(monkeypatch: pytest.MonkeyPatch) -> None:
     from dask.distributed import LocalCluster
 
@@ -172,7 +174,7 @@ def test_a_dask_scheduler_without_workers_is_named_in_bounded_time(monkeypatch: 
 def test_memory_show_streams_the_memory_and_sums_it_right(monkeypatch: pytest.MonkeyPatch) -> None:
     """``teeko memory show`` reads the memory as a stream (it held 7 times the memory's size as
     Python tuples): whole loads are refused here, and the sums are a plain sum of the entries."""
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     entries = {i: (f"{i % 3}" * 25, i, 2 * i) for i in range(30)}
     with Store() as store:
@@ -228,7 +230,7 @@ def test_the_solve_bars_have_their_totals_from_the_first_update(monkeypatch: pyt
 
 def test_a_batch_holds_no_second_list_and_no_moves_of_its_games() -> None:
     from gamelearn.experiments.thesis_batch import BatchConfig, BatchKeeper, run_batch
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     heard: list[object] = []
     result = run_batch(BatchConfig(games=3, progress=heard.append, keep_games=False))

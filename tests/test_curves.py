@@ -37,6 +37,7 @@ def without_seconds(text):
     return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
 
 
+@pytest.mark.slow  # trainings, and the command in a process
 def test_hexapawn_curves_of_her_and_him_in_seconds():
     result = run_curves("hexapawn", ["her", "him"], "random", games=20, every=10, seeds=2, eval_games=6, workers=1)
     text = to_csv(result)
@@ -64,6 +65,7 @@ def test_hexapawn_curves_of_her_and_him_in_seconds():
     assert without_seconds(to_csv(again)) == without_seconds(text)
 
 
+@pytest.mark.slow  # trainings, and the command in a process
 def test_td_on_hexapawn_keeps_every_value_of_the_suite_graded_greedy():
     # The frozen copy is greedy (epsilon 0): what TD learnt, not its exploring, is graded; the
     # suite's grade is the exact solution's, so 1.0 means a value-keeping move in every position.
@@ -90,6 +92,7 @@ def test_side_sets_the_learners_seat_in_every_training_game(side, seats):
         assert all(record.players == ("random", "her") for record in records)
 
 
+@pytest.mark.slow  # trainings, and the command in a process
 def test_a_timed_run_trains_for_its_seconds_and_measures_evenly_in_time():
     points = run_curve(task("alternate", games=None, seconds=0.3, points=3))
     assert [p.point for p in points][0] == 0 and points[-1].point == 3
@@ -104,6 +107,7 @@ def curves_command(tmp_path, *args):
     return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
 
 
+@pytest.mark.slow  # trainings, and the command in a process
 def test_the_command_writes_png_csvs_and_json(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
@@ -121,7 +125,7 @@ def test_the_command_writes_png_csvs_and_json(tmp_path):
     assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert csv_path.read_text().splitlines()[0] == DOCUMENTED
     assert points_path.read_text().splitlines()[0] == DOCUMENTED_POINTS
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(tmp_path / "home" / "gamelearn.sqlite3") as store:
         assert [r["rows"] for r in store.results("curves")] == [payload["rows"]]
@@ -130,6 +134,7 @@ def test_the_command_writes_png_csvs_and_json(tmp_path):
     assert not set(again["files"]) & set(payload["files"]) and len(list(out.iterdir())) == 6
 
 
+@pytest.mark.slow  # trainings, and the command in a process
 def test_an_out_name_that_exists_is_refused_unless_forced(tmp_path):
     (tmp_path / "mine.png").write_bytes(b"an earlier chart")
     arguments = ["her", "--games", "4", "--every", "2", "--seeds", "1", "--eval-games", "2", "--workers", "1"]
@@ -142,6 +147,7 @@ def test_an_out_name_that_exists_is_refused_unless_forced(tmp_path):
     assert (tmp_path / "mine.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "mine-points.csv").is_file()
 
 
+@pytest.mark.slow  # trainings, and the command in a process
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

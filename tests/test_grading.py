@@ -90,6 +90,7 @@ def test_perfect_keeps_every_position_and_random_keeps_its_exact_expectation() -
     assert 0 < random_player.blunders < 1 - random_player.keeps + 1e-9
 
 
+@pytest.mark.slow  # a second process
 def test_a_grade_is_the_same_for_the_same_seed_in_one_process_or_two() -> None:
     game = gamelearn.get_game("tictactoe")
     alone = grade(game, ["random", "mcts:playouts=20"], seed=5, workers=1)
@@ -200,6 +201,7 @@ def test_one_spec_twice_is_graded_twice_alike() -> None:
     assert first.to_dict() == second.to_dict()
 
 
+@pytest.mark.slow  # a graded tournament
 def test_a_graded_tournament_reports_the_suite_beside_the_games() -> None:
     from gamelearn.experiments.tournament import run_tournament
 

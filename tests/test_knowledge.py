@@ -13,7 +13,7 @@ import pytest
 import gamelearn
 from gamelearn.keeper import Keeper
 from gamelearn.players.knowledge import Learner
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 #: (game, learner spec, opponent): every kind of learner on every game it learns.
 LEARNERS = [
@@ -26,7 +26,7 @@ LEARNERS = [
     ("teeko", "thesis", "random"),
     pytest.param("tictactoe", "az:simulations=4", "random", marks=pytest.mark.slow),  # JAX
     ("tictactoe", "ntuple", "random"),
-    ("teeko", "ntuple:search=2", "random"),
+    pytest.param("teeko", "ntuple:search=2", "random", marks=pytest.mark.slow),  # a 2-ply search a move
 ]
 
 

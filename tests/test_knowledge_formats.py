@@ -22,7 +22,7 @@ from gamelearn.knowledge_formats import (
     kept_knowledge,
 )
 from gamelearn.players.knowledge import KnowledgeFormat
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 from gamelearn.store.thesis_files import format_memory, write_memory
 
 #: Three boards of four pawns a side (the thesis memory's records), none the side swap of another.

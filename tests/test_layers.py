@@ -94,13 +94,13 @@ def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> N
         "from .base import Player\n"
         "import gamelearn.solve.kernels\n"
         "def save():\n"
-        "    from ..store.db import Store\n"
+        "    from ..store.store import Store\n"
         "    from .. import match\n"
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n"
         "    from ..web import app\n"
     )
-    for name in ("base.py", "../store/db.py", "../match.py", "../solve/kernels.py", "../web/app.py"):
+    for name in ("base.py", "../store/store.py", "../match.py", "../solve/kernels.py", "../web/app.py"):
         (module.parent / name).parent.mkdir(exist_ok=True)
         (module.parent / name).touch()
     assert imported_parts(module, tmp_path) == {"players", "solve", "store", "match", "web"}

@@ -14,7 +14,7 @@ from gamelearn import End, play_game
 from gamelearn.players.base import Player
 from gamelearn.players.matchbox import HerPlayer, HimPlayer, MenacePlayer
 from gamelearn.players.matchbox_tables import count_boxes, position_table
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 HEXAPAWN = gamelearn.get_game("hexapawn")
 TICTACTOE = gamelearn.get_game("tictactoe")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn import play_game
 from gamelearn.cli.main import app
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 runner = CliRunner()
 
@@ -36,6 +37,7 @@ def test_boxes_counts_without_playing() -> None:
     assert code == 2 and "hexapawn" in out
 
 
+@pytest.mark.slow  # an experiment and its plot
 def test_her_experiment_prints_the_figures_saves_the_plot_and_the_result(isolated_home: Path) -> None:
     plot = isolated_home / "her-learning-curve-seed3.png"
     code, out = run("her", "--learners", "5", "--games", "60", "--seed", "3", "--out", str(isolated_home))

@@ -18,8 +18,8 @@ from gamelearn import play_game
 from gamelearn.cli.main import app
 from gamelearn.experiments import matchbox as experiments
 from gamelearn.players.matchbox import HerPlayer, MenacePlayer
-from gamelearn.store.db import Store
 from gamelearn.store.json_files import write_json_file
+from gamelearn.store.store import Store
 
 runner = CliRunner()
 HEXAPAWN = gamelearn.get_game("hexapawn")
@@ -67,6 +67,7 @@ def test_export_into_a_missing_folder_is_a_value_error_and_creates_nothing(tmp_p
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # matplotlib
 def test_the_learning_curve_png_is_0644_and_a_missing_folder_is_not_made(tmp_path: Path, umask_022: None) -> None:
     result = small_result()
     png = tmp_path / "curve.png"

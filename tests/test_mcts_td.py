@@ -8,7 +8,7 @@ import pytest
 import gamelearn
 from gamelearn.match import End, GameRecord
 from gamelearn.players.td import TDPlayer
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 TICTACTOE = gamelearn.get_game("tictactoe")
 HEXAPAWN = gamelearn.get_game("hexapawn")
@@ -22,7 +22,7 @@ TEEKO = gamelearn.get_game("teeko")
 def test_mcts_is_registered_for_every_game_and_plays_legal_moves(name: str) -> None:
     game = gamelearn.get_game(name)
     player = gamelearn.make_player(game, "mcts:playouts=20", seed=1)
-    assert player.spec().startswith("mcts:playouts=20")
+    assert player.spec.startswith("mcts:playouts=20")
     state = game.initial()
     for _ in range(6):
         if game.is_over(state):

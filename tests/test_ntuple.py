@@ -20,7 +20,7 @@ from gamelearn.players import ntuple_kernels as kernels
 from gamelearn.players.ntuple import NtuplePlayer
 from gamelearn.players.ntuple_layout import GAME_IDS, KNOWN_LAYOUTS, MAX_CHILDREN, Layout, pieces
 from gamelearn.players.registry import graded_spec
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 GAMES = ("tictactoe", "hexapawn", "teeko")
 #: Every layout, the games' defaults and the others, as (game, layout name).

@@ -13,7 +13,7 @@ import gamelearn
 from gamelearn.keeper import Keeper
 from gamelearn.players import ntuple_kernels as kernels
 from gamelearn.players.ntuple import TCL_BETA, NtuplePlayer
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 
 def test_the_coherence_step_factor_matches_the_hand_computation() -> None:

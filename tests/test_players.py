@@ -79,8 +79,8 @@ def test_unknown_evaluation_lists_the_games_own_evaluations() -> None:
     with pytest.raises(ValueError, match="valid: material"):
         make_player(get_game("hexapawn"), "alphabeta:eval=simple")
     # the default is each game's first evaluation, by name or by leaving it out
-    assert make_player(get_game("teeko"), "minimax:eval=default").spec() == "minimax:depth=2,eval=thesis"
-    assert make_player(TTT, "alphabeta:depth=3").spec() == "alphabeta:depth=3,eval=better"
+    assert make_player(get_game("teeko"), "minimax:eval=default").spec == "minimax:depth=2,eval=thesis"
+    assert make_player(TTT, "alphabeta:depth=3").spec == "alphabeta:depth=3,eval=better"
 
 
 def test_human_needs_an_interface_and_answers_what_it_is_asked() -> None:

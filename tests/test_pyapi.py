@@ -189,3 +189,36 @@ def test_dask_workers_games_are_heard_once_even_from_a_rerun_pair() -> None:
     counter.queue.put((0, 3))  # a put outside any Dask worker does nothing
     counter.close()
     assert heard == [1, 1, 1, 1]
+
+
+def test_a_named_learner_made_through_the_api_comes_with_what_the_store_keeps() -> None:
+    """``gamelearn.make_player`` and ``gamelearn.load_player`` give a named learner the same kept
+    knowledge, so both keep the same share of tic-tac-toe's positions; the players layer's
+    ``make_player``, which knows no store, gives an untrained one of that name."""
+    from gamelearn.experiments.grading import grade_player
+    from gamelearn.players.registry import make_player as make_new_player
+
+    game = gamelearn.get_game("tictactoe")
+    trained = gamelearn.train(game, "ntuple", name="t", games=100, grade=False, seed=1, checkpoints=1)
+    games_learnt = trained.player.describe()["games"]
+    assert games_learnt >= 100
+    made = gamelearn.make_player(game, "ntuple:name=t,train=off")
+    loaded = gamelearn.load_player(game, "ntuple:name=t,train=off")
+    fresh = make_new_player(game, "ntuple:name=t,train=off")
+    assert made.describe()["games"] == loaded.describe()["games"] == games_learnt
+    assert fresh.describe()["games"] == 0
+    assert made.knowledge() == loaded.knowledge() != fresh.knowledge()
+    suite = gamelearn.get_suite(game)
+    graded = [grade_player(player, suite, seed=2).keeps for player in (made, loaded, fresh)]
+    assert graded[0] == graded[1] != graded[2]
+    # with train on (the spec's default) it is loaded too, and learns from there
+    assert gamelearn.make_player(game, "ntuple:name=t").describe()["games"] == games_learnt
+
+
+def test_a_frozen_named_learner_is_only_read(isolated_home: Path) -> None:
+    """With ``train=off`` make_player reads the store and writes nothing: a name kept nowhere yet
+    gives a learner that knows nothing, and no store file is made for it."""
+    game = gamelearn.get_game("tictactoe")
+    menace = gamelearn.make_player(game, "menace:name=nobody,train=off", seed=1)
+    assert menace.describe()["games"] == 0
+    assert list(isolated_home.rglob("*")) == []

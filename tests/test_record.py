@@ -12,7 +12,7 @@ import gamelearn
 from gamelearn.games import GAME_NAMES, IllegalMove, get_game
 from gamelearn.games.record import End, GameRecord
 from gamelearn.match import Match, play_game
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 
 def records_of(name: str) -> list[GameRecord]:
@@ -73,8 +73,10 @@ def test_a_row_the_rules_refuse_is_refused() -> None:
 
 
 def test_a_match_without_a_keeper_writes_nothing_for_a_named_learner(isolated_home: Path) -> None:
+    from gamelearn.players.registry import make_player  # the players layer's: no store opened
+
     game = get_game("tictactoe")
-    menace = gamelearn.make_player(game, "menace:name=unkept", seed=1)
+    menace = make_player(game, "menace:name=unkept", seed=1)
     opponent = gamelearn.make_player(game, "random", seed=2)
     before = menace.knowledge()
     for seed in range(4):

@@ -20,17 +20,17 @@ import pytest
 
 from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
 from gamelearn.players.thesis.memory import Memory
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 from gamelearn.store.thesis_files import read_memory_entries
 from reliability_support import REPO, command_env, gamelearn, memory_file, one_error_line, start_gamelearn
+
+pytestmark = pytest.mark.slow  # real processes side by side
 
 WRITER = """
 import sys
 from gamelearn.games import get_game
 from gamelearn import play_game
 from gamelearn.players.registry import make_player
-
-pytestmark = pytest.mark.slow  # real processes side by side
 
 game = get_game("tictactoe")
 index, games = int(sys.argv[1]), int(sys.argv[2])

@@ -109,7 +109,7 @@ def test_an_interrupted_tournament_keeps_the_pairs_that_finished(workers: int):
 def test_an_interrupted_experiment_keeps_the_runs_that_finished(tmp_path: Path):
     # Short runs with the thesis memory finish while our own memory still trains (20,000 games):
     # ^C then keeps those runs, saved as a result marked stopped, and exits 130.
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     memory = memory_file(tmp_path / "thesis.m", 50)
     for checkpoint in ("memory after 2000 games.txt", "memory after 2500 games.txt"):
@@ -141,7 +141,7 @@ def test_an_interrupted_experiment_keeps_the_runs_that_finished(tmp_path: Path):
 
 
 def results_in(home: Path, kind: str) -> list[dict]:
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(home / "gamelearn.sqlite3") as store:
         return store.results(kind)
@@ -184,7 +184,7 @@ def test_interrupted_training_keeps_what_the_learner_learnt(tmp_path: Path):
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     assert "Interrupted after" in err and "kept as az 'h'" in err and "the last checkpoint" in err, err
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     with Store(home / "gamelearn.sqlite3") as store:
         kept = store.load_learner("az", "h")

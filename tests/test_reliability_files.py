@@ -19,11 +19,11 @@ from gamelearn.store import files
 from gamelearn.store.files import STALE_SECONDS, AtomicFile, atomic_write_bytes, remove_stale_temporaries
 from reliability_support import REPO, gamelearn, memory_file, one_error_line
 
+pytestmark = pytest.mark.slow  # real processes, killed
+
 KILLED_MID_EXPORT = """
 import os, signal, sys
 from gamelearn.store.files import AtomicFile
-
-pytestmark = pytest.mark.slow  # real processes, killed
 file = AtomicFile(sys.argv[1])
 file.stream.write(b"x" * 100000)
 file.stream.flush()

@@ -98,7 +98,7 @@ def test_open_regular_file_does_not_block_on_a_fifo_without_a_writer(tmp_path: P
 
 PEAK_PROBE = """
 import resource, sys
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 from gamelearn.store.thesis_memories import import_memory, export_memory
 store = Store(sys.argv[1])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

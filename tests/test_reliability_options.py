@@ -18,6 +18,7 @@ def test_teeko_searches_that_could_never_finish_are_refused_naming_the_range(spe
         make_player(get_game("teeko"), spec)
 
 
+@pytest.mark.slow  # runs each option at its top value
 def test_every_whole_number_option_has_a_range_and_its_top_is_accepted():
     for name in ("teeko", "tictactoe", "hexapawn"):
         game = get_game(name)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.store.db import Store, StoreError
+from gamelearn.store.store import Store, StoreError
 from reliability_support import fill, gamelearn, make_read_only, memory_file, one_error_line, small_file_system
 
 pytestmark = pytest.mark.slow  # real processes and file systems

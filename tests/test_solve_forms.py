@@ -20,6 +20,8 @@ from gamelearn.solve.teeko import TableSolution
 from gamelearn.solve.variant import Variant, small_variant
 from test_solve_teeko import SmallTeeko, oracle_moving
 
+pytestmark = pytest.mark.slow  # retrograde solves of small Teeko boards against plain minimax
+
 PAWNS = 3
 PATTERNS = ["".join(letters) for letters in itertools.product("sa", repeat=PAWNS)]
 #: The centre of the 4x4 board: its four middle squares (11, 12, 21, 22).

@@ -19,6 +19,8 @@ from gamelearn.solve.table import TableError, build_layers, open_table, write_ta
 from gamelearn.solve.teeko import TableSolution, solve_teeko
 from gamelearn.solve.variant import Variant, small_variant, teeko
 
+pytestmark = pytest.mark.slow  # retrograde solves of small Teeko boards against a plain solver
+
 
 class SmallTeeko(Game[TeekoState]):
     """The rules of a Teeko variant, written plainly for the oracle (rc notation, as Teeko)."""

@@ -12,8 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gamelearn.games import get_game
 from gamelearn.players import registry
+
+pytestmark = pytest.mark.slow  # fresh interpreters, each its own process
 
 #: Heavy packages that a program which does not run their code must not import.
 HEAVY = ("numba", "llvmlite", "numpy", "scipy", "jax", "sqlite3", "fastapi", "starlette", "uvicorn", "pydantic")

@@ -7,7 +7,7 @@ import time
 import pytest
 
 import gamelearn
-from gamelearn.store.db import Store, default_store_path
+from gamelearn.store.store import Store, default_store_path
 
 BOARD_A = "0000000000001111222200000"
 BOARD_B = "1111000000002222000000000"

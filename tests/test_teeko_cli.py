@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from gamelearn.cli.main import app
-from gamelearn.store.db import default_store_path
+from gamelearn.store.store import default_store_path
 
 runner = CliRunner()
 
@@ -116,7 +116,7 @@ def test_console_through_the_command_with_scripted_input():
     assert "Self-play:    1 in all" in out  # the autoplay game, and only it, was counted
     assert out.rstrip().endswith("Goodbye.")
     # the same seed plays the same games
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
     from gamelearn.store.thesis_memories import load_stat
 
     counts = load_stat(Store())
@@ -180,7 +180,7 @@ def test_batch_with_store_memories_learns_into_the_store_and_records_the_result(
     )
     assert result.exit_code == 0, result.output
     assert "X wins (player I)" in result.stdout and "O wins (player II)" in result.stdout
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     store = Store()
     (saved,) = store.results("teeko-batch")
@@ -241,7 +241,7 @@ def test_batch_refuses_bad_arguments_with_one_line(tmp_path: Path):
         assert message in result.stderr, (args, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1
     assert not Path(missing).exists()
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     assert Store().list_memories() == [] and Store().results("teeko-batch") == []
 
@@ -304,14 +304,14 @@ def test_stat_import_refusals_are_one_line_and_change_nothing(thesis_data: Path,
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
     assert stat_rows() == before
     assert run("teeko", "stat", "import", str(thesis_data / "stat.m"), "--replace").exit_code == 0
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
     from gamelearn.store.thesis_memories import load_stat
 
     assert load_stat(Store()) == (3214, 2681, 1106, 0, 0, 0, 0, 0, 0)
 
 
 def test_stat_export_of_a_count_past_9999_is_refused_and_leaves_the_file(tmp_path: Path):
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
     from gamelearn.store.thesis_memories import save_stat
 
     save_stat(Store(), (10000, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -345,7 +345,7 @@ def test_play_with_a_thesis_memory_path_that_holds_blanks(thesis_data: Path, mon
     player = gamelearn.load_player(gamelearn.get_game("teeko"), "thesis:memory=memory after 10000 games.txt", seed=1)
     assert len(player.memory) == 516  # type: ignore[attr-defined]
     assert source.read_bytes() == before
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     assert Store().list_memories() == []
 
@@ -380,7 +380,7 @@ def test_imported_memory_is_recalled_by_the_console_and_learned_into(thesis_data
     matches = {name: [int(k) for k in re.findall(r"memory \((\d+) matching", out)] for name, out in outputs.items()}
     assert matches["thesis10k"] and max(matches["thesis10k"]) > 0
     assert matches["empty"] and max(matches["empty"]) == 0
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
     from gamelearn.store.thesis_files import read_memory_entries
 
     kept, imported = Store().load_memory("thesis10k"), read_memory_entries(source)
@@ -438,7 +438,7 @@ def test_a_batch_that_stops_leaves_the_trace_target_as_it_was(tmp_path: Path, mo
         assert result.exit_code == 2 and "stopped after 2 of 5 games" in result.stderr, result.output
     assert kept.read_text() == "an earlier trace\n" and not absent.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["done.txt", "kept.txt"]  # no temporary left
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     assert [r["games"] for r in Store().results("teeko-batch")] == [3, 2, 2]  # what was played is kept
 
@@ -466,7 +466,7 @@ def test_run_batch_writes_a_trace_path_whole_or_not_at_all(tmp_path: Path):
 
 def test_experiment_results_are_saved_before_the_chart_is_written(thesis_data: Path, tmp_path: Path, monkeypatch):
     from gamelearn.experiments import thesis_experiment
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     def full_disk(report, path):
         raise OSError(28, "No space left on device")
@@ -480,7 +480,7 @@ def test_experiment_results_are_saved_before_the_chart_is_written(thesis_data: P
 
 
 def test_a_mistyped_memory_name_is_refused_naming_the_closest_one():
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     Store().save_memory("memory-after-10000-games", [("1" * 25, 1, 0)])
     result = run("teeko", "batch", "--games", "2", "--second-memory", "memory-after-10000-game")

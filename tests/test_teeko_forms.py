@@ -235,7 +235,7 @@ def test_regression_the_lines_evaluation_was_blind_to_advanced_goals() -> None:
     for spec, spans, default in (("teeko", range(1, 2), "thesis"), ("teeko:goals=advanced", range(1, 5), "lines")):
         game = get_game(spec)
         player = make_player(game, "alphabeta:depth=1,eval=lines", seed=1)
-        assert make_player(game, "alphabeta", seed=1).spec().endswith(f"eval={default}")
+        assert make_player(game, "alphabeta", seed=1).spec.endswith(f"eval={default}")
         masks = goals(spans)
         assert len(masks) == (44 if spans == range(1, 2) else 58)
         for _ in range(200):

@@ -20,7 +20,7 @@ from gamelearn.cli.teeko_console import (
     render_board,
     repeating_cycle,
 )
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 from gamelearn.store.thesis_memories import Entry, load_stat
 
 

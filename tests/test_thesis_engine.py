@@ -124,6 +124,7 @@ def brute_force(own: int, opp: int) -> tuple[list[tuple[int, int]], list[int]]:
     return level1, worst
 
 
+@pytest.mark.slow  # a brute-force search over many boards
 def test_two_ply_search_against_brute_force() -> None:
     rng = random.Random(11)
     buffer = new_move_buffer()

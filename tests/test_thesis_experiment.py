@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from gamelearn.experiments import thesis_experiment as te
 
+pytestmark = pytest.mark.slow  # the thesis experiment: batches of games, a Dask cluster
+
 
 def test_conditions_map_to_the_programs_fixes():
     from gamelearn.players.thesis.fixes import Fixes
@@ -77,7 +79,7 @@ def test_bad_configurations_are_refused(thesis_data: Path):
 
 def test_experiment_command(thesis_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     from gamelearn.cli.main import app
-    from gamelearn.store.db import Store
+    from gamelearn.store.store import Store
 
     runner = CliRunner()
     monkeypatch.setenv("GAMELEARN_THESIS_DATA", str(thesis_data))  # where a user says the memory is

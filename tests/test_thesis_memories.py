@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from gamelearn.players.thesis.board import digits_key
 from gamelearn.players.thesis.memory import Memory
 from gamelearn.store import thesis_memories as tm
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 # (file, records, sum of field 1, sum of field 2) from thesis-data/README.md
 README_TABLE = [

@@ -92,6 +92,7 @@ def test_fixed_opening_makes_every_four_and_stops_a_single_one(spec: str) -> Non
     assert wins > 200 and blocks > 200 and old_missed > 50, (wins, blocks, old_missed)
 
 
+@pytest.mark.slow  # thousands of openings
 def test_fixed_opening_plays_as_before_where_the_c_patterns_fire() -> None:
     game = get_game("teeko")
     changed = 0

@@ -10,14 +10,14 @@ import gamelearn
 from gamelearn.experiments.thesis_batch import BatchConfig, run_batch, trace_text
 from gamelearn.players.thesis.board import key
 from gamelearn.players.thesis.engine import Settings
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 TEEKO = gamelearn.get_game("teeko")
 
 
 def test_spec_options_and_errors() -> None:
     player = gamelearn.make_player(TEEKO, "thesis:heuristics=off,search=on,learn=off,original=on", seed=3)
-    assert player.spec() == "thesis:heuristics=off,learn=off,original=on"
+    assert player.spec == "thesis:heuristics=off,learn=off,original=on"
     with pytest.raises(ValueError, match="valid options: heuristics, search, learn, memory, original"):
         gamelearn.make_player(TEEKO, "thesis:depth=2")
     with pytest.raises(ValueError, match="not on or off"):

@@ -18,7 +18,7 @@ from gamelearn.cli.main import app
 from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
 from gamelearn.experiments.thesis_batch_run import BatchPlan, BatchRun
 from gamelearn.players.thesis.engine import Settings
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 runner = CliRunner()
 

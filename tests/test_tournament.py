@@ -20,7 +20,7 @@ from gamelearn.experiments.tournament import (
     run_tournament,
     wilson_interval,
 )
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 runner = CliRunner()
 
@@ -139,6 +139,7 @@ def test_colours_alternate_and_points_add_up() -> None:
     assert all(g.winner == 3 for g in perfect_vs_sharp if g.players[1] == 3)
 
 
+@pytest.mark.slow  # local processes and a Dask cluster
 def test_runners_give_identical_results() -> None:
     arguments = dict(game="tictactoe", specs=["random", "menace", "perfect"], games_per_pair=4, seed=21, grade=True)
     alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
@@ -231,7 +232,7 @@ def test_regression_a_pair_waited_for_the_write_lock_to_load_a_frozen_learner() 
     import subprocess
     import sys
 
-    from gamelearn.store.db import default_store_path
+    from gamelearn.store.store import default_store_path
 
     game = gamelearn.get_game("tictactoe")
     trainee = gamelearn.make_player(game, "menace:name=held", seed=1)

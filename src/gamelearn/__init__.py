@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     from .games.record import End, GameRecord
     from .keeper import Keeper, load_player
     from .match import Match
-    from .play import play_game
+    from .play import make_player
+    from .play import play_and_keep as play_game
     from .players.base import Player
-    from .players.registry import make_player
 
     # ``gamelearn.solve`` is the package gamelearn/solve/, whose module is callable:
     # ``gamelearn.solve(game)`` calls its function and ``import gamelearn.solve.kernels`` finds the
@@ -35,8 +35,10 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-#: Where each public name lives (relative to this package).  ``solve`` is the package itself.
-_LAZY = {
+#: Where each public name lives (relative to this package), and under which name where it is not
+#: its own (``play_game`` is the play layer's :func:`gamelearn.play.play_and_keep`, the game that
+#: keeps its learners' lessons).  ``solve`` is the package itself.
+_LAZY: dict[str, str | tuple[str, str]] = {
     "GAME_NAMES": ".games",
     "Game": ".games",
     "IllegalMove": ".games",
@@ -46,9 +48,9 @@ _LAZY = {
     "End": ".games.record",
     "GameRecord": ".games.record",
     "Match": ".match",
-    "play_game": ".play",
+    "play_game": (".play", "play_and_keep"),
     "Player": ".players.base",
-    "make_player": ".players.registry",
+    "make_player": ".play",
     # the experiments, as the command runs them, with typed results (experiments/api.py)
     "grade": ".experiments.api",
     "tournament": ".experiments.api",
@@ -64,7 +66,9 @@ def __getattr__(name: str) -> object:
         return importlib.import_module(".solve", __name__)  # importing it binds it here
     if name not in _LAZY:
         raise AttributeError(f"module 'gamelearn' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    where = _LAZY[name]
+    module, attribute = where if isinstance(where, tuple) else (where, name)
+    value = getattr(importlib.import_module(module, __name__), attribute)
     globals()[name] = value
     return value
 

@@ -21,20 +21,25 @@ from __future__ import annotations
 import hashlib
 import threading
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .knowledge_formats import KeptKnowledge, KnowledgeFile, kept_knowledge, knowledge_file
-from .players.knowledge import Kept, Knowledge, Learner
-from .store.db import Store
+from .players.knowledge import Kept, Learner
 from .store.files import FileInUseError, FileLock
+from .store.store import Store
 
 if TYPE_CHECKING:
     from .games.base import Game
     from .games.record import GameRecord
     from .players.base import Player
+
+#: The state type of a game.
+S = TypeVar("S", bound=Hashable)
+#: A learner of any game and format, as the keeper holds them side by side.
+AnyLearner = Learner[Any, Any]
 
 __all__ = ["LOCAL_OWNER", "Kept", "Keeper", "default_keeper", "keeper_for", "load_player", "reading_keeper"]
 
@@ -53,7 +58,7 @@ class Keeper:
         self._store = store
         self.owner = owner
         self._lock = threading.Lock()
-        self._attached: weakref.WeakSet[Learner] = weakref.WeakSet()
+        self._attached: weakref.WeakSet[AnyLearner] = weakref.WeakSet()
 
     @property
     def store(self) -> Store:
@@ -74,11 +79,11 @@ class Keeper:
         # the class stands in for an opened store: answering opens none
         return isinstance(player, Learner) and kept_knowledge(Store, LOCAL_OWNER, player) is not None
 
-    def kept(self, learner: Learner) -> KeptKnowledge | None:
+    def kept(self, learner: AnyLearner) -> KeptKnowledge | None:
         """Where this keeper keeps ``learner``'s knowledge, in its format (None: nobody keeps it)."""
         return kept_knowledge(lambda: self.store, self.owner, learner)
 
-    def stored(self, learner: Learner) -> Knowledge | None:
+    def stored(self, learner: AnyLearner) -> object | None:
         """The latest stored knowledge of ``learner`` (None when nothing is kept under its name)."""
         kept = self.kept(learner)
         return None if kept is None else kept.load()
@@ -107,15 +112,15 @@ class Keeper:
         self._attached.add(player)
         return loaded
 
-    def load_player(self, game: Game[Any], spec: str, seed: int | None = None) -> Player:
+    def load_player(self, game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
         """``make_player`` and then :meth:`attach`: a player ready to play with what it knows."""
         from .players.registry import make_player
 
-        player: Player = make_player(game, spec, seed=seed)
+        player = make_player(game, spec, seed=seed)
         self.attach(player)
         return player
 
-    def describe_slot(self, learner: Learner) -> str:
+    def describe_slot(self, learner: AnyLearner) -> str:
         kept = self.kept(learner)
         return f"{learner.kind} {learner.keep_name()!r} in the store" if kept is None else kept.describe()
 
@@ -123,10 +128,10 @@ class Keeper:
 
     def keep(
         self,
-        record: GameRecord,
-        seats: Sequence[tuple[Player, int | None]],
+        record: GameRecord[S],
+        seats: Sequence[tuple[Player[S], int | None]],
         record_context: str | None = None,
-    ) -> list[Kept]:
+    ) -> list[Kept[S, Any]]:
         """Teach each learner of ``seats`` (player, side) the finished game ``record`` and keep
         what it learned, all in one transaction; with ``record_context`` the game's record is
         added to the store in the same transaction.  The lessons, one per learner seated.
@@ -137,19 +142,19 @@ class Keeper:
 
     def keep_many(
         self,
-        records: Iterable[GameRecord],
-        seats: Sequence[tuple[Player, int | None]],
+        records: Iterable[GameRecord[S]],
+        seats: Sequence[tuple[Player[S], int | None]],
         record_context: str | None = None,
-    ) -> list[Kept]:
+    ) -> list[Kept[S, Any]]:
         """:meth:`keep` for several games in order, in one transaction (a batch's checkpoint)."""
         records = list(records)
-        learners: list[tuple[Learner, int | None]] = [
+        learners: list[tuple[Learner[S, Any], int | None]] = [
             (player, side) for player, side in seats if isinstance(player, Learner)
         ]
         kept_here = any(self.is_kept(player) and player.trains for player, _ in learners)
         if not kept_here and record_context is None:
             return [_learn_in_memory(player, side, records) for player, side in learners]
-        results: list[Kept] = []
+        results: list[Kept[S, Any]] = []
         with self.store.transaction():
             for player, side in learners:
                 kept = self.kept(player) if player.trains else None
@@ -158,22 +163,20 @@ class Keeper:
                     continue
                 try:
                     stored = kept.load()
-                    if stored is not None:
-                        player.load(stored)
+                    before = player.knowledge() if stored is None else player.load_checked(stored)
                 except ValueError as error:
                     raise ValueError(f"{self.describe_slot(player)}: {error}") from None
-                before = stored if stored is not None else player.knowledge()
                 for record in records:
                     player.learn(record, side)
                 after = player.knowledge()
-                kept.apply(before if stored is not None else None, after)
+                kept.apply(None if stored is None else before, after)
                 results.append(Kept(side, player, player.lesson(before, after)))
             if record_context is not None:
                 for record in records:
                     self.store.add_record(record, owner=self.owner, context=record_context)
         return results
 
-    def save(self, learner: Learner, replace: bool = True) -> None:
+    def save(self, learner: AnyLearner, replace: bool = True) -> None:
         """Write what ``learner`` knows now under its name (an import, a training run's result),
         in one transaction.  Without ``replace`` a learner already kept under that name is
         refused (ValueError), checked inside the same transaction as the write, so of two
@@ -189,7 +192,7 @@ class Keeper:
             kept.save(learner.knowledge())
 
     @contextmanager
-    def writing_whole(self, learner: Learner) -> Iterator[None]:
+    def writing_whole(self, learner: AnyLearner) -> Iterator[None]:
         """Hold ``learner``'s name for a run that rewrites its whole knowledge as it goes (a
         training run: network weights cannot be merged as counts can), or refuse at once in one
         line (ValueError) when another process holds it: of two trainers of one name the second
@@ -213,17 +216,17 @@ class Keeper:
         finally:
             lock.release()
 
-    def exists(self, learner: Learner) -> bool:
+    def exists(self, learner: AnyLearner) -> bool:
         """True if something is kept for ``learner`` (under its name, or its memory file)."""
         kept = self.kept(learner)
         return kept is not None and kept.exists()
 
-    def forget(self, learner: Learner) -> bool:
+    def forget(self, learner: AnyLearner) -> bool:
         """Delete what is kept under ``learner``'s name; True if something was."""
         kept = self.kept(learner)
         return kept is not None and kept.forget()
 
-    def export(self, learner: Learner) -> KnowledgeFile:
+    def export(self, learner: AnyLearner) -> KnowledgeFile:
         """What ``learner`` knows, latest kept knowledge loaded first, as a file to download (a
         thesis memory as memory.m, the others as JSON)."""
         stored = self.stored(learner)
@@ -232,7 +235,7 @@ class Keeper:
         return knowledge_file(learner, learner.knowledge())
 
 
-def _learn_in_memory(player: Learner, side: int | None, records: list[GameRecord]) -> Kept:
+def _learn_in_memory(player: Learner[S, Any], side: int | None, records: list[GameRecord[S]]) -> Kept[S, Any]:
     before = player.knowledge()
     for record in records:
         player.learn(record, side)
@@ -246,7 +249,7 @@ _DEFAULT_LOCK = threading.Lock()
 
 def default_keeper() -> Keeper:
     """The keeper of the default store ($GAMELEARN_HOME's database), one per data directory."""
-    from .store.db import default_store_path
+    from .store.store import default_store_path
 
     path = str(default_store_path())
     with _DEFAULT_LOCK:
@@ -263,7 +266,7 @@ def reading_keeper() -> Keeper:
     """A keeper of the default store opened read-only (SQLite ``mode=ro``), one per data directory,
     for processes that only load frozen learners (a tournament's workers): opening it takes no
     write lock, so many workers starting at once never queue behind a writer."""
-    from .store.db import default_store_path
+    from .store.store import default_store_path
 
     path = str(default_store_path())
     with _DEFAULT_LOCK:
@@ -279,7 +282,7 @@ def keeper_for(players: Iterable[object]) -> Keeper | None:
     return default_keeper() if any(Keeper.is_kept(player) for player in players) else None
 
 
-def load_player(game: Game[Any], spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Player:
+def load_player(game: Game[S], spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Player[S]:
     """``make_player`` for a player that may be kept: a learner named in the spec comes loaded
     with what the store (``keeper``'s, else the default one) keeps under its name."""
     return (keeper if keeper is not None else default_keeper()).load_player(game, spec, seed=seed)

@@ -28,16 +28,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .players.knowledge import Knowledge, KnowledgeFormat, Learner
-from .store.db import MemoryEntry, Store
+from .players.knowledge import Knowledge, KnowledgeFormat, Learner, ThesisMemoryKnowledge
+from .store.store import MemoryEntry, Store
 
 if TYPE_CHECKING:
     from .players.thesis.memory import Memory
 
 #: The store itself, or how to open it when first needed (the keeper opens its store lazily).
 StoreSource = Store | Callable[[], Store]
+#: A learner of any game and format: each storage keeps one format, whatever the game.
+AnyLearner = Learner[Any, Any]
 
 
 @dataclass(frozen=True)
@@ -65,12 +67,12 @@ class KeptKnowledge(ABC):
 
     @classmethod
     @abstractmethod
-    def for_learner(cls, store: StoreSource, owner: str, learner: Learner) -> KeptKnowledge | None:
+    def for_learner(cls, store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
         """The storage of ``learner``'s knowledge, or None when nobody keeps it (no name)."""
 
     @classmethod
     @abstractmethod
-    def to_file(cls, learner: Learner, knowledge: Knowledge) -> KnowledgeFile:
+    def to_file(cls, learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
         """``knowledge`` as the file an export downloads."""
 
     @abstractmethod
@@ -78,8 +80,9 @@ class KeptKnowledge(ABC):
         """The place, as a message names it."""
 
     @abstractmethod
-    def load(self) -> Knowledge | None:
-        """The latest kept knowledge; None when nothing is kept."""
+    def load(self) -> object | None:
+        """The latest kept knowledge, as it was read (the learner's ``load`` checks it); None when
+        nothing is kept."""
 
     @abstractmethod
     def exists(self) -> bool:
@@ -109,19 +112,19 @@ class _Document(KeptKnowledge):
         self.what = what or kind  # the learner's own kind, which messages name
 
     @classmethod
-    def for_learner(cls, store: StoreSource, owner: str, learner: Learner) -> KeptKnowledge | None:
+    def for_learner(cls, store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
         name = learner.keep_name()
         return None if name is None else cls(store, owner, learner.keep_kind(), name, learner.kind)
 
     @classmethod
-    def to_file(cls, learner: Learner, knowledge: Knowledge) -> KnowledgeFile:
+    def to_file(cls, learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
         content = json.dumps(knowledge, indent=1, sort_keys=True).encode()
         return KnowledgeFile(f"{learner.kind}-{learner.game.name}.json", "application/json", content)
 
     def describe(self) -> str:
         return f"{self.what} {self.name!r} in the store"
 
-    def load(self) -> Knowledge | None:
+    def load(self) -> object | None:
         return self.store.load_learner(self.kind, self.name, owner=self.owner)
 
     def exists(self) -> bool:
@@ -131,6 +134,8 @@ class _Document(KeptKnowledge):
         return self.store.delete_learner(self.kind, self.name, owner=self.owner)
 
     def save(self, knowledge: Knowledge) -> None:
+        if isinstance(knowledge, list):
+            raise TypeError(f"a {self.what} document is an object, not a list of records")
         self.store.save_learner(self.kind, self.name, knowledge, owner=self.owner)
 
     def apply(self, before: Knowledge | None, after: Knowledge) -> None:
@@ -154,8 +159,15 @@ class NtupleWeights(_Document):
     """An n-tuple network's look-up tables (Thill et al.)."""
 
 
+def _records(knowledge: Knowledge) -> ThesisMemoryKnowledge:
+    """``knowledge`` as a thesis memory's records; TypeError for another format's (a document)."""
+    if not isinstance(knowledge, list):
+        raise TypeError("a thesis memory is a list of records, not a document")
+    return knowledge
+
+
 def _entries(knowledge: Knowledge) -> list[MemoryEntry]:
-    return [(str(board), int(x_wins), int(o_wins)) for board, x_wins, o_wins in knowledge]
+    return [(str(board), int(x_wins), int(o_wins)) for board, x_wins, o_wins in _records(knowledge)]
 
 
 class ThesisMemory(KeptKnowledge):
@@ -167,7 +179,7 @@ class ThesisMemory(KeptKnowledge):
         self.what = what
 
     @classmethod
-    def for_learner(cls, store: StoreSource, owner: str, learner: Learner) -> KeptKnowledge | None:
+    def for_learner(cls, store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
         from .players.thesis.player import ThesisPlayer  # loaded already: the learner is one
 
         if isinstance(learner, ThesisPlayer) and learner.memory_path is not None:
@@ -176,7 +188,7 @@ class ThesisMemory(KeptKnowledge):
         return None if name is None else cls(store, owner, name, learner.kind)
 
     @classmethod
-    def to_file(cls, learner: Learner, knowledge: Knowledge) -> KnowledgeFile:
+    def to_file(cls, learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
         from .store.thesis_files import format_memory
 
         return KnowledgeFile("memory.m", "application/octet-stream", format_memory(_entries(knowledge)))
@@ -184,7 +196,7 @@ class ThesisMemory(KeptKnowledge):
     def describe(self) -> str:
         return f"{self.what} {self.name!r} in the store"
 
-    def load(self) -> Knowledge | None:
+    def load(self) -> object | None:
         entries = self.store.load_memory(self.name, owner=self.owner)
         return None if entries is None else [list(entry) for entry in entries]
 
@@ -202,7 +214,7 @@ class ThesisMemory(KeptKnowledge):
             self.save(after)
             return
         entries = _entries(after)
-        old = [tuple(entry) for entry in before]
+        old = [tuple(entry) for entry in _records(before)]
         # The memory only grows and changes in place (a board keeps its record number), so only
         # the records that differ are written.
         changes = {i: entry for i, entry in enumerate(entries) if i >= len(old) or old[i] != entry}
@@ -256,17 +268,17 @@ class ThesisMemoryFile(KeptKnowledge):
         self.what = what
 
     @classmethod
-    def for_learner(cls, store: StoreSource, owner: str, learner: Learner) -> KeptKnowledge | None:
+    def for_learner(cls, store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
         return ThesisMemory.for_learner(store, owner, learner)
 
     @classmethod
-    def to_file(cls, learner: Learner, knowledge: Knowledge) -> KnowledgeFile:
+    def to_file(cls, learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
         return ThesisMemory.to_file(learner, knowledge)
 
     def describe(self) -> str:
         return f"{self.what} memory file {self.path}"
 
-    def load(self) -> Knowledge | None:
+    def load(self) -> object | None:
         from .store.thesis_files import read_memory_entries
 
         return [list(entry) for entry in read_memory_entries(self.path)]
@@ -294,11 +306,11 @@ FORMATS: dict[KnowledgeFormat, type[KeptKnowledge]] = {
 }
 
 
-def kept_knowledge(store: StoreSource, owner: str, learner: Learner) -> KeptKnowledge | None:
+def kept_knowledge(store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
     """Where ``learner``'s knowledge is kept for ``owner`` (None: nobody keeps it)."""
     return FORMATS[learner.knowledge_format].for_learner(store, owner, learner)
 
 
-def knowledge_file(learner: Learner, knowledge: Knowledge) -> KnowledgeFile:
+def knowledge_file(learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
     """``knowledge`` of ``learner`` as the file an export downloads, in its format's shape."""
     return FORMATS[learner.knowledge_format].to_file(learner, knowledge)

@@ -4,7 +4,7 @@ learning after it (the play layer)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .games import Game, IllegalMove
 from .games.record import End, GameRecord
@@ -13,13 +13,16 @@ if TYPE_CHECKING:
     from .players.base import Player
     from .players.knowledge import Kept
 
+#: The state type of the game played.
+S = TypeVar("S", bound=Hashable)
+
 __all__ = ["DEFAULT_MAX_PLIES", "End", "GameOver", "GameRecord", "Match", "MatchKeeper", "end_by_policy", "play_game"]
 
 
 DEFAULT_MAX_PLIES = 200
 
 
-def end_by_policy(game: Game[Any], state: Hashable, times_seen: int, plies: int, max_plies: int) -> End | None:
+def end_by_policy(game: Game[S], state: S, times_seen: int, plies: int, max_plies: int) -> End | None:
     """How the play layer ends a game that has reached ``state``, seen ``times_seen`` times, after
     ``plies`` plies; None while it goes on.  The rules' end first (a win on a third repetition is
     a win), then a position (board and side to move) seen a third time, then the ply cap: the
@@ -47,13 +50,13 @@ class MatchKeeper(Protocol):
         ...
 
     def keep(
-        self, record: GameRecord, seats: Sequence[tuple[Player, int | None]], record_context: str | None = None
-    ) -> list[Kept]:
+        self, record: GameRecord[S], seats: Sequence[tuple[Player[S], int | None]], record_context: str | None = None
+    ) -> list[Kept[S, Any]]:
         """Teach each seated learner the finished game and keep what it learned."""
         ...
 
 
-class Match:
+class Match(Generic[S]):
     """One game between two players, played a ply at a time (the play layer).
 
     ``play_game`` loops over a Match; an interface whose person's move arrives later (the web app,
@@ -83,11 +86,11 @@ class Match:
 
     def __init__(
         self,
-        game: Game[Any],
-        players: Sequence[Player],
+        game: Game[S],
+        players: Sequence[Player[S]],
         seed: int | None = None,
         max_plies: int = DEFAULT_MAX_PLIES,
-        start: Hashable | None = None,
+        start: S | None = None,
         learn: bool = True,
         keeper: MatchKeeper | None = None,
         opening: Sequence[str] = (),
@@ -97,7 +100,7 @@ class Match:
         if max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.game = game
-        self.players: tuple[Player, Player] = (players[0], players[1])
+        self.players: tuple[Player[S], Player[S]] = (players[0], players[1])
         self.seed = seed
         self.max_plies = max_plies
         self.auto_learn = learn
@@ -115,14 +118,14 @@ class Match:
             state = game.play(state, move)  # IllegalMove names the move
             if game.is_over(state):
                 raise ValueError(f"the opening {' '.join(self.opening)} ends the game")
-        self._states: list[Hashable] = [state]
+        self._states: list[S] = [state]
         self._moves: list[str] = []
-        self._seen: dict[Hashable, int] = {state: 1}  # how often each position has come up
+        self._seen: dict[S, int] = {state: 1}  # how often each position has come up
         self._winner: int | None = None
         self._end: End | None = None
-        self._record: GameRecord | None = None
+        self._record: GameRecord[S] | None = None
         self._learned = False
-        self.lessons: list[Kept] = []
+        self.lessons: list[Kept[S, Any]] = []
         self.keeper = keeper
         if keeper is not None:
             for player in dict.fromkeys(self.players):  # one learner on both sides: loaded once
@@ -133,11 +136,11 @@ class Match:
     # Where the game stands --------------------------------------------------------------------
 
     @property
-    def state(self) -> Hashable:
+    def state(self) -> S:
         return self._states[-1]
 
     @property
-    def states(self) -> tuple[Hashable, ...]:
+    def states(self) -> tuple[S, ...]:
         return tuple(self._states)
 
     @property
@@ -167,7 +170,7 @@ class Match:
         return self._end
 
     @property
-    def record(self) -> GameRecord | None:
+    def record(self) -> GameRecord[S] | None:
         """The record of the game once it has ended (abandoned included); None before."""
         return self._record
 
@@ -181,7 +184,7 @@ class Match:
 
     # Moves ------------------------------------------------------------------------------------
 
-    def play(self, move: str) -> Hashable:
+    def play(self, move: str) -> S:
         """Play ``move``, supplied from outside (a person's), for the side to move; the new
         position.  IllegalMove when the rules refuse it or the game has ended: nothing changes."""
         if self.is_finished:
@@ -207,7 +210,7 @@ class Match:
         self._push(move, self.game.play(state, move))
         return move
 
-    def resign(self, side: int) -> GameRecord:
+    def resign(self, side: int) -> GameRecord[S]:
         """``side`` gives up: the other side wins (End.RESIGN) and the players learn as from any
         loss.  GameOver after the end."""
         if self._end is not None:
@@ -219,7 +222,7 @@ class Match:
         assert self._record is not None  # _finish makes the record
         return self._record
 
-    def abandon(self) -> GameRecord:
+    def abandon(self) -> GameRecord[S]:
         """End an unfinished game without a winner (a person quit, a player failed); nobody
         learns from it.  A game that has ended keeps its end.  The record either way."""
         if self._end is None:
@@ -238,7 +241,7 @@ class Match:
             return False
         self._learned = True
         first, second = self.players
-        seats: list[tuple[Player, int | None]] = [(first, None)] if first is second else [(first, 0), (second, 1)]
+        seats: list[tuple[Player[S], int | None]] = [(first, None)] if first is second else [(first, 0), (second, 1)]
         if self.keeper is not None:
             self.lessons = self.keeper.keep(self._record, seats, record_context=record_context)
         else:
@@ -248,7 +251,7 @@ class Match:
 
     # The policy -------------------------------------------------------------------------------
 
-    def _push(self, move: str, after: Hashable) -> None:
+    def _push(self, move: str, after: S) -> None:
         self._moves.append(move)
         self._states.append(after)
         self._seen[after] = self._seen.get(after, 0) + 1
@@ -267,11 +270,11 @@ class Match:
         if self.auto_learn:
             self.learn_from_game()
 
-    def _make_record(self) -> GameRecord:
+    def _make_record(self) -> GameRecord[S]:
         assert self._end is not None
         return GameRecord.of(
             self.game.spec,  # the form's spec for Teeko's forms, so a record replays as it was played
-            (self.players[0].spec(), self.players[1].spec()),
+            (self.players[0].spec, self.players[1].spec),
             tuple(self._moves),
             tuple(self._states),
             self._winner,
@@ -282,16 +285,16 @@ class Match:
 
 
 def play_game(
-    game: Game[Any],
-    players: Sequence[Player],
+    game: Game[S],
+    players: Sequence[Player[S]],
     seed: int | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
-    start: Hashable | None = None,
+    start: S | None = None,
     learn: bool = True,
-    on_move: Callable[[Hashable, str, Hashable], None] | None = None,
+    on_move: Callable[[S, str, S], None] | None = None,
     keeper: MatchKeeper | None = None,
     opening: Sequence[str] = (),
-) -> GameRecord:
+) -> GameRecord[S]:
     """Play one game; ``players[0]`` moves first from the initial position (or ``start``).  With an
     ``opening`` the game starts after those moves, whoever is then to move: ``players[0]`` is still
     the first player (X, White), so it moves next after an even number of opening plies.

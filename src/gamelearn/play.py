@@ -1,39 +1,70 @@
-"""Games as the public API plays them: a kept learner (one with a name, or a thesis memory file)
-is kept by the default store's keeper unless the caller gives a keeper of its own.
+"""Games and players as the public API gives them: a kept learner (one with a name, or a thesis
+memory file) comes with what the default store keeps for it, and keeps each lesson there, unless
+the caller gives a keeper of its own.
 
-:class:`gamelearn.match.Match` keeps learners only through a keeper it is given, and knows no
-store; this is where the default one is wired up, above both (``gamelearn.play_game``)."""
+:class:`gamelearn.match.Match` and :func:`gamelearn.match.play_game` keep learners only through a
+keeper they are given, and know no store; :func:`gamelearn.players.registry.make_player` makes a
+player from its spec and knows no store either.  This is where the default keeper is wired up,
+above them: :func:`play_and_keep` is ``gamelearn.play_game`` and :func:`make_player` is
+``gamelearn.make_player``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
-from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper
-from .match import play_game as play_match
+from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper, play_game
 from .players.knowledge import Learner
+from .players.registry import make_player as make_new_player
 
 if TYPE_CHECKING:
     from .games.base import Game
     from .games.record import GameRecord
     from .players.base import Player
 
+#: The state type of the game played.
+S = TypeVar("S", bound=Hashable)
 
-def play_game(
-    game: Game[Any],
-    players: Sequence[Player],
+
+def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
+    """A player for ``game`` from a spec (``NAME`` or ``NAME:opt=value,...``, as
+    :func:`gamelearn.players.registry.make_player` reads it); a kept learner (``menace:name=mine``,
+    ``thesis:memory=NAME``) comes loaded with what the default store keeps for it, as
+    :func:`gamelearn.load_player` loads it.  A frozen learner (``train=off``) is read through a
+    read-only store and never written; a name nothing is kept under yet gives a learner that knows
+    nothing.  ValueError for an unknown kind or option, or a kept value the learner refuses."""
+    player = make_new_player(game, spec, seed=seed)
+    if isinstance(player, Learner):
+        from .keeper import Keeper, default_keeper, reading_keeper
+        from .store.database import default_store_path
+        from .store.store import Store
+
+        if Keeper.is_kept(player):
+            if player.trains:
+                default_keeper().attach_once(player)
+            elif default_store_path().exists():
+                reading_keeper().attach(player)
+            else:  # nothing is kept yet (but a memory file may be): a store that makes no file
+                Keeper(Store(readonly=True)).attach(player)
+    return player
+
+
+def play_and_keep(
+    game: Game[S],
+    players: Sequence[Player[S]],
     seed: int | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
-    start: Hashable | None = None,
+    start: S | None = None,
     learn: bool = True,
-    on_move: Callable[[Hashable, str, Hashable], None] | None = None,
+    on_move: Callable[[S, str, S], None] | None = None,
     keeper: MatchKeeper | None = None,
     opening: Sequence[str] = (),
-) -> GameRecord:
+) -> GameRecord[S]:
     """:func:`gamelearn.match.play_game`, with the default store's keeper for kept learners when
     no ``keeper`` is given: a named learner comes loaded with what the store keeps under its name
-    and keeps each lesson there."""
-    return play_match(
+    and keeps each lesson there (``gamelearn.play_game``)."""
+    return play_game(
         game,
         players,
         seed=seed,
@@ -46,13 +77,25 @@ def play_game(
     )
 
 
-def kept_match(game: Game[Any], players: Sequence[Player], keeper: MatchKeeper | None = None, **options: Any) -> Match:
-    """A :class:`~gamelearn.match.Match` (``options`` as it takes them) whose kept learners are
-    kept by ``keeper``, else by the default store's keeper."""
-    return Match(game, players, keeper=keeper if keeper is not None else _default_keeper_for(players), **options)
+def kept_match(
+    game: Game[S],
+    players: Sequence[Player[S]],
+    keeper: MatchKeeper | None = None,
+    seed: int | None = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    start: S | None = None,
+    learn: bool = True,
+    opening: Sequence[str] = (),
+) -> Match[S]:
+    """A :class:`~gamelearn.match.Match` (the other arguments as it takes them) whose kept
+    learners are kept by ``keeper``, else by the default store's keeper."""
+    kept_by = keeper if keeper is not None else _default_keeper_for(players)
+    return Match(
+        game, players, seed=seed, max_plies=max_plies, start=start, learn=learn, keeper=kept_by, opening=opening
+    )
 
 
-def _default_keeper_for(players: Sequence[Player]) -> MatchKeeper | None:
+def _default_keeper_for(players: Sequence[Player[S]]) -> MatchKeeper | None:
     """The default store's keeper when a player is a kept learner; without a learner the keeper
     and the store are not even imported (a game of random players loads no SQLite)."""
     if not any(isinstance(player, Learner) for player in players):

@@ -8,7 +8,7 @@ from web_support import TestClient, move, start
 from gamelearn import get_game, make_player
 from gamelearn.players.knowledge import Learner
 from gamelearn.players.registry import kinds_for
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 from gamelearn.web.learners import learner_games
 
 

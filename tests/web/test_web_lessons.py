@@ -11,7 +11,7 @@ import pytest
 from web_support import move, start
 
 import gamelearn
-from gamelearn.store.db import Store
+from gamelearn.store.store import Store
 
 HEXAPAWN = gamelearn.get_game("hexapawn")
 TICTACTOE = gamelearn.get_game("tictactoe")

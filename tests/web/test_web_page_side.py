@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from web_support import TestClient, refused, start
 
 from gamelearn.web import create_app
@@ -51,6 +52,7 @@ def test_the_warm_up_calls_then_once_every_kind_is_done() -> None:
     assert done == [["her hexapawn"]]  # once, after the last kind
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_settle_loads_the_first_games_work_and_freezes_it_out_of_full_collections() -> None:
     # In a process of its own: a frozen heap is for the server's process, not this one's.
     probe = """

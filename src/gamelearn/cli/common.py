@@ -120,7 +120,7 @@ def open_store(readonly: bool = False, check: bool = True) -> Any:
     read-only, locked, damaged, not a database.  ``readonly`` for commands that only read (they
     work on a read-only store).  ``check`` reads every page first (``PRAGMA quick_check``, 0.35 s
     for a 75 MB store), so that a damaged file is named before the command's work, not halfway."""
-    from ..store.db import Store
+    from ..store.store import Store
 
     try:
         store = Store(readonly=readonly)

@@ -23,7 +23,7 @@ from ..experiments.training import Checkpoint, Training, TrainingInterrupted, Tr
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
-from ..store.db import Store
+from ..store.store import Store
 from .common import (
     MAX_LEARNER_GAMES,
     SEED_MAX,

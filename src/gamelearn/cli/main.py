@@ -147,7 +147,7 @@ def seat_names(players: list[Player], typed: tuple[str, str]) -> list[str]:
     humans = sum(player.is_human for player in players)
     names = []
     for index, (player, spec) in enumerate(zip(players, typed, strict=True)):
-        shown = player.spec() if isinstance(player, Learner) else spec.strip()
+        shown = player.spec if isinstance(player, Learner) else spec.strip()
         names.append(("You" if humans == 1 else f"Player {index + 1}") if player.is_human else shown)
     return names
 
@@ -302,7 +302,7 @@ def main() -> None:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     except Exception as error:
-        from ..store.db import StoreError
+        from ..store.store import StoreError
 
         if _interrupted(error):  # ^C inside an import that wrapped it (Python 3.11's __set_name__ does)
             err_console.print("\ngamelearn: interrupted", markup=False)

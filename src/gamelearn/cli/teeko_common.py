@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..store.db import Store
+    from ..store.store import Store
 
 
 def open_store(readonly: bool = False, check: bool = True) -> Store:

@@ -46,7 +46,7 @@ from .teeko_brain import Brain, Decision, EngineBrain, Switches
 __all__ = ["Brain", "ConsoleSession", "Decision", "EngineBrain", "Mode", "Screen", "Switches", "render_board"]
 
 if TYPE_CHECKING:
-    from ..store.db import Store
+    from ..store.store import Store
 
 MOVING_FROM_PLY = 9  # plies 1-8 put the pawns down
 DRAW_CHECKS_AFTER_PLY = 24  # checks run before each ply once n > 24

@@ -14,16 +14,14 @@ from rich.table import Table
 from ..experiments import api
 from ..experiments.openings import max_plies as max_opening_plies
 from ..experiments.pairs import Sprt
+from ..experiments.runners import default_workers
 from ..experiments.suites import get_suite
-from ..experiments.tournament import (
-    TournamentInterrupted,
-    TournamentResult,
-    check_arguments,
-    default_workers,
-)
+from ..experiments.tournament import check_arguments
+from ..experiments.tournament_games import TournamentInterrupted
+from ..experiments.tournament_summary import TournamentResult
 from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES
-from ..store.db import Store
+from ..store.store import Store
 from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
 from .grading import grades_table
 from .progress import QUIET_HELP, progress_bar

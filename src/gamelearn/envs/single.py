@@ -103,7 +103,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.done = True
         if not self.opponent_learns:
             return
-        players = ("agent", self.opponent.spec()) if self.agent_side == 0 else (self.opponent.spec(), "agent")
+        players = ("agent", self.opponent.spec) if self.agent_side == 0 else (self.opponent.spec, "agent")
         row = {"game": self.game.name, "players": players, "moves": self.moves, "winner": winner, "end": end}
         record = GameRecord.from_dict(self.game, row, start=self.states[0])
         if self.keeper is not None:

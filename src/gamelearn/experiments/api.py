@@ -31,7 +31,8 @@ from .curves import CurvesResult, Point, run_curves
 from .grading import GradeReport
 from .grading import grade as grade_specs
 from .pairs import Sprt
-from .tournament import TournamentResult, run_tournament
+from .tournament import run_tournament
+from .tournament_summary import TournamentResult
 from .training import Checkpoint, Training, TrainingResult
 
 #: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
@@ -44,7 +45,7 @@ MAX_PARALLEL = 4096
 MAX_SEEDS = 1000
 
 
-def _game(game: Game | str) -> Game:
+def _game(game: Game[Any] | str) -> Game[Any]:
     return get_game(game) if isinstance(game, str) else game
 
 
@@ -63,7 +64,7 @@ def parse_openings(openings: str | Sequence[Sequence[str]]) -> tuple[str | Seque
 
 
 def tournament(
-    game: Game | str,
+    game: Game[Any] | str,
     specs: Sequence[str],
     games: int = 10,
     *,
@@ -100,7 +101,7 @@ def tournament(
 
 
 def curves(
-    game: Game | str,
+    game: Game[Any] | str,
     specs: Sequence[str],
     against: str = "random",
     *,
@@ -173,7 +174,7 @@ class Grades(list[GradeReport]):
 
 
 def grade(
-    game: Game | str,
+    game: Game[Any] | str,
     specs: Sequence[str],
     suite: str | None = None,
     seed: int = 0,
@@ -207,7 +208,7 @@ def check_training(minutes: float | None, games: int | None, checkpoints: int, p
 
 
 def train(
-    game: Game | str,
+    game: Game[Any] | str,
     learner: str = "az",
     *,
     name: str | None = None,

@@ -40,14 +40,14 @@ from typing import Any
 
 from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES, GameRecord
-from ..play import play_game
+from ..play import play_and_keep
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
 from .grading import grade_player
 from .runners import Interrupted, default_workers, run_all
 from .statistics import mean_interval
 from .suites import get_suite
-from .training import frozen_copy, self_play_games
+from .training import SelfPlaying, frozen_copy, self_play_games
 
 #: The measures of a point, in the CSV's order (docs/curves.md documents them).
 MEASURES = ("keeps", "best", "blunders", "score")
@@ -112,7 +112,7 @@ class Point:
         return float(getattr(self, measure))
 
 
-def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: float) -> Point:
+def measure(task: CurveTask, learner: Learner[Any, Any], point: int, games: int, seconds: float) -> Point:
     """Grade a frozen, greedy copy of ``learner`` on the suite, and its score in the eval games."""
     game = get_game(task.game)
     copy_seed = curve_seed(task.seed, task.spec_index, task.learner, -2)
@@ -124,7 +124,7 @@ def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: floa
         seat = learner_seat(task.side, index)
         seats = [copy, opponent] if seat == 0 else [opponent, copy]
         seed = curve_seed(task.seed, task.spec_index, task.learner, 1_000_000 + games * 1000 + index)
-        record = play_game(game, seats, seed=seed, max_plies=task.max_plies, learn=False)
+        record = play_and_keep(game, seats, seed=seed, max_plies=task.max_plies, learn=False)
         total += 0.5 if record.winner is None else float(record.winner == seat)
     return Point(
         task.spec_index,
@@ -139,17 +139,20 @@ def measure(task: CurveTask, learner: Any, point: int, games: int, seconds: floa
     )
 
 
-def run_curve(task: CurveTask, on_game: Callable[[GameRecord, int], None] | None = None) -> list[Point]:
+def run_curve(task: CurveTask, on_game: Callable[[GameRecord[Any], int], None] | None = None) -> list[Point]:
     """Train one learner for its budget, measuring a frozen copy at each checkpoint.
     ``on_game(record, learner's seat)`` hears each training game against the opponent."""
     game = get_game(task.game)
-    learner: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -1))
+    learner = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -1))
+    if not isinstance(learner, Learner):
+        raise ValueError(f"{task.spec!r} is not a learner")
     opponent = make_player(game, task.against, seed=curve_seed(task.seed, -1, task.learner, -1))
-    self_play = hasattr(learner, "self_play")
-    if self_play:  # compile the self-play (az: JAX) off the clock, on a copy that is thrown away
-        warm_up: Any = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -4))
-        warm_up.self_play(1)
-    start = self_play_games(learner) if self_play else 0
+    self_play = learner if isinstance(learner, SelfPlaying) else None
+    if self_play is not None:  # compile the self-play (az: JAX) off the clock, on a copy thrown away
+        warm_up = make_player(game, task.spec, seed=curve_seed(task.seed, task.spec_index, task.learner, -4))
+        if isinstance(warm_up, SelfPlaying):
+            warm_up.self_play(1)
+    start = self_play_games(self_play) if self_play is not None else 0
     found = [measure(task, learner, 0, 0, 0.0)]
     played, trained, index = 0, 0.0, 0
     step = None if task.seconds is None else task.seconds / task.points
@@ -160,14 +163,14 @@ def run_curve(task: CurveTask, on_game: Callable[[GameRecord, int], None] | None
 
     while not finished():
         started = time.perf_counter()
-        if self_play:
-            learner.self_play(1)
-            played = self_play_games(learner) - start
+        if self_play is not None:
+            self_play.self_play(1)
+            played = self_play_games(self_play) - start
         else:
             seat = learner_seat(task.side, index)
             seats = [learner, opponent] if seat == 0 else [opponent, learner]
             seed = curve_seed(task.seed, task.spec_index, task.learner, index)
-            record = play_game(game, seats, seed=seed, max_plies=task.max_plies)
+            record = play_and_keep(game, seats, seed=seed, max_plies=task.max_plies)
             played += 1
             if on_game is not None:
                 on_game(record, seat)
@@ -272,7 +275,7 @@ def _number(value: Any) -> Any:
 
 
 def check_arguments(
-    game: Game,
+    game: Game[Any],
     specs: Sequence[str],
     against: str,
     games: int | None,
@@ -335,7 +338,7 @@ class CurvesInterrupted(KeyboardInterrupt):
 
 
 def run_curves(
-    game: Game | str,
+    game: Game[Any] | str,
     specs: Sequence[str],
     against: str,
     games: int | None = None,

@@ -142,7 +142,7 @@ def keep_run(
     whether it was stopped), then the files under ``stem``: a file that cannot be written costs the
     files, never the result.  The result's number, and the files' paths or the line that says why
     they could not be written."""
-    from ..store.db import Store
+    from ..store.store import Store
 
     payload = result.to_dict()
     payload["seconds_taken"] = round(seconds_taken, 3)

@@ -125,7 +125,7 @@ def report(spec: str, suite: Suite, tallies: Sequence[Tally]) -> GradeReport:
     )
 
 
-def choose_all(player: Player, states: Sequence[Any], seed: int, start: int = 0) -> list[str | None]:
+def choose_all(player: Player[Any], states: Sequence[Any], seed: int, start: int = 0) -> list[str | None]:
     """The player's move in each state, reseeded before each (see the module's text); a player that
     chooses many at once (az's batched search) is asked once."""
     many = getattr(player, "choose_many", None)
@@ -139,16 +139,16 @@ def choose_all(player: Player, states: Sequence[Any], seed: int, start: int = 0)
     return moves
 
 
-def grade_player(player: Player, suite: Suite, seed: int = 0, spec: str | None = None) -> GradeReport:
+def grade_player(player: Player[Any], suite: Suite, seed: int = 0, spec: str | None = None) -> GradeReport:
     """Grade a player already made frozen and greedy (a frozen copy of a learner in training) on
     every position of ``suite``."""
     states = [position.state for position in suite.positions]
     moves = choose_all(player, states, seed)
     tallies = [judge(position, move) for position, move in zip(suite.positions, moves, strict=True)]
-    return report(spec or player.spec(), suite, tallies)
+    return report(spec or player.spec, suite, tallies)
 
 
-def graded_player(game: Game, spec: str, seed: int = 0) -> Player:
+def graded_player(game: Game[Any], spec: str, seed: int = 0) -> Player[Any]:
     """The player ``spec`` stands for, frozen and greedy; a stored learner comes loaded through a
     read-only store, so grading workers never wait on a writer's lock (:func:`check_arguments`
     has made sure something is kept under its name)."""
@@ -179,7 +179,7 @@ def grade_slice(task: GradeTask) -> list[Tally]:
     return [judge(position, move) for position, move in zip(positions, moves, strict=True)]
 
 
-def check_arguments(game: Game, specs: Sequence[str], suite: str | None) -> Suite:
+def check_arguments(game: Game[Any], specs: Sequence[str], suite: str | None) -> Suite:
     """The suite, once every spec is known to make a machine player (ValueError naming what is
     wrong, before anything is graded)."""
     if not specs:
@@ -195,7 +195,7 @@ def check_arguments(game: Game, specs: Sequence[str], suite: str | None) -> Suit
 
 
 def grade(
-    game: Game | str,
+    game: Game[Any] | str,
     specs: Sequence[str],
     suite: str | None = None,
     seed: int = 0,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..games import get_game
-from ..players.matchbox import MENACE_BEADS, MENACE_REWARDS
+from ..players.matchbox_beads import MENACE_BEADS, MENACE_REWARDS
 from ..players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
 from ..players.matchbox_tables import count_boxes
 from ..solve import solve

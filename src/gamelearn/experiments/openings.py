@@ -34,15 +34,15 @@ DEFAULT_PLIES: dict[str, int] = {"tictactoe": 3, "teeko": 2, "hexapawn": 2}
 MAX_PLIES: dict[str, int] = {"tictactoe": 8, "teeko": 4, "hexapawn": 8}
 
 
-def default_plies(game: Game) -> int:
+def default_plies(game: Game[Any]) -> int:
     return DEFAULT_PLIES.get(game.name, 2)
 
 
-def max_plies(game: Game) -> int:
+def max_plies(game: Game[Any]) -> int:
     return MAX_PLIES.get(game.name, 4)
 
 
-def balanced_openings(game: Game | str, plies: int | None = None) -> list[tuple[str, ...]]:
+def balanced_openings(game: Game[Any] | str, plies: int | None = None) -> list[tuple[str, ...]]:
     """The balanced book of ``game``: one move sequence per symmetry class of the positions
     ``plies`` plies from the start whose exact value is a draw, in lexicographic order of the
     sequences.  ``plies`` None: the game's default.  ValueError for a depth out of range, or (Teeko)
@@ -97,7 +97,7 @@ def openings_for(book: Sequence[tuple[str, ...]], count: int, seed: int) -> list
     return [order[k % len(order)] for k in range(count)]
 
 
-def position_after(game: Game, opening: Sequence[str]) -> Hashable:
+def position_after(game: Game[Any], opening: Sequence[str]) -> Hashable:
     """The position an opening leads to from the start (IllegalMove for a move the rules refuse)."""
     state: Hashable = game.initial()
     for move in opening:
@@ -129,7 +129,7 @@ class Book:
 
 
 def choose_book(
-    game: Game,
+    game: Game[Any],
     openings: str | Sequence[Sequence[str]],
     plies: int | None,
     games_per_pair: int,

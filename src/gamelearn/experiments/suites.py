@@ -120,7 +120,7 @@ class Suite:
         }
 
 
-def phase_of(game: Game, state: Any) -> str:
+def phase_of(game: Game[Any], state: Any) -> str:
     """The phase a position is in: Teeko's placement or moving; tic-tac-toe's opening (at most three
     marks down) or endgame; hexapawn's opening (no pawn taken yet) or endgame."""
     if game.name == "teeko":
@@ -131,7 +131,7 @@ def phase_of(game: Game, state: Any) -> str:
     return "opening" if pieces == 6 else "endgame"
 
 
-def graded_position(game: Game, solution: Solution, state: Hashable) -> SuitePosition | None:
+def graded_position(game: Game[Any], solution: Solution, state: Hashable) -> SuitePosition | None:
     """The suite's view of ``state``, or None where no mistake is possible there (a finished game,
     a lost position, or one where every move keeps the value)."""
     if game.is_over(state):
@@ -148,7 +148,7 @@ def graded_position(game: Game, solution: Solution, state: Hashable) -> SuitePos
     return SuitePosition(state, value, keeping, best, losing, phase_of(game, state))
 
 
-def suite_name(game: Game) -> str:
+def suite_name(game: Game[Any]) -> str:
     """The default suite's name for a game or form: ``tictactoe-v1``, ``teeko:goals=advanced-v1``."""
     return f"{game.spec}-{SUITE_VERSION}"
 
@@ -156,7 +156,7 @@ def suite_name(game: Game) -> str:
 _SUITES: dict[str, Suite] = {}
 
 
-def get_suite(game: Game | str, name: str | None = None) -> Suite:
+def get_suite(game: Game[Any] | str, name: str | None = None) -> Suite:
     """The suite ``name`` of ``game`` (its default suite when None), built once a process.
     ValueError naming the suites there are for an unknown name, and how to build a missing table."""
     if isinstance(game, str):
@@ -178,7 +178,7 @@ def get_suite(game: Game | str, name: str | None = None) -> Suite:
     return _SUITES[expected]
 
 
-def _whole_suite(game: Game, solution: Solution, name: str) -> Suite:
+def _whole_suite(game: Game[Any], solution: Solution, name: str) -> Suite:
     """Every reachable position where a move loses value, breadth first from the start."""
     seen: set[Hashable] = {game.initial()}
     frontier = [game.initial()]
@@ -203,13 +203,13 @@ def _whole_suite(game: Game, solution: Solution, name: str) -> Suite:
     return Suite(name, game.spec, description, tuple(positions))
 
 
-class _SlippingPerfect(Player):
+class _SlippingPerfect(Player[Hashable]):
     """The perfect player that slips into a uniformly random move with a given chance: it meets the
     positions a good but fallible player reaches, which the classic players alone seldom do."""
 
     kind = "perfect-slipping"
 
-    def __init__(self, game: Game, solution: Solution, slip: float, seed: int) -> None:
+    def __init__(self, game: Game[Any], solution: Solution, slip: float, seed: int) -> None:
         super().__init__(game, seed)
         self.solution, self.slip = solution, slip
 
@@ -225,12 +225,12 @@ def _teeko_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big")
 
 
-def _teeko_suite(game: Game, solution: Solution, name: str) -> Suite:
+def _teeko_suite(game: Game[Any], solution: Solution, name: str) -> Suite:
     kinds: list[str | float] = [*TEEKO_PLAYERS, *PERFECT_SLIPS]
     pool: dict[Hashable, SuitePosition] = {}
     looked_at: set[Hashable] = set()
     for index in range(TEEKO_GAMES):
-        seats: list[Player] = []
+        seats: list[Player[Any]] = []
         for side in (0, 1):
             kind = kinds[_teeko_seed(TEEKO_SUITE_SEED, index, side) % len(kinds)]
             seed = _teeko_seed(TEEKO_SUITE_SEED, index, side, "player")

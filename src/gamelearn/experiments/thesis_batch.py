@@ -37,23 +37,24 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from ..players.hangs import OpeningHang
 from ..players.thesis.board import digits, key
-from ..players.thesis.engine import Decision, EngineState, Settings, decide, play
+from ..players.thesis.engine import EngineState, Settings, decide, play
 from ..players.thesis.evaluation import has_four
 from ..players.thesis.fixes import Fixes
 from ..players.thesis.heuristics import NoMoveError
 from ..players.thesis.memory import Memory
-from ..players.thesis.opening import OpeningHang
 from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from ..store.files import AtomicFile
-from ..store.thesis_files import read_memory, write_stat
-from ..store.thesis_memories import MemoryRef, load_stat, save_stat, write_memory
+from ..store.thesis_files import read_memory, write_memory, write_stat
+from ..store.thesis_memories import MemoryRef, load_stat, save_stat
 from .interrupts import signals_deferred
+from .thesis_trace import Tracer, ply_line
 
 if TYPE_CHECKING:
     from ..knowledge_formats import ThesisMemory
-    from ..store.db import Store
+    from ..store.store import Store
 
 MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
 
@@ -135,59 +136,6 @@ def load_memory(source: MemorySource) -> Memory:
     return Memory(source)
 
 
-class _Tracer:
-    """Writes TRACE lines; a ply's RAND lines wait until its OOB lines are known (they come first:
-    the heuristics read the off-board cell before the random move draws)."""
-
-    def __init__(self, stream: IO[str] | None) -> None:
-        self.stream = stream
-        self.game = 0
-        self.ply = 0
-        self.pending: list[str] = []
-
-    def write(self, line: str) -> None:
-        if self.stream is not None:
-            self.stream.write("TRACE " + line + "\n")
-
-    def flush(self) -> None:
-        for line in self.pending:
-            self.write(line)
-        self.pending.clear()
-
-    def listen(self, draws: Draws) -> None:
-        if self.stream is None:
-            return
-
-        def heard(site: str, value: int) -> None:
-            self.pending.append(f"RAND g={self.game} n={self.ply} k={draws.calls} site={site} v={value}")
-
-        draws.listener = heard
-
-    def off_board(self, side: int, points: int) -> None:
-        """One OOB line per layout-sensitive read: the cell read empty (gcc's padding) where a
-        back-to-back layout would have read the opponent's pawn (cell 04 of the last search)."""
-        asked = -side
-        for _ in range(points):
-            self.write(
-                f"OOB g={self.game} n={self.ply} cell=54 asked_for={asked:+d} read=0 contiguous={asked} "
-                "neighbour=0 canplay=0 canplay_if_contiguous=1"
-            )
-
-
-def _ply_line(g: int, n: int, side: int, d: Decision, rand_calls: int, board: str) -> str:
-    parts = [f"PLY g={g} n={n} side={'+1' if side > 0 else '-1'} mv={d.move} src={d.source}"]
-    if d.heuristic is not None:
-        parts.append(f"h={d.heuristic}")
-    if d.eh is not None:
-        parts.append(f"eh={d.eh} es={d.es} el={d.el}")
-    if d.sk is not None:
-        parts.append(f"sk={d.sk} smax={d.smax} si={d.si}")
-    if d.lc is not None:
-        parts.append(f"lc={d.lc}")
-    parts.append(f"r={rand_calls} b={board}")
-    return " ".join(parts)
-
-
 @dataclass
 class _Game:
     """One game as it is played: the board, the thesis's ply counter ``n``, the side to move, and
@@ -221,7 +169,7 @@ class _Batch:
     fixes: Fixes
     draws: Draws
     memories: dict[int, Memory]
-    tracer: _Tracer
+    tracer: Tracer
     state: EngineState = field(default_factory=EngineState)
     history: list[int] = field(default_factory=lambda: [0] * HISTORY_SLOTS)
     learning_flag: bool = True
@@ -276,7 +224,7 @@ class _Batch:
         game.moves.append(decision.move)
         game.off_reads += decision.off_board_reads
         game.sensitive += decision.layout_sensitive
-        self.tracer.write(_ply_line(game.number, n, side, decision, self.draws.calls, digits(game.plus, game.minus)))
+        self.tracer.write(ply_line(game.number, n, side, decision, self.draws.calls, digits(game.plus, game.minus)))
         if n >= 9:
             board = key(game.plus, game.minus)
             game.boards.append(board)
@@ -325,7 +273,7 @@ def run_batch(config: BatchConfig) -> BatchResult:
         stream = own_file.stream
     else:
         stream = config.trace
-    tracer = _Tracer(stream)
+    tracer = Tracer(stream)
     tracer.listen(draws)
     if config.original:
         tracer.write(f"SEED teeko_time={config.seed} srand={config.seed}")

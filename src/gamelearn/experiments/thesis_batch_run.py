@@ -34,8 +34,8 @@ from .interrupts import signals_deferred
 if TYPE_CHECKING:  # the games' modules load when a batch is planned, not when the command starts
     from ..players.thesis.engine import Settings
     from ..players.thesis.memory import Memory
-    from ..store.db import Store
     from ..store.files import AtomicFile, FileLock
+    from ..store.store import Store
     from ..store.thesis_memories import MemoryRef
     from .thesis_batch import BatchKeeper, GameSummary
 
@@ -218,7 +218,8 @@ class BatchRun:
 
     def open(self) -> None:
         from ..players.thesis.memory import Memory
-        from ..store.thesis_memories import STAT_FIELDS, read_stat, resolve_memory
+        from ..store.thesis_files import read_stat
+        from ..store.thesis_memories import STAT_FIELDS, resolve_memory
         from .thesis_batch import BatchKeeper, KeptMemory
 
         plan = self.plan

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .statistics import Interval, wilson
+
+if TYPE_CHECKING:
+    from ..players.thesis.fixes import Fixes
 
 MODES = ("original", "fixed")
 VARIANTS = ("none", "original-sign", "fixed-sign")
@@ -65,7 +69,7 @@ class RunResult:
         return wilson(self.o_wins, self.games)
 
 
-def fixes_for(mode: str, variant: str):  # -> Fixes
+def fixes_for(mode: str, variant: str) -> Fixes:
     """The program of ``mode`` with O's memory sign as ``variant`` says (the author's one-bug study)."""
     from ..players.thesis.fixes import Fixes
 

@@ -99,7 +99,7 @@ class PairTask:
     report: Any = None
 
 
-def _grader(game: Game, solution: Solution, counts: list[list[int]]) -> Callable[[Hashable, str, Hashable], None]:
+def _grader(game: Game[Any], solution: Solution, counts: list[list[int]]) -> Callable[[Hashable, str, Hashable], None]:
     """play_game's on_move: each move's grade counted for the side that played it."""
 
     def on_move(before: Hashable, move: str, after: Hashable) -> None:
@@ -108,7 +108,7 @@ def _grader(game: Game, solution: Solution, counts: list[list[int]]) -> Callable
     return on_move
 
 
-def pair_player(game: Game, spec: str, seed: int) -> Any:
+def pair_player(game: Game[Any], spec: str, seed: int) -> Any:
     """A player for a pair: a stored learner loaded by the keeper (frozen, checked before the
     tournament) through a read-only store, which it never writes; any other made without opening
     the store."""
@@ -165,13 +165,13 @@ HANGS: tuple[type[Exception], ...] = (OpeningHang, NoMoveError)
 
 
 def play_one(
-    game: Game,
+    game: Game[Any],
     seat: Sequence[Any],
     seed: int,
     max_plies: int,
     on_move: Callable[[Hashable, str, Hashable], None] | None,
     opening: tuple[str, ...],
-) -> tuple[GameRecord, bool]:
+) -> tuple[GameRecord[Any], bool]:
     """One game, as ``play_game`` plays it, except that a player that would hang (:data:`HANGS`)
     loses the game by forfeit (End.RESIGN in the record, True beside it), as an engine that hangs
     loses on time."""
@@ -202,7 +202,7 @@ def _pentanomial_of(results: Sequence[GameResult]) -> tuple[int, int, int, int, 
 
 
 def check_arguments(
-    game: Game,
+    game: Game[Any],
     specs: Sequence[str],
     games_per_pair: int,
     max_plies: int,
@@ -248,7 +248,7 @@ def check_arguments(
 
 
 def run_tournament(
-    game: Game | str,
+    game: Game[Any] | str,
     specs: Sequence[str],
     games_per_pair: int,
     seed: int,

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..games import Game
 from ..keeper import Keeper
-from ..players.knowledge import Learner
+from ..players.knowledge import K, Learner
 from ..players.registry import graded_spec, make_player
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
@@ -37,8 +38,41 @@ from .suites import get_suite
 #: Between checkpoints, a training run keeps its learner at least this often (seconds).
 KEEP_EVERY_SECONDS = 30.0
 
+S = TypeVar("S", bound=Hashable)
 
-def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
+
+class BatchSettings(Protocol):
+    """What a run reads of a self-play trainer's settings."""
+
+    @property
+    def games_per_batch(self) -> int: ...
+
+
+class SelfPlayTrainer(Protocol):
+    """What a run reads of a self-play learner's trainer (az's and ntuple's): its counters."""
+
+    games: int
+    positions: int
+    steps: int
+    last_loss: tuple[float, float]
+
+    @property
+    def settings(self) -> BatchSettings: ...
+
+    def play_in_batches_of(self, games: int) -> None: ...
+
+
+@runtime_checkable
+class SelfPlaying(Protocol):
+    """A learner that teaches itself by self-play batches (az, ntuple): ``self_play(batches)``
+    plays and learns that many batches and returns the positions it played."""
+
+    trainer: SelfPlayTrainer
+
+    def self_play(self, batches: int = 1) -> int: ...
+
+
+def frozen_copy(player: Learner[S, K], spec: str, seed: int | None = None) -> Learner[S, K]:
     """A new player made from ``spec`` (a frozen one: train=off) holding ``player``'s knowledge."""
     copy = make_player(player.game, spec, seed=player.seed if seed is None else seed)
     if not isinstance(copy, Learner):
@@ -47,18 +81,18 @@ def frozen_copy(player: Any, spec: str, seed: int | None = None) -> Any:
     return copy
 
 
-def grade_learner(game: Game, spec: str, learner: Any, seed: int = 0) -> GradeReport:
+def grade_learner(game: Game[S], spec: str, learner: Learner[S, Any], seed: int = 0) -> GradeReport:
     """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the whole suite."""
     return grade_player(frozen_copy(learner, graded_spec(game, spec), seed), get_suite(game), seed=seed, spec=spec)
 
 
-def suite_label(game: Game) -> str:
+def suite_label(game: Game[Any]) -> str:
     """The suite's name and size, as a chart's title or a header says it: 'hexapawn-v1, 27 positions'."""
     suite = get_suite(game)
     return f"{suite.name}, {len(suite):,} positions"
 
 
-def self_play_games(player: Any) -> int:
+def self_play_games(player: SelfPlaying) -> int:
     """The games a self-play learner has learnt from (its trainer's count)."""
     return int(player.trainer.games)
 
@@ -89,19 +123,19 @@ class Checkpoint:
 
 
 def train_self_play(
-    player: Any,
-    grade: Callable[[Any], GradeReport] | None,
+    player: SelfPlaying,
+    grade: Callable[[], GradeReport] | None,
     minutes: float | None = None,
     games: int | None = None,
     checkpoints: int = 10,
     on_batch: Callable[[int, int], None] | None = None,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
-    keep: Callable[[list[Checkpoint]], Any] | None = None,
+    keep: Callable[[list[Checkpoint]], object] | None = None,
     keep_every: float = KEEP_EVERY_SECONDS,
 ) -> list[Checkpoint]:
     """Train ``player`` by self-play batches until ``minutes`` of training have passed or ``games``
     more games were played (whichever is given; both: the first reached), grading it (``grade``,
-    e.g. :func:`grade_learner`; None: not graded) ``checkpoints`` times along the way (evenly in
+    a report of the learner as it is, e.g. by :func:`grade_learner`; None: not graded) ``checkpoints`` times along the way (evenly in
     games, or in time) and once at the end.  ``on_batch(games played, of games)`` after every batch
     (of 0 when training for a time).  An interrupt (^C) stops it between two statements: the learner
     keeps what it has learnt, and ``on_checkpoint`` has heard every checkpoint taken.
@@ -133,7 +167,7 @@ def train_self_play(
         last_kept = time.perf_counter()
 
     def checkpoint() -> None:
-        report = grade(player) if grade is not None else None
+        report = grade() if grade is not None else None
         loss = getattr(trainer, "last_loss", (math.nan, math.nan))
         point = Checkpoint(
             seconds=round(trained, 2),
@@ -197,7 +231,7 @@ class TrainingRun:
     transaction, so that they always describe the same moment.  ^C and SIGTERM wait while it is
     kept.  Hold the name first (``Keeper.writing_whole``): a second trainer is refused."""
 
-    def __init__(self, keeper: Keeper, player: Any, game: Game, spec: str) -> None:
+    def __init__(self, keeper: Keeper, player: Learner[Any, Any], game: Game[Any], spec: str) -> None:
         self.keeper, self.player, self.game, self.spec = keeper, player, game, spec
         self.result_id: int | None = None
         #: The learner's games when it was last kept (None: not kept by this run yet).
@@ -205,7 +239,7 @@ class TrainingRun:
 
     def keep(self, points: list[Checkpoint], stopped: bool = False) -> int:
         """Keep the learner as it is now, and the run; the learner's games, as kept."""
-        games = self_play_games(self.player)
+        games = int(self.player.describe()["games"])
         payload = {
             "game": self.game.name,
             "spec": self.spec,
@@ -243,7 +277,7 @@ class TrainingResult:
     seconds: float
     checkpoints: tuple[Checkpoint, ...]
     #: the trained learner itself, to play or grade from Python (not part of the dict)
-    player: Any = field(default=None, repr=False, compare=False)
+    player: Learner[Any, Any] | None = field(default=None, repr=False, compare=False)
     result_id: int | None = None
     stopped: bool = False
 
@@ -287,7 +321,7 @@ class Training:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         learner: str,
         *,
         name: str | None,
@@ -302,12 +336,14 @@ class Training:
         if name is not None:
             spec = f"{spec}:name={name}" if ":" not in spec else f"{spec},name={name}"
         self.spec, self.name, self.keeper = spec, name, keeper if name is not None else None
-        self.player: Any = make_player(game, spec, seed=seed)
-        if not isinstance(self.player, Learner) or not hasattr(self.player, "self_play"):
+        player = make_player(game, spec, seed=seed)
+        if not isinstance(player, Learner) or not isinstance(player, SelfPlaying):
             raise ValueError(
                 f"{learner!r} does not learn by self-play; train learns az and ntuple "
                 "(the others learn from games: play, curves)"
             )
+        self.player: Learner[Any, Any] = player
+        self.self_play: SelfPlaying = player  # the same learner, as train_self_play drives it
         self.label: str | None = None
         if grade:
             try:
@@ -319,11 +355,9 @@ class Training:
                 ) from None
         self.parallel = parallel
         self.resumed = False
-        self._held: Any = None
+        self._held: ExitStack | None = None
 
     def __enter__(self) -> Training:
-        from contextlib import ExitStack
-
         self._held = ExitStack()
         try:
             if self.keeper is not None:
@@ -331,7 +365,7 @@ class Training:
                 self.resumed = self.keeper.attach(self.player)
             if self.parallel is not None:
                 try:
-                    self.player.trainer.play_in_batches_of(self.parallel)
+                    self.self_play.trainer.play_in_batches_of(self.parallel)
                 except ValueError as error:
                     raise ValueError(f"--parallel: {error}") from None
         except BaseException:
@@ -380,10 +414,10 @@ class Training:
                 stopped=stopped,
             )
 
-        grader = (lambda learnt: grade_learner(self.game, self.learner, learnt)) if self.label else None
+        grader = (lambda: grade_learner(self.game, self.learner, self.player)) if self.label else None
         try:
             train_self_play(
-                self.player,
+                self.self_play,
                 grader,
                 minutes,
                 games,

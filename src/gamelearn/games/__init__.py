@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from .base import TYPE_CHECKING, Game, GameFacts, GameOption, IllegalMove
+from .base import Game, GameFacts, GameOption, IllegalMove
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .base import Game
+
+S = TypeVar("S", bound=Hashable)
+#: The state type of a record's game: a record of tic-tac-toe is a record of hashable states too.
+S_co = TypeVar("S_co", bound=Hashable, covariant=True)
 
 
 class End(StrEnum):
@@ -25,7 +29,7 @@ class End(StrEnum):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameRecord(Generic[S_co]):
     """A finished game.  ``states[k]`` is the position before ``moves[k]``; the last is the final one.
 
     A game played from an opening (a tournament's book) keeps the opening's moves, played by the
@@ -36,7 +40,7 @@ class GameRecord:
     game: str
     players: tuple[str, str]
     moves: tuple[str, ...]
-    states: tuple[Hashable, ...]
+    states: tuple[S_co, ...]
     winner: int | None
     end: End
     seed: int | None = None
@@ -48,16 +52,16 @@ class GameRecord:
         game: str,
         players: tuple[str, str],
         moves: tuple[str, ...],
-        states: tuple[Hashable, ...],
+        states: tuple[S, ...],
         winner: int | None,
         end: End,
         seed: int | None = None,
         opening: tuple[str, ...] = (),
-    ) -> GameRecord:
+    ) -> GameRecord[S]:
         """The record of these fields, as ``GameRecord(...)`` makes it, for a caller that makes
         one a game (the play layer): a frozen dataclass's ``__init__`` sets each field through
         ``object.__setattr__``, a call a field, which is a tenth of a short game's play."""
-        record = object.__new__(cls)
+        record: GameRecord[S] = object.__new__(GameRecord)
         record.__dict__.update(
             game=game, players=players, moves=moves, states=states, winner=winner, end=end, seed=seed, opening=opening
         )
@@ -68,7 +72,7 @@ class GameRecord:
         return len(self.moves)
 
     @property
-    def final(self) -> Hashable:
+    def final(self) -> S_co:
         return self.states[-1]
 
     def _repr_html_(self) -> str:
@@ -82,7 +86,7 @@ class GameRecord:
         summary = f"{game.spec}, {sides}: {result} ({self.end.value}, {self.plies} plies)"
         return record_html(game, self.moves, self.states, summary, self.opening)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The record as JSON can write it: everything but the states, which the moves replay."""
         return {
             "game": self.game,
@@ -96,7 +100,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_dict(cls, game: Game[Any], row: Mapping[str, Any], start: Hashable | None = None) -> GameRecord:
+    def from_dict(cls, game: Game[S], row: Mapping[str, Any], start: S | None = None) -> GameRecord[S]:
         """The record ``row`` describes (what :meth:`to_dict` writes, or a row of the store's
         records, which has no opening), its states replayed by ``game``'s rules: from ``start``
         if given, else from the initial position after the row's opening.  ``row["game"]``
@@ -113,13 +117,13 @@ class GameRecord:
                 state = game.play(state, move)
         else:
             state = start
-        states: list[Hashable] = [state]
+        states: list[S] = [state]
         for move in moves:
             state = game.play(state, move)
             states.append(state)
         winner = row.get("winner")
         seed = row.get("seed")
-        return cls(
+        return GameRecord(
             game=str(row.get("game") or game.spec),
             players=(players[0], players[1]),
             moves=moves,

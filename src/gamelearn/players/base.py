@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable
-    from typing import Any
-
     from ..games import Game
     from ..games.record import GameRecord
+
+#: The state type of the game a player plays (``Player[TicTacToeState]``).
+S = TypeVar("S", bound=Hashable)
+
+#: The value of a player spec's option, as its parser gives it: a whole number (``depth=2``), a
+#: fraction (``epsilon=0.1``), a switch (``train=off``), a name (``eval=better``), or None for
+#: an option left to the game's default.
+OptionValue = str | int | float | bool | None
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -20,8 +26,8 @@ def seat_seed(seed: int, seat: int) -> int:
     return seed + seat
 
 
-class Player:
-    """A player of one game.
+class Player(Generic[S]):
+    """A player of one game, whose states are ``S``.
 
     ``choose(state)`` returns a legal move in the game's notation, or ``None`` to resign (the
     matchbox learners resign when a box is empty).  ``learn(record, side)`` is called once after
@@ -34,10 +40,10 @@ class Player:
     #: True for players whose moves come from a person (the interfaces ask them).
     is_human: bool = False
 
-    def __init__(self, game: Game[Any], seed: int | None = None, **options: Any) -> None:
+    def __init__(self, game: Game[S], seed: int | None = None, **options: OptionValue) -> None:
         self.game = game
         self.seed = seed
-        self.options = options
+        self.options: dict[str, OptionValue] = options
         self.rng = random.Random(seed)
 
     def reseed(self, seed: int | None) -> None:
@@ -45,24 +51,27 @@ class Player:
         self.seed = seed
         self.rng.seed(seed)
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         raise NotImplementedError
 
-    def moves_to_choose_from(self, state: Hashable) -> list[str]:
+    def moves_to_choose_from(self, state: S) -> list[str]:
         """The legal moves; a ValueError (not an IndexError from an empty choice) when there are none."""
         moves = self.game.legal_moves(state)
         if not moves:
             raise ValueError(f"the game is over: {type(self).__name__} has no move to choose")
         return moves
 
-    def learn(self, record: GameRecord, side: int | None = None) -> None:
+    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
         """Update from a finished game; ``side`` is the player index this player had in it."""
         return None
 
+    @property
     def spec(self) -> str:
+        """The spec that makes this player again: its kind and the options it was made with
+        (``minimax:depth=2,eval=better``), as :attr:`gamelearn.Game.spec` names a game."""
         if not self.options:
             return self.kind
         return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.spec()} for {self.game.name}>"
+        return f"<{type(self).__name__} {self.spec} for {self.game.name}>"

@@ -25,18 +25,91 @@ The contract, which every learner keeps and ``tests/test_knowledge.py`` checks f
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Hashable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Generic, NotRequired, TypedDict, TypeVar, cast
 
-from .base import Player
+from .base import Player, S
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
 
-#: A learner's knowledge: a value JSON can write.
-Knowledge = Any
+
+# The shape of each format's knowledge: what ``knowledge()`` returns, and ``load`` takes once
+# checked.  Every one is a value JSON writes and reads back equal.
+
+
+class BoxesKnowledge(TypedDict):
+    """Matchboxes and their beads (Michie 1961; Gardner 1962's HER and HIM), under a header."""
+
+    format: str  # "gamelearn-matchboxes"
+    version: int
+    kind: str  # "her", "him", "menace"
+    game: str
+    games: int  # the games learnt from
+    #: How new boxes are filled and beads paid out (MENACE's beads by stage and its rewards; HER
+    #: and HIM have none).
+    settings: dict[str, int | list[int]]
+    #: Each box by its canonical board: HER's and HIM's beads as a list of moves, MENACE's as a
+    #: count per move.
+    boxes: dict[str, list[str]] | dict[str, dict[str, int]]
+
+
+class TDTableKnowledge(TypedDict):
+    """A TD(0) learner's table of position values in 0..1 (Sutton & Barto)."""
+
+    format: str  # "gamelearn-td"
+    game: str
+    symmetry: bool  # one entry for a position and its symmetric images
+    games_learnt: int
+    values: dict[str, float]
+
+
+#: A thesis memory record: [the 25-digit board, the games won from it by '1' (X), by '2' (O)],
+#: a list so that JSON reads it back equal.
+MemoryRecord = list[str | int]
+#: A thesis memory (Despotovic 1999): its records in file order.
+ThesisMemoryKnowledge = list[MemoryRecord]
+
+
+class NtupleKnowledge(TypedDict):
+    """An n-tuple network's look-up tables (Thill et al.), as base64 text, and its counters."""
+
+    format: str  # "gamelearn-ntuple"
+    version: int
+    game: str
+    layout: str  # the n-tuples, by name
+    seed: int
+    games: int
+    positions: int
+    steps: int
+    batches: int
+    weights: str
+    coherence: NotRequired[str]  # temporal coherence learning's two tables, when it is on
+
+
+class NetworkKnowledge(TypedDict):
+    """The az learner's policy-value network: its shape, its training settings, its counters
+    and its weights as base64 text."""
+
+    format: str  # "gamelearn-az"
+    version: int
+    game: str
+    seed: int
+    network: dict[str, str | int]
+    settings: dict[str, int | float]
+    steps: int
+    batches: int
+    games: int
+    positions: int
+    arrays: str
+
+
+#: A learner's knowledge, in one of the formats.
+Knowledge = BoxesKnowledge | TDTableKnowledge | ThesisMemoryKnowledge | NtupleKnowledge | NetworkKnowledge
+#: The knowledge of one learner class.
+K = TypeVar("K", bound=Knowledge)
 
 
 class KnowledgeFormat(StrEnum):
@@ -61,10 +134,10 @@ class Change:
     where: str
     removed: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
-    before: Any = None
-    after: Any = None
+    before: object = None
+    after: object = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "where": self.where,
             "removed": list(self.removed),
@@ -85,21 +158,22 @@ class Lesson:
     def __bool__(self) -> bool:
         return bool(self.changes)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "text": self.text, "changes": [change.to_dict() for change in self.changes]}
 
 
 @dataclass(frozen=True)
-class Kept:
+class Kept(Generic[S, K]):
     """What one learner learned from one game (or a batch of games), as the keeper applied it."""
 
     side: int | None
-    learner: Learner
+    learner: Learner[S, K]
     lesson: Lesson
 
 
-class Learner(Player):
-    """A player whose knowledge is a value (see the module docstring for the contract)."""
+class Learner(Player[S], Generic[S, K]):
+    """A player of a game whose states are ``S``, whose knowledge is a value ``K`` (see the module
+    docstring for the contract)."""
 
     #: The shape of the knowledge, chosen once by each learner class; the play layer keeps each
     #: format its own way (the thesis memory's records in order, the others as one JSON value).
@@ -110,7 +184,7 @@ class Learner(Player):
     #: False for a learner made with train=off: it learns nothing and the keeper writes nothing.
     trains: bool = True
 
-    def sides_to_learn(self, record: GameRecord, side: int | None) -> tuple[tuple[int, ...], bool]:
+    def sides_to_learn(self, record: GameRecord[S], side: int | None) -> tuple[tuple[int, ...], bool]:
         """The sides of ``record`` still to learn (``side``, or both for None), and whether the
         record is one this learner has not seen before.  Each side of a game is learnt once,
         whatever the calls: a learner seated on both sides is told ``learn(record, 0)`` and then
@@ -136,15 +210,22 @@ class Learner(Player):
         self.name = name or None
 
     @abstractmethod
-    def knowledge(self) -> Knowledge:
+    def knowledge(self) -> K:
         """What the learner knows, as a fresh value JSON can write."""
 
     @abstractmethod
-    def load(self, knowledge: Knowledge) -> None:
-        """Replace what the learner knows with ``knowledge``, checked whole first (ValueError)."""
+    def load(self, knowledge: object) -> None:
+        """Replace what the learner knows with ``knowledge`` (a value read from the store or a
+        file), checked whole first: ValueError naming what is wrong, and nothing changed."""
+
+    def load_checked(self, knowledge: object) -> K:
+        """:meth:`load` ``knowledge``, and give it back as this learner's knowledge: a value
+        ``load`` took is one (it refuses any other with a ValueError)."""
+        self.load(knowledge)
+        return cast(K, knowledge)
 
     @abstractmethod
-    def learn(self, record: GameRecord, side: int | None = None) -> None:
+    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
         """Learn from a finished game, in memory only; nothing when frozen."""
 
     @abstractmethod
@@ -152,15 +233,15 @@ class Learner(Player):
         """Counts for people: boxes, beads, records, entries, games."""
 
     @abstractmethod
-    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+    def lesson(self, before: K, after: K) -> Lesson:
         """The difference between two knowledge values of this learner."""
 
-    def view(self, focus: list[str] | None = None) -> dict[str, Any]:
+    def view(self, focus: list[str] | None = None) -> Mapping[str, object]:
         """What the learner knows, as data for a page: its counts, and for a matchbox learner its
         boxes (``focus``: the boxes to show first)."""
         return {"kind": self.kind, **self.describe()}
 
-    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
         """What the learner looked at to choose ``move`` in ``state`` (a box, a recall), for people."""
         return None
 

@@ -27,12 +27,13 @@ games it learned from and every box with its beads, checked box by box when load
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..games import Game
 from ..games.hexapawn import pawn_moves
-from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
+from .base import OptionValue, S
+from .knowledge import BoxesKnowledge, Change, KnowledgeFormat, Learner, Lesson
 from .matchbox_beads import (
     MENACE_BEADS,
     MENACE_REWARDS,
@@ -53,14 +54,14 @@ from .matchbox_checks import (
     check_menace_settings,
 )
 from .matchbox_tables import position_colours, position_table
-from .matchbox_views import box_beads, boxes_view
+from .matchbox_views import BoxesView, box_beads, boxes_view
 from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
 
 
-class MatchboxPlayer(Learner):
+class MatchboxPlayer(Learner[S, BoxesKnowledge]):
     """What HER, HIM and MENACE share: boxes named by canonical boards, their knowledge as a value."""
 
     knowledge_format = KnowledgeFormat.BOXES
@@ -70,11 +71,11 @@ class MatchboxPlayer(Learner):
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[S],
         seed: int | None = None,
         name: str = "",
         train: bool = True,
-        **options: Any,
+        **options: OptionValue,
     ) -> None:
         if game.name != self.game_name:
             raise ValueError(f"{self.kind} plays {self.game_name}, not {game.name}")
@@ -92,7 +93,7 @@ class MatchboxPlayer(Learner):
     def keep_kind(self) -> str:
         return self.kind
 
-    def knowledge(self) -> dict[str, Any]:
+    def knowledge(self) -> BoxesKnowledge:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -103,7 +104,7 @@ class MatchboxPlayer(Learner):
             "boxes": self.boxes_json(),
         }
 
-    def load(self, knowledge: Knowledge) -> None:
+    def load(self, knowledge: object) -> None:
         self.load_payload(knowledge, where="")
 
     def load_payload(self, payload: Any, where: str) -> None:
@@ -121,11 +122,11 @@ class MatchboxPlayer(Learner):
     def describe(self) -> dict[str, int]:  # read on every web answer: no copy of the boxes
         return {"boxes": len(self.boxes), "beads": bead_total(self.boxes), "games": self.games_played}
 
-    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+    def lesson(self, before: BoxesKnowledge, after: BoxesKnowledge) -> Lesson:
         """Beads taken out of and put into each box.  A box the learner opened since ``before``
         is compared with a new box of that position (its beads were not learned, only found)."""
-        old_boxes = before.get("boxes", {}) if isinstance(before, dict) else {}
-        new_boxes = after.get("boxes", {}) if isinstance(after, dict) else {}
+        old_boxes: Mapping[str, object] = before.get("boxes", {})
+        new_boxes: Mapping[str, object] = after.get("boxes", {})
         changes = []
         opened = 0
         for board in sorted(set(old_boxes) | set(new_boxes)):
@@ -154,11 +155,11 @@ class MatchboxPlayer(Learner):
         """The box for ``board`` as (bead, count) pairs (:func:`.matchbox_views.box_beads`)."""
         return box_beads(self, board)
 
-    def view(self, focus: list[str] | None = None) -> dict[str, Any]:
+    def view(self, focus: list[str] | None = None) -> BoxesView:
         """Its boxes with their beads, as an interface shows them (:func:`.matchbox_views.boxes_view`)."""
         return boxes_view(self, focus)
 
-    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
         """The box the learner opened for ``state`` and the bead its ``move`` came from."""
         position, box, symmetry = self.box_position(state)
         if len(self.table.moves[position]) == 1 and self.kind == "menace":
@@ -184,7 +185,7 @@ class MatchboxPlayer(Learner):
 
     # the box of a position ---------------------------------------------------------------------
 
-    def box_position(self, state: Hashable) -> tuple[int, int, int]:
+    def box_position(self, state: S) -> tuple[int, int, int]:
         """(index of the position, index of its canonical image = the box, symmetry taking it there)."""
         position = self.table.index.get(state)
         if position is None:
@@ -195,7 +196,7 @@ class MatchboxPlayer(Learner):
             self.moves_to_choose_from(state)
         return position, self.table.canonical[position], self.table.symmetry[position]
 
-    def learn(self, record: GameRecord, side: int | None = None) -> None:
+    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
         """Update the boxes from a finished game, in memory; ``side`` None means it played both
         sides.  Every box the game opened is kept (as Gardner's HER has a box for every position it
         meets), so the knowledge after a game is the same whether or not it was
@@ -219,7 +220,7 @@ class MatchboxPlayer(Learner):
     min_choices = 1
     boxes: dict[str, Any]
 
-    def open_boxes(self, drawn: list[tuple[Hashable, str]]) -> None:
+    def open_boxes(self, drawn: list[tuple[S, str]]) -> None:
         """Make sure a box stands for every position of ``drawn`` that has one."""
         for state, _ in drawn:
             position, box, _ = self.box_position(state)
@@ -257,7 +258,7 @@ class MatchboxPlayer(Learner):
                 for position in set(table.index.values())
                 if not table.over[position]
                 and len(table.moves[position]) >= self.min_choices
-                and self.game.to_move(table.states[position]) == side
+                and table.to_move[position] == side
             }
         )
 
@@ -278,14 +279,14 @@ class MatchboxPlayer(Learner):
     def install_boxes(self, checked: Any) -> None:
         raise NotImplementedError
 
-    def reinforce(self, drawn: list[tuple[Hashable, str]], outcome: int) -> None:
+    def reinforce(self, drawn: list[tuple[S, str]], outcome: int) -> None:
         raise NotImplementedError
 
 
 # HER and HIM ------------------------------------------------------------------------------------
 
 
-class HerPlayer(MatchboxPlayer):
+class HerPlayer(MatchboxPlayer[S]):
     """Gardner's HER (1962): punishment only.  It plays either side; ``boxes`` maps the canonical
     board of each position it has met to its beads, moves in the game's notation (``"03"``), in
     the classroom module's order (square by square: straight, left, right)."""
@@ -295,9 +296,11 @@ class HerPlayer(MatchboxPlayer):
     #: HIM's reward: a second copy of every bead drawn goes back after a win.
     rewards_wins = False
 
-    def __init__(self, game: Game[Any], seed: int | None = None, name: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self, game: Game[S], seed: int | None = None, name: str = "", train: bool = True, **kwargs: OptionValue
+    ) -> None:
         self.boxes: dict[str, list[str]] = {}
-        super().__init__(game, seed, name=name, **kwargs)
+        super().__init__(game, seed, name=name, train=train, **kwargs)
 
     def new_box(self, position: int) -> list[str]:
         """A bead for every legal move, in the classroom module's ``moves`` order."""
@@ -305,7 +308,7 @@ class HerPlayer(MatchboxPlayer):
         side = self.game.symbols[self.table.to_move[position]]
         return [f"{a}{b}" for a, b in pawn_moves(board, side)]
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         _, box, k = self.box_position(state)
         board = self.table.boards[box]
         beads = self.box_to_draw_from(board, box)
@@ -314,7 +317,7 @@ class HerPlayer(MatchboxPlayer):
         bead = self.rng.choice(beads)
         return self.game.transform_move(bead, self.table.inverse_symmetry[k])
 
-    def bead_in_box(self, state: Hashable, move: str) -> tuple[list[str], str]:
+    def bead_in_box(self, state: S, move: str) -> tuple[list[str], str]:
         """The box (created if new) that ``move`` in ``state`` was drawn from, and the bead."""
         _, box, k = self.box_position(state)
         board = self.table.boards[box]
@@ -322,7 +325,7 @@ class HerPlayer(MatchboxPlayer):
             self.boxes[board] = self.new_box(box)
         return self.boxes[board], self.game.transform_move(move, k)
 
-    def reinforce(self, drawn: list[tuple[Hashable, str]], outcome: int) -> None:
+    def reinforce(self, drawn: list[tuple[S, str]], outcome: int) -> None:
         if outcome < 0 and drawn:
             beads, bead = self.bead_in_box(*drawn[-1])
             if bead in beads:
@@ -347,7 +350,7 @@ class HerPlayer(MatchboxPlayer):
         self.boxes = checked
 
 
-class HimPlayer(HerPlayer):
+class HimPlayer(HerPlayer[S]):
     """HER with Gardner's reward: a win puts a second copy of every bead it drew back in its box."""
 
     kind = "him"
@@ -357,7 +360,7 @@ class HimPlayer(HerPlayer):
 # MENACE -----------------------------------------------------------------------------------------
 
 
-class MenacePlayer(MatchboxPlayer):
+class MenacePlayer(MatchboxPlayer[S]):
     """Michie's MENACE.  ``boxes`` maps each canonical board to its colours: the least move of each
     class of moves that the position's own symmetries map onto each other, and the bead count."""
 
@@ -367,25 +370,26 @@ class MenacePlayer(MatchboxPlayer):
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[S],
         seed: int | None = None,
         name: str = "",
         beads: tuple[int, ...] | str = MENACE_BEADS,
         win: int = MENACE_REWARDS[0],
         draw: int = MENACE_REWARDS[1],
         loss: int = MENACE_REWARDS[2],
-        **kwargs: Any,
+        train: bool = True,
+        **kwargs: OptionValue,
     ) -> None:
         self.beads_by_stage = parse_beads(beads) if isinstance(beads, str) else tuple(beads)
         self.rewards = (win, draw, loss)
         self.boxes: dict[str, dict[str, int]] = {}
-        options: dict[str, Any] = {}
+        options: dict[str, OptionValue] = {}
         if self.beads_by_stage != MENACE_BEADS:
             options["beads"] = "-".join(map(str, self.beads_by_stage))
         for key, value, default in zip(("win", "draw", "loss"), self.rewards, MENACE_REWARDS, strict=True):
             if value != default:
                 options[key] = value
-        super().__init__(game, seed, name=name, **options, **kwargs)
+        super().__init__(game, seed, name=name, train=train, **options, **kwargs)
 
     def colours(self, box: int) -> tuple[tuple[str, ...], Mapping[str, str]]:
         """The colours of a box (sorted) and each legal move's colour (the game's, cached once)."""
@@ -403,7 +407,7 @@ class MenacePlayer(MatchboxPlayer):
         count = self.stage_beads(box)
         return {colour: count for colour in self.colours(box)[0]}
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         position, box, k = self.box_position(state)
         moves = self.table.moves[position]
         if len(moves) == 1:
@@ -414,7 +418,7 @@ class MenacePlayer(MatchboxPlayer):
             return None  # an empty box resigns
         return self.game.transform_move(colour, self.table.inverse_symmetry[k])
 
-    def reinforce(self, drawn: list[tuple[Hashable, str]], outcome: int) -> None:
+    def reinforce(self, drawn: list[tuple[S, str]], outcome: int) -> None:
         delta = self.rewards[0] if outcome > 0 else self.rewards[1] if outcome == 0 else self.rewards[2]
         for state, move in drawn:
             position, box, k = self.box_position(state)

@@ -23,7 +23,7 @@ from ..games import get_game
 from ..games.hexapawn import pawn_moves
 from ..solve import solve
 from .base import seat_seed
-from .matchbox import MENACE_BEADS, MENACE_REWARDS
+from .matchbox_beads import MENACE_BEADS, MENACE_REWARDS
 from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer
 
 OPPONENTS = ("random", "sharp", "perfect")

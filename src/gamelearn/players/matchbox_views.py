@@ -4,7 +4,7 @@ picture of HER's boxes)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .matchbox_beads import bead_counts
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .matchbox import MatchboxPlayer
 
 
-def box_beads(player: MatchboxPlayer, board: str) -> list[tuple[str, int]]:
+def box_beads(player: MatchboxPlayer[Any], board: str) -> list[tuple[str, int]]:
     """The box for ``board`` as (bead, count) pairs in the box's own order, every bead it ever
     held included: a count of 0 is the empty ring a lost bead leaves (Gardner's picture)."""
     beads = player.boxes.get(board)  # read, never changed: no copy of every box
@@ -22,7 +22,25 @@ def box_beads(player: MatchboxPlayer, board: str) -> list[tuple[str, int]]:
     return [(bead, counts.get(bead, 0)) for bead in order]
 
 
-def boxes_view(player: MatchboxPlayer, focus: list[str] | None = None) -> dict[str, Any]:
+class BoxView(TypedDict):
+    """One box as a page shows it: its board, its beads as [bead, count] pairs, their total."""
+
+    board: str
+    beads: list[list[str | int]]
+    count: int
+
+
+class BoxesView(TypedDict):
+    """A matchbox learner as a page shows it: its counts and the boxes shown."""
+
+    kind: str
+    boxes_total: int
+    beads_total: int
+    games: int
+    boxes: list[BoxView]
+
+
+def boxes_view(player: MatchboxPlayer[Any], focus: list[str] | None = None) -> BoxesView:
     """Every box for hexapawn (19 at most fit a page, as in Gardner's picture); MENACE's boxes
     of ``focus`` (it has up to 304).  Each box lists its beads with their counts, every bead it
     ever held included (0: the empty ring a lost bead leaves)."""

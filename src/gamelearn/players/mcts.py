@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Hashable
-from typing import Any
+from typing import Any, Generic
 
 from ..games import Game
-from .base import Player
+from .base import Player, S
 from .registry import Option, PlayerKind, parse_int, register
 
 #: A random playout of a game that can cycle (Teeko) stops here and counts as a draw.
@@ -40,16 +39,16 @@ def parse_positive_float(text: str) -> float:
     return value
 
 
-class Node:
+class Node(Generic[S]):
     """A position in the search tree.  ``wins`` counts results for the side that moved into it."""
 
     __slots__ = ("state", "parent", "move", "children", "untried", "visits", "wins", "mover")
 
-    def __init__(self, game: Game[Any], state: Hashable, parent: Node | None, move: str | None) -> None:
+    def __init__(self, game: Game[S], state: S, parent: Node[S] | None, move: str | None) -> None:
         self.state = state
         self.parent = parent
         self.move = move
-        self.children: list[Node] = []
+        self.children: list[Node[S]] = []
         self.untried: list[str] = list(game.legal_moves(state))
         self.visits = 0
         self.wins = 0.0
@@ -58,7 +57,7 @@ class Node:
         self.mover = game.to_move(parent.state) if parent is not None else 1 - game.to_move(state)
 
 
-class MCTSPlayer(Player):
+class MCTSPlayer(Player[S]):
     """UCT with random playouts; ``playouts`` tree walks per move, exploration constant ``c``."""
 
     kind = "mcts"
@@ -68,7 +67,7 @@ class MCTSPlayer(Player):
         self.playouts = playouts
         self.exploration = c
 
-    def select_child(self, node: Node) -> Node:
+    def select_child(self, node: Node[S]) -> Node[S]:
         log_parent = math.log(node.visits)
         best = node.children[0]
         best_value = -math.inf
@@ -78,7 +77,7 @@ class MCTSPlayer(Player):
                 best, best_value = child, value
         return best
 
-    def rollout(self, state: Hashable) -> int | None:
+    def rollout(self, state: S) -> int | None:
         """The winner of a game finished with uniformly random moves (None: a draw or the ply cap)."""
         game = self.game
         plies = 0
@@ -89,7 +88,7 @@ class MCTSPlayer(Player):
             plies += 1
         return game.winner(state)
 
-    def search(self, state: Hashable) -> Node:
+    def search(self, state: S) -> Node[S]:
         """The root of a tree grown by ``playouts`` UCT walks from ``state``."""
         game = self.game
         root = Node(game, state, None, None)
@@ -103,7 +102,7 @@ class MCTSPlayer(Player):
                 node.children.append(child)
                 node = child
             winner = self.rollout(node.state)  # simulation
-            walker: Node | None = node
+            walker: Node[S] | None = node
             while walker is not None:  # backpropagation
                 walker.visits += 1
                 if winner is None:
@@ -113,7 +112,7 @@ class MCTSPlayer(Player):
                 walker = walker.parent
         return root
 
-    def root_statistics(self, state: Hashable) -> list[tuple[str, int, float]]:
+    def root_statistics(self, state: S) -> list[tuple[str, int, float]]:
         """(move, visits, wins) of each root move the search expanded: by :meth:`search`, or by
         the compiled backend in a small game once it pays (:func:`compiled_search_pays`); the
         same figures either way."""
@@ -126,11 +125,11 @@ class MCTSPlayer(Player):
         root = self.search(state)
         return [(child.move, child.visits, child.wins) for child in root.children if child.move is not None]
 
-    def move_values(self, state: Hashable) -> dict[str, tuple[int, float]]:
+    def move_values(self, state: S) -> dict[str, tuple[int, float]]:
         """Each root move's (visits, mean result for the side to move), after a search."""
         return {move: (visits, wins / visits) for move, visits, wins in self.root_statistics(state)}
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         moves = self.moves_to_choose_from(state)
         if len(moves) == 1:
             return moves[0]

@@ -26,14 +26,14 @@ the same weights and the same point of the schedules.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import ntuple_kernels as kernels
-from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
+from .base import OptionValue, S
+from .knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
 from .ntuple_layout import (
     GAME_IDS,
     KNOWN_LAYOUTS,
@@ -50,6 +50,7 @@ from .ntuple_weights import decode_weights, encode_weights
 from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
+    from ..games.base import Game
     from ..games.record import GameRecord
 
 FORMAT = "gamelearn-ntuple"
@@ -200,7 +201,7 @@ class Trainer:
         return kernels.values_of(self.weights, a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
 
 
-class NtuplePlayer(Learner):
+class NtuplePlayer(Learner[S, NtupleKnowledge]):
     """See the module docstring; options ``name``, ``search``, ``train``, ``alpha``, ``epsilon``,
     ``trace``."""
 
@@ -210,7 +211,7 @@ class NtuplePlayer(Learner):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[S],
         seed: int | None = None,
         name: str | None = None,
         search: int = 1,
@@ -225,7 +226,7 @@ class NtuplePlayer(Learner):
             raise ValueError(f"ntuple plays {', '.join(LAYOUTS)}, not {game.name}")
         if game.name == "teeko" and game.spec != "teeko":
             raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
-        options: dict[str, Any] = {}
+        options: dict[str, OptionValue] = {}
         if name:
             options["name"] = name
         if search != 1:
@@ -261,10 +262,10 @@ class NtuplePlayer(Learner):
     def keep_name(self) -> str | None:
         return f"{self.game.name}/{self.name}" if self.name else None
 
-    def _children(self, state: Hashable) -> list[tuple[str, Hashable]]:
+    def _children(self, state: S) -> list[tuple[str, S]]:
         return list(self.game.successors(state))
 
-    def _leaf_values(self, mover: int, children: list[tuple[str, Hashable]]) -> list[float]:
+    def _leaf_values(self, mover: int, children: list[tuple[str, S]]) -> list[float]:
         """The value of each child for ``mover``, who moved into it: a result, or the network's."""
         game = self.game
         values: list[float] = [0.0] * len(children)
@@ -281,7 +282,7 @@ class NtuplePlayer(Learner):
             values[i] = float(value)
         return values
 
-    def _searched(self, mover: int, child: Hashable, depth: int) -> float:
+    def _searched(self, mover: int, child: S, depth: int) -> float:
         """The value for ``mover`` of ``child`` it moved into, ``depth`` plies deep (1: the network)."""
         game = self.game
         if depth <= 1 or game.is_over(child):
@@ -294,7 +295,7 @@ class NtuplePlayer(Learner):
             best = max(self._searched(other, after, depth - 1) for _, after in replies)
         return 1.0 - best if other != mover else best
 
-    def move_values(self, state: Hashable) -> dict[str, float]:
+    def move_values(self, state: S) -> dict[str, float]:
         """Each legal move's value for the side to move, ``search`` plies deep."""
         mover = self.game.to_move(state)
         children = self._children(state)
@@ -304,7 +305,7 @@ class NtuplePlayer(Learner):
             values = [self._searched(mover, child, self.search) for _, child in children]
         return {move: value for (move, _), value in zip(children, values, strict=True)}
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         moves = self.moves_to_choose_from(state)
         if self.trains and self.rng.random() < self.trainer.epsilon_now():
             return self.rng.choice(moves)
@@ -312,12 +313,12 @@ class NtuplePlayer(Learner):
         best = max(scored.values())
         return self.rng.choice([move for move in moves if scored[move] == best])
 
-    def choose_many(self, states: list[Hashable]) -> list[str]:
+    def choose_many(self, states: list[S]) -> list[str]:
         """The moves a frozen copy chooses in each of ``states`` (greedy: one batched evaluation)."""
         if self.search > 1:
             return [self._greedy(state) for state in states]
         game = self.game
-        everything: list[tuple[int, list[tuple[str, Hashable]]]] = []
+        everything: list[tuple[int, list[tuple[str, S]]]] = []
         afters: list[tuple[int, int, int]] = []
         for state in states:
             mover = game.to_move(state)
@@ -338,12 +339,12 @@ class NtuplePlayer(Learner):
             chosen.append(self.rng.choice([move for value, move in scored if value == best]))
         return chosen
 
-    def _greedy(self, state: Hashable) -> str:
+    def _greedy(self, state: S) -> str:
         scored = self.move_values(state)
         best = max(scored.values())
         return self.rng.choice([move for move in sorted(scored) if scored[move] == best])
 
-    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
         if self.game.is_over(state):
             return None
         scored = self.move_values(state)
@@ -356,7 +357,7 @@ class NtuplePlayer(Learner):
         """Train by ``batches`` batches of self-play games (in memory); the positions played."""
         return sum(self.trainer.train_batch() for _ in range(batches))
 
-    def learn(self, record: GameRecord, side: int | None = None) -> None:
+    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
         if not self.trains or record.game != self.game.spec:
             return
         sides, _ = self.sides_to_learn(record, side)
@@ -378,20 +379,25 @@ class NtuplePlayer(Learner):
 
     # Knowledge -----------------------------------------------------------------------------------
 
-    def knowledge(self) -> Knowledge:
+    def knowledge(self) -> NtupleKnowledge:
         trainer = self.trainer
-        return {
+        knowledge: NtupleKnowledge = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game.name,
             "layout": trainer.layout.name,
             "seed": trainer.seed,
-            **{counter: int(getattr(trainer, counter)) for counter in COUNTERS},
+            "games": int(trainer.games),
+            "positions": int(trainer.positions),
+            "steps": int(trainer.steps),
+            "batches": int(trainer.batches),
             "weights": encode_weights(trainer.weights),
-            **({"coherence": encode_weights(trainer.coherence.ravel())} if trainer.settings.coherence > 0 else {}),
         }
+        if trainer.settings.coherence > 0:
+            knowledge["coherence"] = encode_weights(trainer.coherence.ravel())
+        return knowledge
 
-    def load(self, knowledge: Knowledge) -> None:
+    def load(self, knowledge: object) -> None:
         if not isinstance(knowledge, dict):
             raise ValueError(f"ntuple knowledge is a dict, not {type(knowledge).__name__}")
         if knowledge.get("format") != FORMAT or knowledge.get("version") != VERSION:
@@ -436,7 +442,7 @@ class NtuplePlayer(Learner):
             "nonzero": int(np.count_nonzero(t.weights)),
         }
 
-    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+    def lesson(self, before: NtupleKnowledge, after: NtupleKnowledge) -> Lesson:
         if before == after:
             return Lesson(self.kind)
         count = KNOWN_LAYOUTS[after["layout"]].weight_count

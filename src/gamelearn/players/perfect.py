@@ -7,16 +7,15 @@ ValueError that says how to build it (``gamelearn solve teeko``).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 from ..games import Game
 from ..solve import Solution, solve
-from .base import Player
+from .base import Player, S
 from .registry import PlayerKind, register
 
 
-class PerfectPlayer(Player):
+class PerfectPlayer(Player[S]):
     kind = "perfect"
 
     def __init__(self, game: Game[Any], seed: int | None = None, solution: Solution | None = None) -> None:
@@ -25,7 +24,7 @@ class PerfectPlayer(Player):
         # is made, not in the middle of a game.
         self.solution = solution if solution is not None else solve(game)
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         self.moves_to_choose_from(state)  # a finished game is an error, not a resignation
         best = self.solution.best_moves(state)
         return self.rng.choice(best)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..games import Game
-    from .base import Player
+    from .base import Player, S
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class PlayerKind:
     """A kind of player as make_player knows it: its name, how to make one, and its options."""
 
     name: str
-    factory: Callable[..., Player]
+    factory: Callable[..., Player[Any]]
     summary: str
     games: frozenset[str] | None = None  # None: every game
     options: tuple[Option, ...] = ()
@@ -244,7 +244,7 @@ def graded_spec(game: Game[Any], spec: str) -> str:
     return with_options(game, spec, train="off", **dict(kind.greedy))
 
 
-def make_player(game: Game[Any], spec: str, seed: int | None = None) -> Player:
+def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     """A player for ``game`` from a spec: ``NAME`` or ``NAME:opt=value,opt=value``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError("a player spec is a name such as 'random' or 'minimax:depth=2'")

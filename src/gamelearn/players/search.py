@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .base import Player
+from .base import Player, S
 from .evaluation import default_evaluation, evaluation
 from .registry import Option, PlayerKind, parse_int, register
 
@@ -30,7 +30,7 @@ def terminal_score(game: Game[Any], state: Hashable, player: int, ply: int) -> f
     return WIN_SCORE - ply if winner == player else -(WIN_SCORE - ply)
 
 
-class MinimaxPlayer(Player):
+class MinimaxPlayer(Player[S]):
     """Plays a move of best minimax value to ``depth`` plies; ties are broken at random (seeded)."""
 
     kind = "minimax"
@@ -44,7 +44,7 @@ class MinimaxPlayer(Player):
         self.evaluate = evaluation(game, eval_name)
         self.nodes = 0
 
-    def value(self, state: Hashable, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
+    def value(self, state: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
         """Negamax value of ``state`` for ``player``, the side to move there."""
         self.nodes += 1
         done = terminal_score(self.game, state, player, ply)
@@ -66,7 +66,7 @@ class MinimaxPlayer(Player):
                     break
         return best
 
-    def child_score(self, child: Hashable, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
+    def child_score(self, child: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
         """The value for ``player`` of the position its move led to: negated when the other side
         moves there, as is; when ``player`` moves again (a drop round of Scarne's Alternate Game,
         where the chooser can choose twice in a row)."""
@@ -75,7 +75,7 @@ class MinimaxPlayer(Player):
             return self.value(child, player, depth, ply, alpha, beta)
         return -self.value(child, after, depth, ply, -beta, -alpha)
 
-    def scores(self, state: Hashable) -> dict[str, float]:
+    def scores(self, state: S) -> dict[str, float]:
         """Each legal move's value for the side to move (exact, with a full window)."""
         player = self.game.to_move(state)
         return {
@@ -83,7 +83,7 @@ class MinimaxPlayer(Player):
             for move in self.game.legal_moves(state)
         }
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         """A move of best value, drawn at random among the equal best.
 
         Each root move is searched with the window (just below the best so far, +inf): a worse
@@ -104,7 +104,7 @@ class MinimaxPlayer(Player):
         return self.rng.choice(ties)
 
 
-class AlphaBetaPlayer(MinimaxPlayer):
+class AlphaBetaPlayer(MinimaxPlayer[S]):
     """Minimax with alpha-beta pruning: the same values, fewer nodes."""
 
     kind = "alphabeta"
@@ -137,7 +137,7 @@ def can_force_win(game: Game[Any], state: Hashable, plies: int | None) -> bool:
 SHARP_TEEKO_DEPTH = 8
 
 
-class SharpPlayer(Player):
+class SharpPlayer(Player[S]):
     """The classroom page's Sharp: whenever it can see a way to win however the other answers, it plays it;
     otherwise any move.  It looks ``depth`` plies ahead (default: to the end in hexapawn and
     tic-tac-toe, 3 plies in Teeko, whose tree has no end)."""
@@ -148,7 +148,7 @@ class SharpPlayer(Player):
         super().__init__(game, seed, depth=depth)
         self.horizon = depth if depth > 0 else (3 if game.facts.can_cycle else None)
 
-    def winning_moves(self, state: Hashable) -> list[str]:
+    def winning_moves(self, state: S) -> list[str]:
         player = self.game.to_move(state)
         wins = []
         for move in self.game.legal_moves(state):
@@ -169,7 +169,7 @@ class SharpPlayer(Player):
                 wins.append(move)
         return wins
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         moves = self.moves_to_choose_from(state)
         wins = self.winning_moves(state)
         return self.rng.choice(wins or moves)

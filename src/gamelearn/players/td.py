@@ -23,11 +23,11 @@ move, then one ``choice`` among the explored or the tied moves), so a seed repla
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..games import Game
-from .knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
+from .base import OptionValue, S
+from .knowledge import Change, KnowledgeFormat, Learner, Lesson, TDTableKnowledge
 from .registry import Option, PlayerKind, parse_fraction, parse_name, parse_switch, register
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def result_for(winner: int | None, side: int) -> float:
     return 1.0 if winner == side else 0.0
 
 
-class TDPlayer(Learner):
+class TDPlayer(Learner[S, TDTableKnowledge]):
     """Tabular TD(0) over afterstates; see the module docstring."""
 
     knowledge_format = KnowledgeFormat.TD_TABLE
@@ -55,7 +55,7 @@ class TDPlayer(Learner):
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[S],
         seed: int | None = None,
         alpha: float = 0.2,
         epsilon: float = 0.1,
@@ -63,7 +63,7 @@ class TDPlayer(Learner):
         symmetry: bool = True,
         name: str | None = None,
     ) -> None:
-        options: dict[str, Any] = {"alpha": alpha, "epsilon": epsilon}
+        options: dict[str, OptionValue] = {"alpha": alpha, "epsilon": epsilon}
         if not train:
             options["train"] = "off"
         if not symmetry:
@@ -81,11 +81,11 @@ class TDPlayer(Learner):
         self.values: dict[str, float] = {}
         self.games_learnt = 0
         #: position -> key: the symmetry search is the costly part of a move, and positions recur.
-        self._keys: dict[Hashable, str] = {}
+        self._keys: dict[S, str] = {}
 
     # The table ----------------------------------------------------------------------------
 
-    def key(self, state: Hashable) -> str:
+    def key(self, state: S) -> str:
         """The table key of a position: side to move, then the board (of its least symmetric image)."""
         known = self._keys.get(state)
         if known is not None:
@@ -97,19 +97,19 @@ class TDPlayer(Learner):
         self._keys[state] = key
         return key
 
-    def value(self, state: Hashable, side: int) -> float:
+    def value(self, state: S, side: int) -> float:
         """The value of ``state`` for ``side``, who has just moved into it."""
         if self.game.is_over(state):
             return result_for(self.game.winner(state), side)
         return self.values.get(self.key(state), UNKNOWN_VALUE)
 
-    def move_values(self, state: Hashable) -> dict[str, float]:
+    def move_values(self, state: S) -> dict[str, float]:
         side = self.game.to_move(state)
         return {move: self.value(self.game.play(state, move), side) for move in self.game.legal_moves(state)}
 
     # Playing and learning -----------------------------------------------------------------
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         moves = self.moves_to_choose_from(state)
         if self.rng.random() < self.epsilon:
             return self.rng.choice(moves)
@@ -117,7 +117,7 @@ class TDPlayer(Learner):
         best = max(scored.values())
         return self.rng.choice([move for move in moves if scored[move] == best])
 
-    def learn(self, record: GameRecord, side: int | None = None) -> None:
+    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
         if not self.train or record.game != self.game.spec:
             return
         sides, first_time = self.sides_to_learn(record, side)
@@ -146,7 +146,7 @@ class TDPlayer(Learner):
     def keep_name(self) -> str | None:
         return f"{self.game.name}/{self.name}" if self.name else None
 
-    def knowledge(self) -> dict[str, Any]:
+    def knowledge(self) -> TDTableKnowledge:
         return {
             "format": "gamelearn-td",
             "game": self.game.name,
@@ -155,16 +155,16 @@ class TDPlayer(Learner):
             "values": dict(self.values),
         }
 
-    def load(self, knowledge: Knowledge) -> None:
+    def load(self, knowledge: object) -> None:
         """Take over a table; ValueError if it is not one, or belongs to another game or keying."""
-        if not isinstance(knowledge, dict) or not isinstance(knowledge.get("values", {}), dict):
+        if not isinstance(knowledge, dict) or not isinstance(table := knowledge.get("values", {}), dict):
             raise ValueError("not a td table (an object with 'values' is expected)")
         if knowledge.get("game") != self.game.name:
             raise ValueError(f"a td table for {knowledge.get('game')!r}, not {self.game.name!r}")
         if bool(knowledge.get("symmetry", True)) != self.symmetry:
             raise ValueError(f"the table was learnt with symmetry={'on' if knowledge.get('symmetry') else 'off'}")
         try:
-            values = {str(k): float(v) for k, v in knowledge.get("values", {}).items()}
+            values = {str(k): float(v) for k, v in table.items()}
             games = int(knowledge.get("games_learnt", 0))
         except (TypeError, ValueError):
             raise ValueError("a td table's values are numbers and its games a whole number") from None
@@ -175,10 +175,9 @@ class TDPlayer(Learner):
     def describe(self) -> dict[str, int]:
         return {"entries": len(self.values), "games": self.games_learnt}
 
-    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+    def lesson(self, before: TDTableKnowledge, after: TDTableKnowledge) -> Lesson:
         """The entries that moved, the largest moves first; a new entry moved from 1/2."""
-        old = before.get("values", {}) if isinstance(before, dict) else {}
-        new = after.get("values", {}) if isinstance(after, dict) else {}
+        old, new = before.get("values", {}), after.get("values", {})  # a checked table may have none
         moved = []
         for key in set(old) | set(new):
             a, b = old.get(key), new.get(key, UNKNOWN_VALUE)

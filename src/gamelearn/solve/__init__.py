@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 _CACHE: dict[str, Solution] = {}
 
 
-def solve(game: Game | str, **options: Any) -> Solution:
+def solve(game: Game[Any] | str, **options: Any) -> Solution:
     """The exact solution of ``game``.
 
     ``game`` is a game or a spec (``"teeko:goals=advanced"``): each form of Teeko has its own table.
@@ -72,7 +72,7 @@ def solve(game: Game | str, **options: Any) -> Solution:
 class _CallablePackage(types.ModuleType):
     """The package ``gamelearn.solve``, callable as the function :func:`solve` of the public API."""
 
-    def __call__(self, game: Game | str, **options: Any) -> Solution:
+    def __call__(self, game: Game[Any] | str, **options: Any) -> Solution:
         return solve(game, **options)
 
 

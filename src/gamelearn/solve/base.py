@@ -66,7 +66,7 @@ def move_outcome(child: Outcome) -> Outcome:
 class Solution(ABC):
     """The exact solution of a game.  Subclasses give ``outcome``; the rest is shared."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game[Any]) -> None:
         self.game = game
 
     @abstractmethod

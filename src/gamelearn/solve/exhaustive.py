@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class ExhaustiveSolution(Solution):
     """The complete game tree of a finite, acyclic game, memoised by position."""
 
-    def __init__(self, game: Game, known: Mapping[Hashable, Outcome] | None = None) -> None:
+    def __init__(self, game: Game[Any], known: Mapping[Hashable, Outcome] | None = None) -> None:
         """``known``: the outcomes of every position reachable from the start, where a faster pass
         has found them (solve.tictactoe); the search fills the table otherwise."""
         if game.facts.can_cycle:

@@ -41,12 +41,12 @@ from .table import (
 from .variant import Indexing, Variant, teeko_form
 
 
-def build_hint(game: Game) -> str:
+def build_hint(game: Game[Any]) -> str:
     spec = game.spec if ":" not in game.spec else f'"{game.spec}"'
     return f"build it with `gamelearn solve {spec}` (well under a minute, 13 MB)"
 
 
-def variant_of(game: Game) -> Variant:
+def variant_of(game: Game[Any]) -> Variant:
     """The solver's view of a form of Teeko (ValueError for another game)."""
     if not isinstance(game, Teeko):
         raise ValueError(f"the table solver is for Teeko, not {game.name}")
@@ -58,7 +58,7 @@ class TableSolution(Solution):
     ``to_move``, as gamelearn.games.teeko.TeekoState."""
 
     def __init__(
-        self, game: Game, variant: Variant, layers: dict[tuple[int, int], np.ndarray], header: dict[str, Any]
+        self, game: Game[Any], variant: Variant, layers: dict[tuple[int, int], np.ndarray], header: dict[str, Any]
     ) -> None:
         super().__init__(game)
         self.variant = variant
@@ -117,12 +117,14 @@ def table_name(spec: str) -> str:
     return spec.replace(":", "_").replace(",", "_")
 
 
-def default_path(game: Game | None = None) -> Path:
+def default_path(game: Game[Any] | None = None) -> Path:
     """Where the table of ``game`` (default: Standard Teeko) lives in the data directory."""
     return table_path(table_name(game.spec if game is not None else "teeko"))
 
 
-def solve_teeko(game: Game, path: str | Path | None = None, build: bool = False, verify: bool = True) -> TableSolution:
+def solve_teeko(
+    game: Game[Any], path: str | Path | None = None, build: bool = False, verify: bool = True
+) -> TableSolution:
     """The solved table of ``game`` (a form of Teeko) at ``path`` (default: the data directory).  A
     missing, partial or corrupt table is refused with a ValueError saying how to build it, or
     rebuilt with ``build``."""

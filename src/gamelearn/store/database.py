@@ -1,6 +1,7 @@
 """The SQLite file under the store: opening it (checked writable, or read-only), reading it whole,
 and the transactions every write runs in, each failure named by its real cause
-(:mod:`gamelearn.store.failures`).  The tables' reads and writes are :class:`gamelearn.store.db.Store`'s."""
+(:mod:`gamelearn.store.failures`).  The tables' reads and writes are
+:class:`gamelearn.store.store.Store`'s."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ from .thesis_files import (
 )
 
 if TYPE_CHECKING:
-    from .db import Store
+    from .store import Store
 
 #: The store keeps the console's score as a learner payload of this kind (nine counts).
 STAT_KIND = "thesis-stat"

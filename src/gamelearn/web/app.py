@@ -23,7 +23,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..store.db import Store
+from ..store.store import Store
 from . import game_routes, learner_routes, review_routes, training_routes
 from .analysis import Analyst
 from .errors import add_error_handlers

@@ -17,7 +17,8 @@ from ..games import Game
 from ..keeper import Keeper
 from ..match import End, GameRecord
 from ..players.knowledge import Learner
-from ..store.db import Store
+from ..players.matchbox_views import BoxesView
+from ..store.store import Store
 
 #: At most this many boxes or records answer one request (MENACE has 304 boxes).
 PAGE = 60
@@ -33,6 +34,8 @@ class BoxLearner(Protocol):
     def box_boards(self, side: int | None = None) -> list[str]: ...
 
     def box_beads(self, board: str) -> list[tuple[str, int]]: ...
+
+    def view(self, focus: list[str] | None = None) -> BoxesView: ...
 
 
 @runtime_checkable
@@ -51,7 +54,7 @@ def matchbox_boxes(learner: Learner, show: str, opened: list[str], offset: int, 
         raise ValueError(f"{learner.kind} keeps no matchboxes")
     boards = learner.box_boards()
     view = learner.view(focus=boards)
-    boxes = view.get("boxes", [])
+    boxes = view["boxes"]
     if show == "opened":
         wanted = list(dict.fromkeys(opened))
         by_board = {box["board"]: box for box in boxes}
@@ -62,8 +65,8 @@ def matchbox_boxes(learner: Learner, show: str, opened: list[str], offset: int, 
         "kind": learner.kind,
         "show": show,
         "total": len(boxes),
-        "boxes_total": view.get("boxes_total", len(boards)),
-        "beads_total": view.get("beads_total"),
+        "boxes_total": view["boxes_total"],
+        "beads_total": view["beads_total"],
         "offset": offset,
         "boxes": boxes[offset : offset + max(1, min(limit, PAGE))],
     }
@@ -96,16 +99,19 @@ def first_box_history(
         first_move = next((ply for ply, state in enumerate(states[:-1]) if game.to_move(state) == mover), None)
         if first_move is not None:
             opened = learner.explain(states[first_move], record.moves[first_move]) or {}
-            if opened.get("box"):
-                firsts.append(opened["box"])
+            box = opened.get("box")
+            if isinstance(box, str) and box:
+                firsts.append(box)
     empty = game.board(game.initial())
     tally = Counter(firsts)
     first = firsts[0] if firsts else empty  # chosen once: later games never move the chart to another box
 
     def counts() -> dict[str, int] | None:
+        if not isinstance(learner, BoxLearner):
+            return None
         view = learner.view(focus=[first])
-        box = next((b for b in view.get("boxes", []) if b["board"] == first), None)
-        return {move: count for move, count in box["beads"]} if box else None
+        box = next((b for b in view["boxes"] if b["board"] == first), None)
+        return {str(move): int(count) for move, count in box["beads"]} if box else None
 
     series = [counts()]
     for record, side in games:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..games import GAME_NAMES, Game, get_game
 from ..keeper import Keeper, Kept
+from ..players.base import Player
 from ..players.knowledge import KnowledgeFormat, Learner
 from ..players.registry import kinds_for, make_player
 from .sessions import BeadChange, PageLesson
@@ -101,13 +102,18 @@ def browser_learner(game: Game, kind: str) -> Learner | None:
     return player
 
 
-def explain(player: Any, state: Hashable, move: str | None) -> dict[str, Any] | None:
+#: What a learner looked at to choose a move, as the page shows it (``Learner.explain``).
+Decision = dict[str, object]
+
+
+def explain(player: Player[Any], state: Hashable, move: str | None) -> Decision | None:
     """What the learner looked at for ``move`` (its box and bead, its recall), for the page."""
     if not isinstance(player, Learner):
         return None
     decision = player.explain(state, move)
-    if decision is not None and isinstance(decision.get("recall"), list):
-        decision = dict(decision, recall_total=len(decision["recall"]), recall=decision["recall"][:RECALL_ROWS])
+    recall = None if decision is None else decision.get("recall")
+    if decision is not None and isinstance(recall, list):
+        decision = dict(decision, recall_total=len(recall), recall=recall[:RECALL_ROWS])
     return decision
 
 

@@ -24,10 +24,10 @@ from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
 from ..players.registry import make_player
-from ..store.db import Store
 from ..store.failures import StoreError, StoreLocked
+from ..store.store import Store
 from .guards import public_message
-from .learners import NO_LEARNER, explain, export_label, lesson_for_page, spec_kind, web_name, words_for
+from .learners import NO_LEARNER, Decision, explain, export_label, lesson_for_page, spec_kind, web_name, words_for
 from .live import GameFeed, news
 from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameExtras, GameTable, NotYourTurn, PlyEvent, Seat, WebGame
@@ -209,11 +209,11 @@ class WebService:
         view["no_learner"] = "" if extras.learners else NO_LEARNER
         return view
 
-    def learner_panel(self, web_game: WebGame, side: int, player: Learner) -> dict[str, Any]:
+    def learner_panel(self, web_game: WebGame, side: int, player: Learner[Any, Any]) -> dict[str, object]:
         extras = web_game.extras
         kind = spec_kind(web_game.seats[side].spec)
         words = words_for(kind)
-        panel: dict[str, Any] = {
+        panel: dict[str, object] = {
             "side": side,
             "kind": kind,
             "name": words.name,
@@ -349,15 +349,16 @@ class WebService:
         extras = web_game.extras
         learner = next((p for s, p in extras.learners if s == side), None)
 
-        def probe(player: Player, state: Hashable, move: str | None) -> dict[str, Any] | None:
+        def probe(player: Player[Any], state: Hashable, move: str | None) -> Decision | None:
             if learner is None:
                 return None
             try:
                 decision = explain(player, state, move)
             except Exception as error:  # the view of a learner never stops its play
                 return {"error": public_message(f"the learner's view failed: {error}")}
-            if decision and decision.get("box"):
-                extras.opened.setdefault(side, []).append(decision["box"])
+            box = None if decision is None else decision.get("box")
+            if isinstance(box, str) and box:
+                extras.opened.setdefault(side, []).append(box)
             return decision
 
         event = web_game.play_computer(probe)

@@ -56,9 +56,9 @@ class PlyEvent:
     move: str
     by: str
     human: bool
-    decision: dict[str, Any] | None = None
+    decision: dict[str, object] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "ply": self.ply,
             "side": self.side,
@@ -100,7 +100,7 @@ class GameExtras:
 
 #: A function that looks at a computer player just before and after its choice and describes the
 #: decision for the page (HER's box and bead, the thesis memory's recall); see web/learners.py.
-DecisionProbe = Callable[[Player, Hashable, str | None], dict[str, Any] | None]
+DecisionProbe = Callable[[Player[Any], Hashable, str | None], dict[str, object] | None]
 
 
 @dataclass
@@ -254,7 +254,7 @@ class WebGame:
                 return index
         return None
 
-    def _event(self, side: int, move: str, human: bool, decision: dict[str, Any] | None) -> PlyEvent:
+    def _event(self, side: int, move: str, human: bool, decision: dict[str, object] | None) -> PlyEvent:
         event = PlyEvent(len(self.moves), side, move, self.seats[side].spec, human, decision)
         self.events.append(event)
         return event

@@ -8,14 +8,14 @@ import base64
 import dataclasses
 import io
 import zipfile
-from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import jax
 import numpy as np
 
 from ...games import Game
-from ..knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
+from ..base import OptionValue, S
+from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NetworkKnowledge
 from .network import SHAPES, NetworkShape
 from .rules import Position, rules_for
 from .search import choose
@@ -77,7 +77,7 @@ def _check_counters(knowledge: dict[str, object]) -> None:
             raise ValueError(f"az knowledge: {counter} must be a whole number >= 0, not {value!r}")
 
 
-class AzPlayer(Learner):
+class AzPlayer(Learner[S, NetworkKnowledge]):
     """See the package docstring; options: ``name``, ``simulations``, ``train``."""
 
     knowledge_format = KnowledgeFormat.NETWORK_WEIGHTS
@@ -86,7 +86,7 @@ class AzPlayer(Learner):
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[S],
         seed: int | None = None,
         name: str | None = None,
         simulations: int | None = None,
@@ -96,7 +96,7 @@ class AzPlayer(Learner):
     ) -> None:
         if game.name not in SHAPES:
             raise ValueError(f"az plays tictactoe, hexapawn and teeko, not {game.name}")
-        options: dict[str, Any] = {}
+        options: dict[str, OptionValue] = {}
         if name:
             options["name"] = name
         if simulations is not None and simulations != DEFAULT_SIMULATIONS[game.name]:
@@ -110,7 +110,7 @@ class AzPlayer(Learner):
         self.rules = rules_for(game.name)
         self.trainer = Trainer(game.name, 0 if seed is None else seed, shape, settings)
         #: position -> the search's policy when it chose there, the learning target of learn().
-        self._searched: dict[Hashable, np.ndarray] = {}
+        self._searched: dict[S, np.ndarray] = {}
 
     # Choosing ---------------------------------------------------------------------------------
 
@@ -122,7 +122,7 @@ class AzPlayer(Learner):
     def _key(self) -> jax.Array:
         return jax.random.PRNGKey(self.rng.getrandbits(31))
 
-    def evaluate(self, states: list[Hashable], explore: bool = False) -> tuple[list[str], np.ndarray, np.ndarray]:
+    def evaluate(self, states: list[S], explore: bool = False) -> tuple[list[str], np.ndarray, np.ndarray]:
         """For unfinished ``states`` at once: the moves chosen, the search policies and the network's
         values (for the side to move)."""
         encoded = [self.rules.encode(self.game, state) for state in states]
@@ -133,7 +133,7 @@ class AzPlayer(Learner):
         moves = [self.rules.moves[int(a)] or "" for a in np.asarray(actions)]
         return moves, np.asarray(policies), np.asarray(values)
 
-    def choose(self, state: Hashable) -> str | None:
+    def choose(self, state: S) -> str | None:
         legal = self.moves_to_choose_from(state)
         moves, policies, _ = self.evaluate([state], explore=self.trains)
         if moves[0] not in legal:  # cannot happen: the search is over legal actions only
@@ -144,14 +144,14 @@ class AzPlayer(Learner):
             self._searched[state] = policies[0]
         return moves[0]
 
-    def choose_many(self, states: list[Hashable]) -> list[str]:
+    def choose_many(self, states: list[S]) -> list[str]:
         """The moves a frozen copy would choose in each of ``states`` (one batched search)."""
         chosen: list[str] = []
         for start in range(0, len(states), 512):
             chosen += self.evaluate(states[start : start + 512])[0]
         return chosen
 
-    def explain(self, state: Hashable, move: str | None) -> dict[str, Any] | None:
+    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
         if self.game.is_over(state):
             return None
         encoded = self.rules.encode(self.game, state)
@@ -176,7 +176,7 @@ class AzPlayer(Learner):
         """Train by ``batches`` batches of self-play games (in memory); the positions played."""
         return sum(self.trainer.train_batch() for _ in range(batches))
 
-    def learn(self, record: GameRecord, side: int | None = None) -> None:
+    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
         if not self.trains or record.game != self.game.name:
             return
         sides, _ = self.sides_to_learn(record, side)
@@ -205,7 +205,7 @@ class AzPlayer(Learner):
 
     # Knowledge ----------------------------------------------------------------------------------
 
-    def knowledge(self) -> Knowledge:
+    def knowledge(self) -> NetworkKnowledge:
         params, state = self.trainer.arrays()
         trainer = self.trainer
         return {
@@ -215,11 +215,14 @@ class AzPlayer(Learner):
             "seed": trainer.seed,
             "network": trainer.shape.to_dict(),
             "settings": trainer.settings.to_dict(),
-            **{counter: int(getattr(trainer, counter)) for counter in COUNTERS},
+            "steps": int(trainer.steps),
+            "batches": int(trainer.batches),
+            "games": int(trainer.games),
+            "positions": int(trainer.positions),
             "arrays": encode_arrays(params, state),
         }
 
-    def load(self, knowledge: Knowledge) -> None:
+    def load(self, knowledge: object) -> None:
         if not isinstance(knowledge, dict):
             raise ValueError(f"az knowledge is a dict, not {type(knowledge).__name__}")
         if knowledge.get("format") != FORMAT or knowledge.get("version") != VERSION:
@@ -257,7 +260,7 @@ class AzPlayer(Learner):
             "weights": int(sum(a.size for a in params)),
         }
 
-    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+    def lesson(self, before: NetworkKnowledge, after: NetworkKnowledge) -> Lesson:
         steps = int(after.get("steps", 0)) - int(before.get("steps", 0))
         games = int(after.get("games", 0)) - int(before.get("games", 0))
         if steps == 0 and games == 0:

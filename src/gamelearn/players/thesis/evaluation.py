@@ -133,7 +133,7 @@ def evaluate(own: int, opp: int) -> int:
     elif opp & CENTER_BIT:
         centre = -1
     ring = popcount(own & RING_MASK) - popcount(opp & RING_MASK)
-    return 1000 * four + 15 * three + 6 * centre + 3 * ring
+    return int(1000 * four + 15 * three + 6 * centre + 3 * ring)
 
 
 #: "No candidate" in the combination of advisers (MAXEVAL of the original).

@@ -308,7 +308,7 @@ def _cell(own: int, opp: int, cell: int) -> int:
 
 @njit(cache=True)
 def _skipped(cell: int, row: np.ndarray) -> bool:
-    return cell == row[9] or cell == row[10] or cell == row[11]
+    return bool(cell == row[9] or cell == row[10] or cell == row[11])
 
 
 @njit(cache=True)
@@ -334,7 +334,7 @@ def _cells_match(own: int, opp: int, row: np.ndarray) -> bool:
         return False
     if row[3] >= 0 and _cell(own, opp, row[3]) != want:
         return False
-    return _cell(own, opp, row[4]) == 0
+    return bool(_cell(own, opp, row[4]) == 0)
 
 
 @njit(cache=True)
@@ -371,7 +371,7 @@ def _move_into(own: int, opp: int, row: np.ndarray) -> int:
         if _skipped(nb, row):
             continue
         if own >> nb & 1:
-            return nb
+            return int(nb)
     return -1
 
 

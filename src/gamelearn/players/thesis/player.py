@@ -34,11 +34,13 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
 from __future__ import annotations
 
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...games.teeko import Teeko
-from ..knowledge import Change, Knowledge, KnowledgeFormat, Learner, Lesson
+from ..base import OptionValue
+from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, ThesisMemoryKnowledge
 from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
 from .fixes import Fixes
@@ -60,7 +62,7 @@ def is_memory_path(value: str) -> bool:
     return looks_like_path(value)
 
 
-class ThesisPlayer(Learner):
+class ThesisPlayer(Learner["TeekoState", ThesisMemoryKnowledge]):
     kind = "thesis"
     knowledge_format = KnowledgeFormat.THESIS_MEMORY
 
@@ -82,7 +84,7 @@ class ThesisPlayer(Learner):
                 f"the thesis player plays Standard Teeko only, not {game.spec}: its heuristics and memory are "
                 "written for the 44 goals, the owner's own drops, any first square and king steps"
             )
-        options: dict[str, Any] = {}
+        options: dict[str, OptionValue] = {}
         for name, value in (("heuristics", heuristics), ("search", search), ("learn", learn)):
             if not value:
                 options[name] = "off"
@@ -130,11 +132,11 @@ class ThesisPlayer(Learner):
 
     # Knowledge --------------------------------------------------------------------------------
 
-    def knowledge(self) -> list[list[Any]]:
+    def knowledge(self) -> ThesisMemoryKnowledge:
         """The memory's records in file order: [25-digit board, wins of '1' (X), wins of '2' (O)]."""
         return [[board, first, second] for board, first, second in self.memory.entries()]
 
-    def load(self, knowledge: Knowledge) -> None:
+    def load(self, knowledge: object) -> None:
         self.memory = Memory(check_entries(knowledge))
 
     def records(self) -> list[tuple[str, int, int]]:
@@ -149,7 +151,7 @@ class ThesisPlayer(Learner):
             "o_wins": sum(self.memory.second),
         }
 
-    def lesson(self, before: Knowledge, after: Knowledge) -> Lesson:
+    def lesson(self, before: ThesisMemoryKnowledge, after: ThesisMemoryKnowledge) -> Lesson:
         """Records added to the memory and records adjusted (the thesis's "Add" and "Adjust")."""
         old = [tuple(entry) for entry in before]
         changes = []
@@ -158,19 +160,21 @@ class ThesisPlayer(Learner):
             board, x_wins, o_wins = entry
             if position >= len(old):
                 added += 1
-                changes.append(Change(where=board, before=None, after=(x_wins, o_wins)))
+                changes.append(Change(where=str(board), before=None, after=(x_wins, o_wins)))
             elif old[position] != tuple(entry):
-                changes.append(Change(where=board, before=(old[position][1], old[position][2]), after=(x_wins, o_wins)))
+                changes.append(
+                    Change(where=str(board), before=(old[position][1], old[position][2]), after=(x_wins, o_wins))
+                )
         adjusted = len(changes) - added
         if not changes:
             return Lesson(self.kind)
         text = f"{added} position{'s' if added != 1 else ''} added to its memory, {adjusted} adjusted"
         return Lesson(self.kind, tuple(changes), text)
 
-    def view(self, focus: list[str] | None = None) -> dict[str, Any]:
+    def view(self, focus: list[str] | None = None) -> Mapping[str, object]:
         return {"kind": self.kind, "memory_entries": len(self.memory), **self.describe()}
 
-    def explain(self, state: Any, move: str | None) -> dict[str, Any] | None:
+    def explain(self, state: TeekoState, move: str | None) -> dict[str, object] | None:
         """Recall for the move it plays: the positions its moves can reach that the memory holds,
         with the games X and O won from each (a position and its X/O swap are one record), the
         best first; and the adviser whose move was played."""
@@ -219,7 +223,7 @@ class ThesisPlayer(Learner):
         super().reseed(seed)
         self._make_draws(seed)
 
-    def choose(self, state: Any) -> str | None:
+    def choose(self, state: TeekoState) -> str | None:
         if self.game.winner(state) is not None:  # the thesis's own loop never asks after a four
             raise ValueError("the game is over: the thesis program has no move to choose")
         return self.choose_with_ply(state, None)
@@ -248,7 +252,7 @@ class ThesisPlayer(Learner):
         )
         return self.last_decision.move
 
-    def learn(self, record: GameRecord, side: int | None = None) -> None:
+    def learn(self, record: GameRecord[TeekoState], side: int | None = None) -> None:
         """After a won game that reached the moving phase: every board from the thesis ply 9 on
         goes into the memory (in memory only; the keeper stores it)."""
         if not self.trains or record.winner is None or record.end.value != "win":
@@ -261,19 +265,19 @@ class ThesisPlayer(Learner):
         self.memory.learn(boards, winner)
 
     @staticmethod
-    def _first_ply(start: Any) -> int:
+    def _first_ply(start: TeekoState) -> int:
         pawns = (start.x | start.o).bit_count()
         if pawns < 8:
             return pawns + 1
         return 9 if start.to_move == 0 else 10
 
-    def moving_phase_boards(self, record: GameRecord) -> list[int]:
+    def moving_phase_boards(self, record: GameRecord[TeekoState]) -> list[int]:
         """The boards after every ply whose thesis number is 9 or more, as memory keys."""
         first_ply = self._first_ply(record.states[0])
         boards = []
         for index, after in enumerate(record.states[1:]):
             if first_ply + index >= 9:
-                boards.append(key(after.x, after.o))  # type: ignore[attr-defined]
+                boards.append(key(after.x, after.o))
         return boards
 
 

@@ -1,4 +1,5 @@
-"""The SQLite store: learners' memories, game records and experiment results.
+"""The store's tables, read and written: learners' knowledge, thesis memories, game records,
+experiment results and the web app's games (:class:`Store`).
 
 One database file under the data directory (opened, checked and written in transactions by
 :mod:`gamelearn.store.database`).  Every write is one transaction, so a crash loses at most the
@@ -16,7 +17,7 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +68,7 @@ class Store(Database):
 
     # Learners (any JSON payload) --------------------------------------------------------------
 
-    def save_learner(self, kind: str, name: str, payload: dict[str, Any], owner: str = "local") -> None:
+    def save_learner(self, kind: str, name: str, payload: Mapping[str, object], owner: str = "local") -> None:
         _check_name("a learner kind", kind)
         _check_name("a learner name", name)
         text = json.dumps(payload, separators=(",", ":"))
@@ -98,7 +99,7 @@ class Store(Database):
 
     # Game records -----------------------------------------------------------------------------
 
-    def add_record(self, record: GameRecord, owner: str = "local", context: str = "") -> int:
+    def add_record(self, record: GameRecord[Hashable], owner: str = "local", context: str = "") -> int:
         with self.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO records (owner, context, game, players, moves, winner, end_reason, plies, seed, created)"
