@@ -214,8 +214,8 @@ def test_sharp_in_teeko_takes_a_win_in_one() -> None:
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_random_player_draws_as_random_choice_does(name: str) -> None:
-    """The random player's draw is random.Random.choice inlined: for a seed, the same moves as
-    ``rng.choice(legal_moves)`` (the oracle), and the generator left in the same state, over
+    """The random player draws as random.Random.choice over the legal moves: for a seed, the same
+    moves as ``rng.choice(legal_moves)`` (the oracle), and the generator left in the same state, over
     positions with every number of legal moves the games offer (9 down to 1, Teeko's 25)."""
     game = get_game(name)
     sample = positions(name, 6, seed=3)

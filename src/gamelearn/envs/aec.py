@@ -34,9 +34,6 @@ from .actions import codec_for
 from .render import RENDER_MODES, check_render_mode, rgb_image
 
 AGENTS = ("player_0", "player_1")
-# The decided ends as module constants: reading a member off an Enum class goes through its
-# metaclass in Python 3.11, and a step would read them every ply.
-_WIN, _DRAW = End.WIN, End.DRAW
 #: Each agent's side (0 moves first).
 SIDES = {agent: side for side, agent in enumerate(AGENTS)}
 
@@ -233,7 +230,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._cumulative_rewards[agent] = 0.0
         end = end_by_policy(self.game, state, seen, self.plies, self.max_plies)
         if end is not None:  # before the end every reward is 0, and accumulating it changes nothing
-            if end is _WIN or end is _DRAW:
+            if end is End.WIN or end is End.DRAW:
                 winner = self.game.winner(state)
                 if winner is not None:
                     rewards[AGENTS[winner]] = 1.0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from random import Random
 from typing import TYPE_CHECKING
 
 from .base import Player, S
@@ -20,19 +19,7 @@ class RandomPlayer(Player[S]):
     kind = "random"
 
     def choose(self, state: S) -> str | None:
-        moves = self.game.legal_move_tuple(state)  # a tuple the game keeps: no list a ply
-        count = len(moves)
-        rng = self.rng
-        if not count or type(rng) is not Random:
-            return rng.choice(self.moves_to_choose_from(state))  # no move: the ValueError naming us
-        # random.Random.choice, inlined (the hot path of every random game): the index drawn by
-        # getrandbits of the count's bit length until it falls below the count, as CPython's
-        # _randbelow does, so a seed plays the same moves as rng.choice(moves)
-        getrandbits, bits = rng.getrandbits, count.bit_length()
-        index = getrandbits(bits)
-        while index >= count:
-            index = getrandbits(bits)
-        return moves[index]
+        return self.rng.choice(self.moves_to_choose_from(state))
 
 
 class HumanPlayer(Player[S]):
