@@ -265,14 +265,7 @@ def _teeko_suite(game: Game[Any], solution: Solution, name: str) -> Suite:
             graded = graded_position(game, solution, canonical)
             if graded is not None:
                 pool[canonical] = graded
-    strata: dict[str, list[SuitePosition]] = {}
-    for position in sorted(pool.values(), key=lambda p: game.board(p.state) + str(game.to_move(p.state))):
-        strata.setdefault(f"{position.phase}/{position.value_name}/{position.holding}", []).append(position)
-    rng = random.Random(TEEKO_SUITE_SEED)
-    for key in sorted(strata):
-        rng.shuffle(strata[key])
-    quotas = _stratified_quotas({key: len(found) for key, found in strata.items()}, TEEKO_SUITE_SIZE)
-    chosen = [position for key in sorted(strata) for position in strata[key][: quotas[key]]]
+    chosen = draw_stratified(game, list(pool.values()), TEEKO_SUITE_SEED, TEEKO_SUITE_SIZE)
     description = (
         f"{len(chosen)} {game.spec} positions where a move loses value, from {TEEKO_GAMES} seeded games "
         f"(seed {TEEKO_SUITE_SEED}) between random, sharp, alpha-beta over the thesis evaluation (depths 1, 2) "
@@ -297,3 +290,17 @@ def _stratified_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
             if left == 0:
                 break
     return quotas
+
+
+def draw_stratified(game: Game[Any], pool: list[SuitePosition], seed: int, size: int) -> list[SuitePosition]:
+    """``size`` positions of ``pool`` drawn evenly over phase x value x moves that hold: each
+    stratum in board order, shuffled by ``seed``, cut to its quota; the same pool and seed give the
+    same positions."""
+    strata: dict[str, list[SuitePosition]] = {}
+    for position in sorted(pool, key=lambda p: game.board(p.state) + str(game.to_move(p.state))):
+        strata.setdefault(f"{position.phase}/{position.value_name}/{position.holding}", []).append(position)
+    rng = random.Random(seed)
+    for key in sorted(strata):
+        rng.shuffle(strata[key])
+    quotas = _stratified_quotas({key: len(found) for key, found in strata.items()}, size)
+    return [position for key in sorted(strata) for position in strata[key][: quotas[key]]]

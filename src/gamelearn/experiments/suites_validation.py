@@ -13,7 +13,6 @@ of ``teeko-v1`` (up to symmetry) left out, so the two suites share no position. 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable
 from typing import Any
 
@@ -28,8 +27,8 @@ from .suites import (
     Suite,
     SuitePosition,
     _SlippingPerfect,
-    _stratified_quotas,
     _teeko_seed,
+    draw_stratified,
     get_suite,
     graded_position,
 )
@@ -98,14 +97,7 @@ def validation_suite(game: Game[Any], solution: Solution) -> Suite:
             graded = graded_position(game, solution, canonical)
             if graded is not None:
                 pool[canonical] = graded
-    strata: dict[str, list[SuitePosition]] = {}
-    for position in sorted(pool.values(), key=lambda p: game.board(p.state) + str(game.to_move(p.state))):
-        strata.setdefault(f"{position.phase}/{position.value_name}/{position.holding}", []).append(position)
-    rng = random.Random(VALIDATION_SEED)
-    for key in sorted(strata):
-        rng.shuffle(strata[key])
-    quotas = _stratified_quotas({key: len(found) for key, found in strata.items()}, VALIDATION_SIZE)
-    chosen = [position for key in sorted(strata) for position in strata[key][: quotas[key]]]
+    chosen = draw_stratified(game, list(pool.values()), VALIDATION_SEED, VALIDATION_SIZE)
     description = (
         f"{len(chosen)} {game.spec} positions where a move loses value, held out from teeko-v1: from "
         f"{VALIDATION_GAMES} seeded games (seed {VALIDATION_SEED}) between {', '.join(VALIDATION_PLAYERS)} and the "
