@@ -102,7 +102,8 @@ def train(args: argparse.Namespace) -> None:
     data["knowledge"] = learner.knowledge()
     args.out.write_text(json.dumps(data))
     print(f"wrote {args.out}")
-    data["references"] = references(game, args.reference, args.suite[:1])
+    if args.reference:
+        data["references"] = references(game, args.reference, args.suite[:1])
     args.out.write_text(json.dumps(data))
     args.learner = args.out
     if args.search:  # graded in this process, whose suites are built already
