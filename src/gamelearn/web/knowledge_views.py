@@ -228,4 +228,5 @@ def _box_views(learner: Learner, state: Any, legal: list[str]) -> dict[str, Any]
         bead = (learner.explain(state, move) or {}).get("bead")
         count = counts.get(str(bead), 0)
         moves[move] = {"text": f"bead {bead}: {count} of {total}", "score": count, "bead": bead}
-    return {"note": f"box {box}{turned}: {total} beads", "box": box, "moves": moves}
+    beads = "bead" if total == 1 else "beads"
+    return {"note": f"box {box}{turned}: {total} {beads}", "box": box, "moves": moves}
