@@ -21,24 +21,24 @@ export function drawAnalysis(root, answer, symbols, pick) {
   const mover = symbols[answer.to_move];
   const perfect = answer.perfect || { available: false, reason: "", moves: {} };
   const seat = (answer.learners || [])[0] || null;
-  const view = seat && seat.view;
+  const opinion = seat && seat.view;
   const lines = [];
   if (!perfect.available) lines.push(el("p", { class: "caption", text: `No perfect values here: ${unavailable(perfect.reason)}` }));
   if (seat) {
     const who = `${seat.name} (${symbols[seat.side]})`;
-    lines.push(el("p", { class: "caption seat-view", text: view ? `${who}, to move: ${view.note}.` : `${who}, to move: ${seat.none}.` }));
+    lines.push(el("p", { class: "caption seat-view", text: opinion ? `${who}, to move: ${opinion.note}.` : `${who}, to move: ${seat.none}.` }));
   }
   const head = el("tr", {}, el("th", { scope: "col", text: `${mover} plays` }),
     perfect.available ? el("th", { scope: "col", text: "Perfect play" }) : null,
-    view ? el("th", { scope: "col", text: `${seat.name}'s view` }) : null);
+    opinion ? el("th", { scope: "col", text: `${seat.name}'s view` }) : null);
   const rows = answer.legal_moves.map((move) => {
     const value = perfect.available && perfect.moves[move] ? perfect.moves[move].value : null;
-    const own = view && view.moves[move];
+    const own = opinion && opinion.moves[move];
     return el("tr", { "data-move": move },
       el("td", {}, el("button", { type: "button", class: "try", text: move, "aria-label": `try ${mover} ${move}`, onclick: () => pick(move) })),
       perfect.available ? el("td", {}, value === null ? "–"
         : el("span", { class: `value ${valueClass(value)}`, "data-value": String(value), text: `${valueSign(value)} ${VALUE_WORD[valueClass(value)]}` })) : null,
-      view ? el("td", { class: "own", text: own ? own.text : "nothing of its own" }) : null);
+      opinion ? el("td", { class: "own", text: own ? own.text : "nothing of its own" }) : null);
   });
   const table = el("table", { class: "analysis-moves" },
     el("caption", { text: `Each move ${mover} can play here${perfect.available ? ", with its value under perfect play for " + mover : ""}` }),
