@@ -108,3 +108,30 @@ def test_a_variation_played_in_review_shows_perfect_values_and_leads_back(page: 
     # the variation is still in the list, in brackets
     assert (page.text_content("#review-moves li.variations") or "").startswith("(")
     shot(page, "analysis-main", size, scheme)
+
+
+def test_teekos_analysis_board_plays_without_its_table_and_says_so(page: Any, size: str) -> None:
+    teeko = get_game("teeko")
+    view = new_game(page, "teeko", "human", "thesis", seed=7)
+    view = api_move(page, view["id"], "22")
+    page.reload()
+    rendered(page, view)
+    page.click("#review-open")
+    page.wait_for_selector('#review[data-state="ready"], #review[data-state="unavailable"]')
+    built = page.get_attribute("#review", "data-state") == "ready"
+    page.click('#review-moves li[data-ply="1"] button')
+    page.wait_for_selector('#board[data-plies="1"]')
+    page.wait_for_selector("#analysis-moves [data-move]")
+    assert "thesis (O), to move: its memory holds" in (page.text_content("#analysis-board .seat-view") or "")
+    state = replay("teeko", ["22"])
+    tried = next(m for m in teeko.legal_moves(state) if m != view["moves"][1])
+    page.click(f'#board .square[data-name="{tried}"]')  # a placement: one click
+    page.wait_for_selector('#review[data-line="variation"]', state="attached")
+    page.wait_for_selector('#board[data-plies="2"]')
+    assert marks(page) == teeko.board(teeko.play(state, tried))
+    page.wait_for_selector("#analysis-moves [data-move]")
+    said = page.text_content("#analysis-board") or ""
+    assert ("No perfect values here" in said) != built and "gamelearn solve" not in said
+    assert "human (X), to move: human has no view of its own" in said
+    assert axe_problems(page) == []
+    shot(page, "analysis-teeko", size, "light")

@@ -28,6 +28,12 @@ export function drawAnalysis(root, answer, symbols, pick) {
     const who = `${seat.name} (${symbols[seat.side]})`;
     lines.push(el("p", { class: "caption seat-view", text: opinion ? `${who}, to move: ${opinion.note}.` : `${who}, to move: ${seat.none}.` }));
   }
+  if (!perfect.available && !opinion) {  // nothing to set beside the moves: a compact row of them
+    const buttons = answer.legal_moves.map((move) => el("button", { type: "button", class: "try", "data-move": move, text: move,
+      "aria-label": `try ${mover} ${move}`, onclick: () => pick(move) }));
+    root.replaceChildren(...lines, el("p", { class: "caption", text: `Each move ${mover} can play here:` }), el("div", { class: "try-list" }, ...buttons));
+    return;
+  }
   const head = el("tr", {}, el("th", { scope: "col", text: `${mover} plays` }),
     perfect.available ? el("th", { scope: "col", text: "Perfect play" }) : null,
     opinion ? el("th", { scope: "col", text: `${seat.name}'s view` }) : null);

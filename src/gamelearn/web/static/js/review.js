@@ -76,12 +76,14 @@ export class Review {
       return;
     }
     this.listRecords();
-    if (!this.data.available) { this.unavailable(); return; }
-    $("review-table").hidden = true;
-    $("review").dataset.state = "ready";
     const key = `${this.data.spec} ${this.data.moves.join(" ")} ${this.data.record || this.data.id}`;
     if (!this.trees.has(key)) this.trees.set(key, new MoveTree(this.data.moves));
     this.tree = this.trees.get(key);
+    // Without the solved table there are no grades, but the board still plays and the learner
+    // still shows its view (the analysis board asks the server for the rules, not the table).
+    if (!this.data.available) { this.unavailable(); this.drawMoves(); this.go(this.data.moves.length); return; }
+    $("review-table").hidden = true;
+    $("review").dataset.state = "ready";
     this.drawMoves();
     this.go(this.data.plies.length);
     $("review").focus();
@@ -109,9 +111,9 @@ export class Review {
   unavailable() {
     const data = this.data;
     $("review").dataset.state = "unavailable";
-    $("review-moves").replaceChildren();
     this.graph.draw(null);
-    $("review-summary").textContent = "No review for this game yet: it is graded against the game's solved table, which this server has not built.";
+    $("review-summary").textContent = "No review for this game yet: it is graded against the game's solved table, which this server has not built. " +
+      "Its moves can still be stepped through and other moves tried on the board, without perfect values.";
     $("review-table").hidden = false;
     this.pollTable(false);
   }
@@ -133,14 +135,16 @@ export class Review {
     const data = this.data, info = this.info;
     const items = [];
     this.tree.line().forEach((item, i) => {
-      const ply = data.plies[i];
+      const ply = data.plies[i] || { side: this.sideOf(item.id), move: item.move, grade: "" };  // ungraded: no table
+      const graded = ply.grade ? `, ${ply.grade}` : "";
       items.push(el("li", { class: `grade-${ply.grade}`, "data-ply": String(i + 1), "data-grade": ply.grade, "data-node": String(item.id) },
-        el("button", { type: "button", onclick: () => this.go(i + 1), "aria-label": `move ${i + 1}: ${info.symbols[ply.side]} ${ply.move}, ${ply.grade}` },
+        el("button", { type: "button", onclick: () => this.go(i + 1), "aria-label": `move ${i + 1}: ${info.symbols[ply.side]} ${ply.move}${graded}` },
           el("span", { class: "mv", text: `${info.symbols[ply.side]} ${ply.move}` }),
-          el("span", { class: `badge ${ply.grade}`, text: badge(ply.grade) }))));
+          ply.grade ? el("span", { class: `badge ${ply.grade}`, text: badge(ply.grade) }) : null)));
       if (item.variations.length) items.push(el("li", { class: "variations" }, ...item.variations.map((line) => this.variation(line))));
     });
     $("review-moves").replaceChildren(...items);
+    if (!data.available) return;  // the summary says why there are no grades
     // The yardstick first (the value kept where a move could lose it), then every move's grade.
     const counts = (data.grades || []).map((c, side) => {
       const m = (data.measure || [])[side];
@@ -164,13 +168,13 @@ export class Review {
   // A ply of the main line (the graph and the lists name plies).
   go(at) {
     const data = this.data;
-    if (!data || !data.available) return;
-    this.goNode(this.tree.mainAt(Math.max(0, Math.min(data.plies.length, at))));
+    if (!data) return;
+    this.goNode(this.tree.mainAt(Math.max(0, Math.min(data.moves.length, at))));
   }
 
   goNode(id) {
     const data = this.data;
-    if (!data || !data.available) return;
+    if (!data) return;
     this.node = id;
     const main = this.tree.isMain(id);
     const ply = this.tree.node(id).ply;
@@ -185,7 +189,7 @@ export class Review {
     $("review-mainline").hidden = main;
     $("review").dataset.line = main ? "main" : "variation";
     const answer = this.boards.get(this.key(id));
-    if (main) this.drawMain(ply); else this.drawVariation(id, answer);
+    if (main && data.available) this.drawMain(ply); else this.drawAnswered(id, answer, main);
     this.graph.draw(data, this.at, this.info.symbols);
     drawAnalysis($("analysis-moves"), answer || null, this.info.symbols, (move) => this.play(move));
     if (!answer) this.analyse(id);
@@ -219,7 +223,7 @@ export class Review {
   // kept in the tree (the game's own move is its main line's node).
   async play(move) {
     const data = this.data, from = this.node;
-    if (!data || !data.available) return;
+    if (!data) return;
     const line = [...this.tree.path(from), move];
     let answer = this.boards.get(this.lineKey(line));
     if (!answer) {
@@ -261,25 +265,35 @@ export class Review {
     }));
   }
 
-  // A variation's position, all from the server's answer for its line.
-  drawVariation(id, answer) {
+  // A variation's position (or, without the solved table, any position), all from the server's
+  // answer for its line.
+  drawAnswered(id, answer, main) {
     const info = this.info, node = this.tree.node(id);
-    const before = this.boards.get(this.key(node.parent));
-    const side = this.sideOf(id);
+    const before = node.parent === null ? null : this.boards.get(this.key(node.parent));
     const entry = before && before.perfect && before.perfect.moves[node.move];
     const grade = entry && entry.grade ? entry.grade : "";
     if (answer && answer.value !== undefined) this.bar({ value: answer.value, distance: answer.distance, over: answer.over });
+    else if (answer) this.bar(null);
     const graded = grade ? `, ${GRADE_TEXT[grade] || grade}` : "";
-    $("review-caption").textContent = `Variation, move ${node.ply}: ${info.symbols[side]} ${node.move}${graded}.`;
+    const what = node.parent === null ? "Start" : `${main ? "Move" : "Variation, move"} ${node.ply}: ${info.symbols[this.sideOf(id)]} ${node.move}${graded}`;
+    $("review-caption").textContent = `${what}.`;
     $("review-caption").dataset.grade = grade;
-    $("review-position").textContent = `variation, move ${node.ply}`;
+    $("review-position").textContent = main ? `${node.ply} / ${this.data.moves.length}` : `variation, move ${node.ply}`;
     if (!answer) return;
     this.show(this.model(id, { board: answer.board, last: answer.last_squares, arrow: [], win: answer.winning_squares || [], plies: node.ply }));
   }
 
-  // The bar: the exact value from the first player's side (full: it wins, half: a draw).
+  // The bar: the exact value from the first player's side (full: it wins, half: a draw); null:
+  // no exact value here (no solved table), said so.
   bar(position) {
     const data = this.data;
+    if (!position) {
+      $("eval-fill").style.height = "50%";
+      $("eval").dataset.value = "";
+      $("eval-text").textContent = "No exact value: the game's solved table is not built";
+      $("eval").setAttribute("aria-label", "no exact value");
+      return;
+    }
     const share = position.value > 0 ? 100 : position.value < 0 ? 0 : 50;
     $("eval-fill").style.height = `${share}%`;
     $("eval").dataset.value = String(position.value);
