@@ -24,7 +24,17 @@ from gamelearn.web.settings import WebSettings
 pytestmark = pytest.mark.browser
 
 FIRST_LOAD_LIMIT = 108_000  # bytes (docs/web.md, "The page's weight")
-LAZY = ("picker.js", "forms.js", "review.js", "evalgraph.js", "training.js", "memory.js", "views.css")
+LAZY = (
+    "picker.js",
+    "forms.js",
+    "review.js",
+    "evalgraph.js",
+    "movetree.js",
+    "analysisboard.js",
+    "training.js",
+    "memory.js",
+    "views.css",
+)
 
 
 def test_the_first_load_weighs_at_most_108_kb_and_comes_compressed(context: Any, server_url: str, size: str) -> None:

@@ -42,7 +42,7 @@ def test_a_review_grades_each_move_and_draws_the_best_one(page: Any, size: str) 
     rendered(page, view)
     page.click("#review-open")
     page.wait_for_selector('#review[data-state="ready"]')
-    grades = page.eval_on_selector_all("#review-moves li", "els => els.map(e => e.dataset.grade)")
+    grades = page.eval_on_selector_all("#review-moves li[data-ply]", "els => els.map(e => e.dataset.grade)")
     states = [TTT.initial()]
     for move in WITH_A_BLUNDER:
         states.append(TTT.play(states[-1], move))

@@ -20,14 +20,17 @@ class Analyst:
     def analysis(self, web_game: WebGame) -> dict[str, Any]:
         """The perfect player's value of every legal move (for the side to move), where the
         solution is available; else why not."""
-        game = web_game.game
+        return self.position(web_game.game, web_game.state)
+
+    def position(self, game: Game, state: Any) -> dict[str, Any]:
+        """:meth:`analysis` of any position of ``game``: each legal move's value (+1, 0, -1 for
+        the side to move) and grade, and the position's own ``value`` (None once it is over)."""
         try:
             solution = self._solution(game)
         except Exception as error:  # no solver module yet, or no table built: say so
             return {"available": False, "reason": public_message(f"no solution for {game.name}: {error}"), "moves": {}}
-        state = web_game.state
         moves: dict[str, Any] = {}
-        if web_game.over:
+        if game.is_over(state):
             return {"available": True, "reason": "", "moves": moves, "value": None}
         try:
             mover = game.to_move(state)
@@ -49,6 +52,14 @@ class Analyst:
             reason = public_message(f"the solution cannot value this position: {error}")
             return {"available": False, "reason": reason, "moves": {}}
         return {"available": True, "reason": "", "moves": moves, "value": position}
+
+    def outcome(self, game: Game, state: Any) -> tuple[int, int | None] | None:
+        """The position's exact value for the side to move and its distance; None without a solution."""
+        try:
+            value, distance = self._solution(game).outcome(state)
+        except Exception:  # no solution here: position() says why
+            return None
+        return int(value), distance
 
     def _solution(self, game: Game) -> Any:
         # gamelearn.solve caches solutions itself (Teeko's table per file version, so a table

@@ -11,7 +11,7 @@ knowledge's format.  Nothing here knows a rule beyond replaying a record's moves
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ..games import Game
 from ..keeper import Keeper
@@ -161,3 +161,72 @@ def memory_records(
         "offset": offset,
         "records": found[offset : offset + max(1, min(limit, PAGE))],
     }
+
+
+@runtime_checkable
+class ValuingLearner(Protocol):
+    """A learner that values each legal move itself (ntuple's afterstates, TD's table)."""
+
+    def move_values(self, state: Any) -> dict[str, float]: ...
+
+
+def move_views(learner: Learner, game: Game, state: Any) -> dict[str, Any]:
+    """What the learner itself makes of each legal move in ``state``, in its own terms: a matchbox
+    learner's beads for it in the box it opens, the thesis memory's record of the position it
+    reaches, a learner's own value of it (ntuple, TD), az's network prior and search share.
+    ``note`` says the position as a whole (the box, the network's value); a move the learner has
+    nothing to say of is left out of ``moves``."""
+    legal = game.legal_moves(state)
+    if isinstance(learner, BoxLearner):
+        return _box_views(learner, state, legal)
+    if isinstance(learner, MemoryLearner):
+        return _recall_views(learner, state, legal)
+    if isinstance(learner, ValuingLearner):
+        values = learner.move_values(state)
+        moves = {move: {"text": f"value {value:.3f}", "score": round(value, 3)} for move, value in values.items()}
+        return {"note": "its own value of each move (1 a win for the side to move, 0 a loss)", "moves": moves}
+    return _explained_views(learner, state)
+
+
+def _recall_views(learner: Learner, state: Any, legal: list[str]) -> dict[str, Any]:
+    """The thesis memory's record of each position a move reaches (its recall for the position)."""
+    recall = (learner.explain(state, None) or {}).get("recall")
+    rows: list[dict[str, Any]] = recall if isinstance(recall, list) else []
+    moves = {
+        row["move"]: {"text": f"X won {row['x_wins']}, O won {row['o_wins']} from there", "score": row["score"]}
+        for row in rows
+    }
+    return {"note": f"its memory holds {len(moves)} of the {len(legal)} positions these moves reach", "moves": moves}
+
+
+def _explained_views(learner: Learner, state: Any) -> dict[str, Any]:
+    """What the learner's ``explain`` lists of its first choices (az: its network's prior and its
+    search's share of each), and the value it gives the position."""
+    said = learner.explain(state, None) or {}
+    listed = said.get("moves")
+    rows: list[dict[str, Any]] = listed if isinstance(listed, list) else []
+    moves = {}
+    for row in rows:
+        parts = [f"{key} {value}" for key, value in row.items() if key != "move"]
+        moves[str(row["move"])] = {"text": ", ".join(parts), "score": row.get("search", row.get("value"))}
+    value = said.get("value")
+    note = f"its network's value of the position: {value}" if value is not None else "its view of its first choices"
+    return {"note": note, "moves": moves}
+
+
+def _box_views(learner: Learner, state: Any, legal: list[str]) -> dict[str, Any]:
+    """The box a matchbox learner opens in ``state`` and the beads each move is drawn from."""
+    first = learner.explain(state, legal[0]) or {}
+    box = first.get("box")
+    if not isinstance(box, str):
+        return {"note": str(first.get("note") or "no box here"), "moves": {}}
+    counts = dict(cast(BoxLearner, learner).box_beads(box))
+    total = sum(counts.values())
+    turned = " (the board turned or mirrored)" if first.get("mirrored") else ""
+    moves = {}
+    for move in legal:
+        bead = (learner.explain(state, move) or {}).get("bead")
+        count = counts.get(str(bead), 0)
+        moves[move] = {"text": f"bead {bead}: {count} of {total}", "score": count, "bead": bead}
+    beads = "bead" if total == 1 else "beads"
+    return {"note": f"box {box}{turned}: {total} {beads}", "box": box, "moves": moves}

@@ -194,6 +194,39 @@ class Analysis(Answer):
     value: int | None = None
 
 
+class SeatView(Answer):
+    """What the player seated on the side to move makes of each legal move, in its own terms."""
+
+    side: int
+    spec: str
+    kind: str
+    name: str
+    view: dict[str, Any] | None = Field(
+        description="`note` on the position and `moves`: each move's `text` and `score` (None: no view)"
+    )
+    none: str = Field(description="why there is no view (a person, a player that keeps no knowledge)")
+
+
+class AnalysisBoard(Answer):
+    """A position of the analysis board: what the page draws and what each move is worth."""
+
+    game: str
+    spec: str
+    moves: list[str]
+    board: str
+    to_move: int | None
+    pawn_side: int | None
+    legal_moves: list[str]
+    last_squares: list[int]
+    over: bool
+    winner: int | None
+    winning_squares: list[int]
+    perfect: Analysis
+    value: int | None = Field(None, description="the exact value from the first player's side")
+    distance: int | None = None
+    learners: list[SeatView]
+
+
 # Review ------------------------------------------------------------------------------------------
 
 

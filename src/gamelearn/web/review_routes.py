@@ -3,14 +3,18 @@ browser's finished games, and the solved tables the grades need (Teeko's is buil
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from ..keeper import Keeper
+from ..players.knowledge import Learner
+from .analysis_board import analysis_board
 from .errors import ERRORS
-from .models import SENT_AS_BUILT, RecordRow, Review, TableStatus
+from .models import SENT_AS_BUILT, AnalysisBoard, RecordRow, Review, TableStatus
 from .review import review
-from .routing import check_id, cookie_owner, owner_of, service_of
+from .routing import analyst_of, check_id, cookie_owner, learners_of, owner_of, service_of
 
 router = APIRouter(tags=["review"])
 #: How many of its latest finished games a browser can list for review.
@@ -66,3 +70,41 @@ def table_build(game: str, request: Request) -> dict[str, Any]:
     One build at a time in all, for a browser with its cookie (403 without); another table
     being built is a 409."""
     return service_of(request).tables.start(game[:100], cookie_owner(request))
+
+
+class AnalysisIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=100, description="the game's spec, as the review names it", examples=["hexapawn"])
+    moves: list[Annotated[str, StringConstraints(max_length=16)]] = Field(
+        default_factory=list, max_length=1000, description="the line of moves from the start", examples=[["63", "14"]]
+    )
+    players: list[Annotated[str, StringConstraints(max_length=200)]] = Field(
+        default_factory=list,
+        max_length=2,
+        description="the game's two player specs: the one to move shows its own view of each move",
+        examples=[["human", "her"]],
+    )
+
+
+@router.post(
+    "/api/analysis",
+    summary="A position of the analysis board",
+    responses=ERRORS,
+    response_model=AnalysisBoard,
+    **SENT_AS_BUILT,
+)
+def analysis_position(body: AnalysisIn, request: Request) -> dict[str, Any]:
+    """The position after `moves` played from the start by the game's rules (a move they refuse
+    is a 400 naming it), its legal moves, each move's perfect value where the game's solution is
+    ready here (`perfect.available` false and why where it is not: Teeko before its table), and
+    what the player seated on the side to move makes of each move: this browser's own learner
+    of that kind, as it is kept now (`view` None, and `none` saying why, for any other player)."""
+    service, owner = service_of(request), owner_of(request)
+    game = service.load_game(body.game)
+
+    def make_learner(kind: str) -> Learner:
+        learner, _ = learners_of(request).browser_learner(kind, body.game)
+        Keeper(service.reader, owner).attach(learner)
+        return learner
+
+    return analysis_board(game, list(body.moves), list(body.players), analyst_of(request), make_learner)

@@ -243,8 +243,9 @@ function waiting(seconds, detail) {
 // Playing ----------------------------------------------------------------------------------------
 
 async function sendMove(move) {
+  if (reviewing()) { if (review) review.play(move); return; }  // the analysis board's move
   const view = page.view;
-  if (!view || page.busy || !view.human_to_move || reviewing()) return;  // dropped, never queued
+  if (!view || page.busy || !view.human_to_move) return;  // dropped, never queued
   const notice = slowNotice([view.players[1 - view.to_move]], view.game);
   try {
     // The ply it was made on: made on a board another tab has changed, it is refused with the
@@ -531,8 +532,9 @@ function showReviewPosition(position) {
   if (!view) return;
   if (!position) { page.reviewModel = null; board.render(boardModel(view, {})); return; }
   page.reviewModel = boardModel(view, {
-    id: `${view.id}-review`, marks: position.board, last: position.last, win: position.win, legal: [], interactive: false,
-    values: null, arrow: position.arrow, plies: position.plies, over: false,
+    id: `${view.id}-review-${position.key || ""}`, marks: position.board, last: position.last, win: position.win,
+    legal: position.legal || [], interactive: Boolean(position.legal && position.legal.length), locked: false,
+    values: position.values || null, arrow: position.arrow, plies: position.plies, over: false,
   });
   board.render(page.reviewModel);
 }

@@ -3,12 +3,18 @@
 // exact value on a bar, each move graded against the perfect player (best, keeps, mistake,
 // blunder), the best move drawn on the board.  Teeko's review needs its solved table: where it is
 // not built the panel says so and offers to build it, with a progress bar.  Over the list of moves,
-// the evaluation graph (evalgraph.js) steps with it.  main.js loads this module (and the graph)
-// when a review is first opened.
-import { $, el, needStyle, playerName } from "./dom.js";
+// the evaluation graph (evalgraph.js) steps with it.  From any position the review is also an
+// analysis board: another move played on the board (or picked in the panel) is sent with its line
+// to the server (POST /api/analysis), which answers the position, its legal moves, their perfect
+// values and the learner's own view; the line is kept as a variation in the move tree
+// (movetree.js), drawn in the move list in brackets after the move it replaces.  main.js loads this
+// module (and the graph) when a review is first opened, and hands it the moves made on the board.
+import { $, el, needStyle, playerName, say } from "./dom.js";
 import { api, problem } from "./api.js";
 import { EvalGraph } from "./evalgraph.js";
 import { watchTable } from "./tables.js";
+import { MoveTree } from "./movetree.js";
+import { drawAnalysis } from "./analysisboard.js";
 import { capitalised, lossText, plural, positionText } from "./format.js";
 
 await needStyle("/static/views.css");
@@ -28,17 +34,25 @@ export class Review {
     this.at = 0;
     this.source = null;
     this.info = null;
+    this.tree = new MoveTree([]);
+    this.node = 0;           // the move tree's node shown
+    this.trees = new Map();  // each reviewed game's tree, kept while the page lives
+    this.boards = new Map(); // the server's answer for each line played ("4 0 8"), asked once
     this.graph = new EvalGraph((ply) => this.go(ply));
     $("review-moves").before(this.graph.root);
     $("review-close").addEventListener("click", () => this.close());
-    $("review-first").addEventListener("click", () => this.go(0));
-    $("review-prev").addEventListener("click", () => this.go(this.at - 1));
-    $("review-next").addEventListener("click", () => this.go(this.at + 1));
-    $("review-last").addEventListener("click", () => this.go(this.data ? this.data.plies.length : 0));
+    $("review-first").addEventListener("click", () => this.goNode(this.tree.root));
+    $("review-prev").addEventListener("click", () => this.goNode(this.tree.back(this.node)));
+    $("review-next").addEventListener("click", () => this.goNode(this.tree.forward(this.node)));
+    $("review-last").addEventListener("click", () => this.goNode(this.tree.end(this.node)));
+    $("review-mainline").addEventListener("click", () => {
+      this.goNode(this.tree.mainline(this.node));
+      $("review").focus();  // the button hides on the main line: the arrow keys go on from here
+    });
     $("review").addEventListener("keydown", (event) => {
       if (event.target.closest && event.target.closest("select")) return;
-      if (event.key === "ArrowLeft") { event.preventDefault(); this.go(this.at - 1); }
-      if (event.key === "ArrowRight") { event.preventDefault(); this.go(this.at + 1); }
+      if (event.key === "ArrowLeft") { event.preventDefault(); this.goNode(this.tree.back(this.node)); }
+      if (event.key === "ArrowRight") { event.preventDefault(); this.goNode(this.tree.forward(this.node)); }
     });
     $("records").addEventListener("change", () => {
       const id = $("records").value;
@@ -62,7 +76,12 @@ export class Review {
       return;
     }
     this.listRecords();
-    if (!this.data.available) { this.unavailable(); return; }
+    const key = `${this.data.spec} ${this.data.moves.join(" ")} ${this.data.record || this.data.id}`;
+    if (!this.trees.has(key)) this.trees.set(key, new MoveTree(this.data.moves));
+    this.tree = this.trees.get(key);
+    // Without the solved table there are no grades, but the board still plays and the learner
+    // still shows its view (the analysis board asks the server for the rules, not the table).
+    if (!this.data.available) { this.unavailable(); this.drawMoves(); this.go(this.data.moves.length); return; }
     $("review-table").hidden = true;
     $("review").dataset.state = "ready";
     this.drawMoves();
@@ -92,9 +111,9 @@ export class Review {
   unavailable() {
     const data = this.data;
     $("review").dataset.state = "unavailable";
-    $("review-moves").replaceChildren();
     this.graph.draw(null);
-    $("review-summary").textContent = "No review for this game yet: it is graded against the game's solved table, which this server has not built.";
+    $("review-summary").textContent = "No review for this game yet: it is graded against the game's solved table, which this server has not built. " +
+      "Its moves can still be stepped through and other moves tried on the board, without perfect values.";
     $("review-table").hidden = false;
     this.pollTable(false);
   }
@@ -110,13 +129,22 @@ export class Review {
     });
   }
 
+  // The main line as graded moves, two a row; each variation in brackets, on a row of its own
+  // after the move it could have replaced (a variation inside one nested in its brackets).
   drawMoves() {
     const data = this.data, info = this.info;
-    const items = data.plies.map((ply, i) => el("li", { class: `grade-${ply.grade}`, "data-ply": String(i + 1), "data-grade": ply.grade },
-      el("button", { type: "button", onclick: () => this.go(i + 1), "aria-label": `move ${i + 1}: ${info.symbols[ply.side]} ${ply.move}, ${ply.grade}` },
-        el("span", { class: "mv", text: `${info.symbols[ply.side]} ${ply.move}` }),
-        el("span", { class: `badge ${ply.grade}`, text: badge(ply.grade) }))));
+    const items = [];
+    this.tree.line().forEach((item, i) => {
+      const ply = data.plies[i] || { side: this.sideOf(item.id), move: item.move, grade: "" };  // ungraded: no table
+      const graded = ply.grade ? `, ${ply.grade}` : "";
+      items.push(el("li", { class: `grade-${ply.grade}`, "data-ply": String(i + 1), "data-grade": ply.grade, "data-node": String(item.id) },
+        el("button", { type: "button", onclick: () => this.go(i + 1), "aria-label": `move ${i + 1}: ${info.symbols[ply.side]} ${ply.move}${graded}` },
+          el("span", { class: "mv", text: `${info.symbols[ply.side]} ${ply.move}` }),
+          ply.grade ? el("span", { class: `badge ${ply.grade}`, text: badge(ply.grade) }) : null)));
+      if (item.variations.length) items.push(el("li", { class: "variations" }, ...item.variations.map((line) => this.variation(line))));
+    });
     $("review-moves").replaceChildren(...items);
+    if (!data.available) return;  // the summary says why there are no grades
     // The yardstick first (the value kept where a move could lose it), then every move's grade.
     const counts = (data.grades || []).map((c, side) => {
       const m = (data.measure || [])[side];
@@ -126,42 +154,161 @@ export class Review {
     $("review-summary").textContent = counts.join(" · ");
   }
 
+  variation(line) {
+    const parts = [];
+    for (const item of line) {
+      const symbol = this.info.symbols[this.sideOf(item.id)];
+      parts.push(el("button", { type: "button", class: "node", "data-node": String(item.id), onclick: () => this.goNode(item.id),
+        "aria-label": `variation, move ${item.ply}: ${symbol} ${item.move}`, text: `${item.ply}. ${symbol} ${item.move}` }));
+      for (const inner of item.variations) parts.push(this.variation(inner));
+    }
+    return el("span", { class: "variation" }, "(", ...parts, ")");
+  }
+
+  // A ply of the main line (the graph and the lists name plies).
   go(at) {
     const data = this.data;
-    if (!data || !data.available) return;
-    this.at = Math.max(0, Math.min(data.plies.length, at));
-    const position = data.positions[this.at];
-    const ply = this.at > 0 ? data.plies[this.at - 1] : null;
-    for (const item of $("review-moves").children) item.classList.toggle("current", Number(item.dataset.ply) === this.at);
+    if (!data) return;
+    this.goNode(this.tree.mainAt(Math.max(0, Math.min(data.moves.length, at))));
+  }
+
+  goNode(id) {
+    const data = this.data;
+    if (!data) return;
+    this.node = id;
+    const main = this.tree.isMain(id);
+    const ply = this.tree.node(id).ply;
+    this.at = main ? ply : this.tree.node(this.tree.mainline(id)).ply;
+    for (const item of $("review-moves").querySelectorAll("[data-node]")) {
+      const here = Number(item.dataset.node) === id;
+      item.classList.toggle("current", here);
+      if (here) item.setAttribute("aria-current", "true"); else item.removeAttribute("aria-current");
+    }
     const current = $("review-moves").querySelector(".current");
     if (current) current.scrollIntoView({ block: "nearest" });
-    const info = this.info;
-    // The bar: the exact value from the first player's side (full: it wins, half: a draw).
-    const share = position.value > 0 ? 100 : position.value < 0 ? 0 : 50;
-    $("eval-fill").style.height = `${share}%`;
-    $("eval").dataset.value = String(position.value);
-    $("eval").dataset.game = data.game;
-    const text = capitalised(positionText(position, info.symbols));
-    $("eval-text").textContent = text;
-    $("eval").setAttribute("aria-label", text);
+    $("review-mainline").hidden = main;
+    $("review").dataset.line = main ? "main" : "variation";
+    const answer = this.boards.get(this.key(id));
+    if (main && data.available) this.drawMain(ply); else this.drawAnswered(id, answer, main);
+    this.graph.draw(data, this.at, this.info.symbols);
+    drawAnalysis($("analysis-moves"), answer || null, this.info.symbols, (move) => this.play(move));
+    if (!answer) this.analyse(id);
+  }
+
+  // The answer's key: the game as reviewed (its form, its players) and the node's line.
+  key(id) { return this.lineKey(this.tree.path(id)); }
+
+  lineKey(line) { return `${this.data.spec}|${(this.data.players || []).join(",")}|${line.join(" ")}`; }
+
+  // Who played the node's move: the side to move before it, as the server said.
+  sideOf(id) {
+    const node = this.tree.node(id);
+    const before = node.parent === null ? null : this.boards.get(this.key(node.parent));
+    return before && before.to_move !== null ? before.to_move : (node.ply - 1) % 2;
+  }
+
+  // The server's answer for the node's line, asked once; drawn if the node is still the one shown.
+  async analyse(id) {
+    const line = this.tree.path(id), data = this.data;
+    try {
+      const answer = await api("POST", "/api/analysis", { game: data.spec || data.game, moves: line, players: data.players || [] });
+      this.boards.set(this.lineKey(line), answer);
+      if (this.data === data && this.node === id) this.goNode(id);
+    } catch (error) {
+      if (this.data === data && this.node === id) $("analysis-moves").replaceChildren(el("p", { class: "caption", text: problem(error) }));
+    }
+  }
+
+  // A move tried from the position shown: the server plays it (or says why not) and the line is
+  // kept in the tree (the game's own move is its main line's node).
+  async play(move) {
+    const data = this.data, from = this.node;
+    if (!data) return;
+    const line = [...this.tree.path(from), move];
+    let answer = this.boards.get(this.lineKey(line));
+    if (!answer) {
+      try {
+        answer = await api("POST", "/api/analysis", { game: data.spec || data.game, moves: line, players: data.players || [] });
+      } catch (error) { say(problem(error)); return; }
+      if (this.data !== data || this.node !== from) return;  // the review moved on meanwhile
+      this.boards.set(this.lineKey(line), answer);
+    }
+    say("");
+    const id = this.tree.add(from, move);
+    this.drawMoves();
+    this.goNode(id);
+  }
+
+  // The board, bar and caption of a main-line position, from the review; the analysis adds the
+  // legal moves and their values once it comes.
+  drawMain(at) {
+    const data = this.data, info = this.info;
+    const position = data.positions[at];
+    const ply = at > 0 ? data.plies[at - 1] : null;
+    this.bar(position);
     let caption = `Start: ${positionText(position, info.symbols)}.`;
     if (ply) {
       const better = ply.grade === "best" || ply.grade === "keeps" ? "" : ` ${bestText(ply.best)}`;
-      const what = lossText(data.positions[this.at - 1].value, position.value, ply.side);
+      const what = lossText(data.positions[at - 1].value, position.value, ply.side);
       const grade = ply.grade === "mistake" || ply.grade === "blunder" ? `${ply.grade}: ${what}` : GRADE_TEXT[ply.grade];
-      caption = `Move ${this.at}: ${info.symbols[ply.side]} ${ply.move}, ${grade}.${better}`;
+      caption = `Move ${at}: ${info.symbols[ply.side]} ${ply.move}, ${grade}.${better}`;
     }
     $("review-caption").textContent = caption;
     $("review-caption").dataset.grade = ply ? ply.grade : "";
-    $("review-position").textContent = `${this.at} / ${data.plies.length}`;
-    this.show({
+    $("review-position").textContent = `${at} / ${data.plies.length}`;
+    this.show(this.model(this.node, {
       board: position.board,
       last: ply ? ply.squares : [],
       arrow: ply && ply.grade !== "best" && ply.grade !== "keeps" ? ply.best_squares : [],
       win: position.winning_squares || [],
-      plies: this.at,
-    });
-    this.graph.draw(data, this.at, info.symbols);
+      plies: at,
+    }));
+  }
+
+  // A variation's position (or, without the solved table, any position), all from the server's
+  // answer for its line.
+  drawAnswered(id, answer, main) {
+    const info = this.info, node = this.tree.node(id);
+    const before = node.parent === null ? null : this.boards.get(this.key(node.parent));
+    const entry = before && before.perfect && before.perfect.moves[node.move];
+    const grade = entry && entry.grade ? entry.grade : "";
+    if (answer && answer.value !== undefined) this.bar({ value: answer.value, distance: answer.distance, over: answer.over });
+    else if (answer) this.bar(null);
+    const graded = grade ? `, ${GRADE_TEXT[grade] || grade}` : "";
+    const what = node.parent === null ? "Start" : `${main ? "Move" : "Variation, move"} ${node.ply}: ${info.symbols[this.sideOf(id)]} ${node.move}${graded}`;
+    $("review-caption").textContent = `${what}.`;
+    $("review-caption").dataset.grade = grade;
+    $("review-position").textContent = main ? `${node.ply} / ${this.data.moves.length}` : `variation, move ${node.ply}`;
+    if (!answer) return;
+    this.show(this.model(id, { board: answer.board, last: answer.last_squares, arrow: [], win: answer.winning_squares || [], plies: node.ply }));
+  }
+
+  // The bar: the exact value from the first player's side (full: it wins, half: a draw); null:
+  // no exact value here (no solved table), said so.
+  bar(position) {
+    const data = this.data;
+    if (!position) {
+      $("eval-fill").style.height = "50%";
+      $("eval").dataset.value = "";
+      $("eval-text").textContent = "No exact value: the game's solved table is not built";
+      $("eval").setAttribute("aria-label", "no exact value");
+      return;
+    }
+    const share = position.value > 0 ? 100 : position.value < 0 ? 0 : 50;
+    $("eval-fill").style.height = `${share}%`;
+    $("eval").dataset.value = String(position.value);
+    $("eval").dataset.game = data.game;
+    const text = capitalised(positionText(position, this.info.symbols));
+    $("eval-text").textContent = text;
+    $("eval").setAttribute("aria-label", text);
+  }
+
+  // What the board draws: the position, with the moves the analysis says can be tried from it.
+  model(id, position) {
+    const answer = this.boards.get(this.key(id));
+    const perfect = answer && answer.perfect;
+    const values = perfect && perfect.available ? Object.fromEntries(Object.entries(perfect.moves).map(([m, e]) => [m, e.value])) : null;
+    return Object.assign(position, { key: `${id}`, legal: answer ? answer.legal_moves : [], values });
   }
 }
 
