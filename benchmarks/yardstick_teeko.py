@@ -6,6 +6,7 @@ over the balanced book, both colours.  Prints figures and asserts nothing.
     python benchmarks/yardstick_teeko.py train --cpu-seconds 600 --seed 1 --out v1.json
     python benchmarks/yardstick_teeko.py grade v1.json --search 0 --search 4 --search 1s --suite teeko-val-v1
     python benchmarks/yardstick_teeko.py perfect v1.json --search 4
+    python benchmarks/yardstick_teeko.py versus v1.json --search 6 --opponent alphabeta:depth=4,eval=thesis
 
 ``train``: self-play in batches until this process has used ``--cpu-seconds`` of CPU time
 (``resource.getrusage``, user + system, grading left out), a raw grade on ``teeko-val-v1`` at
@@ -28,9 +29,11 @@ from typing import Any
 
 import gamelearn
 from gamelearn.experiments.grading import grade_player
+from gamelearn.experiments.openings import balanced_openings
 from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME, keeps_interval
-from gamelearn.experiments.yardstick import games_lost_to_perfect
+from gamelearn.experiments.yardstick import PLIES, games_lost_to_perfect
+from gamelearn.match import play_game
 from gamelearn.players.registry import make_player
 
 
@@ -148,6 +151,33 @@ def perfect(args: argparse.Namespace) -> None:
     args.learner.write_text(json.dumps(data))
 
 
+def versus(args: argparse.Namespace) -> None:
+    """The learner against a fixed player from every opening of the balanced book, once with each
+    colour: its score (a win 1, a draw 1/2) and the games it lost."""
+    game = gamelearn.get_game("teeko")
+    data = json.loads(args.learner.read_text())
+    book = balanced_openings(game)[: args.openings]
+    for search in args.search:
+        learner = frozen(game, data["knowledge"], search)
+        wall, points, lost = time.perf_counter(), 0.0, 0
+        for index, opening in enumerate(book):
+            for colour in (0, 1):
+                other = make_player(game, args.opponent, seed=2 * index + colour)
+                seats = [learner, other] if colour == 0 else [other, learner]
+                record = play_game(game, seats, seed=index, max_plies=PLIES, learn=False, opening=opening)
+                points += 1.0 if record.winner == colour else 0.5 if record.winner is None else 0.0
+                lost += record.winner is not None and record.winner != colour
+        games = 2 * len(book)
+        result = {"search": search, "opponent": args.opponent, "games": games, "score": points / games, "lost": lost}
+        print(
+            f"search={search} against {args.opponent}: scores {100 * points / games:.1f}% over {games} games "
+            f"({len(book)} openings, both colours), lost {lost} ({time.perf_counter() - wall:.0f} wall s)",
+            flush=True,
+        )
+        data.setdefault("versus", []).append(result)
+    args.learner.write_text(json.dumps(data))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -170,10 +200,15 @@ def main() -> None:
     against.add_argument("learner", type=Path)
     against.add_argument("--search", action="append", required=True)
     against.add_argument("--openings", type=int, default=None, help="the first N openings of the book only")
+    facing = commands.add_parser("versus")
+    facing.add_argument("learner", type=Path)
+    facing.add_argument("--opponent", required=True, help="a player spec, e.g. alphabeta:depth=4,eval=thesis")
+    facing.add_argument("--search", action="append", required=True)
+    facing.add_argument("--openings", type=int, default=None, help="the first N openings of the book only")
     args = parser.parse_args()
     if args.command in ("train", "grade") and not args.suite:
         args.suite = [VALIDATION_NAME]
-    {"train": train, "grade": grade, "perfect": perfect}[args.command](args)
+    {"train": train, "grade": grade, "perfect": perfect, "versus": versus}[args.command](args)
 
 
 if __name__ == "__main__":
