@@ -55,7 +55,10 @@ def group_of(data: dict[str, Any], path: Path) -> str:
 def lost_to_perfect(runs: list[dict[str, Any]], search: str) -> str:
     """The games lost to perfect play over the book with ``search``, as a label's tail."""
     found = [(p["lost"], p["games"]) for data in runs for p in data.get("perfect", []) if p["search"] == search]
-    return "".join(f"; lost {lost} of {games} to perfect" for lost, games in found)
+    if not found:
+        return ""
+    counts = ", ".join(str(lost) for lost, _ in found)
+    return f"; lost {counts} of {found[0][1]} to perfect" + (" (each seed)" if len(found) > 1 else "")
 
 
 def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -> float:
@@ -66,7 +69,8 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -
     length = min(len(points) for points in curves)
     minutes = [statistics.mean(points[i]["seconds"] for points in curves) / 60 for i in range(length)]
     keeps = [[100 * points[i]["keeps"] for points in curves] for i in range(length)]
-    label = curve_label(datas[0], runs[0][1]) + (f", {len(runs)} seeds" if len(runs) > 1 else "")
+    name = group_of(datas[0], runs[0][1])
+    label = curve_label(datas[0] | {"name": name}, runs[0][1]) + (f", {len(runs)} seeds" if len(runs) > 1 else "")
     label += lost_to_perfect(datas, "0")
     line = axes.plot(minutes, [statistics.mean(k) for k in keeps], marker="o", markersize=3, label=label)[0]
     if len(runs) > 1:
