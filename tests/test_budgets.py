@@ -45,6 +45,7 @@ def test_budgets_that_cannot_be_met_are_refused_in_one_line() -> None:
         gamelearn.train("tictactoe", "ntuple")
 
 
+@pytest.mark.slow  # az: JAX's import and its compilation
 def test_az_with_busy_slots_refuses_a_budget_of_games_naming_its_batch() -> None:
     need("neural", "jax")
     with pytest.raises(ValueError, match="plays 32 games at once"):

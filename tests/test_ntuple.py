@@ -150,6 +150,7 @@ def test_td_lambda_on_a_three_move_game_matches_the_hand_computation() -> None:
     assert squared == pytest.approx(delta0**2 + delta1**2)
 
 
+@pytest.mark.slow  # trainings, twice for each game
 @pytest.mark.parametrize("name", GAMES)
 def test_the_same_seed_trains_the_same_weights(name: str) -> None:
     game = gamelearn.get_game(name)

@@ -55,6 +55,7 @@ def test_perfect_teeko_without_a_table_says_how_to_build_it() -> None:
         gamelearn.make_player(game, "perfect")
 
 
+@pytest.mark.slow  # a real solve of a small Teeko board
 def test_perfect_wins_the_small_teeko_that_the_first_player_wins(tmp_path: Path) -> None:
     variant = small_variant(4, 4, 3)
     path = tmp_path / "small.table"

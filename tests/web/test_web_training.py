@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from web_support import refused
 
 from gamelearn import get_game
@@ -133,6 +134,7 @@ def ran(client: Any, body: dict) -> dict:
     raise AssertionError("the run did not end")
 
 
+@pytest.mark.slow  # two trainings of 500 games each
 def test_menace_stuck_against_perfect_says_why_and_a_remedy_from_its_options_unsticks_it(client: Any) -> None:
     client.get("/")
     stuck = ran(client, {"opponent": "perfect", "games": 500, "side": 1, "seed": 1})
