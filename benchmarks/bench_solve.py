@@ -28,8 +28,8 @@ KNOWN = {"won": 25_606_338, "drawn": 42_347_231, "lost": 7_231_009, "longest_win
 
 
 def child_build(path: str) -> None:
-    from gamelearn.solve.teeko import build_table
-    from gamelearn.solve.variant import teeko
+    from gamelearn.solver.teeko import build_table
+    from gamelearn.solver.variant import teeko
 
     facts = build_table(teeko(), Path(path))
     print(f"kernel build {facts['build_seconds']} s", flush=True)
@@ -38,7 +38,7 @@ def child_build(path: str) -> None:
 def child_advanced(path: str) -> None:
     """Build one Advanced Teeko table from nothing (no shared moving phase) and report its own use."""
     import gamelearn
-    from gamelearn.solve.teeko import build_table, variant_of
+    from gamelearn.solver.teeko import build_table, variant_of
 
     started = time.perf_counter()
     facts = build_table(variant_of(gamelearn.get_game("teeko:goals=advanced")), Path(path), share=False)
@@ -52,7 +52,7 @@ def child_advanced(path: str) -> None:
 
 def child_variants() -> None:
     """`gamelearn solve teeko --variants`, as a user runs it, and this process's own use."""
-    from gamelearn.solve.forms import solve_forms
+    from gamelearn.solver.forms import solve_forms
 
     started = time.perf_counter()
     report = solve_forms()
@@ -101,7 +101,7 @@ def forms_benchmark() -> None:
 def child_load(path: str) -> None:
     started = time.perf_counter()
     import gamelearn
-    from gamelearn.solve.teeko import solve_teeko
+    from gamelearn.solver.teeko import solve_teeko
 
     imported = time.perf_counter()
     solution = solve_teeko(gamelearn.get_game("teeko"), path=path)
@@ -180,7 +180,7 @@ def main() -> None:
     )
 
     import gamelearn
-    from gamelearn.solve.teeko import solve_teeko
+    from gamelearn.solver.teeko import solve_teeko
 
     game = gamelearn.get_game("teeko")
     solution = solve_teeko(game, path=path)
@@ -249,7 +249,7 @@ def main() -> None:
     )
 
     if args.verify:
-        from gamelearn.solve.table import check_moving
+        from gamelearn.solver.table import check_moving
 
         started = time.perf_counter()
         wrong = check_moving(solution.variant, solution.layers)

@@ -71,7 +71,7 @@ def built_teeko_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import fcntl
 
     import gamelearn
-    from gamelearn.solve.teeko import solve_teeko
+    from gamelearn.solver.teeko import solve_teeko
 
     if os.environ.get("PYTEST_XDIST_WORKER"):
         folder = tmp_path_factory.getbasetemp().parent / "teeko-table"
@@ -88,7 +88,7 @@ def built_teeko_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def teeko_table(built_teeko_table: Path, isolated_home: Path) -> Path:
     """The test's data directory holds Standard Teeko's solved table (a link to the one built once)."""
-    from gamelearn.solve.teeko import default_path
+    from gamelearn.solver.teeko import default_path
 
     target = default_path()
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -206,7 +206,7 @@ def test_the_solve_bars_have_their_totals_from_the_first_update(monkeypatch: pyt
     from rich.progress import Progress
 
     from gamelearn.cli import solve as solve_command
-    from gamelearn.solve import teeko
+    from gamelearn.solver import teeko
 
     seen: list[tuple[str, float, float | None]] = []
 

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 from extras import need
 from gamelearn import get_game
 from gamelearn.cli.main import app
-from gamelearn.solve.table import open_table
-from gamelearn.solve.teeko import build_table, default_path, shared_moving_phase
-from gamelearn.solve.variant import small_variant
+from gamelearn.solver.table import open_table
+from gamelearn.solver.teeko import build_table, default_path, shared_moving_phase
+from gamelearn.solver.variant import small_variant
 
 runner = CliRunner()
 

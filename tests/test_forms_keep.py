@@ -10,8 +10,8 @@ import pytest
 
 import gamelearn
 from gamelearn import get_game
-from gamelearn.solve.forms import solve_forms
-from gamelearn.solve.teeko import solve_teeko
+from gamelearn.solver.forms import solve_forms
+from gamelearn.solver.teeko import solve_teeko
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "gamelearn"
 #: play (the public API's games, which wire the default keeper): match and keeper never meet.
 BELOW_INTERFACES = {
     "games",
-    "solve",
+    "solver",
     "players",
     "store",
     "match",
@@ -30,19 +30,19 @@ BELOW_INTERFACES = {
 ALLOWED: dict[str, set[str]] = {
     "games": set(),
     "classroom": {"games"},
-    "solve": {"games", "paths", "files", "jit"},
-    "players": {"games", "solve", "paths", "jit"},
+    "solver": {"games", "paths", "files", "jit"},
+    "players": {"games", "solver", "paths", "jit"},
     "store": {"games", "paths", "files"},
-    "match": {"games", "players", "solve", "paths"},
-    "knowledge_formats": {"games", "players", "store", "solve", "paths", "files"},
-    "keeper": {"games", "players", "store", "solve", "paths", "files", "knowledge_formats"},
-    "play": {"games", "players", "store", "solve", "paths", "files", "match", "keeper", "knowledge_formats"},
+    "match": {"games", "players", "solver", "paths"},
+    "knowledge_formats": {"games", "players", "store", "solver", "paths", "files"},
+    "keeper": {"games", "players", "store", "solver", "paths", "files", "knowledge_formats"},
+    "play": {"games", "players", "store", "solver", "paths", "files", "match", "keeper", "knowledge_formats"},
     "experiments": BELOW_INTERFACES,
     "envs": BELOW_INTERFACES | {"experiments"},
     "web": BELOW_INTERFACES | {"experiments"},
     "cli": BELOW_INTERFACES | {"experiments", "envs"},
     # The OpenSpiel bridge numbers actions with the environments' codec; nothing imports it.
-    "openspiel": {"games", "solve", "players", "match", "paths", "envs"},
+    "openspiel": {"games", "solver", "players", "match", "paths", "envs"},
     "paths": set(),
     "files": set(),
     "jit": set(),
@@ -105,7 +105,7 @@ def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> N
     module.parent.mkdir()
     module.write_text(
         "from .base import Player\n"
-        "import gamelearn.solve.kernels\n"
+        "import gamelearn.solver.kernels\n"
         "def save():\n"
         "    from ..store.store import Store\n"
         "    from .. import match\n"
@@ -113,10 +113,10 @@ def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> N
         "if TYPE_CHECKING:\n"
         "    from ..web import app\n"
     )
-    for name in ("base.py", "../store/store.py", "../match.py", "../solve/kernels.py", "../web/app.py"):
+    for name in ("base.py", "../store/store.py", "../match.py", "../solver/kernels.py", "../web/app.py"):
         (module.parent / name).parent.mkdir(exist_ok=True)
         (module.parent / name).touch()
-    assert imported_parts(module, tmp_path) == {"players", "solve", "store", "match", "web"}
+    assert imported_parts(module, tmp_path) == {"players", "solver", "store", "match", "web"}
 
 
 def test_match_and_keeper_never_import_each_other() -> None:

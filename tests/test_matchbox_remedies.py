@@ -10,7 +10,7 @@ from collections import Counter
 import gamelearn
 from gamelearn.match import play_game
 from gamelearn.players.matchbox import MenacePlayer
-from gamelearn.solve import solve
+from gamelearn.solver import solve
 
 TICTACTOE = gamelearn.get_game("tictactoe")
 EMPTY_BOARD = "........."

@@ -9,9 +9,9 @@ import pytest
 import gamelearn
 from gamelearn.players.basic import RandomPlayer
 from gamelearn.players.perfect import PerfectPlayer
-from gamelearn.solve.table import build_layers, open_table, write_table
-from gamelearn.solve.teeko import TableSolution
-from gamelearn.solve.variant import small_variant
+from gamelearn.solver.table import build_layers, open_table, write_table
+from gamelearn.solver.teeko import TableSolution
+from gamelearn.solver.variant import small_variant
 from test_solve_teeko import SmallTeeko
 
 

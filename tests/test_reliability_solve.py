@@ -33,9 +33,9 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 @pytest.mark.slow  # two small tables built
 def test_the_table_size_is_known_before_the_build(tmp_path: Path):
-    from gamelearn.solve.table import table_size
-    from gamelearn.solve.teeko import build_table
-    from gamelearn.solve.variant import small_variant, teeko
+    from gamelearn.solver.table import table_size
+    from gamelearn.solver.teeko import build_table
+    from gamelearn.solver.variant import small_variant, teeko
 
     for variant in (small_variant(4, 4, 3), small_variant(4, 4, 3, "asa", False)):
         path = tmp_path / f"{variant.name}.table"

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import gamelearn
-from gamelearn.solve import Grade
-from gamelearn.solve.base import outcome_key
+from gamelearn.solver import Grade
+from gamelearn.solver.base import outcome_key
 
 
 def plain_negamax(game: Any, state: Any) -> tuple[int, int | None]:
@@ -124,16 +124,16 @@ def test_solve_is_callable_from_the_package_and_refuses_unknown_options() -> Non
         gamelearn.solve("hexapawn", build=True)
 
 
-def test_regression_solve_function_hid_the_solve_package() -> None:
-    """``gamelearn.solve`` was rebound to the function, so ``import gamelearn.solve.kernels as k`` and
-    ``from gamelearn.solve import kernels`` failed in a fresh process; both forms must work now."""
+def test_the_solve_function_and_the_solver_package_live_side_by_side() -> None:
+    """``gamelearn.solve`` is the function and ``gamelearn.solver`` its package, in a fresh process,
+    whichever is imported first."""
     program = (
-        "import gamelearn.solve.kernels as k\n"
-        "from gamelearn.solve import kernels, solve\n"
+        "import gamelearn.solver.kernels as k\n"
+        "from gamelearn.solver import kernels, solve\n"
         "import gamelearn\n"
         "game = gamelearn.get_game('tictactoe')\n"
-        "assert k is kernels and gamelearn.solve.kernels is kernels\n"
-        "assert gamelearn.solve(game) is solve('tictactoe')\n"
+        "assert k is kernels and gamelearn.solver.kernels is kernels\n"
+        "assert gamelearn.solve(game) is solve('tictactoe') and gamelearn.solve is solve\n"
         "print(gamelearn.solve(game).value(game.initial()))\n"
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
@@ -142,10 +142,10 @@ def test_regression_solve_function_hid_the_solve_package() -> None:
 
 
 def test_the_bitboard_pass_agrees_with_the_search_over_the_public_api() -> None:
-    """gamelearn.solve's first tic-tac-toe solve runs over bitboards (solve/tictactoe.py); the generic
+    """gamelearn.solve's first tic-tac-toe solve runs over bitboards (solver/tictactoe.py); the generic
     search over legal_moves/play, with no help, finds the same outcome for every reachable position."""
-    from gamelearn.solve.exhaustive import ExhaustiveSolution
-    from gamelearn.solve.tictactoe import outcomes
+    from gamelearn.solver.exhaustive import ExhaustiveSolution
+    from gamelearn.solver.tictactoe import outcomes
 
     game = gamelearn.get_game("tictactoe")
     generic = ExhaustiveSolution(game)

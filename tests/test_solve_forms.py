@@ -14,10 +14,10 @@ import pytest
 
 from gamelearn.games import IllegalMove
 from gamelearn.games.teeko import TeekoState
-from gamelearn.solve import Grade
-from gamelearn.solve.table import build_layers, build_moving, open_table, write_table
-from gamelearn.solve.teeko import TableSolution
-from gamelearn.solve.variant import Variant, small_variant
+from gamelearn.solver import Grade
+from gamelearn.solver.table import build_layers, build_moving, open_table, write_table
+from gamelearn.solver.teeko import TableSolution
+from gamelearn.solver.variant import Variant, small_variant
 from test_solve_teeko import SmallTeeko, oracle_moving
 
 pytestmark = pytest.mark.slow  # retrograde solves of small Teeko boards against plain minimax

@@ -15,10 +15,10 @@ import pytest
 
 from gamelearn import get_game
 from gamelearn.games.teeko_forms import PUBLISHED, SCARNE_DROPS
-from gamelearn.solve.codes import decode
-from gamelearn.solve.table import PlacingCache, build_moving, build_placing
-from gamelearn.solve.teeko import shared_moving_phase
-from gamelearn.solve.variant import Indexing, teeko_form
+from gamelearn.solver.codes import decode
+from gamelearn.solver.table import PlacingCache, build_moving, build_placing
+from gamelearn.solver.teeko import shared_moving_phase
+from gamelearn.solver.variant import Indexing, teeko_form
 
 pytestmark = pytest.mark.slow  # real solves of Teeko's forms
 

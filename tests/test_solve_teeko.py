@@ -14,10 +14,10 @@ import pytest
 from gamelearn.games import IllegalMove
 from gamelearn.games.base import Game, GameFacts
 from gamelearn.games.teeko import TeekoState
-from gamelearn.solve import Grade
-from gamelearn.solve.table import TableError, build_layers, open_table, write_table
-from gamelearn.solve.teeko import TableSolution, solve_teeko
-from gamelearn.solve.variant import Variant, small_variant, teeko
+from gamelearn.solver import Grade
+from gamelearn.solver.table import TableError, build_layers, open_table, write_table
+from gamelearn.solver.teeko import TableSolution, solve_teeko
+from gamelearn.solver.variant import Variant, small_variant, teeko
 
 pytestmark = pytest.mark.slow  # retrograde solves of small Teeko boards against a plain solver
 
@@ -323,7 +323,7 @@ def test_missing_teeko_table_says_how_to_build_it(tmp_path: Path) -> None:
 
 
 def test_forward_check_accepts_the_table_and_catches_a_changed_byte(small_table: Path) -> None:
-    from gamelearn.solve.table import check_moving
+    from gamelearn.solver.table import check_moving
 
     layers, _ = open_table(SMALL, small_table)
     assert check_moving(SMALL, layers) == 0

@@ -11,9 +11,9 @@ import pytest
 
 import gamelearn
 from gamelearn.games.teeko import TeekoState
-from gamelearn.solve import kernels
-from gamelearn.solve.codes import decode
-from gamelearn.solve.variant import Indexing, teeko
+from gamelearn.solver import kernels
+from gamelearn.solver.codes import decode
+from gamelearn.solver.variant import Indexing, teeko
 
 pytestmark = pytest.mark.slow  # real solves of Teeko's first levels
 

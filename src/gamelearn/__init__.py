@@ -27,17 +27,13 @@ if TYPE_CHECKING:
     from .play import make_player
     from .play import play_and_keep as play_game
     from .players.base import Player
-
-    # ``gamelearn.solve`` is the package gamelearn/solve/, whose module is callable:
-    # ``gamelearn.solve(game)`` calls its function and ``import gamelearn.solve.kernels`` finds the
-    # package.  Type checkers are told it is the function, which is how the public API uses it.
-    from .solve import solve
+    from .solver import solve
 
 __version__ = "0.1.0"
 
 #: Where each public name lives (relative to this package), and under which name where it is not
 #: its own (``play_game`` is the play layer's :func:`gamelearn.play.play_and_keep`, the game that
-#: keeps its learners' lessons).  ``solve`` is the package itself.
+#: keeps its learners' lessons).
 _LAZY: dict[str, str | tuple[str, str]] = {
     "CONTRACT_VERSION": ".games",
     "GAME_NAMES": ".games",
@@ -61,13 +57,12 @@ _LAZY: dict[str, str | tuple[str, str]] = {
     "curves": ".experiments.api",
     "train": ".experiments.api",
     "get_suite": ".experiments.suites",
+    "solve": ".solver",
 }
 
 
 def __getattr__(name: str) -> object:
     """A public name, imported on first use and then kept in the package's namespace."""
-    if name == "solve":
-        return importlib.import_module(".solve", __name__)  # importing it binds it here
     if name not in _LAZY:
         raise AttributeError(f"module 'gamelearn' has no attribute {name!r}")
     where = _LAZY[name]

@@ -134,7 +134,7 @@ def test_teeko_against_perfect_without_its_table_offers_the_build_where_the_play
     """No game runs that the person did not ask for: the game shown before goes, the form offers
     the build beside the player, and the game asked for starts once the table is there.  The
     build here puts the run's table (built once, tests/conftest.py) where the server reads it."""
-    from gamelearn.solve.teeko import default_path
+    from gamelearn.solver.teeko import default_path
 
     def builder(progress) -> None:  # type: ignore[no-untyped-def]
         progress("counting moves", 1, 1)

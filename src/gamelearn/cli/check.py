@@ -38,12 +38,12 @@ def _smoke_solver(game: Game) -> tuple[list[str], list[str]]:
     """(problems, notes): the solution against the declared value, the perfect player and the grade."""
     from ..experiments.grading import grade_player, graded_player
     from ..experiments.suites import get_suite
-    from ..solve import solve
+    from ..solver import solve
 
     if game.facts.can_cycle:
         return [], ["solver: not run (the game can repeat positions; the exhaustive solver needs one that ends)"]
     try:
-        from ..solve.exhaustive import ExhaustiveSolution
+        from ..solver.exhaustive import ExhaustiveSolution
 
         solution = ExhaustiveSolution(game, limit=SMOKE_POSITIONS)
     except ValueError as error:

@@ -73,7 +73,7 @@ class Quit(Exception):
 def hint(game: Game, state: Hashable) -> str:
     """The perfect player's move and the position's value, or why there is none (Teeko's table not
     built: how to build it)."""
-    from ..solve import solve
+    from ..solver import solve
     from .solve import describe
 
     try:

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..games import Game, IllegalMove, get_game
 from ..games.base import shown_text
-from ..solve import Solution, solve
+from ..solver import Solution, solve
 from .common import GAME_HELP, complete_game, console, err_console, fail, print_json
 
 GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)]
@@ -61,7 +61,7 @@ def _progress_columns() -> tuple[Any, ...]:
 
 
 def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
-    from ..solve.teeko import build_table, variant_of
+    from ..solver.teeko import build_table, variant_of
 
     with Progress(*_progress_columns(), console=err_console, transient=False) as progress:
         tasks: dict[str, TaskID] = {}
@@ -77,8 +77,8 @@ def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
 
 
 def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None, verify: bool, as_json: bool) -> None:
-    from ..solve.table import TableError, check_room, clear_stale_temporaries, table_size
-    from ..solve.teeko import default_path, solve_teeko, variant_of
+    from ..solver.table import TableError, check_room, clear_stale_temporaries, table_size
+    from ..solver.teeko import default_path, solve_teeko, variant_of
 
     target = path or default_path(game)
     clear_stale_temporaries(target)  # what a build killed while it wrote left behind
@@ -106,7 +106,7 @@ def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None
 
 
 def _verify_teeko(solution: Any) -> None:
-    from ..solve.table import check_moving
+    from ..solver.table import check_moving
 
     with err_console.status("checking every stored moving-phase position against its moves"):
         wrong = check_moving(solution.variant, solution.layers)
@@ -184,8 +184,8 @@ def first_words(solution: Any, start: Any) -> str:
 def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
     """Steele's table: the 2 goal sets x 8 drop patterns x 2 centre rules of Scarne's book."""
     from ..games.teeko_forms import GOALS
-    from ..solve.forms import markdown, replace_section, solve_forms
-    from ..solve.paths import table_path
+    from ..solver.forms import markdown, replace_section, solve_forms
+    from ..solver.paths import table_path
     from .progress import progress_bar
 
     steps = game.form.steps  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ from ..games import get_game
 from ..players.matchbox_beads import MENACE_BEADS, MENACE_REWARDS
 from ..players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
 from ..players.matchbox_tables import count_boxes
-from ..solve import solve
+from ..solver import solve
 from .interrupts import signals_deferred
 
 HER_OPPONENTS = ("random", "sharp")

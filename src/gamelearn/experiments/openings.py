@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any
 
 from ..games import Game, get_game
-from ..solve import solve
+from ..solver import solve
 
 #: The depth of each game's default book, in plies.
 DEFAULT_PLIES: dict[str, int] = {"tictactoe": 3, "teeko": 2, "hexapawn": 2}

@@ -38,7 +38,7 @@ from ..games import Game, get_game
 from ..match import play_game
 from ..players.base import Player
 from ..players.registry import make_player
-from ..solve import Solution, solve
+from ..solver import Solution, solve
 
 #: The version of the suites' recipe: a change of recipe is a new version, never the same name.
 SUITE_VERSION = "v1"

@@ -20,7 +20,7 @@ from ..games import Game
 from ..match import play_game
 from ..players.base import Player
 from ..players.registry import make_player
-from ..solve import Solution
+from ..solver import Solution
 from .statistics import Interval, wilson
 from .suites import (
     TEEKO_MAX_PLIES,

@@ -52,7 +52,7 @@ from ..keeper import Keeper, reading_keeper
 from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
 from ..players.hangs import NoMoveError, OpeningHang
 from ..players.registry import make_player
-from ..solve import Solution, solve
+from ..solver import Solution, solve
 from .api_progress import GameCounter
 from .grading import grade as grade_on_suite
 from .openings import choose_book

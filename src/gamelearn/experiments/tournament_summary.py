@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ..solve import Grade
+from ..solver import Grade
 from .grading import GradeReport
 from .openings import Book
 from .pairs import Sprt, pair_interval, pentanomial

@@ -21,7 +21,7 @@ from functools import cache
 
 from ..games import get_game
 from ..games.hexapawn import pawn_moves
-from ..solve import solve
+from ..solver import solve
 from .base import seat_seed
 from .matchbox_beads import MENACE_BEADS, MENACE_REWARDS
 from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..games import Game
-from ..solve import Solution, solve
+from ..solver import Solution, solve
 from .base import Player, S
 from .registry import Option, PlayerKind, parse_fraction, register
 

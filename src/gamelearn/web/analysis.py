@@ -65,6 +65,6 @@ class Analyst:
         # gamelearn.solve caches solutions itself (Teeko's table per file version, so a table
         # built while the server runs is picked up); it never builds a table unless asked to.
         with self._solve_lock:
-            from ..solve import solve
+            from ..solver import solve
 
             return solve(game)

@@ -28,7 +28,7 @@ def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
     }
     if not ready:
         return base | {"positions": [], "plies": []}
-    from ..solve import solve
+    from ..solver import solve
 
     solution = solve(game)
     state = game.initial()

@@ -24,7 +24,7 @@ from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
 from ..players.knowledge import Learner
 from ..players.registry import make_player
-from ..solve.table import TableError
+from ..solver.table import TableError
 from ..store.failures import StoreError, StoreLocked
 from ..store.store import Store
 from .guards import public_message

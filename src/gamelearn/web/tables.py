@@ -29,15 +29,15 @@ Builder = Callable[[Progress], None]
 
 
 def build_teeko(progress: Progress) -> None:
-    from ..solve.teeko import build_table, default_path
-    from ..solve.variant import teeko
+    from ..solver.teeko import build_table, default_path
+    from ..solver.variant import teeko
 
     build_table(teeko(), default_path(), progress)
 
 
 def build_teeko_form(game: Game, progress: Progress) -> None:
     """The table of one form of Teeko (``teeko:goals=advanced``), where `gamelearn solve` keeps it."""
-    from ..solve.teeko import build_table, default_path, variant_of
+    from ..solver.teeko import build_table, default_path, variant_of
 
     build_table(variant_of(game), default_path(game), progress)
 
@@ -49,7 +49,7 @@ class BuildInProgress(RuntimeError):
 def table_ready(game_name: str) -> tuple[bool, str]:
     """(True, "") when the game's solution can be read now, else (False, why and how to build)."""
     try:
-        from ..solve import solve
+        from ..solver import solve
 
         solve(get_game(game_name))
     except Exception as error:  # a missing or damaged table, or no solver: the page says why

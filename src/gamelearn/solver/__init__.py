@@ -3,10 +3,7 @@ and grade.  Tic-tac-toe, hexapawn and any other game that always ends and fits i
 searched on the spot; Teeko reads a table built once by retrograde analysis (``gamelearn solve
 teeko``) and memory-mapped.
 
-``gamelearn.solve`` is this package and, called, this function: ``gamelearn.solve(game)`` and
-``import gamelearn.solve.kernels`` both work.  The package's module class forwards a call to
-:func:`solve` (a module is callable only through its class; binding the function in the package's
-place would leave Python no package under the name when a submodule is imported).
+The public API names the function ``gamelearn.solve``; this package is ``gamelearn.solver``.
 
 This layer imports only the rules (gamelearn.games), gamelearn.paths, gamelearn.jit, numpy and numba.
 """
@@ -14,8 +11,6 @@ This layer imports only the rules (gamelearn.games), gamelearn.paths, gamelearn.
 from __future__ import annotations
 
 import os
-import sys
-import types
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING
 
@@ -80,16 +75,6 @@ def _solve_exhaustively(game: Game, options: Mapping[str, Any]) -> Solution:
 
         _CACHE[game.spec] = ExhaustiveSolution(game)
     return _CACHE[game.spec]
-
-
-class _CallablePackage(types.ModuleType):
-    """The package ``gamelearn.solve``, callable as the function :func:`solve` of the public API."""
-
-    def __call__(self, game: Game[Any] | str, **options: Any) -> Solution:
-        return solve(game, **options)
-
-
-sys.modules[__name__].__class__ = _CallablePackage
 
 
 __all__ = ["Grade", "MoveAnalysis", "Outcome", "Solution", "solve"]
