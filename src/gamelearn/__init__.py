@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from .experiments.suites import get_suite
     from .games import CONTRACT_VERSION, GAME_NAMES, Game, GameFacts, IllegalMove, game_names, get_game, register_game
     from .games.record import End, GameRecord
+    from .games.record_text import RecordText
+    from .games.record_text import format as format_record
+    from .games.record_text import parse as parse_record
     from .keeper import Keeper, load_player
     from .match import Match
     from .play import make_player
@@ -47,6 +50,10 @@ _LAZY: dict[str, str | tuple[str, str]] = {
     "load_player": ".keeper",
     "End": ".games.record",
     "GameRecord": ".games.record",
+    # a game record as text, tag pairs and moves (games/record_text.py)
+    "RecordText": ".games.record_text",
+    "format_record": (".games.record_text", "format"),
+    "parse_record": (".games.record_text", "parse"),
     "Match": ".match",
     "play_game": (".play", "play_and_keep"),
     "Player": ".players.base",
@@ -87,13 +94,16 @@ __all__ = [
     "Keeper",
     "Match",
     "Player",
+    "RecordText",
     "curves",
+    "format_record",
     "game_names",
     "get_game",
     "get_suite",
     "grade",
     "load_player",
     "make_player",
+    "parse_record",
     "play_game",
     "register_game",
     "solve",

@@ -216,6 +216,22 @@ class Keeper:
                     self.store.add_record(record, owner=self.owner, context=record_context)
         return results
 
+    # Game records ------------------------------------------------------------------------------
+
+    def keep_record(self, record: GameRecord[Any], context: str) -> int:
+        """Add a finished game to this owner's kept games, teaching nobody (an imported record);
+        its number in the store."""
+        return self.store.add_record(record, owner=self.owner, context=context)
+
+    def records(self, game: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """This owner's kept games, oldest first (the latest ``limit`` of them), as the store
+        lists them: id, context, game, players, moves, winner, end, plies, seed, created."""
+        return self.store.records(game=game, owner=self.owner, limit=limit)
+
+    def record(self, record_id: int) -> dict[str, Any] | None:
+        """One of this owner's kept games by its number, or None."""
+        return self.store.record(record_id, owner=self.owner)
+
     def save(self, learner: AnyLearner, replace: bool = True) -> None:
         """Write what ``learner`` knows now under its name (an import, a training run's result),
         in one transaction.  Without ``replace`` a learner already kept under that name is

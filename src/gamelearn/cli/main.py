@@ -54,7 +54,7 @@ app = typer.Typer(
 )
 
 #: Modules of this layer that add commands (each has register(app)).
-COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading", "check")
+COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading", "check", "records")
 
 
 #: The most plies `--max-plies` allows (a game that long is a draw anyway).

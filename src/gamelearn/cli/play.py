@@ -66,6 +66,10 @@ def play_again() -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
+#: The context of the games `gamelearn play` keeps in the store.
+PLAY_CONTEXT = "play"
+
+
 class Quit(Exception):
     """The person typed q, or ended the input (Ctrl-D), or pressed Ctrl-C."""
 
@@ -156,7 +160,8 @@ class TerminalGame:
                 raise typer.Exit(EXIT_INTERRUPTED) from None
             return None
         if self.learn:
-            self.match.learn_from_game()
+            # the game is kept with its lessons (gamelearn records list/export reads it back)
+            self.match.learn_from_game(record_context=PLAY_CONTEXT if self.keeper is not None else None)
         record = self.match.record
         assert record is not None  # a finished match has its record
         console.print()

@@ -1,6 +1,6 @@
 """``gamelearn solve GAME`` and ``gamelearn analyze GAME [MOVES...]``: the exact solutions,
 the Teeko table's build with a progress bar, and the grade of every move of a position.  Parsing and
-rendering only: the solving lives in gamelearn.solve."""
+rendering only: the solving lives in gamelearn.solver."""
 
 from __future__ import annotations
 

@@ -182,6 +182,22 @@ class Store(Database):
             result.append(item)
         return result
 
+    def record(self, record_id: int, owner: str = "local") -> dict[str, Any] | None:
+        """The owner's record numbered ``record_id`` (as :meth:`records` lists it), or None."""
+        with self._reading():
+            row = self._db.execute(
+                "SELECT id, context, game, players, moves, winner, end_reason, plies, seed, created FROM records"
+                " WHERE owner=? AND id=?",
+                (owner, int(record_id)),
+            ).fetchone()
+        if row is None:
+            return None
+        keys = ("id", "context", "game", "players", "moves", "winner", "end", "plies", "seed", "created")
+        item = dict(zip(keys, row, strict=True))
+        item["players"] = json.loads(item["players"])
+        item["moves"] = item["moves"].split() if item["moves"] else []
+        return item
+
     # Experiment results -----------------------------------------------------------------------
 
     def save_result(self, experiment: str, payload: dict[str, Any]) -> int:

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..store.store import Store
-from . import game_routes, learner_routes, review_routes, training_routes
+from . import game_routes, learner_routes, record_routes, review_routes, training_routes
 from .analysis import Analyst
 from .errors import add_error_handlers
 from .guards import (
@@ -156,7 +156,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     add_error_handlers(app)
     app.add_middleware(OwnerCookie, allowed_hosts=settings.allowed_hosts)
     add_page_routes(app)
-    for routes in (game_routes, review_routes, learner_routes, training_routes):
+    for routes in (game_routes, review_routes, record_routes, learner_routes, training_routes):
         app.include_router(routes.router)
     add_offline_routes(app, STATIC)
     return app

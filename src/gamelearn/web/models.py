@@ -262,6 +262,12 @@ class Review(Answer):
     id: str = ""
     record: int = 0
     players: list[str] = Field(default_factory=list)
+    shared: str = Field("", description="the share token of a shared game's review (read-only)")
+
+
+class ShareLink(Answer):
+    token: str = Field(description="unguessable: whoever has the link sees the game's review")
+    url: str = Field(description="the page at the shared game: /?shared=TOKEN")
 
 
 class RecordRow(Answer):

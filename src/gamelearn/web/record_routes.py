@@ -1,0 +1,189 @@
+"""The routes of games leaving the page: a finished game's text record to download (this
+browser's game, or one of its kept games), a record's text posted to be reviewed, and a read-only
+shared link of a finished game.
+
+A shared game is kept in the store under the owner :data:`SHARED_OWNER` (no browser's id has
+that form), the link's token as its context: the link lasts as the store does, and opening it
+needs no cookie.  What is shared is the game alone: its moves, result, seed and the players'
+kinds with their options, less every learner's name and memory (:func:`public_spec`), never the
+owner's id."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from ..games.record import End, GameRecord
+from ..games.record_text import format as format_record
+from ..games.record_text import parse
+from ..keeper import Keeper
+from .errors import ERRORS
+from .models import SENT_AS_BUILT, Review, ShareLink
+from .review import review
+from .routing import check_id, cookie_owner, owner_of, service_of
+from .service import NotFound, WebService
+
+router = APIRouter(tags=["records"])
+#: The store's owner of shared games: shorter than any browser's id (guards.OWNER_PATTERN).
+SHARED_OWNER = "shared"
+#: A share token: 128 random bits, as URL-safe base64.
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{22}$")
+#: The options of a player spec that name a learner's knowledge (a name, a memory file).
+PRIVATE_OPTIONS = ("name", "memory")
+TEXT_PLAIN = "text/plain; charset=utf-8"
+
+
+def public_spec(spec: str) -> str:
+    """``spec`` without the options that name a learner's knowledge: ``menace:name=mine,train=off``
+    is shared as ``menace:train=off``."""
+    kind, _, options = spec.strip().partition(":")
+    kept = [item for item in options.split(",") if item and item.partition("=")[0].strip() not in PRIVATE_OPTIONS]
+    return f"{kind}:{','.join(kept)}" if kept else kind
+
+
+def file_name(spec: str, label: str) -> str:
+    """A download's file name: ``tictactoe-17.txt`` (a form's spec made safe for a file name)."""
+    return f"{re.sub(r'[^A-Za-z0-9_-]+', '-', spec).strip('-')}-{label}.txt"
+
+
+def text_answer(text: str, name: str) -> Response:
+    headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+    return Response(text, media_type=TEXT_PLAIN, headers=headers)
+
+
+def finished_record(service: WebService, owner: str, game_id: str) -> GameRecord[Any]:
+    """The record of this browser's finished game; a game still in play is a 409 (NotYourTurn's)."""
+    from .sessions import NotYourTurn
+
+    web_game = service.get(owner, check_id(game_id))
+    record = web_game.record
+    if record is None or not web_game.over or record.end is End.ABANDONED:
+        raise NotYourTurn("the game is not finished: a record is written when it ends")
+    return record
+
+
+def kept_record(service: WebService, owner: str, record_id: int) -> tuple[GameRecord[Any], datetime.date]:
+    row = service.record(owner, record_id)
+    record = GameRecord.from_dict(service.load_game(row["game"]), row)
+    return record, datetime.datetime.fromtimestamp(float(row["created"]), tz=datetime.UTC).date()
+
+
+def today() -> datetime.date:
+    return datetime.datetime.now(tz=datetime.UTC).date()
+
+
+@router.get(
+    "/api/games/{game_id}/record",
+    summary="A finished game's text record",
+    responses=ERRORS | {200: {"content": {"text/plain": {}}}},
+    response_class=Response,
+)
+def game_record(game_id: str, request: Request) -> Response:
+    """The game as a text record (tag pairs, then the moves), as a file to save; 409 while it is played."""
+    record = finished_record(service_of(request), owner_of(request), game_id)
+    return text_answer(format_record(record, date=today()), file_name(record.game, game_id))
+
+
+@router.get(
+    "/api/records/{record_id}/record",
+    summary="A kept game's text record",
+    responses=ERRORS | {200: {"content": {"text/plain": {}}}},
+    response_class=Response,
+)
+def kept_record_text(record_id: int, request: Request) -> Response:
+    record, date = kept_record(service_of(request), owner_of(request), record_id)
+    return text_answer(format_record(record, date=date), file_name(record.game, str(record_id)))
+
+
+@router.post(
+    "/api/records/review",
+    summary="A text record graded move by move",
+    responses=ERRORS,
+    response_model=Review,
+    openapi_extra={"requestBody": {"content": {"text/plain": {"schema": {"type": "string"}}}, "required": True}},
+    **SENT_AS_BUILT,
+)
+async def review_text(request: Request) -> dict[str, Any]:
+    """The body is a record's text (as the routes above write it): replayed by the rules and
+    graded as /api/records/{id}/review grades a kept game.  A text that is not a record is a 400
+    naming the line and what is wrong."""
+    body = await request.body()
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"the record is not UTF-8 text (byte {error.start})") from None
+    record = parse(text).record
+    game = service_of(request).load_game(record.game)
+    return review(game, record.opening + record.moves) | {"players": list(record.players)}
+
+
+def share(service: WebService, record: GameRecord[Any], base: str) -> dict[str, str]:
+    """Keep a copy of ``record`` (players as :func:`public_spec` shows them) under a new token."""
+    row = {
+        "players": [public_spec(player) for player in record.players],
+        "moves": list(record.opening + record.moves),  # the page replays from the initial position
+        "winner": record.winner,
+        "end": record.end.value,
+        "seed": record.seed,
+    }
+    shown = GameRecord.from_dict(service.load_game(record.game), row)
+    token = secrets.token_urlsafe(16)
+    Keeper(service.store, SHARED_OWNER).keep_record(shown, context=token)
+    return {"token": token, "url": f"{base.rstrip('/')}/?shared={token}"}
+
+
+@router.post("/api/games/{game_id}/share", summary="A read-only link to a finished game", responses=ERRORS)
+def share_game(game_id: str, request: Request) -> ShareLink:
+    """A link anyone can open to see the game's review (no cookie needed, nothing of this browser
+    or its learners in it); 409 while the game is played, 403 without this browser's cookie."""
+    service = service_of(request)
+    record = finished_record(service, cookie_owner(request), game_id)
+    return ShareLink(**share(service, record, str(request.base_url)))
+
+
+@router.post("/api/records/{record_id}/share", summary="A read-only link to a kept game", responses=ERRORS)
+def share_record(record_id: int, request: Request) -> ShareLink:
+    service = service_of(request)
+    record, _ = kept_record(service, cookie_owner(request), record_id)
+    return ShareLink(**share(service, record, str(request.base_url)))
+
+
+def shared_row(service: WebService, token: str) -> dict[str, Any]:
+    rows = service.reader.records(owner=SHARED_OWNER, context=token, limit=1) if TOKEN.match(token) else []
+    if not rows:
+        raise NotFound("no shared game at this link: check the link you were given")
+    return rows[0]
+
+
+@router.get(
+    "/api/shared/{token}",
+    summary="A shared game's review",
+    responses=ERRORS,
+    response_model=Review,
+    **SENT_AS_BUILT,
+)
+def shared_review(token: str, request: Request) -> dict[str, Any]:
+    """The shared game graded, read-only, for any browser: players shown by kind and options
+    (no learner's name), no owner."""
+    service = service_of(request)
+    row = shared_row(service, token)
+    return review(service.load_game(row["game"]), row["moves"]) | {"players": row["players"], "shared": token}
+
+
+@router.get(
+    "/api/shared/{token}/record",
+    summary="A shared game's text record",
+    responses=ERRORS | {200: {"content": {"text/plain": {}}}},
+    response_class=Response,
+)
+def shared_record_text(token: str, request: Request) -> Response:
+    service = service_of(request)
+    row = shared_row(service, token)
+    record = GameRecord.from_dict(service.load_game(row["game"]), row)
+    date = datetime.datetime.fromtimestamp(float(row["created"]), tz=datetime.UTC).date()
+    return text_answer(format_record(record, date=date), file_name(record.game, "shared"))
