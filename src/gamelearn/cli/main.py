@@ -133,7 +133,7 @@ def play(
     if chosen_for_you:
         console.print(f"Your opponent is {second}.", markup=False)
     say_kept(players)
-    play_games(game, players, seat_names(players, (first, second)), max_plies, keeper)
+    play_games(game, players, seat_names(players, (first, second)), max_plies, keeper, seed)
 
 
 def say_kept(players: list[Player]) -> None:
@@ -166,14 +166,18 @@ def seat_names(players: list[Player], typed: tuple[str, str]) -> list[str]:
     return names
 
 
-def play_games(game: Game, players: list[Player], names: list[str], max_plies: int, keeper: Any) -> None:
+def play_games(
+    game: Game, players: list[Player], names: list[str], max_plies: int, keeper: Any, seed: int | None = None
+) -> None:
     """A game, then another while the person at the terminal says yes, its learners kept by
-    ``keeper``; what each kept learner learned is said after each game."""
+    ``keeper``; what each kept learner learned is said after each game.  The first game is seeded
+    ``seed`` (its record names it); the games after it go on with the players' own streams."""
     humans = any(player.is_human for player in players)
     while True:
         console.print(f"[bold]{game.spec}[/bold]: {game.symbols[0]} = {names[0]}, {game.symbols[1]} = {names[1]}")
         try:  # the keeper loads the stored learners here: one it cannot load is refused in one line
-            session = TerminalGame(game, players, names, seed=None, max_plies=max_plies, keeper=keeper)
+            session = TerminalGame(game, players, names, seed=seed, max_plies=max_plies, keeper=keeper)
+            seed = None
         except ValueError as error:
             fail(str(error))
         if session.run() is None:
