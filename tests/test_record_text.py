@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamelearn import End, GameRecord, get_game
-from gamelearn.games import record_text
+from gamelearn.games import game_names, record_text
 
-GAMES = ("teeko", "hexapawn", "tictactoe", "connect3", "teeko:goals=advanced")
+# Every game found (a plugin such as examples/connect3 where it is installed), and a variant.
+GAMES = (*game_names(), "teeko:goals=advanced")
 PROFILE = settings(max_examples=60, deadline=None)
 
 
