@@ -2,7 +2,7 @@
 // are kept in a cache, so the page opens offline (or with the local server stopped) and says it
 // cannot reach the server, as teeko.cc's page does.  The JSON API is never cached: a game, a move
 // or a learner always comes from the server.  Nothing is fetched from anywhere else.
-const CACHE = "gamelearn-v2";
+const CACHE = "gamelearn-v3";
 // What a reload needs: the page and every module main.js imports.  The modules it loads only when
 // a view opens (the new-game form's controls, the review, training, the thesis memory) need the
 // server anyway; each is kept the first time it is fetched.
@@ -10,7 +10,7 @@ const SHELL = [
   "/", "/static/style.css", "/static/theme.css", "/manifest.webmanifest", "/static/icon.svg",
   "/static/js/main.js", "/static/js/api.js", "/static/js/beyond.js", "/static/js/board.js", "/static/js/chart.js",
   "/static/js/connection.js", "/static/js/dom.js", "/static/js/format.js", "/static/js/learners.js",
-  "/static/js/motion.js", "/static/js/spec.js",
+  "/static/js/motion.js", "/static/js/spec.js", "/static/js/store.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -1,19 +1,15 @@
 // @ts-check
-// Following the game live, and saying when the server is away.  The page opens a server-sent
-// event stream of its game (GET /api/games/{id}/events): every change made elsewhere (another
-// tab) arrives on it at once.  A quiet stream beats (an event `beat` every 2 s), so "live" means
-// an event or a beat came within STALE_MS; otherwise the page says "reconnecting…", asks the
-// server and opens the stream again.  A server that does not answer gets one banner within 10 s,
-// and is asked again until it answers; then the banner goes and `whenBack()` waiters go on.
+// Following the game live (its event stream, GET /api/games/{id}/events, beats every 2 s: "live"
+// is an event or a beat within STALE_MS), and saying when the server is away: one banner, the
+// server asked again until it answers, then `whenBack()` waiters go on.
 import { $ } from "./dom.js";
+import { store } from "./store.js";
 
 const PROBE_MS = 2000;  // how often a server away is asked again
 const STALE_MS = 5000;  // no event nor beat for this long: not live
 const ASK_MS = 3000;    // a probe unanswered this long: the server is away
-const live = {
-  source: null, id: null, onNews: null, onBack: null, away: false, heard: 0, beats: 0,
-  checking: false, lastCheck: 0, probe: undefined, watchdog: undefined, waiting: [],
-};
+const live = () => store.get().live;  // the stream, its timers, and whether the server is away
+const update = (patch) => store.set({ live: { ...live(), ...patch } });
 
 function indicate(state) {
   const node = $("connection");
@@ -23,10 +19,10 @@ function indicate(state) {
   node.title = state === "live" ? "This page follows the game live: a move made in another tab shows here at once." : "";
 }
 
-export const isAway = () => live.away;
+export const isAway = () => live().away;
 
 // Settles once the server answers again (at once where it is not away).
-export const whenBack = () => (live.away ? new Promise((resolve) => live.waiting.push(resolve)) : Promise.resolve());
+export const whenBack = () => (isAway() ? new Promise((resolve) => update({ waiting: [...live().waiting, resolve] })) : Promise.resolve());
 
 async function answers() {
   const stop = new AbortController();
@@ -43,76 +39,78 @@ async function answers() {
 
 // A request failed for want of the server: say so once, and ask again until it answers.
 export function serverAway() {
-  if (live.away) return;
-  live.away = true;
+  if (isAway()) return;
+  update({ away: true });
   $("offline").hidden = false;
   document.body.dataset.away = "yes";
   indicate("reconnecting");
-  const ask = async () => { if (await answers()) serverBack(); else live.probe = setTimeout(ask, PROBE_MS); };
-  clearTimeout(live.probe);
-  live.probe = setTimeout(ask, PROBE_MS);
+  const ask = async () => { if (await answers()) serverBack(); else update({ probe: setTimeout(ask, PROBE_MS) }); };
+  clearTimeout(live().probe);
+  update({ probe: setTimeout(ask, PROBE_MS) });
 }
 
 // The server answered: the banner goes, the stream is opened again, the page catches up.
 export function serverBack() {
-  if (!live.away) return;
-  live.away = false;
-  clearTimeout(live.probe);
+  if (!isAway()) return;
+  const { probe, id, onBack } = live();
+  update({ away: false });
+  clearTimeout(probe);
   $("offline").hidden = true;
   document.body.dataset.away = "no";
-  if (live.id) open();  // a stream that looked open while the server was away may be a dead socket
-  if (live.onBack) live.onBack();
-  for (const resume of live.waiting.splice(0)) resume();
+  if (id) open();  // a stream that looked open while the server was away may be a dead socket
+  if (onBack) onBack();
+  const { waiting } = live();
+  update({ waiting: [] });
+  for (const resume of waiting) resume();
 }
 
 // Follow game `id`: `onNews({ply, moves, over} | {gone})` after every change; `onBack()` once the
 // server answers again after being away.  null: follow nothing.
 export function follow(id, onNews = null, onBack = null) {
-  live.onNews = onNews;
-  live.onBack = onBack;
-  if (id === live.id && live.source && live.source.readyState !== EventSource.CLOSED) return;
-  live.id = id;
+  const { source } = live();
+  update({ onNews, onBack });
+  if (id === live().id && source && source.readyState !== EventSource.CLOSED) return;
+  update({ id });
   open();
 }
 
 function heard() {
-  live.heard = performance.now();
-  $("connection").dataset.heard = String(++live.beats);
+  const beats = live().beats + 1;
+  update({ heard: performance.now(), beats });
+  $("connection").dataset.heard = String(beats);
   indicate("live");
   serverBack();
 }
 
 function open() {
-  if (live.source) live.source.close();
-  live.source = null;
-  if (!live.id) { indicate("off"); clearInterval(live.watchdog); live.watchdog = undefined; return; }
-  const id = live.id;
+  const { source: old, id, watchdog } = live();
+  if (old) old.close();
+  if (!id) { indicate("off"); clearInterval(watchdog); update({ source: null, watchdog: 0 }); return; }
   const source = new EventSource(`/api/games/${encodeURIComponent(id)}/events`);
-  live.source = source;
-  live.heard = performance.now();  // a new stream has STALE_MS to say something
-  source.addEventListener("beat", () => { if (live.source === source) heard(); });
+  update({ source, heard: performance.now() });  // a new stream has STALE_MS to say something
+  source.addEventListener("beat", () => { if (live().source === source) heard(); });
   source.addEventListener("game", (event) => {
-    if (live.source !== source) return;
+    if (live().source !== source) return;
     heard();
-    if (live.id !== id || !live.onNews) return;
-    try { live.onNews(JSON.parse(event.data)); } catch (error) { /* a garbled event: the next one will do */ }
+    const { id: now, onNews } = live();
+    if (now !== id || !onNews) return;
+    try { onNews(JSON.parse(event.data)); } catch (error) { /* a garbled event: the next one will do */ }
   });
-  if (live.watchdog === undefined) live.watchdog = setInterval(watch, 500);
+  if (!watchdog) update({ watchdog: setInterval(watch, 500) });
 }
 
 // Silence for STALE_MS, whatever the socket says (refused, stalled, cut by a proxy): not live.
 // The server is asked: away, the banner; there, the stream is opened again.
 async function watch() {
-  const now = performance.now();
-  if (!live.id || live.away || now - live.heard < STALE_MS) return;
+  const now = performance.now(), { id, away, heard: last, checking, lastCheck } = live();
+  if (!id || away || now - last < STALE_MS) return;
   indicate("reconnecting");
-  if (live.checking || now - live.lastCheck < PROBE_MS) return;
-  live.checking = true;
-  live.lastCheck = now;
+  if (checking || now - lastCheck < PROBE_MS) return;
+  update({ checking: true, lastCheck: now });
   try {
     if (!(await answers())) serverAway();
-    else if (performance.now() - live.heard >= STALE_MS) open();
+    else if (performance.now() - live().heard >= STALE_MS) open();
   } finally {
-    live.checking = false;
+    update({ checking: false });
   }
 }

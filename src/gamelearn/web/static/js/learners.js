@@ -6,16 +6,17 @@ import { $, el, playerName, say, svgEl, svgText } from "./dom.js";
 import { api, problem } from "./api.js";
 import { refreshChart } from "./chart.js";
 import { beadsText, plural } from "./format.js";
+import { store } from "./store.js";
 
 const BEAD_COLOURS = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#8e44ad", "#f4a261", "#3a86ff", "#6a994e", "#b5179e"];
 // The label on each bead: dark ink on the light beads, white on the dark (4.5:1 or more on each).
 const BEAD_INK = ["#1d232b", "#1d232b", "#1d232b", "#fff", "#fff", "#1d232b", "#1d232b", "#1d232b", "#fff"];
-const page = { view: null, decisions: {}, shows: {} };
 const SHOWS = [["opened", "opened in this game"], ["emptied", "emptied"], ["all", "all"]];
 
-export function drawLearners(view, decisions) {
-  page.view = view;
-  page.decisions = decisions;
+store.subscribe(["view", "decisions", "shows"], drawLearners);
+
+function drawLearners({ view }) {
+  if (!view) { $("learners").replaceChildren(); return; }
   const panels = (view.learners || []).map(drawLearner);
   const heading = el("h2", { text: "Learners" });
   if (!panels.length) panels.push(el("p", { class: "caption", text: view.no_learner }));
@@ -23,7 +24,7 @@ export function drawLearners(view, decisions) {
 }
 
 function drawLearner(panel) {
-  const view = page.view;
+  const { view, decisions } = store.get();
   const root = el("div", { class: "learner", "data-kind": panel.kind, "data-side": String(panel.side) });
   root.append(el("h3", { text: `${playerName(panel.kind)} (${view.symbols[panel.side]})` }));
   if (panel.error || panel.available === false) {
@@ -60,27 +61,26 @@ function drawLearner(panel) {
   if (panel.recall !== undefined || panel.memory_entries !== undefined) {
     const slot = el("div", { class: "memory-views" });  // keeps its place while memory.js loads
     root.append(slot);
-    const { view, decisions } = page;
     import("./memory.js").then((memory) => memory.drawMemory(slot, panel, view, decisions[panel.side]));
   }
   return root;
 }
 
 function drawBoxes(root, panel, changedBoxes) {
-  const view = page.view;
-  const decision = page.decisions[panel.side] || null;
+  const { decisions, shows } = store.get();
+  const decision = decisions[panel.side] || null;
   root.append(el("p", { class: "summary", text: `${plural(panel.boxes_total, "box", "boxes")}, ${plural(panel.beads_total, "bead")} in them.` }));
   if (decision && decision.box) {
     const text = decision.resigned ? `It opened box ${decision.box}: empty, so it gave up.` : `It opened box ${decision.box}${decision.mirrored ? " (the board turned or mirrored)" : ""} and drew bead ${decision.bead}.`;
     root.append(el("p", { class: "summary decision", text }));
   }
   // Every box, browsable: those opened in this game, the emptied ones, or all of them.
-  const show = page.shows[panel.kind] || (panel.kind === "menace" ? "opened" : "all");
+  const show = shows[panel.kind] || (panel.kind === "menace" ? "opened" : "all");
   const list = el("div", { class: "boxes", "data-show": show, "aria-live": "polite" });
   const filters = el("div", { class: "filters", role: "group", "aria-label": "which boxes to show" },
     ...SHOWS.map(([key, label]) => el("button", {
       type: "button", "data-show": key, "aria-pressed": key === show ? "true" : "false", text: label,
-      onclick: () => { page.shows[panel.kind] = key; drawLearners(page.view, page.decisions); },
+      onclick: () => store.set({ shows: { ...store.get().shows, [panel.kind]: key } }),
     })));
   root.append(filters, list);
   loadBoxes(panel, list, show, 0, changedBoxes, decision);
@@ -92,7 +92,7 @@ function drawBoxes(root, panel, changedBoxes) {
 }
 
 async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
-  const view = page.view;
+  const { view } = store.get();
   const query = `game=${encodeURIComponent(view.game)}&show=${show}&offset=${offset}&game_id=${encodeURIComponent(view.id)}`;
   let data;
   try { data = await api("GET", `/api/learners/${panel.kind}/boxes?${query}`); } catch (error) {
@@ -143,7 +143,7 @@ export function boxNode(view, box, decision, changedBoxes) {
 // mscroggs' MENACE page.  One box, chosen once (the server's `box`), charted from the game after
 // which it exists (`from_game`): before that there is no box, and no point is drawn.
 async function loadFirstBox(panel, chart) {
-  const view = page.view;
+  const { view } = store.get();
   let data;
   try { data = await api("GET", `/api/learners/${panel.kind}/first-box?game=${encodeURIComponent(view.game)}`); } catch (error) {
     chart.replaceChildren(el("p", { class: "unavailable", text: problem(error) }));
@@ -240,7 +240,7 @@ function moveSquares(view, move) {
 }
 
 async function resetLearner(kind) {
-  const view = page.view;
+  const { view } = store.get();
   if (!confirm(`Forget everything ${kind} learned in this browser?`)) return;
   try {
     await api("POST", `/api/learners/${kind}/reset?game=${view.game}`);

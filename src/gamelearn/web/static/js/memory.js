@@ -5,10 +5,9 @@
 import { el, needStyle, svgEl } from "./dom.js";
 import { api, problem } from "./api.js";
 import { plural } from "./format.js";
+import { store } from "./store.js";
 
 await needStyle("/static/views.css");
-
-const kept = { query: "" };  // the search typed, kept while the panel is drawn again
 
 // Draw the memory's views into `root`: `decision` is the learner's last decision (or none).
 export function drawMemory(root, panel, view, decision) {
@@ -43,13 +42,14 @@ function drawRecall(root, panel, view, decision) {
 // The thesis memory's records, searchable by position.
 function drawMemorySearch(root, view, decision) {
   const chosen = decision && decision.recall ? decision.recall.find((r) => r.chosen) : null;
-  const input = el("input", { type: "search", class: "memory-query", value: kept.query, maxlength: "25", spellcheck: "false",
+  const input = el("input", { type: "search", class: "memory-query", value: store.get().memoryQuery, maxlength: "25", spellcheck: "false",
     placeholder: "a position: . X O or ? per square, from 00", "aria-label": "search the memory by position" });
   const results = el("div", { class: "memory-results" });
   const search = async () => {
-    kept.query = input.value.trim();
+    const query = input.value.trim();
+    store.set({ memoryQuery: query });  // kept while the panel is drawn again
     let data;
-    try { data = await api("GET", `/api/learners/thesis/memory?game=${encodeURIComponent(view.game)}&position=${encodeURIComponent(kept.query)}`); } catch (error) {
+    try { data = await api("GET", `/api/learners/thesis/memory?game=${encodeURIComponent(view.game)}&position=${encodeURIComponent(query)}`); } catch (error) {
       results.replaceChildren(el("p", { class: "unavailable", text: problem(error) }));
       return;
     }

@@ -4,19 +4,24 @@
 // progress bar, redraws every box the learner can have with its beads as they change, and charts
 // the yardstick's grade (the share of the suite's positions where its move keeps the value) over
 // the games it trained.  It knows no rule and no learner: every figure comes from the server.
-// beyond.js draws the folded panel and loads this module when it is first opened.
+// beyond.js draws the folded panel and loads this module when it is first opened.  Its state is the
+// store's slice "train"; an answer for a game or learner no longer shown is dropped (its ticket).
 import { $, el, needStyle, playerName, svgEl, svgText } from "./dom.js";
 import { api, ApiError } from "./api.js";
 import { boxNode } from "./learners.js";
 import { refreshChart } from "./chart.js";
 import { pct, plural } from "./format.js";
+import { store } from "./store.js";
 
 await needStyle("/static/views.css");
 
 const POLL_MS = 400;
 const OPPONENT_TEXT = { random: "random", perfect: "perfect", mixed: "mixed (perfect, half its moves random)", self: "itself" };
 const OPPONENT_SHORT = { random: "random", perfect: "perfect", mixed: "mixed", self: "itself" };
-const state = { view: null, kind: null, side: null, timer: null, status: null, token: 0 };
+/** The panel's state: the game and learner it follows, the poll's timer, the latest status. */
+const train = () => store.get().train;
+const update = (patch) => store.set({ train: { ...train(), ...patch } });
+store.set({ train: { view: null, kind: null, side: null, timer: null, status: null, current: () => false } });
 
 // The panel follows the game in play: its first learner, where the server trains that learner.
 export async function followGame(view) {
@@ -24,11 +29,10 @@ export async function followGame(view) {
   const kind = panel ? panel.kind : null;
   // A run belongs to the learner and the game, not to one game played: a new game of the same
   // learner keeps the panel (and a run going on) as it is.
-  if (state.view && view && state.view.game === view.game && kind === state.kind) { state.view = view; return; }
-  state.view = view;
-  state.kind = kind;
-  state.side = panel ? panel.side : null;
-  const token = ++state.token;  // a newer game or learner makes older answers moot
+  const before = train();
+  if (before.view && view && before.view.game === view.game && kind === before.kind) { update({ view }); return; }
+  const current = store.ticket("train");  // a newer game or learner makes older answers moot
+  update({ view, kind, side: panel ? panel.side : null, current });
   const root = ensurePanel();
   if (!kind) { root.hidden = true; return; }
   let status;
@@ -38,7 +42,7 @@ export async function followGame(view) {
     root.hidden = true;  // a learner that trains elsewhere (Teeko's, az): no panel, nothing to say
     return;
   }
-  if (state.token !== token) return;
+  if (!current()) return;
   root.hidden = false;
   draw(status);
   if (status.running) poll(); else loadBoxes();
@@ -68,15 +72,15 @@ function ensurePanel() {
 
 // `remedy`: one the learner offers (its options, and/or the opponent to train against).
 async function start(remedy = null) {
-  const view = state.view, kind = state.kind;
+  const { view, kind, side, status } = train();
   if (!view || !kind) return;
   const games = Number($("train-games").value);
   if (remedy && remedy.opponent) {
-    const specs = (state.status && state.status.opponent_specs) || {};
+    const specs = (status && status.opponent_specs) || {};
     const key = Object.keys(specs).find((name) => specs[name] === remedy.opponent);
     if (key) $("train-opponent").value = key;
   }
-  const body = { opponent: $("train-opponent").value, games: Number.isInteger(games) ? games : 0, side: state.side };
+  const body = { opponent: $("train-opponent").value, games: Number.isInteger(games) ? games : 0, side };
   if (remedy && remedy.options) body.options = remedy.options;
   try {
     draw(await api("POST", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`, body));
@@ -89,7 +93,7 @@ async function start(remedy = null) {
 }
 
 async function stop() {
-  const view = state.view, kind = state.kind;
+  const { view, kind } = train();
   if (!view || !kind) return;
   try { draw(await api("DELETE", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`)); } catch (error) {
     $("train-status").textContent = error.message;
@@ -97,33 +101,33 @@ async function stop() {
 }
 
 function poll() {
-  clearTimeout(state.timer);
-  const view = state.view, kind = state.kind, token = state.token;
-  state.timer = setTimeout(async () => {
-    if (state.token !== token) return;
+  clearTimeout(train().timer);
+  const { view, kind, current } = train();
+  update({ timer: setTimeout(async () => {
+    if (!current()) return;
     let status;
     try { status = await api("GET", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`); } catch (error) {
       $("train-status").textContent = error.message;
-      if (state.token === token) poll();  // a moment's failure: ask again
+      if (current()) poll();  // a moment's failure: ask again
       return;
     }
-    if (state.token !== token) return;
+    if (!current()) return;
     draw(status);
     await loadBoxes();
     if (status.running) poll();
     else refreshChart(view);  // Gardner's chart counts the games it trained too
-  }, POLL_MS);
+  }, POLL_MS) });
 }
 
 function draw(status) {
-  state.status = status;
-  const view = state.view;
+  update({ status });
+  const { view, side } = train();
   const name = playerName(status.kind);
   const root = $("training");
   root.dataset.kind = status.kind;
   root.dataset.state = status.running ? "running" : status.error ? "failed" : status.played ? "done" : "idle";
   root.dataset.played = String(status.played);
-  $("training-title").textContent = `Train ${name} (${view.symbols[state.side]})`;
+  $("training-title").textContent = `Train ${name} (${view.symbols[side]})`;
   $("train-games").max = String(status.max_games || 1000);
   $("train-start").disabled = status.running;
   $("train-stop").hidden = !status.running;
@@ -228,15 +232,15 @@ function drawGrades(status) {
 
 // Every box it can have, with its beads as the store keeps them (a box not met yet: as it will open).
 async function loadBoxes() {
-  const view = state.view, kind = state.kind, token = state.token;
+  const { view, kind, side, current } = train();
   const list = $("train-boxes");
   let data;
-  try { data = await api("GET", `/api/learners/${kind}/every-box?game=${encodeURIComponent(view.game)}&side=${state.side}`); } catch (error) {
+  try { data = await api("GET", `/api/learners/${kind}/every-box?game=${encodeURIComponent(view.game)}&side=${side}`); } catch (error) {
     list.replaceChildren();
     $("train-boxes-title").textContent = "";
     return;
   }
-  if (state.token !== token) return;
+  if (!current()) return;
   $("train-boxes-title").textContent = `Every box: ${plural(data.total, "box", "boxes")}, ${data.opened} opened so far`;
   list.dataset.total = String(data.total);
   list.dataset.opened = String(data.opened);
