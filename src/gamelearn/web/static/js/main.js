@@ -80,7 +80,7 @@ async function init() {
   $("takeback").addEventListener("click", takeBack);
   $("resign").addEventListener("click", resign);
   $("flip").addEventListener("click", () => { page.flipped = !page.flipped; if (page.view) remember(`flipped.${page.view.game}`, page.flipped); drawAll(); });
-  $("review-open").addEventListener("click", () => page.view && openReview({ game: page.view.id }, page.games[page.view.game]));
+  $("review-open").addEventListener("click", () => page.view && openReview({ game: page.view.id, over: page.view.over }, page.games[page.view.game]));
   $("analysis-toggle").addEventListener("change", refreshAnalysis);
   $("step").addEventListener("click", computerMove);
   $("autoplay").addEventListener("click", toggleAutoplay);
@@ -133,13 +133,20 @@ function playersFor(name) {
 
 async function openFromAddress() {
   const params = new URLSearchParams(location.search);
+  const shared = params.get("shared");
+  if (shared) {  // a shared game's review alone, read-only
+    noGame("A shared game");
+    Object.assign(document.body.dataset, { gone: "no", shared: "yes" });
+    await openReview({ shared }, null);
+    return;
+  }
   const id = params.get("id");
   if (id) {
     try {
       const view = await whenServed(() => api("GET", `/api/games/${encodeURIComponent(id)}`));
       choose(view.game, view.players, view.spec);
       show(view, { fresh: true });
-      if (params.get("review") !== null) openReview({ game: view.id }, page.games[view.game]);
+      if (params.get("review") !== null) openReview({ game: view.id, over: view.over }, page.games[view.game]);
       return;
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404) { say(problem(error)); return; }
@@ -240,7 +247,7 @@ function waiting(seconds, detail) {
   say(`The server is busy with other players' moves: trying again in ${seconds} s…`, "info busy");
 }
 
-// Playing ----------------------------------------------------------------------------------------
+// Playing
 
 async function sendMove(move) {
   if (reviewing()) { if (review) review.play(move); return; }  // the analysis board's move
@@ -397,7 +404,7 @@ async function resign() {
   } catch (error) { say(problem(error)); }
 }
 
-// What the page shows ----------------------------------------------------------------------------
+// What the page shows
 
 function show(view, options = {}) {
   const before = page.view;
@@ -479,13 +486,14 @@ function mark(view, side) {
 function boardModel(view, overrides) {
   const values = page.analysis && page.analysis.available && page.analysis.for === view.moves.length
     ? Object.fromEntries(Object.entries(page.analysis.moves).map(([m, e]) => [m, e.value])) : null;
-  const label = `${view.game} board, ${view.rows} by ${view.columns}; arrow keys move between squares, Enter plays`;
-  return Object.assign({
+  const model = Object.assign({
     id: view.id, game: view.game, rows: view.rows, columns: view.columns, names: view.square_names,
     marks: view.board, last: view.last_squares, win: view.winning_squares || [],
     legal: view.human_to_move ? view.legal_moves : [], interactive: view.human_to_move, locked: page.busy,
-    flipped: page.flipped, values, arrow: [], plies: view.moves.length, over: view.over, label,
+    flipped: page.flipped, values, arrow: [], plies: view.moves.length, over: view.over,
   }, overrides);
+  model.label = `${model.game} board, ${model.rows} by ${model.columns}; arrow keys move between squares, Enter plays`;
+  return model;
 }
 
 function drawMoves(view) {
@@ -518,28 +526,35 @@ const reviewing = () => !$("review").hidden;
 async function openReview(source, info) {
   if (!review) {
     const { Review } = await import("./review.js");
-    review = review || new Review(showReviewPosition);
+    review = review || new Review(showReviewPosition, () => page.games);
   }
   review.open(source, info);
 }
 
-// The review draws its positions on the board; null: back to the game in play.
-function showReviewPosition(position) {
+// The review draws a position of the game `info` on the board; null: back to the game in play.
+function showReviewPosition(info, position) {
   const view = page.view;
   $("eval").hidden = !position;
   $("eval-text").hidden = !position;
   document.body.dataset.reviewing = position ? "yes" : "no";
-  if (!view) return;
-  if (!position) { page.reviewModel = null; board.render(boardModel(view, {})); return; }
-  page.reviewModel = boardModel(view, {
-    id: `${view.id}-review-${position.key || ""}`, marks: position.board, last: position.last, win: position.win,
+  document.body.dataset.foreign = position && position.title ? "yes" : "no";
+  if (!position) {
+    page.reviewModel = null;
+    if (view) { drawAll(); board.render(boardModel(view, {})); }
+    else if (document.body.dataset.shared === "yes") { document.body.dataset.shared = "no"; startGame(chosenGame(), chosenSpecs()); }
+    return;
+  }
+  if (position.title) { $("players-line").textContent = ""; $("status").textContent = position.title; }
+  page.reviewModel = boardModel(view || { id: "shared", moves: [] }, {
+    game: info.name, rows: info.rows, columns: info.columns, names: info.square_names,
+    id: `review-${position.key || ""}`, marks: position.board, last: position.last, win: position.win,
     legal: position.legal || [], interactive: Boolean(position.legal && position.legal.length), locked: false,
     values: position.values || null, arrow: position.arrow, plies: position.plies, over: false,
   });
   board.render(page.reviewModel);
 }
 
-// Analysis: the perfect player's value of each move ---------------------------------------------
+// Analysis: the perfect player's value of each move
 
 async function refreshAnalysis() {
   const view = page.view;
