@@ -26,7 +26,7 @@ interface PageState {
   /** The board seen from the other side. */
   flipped: boolean;
   /** The perfect player's values for the position in play (the analysis panel), or null. */
-  analysis: any;
+  analysis?: any;
   /** Each side's last decision in this game (a learner's box and bead, the thesis recall). */
   decisions: Record<number, any>;
   /** What the board shows before the answer comes (a move sent, a game asked for), or null. */
@@ -35,14 +35,20 @@ interface PageState {
   line: { text: string; state: string } | null;
   /** The computers' timer while they play the game out, or null. */
   autoplay: any;
-  /** The review's position on the board, or null. */
+  /** The review's position as the board draws it (board.js's model, over the game in play's), or null. */
   reviewModel: any;
+  /** What a game under review from elsewhere (a record file, a shared link) is, said above the board; "": none. */
+  foreign: string;
+  /** The page shows a shared game's review alone (/?shared=TOKEN), no game of its own. */
+  shared: boolean;
+  /** No game on the board (a game gone, none started yet for want of a table, a shared game's page). */
+  gone: boolean;
   /** The new-game form's controls (picker.js), once opened. */
-  picker: any;
+  picker?: any;
   /** The review (review.js), once opened. */
-  review: any;
+  review?: any;
   /** The timer of a first click on Resign, or null. */
-  resignArmed: any;
+  resignArmed?: any;
   /** "kind game" pairs the server has said are warmed up. */
   warm: Set<string>;
   /** Which boxes each learner's panel lists ("opened", "emptied", "all"), by kind. */

@@ -25,8 +25,9 @@ export function problem(error) {
 export async function api(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+    const text = typeof body === "string";  // a game record's text goes as it is
+    options.headers["Content-Type"] = text ? "text/plain; charset=utf-8" : "application/json";
+    options.body = text ? body : JSON.stringify(body);
   }
   let response;
   try {

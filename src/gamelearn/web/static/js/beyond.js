@@ -1,8 +1,6 @@
 // @ts-check
-// Beyond playing, as lichess, teeko.cc and mscroggs' MENACE have it: moves that animate, training
-// from the page, a service worker for offline use.  The folded training panel follows the game in
-// play; training.js is loaded when it is opened (or a run goes on): until then this only asks the
-// server whether the learner trains there, an answer after another learner sat down dropped.
+// Beyond playing: moves that animate, a service worker, and the folded training panel, which
+// follows the game in play and loads training.js when opened (docs/web.md, "Beyond").
 import { $, el, playerName } from "./dom.js";
 import { api } from "./api.js";
 import { animateMoves } from "./motion.js";

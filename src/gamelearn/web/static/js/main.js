@@ -18,9 +18,10 @@ const MAX_SEED = 2 ** 31 - 1;  // the server's bound (NewGame.seed)
 const { get, set, subscribe } = store;
 const board = new Board($("board"), sendMove, (text) => say(text));
 subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending"], drawBoard);
-subscribe(["view", "autoplay", "line"], drawStatus);
+subscribe(["view", "autoplay", "line", "foreign"], drawStatus);
 subscribe(["view", "busy", "flipped", "autoplay"], setControls);
-subscribe(["view"], drawGame);
+subscribe(["view", "foreign"], drawGame);
+subscribe(["gone", "shared"], ({ gone, shared }) => Object.assign(document.body.dataset, { gone: gone ? "yes" : "no", shared: shared ? "yes" : "no" }));
 
 const remembered = (key, fallback) => {
   try { const v = localStorage.getItem(`gamelearn.${key}`); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; }
@@ -75,7 +76,7 @@ async function init() {
     set({ flipped: !flipped });
     if (view) remember(`flipped.${view.game}`, !flipped);
   });
-  $("review-open").addEventListener("click", () => { const { view, games } = get(); if (view) openReview({ game: view.id }, games[view.game]); });
+  $("review-open").addEventListener("click", () => { const { view, games } = get(); if (view) openReview({ game: view.id, over: view.over }, games[view.game]); });
   $("analysis-toggle").addEventListener("change", refreshAnalysis);
   $("step").addEventListener("click", computerMove);
   $("autoplay").addEventListener("click", toggleAutoplay);
@@ -129,13 +130,20 @@ function playersFor(name) {
 
 async function openFromAddress() {
   const params = new URLSearchParams(location.search);
+  const shared = params.get("shared");
+  if (shared) {  // a shared game's review alone, read-only
+    noGame("A shared game");
+    set({ gone: false, shared: true });
+    await openReview({ shared }, null);
+    return;
+  }
   const id = params.get("id");
   if (id) {
     try {
       const view = await whenServed(() => api("GET", `/api/games/${encodeURIComponent(id)}`));
       choose(view.game, view.players, view.spec);
       show(view, { fresh: true });
-      if (params.get("review") !== null) openReview({ game: view.id }, get().games[view.game]);
+      if (params.get("review") !== null) openReview({ game: view.id, over: view.over }, get().games[view.game]);
       return;
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404) { say(problem(error)); return; }
@@ -165,7 +173,7 @@ function gone(detail) {
 // No game on the board: only the status (and `detail` under it) and the way to a game.
 function noGame(status, detail = "", state = "none") {
   follow(null);
-  set({ view: null, line: { text: status, state }, pending: null });
+  set({ view: null, line: { text: status, state }, pending: null, reviewModel: null, gone: true });
   say(detail, "");
 }
 
@@ -223,7 +231,7 @@ function waiting(seconds, detail) {
   say(`The server is busy with other players' moves: trying again in ${seconds} s…`, "info busy");
 }
 
-// Playing ----------------------------------------------------------------------------------------
+// Playing
 
 async function sendMove(move) {
   if (reviewing()) { get().review?.play(move); return; }  // the analysis board's move
@@ -367,7 +375,7 @@ async function resign() {
   } catch (error) { say(problem(error)); }
 }
 
-// What the page shows ----------------------------------------------------------------------------
+// What the page shows
 
 function show(view, options = {}) {
   const before = get().view;
@@ -375,7 +383,7 @@ function show(view, options = {}) {
   const decisions = options.fresh ? {} : { ...get().decisions };
   for (const event of view.events || []) if (event.decision) decisions[event.side] = event.decision;
   const flipped = !before || before.game !== view.game ? remembered(`flipped.${view.game}`, false) : get().flipped;
-  set({ view, flipped, decisions, analysis: null, line: null, pending: null });
+  set({ view, flipped, decisions, analysis: null, line: null, pending: null, gone: false });
   follow(view.id, onNews, refresh);
   const computerEvents = (view.events || []).filter((e) => !e.human);
   if (computerEvents.length) {
@@ -401,15 +409,14 @@ function playedText(view, event) {
 }
 
 // The game's own lines: its players, its form's title and rules, its moves (none: no game).
-function drawGame({ view, games }) {
-  document.body.dataset.gone = view ? "no" : "yes";
+function drawGame({ view, games, foreign }) {
   if (!view) { $("players-line").textContent = ""; $("moves").replaceChildren(); return; }
   const info = games[view.game];
   const names = view.players.map((spec, side) => (view.humans[side] && view.humans.filter(Boolean).length === 1 ? "You" : playerName(spec)));
   const title = formTitle(view.game, view.spec, info.options);
   // Each side with its own mark as the board draws it: which colour is yours is never a guess.
   const seat = (side) => el("span", { class: "seat-name", "data-side": String(side) }, mark(view, side), `${names[side]} (${view.symbols[side]})`);
-  $("players-line").replaceChildren(seat(0), " vs ", seat(1), ` · ${title}`);
+  $("players-line").replaceChildren(...(foreign ? [] : [seat(0), " vs ", seat(1), ` · ${title}`]));
   document.title = `${title} · gamelearn`;
   $("rules-title").textContent = `Rules of ${title}`;
   $("rules-text").textContent = view.rules || info.rules;
@@ -422,13 +429,16 @@ function drawGame({ view, games }) {
 
 // The board: the game in play (`pending`: drawn before the answer), or the review's position.
 function drawBoard({ view, reviewModel, pending }) {
-  if (!view) { $("board").replaceChildren(); $("board").dataset.id = ""; return; }
-  board.render(reviewModel && !pending ? reviewModel : boardModel(view, pending || {}));
+  if (reviewModel && !pending) board.render(boardModel(view || { id: "shared", moves: [] }, reviewModel));
+  else if (view) board.render(boardModel(view, pending || {}));
+  else if (!pending) { $("board").replaceChildren(); $("board").dataset.id = ""; }
 }
 
-// The status line: the page's own `line`, else the server's words and the mark of the side to move.
-function drawStatus({ view, busy, autoplay, line }) {
+// The status line: the page's own `line`, else what a game from elsewhere is (`foreign`), else the
+// server's words and the mark of the side to move.
+function drawStatus({ view, busy, autoplay, line, foreign }) {
   if (line) { $("status").textContent = line.text; $("status").dataset.state = line.state; return; }
+  if (foreign) { $("status").textContent = foreign; return; }
   if (!view) return;
   const computers = !view.humans[0] && !view.humans[1];
   const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !autoplay && !busy ? "paused" : "thinking";
@@ -450,13 +460,14 @@ function boardModel(view, overrides) {
   const { analysis, busy, flipped } = get();
   const values = analysis && analysis.available && analysis.for === view.moves.length
     ? Object.fromEntries(Object.entries(analysis.moves).map(([m, e]) => [m, e.value])) : null;
-  const label = `${view.game} board, ${view.rows} by ${view.columns}; arrow keys move between squares, Enter plays`;
-  return Object.assign({
+  const model = Object.assign({
     id: view.id, game: view.game, rows: view.rows, columns: view.columns, names: view.square_names,
     marks: view.board, last: view.last_squares, win: view.winning_squares || [],
     legal: view.human_to_move ? view.legal_moves : [], interactive: view.human_to_move, locked: busy,
-    flipped, values, arrow: [], plies: view.moves.length, over: view.over, label,
+    flipped, values, arrow: [], plies: view.moves.length, over: view.over,
   }, overrides);
+  model.label = `${model.game} board, ${model.rows} by ${model.columns}; arrow keys move between squares, Enter plays`;
+  return model;
 }
 
 function drawMoves(view) {
@@ -488,27 +499,18 @@ const reviewing = () => !$("review").hidden;
 async function openReview(source, info) {
   if (!get().review) {
     const { Review } = await import("./review.js");
-    if (!get().review) set({ review: new Review(showReviewPosition) });
+    if (!get().review) set({ review: new Review(leaveReview, () => get().games) });
   }
   get().review.open(source, info);
 }
 
-// The review draws its positions on the board; null: back to the game in play.
-function showReviewPosition(position) {
-  const { view } = get();
-  $("eval").hidden = !position;
-  $("eval-text").hidden = !position;
-  document.body.dataset.reviewing = position ? "yes" : "no";
-  if (!view) return;
-  if (!position) { set({ reviewModel: null }); return; }
-  set({ reviewModel: boardModel(view, {
-    id: `${view.id}-review-${position.key || ""}`, marks: position.board, last: position.last, win: position.win,
-    legal: position.legal || [], interactive: Boolean(position.legal && position.legal.length), locked: false,
-    values: position.values || null, arrow: position.arrow, plies: position.plies, over: false,
-  }) });
+// The review closed: on a shared game's page (no game of its own), a game of one's own starts.
+function leaveReview() {
+  const { view, shared } = get();
+  if (!view && shared) { set({ shared: false }); startGame(chosenGame(), chosenSpecs()); }
 }
 
-// Analysis: the perfect player's value of each move ---------------------------------------------
+// Analysis: the perfect player's value of each move
 
 async function refreshAnalysis() {
   const { view } = get();

@@ -9,6 +9,11 @@
 // values and the learner's own view; the line is kept as a variation in the move tree
 // (movetree.js), drawn in the move list in brackets after the move it replaces.  main.js loads this
 // module (and the graph) when a review is first opened, and hands it the moves made on the board.
+//
+// A finished game leaves the page as a text record (the format `gamelearn records` reads and
+// writes): downloaded, opened from a file (the server replays and grades it), or shared as a
+// read-only link (/?shared=TOKEN) that shows the game with the players' kinds and nothing of this
+// browser.  A review's source is one of {game: id}, {record: id}, {shared: token}, {text, name}.
 import { $, el, needStyle, playerName, say } from "./dom.js";
 import { api, problem } from "./api.js";
 import { EvalGraph } from "./evalgraph.js";
@@ -16,6 +21,7 @@ import { watchTable } from "./tables.js";
 import { MoveTree } from "./movetree.js";
 import { drawAnalysis } from "./analysisboard.js";
 import { capitalised, lossText, plural, positionText } from "./format.js";
+import { store } from "./store.js";
 
 await needStyle("/static/views.css");
 
@@ -27,14 +33,17 @@ const GRADE_TEXT = {
 };
 
 export class Review {
-  // show(model | null): draws a position on the board (null: back to the game in play).
-  constructor(show) {
-    this.show = show;
+  // leave(): the review closed (the board is the game in play's again); games(): every game's
+  // info, by name.
+  constructor(leave, games) {
+    this.leave = leave;
+    this.games = games;
     this.data = null;
     this.at = 0;
     this.source = null;
     this.info = null;
     this.tree = new MoveTree([]);
+    this.title = "";  // what the board shows, where it is not the game in play
     this.node = 0;           // the move tree's node shown
     this.trees = new Map();  // each reviewed game's tree, kept while the page lives
     this.boards = new Map(); // the server's answer for each line played ("4 0 8"), asked once
@@ -58,6 +67,10 @@ export class Review {
       const id = $("records").value;
       if (id) this.open({ record: id }, this.info);
     });
+    $("records").closest("label").after(recordTools());
+    $("record-share").addEventListener("click", () => this.share());
+    $("record-copy").addEventListener("click", () => this.copyLink());
+    $("record-file").addEventListener("change", () => this.openFile());
   }
 
   get active() { return !$("review").hidden; }
@@ -67,15 +80,25 @@ export class Review {
     this.info = info;
     $("review").hidden = false;
     $("review").dataset.state = "loading";
-    const path = source.record ? `/api/records/${encodeURIComponent(source.record)}/review` : `/api/games/${encodeURIComponent(source.game)}/review`;
+    $("review").dataset.source = source.shared ? "shared" : source.text !== undefined ? "text" : "own";
+    $("review-close").textContent = source.shared ? "Start a game of your own" : "Back to the game";
     try {
-      this.data = await api("GET", path);
+      this.data = await fetchReview(source);
     } catch (error) {
       $("review-summary").textContent = problem(error);
       $("review").dataset.state = "failed";
       return;
     }
+    // The reviewed game's info (board, square names, symbols): a record opened from a file or a
+    // shared link need not be of the game in play.
+    this.info = this.games()[this.data.game] || info;
+    // A game from elsewhere (a file, a link) says above the board what it is, in place of the
+    // game in play's status; the game in play's own review needs no such line.
+    const players = (this.data.players || []).map(playerName).join(" vs ");
+    this.title = source.shared ? `A shared ${this.data.spec} game: ${players}`
+      : source.text !== undefined ? `A ${this.data.spec} record${source.name ? ` (${source.name})` : ""}: ${players}` : "";
     this.listRecords();
+    this.drawRecordTools();
     const key = `${this.data.spec} ${this.data.moves.join(" ")} ${this.data.record || this.data.id}`;
     if (!this.trees.has(key)) this.trees.set(key, new MoveTree(this.data.moves));
     this.tree = this.trees.get(key);
@@ -93,6 +116,70 @@ export class Review {
     $("review").hidden = true;
     this.data = null;
     this.show(null);
+    this.leave();
+  }
+
+  // A position on the board, over the game in play (the store's `reviewModel`: what the board
+  // draws; a game from elsewhere says what it is above it, `foreign`); null: the game in play.
+  show(model) {
+    $("eval").hidden = !model;
+    $("eval-text").hidden = !model;
+    document.body.dataset.reviewing = model ? "yes" : "no";
+    document.body.dataset.foreign = model && this.title ? "yes" : "no";
+    if (!model) store.set({ reviewModel: null, foreign: "" });
+    else store.set(this.title ? { reviewModel: model, foreign: this.title, line: null } : { reviewModel: model });
+  }
+
+
+  // Download, share and open: what the source allows (a game still in play has no record yet).
+  drawRecordTools() {
+    const source = this.source, download = $("record-download");
+    const href = recordHref(source);
+    const ready = Boolean(href) && source.over !== false;
+    download.setAttribute("aria-disabled", ready ? "false" : "true");
+    download.setAttribute("href", ready ? href : "#");
+    download.setAttribute("download", source.name || "");
+    $("record-share").hidden = !(source.game || source.record);
+    $("record-share").disabled = !ready;
+    $("record-caption").textContent = !ready
+      ? "The record can be downloaded and shared once the game is over."
+      : source.shared ? "A shared game: anyone with the link sees this review, and nothing of the browser that shared it."
+      : "A text anyone can read, and gamelearn can replay and grade (gamelearn review FILE).";
+    if (source.shared) this.showLink(`${location.origin}/?shared=${encodeURIComponent(source.shared)}`);
+    else $("record-link").hidden = true;
+  }
+
+  async share() {
+    const source = this.source;
+    const path = source.record ? `/api/records/${encodeURIComponent(source.record)}/share` : `/api/games/${encodeURIComponent(source.game)}/share`;
+    try {
+      const link = await api("POST", path);
+      if (this.source !== source) return;
+      this.showLink(`${location.origin}/?shared=${encodeURIComponent(link.token)}`);
+      say("The link shows this game's review to anyone who opens it.", "info");
+    } catch (error) { say(problem(error)); }
+  }
+
+  showLink(url) {
+    $("record-link").hidden = false;
+    $("record-link-url").value = url;
+  }
+
+  async copyLink() {
+    const input = $("record-link-url");
+    input.select();
+    try { await navigator.clipboard.writeText(input.value); say("Link copied.", "info"); }
+    catch (error) { say("Select the link and copy it (the browser did not let the page copy it).", "info"); }
+  }
+
+  // A record file chosen by the person: read here, replayed and graded by the server.
+  async openFile() {
+    const input = $("record-file");
+    const file = input.files && input.files[0];
+    input.value = "";  // the same file can be chosen again
+    if (!file) return;
+    const text = await file.text();
+    this.open({ text, name: file.name }, this.info);
   }
 
   async listRecords() {
@@ -105,6 +192,7 @@ export class Review {
           text: `#${r.id} ${r.players.map(playerName).join(" vs ")}: ${r.winner === null ? "draw" : `${this.info.symbols[r.winner]} won`} (${r.plies} plies)`,
         })));
       if (this.source.record) select.value = String(this.source.record);
+      select.closest("label").hidden = records.length === 0;  // nothing kept yet: nothing to pick
     } catch (error) { /* the list is a convenience; the review itself is shown */ }
   }
 
@@ -303,12 +391,18 @@ export class Review {
     $("eval").setAttribute("aria-label", text);
   }
 
-  // What the board draws: the position, with the moves the analysis says can be tried from it.
+  // What the board draws (board.js's model, over the game in play's): the position of the
+  // reviewed game, with the moves the analysis says can be tried from it.
   model(id, position) {
-    const answer = this.boards.get(this.key(id));
+    const answer = this.boards.get(this.key(id)), info = this.info;
     const perfect = answer && answer.perfect;
     const values = perfect && perfect.available ? Object.fromEntries(Object.entries(perfect.moves).map(([m, e]) => [m, e.value])) : null;
-    return Object.assign(position, { key: `${id}`, legal: answer ? answer.legal_moves : [], values });
+    const legal = (answer && answer.legal_moves) || [];
+    return {
+      game: info.name, rows: info.rows, columns: info.columns, names: info.square_names, id: `review-${id}`,
+      marks: position.board, last: position.last, win: position.win, legal, interactive: legal.length > 0,
+      locked: false, values, arrow: position.arrow, plies: position.plies, over: false,
+    };
   }
 }
 
@@ -319,6 +413,37 @@ function bestText(best) {
   if (best.length === 1) return `Best was ${best[0]} (in green on the board).`;
   const listed = `${best.slice(0, -1).join(", ")} or ${best[best.length - 1]}`;
   return `Best was one of ${listed} (${best[0]} is drawn in green).`;
+}
+
+// The panel's part for the game as a text record: download, share a link, open a file.
+function recordTools() {
+  return el("section", { id: "record-tools", class: "record-tools", "aria-labelledby": "record-tools-title" },
+    el("h3", { id: "record-tools-title", text: "The game as a record" }),
+    el("p", { id: "record-caption", class: "caption" }),
+    el("div", { class: "record-actions" },
+      el("a", { id: "record-download", class: "button-link", href: "#", download: "", text: "Download the record" }),
+      el("button", { id: "record-share", type: "button", text: "Share a link" }),
+      el("label", { class: "record-open button-link" }, "Open a record…",
+        el("input", { id: "record-file", type: "file", accept: ".txt,text/plain" }))),
+    el("div", { id: "record-link", class: "record-link", hidden: true },
+      el("input", { id: "record-link-url", type: "text", readonly: true, "aria-label": "the link to this game, for anyone to open" }),
+      el("button", { id: "record-copy", type: "button", text: "Copy" })));
+}
+
+// The review of a source: a game of this browser, a kept record, a shared link or a record's text.
+function fetchReview(source) {
+  if (source.shared) return api("GET", `/api/shared/${encodeURIComponent(source.shared)}`);
+  if (source.text !== undefined) return api("POST", "/api/records/review", source.text);
+  if (source.record) return api("GET", `/api/records/${encodeURIComponent(source.record)}/review`);
+  return api("GET", `/api/games/${encodeURIComponent(source.game)}/review`);
+}
+
+// Where the source's text record is served; a text opened here is offered back as it was read.
+function recordHref(source) {
+  if (source.shared) return `/api/shared/${encodeURIComponent(source.shared)}/record`;
+  if (source.text !== undefined) return URL.createObjectURL(new Blob([source.text], { type: "text/plain" }));
+  if (source.record) return `/api/records/${encodeURIComponent(source.record)}/record`;
+  return `/api/games/${encodeURIComponent(source.game)}/record`;
 }
 
 function badge(grade) {

@@ -33,9 +33,8 @@ export function createStore(initial, schedule = queueMicrotask) {
 }
 
 /** @type {Store<PageState>} */
-export const store = createStore({
-  games: {}, view: null, busy: false, flipped: false, analysis: null, decisions: {}, pending: null, line: null,
-  autoplay: null, reviewModel: null, picker: null, review: null, resignArmed: null, warm: new Set(), shows: {},
+export const store = createStore({  // a slice not named here starts as none (undefined)
+  games: {}, view: null, pending: null, line: null, autoplay: null, reviewModel: null, busy: false, flipped: false, decisions: {}, foreign: "", shared: false, gone: true, warm: new Set(), shows: {},
   memoryQuery: "", training: { module: null, key: null },
-  live: { heard: 0, beats: 0, lastCheck: 0, waiting: [] },  // the rest: none yet
+  live: { heard: 0, beats: 0, lastCheck: 0, waiting: [] },
 });
