@@ -41,7 +41,8 @@ interface PageState {
   foreign: string;
   /** The page shows a shared game's review alone (/?shared=TOKEN), no game of its own. */
   shared: boolean;
-  /** No game on the board (a game gone, none started yet for want of a table, a shared game's page). */
+  /** The page has given up on a game of its own (the game is gone, none starts for want of a table): only the
+   *  status and the way to a game show.  A shared game's page is not (its review shows). */
   gone: boolean;
   /** The new-game form's controls (picker.js), once opened. */
   picker?: any;

@@ -17,7 +17,7 @@ const FIRST_GAME = "tictactoe";
 const MAX_SEED = 2 ** 31 - 1;  // the server's bound (NewGame.seed)
 const { get, set, subscribe } = store;
 const board = new Board($("board"), sendMove, (text) => say(text));
-subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending"], drawBoard);
+subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending", "gone"], drawBoard);
 subscribe(["view", "autoplay", "line", "foreign"], drawStatus);
 subscribe(["view", "busy", "flipped", "autoplay"], setControls);
 subscribe(["view", "foreign"], drawGame);
@@ -427,11 +427,12 @@ function drawGame({ view, games, foreign }) {
   drawMoves(view);
 }
 
-// The board: the game in play (`pending`: drawn before the answer), or the review's position.
-function drawBoard({ view, reviewModel, pending }) {
+// The board: the review's position, else the game in play (`pending`: drawn before the answer);
+// emptied when the page has no game (`gone`).
+function drawBoard({ view, reviewModel, pending, gone }) {
   if (reviewModel && !pending) board.render(boardModel(view || { id: "shared", moves: [] }, reviewModel));
   else if (view) board.render(boardModel(view, pending || {}));
-  else if (!pending) { $("board").replaceChildren(); $("board").dataset.id = ""; }
+  else if (gone) { $("board").replaceChildren(); $("board").dataset.id = ""; }
 }
 
 // The status line: the page's own `line`, else what a game from elsewhere is (`foreign`), else the

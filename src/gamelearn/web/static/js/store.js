@@ -34,7 +34,7 @@ export function createStore(initial, schedule = queueMicrotask) {
 
 /** @type {Store<PageState>} */
 export const store = createStore({  // a slice not named here starts as none (undefined)
-  games: {}, view: null, pending: null, line: null, autoplay: null, reviewModel: null, busy: false, flipped: false, decisions: {}, foreign: "", shared: false, gone: true, warm: new Set(), shows: {},
+  games: {}, view: null, pending: null, line: null, autoplay: null, reviewModel: null, busy: false, flipped: false, decisions: {}, foreign: "", shared: false, gone: false, warm: new Set(), shows: {},
   memoryQuery: "", training: { module: null, key: null },
   live: { heard: 0, beats: 0, lastCheck: 0, waiting: [] },
 });
