@@ -97,47 +97,64 @@ def said_for(info: Any, kind: str) -> Any:
 
 
 def boxes(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="hexapawn or tictactoe")],
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help="hexapawn, tictactoe or a game of another author that always ends")
+    ],
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="count a position and its mirror images apart")
     ] = False,
     side: Annotated[
         str,
         typer.Option(
-            "--side", help="whose boxes: W or B for hexapawn (default B, HER's side), X or O for tictactoe (default X)"
+            "--side",
+            help="whose boxes: W or B for hexapawn (default B, HER's side), X or O for tictactoe (default X), "
+            "a symbol of another game (default its first)",
         ),
     ] = "",
 ) -> None:
     """Count a matchbox learner's boxes and beads without playing (Gardner 1962: a box per position)."""
     from ..games import get_game
+    from ..players.matchbox_base import plays_plugged_in_game
     from ..players.matchbox_tables import count_boxes
 
     try:
         game = get_game(game_name)
     except ValueError as error:
         fail(str(error))
-    if game.name not in ("hexapawn", "tictactoe"):
-        fail(f"the matchbox learners play hexapawn (her, him) and tictactoe (menace), not {game.name}")
+    if game.name not in ("hexapawn", "tictactoe") and not plays_plugged_in_game(game):
+        fail(
+            "the matchbox learners play hexapawn (her, him), tictactoe (menace) and the games of other authors that "
+            f"always end (all three), not {game.name}"
+        )
     symbol = side.strip().upper() or game.symbols[1 if game.name == "hexapawn" else 0]
     if symbol not in game.symbols:
         fail(f"--side must be {' or '.join(game.symbols)} for {game.name}, not {side!r}")
     mover = game.symbols.index(symbol)
-    mirror = "up to the mirror image" if game.name == "hexapawn" else "up to the 8 symmetries of the square"
-    how = "every position counted apart" if no_symmetry else mirror
-    if game.name == "hexapawn":
-        count = count_boxes("hexapawn", mover, use_symmetry=not no_symmetry)
-        console.print(
-            f"hexapawn, {symbol} to move in a game not over ({how}): [bold]{count.boxes} boxes, {count.beads} beads[/bold], "
-            f"{count.bad_beads} of them bad (after them the other side can force a win)"
-        )
-        return
-    moves = count_boxes("tictactoe", mover, use_symmetry=not no_symmetry, min_choices=2)
-    colours = count_boxes("tictactoe", mover, use_symmetry=not no_symmetry, min_choices=2, merge_colours=True)
-    console.print(
-        f"tictactoe, {symbol} to move with more than one choice ({how}): [bold]{moves.boxes} boxes[/bold], "
-        f"{moves.beads} moves in them, [bold]{colours.beads} bead colours[/bold] (symmetric moves of a box's own "
-        f"position are one colour), {colours.bad_beads} colours that lose against best play"
+    symmetries = len(game.symmetries)
+    mirror = {"hexapawn": "up to the mirror image", "tictactoe": "up to the 8 symmetries of the square"}.get(
+        game.name, f"up to the game's {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}"
     )
+    how = "every position counted apart" if no_symmetry else mirror
+    try:
+        if game.name != "tictactoe":
+            count = count_boxes(game, mover, use_symmetry=not no_symmetry)
+            learners = "" if game.name == "hexapawn" else "HER and HIM: "
+            console.print(
+                f"{learners}{game.name}, {symbol} to move in a game not over ({how}): [bold]{count.boxes:,} boxes, "
+                f"{count.beads:,} beads[/bold], {count.bad_beads:,} of them bad (after them the other side can force a win)"
+            )
+        if game.name != "hexapawn":
+            moves = count_boxes(game, mover, use_symmetry=not no_symmetry, min_choices=2)
+            colours = count_boxes(game, mover, use_symmetry=not no_symmetry, min_choices=2, merge_colours=True)
+            learner = "" if game.name == "tictactoe" else "MENACE: "
+            console.print(
+                f"{learner}{game.name}, {symbol} to move with more than one choice ({how}): [bold]{moves.boxes:,} "
+                f"boxes[/bold], {moves.beads:,} moves in them, [bold]{colours.beads:,} bead colours[/bold] (symmetric "
+                f"moves of a box's own position are one colour), {colours.bad_beads:,} colours that lose against best "
+                "play"
+            )
+    except ValueError as error:  # a game too large for the tables
+        fail(str(error))
 
 
 def menace_experiment(
