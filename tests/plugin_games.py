@@ -84,3 +84,78 @@ class GravityThree(Game[Cells]):
 
     def rules_text(self) -> str:
         return "Three in a row on a 3x3 board with gravity: a disc falls to the lowest empty square of its column."
+
+
+Heap = tuple[int, int]  # (counters left, side to move)
+
+
+class TakeAway(Game[Heap]):
+    """A heap of 7 counters; a move takes 1 or 2 and whoever takes the last one wins.  Its board
+    shows the counters left as A's pieces, so a board does not say whose move it is."""
+
+    facts = GameFacts(
+        name="takeaway",
+        players=2,
+        rows=1,
+        columns=7,
+        symbols=("A", "B"),
+        symmetry_names=("identity",),
+        can_cycle=False,
+        value_of_start=None,
+    )
+    symmetries = (tuple(range(7)),)
+
+    def initial(self) -> Heap:
+        return (7, 0)
+
+    def to_move(self, state: Heap) -> int:
+        return state[1]
+
+    def legal_moves(self, state: Heap) -> list[str]:
+        return [str(n) for n in (1, 2) if n <= state[0]]
+
+    def play(self, state: Heap, move: str) -> Heap:
+        if move not in self.legal_moves(state):
+            raise IllegalMove(move, "take 1 or 2 counters, no more than are left")
+        return (state[0] - int(move), 1 - state[1])
+
+    def winner(self, state: Heap) -> int | None:
+        return 1 - state[1] if state[0] == 0 else None
+
+    def is_over(self, state: Heap) -> bool:
+        return state[0] == 0
+
+    def board(self, state: Heap) -> str:
+        return "A" * state[0] + "." * (7 - state[0])
+
+    def from_board(self, board: str, to_move: int) -> Heap:
+        return (board.count("A") + board.count("B"), to_move)
+
+    def transform(self, state: Heap, symmetry: int) -> Heap:
+        return state
+
+    def transform_move(self, move: str, symmetry: int) -> str:
+        return move
+
+    def rules_text(self) -> str:
+        return "Take 1 or 2 of 7 counters; whoever takes the last wins."
+
+
+class SidedTakeAway(TakeAway):
+    """TakeAway with the counters shown as the pieces of the side to move: the board tells the
+    position.  A position is reached in more than one number of plies ((1, A to move): 2 + 2 + 2
+    or 1 + 1 + 2 + 2), so a breadth-first numbering meets some children before their parents."""
+
+    facts = GameFacts(
+        name="sidedtakeaway",
+        players=2,
+        rows=1,
+        columns=7,
+        symbols=("A", "B"),
+        symmetry_names=("identity",),
+        can_cycle=False,
+        value_of_start=None,
+    )
+
+    def board(self, state: Heap) -> str:
+        return "AB"[state[1]] * state[0] + "." * (7 - state[0])

@@ -21,7 +21,7 @@ from gamelearn.players import matchbox_tables
 from gamelearn.players.matchbox_tables import count_boxes
 from gamelearn.players.registry import kinds_for, make_player
 from gamelearn.store.store import Store
-from plugin_games import GravityThree
+from plugin_games import GravityThree, SidedTakeAway, TakeAway
 
 runner = CliRunner()
 needs_connect3 = pytest.mark.skipif(
@@ -233,3 +233,29 @@ def test_boxes_counts_connect3s_boxes_for_each_learner() -> None:
     text = flat(out)
     assert code == 0 and "HER and HIM: connect3, X to move" in text and "MENACE: connect3, X to move" in text
     assert f"{count_boxes('connect3', 0, min_choices=2).boxes:,} boxes" in text
+
+
+# the tables of any game that always ends --------------------------------------------------------
+
+
+def test_positions_met_before_their_parents_get_the_solvers_values() -> None:
+    game = SidedTakeAway()
+    table = matchbox_tables._enumerate(game, limit=1000)
+    assert any(child < i for i, kids in enumerate(table.children) for child in kids)  # not layered
+    solution = gamelearn.solve(game)
+    assert [solution.value(state) for state in table.states] == list(table.value)
+    assert table.value[table.initial] == 1  # 7 is not a multiple of 3: the first player wins
+
+
+def test_a_game_that_cycles_though_it_says_it_cannot_is_refused() -> None:
+    class Looping(SidedTakeAway):
+        def legal_moves(self, state: tuple[int, int]) -> list[str]:
+            return ["0", *super().legal_moves(state)] if state[0] == 3 else super().legal_moves(state)  # a pass
+
+    with pytest.raises(ValueError, match="sidedtakeaway repeats a position, though its facts say it cannot cycle"):
+        matchbox_tables._enumerate(Looping(), limit=1000)
+
+
+def test_a_game_whose_board_does_not_tell_whose_move_it_is_is_refused() -> None:
+    with pytest.raises(ValueError, match="the board 'AAAAA..' stands for two positions with a move to make"):
+        matchbox_tables._enumerate(TakeAway(), limit=1000)
