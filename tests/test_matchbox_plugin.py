@@ -228,6 +228,24 @@ def test_the_command_lists_plays_and_keeps_menace_on_connect3() -> None:
 
 
 @needs_connect3
+def test_a_connect3_menace_is_exported_shown_and_imported_by_its_game(tmp_path: Any) -> None:
+    for seed in ("1", "2", "3"):
+        run("play", "connect3", "--first", "random", "--second", "menace:name=m", "--seed", seed)
+    path = tmp_path / "m.json"
+    code, out = run("menace", "export", "m", str(path), "--game", "connect3")
+    assert code == 0, out
+    exported = json.loads(path.read_text())
+    assert exported["game"] == "connect3" and exported["games"] == 3 and exported["boxes"]
+    code, out = run("menace", "show", "m", "--game", "connect3")
+    assert code == 0 and next(iter(exported["boxes"])) in out
+    code, out = run("menace", "export", "m", str(tmp_path / "x.json"))  # tic-tac-toe's m: none kept
+    assert code == 2 and "no menace named 'm' in the store (known: none)" in flat(out)
+    code, out = run("menace", "import", str(path), "--name", "copy")  # the file names its game
+    assert code == 0, out
+    assert Store().load_learner("menace", "connect3/copy") == Store().load_learner("menace", "connect3/m")
+
+
+@needs_connect3
 def test_boxes_counts_connect3s_boxes_for_each_learner() -> None:
     code, out = run("boxes", "connect3")
     text = flat(out)
