@@ -246,6 +246,20 @@ def test_a_connect3_menace_is_exported_shown_and_imported_by_its_game(tmp_path: 
 
 
 @needs_connect3
+def test_curves_trains_menace_on_connect3_and_its_score_against_random_rises(tmp_path: Any) -> None:
+    # the command that trains a learner against an opponent (`train` is for self-play learners)
+    code, out = run(
+        *("curves", "connect3", "menace", "--against", "random", "--games", "400", "--every", "400"),
+        *("--seeds", "1", "--side", "first", "--eval-games", "200", "--seed", "3", "--workers", "1"),
+        *("--json", "--out", str(tmp_path / "c3")),
+    )
+    assert code == 0, out
+    rows = json.loads(out[out.index("{") :])["rows"]
+    before, after = (row["score_mean"] for row in rows)
+    assert [row["games"] for row in rows] == [0, 400] and after >= before + 0.1  # measured: 0.56 to 0.83
+
+
+@needs_connect3
 def test_boxes_counts_connect3s_boxes_for_each_learner() -> None:
     code, out = run("boxes", "connect3")
     text = flat(out)
