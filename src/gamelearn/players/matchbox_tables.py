@@ -210,17 +210,18 @@ def _unfinished_boards(game: Game[Any], boards: tuple[str, ...], over: tuple[boo
     return found
 
 
-#: The tables built in this process, by the game's spec, with the game they were built for.
+#: The tables built in this process, by the game's spec, with the game they were built for (its
+#: class tells a game registered again apart).
 TABLES: dict[str, tuple[Game[Any], PositionTable]] = {}
 
 
 def position_table(game: Game[Any] | str) -> PositionTable:
-    """The table of ``game`` (a game or its name), built once per process (again for a game
+    """The table of ``game`` (a game or its name), built once per process (again for a class
     registered again under its name).  ValueError in one line for a game that does not fit (see the
     module's docstring)."""
     found = get_game(game) if isinstance(game, str) else game
     kept = TABLES.get(found.spec)
-    if kept is None or kept[0] is not found:
+    if kept is None or type(kept[0]) is not type(found):
         kept = TABLES[found.spec] = (found, _enumerate(found, POSITION_LIMIT))
     return kept[1]
 
