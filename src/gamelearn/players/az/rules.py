@@ -2,7 +2,8 @@
 at once on the device (``jax.vmap``, ``jax.lax.scan``).  The rules of record stay in
 ``gamelearn.games`` (pure Python, no dependency); this copy lives with the ``az`` player that needs
 it, and ``tests/test_az_rules.py`` checks it against them on every reachable tic-tac-toe and
-hexapawn position and on random Teeko games.
+hexapawn position and on random Teeko games.  A game of another author is not written again: its
+own rules are tabulated (:mod:`.tabulated`), behind the same :class:`JaxRules` interface.
 
 A position is a :class:`Position` of arrays: the board (one int8 a square: +1 a pawn or mark of the
 first player, -1 of the second, 0 empty), the side to move, the plies played, whether the game is
