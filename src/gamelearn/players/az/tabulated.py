@@ -157,13 +157,16 @@ def reachable_positions(game: Game[Any], limit: int = POSITION_LIMIT) -> list[Ha
     return solution.positions()
 
 
-def _boards(game: Game[Any], states: list[Hashable]) -> np.ndarray:
-    """int8[positions, squares]: +1, -1, 0 for the first symbol, the second, anything else."""
-    text = "".join(game.board(state) for state in states).encode("utf-8")
-    values = np.zeros(256, np.int8)
-    values[ord(game.symbols[0])] = 1
-    values[ord(game.symbols[1])] = -1
-    return values[np.frombuffer(text, np.uint8)].reshape(len(states), game.squares)
+def _boards(game: Game[Any], states: list[Hashable], chunk: int = 100_000) -> np.ndarray:
+    """int8[positions, squares]: +1, -1, 0 for the first symbol, the second, anything else (the
+    characters as UTF-32 code points, so a symbol outside ASCII is read as well)."""
+    first, second = (ord(symbol) for symbol in game.symbols)
+    boards = np.zeros((len(states), game.squares), np.int8)
+    for start in range(0, len(states), chunk):
+        text = "".join(game.board(state) for state in states[start : start + chunk])
+        points = np.frombuffer(text.encode("utf-32-le"), np.uint32).reshape(-1, game.squares)
+        boards[start : start + len(points)] = np.where(points == first, 1, np.where(points == second, -1, 0))
+    return boards
 
 
 def _longest_to_end(successors: np.ndarray, finished: np.ndarray) -> np.ndarray:
