@@ -1,4 +1,4 @@
-"""The az learner against its targets (issue 15): prints figures, asserts nothing.
+"""The az learner against its targets (docs/az.md): prints figures, asserts nothing.
 
     python benchmarks/bench_az.py search       # one search of 32 Teeko positions: milliseconds, tree depth
     python benchmarks/bench_az.py speed        # self-play positions/s, az beside OpenSpiel's AlphaZero

@@ -1,7 +1,8 @@
 """Latency of a move in the web app under load: 1, 8 and 32 browsers at once, each playing a
-person's moves against ``menace`` (tic-tac-toe) and against ``thesis`` (Teeko) (issue 12); then
-8 browsers against the heaviest players the server allows while one more plays ``menace``, whose
-p99 must stay under a second (issue 26).  Prints figures, asserts nothing.
+person's moves against ``menace`` (tic-tac-toe) and against ``thesis`` (Teeko), whose p50 at 8
+browsers should be under 30 ms; then 8 browsers against the heaviest players the server allows
+while one more plays ``menace``, whose p99 should stay under a second (docs/web.md, "Speed under
+load").  Prints figures, asserts nothing.
 
     python benchmarks/bench_web.py [--moves 30] [--clients 1,8,32] [--heavy-seconds 60] [--skip-ordinary] [--skip-heavy]
 
@@ -14,9 +15,8 @@ a small version of the heavy run (`heavy_load`) and checks only that every move 
 
 Each client is a :class:`Browser`: one keep-alive connection of the standard library's
 ``http.client``, the owner cookie the server sets sent back, gzip asked for and undone, as a
-browser does.  (Until issue 24's end the clients were httpx's, about 2 ms of CPU a move, in this
-process on the same cores as the server; a real browser is another process, and the client is
-not what is measured.  The requests, cookies and statuses are the same.)
+browser does: httpx would spend about 2 ms of CPU a move in this process, on the cores the server
+shares, where a real browser is another process and the client is not what is measured.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The terminal as a person meets it (issue 22, section 5; issue 26, item 6): a mistyped game,
+"""The terminal as a person meets it: a mistyped game,
 player, option or command gets the name it most likely meant; every usage error is one line in
 gamelearn's style with exit status 2, never Typer's boxed panel; shell completion works; sizes no
 machine holds are refused before any work, with the range in --help; --quiet leaves the result

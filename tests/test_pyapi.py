@@ -1,4 +1,4 @@
-"""The Python API for experiments (issue 22, section 4): gamelearn.tournament, curves, grade and
+"""The Python API for experiments: gamelearn.tournament, curves, grade and
 train take the command's options, check them before any work, and return typed results with
 to_dict() and to_dataframe(); the command renders the same results.  Progress given as True is a
 few plain lines, never a redrawn bar.

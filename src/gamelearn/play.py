@@ -33,7 +33,16 @@ def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     ``thesis:memory=NAME``) comes loaded with what the default store keeps for it, as
     :func:`gamelearn.load_player` loads it.  A frozen learner (``train=off``) is read through a
     read-only store and never written; a name nothing is kept under yet gives a learner that knows
-    nothing.  ValueError for an unknown kind or option, or a kept value the learner refuses."""
+    nothing.  ValueError for an unknown kind or option, or a kept value the learner refuses.
+
+    >>> import gamelearn
+    >>> game = gamelearn.get_game("tictactoe")
+    >>> state = game.initial()
+    >>> for move in "0314":  # X on 0 and 1, O on 3 and 4
+    ...     state = game.play(state, move)
+    >>> gamelearn.make_player(game, "perfect").choose(state)  # X completes the top row
+    '2'
+    """
     player = make_new_player(game, spec, seed=seed)
     if isinstance(player, Learner):
         from .keeper import Keeper, default_keeper, reading_keeper
@@ -63,7 +72,15 @@ def play_and_keep(
 ) -> GameRecord[S]:
     """:func:`gamelearn.match.play_game`, with the default store's keeper for kept learners when
     no ``keeper`` is given: a named learner comes loaded with what the store keeps under its name
-    and keeps each lesson there (``gamelearn.play_game``)."""
+    and keeps each lesson there (``gamelearn.play_game``).
+
+    >>> import gamelearn
+    >>> game = gamelearn.get_game("tictactoe")
+    >>> players = [gamelearn.make_player(game, "perfect"), gamelearn.make_player(game, "perfect")]
+    >>> record = gamelearn.play_game(game, players, seed=1)
+    >>> record.end, record.winner, len(record.moves)  # perfect play draws tic-tac-toe
+    (<End.DRAW: 'draw'>, None, 9)
+    """
     return play_game(
         game,
         players,

@@ -1,4 +1,4 @@
-"""Training from the page (issue 24, "Beyond"): "train against random / perfect / itself for N
+"""Training from the page: "train against random / perfect / itself for N
 games" runs on the server with a progress bar, every box is on view from the start and its beads
 change as it trains, and the learning chart is the yardstick's grade.  The oracles: Gardner's 19
 boxes for HER as Black (1962), the store's records (every training game kept by the keeper), and

@@ -1,4 +1,4 @@
-"""The controls and the player picker (issue 12, items 6 and 7): take back, resign, a new game with
+"""The controls and the player picker: take back, resign, a new game with
 the same players, flip, the rules on the page; players chosen by kind and options from the
 server's list, the spec shown, and a spec typed by hand."""
 

@@ -1,4 +1,4 @@
-"""Teeko's forms on the page, in Chromium at 1280x800 and 390x844 (issue 14): the form picked with
+"""Teeko's forms on the page, in Chromium at 1280x800 and 390x844: the form picked with
 the picker's controls starts that form (the spec it builds is shown and sent), the header and the
 rules say the form, an Alternate drop round says whose pawn the click places, a knight form dots
 knight targets, and an Advanced goal is lit at the end.  The oracle is the rules API."""

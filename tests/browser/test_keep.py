@@ -1,4 +1,4 @@
-"""Games that survive (issue 12, item 5, and the busy server): the game's id is in the address, a
+"""Games that survive: the game's id is in the address, a
 reload and a server restart resume it, a game that is really gone says so truthfully, and a full
 move pool is said on the page, which tries again by itself."""
 

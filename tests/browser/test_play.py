@@ -1,4 +1,4 @@
-"""Playing on the page, in Chromium at 1280x800 and 390x844 (issue 12, items 1-4 and 10): the first
+"""Playing on the page, in Chromium at 1280x800 and 390x844: the first
 load opens on a game ready to play; the turn is said and the board locked while the computer
 thinks (a click then is dropped); Teeko's pawns are picked, dotted, dragged or moved by keyboard;
 the end says why and who won and lights the winning line; the move list scrolls in its box.

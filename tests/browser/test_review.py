@@ -1,4 +1,4 @@
-"""The review (issue 12, item 8): a finished game stepped through move by move, each move graded
+"""The review: a finished game stepped through move by move, each move graded
 against perfect play and the best move drawn, each position's exact value on the bar; Teeko's
 review says how to get its table and offers to build it with a progress bar.  The oracle is a
 plain negamax over the public rules API."""

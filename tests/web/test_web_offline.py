@@ -1,4 +1,4 @@
-"""The page installable and offline (issue 24, "Beyond"): the manifest and the service worker are
+"""The page installable and offline: the manifest and the service worker are
 served from the root, and the worker keeps only the page's own files, every one of which is there."""
 
 from __future__ import annotations

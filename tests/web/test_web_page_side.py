@@ -63,7 +63,7 @@ settle()
 from gamelearn.players import matchbox_tables
 from gamelearn.players.thesis import search
 print(gc.get_freeze_count() > 0, "gamelearn.players.matchbox" in sys.modules, "gamelearn.players.thesis" in sys.modules)
-print(matchbox_tables.position_table.cache_info().currsize, len(search.two_ply.signatures))
+print(len(matchbox_tables.TABLES), len(search.two_ply.signatures))
 """
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -28,3 +28,11 @@ def test_the_installed_game_is_in_the_picker_and_played_by_its_square_names(clie
     assert board[13] == "X" and board.count("O") == 1  # the perfect player has answered
     refused = client.post(f"/api/games/{view['id']}/move", json={"move": "00"})
     assert refused.status_code == 400 and "'00'" in refused.json()["detail"]
+
+
+def test_the_end_of_a_game_of_another_author_says_its_line(client) -> None:  # type: ignore[no-untyped-def]
+    view = client.post("/api/games", json={"game": "connect3", "players": ["human", "human"]}).json()
+    for move in ["12", "13", "08", "09", "04"]:  # X drops three discs in column 0: a line down
+        view = client.post(f"/api/games/{view['id']}/move", json={"move": move}).json()
+    assert view["over"] and view["winner"] == 0 and view["winning_squares"] == [4, 8, 12]
+    assert view["why"] == "three in a row" and "far row" not in view["result"]

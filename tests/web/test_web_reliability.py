@@ -1,4 +1,4 @@
-"""The web server one local client cannot starve or lock (issue 26, item 7), in process: changes
+"""The web server one local client cannot starve or lock, in process: changes
 from another origin refused, table builds one at a time for a browser with its cookie, a store
 locked by another process during a move (503, the move undone; lesson, record and game kept in one
 transaction), heavy players in a lane of their own queued first come, and az's search bounded

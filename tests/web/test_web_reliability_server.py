@@ -1,4 +1,4 @@
-"""The real server's sockets (issue 26, item 7): `gamelearn serve` in a process of its own on
+"""The real server's sockets: `gamelearn serve` in a process of its own on
 127.0.0.1, with small limits so that each probe is short and bounded in count.  Half-open
 connections are closed (a deadline for the request head, a connection limit), an idle keep-alive
 connection too; a forged X-Forwarded-For names no other browser's address (the same uvicorn

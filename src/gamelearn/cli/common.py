@@ -73,7 +73,7 @@ class WordConsole(Console):
 
 
 def word_wrapped(text: str, width: int) -> str:
-    """``text`` with each line longer than ``width`` broken at spaces; a word longer than the
+    r"""``text`` with each line longer than ``width`` broken at spaces; a word longer than the
     line is kept whole.
 
     >>> word_wrapped("written /a/very/long/path.csv and more", 12)

@@ -97,47 +97,64 @@ def said_for(info: Any, kind: str) -> Any:
 
 
 def boxes(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="hexapawn or tictactoe")],
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help="hexapawn, tictactoe or a game of another author that always ends")
+    ],
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="count a position and its mirror images apart")
     ] = False,
     side: Annotated[
         str,
         typer.Option(
-            "--side", help="whose boxes: W or B for hexapawn (default B, HER's side), X or O for tictactoe (default X)"
+            "--side",
+            help="whose boxes: W or B for hexapawn (default B, HER's side), X or O for tictactoe (default X), "
+            "a symbol of another game (default its first)",
         ),
     ] = "",
 ) -> None:
     """Count a matchbox learner's boxes and beads without playing (Gardner 1962: a box per position)."""
     from ..games import get_game
+    from ..players.matchbox_base import plays_plugged_in_game
     from ..players.matchbox_tables import count_boxes
 
     try:
         game = get_game(game_name)
     except ValueError as error:
         fail(str(error))
-    if game.name not in ("hexapawn", "tictactoe"):
-        fail(f"the matchbox learners play hexapawn (her, him) and tictactoe (menace), not {game.name}")
+    if game.name not in ("hexapawn", "tictactoe") and not plays_plugged_in_game(game):
+        fail(
+            "the matchbox learners play hexapawn (her, him), tictactoe (menace) and the games of other authors that "
+            f"always end (all three), not {game.name}"
+        )
     symbol = side.strip().upper() or game.symbols[1 if game.name == "hexapawn" else 0]
     if symbol not in game.symbols:
         fail(f"--side must be {' or '.join(game.symbols)} for {game.name}, not {side!r}")
     mover = game.symbols.index(symbol)
-    mirror = "up to the mirror image" if game.name == "hexapawn" else "up to the 8 symmetries of the square"
-    how = "every position counted apart" if no_symmetry else mirror
-    if game.name == "hexapawn":
-        count = count_boxes("hexapawn", mover, use_symmetry=not no_symmetry)
-        console.print(
-            f"hexapawn, {symbol} to move in a game not over ({how}): [bold]{count.boxes} boxes, {count.beads} beads[/bold], "
-            f"{count.bad_beads} of them bad (after them the other side can force a win)"
-        )
-        return
-    moves = count_boxes("tictactoe", mover, use_symmetry=not no_symmetry, min_choices=2)
-    colours = count_boxes("tictactoe", mover, use_symmetry=not no_symmetry, min_choices=2, merge_colours=True)
-    console.print(
-        f"tictactoe, {symbol} to move with more than one choice ({how}): [bold]{moves.boxes} boxes[/bold], "
-        f"{moves.beads} moves in them, [bold]{colours.beads} bead colours[/bold] (symmetric moves of a box's own "
-        f"position are one colour), {colours.bad_beads} colours that lose against best play"
+    symmetries = len(game.symmetries)
+    mirror = {"hexapawn": "up to the mirror image", "tictactoe": "up to the 8 symmetries of the square"}.get(
+        game.name, f"up to the game's {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}"
     )
+    how = "every position counted apart" if no_symmetry else mirror
+    try:
+        if game.name != "tictactoe":
+            count = count_boxes(game, mover, use_symmetry=not no_symmetry)
+            learners = "" if game.name == "hexapawn" else "HER and HIM: "
+            console.print(
+                f"{learners}{game.name}, {symbol} to move in a game not over ({how}): [bold]{count.boxes:,} boxes, "
+                f"{count.beads:,} beads[/bold], {count.bad_beads:,} of them bad (after them the other side can force a win)"
+            )
+        if game.name != "hexapawn":
+            moves = count_boxes(game, mover, use_symmetry=not no_symmetry, min_choices=2)
+            colours = count_boxes(game, mover, use_symmetry=not no_symmetry, min_choices=2, merge_colours=True)
+            learner = "" if game.name == "tictactoe" else "MENACE: "
+            console.print(
+                f"{learner}{game.name}, {symbol} to move with more than one choice ({how}): [bold]{moves.boxes:,} "
+                f"boxes[/bold], {moves.beads:,} moves in them, [bold]{colours.beads:,} bead colours[/bold] (symmetric "
+                f"moves of a box's own position are one colour), {colours.bad_beads:,} colours that lose against best "
+                "play"
+            )
+    except ValueError as error:  # a game too large for the tables
+        fail(str(error))
 
 
 def menace_experiment(
@@ -242,17 +259,27 @@ def her_experiment(
     )
 
 
+#: The game option of export and show: a learner of another game is kept apart from the built-in one's.
+GameOption = Annotated[
+    str,
+    typer.Option(
+        "--game", metavar="GAME", help="the game it learns, if not its own built-in one (a game of another author)"
+    ),
+]
+
+
 def export_boxes(
     kind: str,
     name: Annotated[str, typer.Argument(help="a {kind} kept in the store (player spec {kind}:name=NAME)")],
     path: Annotated[Path, typer.Argument(help="the JSON file to write (atomically)")],
+    game: GameOption = "",
 ) -> None:
     """Write a named learner's boxes to a JSON file."""
     from ..files import MissingFolderError
     from ..store.json_files import write_json_file
 
     store = open_store(readonly=True)
-    player = stored_learner(kind, check_name("NAME", name), store)
+    player = stored_learner(kind, check_name("NAME", name), store, game)
     try:
         write_json_file(path, player.knowledge())
     except MissingFolderError as error:
@@ -272,15 +299,20 @@ def import_boxes(
         bool, typer.Option("--replace", help="replace a learner of that name already in the store")
     ] = False,
 ) -> None:
-    """Read boxes from a JSON file into the store; every box and bead is checked, a bad file changes nothing."""
+    """Read boxes from a JSON file into the store, for the game the file names; every box and bead is
+    checked, a bad file changes nothing."""
     from ..keeper import Keeper
     from ..store.json_files import read_json_file
 
     store = open_store()
     target = check_name("--name", name or path.stem)
-    player = make_learner(kind, target)
     try:
-        player.load_payload(read_json_file(path), where=f"{path}: ")
+        payload = read_json_file(path)
+    except ValueError as error:
+        fail(str(error))
+    player = make_learner(kind, target, file_game(kind, payload))
+    try:
+        player.load_payload(payload, where=f"{path}: ")
         # the name is checked inside the write's transaction: of two imports, one wins
         Keeper(store).save(player, replace=replace)
     except ValueError as error:
@@ -288,13 +320,31 @@ def import_boxes(
     console.print(f"Imported {len(player.boxes)} boxes from {path} as {kind} [bold]{target}[/bold].")
 
 
-def show_boxes(kind: str, name: Annotated[str, typer.Argument(help="a {kind} kept in the store")]) -> None:
+def file_game(kind: str, payload: Any) -> str:
+    """The game a matchbox file names, where ``kind`` plays it and it is a game of another author;
+    otherwise "" (the learner's own built-in game, whose check names the file's game if it differs)."""
+    from ..games import get_game
+    from ..players.matchbox_base import plays_plugged_in_game
+
+    named = payload.get("game") if isinstance(payload, dict) else None
+    if not isinstance(named, str) or named in ("hexapawn", "tictactoe"):
+        return ""
+    try:
+        return named if plays_plugged_in_game(get_game(named)) else ""
+    except ValueError:  # not a game found here: the learner's own check says so
+        return ""
+
+
+def show_boxes(
+    kind: str, name: Annotated[str, typer.Argument(help="a {kind} kept in the store")], game: GameOption = ""
+) -> None:
     """Print a named learner's boxes: each canonical board and its beads."""
-    player = stored_learner(kind, check_name("NAME", name), open_store(readonly=True))
+    player = stored_learner(kind, check_name("NAME", name), open_store(readonly=True), game)
     table = Table(
         "box (canonical board)",
         "beads",
-        title=f"{kind} {name}: {len(player.boxes)} boxes after {player.games_played} games",
+        title=f"{kind} {name}{'' if not game else ' of ' + player.game.name}: {len(player.boxes)} boxes after "
+        f"{player.games_played} games",
     )
     for board, beads in sorted(player.boxes.items()):
         shown = (
@@ -306,15 +356,21 @@ def show_boxes(kind: str, name: Annotated[str, typer.Argument(help="a {kind} kep
     console.print(table)
 
 
-def stored_learner(kind: str, name: str, store: Any) -> Any:
-    """The learner kept in the store as ``name``; one line, exit 2, if there is none or it is
-    damaged (the message then begins "KIND 'NAME' in the store:")."""
+def stored_learner(kind: str, name: str, store: Any, game: str = "") -> Any:
+    """The learner of ``game`` (its own built-in one where "") kept in the store as ``name``; one
+    line, exit 2, if there is none or it is damaged (the message then begins "KIND 'NAME' in the
+    store:")."""
     from ..keeper import Keeper
 
-    names = [n for _, n in store.list_learners(kind)]
+    player = make_learner(kind, name, game)
+    own = player.game.name == player.game_name
+    prefix = "" if own else f"{player.game.name}/"
+    names = [
+        n.removeprefix(prefix) for _, n in store.list_learners(kind) if ("/" not in n if own else n.startswith(prefix))
+    ]
     if name not in names:
-        fail(f"no {kind} named {name!r} in the store (known: {', '.join(names) or 'none'})")
-    player = make_learner(kind, name)
+        where = "" if own else f" for {player.game.name}"
+        fail(f"no {kind} named {name!r}{where} in the store (known: {', '.join(names) or 'none'})")
     try:
         Keeper(store).attach(player)
     except ValueError as error:
@@ -322,13 +378,15 @@ def stored_learner(kind: str, name: str, store: Any) -> Any:
     return player
 
 
-def make_learner(kind: str, name: str) -> Any:
+def make_learner(kind: str, name: str, game_name: str = "") -> Any:
+    """A matchbox learner of ``kind`` named ``name`` for ``game_name`` (its own built-in game where "")."""
     from ..games import get_game
-    from ..players.matchbox import HerPlayer, HimPlayer, MenacePlayer
+    from ..players.matchbox import HerPlayer, HimPlayer, MatchboxPlayer, MenacePlayer
 
-    factory = {"her": HerPlayer, "him": HimPlayer, "menace": MenacePlayer}[kind]
-    game = get_game("tictactoe" if kind == "menace" else "hexapawn")
+    factories: dict[str, type[MatchboxPlayer[Any]]] = {"her": HerPlayer, "him": HimPlayer, "menace": MenacePlayer}
+    factory = factories[kind]
     try:
+        game = get_game(game_name or factory.game_name)
         return factory(game, name=name)
     except ValueError as error:
         fail(str(error))

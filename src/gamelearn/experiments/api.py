@@ -38,10 +38,10 @@ from .training import Checkpoint, Training, TrainingResult
 #: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
 MAX_TRAIN_MINUTES = 7 * 24 * 60
 #: The most self-play games played at once: a GPU's batch holds hundreds to a few thousand; more
-#: only exhausts its memory (``--parallel 100000000`` ended in JAX's out-of-memory error).
+#: only exhausts its memory (unbounded, ``--parallel 100000000`` ends in JAX's out-of-memory error).
 MAX_PARALLEL = 4096
 #: The most independent learners a spec of curves trains: each is a task with its own points
-#: (``--seeds 1000000000`` grew by 90 MB/s before any game).
+#: (unbounded, ``--seeds 1000000000`` grows by 90 MB/s before any game).
 MAX_SEEDS = 1000
 
 

@@ -199,7 +199,14 @@ def get_game(name: str) -> Game[Any]:
     """The game named by ``name``: "teeko", "hexapawn", "tictactoe", a game installed or registered
     (:func:`game_names`), or a spec with options such as
     "teeko:goals=advanced,drops=saaa,centre=off,steps=king".  One instance a form (``game.spec``
-    is its canonical spec); ValueError lists the valid names, options or values."""
+    is its canonical spec); ValueError lists the valid names, options or values.
+
+    >>> game = get_game("tictactoe")
+    >>> game.legal_moves(game.initial())
+    ['0', '1', '2', '3', '4', '5', '6', '7', '8']
+    >>> get_game("teeko:goals=advanced,centre=on").spec  # defaults are left out of the spec
+    'teeko:goals=advanced'
+    """
     key, options = parse_game_spec(name)
     game_class = _game_class(key)
     defaults = {option.name: option.default for option in game_class.game_options}

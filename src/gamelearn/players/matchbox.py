@@ -1,5 +1,6 @@
 """The matchbox learners: Gardner's HER and HIM for hexapawn (Gardner, "A Matchbox
-Game-Learning Machine", 1962) and Michie's MENACE for tic-tac-toe (1961).
+Game-Learning Machine", 1962) and Michie's MENACE for tic-tac-toe (1961), each also for any game of
+another author that always ends and fits their tables (:mod:`.matchbox_base`).
 
 A learner keeps a box per position it has to move in, named by the position's canonical image
 under the game's symmetries (Gardner: one box serves a position and its mirror image), so a
@@ -30,237 +31,20 @@ games it learned from and every box with its beads, checked box by box when load
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..games import Game
 from ..games.hexapawn import pawn_moves
 from .base import OptionValue, S
-from .knowledge import Advice, BoxesKnowledge, KnowledgeFormat, Learner, Lesson
-from .matchbox_advice import her_advice, menace_advice
-from .matchbox_beads import (
-    MENACE_BEADS,
-    MENACE_REWARDS,
-    bead_total,
-    draw_colour,
-    parse_beads,
-    parse_reward,
-)
-from .matchbox_checks import (
-    FORMAT,
-    FORMAT_VERSION,
-    box_of_board,
-    check_bead_lists,
-    check_colour_counts,
-    check_header,
-    check_menace_settings,
-)
-from .matchbox_tables import position_colours, position_table
-from .matchbox_views import BoxesView, box_beads, box_lesson, boxes_view
+from .knowledge import Advice
+from .matchbox_advice import menace_advice
+from .matchbox_base import MatchboxPlayer, plays_plugged_in_game
+from .matchbox_beads import MENACE_BEADS, MENACE_REWARDS, draw_colour, parse_beads, parse_reward
+from .matchbox_checks import check_bead_lists, check_colour_counts, check_menace_settings
+from .matchbox_tables import position_colours
 from .registry import Option, PlayerKind, parse_name, parse_switch, register
 
-if TYPE_CHECKING:
-    from ..games.record import GameRecord
-
-
-class MatchboxPlayer(Learner[S, BoxesKnowledge]):
-    """What HER, HIM and MENACE share: boxes named by canonical boards, their knowledge as a value."""
-
-    knowledge_format = KnowledgeFormat.BOXES
-
-    kind = "matchbox"
-    game_name = ""
-
-    def __init__(
-        self,
-        game: Game[S],
-        seed: int | None = None,
-        name: str = "",
-        train: bool = True,
-        **options: OptionValue,
-    ) -> None:
-        if game.name != self.game_name:
-            raise ValueError(f"{self.kind} plays {self.game_name}, not {game.name}")
-        shown = {"name": name, **options} if name else dict(options)
-        if not train:
-            shown["train"] = "off"
-        super().__init__(game, seed, **shown)
-        self.name = name or None
-        self.trains = train
-        self.games_played = 0
-        self.table = position_table(game.name)
-
-    # knowledge ---------------------------------------------------------------------------------
-
-    def keep_kind(self) -> str:
-        return self.kind
-
-    def knowledge(self) -> BoxesKnowledge:
-        return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "kind": self.kind,
-            "game": self.game.name,
-            "games": self.games_played,
-            "settings": self.settings(),
-            "boxes": self.boxes_json(),
-        }
-
-    def load(self, knowledge: object) -> None:
-        self.load_payload(knowledge, where="")
-
-    def load_payload(self, payload: Any, where: str) -> None:
-        """Replace the boxes with ``payload``'s after checking all of it; a bad payload raises
-        ValueError (prefixed with ``where``) naming the box and what is wrong, and changes nothing."""
-        games, boxes = check_header(payload, where, self.game.name, self.compatible_kinds(), self.kind)
-        checked = self.check_boxes(boxes, where)
-        self.apply_settings(payload.get("settings", {}), where)
-        self.install_boxes(checked)
-        self.games_played = games
-
-    def compatible_kinds(self) -> tuple[str, ...]:
-        return (self.kind,)
-
-    def describe(self) -> dict[str, int]:  # read on every web answer: no copy of the boxes
-        return {"boxes": len(self.boxes), "beads": bead_total(self.boxes), "games": self.games_played}
-
-    def lesson(self, before: BoxesKnowledge, after: BoxesKnowledge) -> Lesson:
-        """Beads taken out of and put into each box (:func:`.matchbox_views.box_lesson`)."""
-        return box_lesson(self, before, after)
-
-    def advice(self) -> Advice | None:
-        """Its empty boxes, why they emptied, and the remedies (:mod:`.matchbox_advice`)."""
-        return her_advice(self)
-
-    def box_beads(self, board: str) -> list[tuple[str, int]]:
-        """The box for ``board`` as (bead, count) pairs (:func:`.matchbox_views.box_beads`)."""
-        return box_beads(self, board)
-
-    def view(self, focus: list[str] | None = None) -> BoxesView:
-        """Its boxes with their beads, as an interface shows them (:func:`.matchbox_views.boxes_view`)."""
-        return boxes_view(self, focus)
-
-    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
-        """The box the learner opened for ``state`` and the bead its ``move`` came from."""
-        position, box, symmetry = self.box_position(state)
-        if len(self.table.moves[position]) == 1 and self.kind == "menace":
-            return {
-                "learner": self.kind,
-                "box": None,
-                "bead": None,
-                "resigned": False,
-                "note": "one legal move: no box",
-            }
-        bead = self.game.transform_move(move, symmetry) if move is not None else None
-        return {
-            "learner": self.kind,
-            "box": self.table.boards[box],
-            "mirrored": symmetry != 0,
-            "bead": self.bead_of(box, bead) if bead is not None else None,
-            "resigned": move is None,
-        }
-
-    def bead_of(self, box: int, move: str) -> str:
-        """The bead a move (in the box's orientation) is drawn as."""
-        return move
-
-    # the box of a position ---------------------------------------------------------------------
-
-    def box_position(self, state: S) -> tuple[int, int, int]:
-        """(index of the position, index of its canonical image = the box, symmetry taking it there)."""
-        position = self.table.index.get(state)
-        if position is None:
-            raise ValueError(
-                f"{self.kind}: {self.game.board(state)!r} is not a position a game of {self.game.name} reaches from the start"
-            )
-        if not self.table.moves[position]:  # a finished game has no box: asking is an error, not a resignation
-            self.moves_to_choose_from(state)
-        return position, self.table.canonical[position], self.table.symmetry[position]
-
-    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
-        """Update the boxes from a finished game, in memory; ``side`` None means it played both
-        sides.  Every box the game opened is kept (as Gardner's HER has a box for every position it
-        meets), so the knowledge after a game is the same whether or not it was
-        reloaded from the store in between."""
-        if not self.trains:
-            return
-        sides, first_time = self.sides_to_learn(record, side)
-        if first_time:
-            self.games_played += 1
-        for mover in sides:
-            drawn = [
-                (state, move)
-                for state, move in zip(record.states, record.moves, strict=False)
-                if self.game.to_move(state) == mover
-            ]
-            outcome = 0 if record.winner is None else (1 if record.winner == mover else -1)
-            self.open_boxes(drawn)
-            self.reinforce(drawn, outcome)
-
-    #: A position has a box when it has at least this many moves (MENACE: no box for one move).
-    min_choices = 1
-    boxes: dict[str, Any]
-
-    def open_boxes(self, drawn: list[tuple[S, str]]) -> None:
-        """Make sure a box stands for every position of ``drawn`` that has one."""
-        for state, _ in drawn:
-            position, box, _ = self.box_position(state)
-            if len(self.table.moves[position]) >= self.min_choices:
-                board = self.table.boards[box]
-                if board not in self.boxes:
-                    self.boxes[board] = self.new_box(box)
-
-    def new_box(self, box: int) -> Any:
-        raise NotImplementedError
-
-    def box_to_draw_from(self, board: str, box: int) -> Any:
-        """The box for ``board``, opened (a new one kept) when the learner trains; a frozen
-        learner draws from a new box without keeping it, so its knowledge never changes."""
-        beads = self.boxes.get(board)
-        if beads is None:
-            beads = self.new_box(box)
-            if self.trains:
-                self.boxes[board] = beads
-        return beads
-
-    def fresh_box(self, board: str) -> Any:
-        return self.new_box(box_of_board(self.table, board, "", min_choices=self.min_choices))
-
-    def box_boards(self, side: int | None = None) -> list[str]:
-        """The boards of the boxes it holds (``side`` None), or of every box it can have when it
-        plays ``side``, opened or not: MENACE's 304 as X (Michie 1961), HER's 19 as Black (Gardner
-        1962).  Sorted; :meth:`box_beads` gives each box's beads."""
-        if side is None:
-            return sorted(self.boxes_json())
-        table = self.table
-        return sorted(
-            {
-                table.boards[table.canonical[position]]
-                for position in set(table.index.values())
-                if not table.over[position]
-                and len(table.moves[position]) >= self.min_choices
-                and table.to_move[position] == side
-            }
-        )
-
-    # what each learner defines ----------------------------------------------------------------
-
-    def settings(self) -> dict[str, Any]:
-        return {}
-
-    def apply_settings(self, settings: Any, where: str) -> None:
-        return None
-
-    def boxes_json(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def check_boxes(self, boxes: dict[str, Any], where: str) -> Any:
-        raise NotImplementedError
-
-    def install_boxes(self, checked: Any) -> None:
-        raise NotImplementedError
-
-    def reinforce(self, drawn: list[tuple[S, str]], outcome: int) -> None:
-        raise NotImplementedError
+__all__ = ["HerPlayer", "HimPlayer", "MatchboxPlayer", "MenacePlayer"]
 
 
 # HER and HIM ------------------------------------------------------------------------------------
@@ -268,8 +52,9 @@ class MatchboxPlayer(Learner[S, BoxesKnowledge]):
 
 class HerPlayer(MatchboxPlayer[S]):
     """Gardner's HER (1962): punishment only.  It plays either side; ``boxes`` maps the canonical
-    board of each position it has met to its beads, moves in the game's notation (``"03"``), in
-    the classroom module's order (square by square: straight, left, right)."""
+    board of each position it has met to its beads, moves in the game's notation (``"03"``): in
+    hexapawn in the classroom module's order (square by square: straight, left, right), in another
+    game in its ``legal_moves`` order."""
 
     kind = "her"
     game_name = "hexapawn"
@@ -283,7 +68,9 @@ class HerPlayer(MatchboxPlayer[S]):
         super().__init__(game, seed, name=name, train=train, **kwargs)
 
     def new_box(self, position: int) -> list[str]:
-        """A bead for every legal move, in the classroom module's ``moves`` order."""
+        """A bead for every legal move, in hexapawn in the classroom module's ``moves`` order."""
+        if self.game.name != "hexapawn":
+            return list(self.table.moves[position])
         board = self.table.boards[position]
         side = self.game.symbols[self.table.to_move[position]]
         return [f"{a}{b}" for a, b in pawn_moves(board, side)]
@@ -380,14 +167,15 @@ class MenacePlayer(MatchboxPlayer[S]):
 
     def colours(self, box: int) -> tuple[tuple[str, ...], Mapping[str, str]]:
         """The colours of a box (sorted) and each legal move's colour (the game's, cached once)."""
-        return position_colours(self.game.name, box)
+        return position_colours(self.game, box)
 
     def bead_of(self, box: int, move: str) -> str:
         return self.colours(box)[1][move]
 
     def stage_beads(self, box: int) -> int:
-        """Beads per colour for a new box: by its own move number (pieces on the board // 2)."""
-        stage = (9 - len(self.table.moves[box])) // 2
+        """Beads per colour for a new box: by its own move number there, the fewest plies from the
+        start // 2 (in tic-tac-toe the pieces on the board // 2, as Michie staged his boxes)."""
+        stage = self.table.depth[box] // 2
         return self.beads_by_stage[min(stage, len(self.beads_by_stage) - 1)]
 
     def new_box(self, box: int) -> dict[str, int]:
@@ -458,6 +246,7 @@ register(
         HerPlayer,
         "Gardner's matchbox learner (1962): a bead per move, a loss takes out the last bead",
         games=frozenset({"hexapawn"}),
+        also_plays=plays_plugged_in_game,
         options=(_NAME, _TRAIN),
         learns=True,
     )
@@ -468,6 +257,7 @@ register(
         HimPlayer,
         "HER with Gardner's reward: a win puts back a second copy of every bead drawn",
         games=frozenset({"hexapawn"}),
+        also_plays=plays_plugged_in_game,
         options=(_NAME, _TRAIN),
         learns=True,
     )
@@ -478,6 +268,7 @@ register(
         MenacePlayer,
         "Michie's MENACE: beads by stage, +3 win / +1 draw / -1 loss",
         games=frozenset({"tictactoe"}),
+        also_plays=plays_plugged_in_game,
         options=(
             _NAME,
             _TRAIN,

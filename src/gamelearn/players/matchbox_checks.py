@@ -7,10 +7,9 @@ passed (players/matchbox.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from functools import cache
 from typing import Any
 
-from .matchbox_tables import PositionTable, position_table
+from .matchbox_tables import PositionTable
 
 FORMAT = "gamelearn-matchboxes"
 FORMAT_VERSION = 1
@@ -43,7 +42,7 @@ def box_of_board(table: PositionTable, board: Any, where: str, min_choices: int)
     position with at least ``min_choices`` moves."""
     if not isinstance(board, str):
         raise ValueError(f"{where}box name {board!r} is not a board string")
-    position = _unfinished_positions(table.game_name).get(board)
+    position = table.unfinished.get(board)
     if position is None:
         raise ValueError(f"{where}box {board!r}: not a position any game reaches with a move to make")
     if table.canonical[position] != position:
@@ -53,14 +52,6 @@ def box_of_board(table: PositionTable, board: Any, where: str, min_choices: int)
     if len(table.moves[position]) < min_choices:
         raise ValueError(f"{where}box {board!r}: only one move there, so no box")
     return position
-
-
-@cache
-def _unfinished_positions(game_name: str) -> dict[str, int]:
-    """Board -> position for every position with a move to make (in hexapawn and tic-tac-toe the
-    board alone tells whose move it is there)."""
-    table = position_table(game_name)
-    return {board: i for i, board in enumerate(table.boards) if not table.over[i]}
 
 
 def check_bead_lists(

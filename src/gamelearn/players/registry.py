@@ -63,6 +63,16 @@ class PlayerKind:
     #: True for a kind whose players learn from their games (a Learner: boxes, a table, weights, a
     #: memory), so an interface can list the learners without building a player of every kind.
     learns: bool = False
+    #: Whether the kind also plays a game outside ``games``, told from the game alone and at once
+    #: (listing the kinds searches nothing): the matchbox learners take any game of another author
+    #: that always ends.  None: only ``games``.
+    also_plays: Callable[[Game[Any]], bool] | None = None
+
+    def plays(self, game: Game[Any]) -> bool:
+        """Whether the kind is offered for ``game``."""
+        if self.games is None or game.name in self.games:
+            return True
+        return self.also_plays is not None and self.also_plays(game)
 
 
 _KINDS: dict[str, PlayerKind] = {}
@@ -82,7 +92,7 @@ def _module_rank(kind: PlayerKind) -> int:
 
 def kinds_for(game: Game[Any]) -> list[PlayerKind]:
     _load_all()
-    kinds = [k for k in _KINDS.values() if k.games is None or game.name in k.games]
+    kinds = [k for k in _KINDS.values() if k.plays(game)]
     return sorted(kinds, key=_module_rank)  # stable: registration order within a module
 
 
@@ -196,7 +206,7 @@ def _find_kind(game: Game[Any], name: str) -> PlayerKind:
     if name not in _KINDS:  # a kind the table does not name yet: every module is asked
         _load_all()
     kind = _KINDS.get(name)
-    if kind is None or (kind.games is not None and game.name not in kind.games):
+    if kind is None or not kind.plays(game):
         from ..games import did_you_mean
 
         valid = [k.name for k in kinds_for(game)]

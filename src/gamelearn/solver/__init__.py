@@ -29,6 +29,17 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
     ``game`` is a game or a spec (``"teeko:goals=advanced"``): each form of Teeko has its own table.
     Options (Teeko only): ``path`` (the table file, default in the data directory) and
     ``build=True`` to build a missing or damaged table instead of refusing it (ValueError).
+
+    >>> import gamelearn
+    >>> solution = gamelearn.solve("tictactoe")
+    >>> game = gamelearn.get_game("tictactoe")
+    >>> solution.value(game.initial())  # a draw with best play
+    0
+    >>> state = game.initial()
+    >>> for move in "0314":  # X on 0 and 1, O on 3 and 4, X to move
+    ...     state = game.play(state, move)
+    >>> solution.value(state), solution.best_moves(state)
+    (1, ['2'])
     """
     if isinstance(game, str):
         game = get_game(game)

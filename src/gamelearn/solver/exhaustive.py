@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from ..games import Game
@@ -79,6 +80,11 @@ class ExhaustiveSolution(Solution):
             memo[position] = best_of([memo[child] for _, child in moves])
             stack.pop()
         return memo[state]
+
+    def positions(self) -> list[Hashable]:
+        """Every position reachable from the start, each once (the search's own walk, in the order
+        it met them; positions solved on demand later are not among them)."""
+        return list(islice(self._memo, self.reachable))
 
     def census(self) -> Counter[str]:
         """Won, drawn and lost counts over the positions reachable from the start, finished ones apart."""

@@ -64,9 +64,9 @@ class Variant:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def signature(self) -> str:
-        """A digest of everything that defines the game, written into the table's header (for
-        standard drops it is the moving signature, so that tables built before the drop options
-        stay valid)."""
+        """A digest of everything that defines the game, written into the table's header.  For
+        standard drops and no centre rule it is the moving signature, the signature of a table
+        built with no drop options named, so such a table serves the form."""
         if self.drop_pattern == "s" * self.pawns and not self.first_forbidden:
             return self.moving_signature()
         text = repr((self.moving_signature(), self.drop_pattern, self.first_forbidden))

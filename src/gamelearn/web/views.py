@@ -160,6 +160,8 @@ def end_why(web_game: WebGame) -> str:
                 span = max(rows) - min(rows) + 1
                 return "four on a square" if span == 2 else f"four on the corners of a {span}x{span} square"
             return "four in a row"
+        if game.name != "hexapawn":  # a game of another author: its line, else its own words
+            return in_a_row(game, squares) or game.end_reason(web_game.state)
         if squares:
             return "a pawn reached the far row"
         if game.symbols[1 - winner] not in board:
@@ -180,6 +182,26 @@ def end_why(web_game: WebGame) -> str:
         if end is not None
         else ""
     )
+
+
+def in_a_row(game: Game, squares: tuple[int, ...]) -> str:
+    """The winner's line in words ("three in a row") where the winning squares, at least two, lie
+    next to each other along one row, column or diagonal of the board; "" otherwise."""
+    columns = game.facts.columns
+    cells = sorted(divmod(square, columns) for square in squares)
+    if len(cells) < 2:
+        return ""
+    step = (cells[1][0] - cells[0][0], cells[1][1] - cells[0][1])
+    if max(map(abs, step)) != 1:
+        return ""
+    for (row, column), (next_row, next_column) in zip(cells, cells[1:], strict=False):
+        if (next_row - row, next_column - column) != step:
+            return ""
+    return f"{NUMBER_WORDS.get(len(cells), str(len(cells)))} in a row"
+
+
+#: How a line's length is said.
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
 
 def result_text(web_game: WebGame) -> str:

@@ -2,6 +2,10 @@
 2022): a small network per game, trained by self-play with tree search, built on JAX, Equinox,
 Optax and DeepMind's mctx (the ``neural`` extra: ``pip install 'gamelearn[neural]'``).
 
+It plays tic-tac-toe, hexapawn and Teeko over rules written again in JAX, and any other game
+(docs/own-game.md) over its own rules tabulated on every position reachable from the start, for a
+game that always ends and fits the solver's limit (:mod:`gamelearn.players.az.tabulated`).
+
 This module only registers the player kind, so that listing players needs no JAX; the player
 itself is in :mod:`gamelearn.players.az.player`.
 """
@@ -14,7 +18,6 @@ from typing import Any
 from ...games import Game
 from ..registry import Option, PlayerKind, parse_int, parse_switch, register
 
-GAMES = frozenset({"tictactoe", "hexapawn", "teeko"})
 #: The packages the player needs (the neural extra).
 NEEDS = ("jax", "equinox", "optax", "mctx")
 
@@ -47,7 +50,7 @@ register(
         "az",
         make_az,
         "AlphaZero-style self-play learner: a small network and Gumbel tree search (JAX, mctx)",
-        GAMES,
+        None,  # every game: the built-in ones' rules are written in JAX, another's tabulated
         (
             Option("name", parse_name, "", "keep the network under this name in the store"),
             Option("simulations", parse_int(0, 10_000), 32, "search simulations a move (0: the raw policy)"),

@@ -3,7 +3,8 @@ move to a policy over the game's actions and a value in [-1, 1] for the side to 
 
 * tic-tac-toe and hexapawn: a multilayer perceptron;
 * Teeko: a small residual convolutional network (He et al. 2016, as AlphaZero's, Silver et al. 2018,
-  without batch normalisation: a net this small trains well without it and stays a pure function).
+  without batch normalisation: a net this small trains well without it and stays a pure function);
+* a game of another author: one of the two, by the size of its board (:func:`shape_for`).
 
 The convolutions keep Equinox's ``Conv2d`` weights (out, in, kernel rows, kernel columns), so a
 network saved by any version loads as it is, but they are computed channel-last (rows, columns,
@@ -40,6 +41,19 @@ SHAPES: dict[str, NetworkShape] = {
     "hexapawn": NetworkShape("mlp", 64, 2),
     "teeko": NetworkShape("resnet", 32, 3),
 }
+
+
+def shape_for(name: str, rows: int, columns: int) -> NetworkShape:
+    """The network of the game called ``name`` on a rows x columns board: a built-in game's own
+    (:data:`SHAPES`), else one from the board's size, as the built-in games' sizes chose theirs: up
+    to 16 squares an MLP of 2 hidden layers, 8 units a square (at least 64: tic-tac-toe's); more
+    squares a residual net of 32 channels and 3 blocks (Teeko's, 25 squares)."""
+    if name in SHAPES:
+        return SHAPES[name]
+    squares = rows * columns
+    if squares <= 16:
+        return NetworkShape("mlp", max(64, 8 * squares), 2)
+    return NetworkShape("resnet", 32, 3)
 
 
 class MLP(eqx.Module):

@@ -16,10 +16,10 @@ import numpy as np
 from ...games import Game
 from ..base import OptionValue, S
 from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NetworkKnowledge
-from .network import SHAPES, NetworkShape
+from .network import NetworkShape
 from .rules import Position, rules_for
 from .search import choose
-from .training import DEFAULT_SIMULATIONS, SETTINGS, Settings, Trainer
+from .training import Settings, Trainer, settings_for, simulations_for
 
 if TYPE_CHECKING:
     from ...games.record import GameRecord
@@ -94,21 +94,20 @@ class AzPlayer(Learner[S, NetworkKnowledge]):
         shape: NetworkShape | None = None,
         settings: Settings | None = None,
     ) -> None:
-        if game.name not in SHAPES:
-            raise ValueError(f"az plays tictactoe, hexapawn and teeko, not {game.name}")
+        rules = rules_for(game)  # a game of another author's tabulated here: ValueError where it does not fit
         options: dict[str, OptionValue] = {}
         if name:
             options["name"] = name
-        if simulations is not None and simulations != DEFAULT_SIMULATIONS[game.name]:
+        if simulations is not None and simulations != simulations_for(game.name):
             options["simulations"] = simulations
         if not train:
             options["train"] = "off"
         super().__init__(game, seed, **options)
         self.name = name or None
         self.trains = train
-        self.simulations = DEFAULT_SIMULATIONS[game.name] if simulations is None else simulations
-        self.rules = rules_for(game.name)
-        self.trainer = Trainer(game.name, 0 if seed is None else seed, shape, settings)
+        self.simulations = simulations_for(game.name) if simulations is None else simulations
+        self.rules = rules
+        self.trainer = Trainer(game, 0 if seed is None else seed, shape, settings)
         #: position -> the search's policy when it chose there, the learning target of learn().
         self._searched: dict[S, np.ndarray] = {}
 
@@ -242,11 +241,10 @@ class AzPlayer(Learner[S, NetworkKnowledge]):
             raise ValueError("az knowledge: arrays must be a base64 text")
         params, state = decode_arrays(arrays)
         # A value kept before a setting existed has that setting's default.
-        loaded = Settings(
-            **{key: type(getattr(SETTINGS[self.game.name], key))(value) for key, value in settings.items()}
-        )
+        defaults = settings_for(self.rules)
+        loaded = Settings(**{key: type(getattr(defaults, key))(value) for key, value in settings.items()})
         if loaded != self.trainer.settings:
-            self.trainer = Trainer(self.game.name, knowledge["seed"], self.trainer.shape, loaded)
+            self.trainer = Trainer(self.game, knowledge["seed"], self.trainer.shape, loaded)
         self.trainer.set_arrays(params, state)  # checks every array first; nothing changes on a ValueError
         self.trainer.seed = knowledge["seed"]
         for counter in COUNTERS:

@@ -2,7 +2,8 @@
 at once on the device (``jax.vmap``, ``jax.lax.scan``).  The rules of record stay in
 ``gamelearn.games`` (pure Python, no dependency); this copy lives with the ``az`` player that needs
 it, and ``tests/test_az_rules.py`` checks it against them on every reachable tic-tac-toe and
-hexapawn position and on random Teeko games.
+hexapawn position and on random Teeko games.  A game of another author is not written again: its
+own rules are tabulated (:mod:`.tabulated`), behind the same :class:`JaxRules` interface.
 
 A position is a :class:`Position` of arrays: the board (one int8 a square: +1 a pawn or mark of the
 first player, -1 of the second, 0 empty), the side to move, the plies played, whether the game is
@@ -100,11 +101,16 @@ class JaxRules:
         kept = jax.tree_util.tree_map(lambda old, new: jnp.where(done, old, new), position, moved)
         return kept, jnp.where(done, 0.0, reward)
 
+    def cells(self, position: Position) -> jax.Array:
+        """int8[squares]: the board, +1 the first player's, -1 the second's, 0 empty."""
+        return position.board
+
     def planes(self, position: Position) -> jax.Array:
         """float32[3, rows, columns]: the first player's pawns, the second's, and the side to move."""
         shape = (self.rows, self.columns)
-        first = (position.board == 1).astype(jnp.float32).reshape(shape)
-        second = (position.board == -1).astype(jnp.float32).reshape(shape)
+        cells = self.cells(position)
+        first = (cells == 1).astype(jnp.float32).reshape(shape)
+        second = (cells == -1).astype(jnp.float32).reshape(shape)
         side = jnp.full(shape, position.to_move, dtype=jnp.float32)
         return jnp.stack([first, second, side])
 
@@ -251,13 +257,29 @@ class TeekoRules(JaxRules):
 
 
 _RULES: dict[str, JaxRules] = {}
+#: A game of another author's tabulated rules, by spec, with the game object they were made from.
+_TABULATED: dict[str, tuple[Game[Any], JaxRules]] = {}
+#: The games whose JAX rules are written by hand above.
+BUILT_IN = ("tictactoe", "hexapawn", "teeko")
 
 
-def rules_for(game: str) -> JaxRules:
-    """The JAX rules of the game called ``game`` (one object per game, so jit caches are shared)."""
-    if game not in _RULES:
-        makers = {"tictactoe": TicTacToeRules, "hexapawn": HexapawnRules, "teeko": TeekoRules}
-        if game not in makers:
-            raise ValueError(f"az plays {', '.join(makers)}, not {game!r}")
-        _RULES[game] = makers[game]()
-    return _RULES[game]
+def rules_for(game: str | Game[Any]) -> JaxRules:
+    """The JAX rules of ``game`` (one object per game, so jit caches are shared): the hand-written
+    ones of tic-tac-toe, hexapawn and Teeko (by name or game), or, for any other game object,
+    its own rules tabulated over every reachable position (:mod:`.tabulated`; ValueError in one
+    line where they do not fit)."""
+    name = game if isinstance(game, str) else game.name
+    if name in BUILT_IN:
+        if name not in _RULES:
+            makers = {"tictactoe": TicTacToeRules, "hexapawn": HexapawnRules, "teeko": TeekoRules}
+            _RULES[name] = makers[name]()
+        return _RULES[name]
+    if isinstance(game, str):
+        raise ValueError(f"az's rules of {game!r} are tabulated from the game itself: pass the game, not its name")
+    known = _TABULATED.get(game.spec)
+    if known is None or known[0] is not game:  # a game registered again is tabulated again
+        from .tabulated import tabulate
+
+        known = (game, tabulate(game))
+        _TABULATED[game.spec] = known
+    return known[1]

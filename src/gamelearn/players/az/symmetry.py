@@ -6,7 +6,8 @@ Tic-tac-toe and Teeko keep their rules under the 8 symmetries of the square (4 r
 reflections: the dihedral group); hexapawn's pawns move up and down the board, so only the mirror
 that swaps its left and right columns keeps its rules.  Each symmetry is a pair of gather tables:
 the transformed board is ``board[squares]`` and the transformed policy (or legal actions) is
-``policy[actions]``; ``tests/test_az_rules.py`` checks that the rules commute with them.
+``policy[actions]``; ``tests/test_az_rules.py`` checks that the rules commute with them.  A game
+of another author brings its own symmetries (docs/own-game.md), tabulated with its rules.
 """
 
 from __future__ import annotations
@@ -68,7 +69,11 @@ def _action_map(rules: JaxRules, point: PointMap) -> tuple[np.ndarray, np.ndarra
 
 
 def symmetries(rules: JaxRules) -> tuple[Symmetry, ...]:
-    """The symmetries of ``rules``' game, the identity first."""
+    """The symmetries of ``rules``' game, the identity first: a tabulated game's own (its
+    ``symmetries`` with ``transform_move``, players/az/tabulated.py), else the square's above."""
+    own = getattr(rules, "symmetry_tables", None)
+    if own is not None:
+        return tuple(Symmetry(squares, actions) for squares, actions in own)
     if rules.rows != rules.columns:
         raise ValueError(f"{rules.name}'s board is not square")
     points = DIHEDRAL[::4] if rules.name == "hexapawn" else DIHEDRAL  # hexapawn: identity, left-right

@@ -23,8 +23,9 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from .network import SHAPES, NetworkShape, make_network
-from .rules import rules_for
+from ...games import Game
+from .network import NetworkShape, make_network, shape_for
+from .rules import JaxRules, rules_for
 from .selfplay import SelfPlay, Trajectory, new_slots, play_plies
 from .symmetry import Symmetry, symmetries
 
@@ -74,6 +75,33 @@ SETTINGS: dict[str, Settings] = {
 
 #: The simulations an az player searches with when its spec does not say.
 DEFAULT_SIMULATIONS = {"tictactoe": 32, "hexapawn": 32, "teeko": 32}
+
+
+def settings_for(rules: JaxRules) -> Settings:
+    """How the game of ``rules`` trains: a built-in game's own (:data:`SETTINGS`), else settings
+    from its board and its longest game (``rules.max_plies``), after the built-in games': a board
+    of up to 16 squares (an MLP) as tic-tac-toe's, a larger one (a residual net) as Teeko's.  The
+    ply limit is the longest game, so no game is cut short; a game of up to 32 plies is played
+    whole in a batch, a longer one in busy slots of 32 plies; each opens with up to a quarter of
+    its longest game in random moves (tic-tac-toe: 4 of 9)."""
+    if rules.name in SETTINGS:
+        return SETTINGS[rules.name]
+    longest = rules.max_plies
+    shared = {
+        "max_plies": longest,
+        "random_plies": max(1, longest // 4),
+        "plies_per_batch": 0 if longest <= 32 else 32,
+    }
+    if rules.squares <= 16:
+        return Settings(128, 32, buffer=20_000, batch_size=256, updates_per_batch=16, learning_rate=2e-3, **shared)
+    return Settings(
+        32, 16, buffer=60_000, batch_size=256, updates_per_batch=8, learning_rate=1e-3, considered=8, **shared
+    )
+
+
+def simulations_for(name: str) -> int:
+    """The simulations an az player of the game called ``name`` searches with by default."""
+    return DEFAULT_SIMULATIONS.get(name, 32)
 
 
 def optimiser(settings: Settings) -> optax.GradientTransformation:
@@ -158,12 +186,15 @@ class Checkpoint:
 class Trainer:
     """One learner's network, optimiser and counters, and its training (see the module docstring)."""
 
-    def __init__(self, game: str, seed: int, shape: NetworkShape | None = None, settings: Settings | None = None):
+    def __init__(
+        self, game: str | Game[Any], seed: int, shape: NetworkShape | None = None, settings: Settings | None = None
+    ):
+        """``game``: a built-in game's name, or any game (another author's is tabulated, rules_for)."""
         self.rules = rules_for(game)
-        self.game = game
+        self.game = self.rules.name
         self.seed = int(seed)
-        self.shape = shape or SHAPES[game]
-        self.settings = settings or SETTINGS[game]
+        self.shape = shape or shape_for(self.rules.name, self.rules.rows, self.rules.columns)
+        self.settings = settings or settings_for(self.rules)
         if self.settings.max_plies > self.rules.max_plies:
             self.settings = replace(self.settings, max_plies=self.rules.max_plies)
         self.model = make_network(
