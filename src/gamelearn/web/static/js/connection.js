@@ -1,7 +1,6 @@
 // @ts-check
-// Following the game live (its event stream, GET /api/games/{id}/events, beats every 2 s: "live"
-// is an event or a beat within STALE_MS), and saying when the server is away: one banner, the
-// server asked again until it answers, then `whenBack()` waiters go on.
+// Following the game live (its event stream beats every 2 s: "live" is an event or a beat within
+// STALE_MS), and saying when the server is away (docs/web.md, "Live tabs").
 import { $ } from "./dom.js";
 import { store } from "./store.js";
 

@@ -1,7 +1,6 @@
 // @ts-check
-// gamelearn's page: the game in play (its id in the address: a reload resumes it), its controls,
-// and the views loaded when first opened (docs/web.md, "The page").  Its state is the store's
-// (store.js): each part of the page draws itself when its slices change.
+// gamelearn's page: the game in play, its controls, the views loaded when opened (docs/web.md,
+// "The page").  Its state is the store's: each part draws itself when its slices change.
 import { $, el, learnPlayerNames, playerName, say } from "./dom.js";
 import { api, ApiError, patiently, problem } from "./api.js";
 import { follow, isAway, whenBack } from "./connection.js";
@@ -260,9 +259,8 @@ async function sendMove(move) {
   }
 }
 
-// A player whose first move is slow (az loads its network): the server's words say why, at once
-// if its warm-up (GET /api/warm-up) has not made it yet, else after a timer.  `specs`: the players
-// about to move.  Returns what ends the notice.
+// A slow first move (az loads its network), said at once if the server's warm-up has not made the
+// player yet, else after a timer.  `specs`: the players about to move; returns what ends it.
 function slowNotice(specs, game) {
   const { games, warm } = get();  // warm: "kind game" the server has said is ready
   const known = games[game]?.players || [];
