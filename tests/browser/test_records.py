@@ -72,9 +72,10 @@ def test_a_finished_game_downloads_as_its_record_and_its_link_opens_elsewhere(
         assert axe_problems(tab) == []
         shot(tab, "record-shared-view", size)
         # Leaving the shared review starts a game of the person's own, only when asked.
-        with tab.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST"):
+        with tab.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as started:
             tab.click("#review-close")
-        tab.wait_for_selector('#board[data-id]:not([data-id=""]):not([data-id="shared"])')
+        assert started.value.ok, started.value.text()
+        rendered(tab, started.value.json())
     finally:
         other.close()
 

@@ -506,7 +506,12 @@ async function openReview(source, info) {
 // The review closed: on a shared game's page (no game of its own), a game of one's own starts.
 function leaveReview() {
   const { view, shared } = get();
-  if (!view && shared) { set({ shared: false }); startGame(chosenGame(), chosenSpecs()); }
+  if (!view && shared) {
+    const name = lastGame();  // the person's own last game and players, as a first visit gets
+    set({ shared: false });
+    choose(name, playersFor(name), formFor(name));
+    startGame(chosenGame(), chosenSpecs());
+  }
 }
 
 // Analysis: the perfect player's value of each move
