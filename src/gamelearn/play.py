@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
 from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper, play_game
 from .players.registry import make_player as make_new_player
@@ -22,13 +22,13 @@ if TYPE_CHECKING:
     from .games.base import Game
     from .games.record import GameRecord
     from .players.base import Player
-    from .players.knowledge import Learner
+    from .players.knowledge import Pupil
 
 #: The state type of the game played.
 S = TypeVar("S", bound=Hashable)
 
 
-def is_learner(player: Player[S]) -> TypeGuard[Learner[S, Any]]:
+def is_learner(player: Player[S]) -> TypeGuard[Pupil[S]]:
     """Whether ``player`` is a learner, to be kept.  A learner's class derives from
     :class:`gamelearn.players.knowledge.Learner`, so a process that has not imported that module
     holds none, and a game of searchers never imports it just to find that out."""
