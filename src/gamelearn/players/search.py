@@ -46,13 +46,9 @@ class MinimaxPlayer(Player[S]):
     def value(self, state: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
         """Negamax value of ``state`` for ``player``, the side to move there (the window is for
         alpha-beta; plain minimax searches every move)."""
-        self.nodes += 1
-        done = terminal_score(self.game, state, player, ply)
-        if done is not None:
-            return done
-        if depth == 0:
-            score = self.evaluate(state)
-            return score if player == 0 else -score
+        settled = self.settled_score(state, player, depth, ply)
+        if settled is not None:
+            return settled
         game = self.game
         best = -math.inf
         for move in game.legal_move_tuple(state):
@@ -60,6 +56,16 @@ class MinimaxPlayer(Player[S]):
             if score > best:
                 best = score
         return best
+
+    def settled_score(self, state: S, player: int, depth: int, ply: int) -> float | None:
+        """The score for ``player`` of a node the search goes no deeper from: a finished game's,
+        or at depth 0 the evaluation's; None for a node to expand.  Every node is counted here."""
+        self.nodes += 1
+        done = terminal_score(self.game, state, player, ply)
+        if done is not None or depth > 0:
+            return done
+        score = self.evaluate(state)
+        return score if player == 0 else -score
 
     def child_score(self, child: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
         """The value for ``player`` of the position its move led to: negated when the other side
@@ -124,13 +130,9 @@ class AlphaBetaPlayer(MinimaxPlayer[S]):
         the window (alpha, beta); else a bound r beyond it: r <= alpha says the value is at most
         r, r >= beta at least r.  Inside a search :meth:`begin_search` began (``depth`` + ``ply``
         the same all through it, as in :meth:`choose` and :meth:`scores`)."""
-        self.nodes += 1
-        done = terminal_score(self.game, state, player, ply)
-        if done is not None:
-            return done
-        if depth == 0:
-            score = self.evaluate(state)
-            return score if player == 0 else -score
+        settled = self.settled_score(state, player, depth, ply)
+        if settled is not None:
+            return settled
         known = self.bounds[depth]
         low, high = known.get(state, UNBOUNDED)
         if low >= beta or low == high:
