@@ -20,16 +20,6 @@ if TYPE_CHECKING:
 WIN_SCORE = 10_000_000.0
 
 
-def terminal_score(game: Game[Any], state: Hashable, player: int, ply: int) -> float | None:
-    """The score of a finished game for ``player``, or None if it goes on."""
-    if not game.is_over(state):
-        return None
-    winner = game.winner(state)
-    if winner is None:
-        return 0.0
-    return WIN_SCORE - ply if winner == player else -(WIN_SCORE - ply)
-
-
 class MinimaxPlayer(Player[S]):
     """Plays a move of best minimax value to ``depth`` plies; ties are broken at random (seeded)."""
 
@@ -58,12 +48,18 @@ class MinimaxPlayer(Player[S]):
         return best
 
     def settled_score(self, state: S, player: int, depth: int, ply: int) -> float | None:
-        """The score for ``player`` of a node the search goes no deeper from: a finished game's,
-        or at depth 0 the evaluation's; None for a node to expand.  Every node is counted here."""
+        """The score for ``player`` of a node the search goes no deeper from: a finished game's
+        (a win scores WIN_SCORE less the plies to it, so the faster win is preferred), or at
+        depth 0 the evaluation's; None for a node to expand.  Every node is counted here."""
         self.nodes += 1
-        done = terminal_score(self.game, state, player, ply)
-        if done is not None or depth > 0:
-            return done
+        game = self.game
+        if game.is_over(state):
+            winner = game.winner(state)
+            if winner is None:
+                return 0.0
+            return WIN_SCORE - ply if winner == player else -(WIN_SCORE - ply)
+        if depth > 0:
+            return None
         score = self.evaluate(state)
         return score if player == 0 else -score
 
