@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from math import inf, nextafter
 
 import pytest
 
 from gamelearn import get_game, make_player
 from gamelearn.games import GAME_NAMES
 from gamelearn.players.evaluation import WIN, tictactoe_better, tictactoe_simple
+from gamelearn.players.search import AlphaBetaPlayer, MinimaxPlayer
 
 TTT = get_game("tictactoe")
 BASIC_SPECS = ["random", "minimax", "minimax:depth=1", "alphabeta:depth=2", "sharp"]
@@ -170,6 +172,62 @@ def test_alphabeta_gives_minimax_values_and_moves_with_fewer_nodes(name: str, de
     for state in sample:  # the same seed, the same choices: ties are kept, worse moves cut off
         assert alphabeta.choose(state) == minimax.choose(state)
     assert alphabeta.nodes < minimax.nodes
+
+
+@pytest.mark.parametrize("name, depth", [("tictactoe", 9), ("hexapawn", 9), ("teeko:drops=saaa", 3)])
+def test_alphabeta_answers_transpositions_with_minimax_values_and_moves(name: str, depth: int) -> None:
+    """Deep enough that the same position is reached by several orders of the same moves (X0 O4 X8
+    and X8 O4 X0), so alpha-beta answers some from its table of proved bounds: every move's value
+    and every choice are still plain minimax's (the oracle).  In Teeko with drops ``saaa`` one side
+    drops twice in a row, so a position's value is not always the negation of its successor's."""
+    game = get_game(name)
+    minimax = make_player(game, f"minimax:depth={depth}", seed=5)
+    alphabeta = make_player(game, f"alphabeta:depth={depth}", seed=5)
+    widest = 18 if name.startswith("teeko") else 8  # Teeko: the last drop (X drops, then steps first) and steps
+    sample = [s for s in positions(name, 3, seed=11, limit=6) if len(game.legal_moves(s)) <= widest][:4]
+    assert any(game.to_move(s) == game.to_move(game.play(s, game.legal_moves(s)[0])) for s in sample) == (
+        name.startswith("teeko")
+    )
+    for state in sample:
+        assert alphabeta.scores(state) == minimax.scores(state)
+    for state in sample:
+        for _ in range(2):
+            assert alphabeta.choose(state) == minimax.choose(state)
+
+
+@pytest.mark.parametrize("name, depth", [("tictactoe", 6), ("hexapawn", 7)])
+def test_alphabeta_keeps_the_window_contract_with_what_its_table_holds(name: str, depth: int) -> None:
+    """Knuth & Moore's contract for a fail-soft search, against plain minimax's exact values (the
+    oracle): inside the window the exact value, below it an upper bound, above it a lower bound,
+    for windows around every value met, all asked within one search, so that later answers come
+    from the bounds the earlier ones left in the table."""
+    game = get_game(name)
+    minimax = make_player(game, f"minimax:depth={depth}", seed=1)
+    alphabeta = make_player(game, f"alphabeta:depth={depth}", seed=1)
+    assert isinstance(minimax, MinimaxPlayer) and isinstance(alphabeta, AlphaBetaPlayer)
+    root = game.initial()
+    children = [game.play(root, move) for move in game.legal_moves(root)]
+    grandchildren = [game.play(child, move) for child in children for move in game.legal_moves(child)]
+    plies = [(state, 1) for state in children] + [(state, 2) for state in grandchildren]
+    exact = {state: minimax.value(state, game.to_move(state), depth - ply, ply, -inf, inf) for state, ply in plies}
+    edges = sorted({edge for value in exact.values() for edge in (value, nextafter(value, -inf), value + 1)})
+    windows = [(a, b) for a in [-inf, *edges] for b in [*edges, inf] if a < b]
+    rng = random.Random(7)
+    alphabeta.begin_search()
+    checked = 0
+    for _ in range(3000):
+        state, ply = rng.choice(plies)
+        alpha, beta = rng.choice(windows)
+        found = alphabeta.value(state, game.to_move(state), depth - ply, ply, alpha, beta)
+        true = exact[state]
+        if alpha < true < beta:
+            assert found == true
+            checked += 1
+        elif true <= alpha:
+            assert true <= found <= alpha
+        else:
+            assert beta <= found <= true
+    assert checked > 300
 
 
 @cache

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .files import FileInUseError, FileLock
 from .knowledge_formats import KeptKnowledge, KnowledgeFile, kept_knowledge, knowledge_file
-from .players.knowledge import Kept, Learner
+from .players.knowledge import AnyLearner, Kept, Learner, Pupil
 from .store.failures import StoreError
 from .store.store import Store
 
@@ -45,9 +45,6 @@ if TYPE_CHECKING:
 
 #: The state type of a game.
 S = TypeVar("S", bound=Hashable)
-#: A learner of any game and format, as the keeper holds them side by side.
-AnyLearner = Learner[Any, Any]
-
 __all__ = [
     "LOCAL_OWNER",
     "Kept",
@@ -170,7 +167,7 @@ class Keeper:
         record: GameRecord[S],
         seats: Sequence[tuple[Player[S], int | None]],
         record_context: str | None = None,
-    ) -> list[Kept[S, Any]]:
+    ) -> list[Kept]:
         """Teach each learner of ``seats`` (player, side) the finished game ``record`` and keep
         what it learned, all in one transaction; with ``record_context`` the game's record is
         added to the store in the same transaction.  The lessons, one per learner seated.
@@ -184,16 +181,16 @@ class Keeper:
         records: Iterable[GameRecord[S]],
         seats: Sequence[tuple[Player[S], int | None]],
         record_context: str | None = None,
-    ) -> list[Kept[S, Any]]:
+    ) -> list[Kept]:
         """:meth:`keep` for several games in order, in one transaction (a batch's checkpoint)."""
         records = list(records)
-        learners: list[tuple[Learner[S, Any], int | None]] = [
+        learners: list[tuple[Pupil[S], int | None]] = [
             (player, side) for player, side in seats if isinstance(player, Learner)
         ]
         kept_here = any(self.is_kept(player) and player.trains for player, _ in learners)
         if not kept_here and record_context is None:
             return [_learn_in_memory(player, side, records) for player, side in learners]
-        results: list[Kept[S, Any]] = []
+        results: list[Kept] = []
         with self.store.transaction():
             for player, side in learners:
                 kept = self.kept(player) if player.trains else None
@@ -203,14 +200,11 @@ class Keeper:
                 self.check_not_in_training(player)  # a run that began during the game: inside the write lock
                 try:
                     stored = kept.load()
-                    before = player.knowledge() if stored is None else player.load_checked(stored)
-                except ValueError as error:
+                    before, after, lesson = player.study(records, side, start=stored)
+                except ValueError as error:  # a stored value the learner refuses, or a game it cannot learn
                     raise ValueError(f"{self.describe_slot(player)}: {error}") from None
-                for record in records:
-                    player.learn(record, side)
-                after = player.knowledge()
                 kept.apply(None if stored is None else before, after)
-                results.append(Kept(side, player, player.lesson(before, after)))
+                results.append(Kept(side, player, lesson))
             if record_context is not None:
                 for record in records:
                     self.store.add_record(record, owner=self.owner, context=record_context)
@@ -218,7 +212,7 @@ class Keeper:
 
     # Game records ------------------------------------------------------------------------------
 
-    def keep_record(self, record: GameRecord[Any], context: str) -> int:
+    def keep_record(self, record: GameRecord[S], context: str) -> int:
         """Add a finished game to this owner's kept games, teaching nobody (an imported record);
         its number in the store."""
         return self.store.add_record(record, owner=self.owner, context=context)
@@ -305,12 +299,8 @@ class Keeper:
         return knowledge_file(learner, learner.knowledge())
 
 
-def _learn_in_memory(player: Learner[S, Any], side: int | None, records: list[GameRecord[S]]) -> Kept[S, Any]:
-    before = player.knowledge()
-    for record in records:
-        player.learn(record, side)
-    after = player.knowledge()
-    return Kept(side, player, player.lesson(before, after))
+def _learn_in_memory(player: Pupil[S], side: int | None, records: list[GameRecord[S]]) -> Kept:
+    return Kept(side, player, player.study(records, side)[2])
 
 
 _DEFAULT: dict[str, Keeper] = {}

@@ -28,9 +28,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from .players.knowledge import Knowledge, KnowledgeFormat, Learner, ThesisMemoryKnowledge
+from .players.knowledge import AnyLearner, Knowledge, KnowledgeFormat, ThesisMemoryKnowledge
 from .store.store import MemoryEntry, Store
 
 if TYPE_CHECKING:
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
 #: The store itself, or how to open it when first needed (the keeper opens its store lazily).
 StoreSource = Store | Callable[[], Store]
-#: A learner of any game and format: each storage keeps one format, whatever the game.
-AnyLearner = Learner[Any, Any]
 
 
 @dataclass(frozen=True)

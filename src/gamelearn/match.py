@@ -4,7 +4,7 @@ learning after it (the play layer)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from .games import Game, IllegalMove
 from .games.record import End, GameRecord
@@ -51,7 +51,7 @@ class MatchKeeper(Protocol):
 
     def keep(
         self, record: GameRecord[S], seats: Sequence[tuple[Player[S], int | None]], record_context: str | None = None
-    ) -> list[Kept[S, Any]]:
+    ) -> list[Kept]:
         """Teach each seated learner the finished game and keep what it learned."""
         ...
 
@@ -125,7 +125,7 @@ class Match(Generic[S]):
         self._end: End | None = None
         self._record: GameRecord[S] | None = None
         self._learned = False
-        self.lessons: list[Kept[S, Any]] = []
+        self.lessons: list[Kept] = []
         self.keeper = keeper
         if keeper is not None:
             for player in dict.fromkeys(self.players):  # one learner on both sides: loaded once

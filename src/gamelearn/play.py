@@ -11,20 +11,29 @@ above them: :func:`play_and_keep` is ``gamelearn.play_game`` and :func:`make_pla
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
 from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper, play_game
-from .players.knowledge import Learner
 from .players.registry import make_player as make_new_player
 
 if TYPE_CHECKING:
     from .games.base import Game
     from .games.record import GameRecord
     from .players.base import Player
+    from .players.knowledge import Pupil
 
 #: The state type of the game played.
 S = TypeVar("S", bound=Hashable)
+
+
+def is_learner(player: Player[S]) -> TypeGuard[Pupil[S]]:
+    """Whether ``player`` is a learner, to be kept.  A learner's class derives from
+    :class:`gamelearn.players.knowledge.Learner`, so a process that has not imported that module
+    holds none, and a game of searchers never imports it just to find that out."""
+    knowledge = sys.modules.get("gamelearn.players.knowledge")
+    return knowledge is not None and isinstance(player, knowledge.Learner)
 
 
 def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
@@ -44,7 +53,7 @@ def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     '2'
     """
     player = make_new_player(game, spec, seed=seed)
-    if isinstance(player, Learner):
+    if is_learner(player):
         from .keeper import Keeper, default_keeper, reading_keeper
         from .store.database import default_store_path
         from .store.store import Store
@@ -115,7 +124,7 @@ def kept_match(
 def _default_keeper_for(players: Sequence[Player[S]]) -> MatchKeeper | None:
     """The default store's keeper when a player is a kept learner; without a learner the keeper
     and the store are not even imported (a game of random players loads no SQLite)."""
-    if not any(isinstance(player, Learner) for player in players):
+    if not any(is_learner(player) for player in players):
         return None
     from .keeper import keeper_for
 

@@ -110,11 +110,6 @@ def _intern(x: int, o: int) -> TicTacToeState:
 
 _new_tuple = tuple.__new__
 
-#: EMPTY_BITS[occupied]: the bit of each empty square, in the order of the moves.
-EMPTY_BITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(1 << sq for sq in range(9) if not occupied >> sq & 1) for occupied in range(1 << 9)
-)
-
 
 def _intern_every_position() -> None:
     """Every position reachable from the empty board, each with its successors, in one pass by
@@ -139,8 +134,9 @@ def _intern_every_position() -> None:
                 continue
             x, o = state
             occupied = x | o
-            after = []
-            for bit in EMPTY_BITS[occupied]:
+            after: dict[str, TicTacToeState] = {}
+            for move in moves:
+                bit = 1 << _MOVE_SQUARES[move]
                 key = (x | bit, o) if mover == 0 else (x, o | bit)
                 child = states.get(key)
                 if child is None:
@@ -155,8 +151,8 @@ def _intern_every_position() -> None:
                 elif earlier and child in earlier:
                     del earlier[child]
                     following.append(child)
-                after.append(child)
-            state.__dict__["_next"] = dict(zip(moves, after, strict=True))
+                after[move] = child
+            state.__dict__["_next"] = after
         level = following
         mover = 1 - mover
 

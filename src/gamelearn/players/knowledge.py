@@ -25,10 +25,10 @@ The contract, which every learner keeps and ``tests/test_knowledge.py`` checks f
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Generic, NotRequired, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, Generic, NotRequired, Protocol, TypedDict, TypeVar, cast
 
 from .base import Player, S
 
@@ -162,12 +162,58 @@ class Lesson:
         return {"kind": self.kind, "text": self.text, "changes": [change.to_dict() for change in self.changes]}
 
 
+class NamedGame(Protocol):
+    """What kept knowledge needs of a learner's game: its name (an exported file's, say)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class AnyLearner(Protocol):
+    """A learner of any game and any knowledge format, as the play layer holds learners side by
+    side (the keeper, each format's storage, a match's lessons): what it asks of every one.  Each
+    :class:`Learner` is one, its knowledge read as :data:`Knowledge`, the union of the formats."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def game(self) -> NamedGame: ...
+
+    @property
+    def trains(self) -> bool: ...
+
+    @property
+    def knowledge_format(self) -> KnowledgeFormat: ...
+
+    def keep_kind(self) -> str: ...
+
+    def keep_name(self) -> str | None: ...
+
+    def knowledge(self) -> Knowledge: ...
+
+    def load(self, knowledge: object) -> None: ...
+
+
+#: The state type of the games a pupil learns from (it takes records of them, and gives none back).
+S_contra = TypeVar("S_contra", bound=Hashable, contravariant=True)
+
+
+class Pupil(AnyLearner, Protocol[S_contra]):
+    """A learner of a game whose states are ``S``, in any knowledge format: what the keeper asks
+    of each learner seated at a game it keeps (:meth:`Learner.study`)."""
+
+    def study(
+        self, records: Sequence[GameRecord[S_contra]], side: int | None, start: object | None = None
+    ) -> tuple[Knowledge, Knowledge, Lesson]: ...
+
+
 @dataclass(frozen=True)
-class Kept(Generic[S, K]):
+class Kept:
     """What one learner learned from one game (or a batch of games), as the keeper applied it."""
 
     side: int | None
-    learner: Learner[S, K]
+    learner: AnyLearner
     lesson: Lesson
 
 
@@ -223,6 +269,18 @@ class Learner(Player[S], Generic[S, K]):
         ``load`` took is one (it refuses any other with a ValueError)."""
         self.load(knowledge)
         return cast(K, knowledge)
+
+    def study(
+        self, records: Sequence[GameRecord[S]], side: int | None, start: object | None = None
+    ) -> tuple[K, K, Lesson]:
+        """Learn the finished games ``records`` in order, as ``side`` (None: both), starting from
+        the knowledge ``start`` (loaded as :meth:`load_checked` loads it) or, without one, from
+        what the learner knows: (the knowledge before, after, and the lesson between them)."""
+        before = self.knowledge() if start is None else self.load_checked(start)
+        for record in records:
+            self.learn(record, side)
+        after = self.knowledge()
+        return before, after, self.lesson(before, after)
 
     @abstractmethod
     def learn(self, record: GameRecord[S], side: int | None = None) -> None:

@@ -137,13 +137,7 @@ class TeekoSearch:
                 self.game.to_move(state),
                 depth,
                 extensions,
-                self._net(),
-                self.rules,
-                self.table,
-                self.buffers,
-                self.frames,
-                self.stats,
-                self._deadline,
+                (self._net(), self.rules, self.table, self.buffers, self.frames, self.stats, self._deadline),
                 self.scores,
             )
         )

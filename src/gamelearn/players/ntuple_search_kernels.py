@@ -24,6 +24,11 @@ Because an entry is used for its value only where the position, depth and extens
 same, and a win's score is stored relative to its node, the root's value is exactly the plain
 negamax value of the same definition, whatever the table held or how the children were ordered.
 
+Every node's kernels take one ``context``, what a search reads and writes besides the node's own
+position: (the network ``net``, the rules' tables ``rules``, the transposition ``table``, the
+children's ``buffers``, the ``frames`` of the explicit stack, the counters ``stats``, the
+``deadline``: 0 for none).
+
 A Teeko position is two bitboards ``a`` (the first player's pawns) and ``b`` and the side to move.
 The side that can complete a goal "at once" is judged on the boards alone: with fewer than four
 pawns down, by dropping one on a goal's missing square; with four, by stepping its one pawn off
@@ -217,13 +222,11 @@ def open_frame(
     key: int,
     slot: int,
     first: int,
-    net: tuple,  # type: ignore[type-arg]
-    rules: tuple,  # type: ignore[type-arg]
-    buffers: tuple,  # type: ignore[type-arg]
-    frames: tuple,  # type: ignore[type-arg]
+    context: tuple,  # type: ignore[type-arg]
 ) -> bool:
     """Step 4's start for a node at ``ply``: its children generated and ordered (``first``, the
     table's move, to the front) and its frame set; False when it has no children."""
+    net, rules, _, buffers, frames, _, _ = context
     masks, neighbours, _ = rules
     child_a, child_b, child_result, order, values, scratch = buffers
     count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[ply], child_b[ply], child_result[ply])
@@ -252,17 +255,12 @@ def enter(
     extensions: int,
     alpha: float,
     beta: float,
-    net: tuple,  # type: ignore[type-arg]
-    rules: tuple,  # type: ignore[type-arg]
-    table: tuple,  # type: ignore[type-arg]
-    buffers: tuple,  # type: ignore[type-arg]
-    frames: tuple,  # type: ignore[type-arg]
-    stats: np.ndarray,
-    deadline: float,
+    context: tuple,  # type: ignore[type-arg]
 ) -> tuple[bool, float]:
     """Steps 1-3 of a node at ``ply`` (see the module's text): (True, its score) when they decide
     it, else (False, 0) with its frame set and its children generated and ordered (step 4); the
     score is 0 when the budget runs out or the side to move has no move."""
+    net, rules, table, buffers, _, stats, deadline = context
     if out_of_budget(stats, deadline):
         return True, 0.0
     decided, score, depth, extensions = settle(ply, a, b, side, depth, extensions, net, rules, buffers[5])
@@ -273,7 +271,7 @@ def enter(
     decided, score, first = probe(ply, key, slot, depth, extensions, alpha, beta, table, stats)
     if decided:
         return True, score
-    if not open_frame(ply, a, b, side, depth, extensions, alpha, beta, key, slot, first, net, rules, buffers, frames):
+    if not open_frame(ply, a, b, side, depth, extensions, alpha, beta, key, slot, first, context):
         return True, 0.0
     return False, 0.0
 
@@ -307,20 +305,13 @@ def negamax(
     alpha: float,
     beta: float,
     ply: int,
-    net: tuple,  # type: ignore[type-arg]
-    rules: tuple,  # type: ignore[type-arg]
-    table: tuple,  # type: ignore[type-arg]
-    buffers: tuple,  # type: ignore[type-arg]
-    frames: tuple,  # type: ignore[type-arg]
-    stats: np.ndarray,
-    deadline: float,
+    context: tuple,  # type: ignore[type-arg]
 ) -> float:
     """The score of (a, b) for ``side`` to move, ``depth`` plies deep (see the module's text): a
     fail-soft alpha-beta, its recursion kept on an explicit stack of frames, one a ply."""
+    _, _, table, buffers, frames, stats, _ = context
     top = ply
-    done, value = enter(
-        top, a, b, side, depth, extensions, alpha, beta, net, rules, table, buffers, frames, stats, deadline
-    )
+    done, value = enter(top, a, b, side, depth, extensions, alpha, beta, context)
     if done:
         return value
     whole, real = frames
@@ -340,13 +331,7 @@ def negamax(
                 whole[current, F_EXTENSIONS],
                 -real[current, F_BETA],
                 -real[current, F_ALPHA],
-                net,
-                rules,
-                table,
-                buffers,
-                frames,
-                stats,
-                deadline,
+                context,
             )
             if not done:
                 current += 1
@@ -375,19 +360,15 @@ def search_root(
     side: int,
     depth: int,
     extensions: int,
-    net: tuple,  # type: ignore[type-arg]
-    rules: tuple,  # type: ignore[type-arg]
-    table: tuple,  # type: ignore[type-arg]
-    buffers: tuple,  # type: ignore[type-arg]
-    frames: tuple,  # type: ignore[type-arg]
-    stats: np.ndarray,
-    deadline: float,
+    context: tuple,  # type: ignore[type-arg]
     root_scores: np.ndarray,
 ) -> int:
     """One search of (a, b), ``side`` to move, ``depth`` plies deep (1 or more): the index (in the
     rules' order of the children, ``buffers[0..2][0]``) of the first child, in the order of their
     learnt values, with the best score; -1 if the budget ran out first.  ``root_scores[i]``: child
-    ``i``'s score, or a bound of it (fail-soft), for the side to move."""
+    ``i``'s score, or a bound of it (fail-soft), for the side to move; ``context`` as the module's
+    text says."""
+    net, rules, _, buffers, _, stats, _ = context
     masks, neighbours, _ = rules
     child_a, child_b, child_result, order, values, scratch = buffers
     count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[0], child_b[0], child_result[0])
@@ -412,13 +393,7 @@ def search_root(
                 -INFINITY,
                 -alpha,
                 1,
-                net,
-                rules,
-                table,
-                buffers,
-                frames,
-                stats,
-                deadline,
+                context,
             )
             if stats[ABORTED]:
                 return -1

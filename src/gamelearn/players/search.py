@@ -20,21 +20,10 @@ if TYPE_CHECKING:
 WIN_SCORE = 10_000_000.0
 
 
-def terminal_score(game: Game[Any], state: Hashable, player: int, ply: int) -> float | None:
-    """The score of a finished game for ``player``, or None if it goes on."""
-    if not game.is_over(state):
-        return None
-    winner = game.winner(state)
-    if winner is None:
-        return 0.0
-    return WIN_SCORE - ply if winner == player else -(WIN_SCORE - ply)
-
-
 class MinimaxPlayer(Player[S]):
     """Plays a move of best minimax value to ``depth`` plies; ties are broken at random (seeded)."""
 
     kind = "minimax"
-    pruning = False
 
     def __init__(self, game: Game[Any], seed: int | None = None, depth: int = 2, eval: str | None = None) -> None:
         # "default" (what `gamelearn players` shows) and None both mean the game's first evaluation
@@ -45,26 +34,34 @@ class MinimaxPlayer(Player[S]):
         self.nodes = 0
 
     def value(self, state: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
-        """Negamax value of ``state`` for ``player``, the side to move there."""
-        self.nodes += 1
-        done = terminal_score(self.game, state, player, ply)
-        if done is not None:
-            return done
-        if depth == 0:
-            score = self.evaluate(state)
-            return score if player == 0 else -score
+        """Negamax value of ``state`` for ``player``, the side to move there (the window is for
+        alpha-beta; plain minimax searches every move)."""
+        settled = self.settled_score(state, player, depth, ply)
+        if settled is not None:
+            return settled
         game = self.game
         best = -math.inf
         for move in game.legal_move_tuple(state):
             score = self.child_score(game.play(state, move), player, depth - 1, ply + 1, alpha, beta)
             if score > best:
                 best = score
-            if self.pruning:
-                if score > alpha:
-                    alpha = score
-                if alpha >= beta:
-                    break
         return best
+
+    def settled_score(self, state: S, player: int, depth: int, ply: int) -> float | None:
+        """The score for ``player`` of a node the search goes no deeper from: a finished game's
+        (a win scores WIN_SCORE less the plies to it, so the faster win is preferred), or at
+        depth 0 the evaluation's; None for a node to expand.  Every node is counted here."""
+        self.nodes += 1
+        game = self.game
+        if game.is_over(state):
+            winner = game.winner(state)
+            if winner is None:
+                return 0.0
+            return WIN_SCORE - ply if winner == player else -(WIN_SCORE - ply)
+        if depth > 0:
+            return None
+        score = self.evaluate(state)
+        return score if player == 0 else -score
 
     def child_score(self, child: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
         """The value for ``player`` of the position its move led to: negated when the other side
@@ -105,10 +102,81 @@ class MinimaxPlayer(Player[S]):
 
 
 class AlphaBetaPlayer(MinimaxPlayer[S]):
-    """Minimax with alpha-beta pruning: the same values, fewer nodes."""
+    """Minimax with alpha-beta pruning (Knuth & Moore 1975) and a transposition table: the same
+    values and moves, fewer nodes.
+
+    The search is fail-soft: for the window (alpha, beta) it returns the exact value when that lies
+    inside, else a bound on the far side of the window edge it crossed.  The table keeps, for each
+    position searched, the tightest lower and upper bounds on its value the search has proved
+    (Plaat et al. 1996, "alpha-beta with memory"); a position met again by another order of the
+    same moves (a transposition: X0 O4 X8 and X8 O4 X0) is answered from them, or searched in the
+    window they narrow.  One table serves one root search, where a position's plies to go fix its
+    ply from the root, so its stored value holds wherever the search meets it again.
+    """
 
     kind = "alphabeta"
-    pruning = True
+
+    def __init__(self, game: Game[Any], seed: int | None = None, depth: int = 2, eval: str | None = None) -> None:
+        super().__init__(game, seed, depth=depth, eval=eval)
+        #: bounds[plies to go][position]: (lowest, highest) value it can have for its side to move.
+        self.bounds: list[dict[S, tuple[float, float]]] = []
+
+    def value(self, state: S, player: int, depth: int, ply: int, alpha: float, beta: float) -> float:
+        """The negamax value of ``state`` for ``player``, the side to move there, when it lies in
+        the window (alpha, beta); else a bound r beyond it: r <= alpha says the value is at most
+        r, r >= beta at least r.  Inside a search :meth:`begin_search` began (``depth`` + ``ply``
+        the same all through it, as in :meth:`choose` and :meth:`scores`)."""
+        settled = self.settled_score(state, player, depth, ply)
+        if settled is not None:
+            return settled
+        known = self.bounds[depth]
+        low, high = known.get(state, UNBOUNDED)
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        game = self.game
+        best = -math.inf
+        floor = alpha  # the best value this node is already sure of, for its children's window
+        for move in game.legal_move_tuple(state):
+            score = self.child_score(game.play(state, move), player, depth - 1, ply + 1, floor, beta)
+            if score > best:
+                best = score
+                if score > floor:
+                    floor = score
+                    if floor >= beta:
+                        break
+        if best <= alpha:
+            known[state] = (low, best)  # every move failed low: the value is at most best
+        elif best >= beta:
+            known[state] = (best, high)  # cut off: the value is at least best
+        else:
+            known[state] = (best, best)
+        return best
+
+    def begin_search(self) -> None:
+        """Start a search from a new root: the table holds what this search proves, and only
+        that (at another root a position's ply, on which a win's score depends, differs)."""
+        self.bounds = [{} for _ in range(self.depth)]
+
+    def choose(self, state: S) -> str | None:
+        self.begin_search()
+        try:
+            return super().choose(state)
+        finally:
+            self.bounds = []  # of no use to the next root: let it go
+
+    def scores(self, state: S) -> dict[str, float]:
+        self.begin_search()
+        try:
+            return super().scores(state)
+        finally:
+            self.bounds = []
+
+
+#: The bounds of a position the search has not met: its value may be anything.
+UNBOUNDED = (-math.inf, math.inf)
 
 
 def can_force_win(game: Game[Any], state: Hashable, plies: int | None) -> bool:
