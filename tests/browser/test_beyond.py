@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from browser_support import api_move, new_game, rendered, screenshot, square
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from gamelearn import get_game
 
@@ -171,12 +172,23 @@ def test_the_board_fits_the_window_at_200_percent_zoom(page: Any, server_url: st
     screenshot(tab, "beyond-zoom-200", size)
 
 
+#: Every square of the board inside the board's own box (half a pixel for rounding).
+SQUARES_INSIDE = """() => {
+  const board = document.querySelector('#board').getBoundingClientRect();
+  const squares = [...document.querySelectorAll('#board .square')].map(e => e.getBoundingClientRect());
+  return squares.length > 0 && squares.every(sq => sq.bottom <= board.bottom + 0.5 && sq.right <= board.right + 0.5);
+}"""
+
+
 def assert_every_square_inside_the_board(tab: Any) -> None:
-    board = tab.evaluate("document.querySelector('#board').getBoundingClientRect().toJSON()")
-    squares = tab.eval_on_selector_all("#board .square", "els => els.map(e => e.getBoundingClientRect().toJSON())")
-    assert squares and all(
-        sq["bottom"] <= board["bottom"] + 0.5 and sq["right"] <= board["right"] + 0.5 for sq in squares
-    )
+    """Once the board has settled (a panel opening beside it reflows the layout over a frame or
+    two), no square is cut."""
+    try:
+        tab.wait_for_function(SQUARES_INSIDE, timeout=10_000)
+    except PlaywrightTimeout:  # report the boxes that stayed outside
+        board = tab.evaluate("document.querySelector('#board').getBoundingClientRect().toJSON()")
+        squares = tab.eval_on_selector_all("#board .square", "els => els.map(e => e.getBoundingClientRect().toJSON())")
+        raise AssertionError(f"squares outside the board {board}: {squares}") from None
 
 
 def test_on_a_phone_no_row_of_the_board_is_cut(page: Any, size: str) -> None:
