@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from browser_support import api_move, new_game, rendered, screenshot, square
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from gamelearn import get_game
 
@@ -183,6 +182,8 @@ SQUARES_INSIDE = """() => {
 def assert_every_square_inside_the_board(tab: Any) -> None:
     """Once the board has settled (a panel opening beside it reflows the layout over a frame or
     two), no square is cut."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # the browser tests' own dependency
+
     try:
         tab.wait_for_function(SQUARES_INSIDE, timeout=10_000)
     except PlaywrightTimeout:  # report the boxes that stayed outside
