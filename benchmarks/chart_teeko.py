@@ -37,16 +37,36 @@ from gamelearn.experiments.suites_validation import VALIDATION_NAME, keeps_inter
 
 
 def curve_label(data: dict[str, Any], path: Path) -> str:
-    kind = "ntuple" if data.get("clock") == "cpu" else "az"
+    kind = learner_of(data)
     clock = "CPU" if data.get("clock") == "cpu" else "wall-clock"
     how = ""
     if data.get("layout"):  # bench_ntuple.py's runs since the layouts have names: which one, and TCL
         how = f", {data['layout']}" + (" + TCL" if data.get("tcl") else "")
-    return f"{kind} {data.get('name', path.stem)}{how} (self-play, {clock} time)"
+    played = checkpoint_play(data)
+    return f"{kind} {data.get('name', path.stem)}{how}{', ' + played if played else ''} (self-play, {clock} time)"
+
+
+def learner_of(data: dict[str, Any]) -> str:
+    # yardstick_teeko.py names its learner; of the older files, bench_ntuple.py's ran on the CPU
+    # clock and train --json (az's) on the wall clock
+    return str(data.get("learner") or ("ntuple" if data.get("clock") == "cpu" else "az"))
+
+
+def option_name(data: dict[str, Any]) -> str:
+    """What a grade's ``search`` sets in this learner's spec."""
+    return "simulations" if learner_of(data) == "az" else "search"
+
+
+def checkpoint_play(data: dict[str, Any]) -> str:
+    """How the checkpoints were played, where the file says: the raw network, or az's simulations."""
+    search = data.get("checkpoint_search")
+    if search is None:
+        return ""
+    return "raw network" if search in ("0", "1") and learner_of(data) != "az" else f"{option_name(data)}={search}"
 
 
 def group_of(data: dict[str, Any], path: Path) -> str:
-    """Files of one learner (the same name but for a ``-sN`` seed suffix) are one group."""
+    """Files of one learner kind with the same name but for a ``-sN`` seed suffix are one group."""
     name = str(data.get("name", path.stem))
     stem, _, tail = name.rpartition("-s")
     return stem if stem and tail.isdigit() and "seed" in data else name
@@ -71,14 +91,14 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -
     keeps = [[100 * points[i]["keeps"] for points in curves] for i in range(length)]
     name = group_of(datas[0], runs[0][1])
     label = curve_label(datas[0] | {"name": name}, runs[0][1]) + (f", {len(runs)} seeds" if len(runs) > 1 else "")
-    label += lost_to_perfect(datas, "0")
+    label += lost_to_perfect(datas, str(datas[0].get("checkpoint_search", "0")))
     line = axes.plot(minutes, [statistics.mean(k) for k in keeps], marker="o", markersize=3, label=label)[0]
     if len(runs) > 1:
         axes.fill_between(minutes, [min(k) for k in keeps], [max(k) for k in keeps], alpha=0.2, color=line.get_color())
     searched: dict[str, list[dict[str, Any]]] = {}
     for data in datas:
         for found in data.get("grades", []):
-            if found["suite"] == suite and found["search"] not in ("0", "1"):
+            if found["suite"] == suite and found["search"] not in ("0", "1", data.get("checkpoint_search")):
                 searched.setdefault(found["search"], []).append(found)
     for search, grades in searched.items():
         mean = statistics.mean(100 * g["keeps"] for g in grades)
@@ -92,7 +112,7 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -
             markersize=10,
             capsize=3,
             linestyle="none",
-            label=f"the same, search={search} ({grades[0]['wall_s_per_move']:.3f} wall s a move){lost_to_perfect(datas, search)}",
+            label=f"{learner_of(datas[0])} after it, {option_name(datas[0])}={search} ({grades[0]['wall_s_per_move']:.3f} wall s a move){lost_to_perfect(datas, search)}",
         )
     return max(minutes) if minutes else 1.0
 
@@ -116,10 +136,10 @@ def main() -> None:
     import matplotlib.pyplot as plt
 
     game = gamelearn.get_game("teeko")
-    groups: dict[str, list[tuple[dict[str, Any], Path]]] = {}
+    groups: dict[tuple[str, str], list[tuple[dict[str, Any], Path]]] = {}
     for path in args.curves:
         data = json.loads(path.read_text())
-        groups.setdefault(group_of(data, path), []).append((data, path))
+        groups.setdefault((learner_of(data), group_of(data, path)), []).append((data, path))
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=110)
     longest = max([1.0, *(draw_group(axes, runs, args.suite) for runs in groups.values())])
     reports = grade(game, args.reference, suite=args.suite, workers=1) if args.reference else []
@@ -147,7 +167,9 @@ def main() -> None:
         told = f" ({keeps_interval(kept, size).percent()})" if kept is not None and size else ""
         print(f"{spec}: keeps {level:.1f}%{told} of {args.suite}")
     axes.set_xlim(0, longest * 1.05)
-    axes.set_ylim(0, 102)
+    # from the ten below the lowest point drawn, so that the curves are not squeezed at the top
+    lowest = min([level for _, level, _, _ in levels] + [min(line.get_ydata()) for line in axes.get_lines()])
+    axes.set_ylim(max(0, 10 * (lowest // 10) - 10), 102)
     axes.set_xlabel("training time (minutes of the clock each label names; grading left out)")
     axes.set_ylabel(f"keeps the value (% of {args.suite})")
     axes.set_title("Teeko learners on the held-out yardstick, graded by the exact solution", fontsize=10)

@@ -1,19 +1,21 @@
-"""The Teeko yardstick of docs/ntuple.md: train an ``ntuple`` learner for a budget of CPU seconds,
-grade it raw and with its search on the held-out suite ``teeko-val-v1`` (and, to report only, on
-``teeko-v1``), keeps with their 95% Wilson intervals, and count the games it loses to ``perfect``
-over the balanced book, both colours.  Prints figures and asserts nothing.
+"""The Teeko yardstick of docs/ntuple.md: train a learner (``ntuple``, or ``az``) for a budget of
+CPU seconds, grade it raw and with its search on the held-out suite ``teeko-val-v1`` (and, to
+report only, on ``teeko-v1``), keeps with their 95% Wilson intervals, and count the games it loses
+to ``perfect`` over the balanced book, both colours.  Prints figures and asserts nothing.
 
     python benchmarks/yardstick_teeko.py train --cpu-seconds 600 --seed 1 --out v1.json
+    python benchmarks/yardstick_teeko.py train --learner az --raw 32 --search 64 --cpu-seconds 3600 --out a.json
     python benchmarks/yardstick_teeko.py grade v1.json --search 0 --search 4 --search 1s --suite teeko-val-v1
     python benchmarks/yardstick_teeko.py perfect v1.json --search 4
     python benchmarks/yardstick_teeko.py versus v1.json --search 6 --opponent alphabeta:depth=4,eval=thesis
 
 ``train``: self-play in batches until this process has used ``--cpu-seconds`` of CPU time
-(``resource.getrusage``, user + system, grading left out), a raw grade on ``teeko-val-v1`` at
-each of ``--checkpoints`` points; writes the knowledge and the curve (``"clock": "cpu"``) as one
+(``resource.getrusage``, user + system, grading left out), a grade on ``teeko-val-v1`` at each of
+``--checkpoints`` points (ntuple raw, az with ``--raw`` simulations); writes the knowledge and the curve (``"clock": "cpu"``) as one
 JSON file; then, in the same process (its suites built once), what ``grade`` and ``perfect`` do
 for its ``--search``, ``--suite`` and ``--perfect`` options.  ``grade``: each ``--search`` budget in turn, frozen, on the suite, with the wall-clock
-and CPU seconds a move.  ``perfect``: the learner against ``perfect`` from every opening of the
+and CPU seconds a move.  For az, ``--search N`` is N simulations a move, with every legal move at the root (no training
+cap).  ``perfect``: the learner against ``perfect`` from every opening of the
 book, once with each colour; a game lost is the learner's mistake, as every opening is a draw.
 Needs the Teeko solution (``gamelearn solve teeko``).
 """
@@ -43,8 +45,17 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+# What ``--search`` sets in each learner's frozen spec: ntuple's plies or time, az's simulations.
+PLAY_OPTION = {"ntuple": "search", "az": "simulations"}
+
+
+def frozen_spec(knowledge: dict[str, Any], search: str) -> str:
+    kind = "az" if knowledge.get("format") == "gamelearn-az" else "ntuple"
+    return f"{kind}:train=off,{PLAY_OPTION[kind]}={search}"
+
+
 def frozen(game: Any, knowledge: dict[str, Any], search: str) -> Any:
-    player = make_player(game, f"ntuple:train=off,search={search}", seed=0)
+    player = make_player(game, frozen_spec(knowledge, search), seed=0)
     player.load(knowledge)
     return player
 
@@ -53,7 +64,7 @@ def graded(game: Any, knowledge: dict[str, Any], search: str, suite: str) -> dic
     player = frozen(game, knowledge, search)
     chosen = get_suite(game, suite)
     wall, cpu = time.perf_counter(), cpu_seconds()
-    report = grade_player(player, chosen, spec=f"ntuple:search={search}")
+    report = grade_player(player, chosen, spec=frozen_spec(knowledge, search).replace("train=off,", ""))
     wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
     interval = keeps_interval(report.counts["keeps"], report.size)
     return {
@@ -85,7 +96,7 @@ def references(game: Any, specs: list[str], suites: list[str]) -> list[dict[str,
 
 def train(args: argparse.Namespace) -> None:
     game = gamelearn.get_game("teeko")
-    learner = make_player(game, "ntuple", seed=args.seed)
+    learner = make_player(game, args.learner, seed=args.seed)
     for suite in args.suite or [VALIDATION_NAME]:
         built = time.perf_counter()
         print(json.dumps(get_suite(game, suite).summary()), f"({time.perf_counter() - built:.0f} wall s)", flush=True)
@@ -97,11 +108,18 @@ def train(args: argparse.Namespace) -> None:
         spent = cpu_seconds() - started
         if spent >= every * (len(points) + 1) or spent >= args.cpu_seconds:
             grading = cpu_seconds()
-            found = graded(game, learner.knowledge(), "0", VALIDATION_NAME)
+            found = graded(game, learner.knowledge(), args.raw, VALIDATION_NAME)
             started += cpu_seconds() - grading  # grading is left out of the training clock
             points.append({"seconds": spent, "games": learner.trainer.games, "keeps": found["keeps"]})
-            print(f"{spent:7.1f} CPU s  {learner.trainer.games:>9,} games  raw keeps {found['keeps']:.1%}", flush=True)
-    data: dict[str, Any] = {"name": args.out.stem, "clock": "cpu", "seed": args.seed, "checkpoints": points}
+            print(f"{spent:7.1f} CPU s  {learner.trainer.games:>9,} games  keeps {found['keeps']:.1%}", flush=True)
+    data: dict[str, Any] = {
+        "name": args.out.stem,
+        "learner": args.learner.partition(":")[0],
+        "clock": "cpu",
+        "seed": args.seed,
+        "checkpoint_search": args.raw,
+        "checkpoints": points,
+    }
     data["knowledge"] = learner.knowledge()
     args.out.write_text(json.dumps(data))
     print(f"wrote {args.out}")
@@ -126,7 +144,7 @@ def grade(args: argparse.Namespace) -> None:
         for search in args.search:
             found = graded(game, data["knowledge"], search, suite)
             print(
-                f"{suite} search={search}: keeps {100 * found['keeps']:.1f}% "
+                f"{suite} {frozen_spec(data['knowledge'], search)}: keeps {100 * found['keeps']:.1f}% "
                 f"({100 * found['low']:.1f}-{100 * found['high']:.1f}), blunders {100 * found['blunders']:.1f}%, "
                 f"{found['wall_s_per_move']:.3f} wall s / {found['cpu_s_per_move']:.3f} CPU s a move",
                 flush=True,
@@ -184,6 +202,10 @@ def main() -> None:
     training = commands.add_parser("train")
     training.add_argument("--cpu-seconds", type=float, required=True)
     training.add_argument("--seed", type=int, default=1)
+    training.add_argument("--learner", default="ntuple", help="the learner's spec: ntuple (the default) or az")
+    training.add_argument(
+        "--raw", default="0", help="the checkpoints' play: ntuple's search (0: raw), az's simulations"
+    )
     training.add_argument("--checkpoints", type=int, default=5)
     training.add_argument("--out", type=Path, required=True)
     training.add_argument("--search", action="append", default=[], help="then grade with this search")
