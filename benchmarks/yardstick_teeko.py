@@ -161,7 +161,7 @@ def perfect(args: argparse.Namespace) -> None:
         result = games_lost_to_perfect(game, frozen(game, data["knowledge"], search), limit=args.openings)
         result["search"] = search
         print(
-            f"search={search}: lost {result['lost']} of {result['games']} games to perfect over "
+            f"{frozen_spec(data['knowledge'], search)}: lost {result['lost']} of {result['games']} games to perfect over "
             f"{result['openings']} openings ({time.perf_counter() - wall:.0f} wall s)",
             flush=True,
         )
@@ -188,7 +188,7 @@ def versus(args: argparse.Namespace) -> None:
         games = 2 * len(book)
         result = {"search": search, "opponent": args.opponent, "games": games, "score": points / games, "lost": lost}
         print(
-            f"search={search} against {args.opponent}: scores {100 * points / games:.1f}% over {games} games "
+            f"{frozen_spec(data['knowledge'], search)} against {args.opponent}: scores {100 * points / games:.1f}% over {games} games "
             f"({len(book)} openings, both colours), lost {lost} ({time.perf_counter() - wall:.0f} wall s)",
             flush=True,
         )
