@@ -11,12 +11,13 @@ to ``perfect`` over the balanced book, both colours.  Prints figures and asserts
 
 ``train``: self-play in batches until this process has used ``--cpu-seconds`` of CPU time
 (``resource.getrusage``, user + system, grading left out), a grade on ``teeko-val-v1`` at each of
-``--checkpoints`` points (ntuple raw, az with ``--raw`` simulations); writes the knowledge and the curve (``"clock": "cpu"``) as one
-JSON file; then, in the same process (its suites built once), what ``grade`` and ``perfect`` do
-for its ``--search``, ``--suite`` and ``--perfect`` options.  ``grade``: each ``--search`` budget in turn, frozen, on the suite, with the wall-clock
-and CPU seconds a move.  For az, ``--search N`` is N simulations a move, with every legal move at the root (no training
-cap).  ``perfect``: the learner against ``perfect`` from every opening of the
-book, once with each colour; a game lost is the learner's mistake, as every opening is a draw.
+``--checkpoints`` points (ntuple raw, az with ``--raw`` simulations); writes the knowledge and the
+curve (``"clock": "cpu"``) as one JSON file; then, in the same process (its suites built once),
+what ``grade`` and ``perfect`` do for its ``--search``, ``--suite`` and ``--perfect`` options.
+``grade``: each ``--search`` budget in turn, frozen, on the suite, with the wall-clock and CPU
+seconds a move.  For az, ``--search N`` is N simulations a move, with every legal move at the root
+(no training cap).  ``perfect``: the learner against ``perfect`` from every opening of the book,
+once with each colour; a game lost is the learner's mistake, as every opening is a draw.
 Needs the Teeko solution (``gamelearn solve teeko``).
 """
 
@@ -50,6 +51,8 @@ PLAY_OPTION = {"ntuple": "search", "az": "simulations"}
 
 
 def frozen_spec(knowledge: dict[str, Any], search: str) -> str:
+    """The frozen spec of the learner whose knowledge this is, playing with ``search``."""
+    # az's knowledge names its format; ntuple's is read here without importing JAX
     kind = "az" if knowledge.get("format") == "gamelearn-az" else "ntuple"
     return f"{kind}:train=off,{PLAY_OPTION[kind]}={search}"
 
