@@ -4,8 +4,8 @@ A ^C in the command's first second lands while Python imports its modules, and P
 print the traceback of whichever import it cut.  So when this package is loaded for the command
 itself (the console script, or ``python -m gamelearn.cli.main``), ^C ends the process at once
 with status 130 and one line, until ``main()`` starts and the commands' own handling takes over:
-nothing has been read or written yet, so there is nothing to keep.  Imported by a program (tests,
-the Python API), nothing changes.
+nothing has been read or written yet, so there is nothing to keep.  Once ``main()`` ends, ^C is
+ignored while the interpreter shuts down.  Imported by a program (tests, the Python API), nothing changes.
 """
 
 from __future__ import annotations

@@ -305,8 +305,25 @@ def main() -> None:
     as bad input); Ctrl-C ends with a newline and status 130."""
     from . import quiet_start_handler
 
-    if signal.getsignal(signal.SIGINT) is quiet_start_handler():  # started: the commands handle ^C now
+    as_command = signal.getsignal(signal.SIGINT) is quiet_start_handler()
+    if as_command:  # started: the commands handle ^C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _run_app()
+    except KeyboardInterrupt:  # a ^C just as a command's own handling ended, before main's
+        err_console.print("\ngamelearn: interrupted", markup=False)
+        _exit_now(EXIT_INTERRUPTED)
+    finally:
+        if as_command:
+            # The command has ended and what it kept is committed.  A ^C from here on could only
+            # race the interpreter's shutdown, whose last steps put back SIGINT's default action
+            # (the process then ends by SIGINT, status -2, with no line): it is ignored, and the
+            # exit status stays the command's.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_app() -> None:
+    """The command itself, its failures each turned into one line and an exit status."""
     try:
         app()  # Typer shows usage errors itself (exit 2) and exits with the command's status
     except SystemExit as stop:
