@@ -31,6 +31,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import gamelearn
 from gamelearn.experiments.grading import grade
 from gamelearn.experiments.suites_validation import VALIDATION_NAME, keeps_interval
@@ -81,9 +83,9 @@ def lost_to_perfect(runs: list[dict[str, Any]], search: str) -> str:
     return f"; lost {counts} of {found[0][1]} to perfect" + (" (each seed)" if len(found) > 1 else "")
 
 
-def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -> float:
-    """One learner's curve (the mean of its seeds, the spread shaded) and its searched grades;
-    the longest training time drawn, in minutes."""
+def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str, shown: list[str]) -> float:
+    """One learner's curve (the mean of its seeds, the spread shaded) and its searched grades
+    (those of ``shown`` only, where it names any); the longest training time drawn, in minutes."""
     datas = [data for data, _ in runs]
     curves = [[p for p in data["checkpoints"] if p.get("keeps") is not None] for data in datas]
     length = min(len(points) for points in curves)
@@ -98,6 +100,8 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str) -
     searched: dict[str, list[dict[str, Any]]] = {}
     for data in datas:
         for found in data.get("grades", []):
+            if shown and found["search"] not in shown:
+                continue
             if found["suite"] == suite and found["search"] not in ("0", "1", data.get("checkpoint_search")):
                 searched.setdefault(found["search"], []).append(found)
     for search, grades in searched.items():
@@ -126,6 +130,9 @@ def main() -> None:
     parser.add_argument("--suite", default=VALIDATION_NAME, help="the suite the curves were graded on")
     parser.add_argument("--reference", action="append", default=[], help="a fixed player to grade and draw")
     parser.add_argument(
+        "--search", action="append", default=[], help="draw the grades with this search only (default: every one)"
+    )
+    parser.add_argument(
         "--graded", action="append", default=[], help="SPEC=PERCENT: a fixed player graded before, drawn as it was"
     )
     args = parser.parse_args()
@@ -141,9 +148,9 @@ def main() -> None:
         data = json.loads(path.read_text())
         groups.setdefault((learner_of(data), group_of(data, path)), []).append((data, path))
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=110)
-    longest = max([1.0, *(draw_group(axes, runs, args.suite) for runs in groups.values())])
+    longest = max([1.0, *(draw_group(axes, runs, args.suite, args.search) for runs in groups.values())])
     reports = grade(game, args.reference, suite=args.suite, workers=1) if args.reference else []
-    levels = [
+    levels: list[tuple[str, float, int | None, int | None]] = [
         (spec, 100 * report.keeps, report.counts["keeps"], report.size)
         for spec, report in zip(args.reference, reports, strict=True)
     ]
@@ -168,7 +175,10 @@ def main() -> None:
         print(f"{spec}: keeps {level:.1f}%{told} of {args.suite}")
     axes.set_xlim(0, longest * 1.05)
     # from the ten below the lowest point drawn, so that the curves are not squeezed at the top
-    lowest = min([level for _, level, _, _ in levels] + [min(line.get_ydata()) for line in axes.get_lines()])
+    lowest = min(
+        [level for _, level, _, _ in levels]
+        + [float(np.min(np.asarray(line.get_ydata()))) for line in axes.get_lines()]
+    )
     axes.set_ylim(max(0, 10 * (lowest // 10) - 10), 102)
     axes.set_xlabel("training time (minutes of the clock each label names; grading left out)")
     axes.set_ylabel(f"keeps the value (% of {args.suite})")
