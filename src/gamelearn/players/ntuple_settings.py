@@ -16,7 +16,7 @@ from .ntuple_search import budget_of, parse_search
 TCL_BETA = 2.7
 #: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``); any
 #: other game's is :func:`gamelearn.players.ntuple_generic.default_search`'s.
-DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "6"}
+DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8"}
 #: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
 #: deepest ply it has finished.
 MOVE_SECONDS = 1.0
