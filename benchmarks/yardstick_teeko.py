@@ -7,7 +7,7 @@ to ``perfect`` over the balanced book, both colours.  Prints figures and asserts
     python benchmarks/yardstick_teeko.py train --learner az --raw 32 --search 64 --cpu-seconds 3600 --out a.json
     python benchmarks/yardstick_teeko.py grade v1.json --search 0 --search 4 --search 1s --suite teeko-val-v1
     python benchmarks/yardstick_teeko.py perfect v1.json --search 4
-    python benchmarks/yardstick_teeko.py versus v1.json --search 6 --opponent alphabeta:depth=4,eval=thesis
+    python benchmarks/yardstick_teeko.py versus v1.json --search 8 --opponent alphabeta:depth=4,eval=thesis
 
 ``train``: self-play in batches until this process has used ``--cpu-seconds`` of CPU time
 (``resource.getrusage``, user + system, grading left out), a grade on ``teeko-val-v1`` at each of
