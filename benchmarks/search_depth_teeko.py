@@ -17,6 +17,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import cast
 
 import gamelearn
 from gamelearn.experiments.suites import get_suite
@@ -38,8 +39,7 @@ def main() -> None:
     positions = get_suite(game, VALIDATION_NAME).positions[:: args.every]
     print(f"{len(positions)} positions of {VALIDATION_NAME} (every {args.every}-th), {args.learner}")
     for depth in args.depth:
-        player = make_player(game, f"ntuple:train=off,search={depth}", seed=0)
-        assert isinstance(player, NtuplePlayer)
+        player = cast(NtuplePlayer, make_player(game, f"ntuple:train=off,search={depth}", seed=0))
         player.load(knowledge)
         player.searched(positions[0].state)  # numba's compiled kernels loaded before the clocks start
         kept = stopped = 0
