@@ -67,7 +67,9 @@ def test_training_her_moves_a_bar_changes_her_beads_and_charts_her_grade(
     assert page.eval_on_selector_all("#train-boxes .bead.empty", "els => els.length") > beads_before
     # The chart: the yardstick's grade before the first game and after the last, as
     # experiments.training grades the learner the store keeps.
-    page.wait_for_selector('#train-chart svg polyline[data-series="keeps"]')
+    # Attached, not visible: a grade that did not move draws a flat line, whose box has no height.
+    page.wait_for_selector('#train-chart svg polyline[data-series="keeps"]', state="attached")
+    assert page.is_visible("#train-chart svg")
     points = int(page.get_attribute("#train-chart", "data-points") or 0)
     assert points >= 2
     report = grade_learner(HEXAPAWN, "her", her, seed=0)

@@ -89,12 +89,13 @@ def test_a_lesson_is_red_only_when_the_learner_lost(page: Any, size: str) -> Non
     assert ttt.winner(replay("tictactoe", view["moves"])) == 1
     # MENACE played O in every game: its first-box chart follows a box after X's opening, not the
     # empty board it never met, and draws a line per move in it.
-    chart = page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-box] svg polyline')
+    # (attached: a line that does not move is flat, which Playwright does not count as visible)
+    chart = page.wait_for_selector('.learner[data-kind="menace"] .first-box[data-box] svg polyline', state="attached")
     assert chart is not None
     box = page.get_attribute('.learner[data-kind="menace"] .first-box', "data-box")
     assert box and box != "........." and box.count("X") == 1 and "O" not in box
     assert "plays second here" in (page.text_content('.learner[data-kind="menace"] .first-box .caption') or "")
-    page.wait_for_selector("#curve svg polyline")
+    page.wait_for_selector("#curve svg polyline", state="attached")
     screenshot(page, "menace-wins-lesson", size)
 
 
