@@ -4,6 +4,7 @@ report only, on ``teeko-v1``), keeps with their 95% Wilson intervals, and count 
 to ``perfect`` over the balanced book, both colours.  Prints figures and asserts nothing.
 
     python benchmarks/yardstick_teeko.py train --cpu-seconds 600 --seed 1 --out v1.json
+    python benchmarks/yardstick_teeko.py train --cpu-seconds 600 --setting random_plies=12 --out r12.json
     python benchmarks/yardstick_teeko.py train --learner az --raw 32 --search 64 --cpu-seconds 3600 --out a.json
     python benchmarks/yardstick_teeko.py grade v1.json --search 0 --search 4 --search 1s --suite teeko-val-v1
     python benchmarks/yardstick_teeko.py perfect v1.json --search 4
@@ -27,6 +28,7 @@ import argparse
 import json
 import resource
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +60,7 @@ def frozen_spec(knowledge: dict[str, Any], search: str) -> str:
 
 
 def frozen(game: Any, knowledge: dict[str, Any], search: str) -> Any:
-    player = make_player(game, frozen_spec(knowledge, search), seed=0)
+    player: Any = make_player(game, frozen_spec(knowledge, search), seed=0)  # ntuple's or az's
     player.load(knowledge)
     return player
 
@@ -97,9 +99,23 @@ def references(game: Any, specs: list[str], suites: list[str]) -> list[dict[str,
     return found
 
 
+def overridden(settings: Any, assignments: list[str]) -> Any:
+    """ntuple's self-play ``settings`` with ``NAME=VALUE`` assignments (``random_plies=12``,
+    ``halflife=1e12``): the settings no spec option reaches, for experiments on the validation suite."""
+    changes: dict[str, Any] = {}
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        if name not in settings.to_dict():
+            raise SystemExit(f"--setting {assignment}: ntuple has no setting {name!r}")
+        changes[name] = type(getattr(settings, name))(float(value))
+    return replace(settings, **changes)
+
+
 def train(args: argparse.Namespace) -> None:
     game = gamelearn.get_game("teeko")
-    learner = make_player(game, args.learner, seed=args.seed)
+    learner: Any = make_player(game, args.learner, seed=args.seed)  # ntuple's or az's
+    if args.setting:
+        learner.trainer.settings = overridden(learner.trainer.settings, args.setting)
     for suite in args.suite or [VALIDATION_NAME]:
         built = time.perf_counter()
         print(json.dumps(get_suite(game, suite).summary()), f"({time.perf_counter() - built:.0f} wall s)", flush=True)
@@ -121,6 +137,7 @@ def train(args: argparse.Namespace) -> None:
         "clock": "cpu",
         "seed": args.seed,
         "checkpoint_search": args.raw,
+        "settings": args.setting,
         "checkpoints": points,
     }
     data["knowledge"] = learner.knowledge()
@@ -210,6 +227,9 @@ def main() -> None:
         "--raw", default="0", help="the checkpoints' play: ntuple's search (0: raw), az's simulations"
     )
     training.add_argument("--checkpoints", type=int, default=5)
+    training.add_argument(
+        "--setting", action="append", default=[], help="ntuple: override a self-play setting, NAME=VALUE"
+    )
     training.add_argument("--out", type=Path, required=True)
     training.add_argument("--search", action="append", default=[], help="then grade with this search")
     training.add_argument("--suite", action="append", default=[], help="the suites of those grades")
