@@ -116,9 +116,17 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str, s
             markersize=10,
             capsize=3,
             linestyle="none",
-            label=f"{learner_of(datas[0])} after it, {option_name(datas[0])}={search} ({grades[0]['wall_s_per_move']:.3f} wall s a move){lost_to_perfect(datas, search)}",
+            label=f"{learner_of(datas[0])} after it, {option_name(datas[0])}={search} ({seconds_a_move(grades)} wall s a move){lost_to_perfect(datas, search)}",
         )
     return max(minutes) if minutes else 1.0
+
+
+def seconds_a_move(grades: list[dict[str, Any]]) -> str:
+    """The wall-clock seconds a move of one grade, or the range over the seeds' grades."""
+    seconds = sorted(g["wall_s_per_move"] for g in grades)
+    if f"{seconds[0]:.3f}" == f"{seconds[-1]:.3f}":
+        return f"{seconds[0]:.3f}"
+    return f"{seconds[0]:.3f}-{seconds[-1]:.3f}"
 
 
 def main() -> None:
