@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -106,8 +107,11 @@ def overridden(settings: Any, assignments: list[str]) -> Any:
     for assignment in assignments:
         name, _, value = assignment.partition("=")
         if name not in settings.to_dict():
-            raise SystemExit(f"--setting {assignment}: ntuple has no setting {name!r}")
-        changes[name] = type(getattr(settings, name))(float(value))
+            raise ValueError(f"--setting {assignment}: ntuple has no setting {name!r}")
+        try:
+            changes[name] = type(getattr(settings, name))(float(value))
+        except ValueError:
+            raise ValueError(f"--setting {assignment}: {value!r} is not a number") from None
     return replace(settings, **changes)
 
 
@@ -115,7 +119,13 @@ def train(args: argparse.Namespace) -> None:
     game = gamelearn.get_game("teeko")
     learner: Any = make_player(game, args.learner, seed=args.seed)  # ntuple's or az's
     if args.setting:
-        learner.trainer.settings = overridden(learner.trainer.settings, args.setting)
+        try:
+            if not args.learner.startswith("ntuple"):
+                raise ValueError(f"--setting: only ntuple's self-play settings can be set, not {args.learner}'s")
+            learner.trainer.settings = overridden(learner.trainer.settings, args.setting)
+        except ValueError as error:
+            print(f"yardstick_teeko.py: error: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
     for suite in args.suite or [VALIDATION_NAME]:
         built = time.perf_counter()
         print(json.dumps(get_suite(game, suite).summary()), f"({time.perf_counter() - built:.0f} wall s)", flush=True)
