@@ -49,9 +49,11 @@ def test_training_her_moves_a_bar_changes_her_beads_and_charts_her_grade(
     assert page.evaluate("document.querySelector('#train-progress').value") == 1
     status = page.text_content("#train-status") or ""
     assert "30 of 30 games" in status
+    # No seed typed: the server drew one, and the status line names it.
+    owner = owner_of(context)
+    assert f"seed {web_app.state.trainer.status(owner, 'her', 'hexapawn')['seed']}." in status
     # Every game went through the keeper as a page game: its record is kept, and HER's boxes in
     # the store are what the page draws.
-    owner = owner_of(context)
     store = web_app.state.store
     records = [r for r in store.records(game="hexapawn", owner=owner, context="web") if "random" in r["players"]]
     assert len(records) == 30
@@ -106,3 +108,43 @@ def test_menace_stuck_against_perfect_is_explained_and_restocking_from_the_page_
     assert "restock=on" in (page.text_content("#train-runs") or "")
     assert page.locator("#train-chart line.run-start").count() == 1
     screenshot(page, "training-menace-restocked", size)
+
+
+def test_a_seed_typed_on_the_page_replays_the_same_training_games(
+    page: Any, context: Any, web_app: Any, size: str
+) -> None:
+    new_game(page, "hexapawn", "human", "her", seed=1)
+    page.wait_for_selector('#training[data-kind="her"]:not([hidden])')
+    page.click("#training > summary")
+    page.wait_for_selector(f'#train-boxes[data-total="{HER_BOXES}"]')
+    store, owner = web_app.state.store, owner_of(context)
+
+    def train_twenty() -> list[tuple[list[str], Any]]:
+        before = {r["id"] for r in store.records(game="hexapawn", owner=owner, context="web")}
+        page.click("#train-start")
+        page.wait_for_selector('#training[data-state="running"]')
+        page.wait_for_selector('#training[data-state="done"][data-played="20"]', timeout=60_000)
+        games = sorted(
+            (r for r in store.records(game="hexapawn", owner=owner, context="web") if r["id"] not in before),
+            key=lambda r: r["id"],
+        )
+        return [(r["moves"], r["winner"]) for r in games]
+
+    page.select_option("#train-opponent", "random")
+    page.fill("#train-games", "20")
+    page.fill("#train-seed", "7")
+    first = train_twenty()
+    assert len(first) == 20
+    assert "seed 7." in (page.text_content("#train-status") or "")
+    screenshot(page, "training-seeded", size)
+    # Forget what HER learned (her panel's Reset), then the same run again: the same games.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('.learner[data-kind="her"] button.reset')
+    page.wait_for_selector(".learner .reset-note")
+    assert train_twenty() == first
+    assert "seed 7." in (page.text_content("#train-status") or "")
+    # A seed the server cannot take is refused in one line, and nothing runs.
+    page.fill("#train-seed", "2147483648")
+    page.click("#train-start")
+    page.wait_for_selector('#train-status[data-state="refused"]')
+    assert "seed" in (page.text_content("#train-status") or "")

@@ -57,6 +57,8 @@ function ensurePanel() {
       el("label", {}, "Against ", el("select", { id: "train-opponent" },
         ...Object.entries(OPPONENT_TEXT).map(([value, text]) => el("option", { value, text })))),
       el("label", {}, "for ", el("input", { id: "train-games", type: "number", min: "1", step: "1", value: "100", inputmode: "numeric" }), " games"),
+      // Blank: the server draws a seed, and the status line names it, so any run can be replayed.
+      el("label", {}, "seed ", el("input", { id: "train-seed", type: "number", min: "0", step: "1", placeholder: "any", inputmode: "numeric" })),
       el("button", { id: "train-start", type: "submit", class: "primary", text: "Train" }),
       el("button", { id: "train-stop", type: "button", hidden: true, text: "Stop", onclick: stop })),
     el("progress", { id: "train-progress", max: "1", value: "0", "aria-label": "training progress" }),
@@ -82,6 +84,9 @@ async function start(remedy = null) {
   }
   const body = { opponent: $("train-opponent").value, games: Number.isInteger(games) ? games : 0, side };
   if (remedy && remedy.options) body.options = remedy.options;
+  // Sent as typed: the server refuses, in one line, a seed that is not a whole number in range.
+  const seed = $("train-seed").value.trim();
+  if (seed !== "") body.seed = Number(seed);
   try {
     draw(await api("POST", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`, body));
     poll();
@@ -139,7 +144,7 @@ function draw(status) {
     ? `${status.draws} drawn, ${status.wins + status.losses} won by one side`
     : `${status.wins} won, ${status.losses} lost, ${status.draws} drawn`;
   let text = `Train ${name} on the server against a random mover, the perfect player or itself; each game is kept as a game played here.`;
-  if (status.games) text = `${status.running ? "Training" : "Trained"} against ${against}: ${status.played} of ${plural(status.games, "game")} (${tally}).`;
+  if (status.games) text = `${status.running ? "Training" : "Trained"} against ${against}: ${status.played} of ${plural(status.games, "game")} (${tally}), seed ${status.seed}.`;
   if (status.games && !status.running && !status.error) text += " Play again to play it as it is now.";
   if (status.error) text = status.error;
   $("train-status").textContent = text;
