@@ -144,12 +144,15 @@ def train(args: argparse.Namespace) -> None:
     data: dict[str, Any] = {
         "name": args.out.stem,
         "learner": args.learner.partition(":")[0],
+        "spec": args.learner,  # the options it trained with (ntuple:alpha=3), for the record
         "clock": "cpu",
         "seed": args.seed,
         "checkpoint_search": args.raw,
         "settings": args.setting,
         "checkpoints": points,
     }
+    if args.learner.startswith("ntuple"):  # every self-play setting in force, the spec's and --setting's
+        data["self_play"] = learner.trainer.settings.to_dict()
     data["knowledge"] = learner.knowledge()
     args.out.write_text(json.dumps(data))
     print(f"wrote {args.out}")
