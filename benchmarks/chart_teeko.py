@@ -17,7 +17,7 @@ Each curve file is the JSON of ``yardstick_teeko.py train`` (CPU seconds, graded
 says which clock each curve ran on.  A file's ``grades`` (``yardstick_teeko.py grade``) on the
 chart's suite are drawn at its last checkpoint with their 95% Wilson intervals, and its games lost
 to perfect play (``yardstick_teeko.py perfect``) are written in its label.  Files of the same
-learner with different seeds (``"seed"``) are drawn as their mean with the spread between the
+learner (the same spec, where the file keeps one) with different seeds (``"seed"``) are drawn as their mean with the spread between the
 lowest and the highest.  The references are graded here, with ``gamelearn grade``'s measure;
 ``--graded SPEC=PERCENT`` draws one graded before instead (the grade is deterministic).  Needs
 the Teeko solution (``gamelearn solve teeko``) for the references.
@@ -39,7 +39,7 @@ from gamelearn.experiments.suites_validation import VALIDATION_NAME, keeps_inter
 
 
 def curve_label(data: dict[str, Any], path: Path) -> str:
-    kind = learner_of(data)
+    kind = spec_of(data)
     clock = "CPU" if data.get("clock") == "cpu" else "wall-clock"
     how = ""
     if data.get("layout"):  # bench_ntuple.py's runs since the layouts have names: which one, and TCL
@@ -52,6 +52,11 @@ def learner_of(data: dict[str, Any]) -> str:
     # yardstick_teeko.py names its learner; of the older files, bench_ntuple.py's ran on the CPU
     # clock and train --json (az's) on the wall clock
     return str(data.get("learner") or ("ntuple" if data.get("clock") == "cpu" else "az"))
+
+
+def spec_of(data: dict[str, Any]) -> str:
+    """The learner as its run names it: its whole spec where the file keeps one (``ntuple:alpha=1``)."""
+    return str(data.get("spec") or learner_of(data))
 
 
 def option_name(data: dict[str, Any]) -> str:
@@ -116,7 +121,7 @@ def draw_group(axes: Any, runs: list[tuple[dict[str, Any], Path]], suite: str, s
             markersize=10,
             capsize=3,
             linestyle="none",
-            label=f"{learner_of(datas[0])} after it, {option_name(datas[0])}={search} ({seconds_a_move(grades)} wall s a move){lost_to_perfect(datas, search)}",
+            label=f"{spec_of(datas[0])} after it, {option_name(datas[0])}={search} ({seconds_a_move(grades)} wall s a move){lost_to_perfect(datas, search)}",
         )
     return max(minutes) if minutes else 1.0
 
@@ -154,7 +159,7 @@ def main() -> None:
     groups: dict[tuple[str, str], list[tuple[dict[str, Any], Path]]] = {}
     for path in args.curves:
         data = json.loads(path.read_text())
-        groups.setdefault((learner_of(data), group_of(data, path)), []).append((data, path))
+        groups.setdefault((spec_of(data), group_of(data, path)), []).append((data, path))
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=110)
     longest = max([1.0, *(draw_group(axes, runs, args.suite, args.search) for runs in groups.values())])
     reports = grade(game, args.reference, suite=args.suite, workers=1) if args.reference else []
