@@ -44,7 +44,9 @@ class Settings:
 SETTINGS: dict[str, Settings] = {
     "tictactoe": Settings(2000, 1.0, 0.2, 200_000, 0.5, 8, 5),
     "hexapawn": Settings(1000, 1.0, 0.2, 50_000, 0.5, 8, 1),
-    "teeko": Settings(200, 1.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
+    # Teeko's step of 3 was chosen on teeko-val-v1: its raw network leads a step of 1 at every ten
+    # CPU minutes of the hour, on each of three seeds (docs/ntuple.md, "The hour with α 3").
+    "teeko": Settings(200, 3.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
 }
 #: Any other game's: self-play over its own rules (:mod:`.ntuple_generic`), 200 games a batch, a
 #: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
