@@ -144,7 +144,10 @@ def test_a_seed_typed_on_the_page_replays_the_same_training_games(
     assert train_twenty() == first
     assert "seed 7." in (page.text_content("#train-status") or "")
     # A seed the server cannot take is refused in one line, and nothing runs.
+    kept = len(store.records(game="hexapawn", owner=owner, context="web"))
     page.fill("#train-seed", "2147483648")
     page.click("#train-start")
     page.wait_for_selector('#train-status[data-state="refused"]')
     assert "seed" in (page.text_content("#train-status") or "")
+    assert "\n" not in (page.text_content("#train-status") or "").strip()
+    assert len(store.records(game="hexapawn", owner=owner, context="web")) == kept
