@@ -18,7 +18,7 @@ from gamelearn.experiments.suites import get_suite
 from gamelearn.keeper import Keeper
 from gamelearn.players import ntuple_kernels as kernels
 from gamelearn.players.ntuple import NtuplePlayer
-from gamelearn.players.ntuple_layout import GAME_IDS, KNOWN_LAYOUTS, MAX_CHILDREN, Layout, pieces
+from gamelearn.players.ntuple_layout import GAME_IDS, KNOWN_LAYOUTS, MAX_CHILDREN, SNAKES, SNAKES12, Layout, pieces
 from gamelearn.players.registry import graded_spec
 from gamelearn.store.store import Store
 
@@ -97,6 +97,15 @@ def test_the_kernel_and_a_plain_python_reading_agree(name: str, layout: str) -> 
     weights, used = player.trainer.weights, KNOWN_LAYOUTS[layout]
     expected = [reference_value(game, used, weights, s, mover) for s in states for mover in (0, 1)]
     assert values == pytest.approx(expected, rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize("snake", SNAKES + SNAKES12)
+def test_every_snake_is_a_walk_of_king_steps_that_visits_no_square_twice(snake: tuple[int, ...]) -> None:
+    def king_step(square: int, other: int) -> bool:
+        return square != other and abs(square // 5 - other // 5) <= 1 and abs(square % 5 - other % 5) <= 1
+
+    assert len(set(snake)) == len(snake) and all(0 <= square < 25 for square in snake)
+    assert all(king_step(square, after) for square, after in zip(snake[:-1], snake[1:], strict=True))
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -24,7 +24,7 @@ Thill et al. 2014 did for Connect-4):
   diagonal, the three kinds of 2x2 and 3x3 window (corner, edge, centre), two strips of two rows
   and the two kinds of 3x4 window (corner, middle); one set of weights for the placing phase and
   one for the moving phase.  ``teeko-windows-v1``, the same without the 3x4 windows, was the
-  default before; it and two layouts with random snakes (below) stay known, so that weights learnt
+  default before; it and three layouts with random snakes (below) stay known, so that weights learnt
   with them still load (:data:`KNOWN_LAYOUTS`).
 """
 
@@ -118,6 +118,22 @@ SNAKES = (
     (23, 24, 19, 18, 12, 11, 5, 6),
 )
 
+#: Longer snakes, of 12 squares, for ``teeko-snakes12-v1``: king walks drawn with ``random.Random(7)``
+#: (a start square, then a free neighbour at each step, a walk that sticks drawn again) and
+#: written down.
+SNAKES12 = (
+    (11, 5, 1, 0, 6, 12, 16, 10, 15, 20, 21, 17),
+    (18, 13, 8, 12, 17, 11, 15, 21, 16, 10, 5, 6),
+    (4, 8, 9, 3, 2, 7, 11, 15, 16, 10, 5, 1),
+    (14, 19, 24, 23, 18, 13, 8, 12, 7, 1, 5, 11),
+    (10, 15, 20, 16, 11, 17, 21, 22, 23, 18, 19, 14),
+    (1, 0, 6, 7, 13, 12, 18, 22, 23, 17, 11, 15),
+    (22, 21, 17, 11, 10, 15, 16, 12, 13, 7, 2, 6),
+    (4, 9, 8, 12, 13, 18, 14, 19, 24, 23, 22, 16),
+    (13, 14, 19, 23, 24, 18, 12, 6, 1, 2, 3, 7),
+    (13, 17, 21, 20, 15, 16, 10, 6, 12, 18, 23, 22),
+)
+
 TEEKO_WINDOWS = (
     _window(0, 0, 1, 5),
     _window(1, 0, 1, 5),
@@ -165,6 +181,8 @@ for _layout in (
     Layout("teeko", "teeko-snakes-v1", 25, TEEKO_WINDOWS + SNAKES[:12], TEEKO_PHASES, max_plies=120),
     Layout("teeko", "teeko-snakes24-v1", 25, TEEKO_WINDOWS + SNAKES, TEEKO_PHASES, max_plies=120),
     Layout("teeko", "teeko-windows-v1", 25, TEEKO_WINDOWS, TEEKO_PHASES, max_plies=120),
+    # the default's tuples and the 12-square snakes: 13,111,470 weights (docs/ntuple.md, "The layout's ceiling")
+    Layout("teeko", "teeko-snakes12-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE + SNAKES12, TEEKO_PHASES, max_plies=120),
 ):
     KNOWN_LAYOUTS[_layout.name] = _layout
 
