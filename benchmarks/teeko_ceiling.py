@@ -131,6 +131,15 @@ def perfect_values(solution: Any, a: np.ndarray, b: np.ndarray, mover: np.ndarra
     return values
 
 
+def raw_report(game: Any, learner: Any, suite: Any, label: str) -> None:
+    """Print ``label`` and what ``learner``'s raw network (``search=0``) keeps of ``suite``, by phase."""
+    frozen: Any = make_player(game, "ntuple:train=off,search=0", seed=0)
+    frozen.load(learner.knowledge())
+    report = grade_player(frozen, suite)
+    phases = "  ".join(f"{phase} {100 * row['keeps']:.1f}%" for phase, row in report.by_phase.items())
+    print(f"{label}: raw keeps {100 * report.keeps:.1f}% of {suite.name} ({phases})", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layout", default=None, help="an ntuple layout of Teeko (default: the learner's default)")
@@ -155,14 +164,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     print(f"{trainer.layout.name}: {trainer.layout.weight_count:,} weights", flush=True)
 
-    def graded(label: str) -> None:
-        frozen: Any = make_player(game, "ntuple:train=off,search=0", seed=0)
-        frozen.load(learner.knowledge())
-        report = grade_player(frozen, suite)
-        phases = "  ".join(f"{phase} {100 * row['keeps']:.1f}%" for phase, row in report.by_phase.items())
-        print(f"{label}: raw keeps {100 * report.keeps:.1f}% of {VALIDATION_NAME} ({phases})", flush=True)
-
-    graded("start")
+    raw_report(game, learner, suite, "start")
     for round_number in range(args.rounds):
         started = time.process_time()
         size = args.games * CHILDREN_PER_GAME
@@ -177,8 +179,11 @@ def main() -> None:
         for _ in range(args.epochs):
             error = fit(trainer.weights, a, b, mover, target, rng.permutation(a.shape[0]), features, step)
         seconds = time.process_time() - started
-        graded(
-            f"round {round_number + 1}: {a.shape[0]:,} children, mean squared error {error:.4f}, {seconds:.0f} CPU s"
+        raw_report(
+            game,
+            learner,
+            suite,
+            f"round {round_number + 1}: {a.shape[0]:,} children, mean squared error {error:.4f}, {seconds:.0f} CPU s",
         )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,6 @@ import numpy as np
 from numba import njit
 
 import gamelearn
-from gamelearn.experiments.grading import grade_player
 from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME
 from gamelearn.players import ntuple_kernels as kernels
@@ -39,12 +38,11 @@ from gamelearn.players import ntuple_search_kernels as search
 from gamelearn.players.ntuple_search import TeekoSearch
 from gamelearn.players.registry import make_player
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from teeko_ceiling import raw_report  # noqa: E402  # the same raw grade, by phase
+from yardstick_teeko import cpu_seconds  # noqa: E402  # the yardstick's own clock
+
 OPENING = 6
-
-
-def cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 @njit(cache=True)
@@ -179,14 +177,7 @@ def main() -> None:
     context = (searcher._net(), searcher.rules, searcher.table, searcher.buffers, searcher.frames, searcher.stats, 0.0)
     suite = get_suite(game, VALIDATION_NAME)
 
-    def graded(label: str) -> None:
-        frozen: Any = make_player(game, "ntuple:train=off,search=0", seed=0)
-        frozen.load(learner.knowledge())
-        report = grade_player(frozen, suite)
-        phases = "  ".join(f"{phase} {100 * row['keeps']:.1f}%" for phase, row in report.by_phase.items())
-        print(f"{label}: raw keeps {100 * report.keeps:.1f}% of {VALIDATION_NAME} ({phases})", flush=True)
-
-    graded("start")
+    raw_report(game, learner, suite, "start")
     started, spent, games, batch = cpu_seconds(), 0.0, 0, 0
     every = args.cpu_seconds / args.checkpoints
     done = 0
@@ -198,7 +189,7 @@ def main() -> None:
         if spent >= every * (done + 1):
             done += 1
             grading = cpu_seconds()
-            graded(f"{spent:6.0f} CPU s, {games:,} games")
+            raw_report(game, learner, suite, f"{spent:6.0f} CPU s, {games:,} games")
             started += cpu_seconds() - grading
 
 
