@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
+from dataclasses import astuple
 
 import numpy as np
 import pytest
@@ -40,6 +41,15 @@ def random_positions(game: gamelearn.Game, count: int, seed: int) -> list[Hashab
             state = game.play(state, rng.choice(game.legal_moves(state)))
         found.setdefault(state, None)
     return list(found)
+
+
+def random_game(game: gamelearn.Game, rng: random.Random, plies: int = 60) -> list[Hashable]:
+    """The unfinished positions of one random game, from the start (every count of pieces)."""
+    met, state = [], game.initial()
+    while not game.is_over(state) and len(met) < plies:
+        met.append(state)
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    return met
 
 
 def just_moved(game: gamelearn.Game, state: Hashable) -> int:
@@ -97,6 +107,30 @@ def test_the_kernel_and_a_plain_python_reading_agree(name: str, layout: str) -> 
     weights, used = player.trainer.weights, KNOWN_LAYOUTS[layout]
     expected = [reference_value(game, used, weights, s, mover) for s in states for mover in (0, 1)]
     assert values == pytest.approx(expected, rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize(("name", "layout"), EVERY_LAYOUT)
+def test_a_child_read_from_its_parent_reads_what_the_child_read_whole_does(name: str, layout: str) -> None:
+    """Self-play reads each child's features by changing its parent's where the move changed a
+    square (captures included); the whole reading, checked above against plain Python, is the oracle."""
+    game = gamelearn.get_game(name)
+    f = NtuplePlayer(game, seed=0, layout=layout).trainer.features
+    parent = np.zeros(len(f.lengths), np.int64)
+    child = np.zeros(len(f.lengths), np.int64)
+    rng, checked = random.Random(4), 0
+    for state in (s for _ in range(20) for s in random_game(game, rng)):
+        mover = game.to_move(state)
+        own, other = pieces(game, state)[:: 1 if mover == 0 else -1]
+        kernels.parent_features(own, other, mover, f.squares, f.lengths, f.offsets, parent)
+        for _, after in game.successors(state):
+            a, b = pieces(game, after)
+            child_own, child_other = (a, b) if mover == 0 else (b, a)
+            touches = (f.touches_start, f.touches_feature, f.touches_scale)
+            kernels.child_features(own, other, child_own, child_other, mover, parent, f.phase_base, *touches, child)
+            whole = kernels.features_of(np.array([a]), np.array([b]), np.array([mover]), *astuple(f)[:4])[0]
+            assert child.tolist() == whole.tolist()
+            checked += 1
+    assert checked > 200
 
 
 @pytest.mark.parametrize("snake", SNAKES + SNAKES12)

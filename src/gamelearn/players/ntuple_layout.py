@@ -258,6 +258,12 @@ class Features:
     lengths: np.ndarray  # int64 (F,)
     offsets: np.ndarray  # int64 (F,): where the tuple's table starts in a weight set
     phase_base: np.ndarray  # int64 (pieces + 1,): where each position's weight set starts
+    #: squares[m] turned round, for reading a child from its parent: the features that read square
+    #: ``s`` when side ``m`` has just moved are ``touches_feature[m, j]`` for ``j`` in
+    #: ``touches_start[m, s] .. touches_start[m, s + 1] - 1``, each at place value ``touches_scale[m, j]``
+    touches_start: np.ndarray  # int64 (2, squares + 1)
+    touches_feature: np.ndarray  # int64 (2, cells of all features)
+    touches_scale: np.ndarray  # int64 (2, cells of all features)
 
 
 def compile_features(layout: Layout, symmetries: tuple[tuple[int, ...], ...]) -> Features:
@@ -283,7 +289,29 @@ def compile_features(layout: Layout, symmetries: tuple[tuple[int, ...], ...]) ->
                 squares[0, f, k] = inverse[cell]
                 squares[1, f, k] = flip[inverse[cell]]
     phase_base = np.array([phase * layout.per_phase for phase in layout.phase_of], np.int64)
-    return Features(squares, lengths, offsets, phase_base)
+    return Features(squares, lengths, offsets, phase_base, *touches(squares, lengths, layout.squares))
+
+
+def touches(squares: np.ndarray, lengths: np.ndarray, board: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each side and square, the features that read the square and the place value (3**k)
+    at which each reads it, grouped by square (see :class:`Features`)."""
+    cells = int(lengths.sum())
+    start = np.zeros((2, board + 1), np.int64)
+    feature = np.zeros((2, cells), np.int64)
+    scale = np.zeros((2, cells), np.int64)
+    for mover in range(2):
+        by_square: list[list[tuple[int, int]]] = [[] for _ in range(board)]
+        for f, length in enumerate(lengths):
+            for k in range(int(length)):
+                by_square[int(squares[mover, f, k])].append((f, 3**k))
+        j = 0
+        for square, readers in enumerate(by_square):
+            start[mover, square] = j
+            for f, place in readers:
+                feature[mover, j], scale[mover, j] = f, place
+                j += 1
+        start[mover, board] = j
+    return start, feature, scale
 
 
 def win_masks(game: Game[Any]) -> np.ndarray:
