@@ -100,6 +100,7 @@ def searched_self_play(
             fresh_search(stats)
             best, best_score = 0, -search.INFINITY
             if every_child:
+                search.open_node(0, a, b, mover, context[0], context[3], context[4])  # the leaves' parent
                 for i in range(count):
                     if child_result[i] != kernels.ONGOING:
                         score = search.WIN - 1.0

@@ -116,6 +116,7 @@ class TeekoSearch:
             np.zeros(shape, np.int64),
             np.zeros(shape),
             np.zeros(features, np.int64),
+            np.zeros((kernels.MAX_PLY, features), np.int64),
         )
         self.frames = (np.zeros((kernels.MAX_PLY, 10), np.int64), np.zeros((kernels.MAX_PLY, 4)))
         self.stats = np.zeros(4, np.int64)
@@ -123,7 +124,8 @@ class TeekoSearch:
 
     def _net(self) -> tuple[np.ndarray, ...]:
         f = self.trainer.features
-        return (self.trainer.weights, f.squares, f.lengths, f.offsets, f.phase_base)
+        touches = (f.touches_start, f.touches_feature, f.touches_scale)
+        return (self.trainer.weights, f.squares, f.lengths, f.offsets, f.phase_base, *touches)
 
     def root(self, state: Hashable, depth: int, extensions: int = EXTENSIONS, nodes: int | None = None) -> int:
         """One fixed-depth search of ``state`` in the table's current generation: the chosen

@@ -43,7 +43,7 @@ import numpy as np
 from numba import objmode
 
 from ..jit import njit
-from .ntuple_kernels import ONGOING, TEEKO, afterstates, popcount, read_features, value_of
+from .ntuple_kernels import ONGOING, TEEKO, afterstates, child_features, parent_features, popcount, value_of
 
 #: A win's score at the root (less the plies to it); scores beyond ``MATE`` are proven.
 WIN = 1000.0
@@ -101,11 +101,31 @@ def position_key(a: int, b: int, side: int, zobrist: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def network_value(a: int, b: int, mover: int, net: tuple, scratch: np.ndarray) -> float:  # type: ignore[type-arg]
-    """V of afterstate (a, b) made by ``mover``: the chance, as learnt, that ``mover`` wins."""
-    weights, squares, lengths, offsets, phase_base = net
-    read_features(a, b, mover, squares, lengths, offsets, phase_base, scratch)
+def child_value(ply: int, a: int, b: int, net: tuple, buffers: tuple, frames: tuple) -> float:  # type: ignore[type-arg]
+    """V of (a, b), a child of the node whose frame is at ``ply`` made by that node's side: the
+    chance, as learnt, that this side wins.  Its features are read from the node's (kept in
+    ``buffers[6][ply]`` by :func:`open_node`), changed where the move changed a square."""
+    weights, _, _, _, phase_base, start, feature, scale = net
+    whole = frames[0]
+    mover = whole[ply, F_SIDE]
+    parent_a, parent_b = whole[ply, F_A], whole[ply, F_B]
+    own, other = (parent_a, parent_b) if mover == 0 else (parent_b, parent_a)
+    child_own, child_other = (a, b) if mover == 0 else (b, a)
+    scratch, parents = buffers[5], buffers[6]
+    child_features(own, other, child_own, child_other, mover, parents[ply], phase_base, start, feature, scale, scratch)
     return value_of(weights, scratch)
+
+
+@njit(cache=True)
+def open_node(ply: int, a: int, b: int, side: int, net: tuple, buffers: tuple, frames: tuple) -> None:  # type: ignore[type-arg]
+    """Keep the node (a, b), ``side`` to move, in its frame at ``ply`` with its features seen by
+    ``side``, for :func:`child_value` of its children.  The root's (ply 0) is kept by
+    :func:`search_root`; a caller of :func:`negamax` at ply 1 keeps it first."""
+    _, squares, lengths, offsets = net[:4]
+    whole = frames[0]
+    whole[ply, F_A], whole[ply, F_B], whole[ply, F_SIDE] = a, b, side
+    own, other = (a, b) if side == 0 else (b, a)
+    parent_features(own, other, side, squares, lengths, offsets, buffers[6][ply])
 
 
 @njit(cache=True)
@@ -160,7 +180,8 @@ def settle(
     extensions: int,
     net: tuple,  # type: ignore[type-arg]
     rules: tuple,  # type: ignore[type-arg]
-    scratch: np.ndarray,
+    buffers: tuple,  # type: ignore[type-arg]
+    frames: tuple,  # type: ignore[type-arg]
 ) -> tuple[bool, float, int, int]:
     """Steps 1-2 of a node at ``ply``: (True, its score, ...) when a four to make or the leaf's
     value decides it, else (False, 0, the depth and extensions it is searched with), one ply more
@@ -172,7 +193,7 @@ def settle(
     if depth <= 0 or ply >= MAX_PLY - 1:
         if extensions > 0 and ply < MAX_PLY - 1 and can_win(other, own, masks, neighbours):
             return False, 0.0, 1, extensions - 1
-        return True, 1.0 - 2.0 * network_value(a, b, 1 - side, net, scratch), depth, extensions
+        return True, 1.0 - 2.0 * child_value(ply - 1, a, b, net, buffers, frames), depth, extensions
     return False, 0.0, depth, extensions
 
 
@@ -228,17 +249,17 @@ def open_frame(
     table's move, to the front) and its frame set; False when it has no children."""
     net, rules, _, buffers, frames, _, _ = context
     masks, neighbours, _ = rules
-    child_a, child_b, child_result, order, values, scratch = buffers
+    child_a, child_b, child_result, order, values = buffers[:5]
     count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[ply], child_b[ply], child_result[ply])
     if count == 0:
         return False
+    open_node(ply, a, b, side, net, buffers, frames)
     for i in range(count):
         values[ply, i] = 0.0
         if depth >= 2:
-            values[ply, i] = network_value(child_a[ply, i], child_b[ply, i], side, net, scratch)
+            values[ply, i] = child_value(ply, child_a[ply, i], child_b[ply, i], net, buffers, frames)
     order_children(order[ply], values[ply], count, first)
     whole, real = frames
-    whole[ply, F_A], whole[ply, F_B], whole[ply, F_SIDE] = a, b, side
     whole[ply, F_DEPTH], whole[ply, F_EXTENSIONS], whole[ply, F_COUNT] = depth, extensions, count
     whole[ply, F_NEXT], whole[ply, F_BEST_MOVE], whole[ply, F_SLOT], whole[ply, F_KEY] = 0, -1, slot, key
     real[ply, F_ALPHA], real[ply, F_BETA], real[ply, F_START_ALPHA], real[ply, F_BEST] = alpha, beta, alpha, -INFINITY
@@ -260,10 +281,10 @@ def enter(
     """Steps 1-3 of a node at ``ply`` (see the module's text): (True, its score) when they decide
     it, else (False, 0) with its frame set and its children generated and ordered (step 4); the
     score is 0 when the budget runs out or the side to move has no move."""
-    net, rules, table, buffers, _, stats, deadline = context
+    net, rules, table, buffers, frames, stats, deadline = context
     if out_of_budget(stats, deadline):
         return True, 0.0
-    decided, score, depth, extensions = settle(ply, a, b, side, depth, extensions, net, rules, buffers[5])
+    decided, score, depth, extensions = settle(ply, a, b, side, depth, extensions, net, rules, buffers, frames)
     if decided:
         return True, score
     key = position_key(a, b, side, rules[2])
@@ -315,7 +336,7 @@ def negamax(
     if done:
         return value
     whole, real = frames
-    child_a, child_b, _, order, _, _ = buffers
+    child_a, child_b, _, order = buffers[:4]
     current = top
     while True:
         k = whole[current, F_NEXT]
@@ -368,15 +389,16 @@ def search_root(
     learnt values, with the best score; -1 if the budget ran out first.  ``root_scores[i]``: child
     ``i``'s score, or a bound of it (fail-soft), for the side to move; ``context`` as the module's
     text says."""
-    net, rules, _, buffers, _, stats, _ = context
+    net, rules, _, buffers, frames, stats, _ = context
     masks, neighbours, _ = rules
-    child_a, child_b, child_result, order, values, scratch = buffers
+    child_a, child_b, child_result, order, values = buffers[:5]
     count = afterstates(TEEKO, a, b, side, masks, neighbours, child_a[0], child_b[0], child_result[0])
+    open_node(0, a, b, side, net, buffers, frames)
     for i in range(count):
         if child_result[0, i] != ONGOING:
             values[0, i] = 2.0  # a win: above every learnt value
         else:
-            values[0, i] = network_value(child_a[0, i], child_b[0, i], side, net, scratch)
+            values[0, i] = child_value(0, child_a[0, i], child_b[0, i], net, buffers, frames)
     order_children(order[0], values[0], count, -1)
     alpha, best, best_move = -INFINITY, -INFINITY, -1
     for k in range(count):
