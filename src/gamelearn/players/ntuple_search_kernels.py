@@ -43,7 +43,8 @@ import numpy as np
 from numba import objmode
 
 from ..jit import njit
-from .ntuple_kernels import ONGOING, TEEKO, afterstates, child_features, parent_features, popcount, value_of
+from .ntuple_bitboards import ONGOING, TEEKO, afterstates, popcount
+from .ntuple_kernels import child_features, parent_features, value_of
 
 #: A win's score at the root (less the plies to it); scores beyond ``MATE`` are proven.
 WIN = 1000.0
