@@ -20,12 +20,13 @@ Thill et al. 2014 did for Connect-4):
 * tic-tac-toe: the three kinds of line (an edge row, the middle row, a diagonal), a corner 2x2
   and the whole board (3**9 = 19,683 weights: with symmetry sharing, a table of every position);
 * hexapawn: the whole board (hexapawn has 135 positions);
-* Teeko (``teeko-wide-v1``): three rows (an edge, the next, the middle), the long and a short
-  diagonal, the three kinds of 2x2 and 3x3 window (corner, edge, centre), two strips of two rows
-  and the two kinds of 3x4 window (corner, middle); one set of weights for the placing phase and
-  one for the moving phase.  ``teeko-windows-v1``, the same without the 3x4 windows, was the
-  default before; it and three layouts with random snakes (below) stay known, so that weights learnt
-  with them still load (:data:`KNOWN_LAYOUTS`).
+* Teeko (``teeko-snakes12-v1``): three rows (an edge, the next, the middle), the long and a short
+  diagonal, the three kinds of 2x2 and 3x3 window (corner, edge, centre), two strips of two rows,
+  the two kinds of 3x4 window (corner, middle) and ten snakes of 12 squares (:data:`SNAKES12`);
+  one set of weights for the placing phase and one for the moving phase: 13.1 million weights.
+  The same without the snakes (``teeko-wide-v1``, 2.5 million), without the 3x4 windows too
+  (``teeko-windows-v1``), and three layouts with shorter random snakes stay known, so that
+  weights learnt with them still load (:data:`KNOWN_LAYOUTS`).
 """
 
 from __future__ import annotations
@@ -170,8 +171,12 @@ LAYOUTS: dict[str, Layout] = {
         flip=(6, 7, 8, 3, 4, 5, 0, 1, 2),
         max_plies=16,
     ),
-    # the windows and two kinds of 3x4 window (corner, middle): 3**12 = 531,441 weights each
-    "teeko": Layout("teeko", "teeko-wide-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE, TEEKO_PHASES, max_plies=120),
+    # the windows, two kinds of 3x4 window (corner, middle) and ten 12-square snakes (3**12 =
+    # 531,441 weights each); its raw network leads teeko-wide-v1's from 30 CPU minutes of self-play
+    # on (docs/ntuple.md, "The larger layout's hour")
+    "teeko": Layout(
+        "teeko", "teeko-snakes12-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE + SNAKES12, TEEKO_PHASES, max_plies=120
+    ),
 }
 
 #: Every layout a kept learner may have been trained with, by name: the games' defaults and the
@@ -181,8 +186,7 @@ for _layout in (
     Layout("teeko", "teeko-snakes-v1", 25, TEEKO_WINDOWS + SNAKES[:12], TEEKO_PHASES, max_plies=120),
     Layout("teeko", "teeko-snakes24-v1", 25, TEEKO_WINDOWS + SNAKES, TEEKO_PHASES, max_plies=120),
     Layout("teeko", "teeko-windows-v1", 25, TEEKO_WINDOWS, TEEKO_PHASES, max_plies=120),
-    # the default's tuples and the 12-square snakes: 13,111,470 weights (docs/ntuple.md, "The layout's ceiling")
-    Layout("teeko", "teeko-snakes12-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE + SNAKES12, TEEKO_PHASES, max_plies=120),
+    Layout("teeko", "teeko-wide-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE, TEEKO_PHASES, max_plies=120),
 ):
     KNOWN_LAYOUTS[_layout.name] = _layout
 
