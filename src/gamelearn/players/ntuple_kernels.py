@@ -59,23 +59,19 @@ def read_features(
     """The weight index each feature reads in afterstate (a, b) made by ``mover``, into ``out``."""
     own = a if mover == 0 else b
     other = b if mover == 0 else a
+    parent_features(own, other, mover, squares, lengths, offsets, out)
     base = phase_base[popcount(a | b)]
     for f in range(lengths.shape[0]):
-        index = 0
-        scale = 1
-        for k in range(lengths[f]):
-            square = squares[mover, f, k]
-            index += (((own >> square) & 1) + 2 * ((other >> square) & 1)) * scale
-            scale *= 3
-        out[f] = base + offsets[f] + index
+        out[f] += base
 
 
 @njit(cache=True)
 def parent_features(
     own: int, other: int, mover: int, squares: np.ndarray, lengths: np.ndarray, offsets: np.ndarray, out: np.ndarray
 ) -> None:
-    """As :func:`read_features` for the position before ``mover`` moves, seen by ``mover``, with no
-    weight set's start added: what :func:`child_features` changes into each child's indices."""
+    """The index each feature reads on the board (own, other) seen by ``mover``, within its weight
+    set (no set's start added): :func:`read_features` adds the set's start; for the position before
+    ``mover`` moves, what :func:`child_features` changes into each child's indices."""
     for f in range(lengths.shape[0]):
         index = 0
         scale = 1
