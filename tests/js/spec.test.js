@@ -2,7 +2,17 @@
 // runner.  The options are Teeko's as /api/games lists them (goals, drops, centre, steps).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { differences, formTitle, formWords, parseSpec, playersForForm } from "../../src/gamelearn/web/static/js/spec.js";
+import { readFileSync } from "node:fs";
+import { differences, formTitle, formWords, parseSpec, playersForForm, splitSpec } from "../../src/gamelearn/web/static/js/spec.js";
+
+// The grammar's table, the same file tests/test_specs.py checks gamelearn.games.specs against.
+const GRAMMAR = JSON.parse(readFileSync(new URL("../data/spec_grammar.json", import.meta.url), "utf8"));
+
+test("the spec grammar reads every case of the table shared with the Python reader", () => {
+  for (const { spec, name, options } of GRAMMAR.cases) {
+    assert.deepEqual(splitSpec(spec), { name, options }, spec);
+  }
+});
 
 const OPTIONS = [
   { name: "goals", default: "standard", values: ["standard", "advanced"] },

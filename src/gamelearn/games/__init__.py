@@ -11,6 +11,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from .base import Game, GameFacts, GameOption, IllegalMove, shown_text
+from .specs import split_spec
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -167,9 +168,7 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
     the unknown game, option or value and the valid ones."""
     if not isinstance(spec, str):
         raise ValueError(f"a game is named by a string such as 'teeko' or 'teeko:goals=advanced', not {spec!r}")
-    text = spec.strip().lower()
-    name, _, rest = text.partition(":")
-    name = name.strip()
+    name, options = split_spec(spec.lower())
     key = _ALIASES.get(name, name)
     if not _is_game(key):
         found = game_names()
@@ -177,14 +176,13 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise ValueError(f"unknown game {shown_text(name or spec)}{hint}; valid games: {', '.join(found)}")
     declared = {option.name: option for option in game_options(key)}
     given: dict[str, str] = {}
-    for piece in rest.split(",") if rest.strip() else []:
-        option, eq, value = (part.strip() for part in piece.partition("="))
-        option = _OPTION_ALIASES.get(option, option)
+    for written, value in options:
+        option = _OPTION_ALIASES.get(written, written)
         if option not in declared:
             names = ", ".join(declared) or "none"
             hint = did_you_mean(option, declared)
             raise ValueError(f"unknown option {shown_text(option)} for game {key!r}{hint}; valid options: {names}")
-        if not eq or not value:
+        if not value:
             raise ValueError(f"option {shown_text(option)} of game {key!r} needs a value: {option[:40]}=VALUE")
         if option in given:
             raise ValueError(f"option {option!r} of game {key!r} is given twice")

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..games import did_you_mean
+from ..games.specs import Spec, SpecOption, spec_name, split_spec
+
 if TYPE_CHECKING:
     from ..games import Game
     from .base import Player, S
@@ -207,44 +210,26 @@ def _find_kind(game: Game[Any], name: str) -> PlayerKind:
         _load_all()
     kind = _KINDS.get(name)
     if kind is None or not kind.plays(game):
-        from ..games import did_you_mean
-
         valid = [k.name for k in kinds_for(game)]
         hint = did_you_mean(name, valid)
         raise ValueError(f"unknown player {name!r} for {game.name}{hint}; valid players: {', '.join(valid)}")
     return kind
 
 
-def _split_options(text: str) -> list[tuple[str, str, str]]:
-    """``a=1,b=x,y`` -> [("a", "=", "1"), ("b", "=", "x,y")]: options are split on commas, and a
-    piece with no ``=`` continues the value before it (a file name may hold a comma)."""
-    items: list[tuple[str, str, str]] = []
-    if not text.strip():
-        return items
-    for piece in text.split(","):
-        key, eq, value = piece.partition("=")
-        if not eq and items and items[-1][1]:
-            last_key, last_eq, last_value = items[-1]
-            items[-1] = (last_key, last_eq, f"{last_value},{piece}")
-            continue
-        items.append((key.strip(), eq, value))
-    return [(key, eq, value.strip()) for key, eq, value in items]
-
-
 def kind_of(game: Game[Any], spec: str) -> PlayerKind:
     """The registered kind a spec names; ValueError listing the valid ones for an unknown name."""
-    return _find_kind(game, spec.strip().partition(":")[0])
+    return _find_kind(game, spec_name(spec))
 
 
 def with_options(game: Game[Any], spec: str, **overrides: str) -> str:
     """``spec`` with the options ``overrides`` set (replacing any it gives), only those its kind
     takes; the other options keep their order."""
     kind = kind_of(game, spec)
-    name, _, rest = spec.strip().partition(":")
+    name, options = split_spec(spec)
     takes = {option.name for option in kind.options}
-    kept = [(key, value) for key, eq, value in _split_options(rest) if key not in overrides]
-    kept += [(key, value) for key, value in overrides.items() if key in takes]
-    return name + (":" + ",".join(f"{key}={value}" for key, value in kept) if kept else "")
+    kept = [option for option in options if option.key not in overrides]
+    kept += [SpecOption(key, value) for key, value in overrides.items() if key in takes]
+    return Spec(name, tuple(kept)).text()
 
 
 def graded_spec(game: Game[Any], spec: str) -> str:
@@ -258,18 +243,16 @@ def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     """A player for ``game`` from a spec: ``NAME`` or ``NAME:opt=value,opt=value``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError("a player spec is a name such as 'random' or 'minimax:depth=2'")
-    name, _, rest = spec.strip().partition(":")
+    name, written = split_spec(spec)
     kind = _find_kind(game, name)
     given: dict[str, Any] = {}
     known = {opt.name: opt for opt in kind.options}
-    for key, eq, value in _split_options(rest):
+    for key, value in written:
         if key not in known:
-            from ..games import did_you_mean
-
             names = ", ".join(known) or "none"
             hint = did_you_mean(key, known)
             raise ValueError(f"unknown option {key!r} for player {name!r}{hint}; valid options: {names}")
-        if not eq or not value:
+        if not value:
             raise ValueError(f"option {key!r} of player {name!r} needs a value: {key}=VALUE")
         if key in given:
             raise ValueError(f"option {key!r} of player {name!r} is given twice")

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any, Protocol, cast, runtime_checkable
 
 from ..games import Game
+from ..games.specs import spec_name
 from ..keeper import Keeper
 from ..match import End, GameRecord
 from ..players.knowledge import Learner
@@ -88,7 +89,7 @@ def first_box_history(
     games: list[tuple[GameRecord, int | None]] = []
     firsts: list[str] = []
     for row in records:
-        kinds = [spec.strip().partition(":")[0] for spec in row["players"]]
+        kinds = [spec_name(spec) for spec in row["players"]]
         if learner.kind not in kinds or row["end"] == End.ABANDONED.value:
             continue
         side = None if kinds.count(learner.kind) == 2 else kinds.index(learner.kind)

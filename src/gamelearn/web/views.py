@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..games import Game
+from ..games.specs import split_spec
 from ..match import End
 from ..players.registry import IntRange, Option, kinds_for, parse_switch
 from .learners import spec_kind, words_for
@@ -72,13 +73,12 @@ def web_range(option: Option, game: Game, work_bounds: dict[str, dict[str, int]]
 def check_web_ranges(game: Game, spec: str, work_bounds: dict[str, dict[str, int]] | None) -> None:
     """Refuse, before the player is made, a whole-number option outside :func:`web_range`, in the
     words the picker's limits use ("too large (at most 4 for teeko on this server)")."""
-    name, _, rest = spec.strip().partition(":")
+    name, written = split_spec(spec)
     kind = next((k for k in kinds_for(game) if k.name == name), None)
-    if kind is None or not rest.strip():
+    if kind is None:
         return  # an unknown kind: make_player says which kinds there are
     options = {option.name: option for option in kind.options}
-    for item in rest.split(","):
-        key, _, value = (part.strip() for part in item.partition("="))
+    for key, value in written:
         option = options.get(key)
         allowed = web_range(option, game, work_bounds) if option is not None else None
         if allowed is None or not value:

@@ -4,6 +4,7 @@ on the work of one move (the server's settings, web/settings.py)."""
 from __future__ import annotations
 
 from ..games import Game
+from ..games.specs import split_spec
 from ..players.base import Player
 from .learners import spec_kind
 from .sessions import Seat
@@ -28,9 +29,7 @@ WORK_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 def check_web_spec(game: Game, spec: str) -> None:
     """Refuse, before the player is made, the options a spec may give on a command line but not
     from a browser (a memory or a store name is read as soon as the player is made)."""
-    _, _, rest = spec.partition(":")
-    for item in rest.split(",") if rest.strip() else []:
-        key = item.partition("=")[0].strip()
+    for key, _ in split_spec(spec).options:
         if key in REFUSED_OPTIONS:
             raise ValueError(f"option {key!r} is not offered by the web app: it keeps this browser's learners itself")
 

@@ -9,18 +9,38 @@
  * @typedef {{options?: GameOption[], defaults: string[], form_defaults?: string[]}} GameInfo
  */
 
-// "teeko:goals=advanced,drops=aaaa" -> {name: "teeko", given: {goals: "advanced", drops: "aaaa"}}
-/** @param {unknown} spec @returns {{name: string, given: Record<string, string>}} */
-export function parseSpec(spec) {
+// The one spec grammar, as gamelearn.games.specs reads it: NAME[:KEY=VALUE,...], where a piece
+// with no "=" after an option continues that option's value (a value may hold a comma), and a
+// value may hold "=".  Both readers are checked against one table, tests/data/spec_grammar.json.
+// "ntuple:name=t,memory=a,b.m" -> {name: "ntuple", options: [["name", "t"], ["memory", "a,b.m"]]}
+/** @param {unknown} spec @returns {{name: string, options: Array<[string, string | null]>}} */
+export function splitSpec(spec) {
   const text = String(spec || "").trim();
   const colon = text.indexOf(":");
   const name = (colon < 0 ? text : text.slice(0, colon)).trim();
+  const rest = colon < 0 ? "" : text.slice(colon + 1);
+  /** @type {Array<[string, string | null]>} */
+  const options = [];
+  if (!rest.trim()) return { name, options };
+  for (const piece of rest.split(",")) {
+    const eq = piece.indexOf("=");
+    const last = options[options.length - 1];
+    if (eq < 0 && last && last[1] !== null) {
+      last[1] = `${last[1]},${piece}`;
+      continue;
+    }
+    options.push(eq < 0 ? [piece.trim(), null] : [piece.slice(0, eq).trim(), piece.slice(eq + 1)]);
+  }
+  return { name, options: options.map(([key, value]) => /** @type {[string, string | null]} */ ([key, value === null ? null : value.trim()])) };
+}
+
+// "teeko:goals=advanced,drops=aaaa" -> {name: "teeko", given: {goals: "advanced", drops: "aaaa"}}
+/** @param {unknown} spec @returns {{name: string, given: Record<string, string>}} */
+export function parseSpec(spec) {
+  const { name, options } = splitSpec(spec);
   /** @type {Record<string, string>} */
   const given = {};
-  for (const piece of colon < 0 ? [] : text.slice(colon + 1).split(",")) {
-    const [key, ...value] = piece.split("=");
-    if (key.trim()) given[key.trim()] = value.join("=").trim();
-  }
+  for (const [key, value] of options) if (key) given[key] = value ?? "";
   return { name, given };
 }
 
