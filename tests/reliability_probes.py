@@ -170,11 +170,12 @@ def train_replay(games: int, seed: int) -> dict[str, Any]:
 def check_train(home: Path, said: int | None, seed: int) -> int:
     from gamelearn.games import get_game
     from gamelearn.keeper import Keeper
+    from gamelearn.play import make_player
     from gamelearn.store.store import Store
 
     runs = results(home, "train")
     with Store(_store(home), readonly=True) as store:
-        player: Any = Keeper(store).load_player(get_game("tictactoe"), "ntuple:name=probe")
+        player: Any = make_player(get_game("tictactoe"), "ntuple:name=probe", keeper=Keeper(store))
     games = int(player.trainer.games)
     assert [run["games"] for run in runs[-1:]] == ([games] if games else []), "learner and result disagree"
     if said is not None:

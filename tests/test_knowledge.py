@@ -87,13 +87,13 @@ def test_two_stale_copies_of_one_named_learner_lose_no_lesson() -> None:
     # lesson is applied to the latest stored boxes, so the store ends with both games' lessons.
     game = gamelearn.get_game("tictactoe")
     keeper = Keeper(Store())
-    first = keeper.load_player(game, "menace:name=shared", seed=1)
-    second = keeper.load_player(game, "menace:name=shared", seed=2)
+    first = gamelearn.make_player(game, "menace:name=shared", seed=1, keeper=keeper)
+    second = gamelearn.make_player(game, "menace:name=shared", seed=2, keeper=keeper)
     opponent = gamelearn.make_player(game, "random", seed=3)
     records = []
     for player, seed in ((first, 10), (second, 11), (first, 12)):
         records.append(gamelearn.play_game(game, [player, opponent], seed=seed, keeper=keeper))
-    stored = keeper.load_player(game, "menace:name=shared")
+    stored = gamelearn.make_player(game, "menace:name=shared", keeper=keeper)
     assert stored.games_played == 3
     # the oracle: one fresh MENACE taught the same three records in the same order
     serial = gamelearn.make_player(game, "menace", seed=1)
@@ -107,7 +107,7 @@ def test_two_stale_copies_of_one_named_learner_lose_no_lesson() -> None:
 def test_the_lesson_is_the_difference_that_was_stored() -> None:
     game = gamelearn.get_game("hexapawn")
     keeper = Keeper(Store())
-    her = keeper.load_player(game, "her:name=h", seed=1)
+    her = gamelearn.make_player(game, "her:name=h", seed=1, keeper=keeper)
     sharp = gamelearn.make_player(game, "sharp", seed=2)
     for seed in range(6):
         before = Store().load_learner("her", "h") or {"boxes": {}}
@@ -140,9 +140,11 @@ def test_frozen_and_file_learners_are_never_written(thesis_data: Any, tmp_path: 
     copy_path.write_bytes(source.read_bytes())
     store = Store()
     keeper = Keeper(store)
-    reader = keeper.load_player(game, f"thesis:memory={copy_path}", seed=1)
+    reader = gamelearn.make_player(game, f"thesis:memory={copy_path}", seed=1, keeper=keeper)
     assert reader.describe()["records"] == 516 and reader.trains is False
-    frozen_menace = keeper.load_player(gamelearn.get_game("tictactoe"), "menace:name=ice,train=off", seed=1)
+    frozen_menace = gamelearn.make_player(
+        gamelearn.get_game("tictactoe"), "menace:name=ice,train=off", seed=1, keeper=keeper
+    )
     for seed in range(4):
         gamelearn.play_game(game, [reader, gamelearn.make_player(game, "random", seed=seed)], seed=seed, keeper=keeper)
         ttt = gamelearn.get_game("tictactoe")

@@ -285,12 +285,12 @@ def test_named_learners_round_trip_through_the_store() -> None:
     sharp = gamelearn.make_player(HEXAPAWN, "sharp", seed=2)
     for game in range(12):
         play_game(HEXAPAWN, [sharp, her], seed=10 * game)
-    again = gamelearn.load_player(HEXAPAWN, "her:name=ann")
+    again = gamelearn.make_player(HEXAPAWN, "her:name=ann")
     assert again.boxes == her.boxes and again.boxes  # type: ignore[attr-defined]
     assert again.games_played == 12  # type: ignore[attr-defined]
     menace = gamelearn.make_player(TICTACTOE, "menace:name=m,beads=3-2-1,draw=2", seed=4)
     play_game(TICTACTOE, [menace, gamelearn.make_player(TICTACTOE, "random")], seed=3)
-    loaded = gamelearn.load_player(TICTACTOE, "menace:name=m")
+    loaded = gamelearn.make_player(TICTACTOE, "menace:name=m")
     assert loaded.boxes == menace.boxes  # type: ignore[attr-defined]
     assert loaded.beads_by_stage == (3, 2, 1) and loaded.rewards == (3, 2, -1)
     assert Store().list_learners() == [("her", "ann"), ("menace", "m")]

@@ -125,7 +125,7 @@ def test_a_learner_whose_stored_json_is_damaged_is_named_in_the_error() -> None:
     with pytest.raises(ValueError, match=r"^her 'bob' in the store: Expecting property name"):
         keeper.attach(HerPlayer(HEXAPAWN, name="bob"))
     with pytest.raises(ValueError, match=r"^her 'bob' in the store: "):
-        gamelearn.load_player(HEXAPAWN, "her:name=bob")
+        gamelearn.make_player(HEXAPAWN, "her:name=bob")
 
 
 def test_the_cli_names_a_damaged_learner_and_import_replace_mends_it(tmp_path: Path) -> None:
@@ -144,4 +144,4 @@ def test_the_cli_names_a_damaged_learner_and_import_replace_mends_it(tmp_path: P
     assert result.exit_code == 2 and "already in the store" in result.output
     result = runner.invoke(app, ["menace", "import", str(good), "--name", "m", "--replace"])
     assert result.exit_code == 0, result.output
-    assert gamelearn.load_player(TICTACTOE, "menace:name=m").boxes == menace.boxes
+    assert gamelearn.make_player(TICTACTOE, "menace:name=m").boxes == menace.boxes

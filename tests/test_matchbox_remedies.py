@@ -45,7 +45,7 @@ def test_an_emptied_box_resigns_unless_restocked_and_restocking_refills_it_with_
 def test_options_given_win_over_a_stored_learners_settings_and_the_rest_are_kept() -> None:
     first = gamelearn.make_player(TICTACTOE, "menace:name=kept,draw=2", seed=1)
     gamelearn.play_game(TICTACTOE, [first, gamelearn.make_player(TICTACTOE, "random", seed=2)], seed=3)
-    again = gamelearn.load_player(TICTACTOE, "menace:name=kept,restock=on")
+    again = gamelearn.make_player(TICTACTOE, "menace:name=kept,restock=on")
     assert isinstance(again, MenacePlayer)
     assert again.restock and again.rewards == (3, 2, -1)  # restock given; the stored draw=2 kept
     assert again.knowledge()["settings"]["restock"] is True

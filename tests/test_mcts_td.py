@@ -179,7 +179,7 @@ def test_td_table_persists_in_the_store() -> None:
     first = gamelearn.make_player(TICTACTOE, "td:name=tutor", seed=1)
     gamelearn.play_game(TICTACTOE, [first, gamelearn.make_player(TICTACTOE, "random")], seed=3)
     assert first.values  # type: ignore[attr-defined]
-    again = gamelearn.load_player(TICTACTOE, "td:name=tutor", seed=1)
+    again = gamelearn.make_player(TICTACTOE, "td:name=tutor", seed=1)
     assert again.values == first.values and again.games_learnt == 1  # type: ignore[attr-defined]
     assert ("td", "tictactoe/tutor") in Store().list_learners("td")
     with pytest.raises(ValueError, match="a td table for 'tictactoe'"):

@@ -210,16 +210,16 @@ def test_the_same_seed_trains_the_same_weights(name: str) -> None:
 def test_the_weights_round_trip_through_the_keeper() -> None:
     game = gamelearn.get_game("teeko")
     keeper = Keeper(Store())
-    player = keeper.load_player(game, "ntuple:name=trip", seed=1)
+    player = gamelearn.make_player(game, "ntuple:name=trip", seed=1, keeper=keeper)
     player.trainer.play_in_batches_of(50)
     player.self_play(2)
     keeper.save(player)
-    again = keeper.load_player(game, "ntuple:name=trip", seed=9)
+    again = gamelearn.make_player(game, "ntuple:name=trip", seed=9, keeper=keeper)
     assert np.array_equal(again.trainer.weights, player.trainer.weights)
     assert again.trainer.games == player.trainer.games == 100
     # a game against another player is learnt and kept in the keeper's transaction
     record = gamelearn.play_game(game, [again, gamelearn.make_player(game, "random", seed=2)], seed=3, keeper=keeper)
-    stored = keeper.load_player(game, "ntuple:name=trip")
+    stored = gamelearn.make_player(game, "ntuple:name=trip", keeper=keeper)
     assert stored.trainer.games == 101 and record.plies > 0
     assert np.array_equal(stored.trainer.weights, again.trainer.weights)
     assert not np.array_equal(stored.trainer.weights, player.trainer.weights)

@@ -197,10 +197,12 @@ def test_dask_workers_games_are_heard_once_even_from_a_rerun_pair() -> None:
 
 
 def test_a_named_learner_made_through_the_api_comes_with_what_the_store_keeps() -> None:
-    """``gamelearn.make_player`` and ``gamelearn.load_player`` give a named learner the same kept
-    knowledge, so both keep the same share of tic-tac-toe's positions; the players layer's
-    ``make_player``, which knows no store, gives an untrained one of that name."""
+    """``gamelearn.make_player`` gives a named learner the same kept knowledge with the default
+    store and with a keeper of that store given, so both keep the same share of tic-tac-toe's
+    positions; the players layer's ``make_player``, which knows no store, gives an untrained one
+    of that name."""
     from gamelearn.experiments.grading import grade_player
+    from gamelearn.keeper import default_keeper
     from gamelearn.players.registry import make_player as make_new_player
 
     game = gamelearn.get_game("tictactoe")
@@ -208,7 +210,7 @@ def test_a_named_learner_made_through_the_api_comes_with_what_the_store_keeps() 
     games_learnt = trained.player.describe()["games"]
     assert games_learnt >= 100
     made = gamelearn.make_player(game, "ntuple:name=t,train=off")
-    loaded = gamelearn.load_player(game, "ntuple:name=t,train=off")
+    loaded = gamelearn.make_player(game, "ntuple:name=t,train=off", keeper=default_keeper())
     fresh = make_new_player(game, "ntuple:name=t,train=off")
     assert made.describe()["games"] == loaded.describe()["games"] == games_learnt
     assert fresh.describe()["games"] == 0

@@ -92,7 +92,7 @@ def test_the_public_play_game_keeps_a_named_learner_in_the_default_store(isolate
     game = get_game("tictactoe")
     menace = gamelearn.make_player(game, "menace:name=kept", seed=1)
     gamelearn.play_game(game, [menace, gamelearn.make_player(game, "random", seed=2)], seed=3)
-    assert gamelearn.load_player(game, "menace:name=kept").knowledge() == menace.knowledge()
+    assert gamelearn.make_player(game, "menace:name=kept").knowledge() == menace.knowledge()
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -335,14 +335,14 @@ def test_play_with_a_thesis_memory_path_that_holds_blanks(thesis_data: Path, mon
     monkeypatch.chdir(thesis_data / "original-traces")
     for value in ("../memory after 10000 games.txt", str(source)):
         spec = f"thesis:memory={value}"
-        player = gamelearn.load_player(gamelearn.get_game("teeko"), spec, seed=1)
+        player = gamelearn.make_player(gamelearn.get_game("teeko"), spec, seed=1)
         assert len(player.memory) == 516  # type: ignore[attr-defined]
         result = run("play", "teeko", "--first", "random", "--second", spec, "--seed", "1")
         assert result.exit_code == 0, result.output
         flat = " ".join(result.stdout.split())
         assert "wins after" in flat or "draw" in flat.lower()
     monkeypatch.chdir(thesis_data)
-    player = gamelearn.load_player(gamelearn.get_game("teeko"), "thesis:memory=memory after 10000 games.txt", seed=1)
+    player = gamelearn.make_player(gamelearn.get_game("teeko"), "thesis:memory=memory after 10000 games.txt", seed=1)
     assert len(player.memory) == 516  # type: ignore[attr-defined]
     assert source.read_bytes() == before
     from gamelearn.store.store import Store

@@ -73,14 +73,14 @@ def test_memory_name_is_kept_in_the_store() -> None:
     assert len(first.memory) > 0
     with Store() as store:
         assert store.load_memory("trial") == list(first.memory.entries())
-    again = gamelearn.load_player(TEEKO, "thesis:memory=trial", seed=4)
+    again = gamelearn.make_player(TEEKO, "thesis:memory=trial", seed=4)
     assert list(again.memory.entries()) == list(first.memory.entries())
 
 
 def test_memory_path_is_read_only(thesis_data: Path, tmp_path: Path) -> None:
     copy = tmp_path / "memory.m"
     copy.write_bytes((thesis_data / "memory after 10000 games.txt").read_bytes())
-    player = gamelearn.load_player(TEEKO, f"thesis:memory={copy}", seed=1)
+    player = gamelearn.make_player(TEEKO, f"thesis:memory={copy}", seed=1)
     assert len(player.memory) == 516
     for seed in range(5):
         gamelearn.play_game(TEEKO, [player, gamelearn.make_player(TEEKO, "random", seed=seed)], seed=seed)

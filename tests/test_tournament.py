@@ -225,7 +225,7 @@ def test_a_stored_learner_is_measured_frozen_as_it_is_kept() -> None:
     # The frozen learner plays from its stored boxes: as a fresh MENACE it would draw its first
     # move from 4 beads of each opening colour; the trained one's first box is what was stored.
     assert len(result.games) == 12
-    assert gamelearn.load_player(game, "menace:name=trained,train=off").boxes == trainee.boxes
+    assert gamelearn.make_player(game, "menace:name=trained,train=off").boxes == trainee.boxes
 
 
 def test_regression_a_pair_waited_for_the_write_lock_to_load_a_frozen_learner() -> None:

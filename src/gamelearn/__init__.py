@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .games.record_text import RecordText
     from .games.record_text import format as format_record
     from .games.record_text import parse as parse_record
-    from .keeper import Keeper, load_player
+    from .keeper import Keeper
     from .match import Match
     from .play import make_player
     from .play import play_and_keep as play_game
@@ -47,7 +47,6 @@ _LAZY: dict[str, str | tuple[str, str]] = {
     "IllegalMove": ".games",
     "get_game": ".games",
     "Keeper": ".keeper",
-    "load_player": ".keeper",
     "End": ".games.record",
     "GameRecord": ".games.record",
     # a game record as text, tag pairs and moves (games/record_text.py)
@@ -101,7 +100,6 @@ __all__ = [
     "get_game",
     "get_suite",
     "grade",
-    "load_player",
     "make_player",
     "parse_record",
     "play_game",

@@ -39,7 +39,6 @@ from .store.failures import StoreError
 from .store.store import Store
 
 if TYPE_CHECKING:
-    from .games.base import Game
     from .games.record import GameRecord
     from .players.base import Player
 
@@ -52,7 +51,6 @@ __all__ = [
     "LearnerInTraining",
     "default_keeper",
     "keeper_for",
-    "load_player",
     "reading_keeper",
 ]
 
@@ -138,14 +136,6 @@ class Keeper:
         loaded = self.attach(player)
         self._attached.add(player)
         return loaded
-
-    def load_player(self, game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
-        """``make_player`` and then :meth:`attach`: a player ready to play with what it knows."""
-        from .players.registry import make_player
-
-        player = make_player(game, spec, seed=seed)
-        self.attach(player)
-        return player
 
     def describe_slot(self, learner: AnyLearner) -> str:
         kept = self.kept(learner)
@@ -340,9 +330,3 @@ def keeper_for(players: Iterable[object]) -> Keeper | None:
     """The default store's keeper when one of ``players`` is a kept learner (a name, a memory
     file), else None: what a game played without a keeper of its own is kept by."""
     return default_keeper() if any(Keeper.is_kept(player) for player in players) else None
-
-
-def load_player(game: Game[S], spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Player[S]:
-    """``make_player`` for a player that may be kept: a learner named in the spec comes loaded
-    with what the store (``keeper``'s, else the default one) keeps under its name."""
-    return (keeper if keeper is not None else default_keeper()).load_player(game, spec, seed=seed)

@@ -80,8 +80,8 @@ class Match(Generic[S]):
     :class:`gamelearn.keeper.Keeper`): it loads them when the match begins and applies the game's
     lesson to the latest stored knowledge in one transaction at the end; ``lessons`` then says
     what each learner learned.  Without a keeper the players learn in memory only and the match
-    touches no store, whatever their names (``gamelearn.play_game`` and
-    :func:`gamelearn.play.kept_match` give kept learners the default store's keeper).
+    touches no store, whatever their names (``gamelearn.play_game`` gives kept learners the default
+    store's keeper).
     """
 
     def __init__(

@@ -15,12 +15,13 @@ import sys
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
-from .match import DEFAULT_MAX_PLIES, Match, MatchKeeper, play_game
+from .match import DEFAULT_MAX_PLIES, MatchKeeper, play_game
 from .players.registry import make_player as make_new_player
 
 if TYPE_CHECKING:
     from .games.base import Game
     from .games.record import GameRecord
+    from .keeper import Keeper
     from .players.base import Player
     from .players.knowledge import Pupil
 
@@ -36,13 +37,14 @@ def is_learner(player: Player[S]) -> TypeGuard[Pupil[S]]:
     return knowledge is not None and isinstance(player, knowledge.Learner)
 
 
-def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
+def make_player(game: Game[S], spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Player[S]:
     """A player for ``game`` from a spec (``NAME`` or ``NAME:opt=value,...``, as
-    :func:`gamelearn.players.registry.make_player` reads it); a kept learner (``menace:name=mine``,
-    ``thesis:memory=NAME``) comes loaded with what the default store keeps for it, as
-    :func:`gamelearn.load_player` loads it.  A frozen learner (``train=off``) is read through a
-    read-only store and never written; a name nothing is kept under yet gives a learner that knows
-    nothing.  ValueError for an unknown kind or option, or a kept value the learner refuses.
+    :func:`gamelearn.players.registry.make_player` reads it): the one public way to make a player.
+    A kept learner (``menace:name=mine``, ``thesis:memory=NAME``) comes loaded with what
+    ``keeper``'s store keeps for it, else the default store's.  Without a keeper, a frozen learner
+    (``train=off``) is read through a read-only store and never written; a name nothing is kept
+    under yet gives a learner that knows nothing.  ValueError for an unknown kind or option, or a
+    kept value the learner refuses.
 
     >>> import gamelearn
     >>> game = gamelearn.get_game("tictactoe")
@@ -53,7 +55,9 @@ def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
     '2'
     """
     player = make_new_player(game, spec, seed=seed)
-    if is_learner(player):
+    if is_learner(player) and keeper is not None:
+        keeper.attach(player)
+    elif is_learner(player):
         from .keeper import Keeper, default_keeper, reading_keeper
         from .store.database import default_store_path
         from .store.store import Store
@@ -100,24 +104,6 @@ def play_and_keep(
         on_move=on_move,
         keeper=keeper if keeper is not None else _default_keeper_for(players),
         opening=opening,
-    )
-
-
-def kept_match(
-    game: Game[S],
-    players: Sequence[Player[S]],
-    keeper: MatchKeeper | None = None,
-    seed: int | None = None,
-    max_plies: int = DEFAULT_MAX_PLIES,
-    start: S | None = None,
-    learn: bool = True,
-    opening: Sequence[str] = (),
-) -> Match[S]:
-    """A :class:`~gamelearn.match.Match` (the other arguments as it takes them) whose kept
-    learners are kept by ``keeper``, else by the default store's keeper."""
-    kept_by = keeper if keeper is not None else _default_keeper_for(players)
-    return Match(
-        game, players, seed=seed, max_plies=max_plies, start=start, learn=learn, keeper=kept_by, opening=opening
     )
 
 

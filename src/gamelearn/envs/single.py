@@ -19,9 +19,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games import get_game
-from ..keeper import Keeper, default_keeper
+from ..keeper import keeper_for
 from ..match import DEFAULT_MAX_PLIES, End, GameRecord, end_by_policy
-from ..players.registry import make_player
+from ..play import make_player
 from .actions import codec_for
 from .aec import legal_mask, observation_space, planes, text_view
 from .render import RENDER_MODES, check_render_mode, rgb_image
@@ -50,10 +50,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.game = get_game(game)
         self.codec = codec_for(self.game)
         # A stored learner comes loaded and keeps its lessons through the play layer's keeper.
-        self.keeper = default_keeper() if Keeper.is_kept(make_player(self.game, opponent)) else None
-        self.opponent = (
-            self.keeper.load_player(self.game, opponent) if self.keeper else make_player(self.game, opponent)
-        )
+        self.opponent = make_player(self.game, opponent)
+        self.keeper = keeper_for([self.opponent])
         if self.opponent.is_human:
             raise ValueError("the opponent of a Gymnasium environment cannot be a person")
         self.agent_side = agent_side
