@@ -93,6 +93,7 @@ async function upload(path, picker) {
   if (!file) return;
   const message = $("files-message");
   message.className = "";
+  delete message.dataset.loaded;
   message.textContent = `Loading ${file.name}…`;
   let response;
   try {
