@@ -225,3 +225,29 @@ def test_the_screens_are_the_terminals_byte_for_byte(client: TestClient, tmp_pat
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout == expected
+
+
+def test_a_session_put_out_of_memory_starts_again_on_the_same_memory(app, thesis_data: Path) -> None:  # type: ignore[no-untyped-def]
+    app.state.console.total = 1  # room for one session: the next browser's puts this one out
+    with TestClient(app) as first, TestClient(app) as second:
+        console(first)
+        memory = (thesis_data / "memory.m").read_bytes()
+        first.put("/api/console/memory.m", content=memory)
+        assert "Your choice: r" in typed(first, "r")["screen"]
+        console(second)
+        again = console(first)
+        assert "Your choice: r" not in again["screen"] and again["prompt"] == "Your choice: "
+        assert again["files"]["memory_records"] == 516  # the program starts again on its memory
+        assert first.get("/api/console/memory.m").content == memory
+
+
+def test_a_browser_new_to_the_server_counts_against_its_address(tmp_path: Path) -> None:
+    from gamelearn.web import create_app
+    from gamelearn.web.settings import WebSettings
+
+    app = create_app(tmp_path / "s.sqlite3", WebSettings(new_owners_per_address=1))
+    with TestClient(app) as first, TestClient(app) as second:
+        console(first)
+        typed(first, "/")  # the same browser again: not new
+        second.get("/")
+        assert refused(second.get("/api/console"), 429).startswith("too many new browsers from your address")

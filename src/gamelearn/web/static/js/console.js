@@ -12,12 +12,25 @@ import { serverAway, serverBack } from "./connection.js";
 
 /** A request is out: what is typed meanwhile waits in the field, never sent twice. */
 let busy = false;
+/** The lines on the screen now. @type {string[]} */
+let shown = [];
+
+// The new lines are added after those shown (the screen is a log: a screen reader reads what
+// was added, not the whole screen again); a screen that is not a continuation is drawn anew.
+/** @param {string[]} lines */
+function drawScreen(lines) {
+  const screen = $("console-screen");
+  const goesOn = shown.length > 0 && shown.length <= lines.length && shown.every((line, i) => line === lines[i]);
+  if (!goesOn) screen.textContent = lines.join("\n");
+  else if (lines.length > shown.length) screen.append(document.createTextNode("\n" + lines.slice(shown.length).join("\n")));
+  shown = lines;
+  screen.dataset.lines = String(lines.length);
+}
 
 /** @param {ConsoleView} answer */
 function draw(answer) {
   const screen = $("console-screen");
-  screen.textContent = answer.screen.join("\n");
-  screen.dataset.lines = String(answer.screen.length);
+  drawScreen(answer.screen);
   screen.scrollTop = screen.scrollHeight;
   $("console-prompt").textContent = answer.finished ? "The program has ended. " : answer.prompt;
   const form = $("console-form");
