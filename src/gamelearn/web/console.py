@@ -131,8 +131,11 @@ class ConsoleService:
 
     # memory.m and stat.m ---------------------------------------------------------------------------
 
+    # Reads on the pages' own connection (service.reader): a write waiting for another program's
+    # lock holds the writer's, never a browser's read.
+
     def files(self, owner: str) -> ConsoleFiles:
-        store = self.service.store
+        store = self.service.reader
         summary = summarize(MEMORY_NAME, store.load_memory(MEMORY_NAME, owner=owner) or [])
         return ConsoleFiles(
             memory_records=summary.records,
@@ -144,10 +147,10 @@ class ConsoleService:
 
     def memory_file(self, owner: str) -> bytes:
         """The browser's memory as the thesis program's memory.m, byte for byte."""
-        return format_memory(self.service.store.load_memory(MEMORY_NAME, owner=owner) or [])
+        return format_memory(self.service.reader.load_memory(MEMORY_NAME, owner=owner) or [])
 
     def stat_file(self, owner: str) -> bytes:
-        return format_stat(load_stat(self.service.store, STAT_NAME, owner=owner))
+        return format_stat(load_stat(self.service.reader, STAT_NAME, owner=owner))
 
     def load_memory(self, owner: str, data: bytes, source: str) -> ConsoleFiles:
         """A memory.m uploaded becomes the browser's memory: checked whole first (ThesisFormatError,
