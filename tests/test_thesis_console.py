@@ -1,4 +1,4 @@
-"""The console game's logic (cli/teeko_console.py), driven by scripted input.
+"""The console game's logic (experiments/thesis_console.py), driven by scripted input.
 
 The program's moves come from a scripted brain here (a test double: it plays a given list of moves,
 then the first legal move), so that each test sets up exactly the position it needs; the CLI test
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.cli.teeko_console import (
+from gamelearn.experiments.thesis_console import (
     ConsoleSession,
     Decision,
     Mode,
@@ -299,7 +299,7 @@ def test_any_line_beginning_with_q_abandons(tmp_path: Path, answer: str):
 @pytest.mark.parametrize("command", ["1", "2"])
 def test_a_whole_game_against_the_thesis_engine(tmp_path: Path, command: str):
     """A person who always plays the first legal move and accepts any draw, against the real engine."""
-    from gamelearn.cli.teeko_console import EngineBrain
+    from gamelearn.experiments.thesis_console import EngineBrain
 
     store = Store(tmp_path / "db.sqlite3")
     session = ConsoleSession(store, EngineBrain(seed=2))

@@ -57,6 +57,8 @@ READ = [
     ("/api/games/{game_id}/review", "get", [], {"available", "reason", "positions", "plies", "grades", "measure"}),
     ("/api/games/{game_id}/review", "get", ["positions", "[]"], {"board", "value", "distance", "over"}),
     ("/api/games/{game_id}/review", "get", ["plies", "[]"], {"move", "grade", "best", "squares"}),
+    ("/api/console", "get", [], {"screen", "prompt", "finished", "files"}),
+    ("/api/console", "get", ["files"], {"memory_records", "memory_bytes", "side1_wins", "side2_wins", "stat"}),
 ]
 
 

@@ -8,7 +8,7 @@ The sub-app is split along its seams; this module registers every command of it,
 
 The CLI only parses, validates and renders: the formats are store.thesis_files', the store's side
 store.thesis_memories', the games experiments.thesis_*'s (a batch's plan and runner
-experiments.thesis_batch_run's); the console game is this layer's own (.teeko_console).  What the
+experiments.thesis_batch_run's, the console game's experiments.thesis_console's).  What the
 commands share is :mod:`.teeko_common`'s.
 """
 

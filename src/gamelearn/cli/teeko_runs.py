@@ -1,7 +1,7 @@
 """``gamelearn teeko console``, ``batch`` and ``experiment``: the thesis program at play.
 
-The console game is :mod:`.teeko_console`'s (a user interface, so it lives here), the games of
-batch and experiment are experiments.thesis_batch_run's (a plan and its runner) and
+The console game is experiments.thesis_console's (one session the web app's console page drives
+too: this command only prints its screens and reads lines), the games of batch and experiment are experiments.thesis_batch_run's (a plan and its runner) and
 thesis_experiment's.  This module parses the options, refuses bad ones in one line (exit 2) and
 renders.
 """
@@ -35,7 +35,7 @@ def console_game(
     ] = None,
 ) -> None:
     """The thesis program's console game: you against it, or autoplay; it learns as it plays."""
-    from .teeko_console import ConsoleSession, EngineBrain
+    from ..experiments.thesis_console import ConsoleSession, EngineBrain, screen_text
 
     store = open_store()
     try:
@@ -44,10 +44,8 @@ def console_game(
         fail(str(error))
     screen = session.start()
     while True:
-        for line in screen.lines:
+        for line in screen_text(screen):
             console.print(line, markup=False, highlight=False)
-        if screen.board:
-            console.print(screen.board, markup=False, highlight=False)
         if screen.finished:
             return
         try:

@@ -161,9 +161,9 @@ def export_memory(store: Store, name: str, path: Path | str) -> MemorySummary:
     return MemorySummary(name, records, x_wins, o_wins)
 
 
-def load_stat(store: Store, name: str = DEFAULT_STAT_NAME) -> tuple[int, ...]:
-    """The nine stat.m counts kept in the store (all zero when none were kept yet)."""
-    payload = store.load_learner(STAT_KIND, name)
+def load_stat(store: Store, name: str = DEFAULT_STAT_NAME, owner: str = "local") -> tuple[int, ...]:
+    """The nine stat.m counts kept in the store for ``owner`` (all zero when none were kept yet)."""
+    payload = store.load_learner(STAT_KIND, name, owner=owner)
     if payload is None:
         return (0,) * STAT_FIELDS
     counts = tuple(int(c) for c in payload.get("counts", ()))
@@ -172,17 +172,17 @@ def load_stat(store: Store, name: str = DEFAULT_STAT_NAME) -> tuple[int, ...]:
     return counts
 
 
-def save_stat(store: Store, counts: Sequence[int], name: str = DEFAULT_STAT_NAME) -> None:
+def save_stat(store: Store, counts: Sequence[int], name: str = DEFAULT_STAT_NAME, owner: str = "local") -> None:
     if len(counts) != STAT_FIELDS or any(not 0 <= int(c) for c in counts):
         raise ValueError(f"a score is {STAT_FIELDS} counts of zero or more")
-    store.save_learner(STAT_KIND, name, {"counts": [int(c) for c in counts]})
+    store.save_learner(STAT_KIND, name, {"counts": [int(c) for c in counts]}, owner=owner)
 
 
-def add_to_stat(store: Store, field: int, name: str = DEFAULT_STAT_NAME) -> tuple[int, ...]:
+def add_to_stat(store: Store, field: int, name: str = DEFAULT_STAT_NAME, owner: str = "local") -> tuple[int, ...]:
     """Add one game to stat field ``field`` (0-based, in stat.m's order) and return the new counts."""
-    counts = list(load_stat(store, name))
+    counts = list(load_stat(store, name, owner))
     counts[field] += 1
-    save_stat(store, counts, name)
+    save_stat(store, counts, name, owner)
     return tuple(counts)
 
 

@@ -25,8 +25,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..store.store import Store
-from . import game_routes, learner_routes, record_routes, review_routes, training_routes
+from . import console_routes, game_routes, learner_routes, record_routes, review_routes, training_routes
 from .analysis import Analyst
+from .console import ConsoleService
 from .errors import add_error_handlers
 from .guards import (
     OWNER_COOKIE,
@@ -147,8 +148,10 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     app.state.learners = LearnerService(service)
     app.state.analyst = Analyst()
     app.state.trainer = Trainer(service)
+    app.state.console = ConsoleService(service)
     app.state.newcomers = NewOwnerLimit(settings.new_owners_per_address, settings.owner_window_seconds)
-    app.add_middleware(BodyLimit, limit=settings.body_limit)
+    uploads = dict.fromkeys(console_routes.UPLOADS, settings.upload_limit)
+    app.add_middleware(BodyLimit, limit=settings.body_limit, larger=uploads)
     # The page and the API's answers, compressed for a browser that asks (an event stream never is).
     app.add_middleware(GZipMiddleware, minimum_size=500)
     # in a thread of its own: the server starts at once
@@ -156,7 +159,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     add_error_handlers(app)
     app.add_middleware(OwnerCookie, allowed_hosts=settings.allowed_hosts)
     add_page_routes(app)
-    for routes in (game_routes, review_routes, record_routes, learner_routes, training_routes):
+    for routes in (game_routes, review_routes, record_routes, learner_routes, training_routes, console_routes):
         app.include_router(routes.router)
     add_offline_routes(app, STATIC)
     return app

@@ -235,16 +235,19 @@ def public_message(text: object) -> str:
 
 class BodyLimit:
     """ASGI middleware: a request body over ``limit`` bytes is answered 413 before any handler runs,
-    whether it declares its length (Content-Length) or streams it in chunks."""
+    whether it declares its length (Content-Length) or streams it in chunks.  ``larger`` gives the
+    few paths that take a file (a thesis memory.m) a limit of their own."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -252,8 +255,8 @@ class BodyLimit:
                 except ValueError:
                     await self._refuse(send, 400, "Content-Length is not a number")
                     return
-                if declared > self.limit:
-                    await self._refuse(send, 413, f"request body over {self.limit} bytes")
+                if declared > limit:
+                    await self._refuse(send, 413, f"request body over {limit} bytes")
                     return
         # Read the whole body first (it is small by definition) so a streamed body over the limit
         # is refused before any handler sees a byte of it, then replay it to the app.
@@ -266,8 +269,8 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             received += len(chunk)
-            if received > self.limit:
-                await self._refuse(send, 413, f"request body over {self.limit} bytes")
+            if received > limit:
+                await self._refuse(send, 413, f"request body over {limit} bytes")
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))

@@ -73,6 +73,9 @@ class WebSettings:
     store_wait_seconds: float = 2.0
     #: The largest request body, in bytes (a move or a new game is a few dozen).
     body_limit: int = 16 * 1024
+    #: The largest file uploaded to the console page (a thesis memory.m: 33 bytes a record; the
+    #: thesis's largest is 74,052 bytes, this holds 63,550 records).
+    upload_limit: int = 2 * 1024 * 1024
     #: Player kinds made and played once in the background when the app is made (web/warmup.py):
     #: ``gamelearn serve`` warms ``az``, whose first move would otherwise take half a minute.
     warm_up: tuple[str, ...] = ()

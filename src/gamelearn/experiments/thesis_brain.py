@@ -1,4 +1,4 @@
-"""The program behind the console game (:mod:`.teeko_console`): the switches a person toggles,
+"""The program behind the console game (:mod:`.thesis_console`): the switches a person toggles,
 what the program decided, and the thesis engine that decides it (Despotović 1999), behind the
 :class:`Brain` protocol so that the console's rules can be tested with a scripted brain."""
 

@@ -2,9 +2,11 @@
 
 A ``ConsoleSession`` is a small state machine: ``start()`` gives the first screen, ``send(line)``
 takes one line a person typed and gives the next screen (text lines, the board, the prompt).  The
-command line renders the screens in a terminal; the web app could render the same screens.  The
-session holds no terminal or web code, and the program's moves come from a ``Brain`` (the thesis
-engine), so this module holds only the console's own rules:
+command line renders the screens in a terminal (``gamelearn teeko console``) and the web app the
+same screens on its console page (web/console.py): both drive this one session, which holds no
+terminal or web code, and ``screen_text`` is the text both show.  The memory and the score are the
+store's, under the session's ``owner`` (the command line's, or a browser's).  The program's moves
+come from a ``Brain`` (the thesis engine), so this module holds only the console's own rules:
 
 - the menu: 1 you begin, 2 the program begins, 3 autoplay; p/h/s/l/t toggle pause, heuristics,
   search, learning and thinking output (all on at start); ? statistics (then r resets them);
@@ -41,9 +43,19 @@ from ..match import End, GameRecord
 from ..players.thesis.board import digits_key
 from ..players.thesis.memory import Memory, MemoryFull
 from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, load_stat, save_stat
-from .teeko_brain import Brain, Decision, EngineBrain, Switches
+from .thesis_brain import Brain, Decision, EngineBrain, Switches
 
-__all__ = ["Brain", "ConsoleSession", "Decision", "EngineBrain", "Mode", "Screen", "Switches", "render_board"]
+__all__ = [
+    "Brain",
+    "ConsoleSession",
+    "Decision",
+    "EngineBrain",
+    "Mode",
+    "Screen",
+    "Switches",
+    "render_board",
+    "screen_text",
+]
 
 if TYPE_CHECKING:
     from ..store.store import Store
@@ -116,6 +128,15 @@ def render_board(board: str) -> str:
     return "\n".join(rows)
 
 
+def screen_text(screen: Screen) -> list[str]:
+    """The lines a screen shows before its prompt, as the terminal prints them and the web page
+    shows them: its text lines (one may hold several), then the board."""
+    shown = [row for line in screen.lines for row in line.split("\n")]
+    if screen.board:
+        shown.extend(screen.board.split("\n"))
+    return shown
+
+
 MENU_TEXT = (
     "1  you begin (you are X)      2  the program begins      3  autoplay\n"
     "p  pause {pause}   h  heuristics {heuristics}   s  search {search}   l  learning {learning}   t  thinking {thinking}\n"
@@ -143,8 +164,10 @@ class ConsoleSession:
         memory_name: str = "console",
         stat_name: str = DEFAULT_STAT_NAME,  # the one score of `gamelearn teeko stat show`
         switches: Switches | None = None,
+        owner: str = LOCAL_OWNER,  # whose memory and score: the command line's, or a browser's
     ) -> None:
         self.store = store
+        self.owner = owner
         self.brain = brain
         self.memory_name = memory_name
         self.stat_name = stat_name
@@ -152,8 +175,8 @@ class ConsoleSession:
         self.game: Teeko = get_game("teeko")  # type: ignore[assignment]
         self.mode = Mode.MENU
         self.current: GameInProgress | None = None
-        if store.load_memory(memory_name) is None:  # created empty at start-up if missing
-            store.save_memory(memory_name, [])
+        if not store.has_memory(memory_name, owner=owner):  # created empty at start-up if missing
+            store.save_memory(memory_name, [], owner=owner)
 
     # --- screens ------------------------------------------------------------------------------
 
@@ -182,7 +205,7 @@ class ConsoleSession:
         if self.mode is Mode.STATISTICS:
             screen = Screen()
             if line.lower() == "r":
-                save_stat(self.store, (0,) * 9, self.stat_name)
+                save_stat(self.store, (0,) * 9, self.stat_name, owner=self.owner)
                 screen.lines.append("The statistics have been reset.")
             return self._menu(screen)
         if self.mode is Mode.MOVE:
@@ -216,7 +239,7 @@ class ConsoleSession:
             screen.lines.append(f"{name.capitalize()} is now {'ON' if value else 'OFF'}.")
             return self._menu(screen)
         if choice == "?":
-            screen.lines.extend(statistics_lines(load_stat(self.store, self.stat_name)))
+            screen.lines.extend(statistics_lines(load_stat(self.store, self.stat_name, owner=self.owner)))
             screen.prompt = "r resets the statistics, Enter returns: "
             self.mode = Mode.STATISTICS
             return screen
@@ -304,7 +327,7 @@ class ConsoleSession:
         mover = self.game.to_move(current.state)
         program = self._program_symbol()
         side = 1 if (program is None and mover == 0) or mover == program else -1
-        memory = self.store.load_memory(self.memory_name) or []
+        memory = self.store.load_memory(self.memory_name, owner=self.owner) or []
         decision = self.brain.decide(self.memory_board(current.state), side, n, self.switches, memory)
         if self.switches.thinking:
             screen.lines.extend(decision.thinking)
@@ -375,7 +398,7 @@ class ConsoleSession:
             base = STAT_PROGRAM_FIRST if program == 0 else STAT_PROGRAM_SECOND
             field_index = base + (1 if winner is None else 0 if winner == program else 2)
         with self.store.transaction():
-            add_to_stat(self.store, field_index, self.stat_name)
+            add_to_stat(self.store, field_index, self.stat_name, owner=self.owner)
             if winner is not None and self.switches.learning and len(current.moves) >= MOVING_FROM_PLY:
                 screen.lines.extend(self._learn(winner))
             self._store_record(end, winner)
@@ -392,9 +415,9 @@ class ConsoleSession:
         assert current is not None
         program = self._program_symbol()
         winner_digit = 1 if winner == (0 if program is None else program) else 2  # the last mover, fixed
-        kept = ThesisMemory(self.store, LOCAL_OWNER, self.memory_name)
+        kept = ThesisMemory(self.store, self.owner, self.memory_name)
         version = kept.version()
-        before = self.store.load_memory(self.memory_name) or []
+        before = self.store.load_memory(self.memory_name, owner=self.owner) or []
         keys = [digits_key(board) for board in current.history]
         lesson = [(keys, 1 if winner_digit == 1 else -1)]
         try:
@@ -423,7 +446,7 @@ class ConsoleSession:
             names = tuple("human" if index != program else names[0] for index in (0, 1))  # type: ignore[assignment]
         row = {"game": "teeko", "players": names, "moves": current.moves, "winner": winner, "end": end}
         record = GameRecord.from_dict(self.game, row, start=current.states[0])
-        self.store.add_record(record, context=CONTEXT)
+        self.store.add_record(record, owner=self.owner, context=CONTEXT)
 
 
 def changed_records(before: Sequence[Entry], after: Memory) -> list[int]:
