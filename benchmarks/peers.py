@@ -157,7 +157,7 @@ MCTS_PLAYOUTS = 20_000
 MCTS_OURS = f"""
 import gamelearn
 game = gamelearn.get_game("tictactoe")
-player = gamelearn.make_player(game, "mcts:playouts={MCTS_PLAYOUTS}", seed=1)
+player = gamelearn.make_player(game, "mcts:playouts={MCTS_PLAYOUTS},backend=python", seed=1)
 print(f"move {{player.choose(game.initial())}}")
 """
 MCTS_OPENSPIEL = f"""
@@ -321,16 +321,16 @@ def mcts_ours(playouts: int) -> str:
     from gamelearn.players.mcts import MCTSPlayer
 
     game = gamelearn.get_game("tictactoe")
-    player = MCTSPlayer(game, seed=1, playouts=playouts)
+    player = MCTSPlayer(game, seed=1, playouts=playouts, backend="compiled")
     return f"move {player.choose(game.initial())}"
 
 
 def mcts_ours_python(playouts: int) -> str:
-    """The plain Python search through the rules' API (what a fresh process runs, and Teeko)."""
+    """The plain Python search through the rules' API (`backend=python`; Teeko's only one)."""
     from gamelearn.players.mcts import MCTSPlayer
 
     game = gamelearn.get_game("tictactoe")
-    root = MCTSPlayer(game, seed=1, playouts=playouts).search(game.initial())
+    root = MCTSPlayer(game, seed=1, playouts=playouts, backend="python").search(game.initial())
     return f"{root.visits} playouts"
 
 
@@ -347,8 +347,6 @@ def mcts_rows(playouts: int) -> list[Row]:
     compiled kernel is loaded (numba's import, its cache) and run once outside the timing."""
     mcts_ours_python(10)
     reference = attempt("ours: mcts, plain Python, warm", lambda: mcts_ours_python(playouts))
-    import gamelearn.players.mcts_kernels  # noqa: F401 - loaded: the player's searches run compiled
-
     mcts_ours(10)
     rows = [
         attempt("ours: mcts (compiled), warm", lambda: mcts_ours(playouts)),

@@ -5,12 +5,11 @@ same games for the same seed."""
 from __future__ import annotations
 
 import random
-import sys
 
 import pytest
 
 import gamelearn
-from gamelearn.players import mcts, mcts_kernels
+from gamelearn.players import mcts_kernels
 from gamelearn.players.mcts import PLAYOUT_PLY_CAP, MCTSPlayer
 
 
@@ -43,26 +42,29 @@ def test_a_search_that_needs_more_random_words_than_its_first_block_is_the_same(
     assert rng.getstate() == reference.rng.getstate()
 
 
-def test_the_player_switches_to_the_compiled_search_with_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_both_backends_give_the_same_moves_and_values() -> None:
     game = gamelearn.get_game("tictactoe")
     state = game.from_board("X...O....", 0)
 
-    def moves_and_values(compiled: bool) -> tuple[str | None, dict[str, tuple[int, float]]]:
-        monkeypatch.setattr("gamelearn.players.mcts.compiled_search_pays", lambda playouts: compiled)
-        player = MCTSPlayer(game, seed=9, playouts=300)
+    def moves_and_values(backend: str) -> tuple[str | None, dict[str, tuple[int, float]]]:
+        player = MCTSPlayer(game, seed=9, playouts=300, backend=backend)
         return player.choose(state), player.move_values(state)
 
-    assert moves_and_values(False) == moves_and_values(True)
+    assert moves_and_values("python") == moves_and_values("compiled") == moves_and_values("auto")
 
 
-def test_a_process_searches_compiled_once_it_has_searched_enough_in_plain_python(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.delitem(sys.modules, "gamelearn.players.mcts_kernels")  # as in a fresh process
-    monkeypatch.setattr(mcts, "_PLAYOUTS_IN_PYTHON", [0])
-    assert not mcts.compiled_search_pays(60_000)
-    assert mcts.compiled_search_pays(mcts.COMPILED_AFTER - 60_000)
-    assert mcts._PLAYOUTS_IN_PYTHON == [60_000]  # the compiled search's playouts are not counted
+def test_the_backend_is_the_player_s_own_choice_not_the_process_s_history() -> None:
+    """The same spec searches the same way whatever the process did before: ``auto`` compiles a
+    game that cannot cycle, ``python`` never does, and a game that can cycle is refused the
+    compiled backend in one line."""
+    game = gamelearn.get_game("tictactoe")
+    assert gamelearn.make_player(game, "mcts").compiled
+    assert not gamelearn.make_player(game, "mcts:backend=python").compiled
+    assert not gamelearn.make_player(gamelearn.get_game("teeko"), "mcts").compiled
+    with pytest.raises(ValueError, match="needs a game that cannot cycle; teeko can"):
+        gamelearn.make_player(gamelearn.get_game("teeko"), "mcts:backend=compiled")
+    with pytest.raises(ValueError, match="option 'backend' of player 'mcts'"):
+        gamelearn.make_player(game, "mcts:backend=gpu")
 
 
 def test_the_state_graphs_hold_every_reachable_position() -> None:

@@ -9,24 +9,35 @@ Every random choice (which untried move to expand, the random moves of a playout
 player's seeded ``rng``, so the same seed gives the same moves.  Games that can go on for ever
 (Teeko) cut a playout after ``PLAYOUT_PLY_CAP`` plies and count it as a draw.
 
-:meth:`MCTSPlayer.search` is the search.  In the small games (tic-tac-toe, hexapawn), once a
-process has searched ``COMPILED_AFTER`` playouts, :meth:`MCTSPlayer.choose` and ``move_values``
-run it compiled (:mod:`gamelearn.players.mcts_kernels`): the same draws from the same generator
-and the same arithmetic, so the same moves for the same seed (docs/performance.md says why).
+:meth:`MCTSPlayer.search` is the search.  The ``backend`` option says how it runs:
+``python``, through the rules' API, for every game; ``compiled``, over a small game's numbered
+positions with numba (:mod:`gamelearn.players.mcts_kernels`; tic-tac-toe, hexapawn); ``auto``, the
+default, compiled where the game allows it.  Both backends make the same draws from the same
+generator with the same arithmetic, so the same moves for the same seed.  The plain one costs no
+numba import, which a single short search in a fresh process does not pay back
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any, Generic
 
 from ..games import Game
 from .base import Player, S
 from .registry import Option, PlayerKind, parse_int, register
 
+#: The ways a search can run (the ``backend`` option).
+BACKENDS = ("auto", "compiled", "python")
+
 #: A random playout of a game that can cycle (Teeko) stops here and counts as a draw.
 PLAYOUT_PLY_CAP = 100
+
+
+def parse_backend(text: str) -> str:
+    if text not in BACKENDS:
+        raise ValueError(f"{text!r} is not one of {', '.join(BACKENDS)}")
+    return text
 
 
 def parse_positive_float(text: str) -> float:
@@ -62,10 +73,24 @@ class MCTSPlayer(Player[S]):
 
     kind = "mcts"
 
-    def __init__(self, game: Game[Any], seed: int | None = None, playouts: int = 1000, c: float = math.sqrt(2)) -> None:
-        super().__init__(game, seed, playouts=playouts, c=c)
+    def __init__(
+        self,
+        game: Game[Any],
+        seed: int | None = None,
+        playouts: int = 1000,
+        c: float = math.sqrt(2),
+        backend: str = "auto",
+    ) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"mcts backend {backend!r}: valid backends are {', '.join(BACKENDS)}")
+        if backend == "compiled" and game.facts.can_cycle:
+            raise ValueError(
+                f"mcts backend 'compiled' needs a game that cannot cycle; {game.name} can: use backend=python"
+            )
+        super().__init__(game, seed, playouts=playouts, c=c, backend=backend)
         self.playouts = playouts
         self.exploration = c
+        self.compiled = backend != "python" and not game.facts.can_cycle
 
     def select_child(self, node: Node[S]) -> Node[S]:
         log_parent = math.log(node.visits)
@@ -114,12 +139,14 @@ class MCTSPlayer(Player[S]):
 
     def root_statistics(self, state: S) -> list[tuple[str, int, float]]:
         """(move, visits, wins) of each root move the search expanded: by :meth:`search`, or by
-        the compiled backend in a small game once it pays (:func:`compiled_search_pays`); the
+        the compiled backend where the game and the position are in its graph of positions; the
         same figures either way."""
-        if not self.game.facts.can_cycle and compiled_search_pays(self.playouts):
-            from .mcts_kernels import root_statistics
+        if self.compiled:
+            from . import mcts_kernels  # numba, 0.5 s of CPU: only the compiled backend loads it
 
-            found = root_statistics(self.game, state, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP)
+            found = mcts_kernels.root_statistics(
+                self.game, state, self.rng, self.playouts, self.exploration, PLAYOUT_PLY_CAP
+            )
             if found is not None:
                 return found
         root = self.search(state)
@@ -141,24 +168,6 @@ class MCTSPlayer(Player[S]):
         return best[0]
 
 
-#: Playouts of small games searched in plain Python, in this process.
-_PLAYOUTS_IN_PYTHON = [0]
-#: After this many, a small game's searches run compiled (docs/performance.md: about what numba's
-#: import and the kernel's load cost).
-COMPILED_AFTER = 100_000
-
-
-def compiled_search_pays(playouts: int) -> bool:
-    """True when the compiled kernel is loaded already, or this search with those before it
-    passes ``COMPILED_AFTER`` playouts; else the playouts are counted for the plain search."""
-    if "gamelearn.players.mcts_kernels" in sys.modules:
-        return True
-    if _PLAYOUTS_IN_PYTHON[0] + playouts >= COMPILED_AFTER:
-        return True
-    _PLAYOUTS_IN_PYTHON[0] += playouts
-    return False
-
-
 register(
     PlayerKind(
         "mcts",
@@ -174,6 +183,12 @@ register(
                 limits=(("teeko", 50_000), ("tictactoe", 500_000), ("hexapawn", 1_000_000)),
             ),
             Option("c", parse_positive_float, math.sqrt(2), "UCB1 exploration constant"),
+            Option(
+                "backend",
+                parse_backend,
+                "auto",
+                "compiled: numba over a small game's numbered positions; python: the rules' API; auto: compiled where it can",
+            ),
         ),
     )
 )
