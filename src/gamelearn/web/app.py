@@ -124,6 +124,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     settings = settings or WebSettings()
     store = Store(store_path, lock_wait=settings.store_wait_seconds)
     store.forget_web_games(older_than=time.time() - settings.stored_game_days * 86400)
+    store.forget_shares(time.time() - settings.share_days * 86400, record_routes.SHARED_OWNER)
     service = WebService(store, settings)
 
     @contextlib.asynccontextmanager

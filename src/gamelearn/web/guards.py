@@ -61,6 +61,23 @@ class TooManyNewOwners(RuntimeError):
         self.retry_after = retry_after
 
 
+class TooManyShares(RuntimeError):
+    """A new shared link past a bound (this browser's, or the server's); ``retry_after`` seconds
+    until the oldest link that counts expires."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after) + 1)
+
+
+def how_long(seconds: float) -> str:
+    """``seconds`` as a person reads a wait: "40 s", "12 min", "5 h", "29 days"."""
+    for unit, size, past in (("s", 1, 90), ("min", 60, 90 * 60), ("h", 3600, 36 * 3600)):
+        if seconds < past:
+            return f"{max(1, round(seconds / size))} {unit}"
+    return f"{round(seconds / 86400)} days"
+
+
 class NewOwnerLimit:
     """At most ``limit`` new owners (browsers that start their first game) per client address in
     any ``window`` seconds, so one client cannot fill the server with games of made-up browsers."""
