@@ -94,7 +94,9 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.max_connections or self._one_too_many():
-            transport.close()  # its descriptor goes at once; connection_lost forgets it
+            # Its descriptor goes at once, and it counts no more (connection_lost comes later).
+            self.connections.discard(self)
+            transport.close()
             return
         self._watch()
 
