@@ -158,17 +158,56 @@ def test_bodies_over_the_limit_are_413_declared_or_streamed() -> None:
         assert small.status_code == 200
 
 
-def test_the_owner_cookie_is_random_httponly_and_strict(client: TestClient) -> None:
+def test_the_owner_cookie_is_random_httponly_and_lax(client: TestClient) -> None:
     response = client.get("/api/games")
     header = response.headers["set-cookie"]
     assert (
         header.startswith(f"{OWNER_COOKIE}=")
         and "HttpOnly" in header
-        and "SameSite=strict" in header.replace("Strict", "strict")
+        and "SameSite=lax" in header.replace("Lax", "lax")
     )
     other = TestClient(client.app).get("/api/games").headers["set-cookie"]
     assert other.split(";")[0] != header.split(";")[0]
     assert "set-cookie" not in client.get("/api/games").headers  # known browser: no new id
+
+
+def test_a_request_from_another_site_without_the_cookie_never_sets_a_new_one(app) -> None:  # type: ignore[no-untyped-def]
+    """A browser that holds an owner id but did not send it (a link or a form from another site,
+    a Strict cookie of an older gamelearn) must not have it replaced: no Set-Cookie unless the
+    request comes from this server's own page, is typed in, or is a script's."""
+    elsewhere = [
+        ("GET", "/", {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}),  # a link
+        ("GET", "/?id=abc", {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "navigate"}),  # another port
+        ("GET", "/api/games", {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"}),  # an <img>
+        ("POST", "/api/games", {"Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"}),  # a form
+        ("POST", "/api/games", {"Origin": "http://evil.example"}),  # an older browser's form
+        ("POST", "/api/games", {"Origin": "null"}),
+    ]
+    with TestClient(app) as stranger:
+        for method, path, headers in elsewhere:
+            answer = stranger.request(
+                method, path, headers=headers, json={"game": "tictactoe", "players": ["human"] * 2}
+            )
+            assert answer.status_code in (200, 403), (path, headers, answer.status_code)
+            assert "set-cookie" not in answer.headers, (method, path, headers)
+        assert not stranger.cookies
+        own = [
+            ("GET", "/", {"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate"}),  # typed in, a bookmark
+            ("GET", "/api/games", {"Sec-Fetch-Site": "same-origin"}),  # the page's own fetch
+            ("GET", "/api/games", {}),  # a script, an older browser
+            ("POST", "/api/games", {"Origin": "http://testserver"}),
+        ]
+        for method, path, headers in own:
+            stranger.cookies.clear()
+            answer = stranger.request(
+                method, path, headers=headers, json={"game": "tictactoe", "players": ["human"] * 2}
+            )
+            assert answer.status_code == 200 and answer.headers["set-cookie"].startswith(f"{OWNER_COOKIE}=")
+    # A browser with its id, following a link from another site (Lax sends it): still itself.
+    with TestClient(app) as person:
+        view = start(person, "tictactoe", ["human", "human"])
+        answer = person.get(f"/api/games/{view['id']}", headers={"Sec-Fetch-Site": "cross-site"})
+        assert answer.status_code == 200 and "set-cookie" not in answer.headers
 
 
 def test_a_forged_cookie_is_replaced(app) -> None:  # type: ignore[no-untyped-def]

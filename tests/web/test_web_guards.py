@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from web_support import TestClient, move, refused, start
 
+from gamelearn.web.server import client_group
+
 # Fuzzing: whatever a browser sends, the answer is never a 5xx ------------------------------------------
 
 json_values = st.recursive(
@@ -168,3 +170,11 @@ def test_the_chart_checks_the_learners_game_as_reset_and_export_do(client: TestC
         assert words in detail and detail.endswith(f"not {game}")
     assert client.get("/api/chart", params={"game": "hexapawn", "learner": "her"}).json()["games"] == 0
     assert client.get("/api/chart", params={"game": "teeko", "learner": "human"}).status_code == 200
+
+
+def test_a_client_s_connections_are_counted_by_its_address_or_its_ipv6_64() -> None:
+    assert client_group("203.0.113.7") == "203.0.113.7"
+    assert client_group("::ffff:203.0.113.7") == "203.0.113.7"  # IPv4 on an IPv6 socket
+    assert client_group("2001:db8:1:2:aaaa::1") == client_group("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
+    assert client_group("2001:db8:1:3::1") != client_group("2001:db8:1:2::1")
+    assert client_group("::1") == "::1" and client_group("127.0.0.2") == "127.0.0.2"

@@ -21,10 +21,24 @@ def serve(
     max_connections: Annotated[
         int, typer.Option("--max-connections", min=8, max=10_000, help="connections open at once; more are closed")
     ] = 256,
-    header_timeout: Annotated[
+    request_timeout: Annotated[
         float,
-        typer.Option("--header-timeout", min=0.5, max=120, help="seconds a connection has to send a request's headers"),
+        typer.Option(
+            "--request-timeout",
+            min=0.5,
+            max=120,
+            help="seconds a connection has to send a whole request, head and body; later: 408, closed",
+        ),
     ] = 10.0,
+    connections_per_client: Annotated[
+        int,
+        typer.Option(
+            "--max-per-address",
+            min=1,
+            max=10_000,
+            help="connections open at once from one client address (not counted for --proxies); more are closed",
+        ),
+    ] = 64,
     keep_alive: Annotated[
         float, typer.Option("--keep-alive", min=1, max=120, help="seconds an idle connection is kept after an answer")
     ] = 5.0,
@@ -59,7 +73,9 @@ def serve(
     from ..web.warmup import settle, warm_up
 
     try:
-        limits = ServerLimits(header_timeout, keep_alive, max_connections, check_proxies(forwarded_allow_ips))
+        limits = ServerLimits(
+            request_timeout, keep_alive, max_connections, check_proxies(forwarded_allow_ips), connections_per_client
+        )
         names = tuple(name for name in allowed_hosts.split(",") if name.strip())
         app = create_app(store, WebSettings(allowed_hosts=own_hosts(host, port, names)))
     except ValueError as error:

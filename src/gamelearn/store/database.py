@@ -62,6 +62,9 @@ CREATE TABLE IF NOT EXISTS web_games (
     owner TEXT NOT NULL, id TEXT NOT NULL, game TEXT NOT NULL, payload TEXT NOT NULL,
     finished INTEGER NOT NULL, updated REAL NOT NULL,
     PRIMARY KEY (owner, id));
+CREATE TABLE IF NOT EXISTS web_shares (
+    token TEXT PRIMARY KEY, owner TEXT NOT NULL, source TEXT NOT NULL, record INTEGER NOT NULL,
+    created REAL NOT NULL, UNIQUE (owner, source));
 CREATE TABLE IF NOT EXISTS chart_starts (
     owner TEXT NOT NULL, learner TEXT NOT NULL, game TEXT NOT NULL, after_record INTEGER NOT NULL,
     PRIMARY KEY (owner, learner, game));

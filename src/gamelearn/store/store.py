@@ -340,6 +340,45 @@ class Store(Database):
             cursor = db.execute("DELETE FROM web_games WHERE updated < ?", (older_than,))
         return cursor.rowcount
 
+    # The web app's shared links: a copy of a game kept as a record, and who shared it ------------
+
+    def find_share(self, owner: str, source: str, since: float) -> str | None:
+        """The token of the link ``owner`` made for ``source`` at ``since`` or later, or None."""
+        with self._reading() as db:
+            row = db.execute(
+                "SELECT token FROM web_shares WHERE owner=? AND source=? AND created >= ?", (owner, source, since)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def share_count(self, owner: str | None, since: float) -> tuple[int, float | None]:
+        """How many links ``owner`` (None: everyone) made at ``since`` or later, and when the
+        oldest of them was made."""
+        query = "SELECT COUNT(*), MIN(created) FROM web_shares WHERE created >= ?"
+        args: tuple[Any, ...] = (since,)
+        if owner is not None:
+            query += " AND owner=?"
+            args = (since, owner)
+        with self._reading() as db:
+            count, oldest = db.execute(query, args).fetchone()
+        return int(count), None if oldest is None else float(oldest)
+
+    def add_share(self, owner: str, source: str, token: str, record_id: int) -> None:
+        """``owner``'s link ``token`` for ``source``, whose copy is record ``record_id`` (a link
+        made before for the same source is replaced)."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM web_shares WHERE owner=? AND source=?", (owner, source))
+            db.execute(
+                "INSERT INTO web_shares VALUES (?, ?, ?, ?, ?)", (token, owner, source, int(record_id), time.time())
+            )
+
+    def forget_shares(self, older_than: float, records_owner: str) -> int:
+        """Delete every link made before ``older_than`` and every record of ``records_owner`` (the
+        copies) kept before it; how many copies went."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM web_shares WHERE created < ?", (older_than,))
+            cursor = db.execute("DELETE FROM records WHERE owner=? AND created < ?", (records_owner, older_than))
+        return cursor.rowcount
+
     # Where a learner's chart starts (the web page's reset) ----------------------------------------
 
     def set_chart_start(self, owner: str, learner: str, game: str, after_record: int) -> None:

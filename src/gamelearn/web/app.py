@@ -36,6 +36,7 @@ from .guards import (
     BodyLimit,
     NewOwnerLimit,
     cross_origin,
+    may_name_a_new_owner,
     new_owner_id,
     public_message,
     valid_owner,
@@ -75,18 +76,22 @@ class OwnerCookie:
         fresh = not valid_owner(owner)
         request.state.owner = new_owner_id() if fresh else owner
         request.state.fresh_owner = fresh
+        headers = dict(request.headers)
+        refused = cross_origin(request.method, request.url.scheme, headers)
+        # A request from elsewhere without the cookie is served as nobody's and sets none: the
+        # browser may hold one it did not send, and a new id would take its games away.
+        named = fresh and refused is None and may_name_a_new_owner(headers)
 
         async def send_marked(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = raw = list(message.get("headers", []))
-                headers = MutableHeaders(raw=raw)
+                answer = MutableHeaders(raw=raw)
                 for name, value in SECURITY_HEADERS.items():
-                    headers.setdefault(name, value)
-                if fresh:
-                    headers.append("set-cookie", owner_cookie_header(request.state.owner))
+                    answer.setdefault(name, value)
+                if named:
+                    answer.append("set-cookie", owner_cookie_header(request.state.owner))
             await send(message)
 
-        refused = cross_origin(request.method, request.url.scheme, dict(request.headers))
         if refused is not None:
             await JSONResponse({"detail": public_message(refused)}, status_code=403)(scope, receive, send_marked)
             return
@@ -96,7 +101,7 @@ class OwnerCookie:
 def owner_cookie_header(owner: str) -> str:
     """The Set-Cookie value of a new browser's owner id, as Starlette's Response writes it."""
     probe = Response()
-    probe.set_cookie(OWNER_COOKIE, owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="strict", path="/")
+    probe.set_cookie(OWNER_COOKIE, owner, max_age=OWNER_MAX_AGE, httponly=True, samesite="lax", path="/")
     return probe.headers["set-cookie"]
 
 
@@ -120,6 +125,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     settings = settings or WebSettings()
     store = Store(store_path, lock_wait=settings.store_wait_seconds)
     store.forget_web_games(older_than=time.time() - settings.stored_game_days * 86400)
+    store.forget_shares(time.time() - settings.share_days * 86400, record_routes.SHARED_OWNER)
     service = WebService(store, settings)
 
     @contextlib.asynccontextmanager

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from ..keeper import LearnerInTraining
 from ..store.failures import StoreLocked
-from .guards import TooManyNewOwners, public_message
+from .guards import TooManyNewOwners, TooManyShares, public_message
 from .live import TooManyWatchers
 from .pool import MoveInFlight, PoolFull
 from .service import NeedsTable, NotFound, NotYourTurn, StaleMove
@@ -34,7 +34,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "not the moment: the other side is to move, or the game is over"},
     413: {"model": Problem, "description": "request body too large"},
     422: {"model": Problem, "description": "the request does not have the documented shape"},
-    429: {"model": Problem, "description": "too many new browsers from one address; see Retry-After"},
+    429: {
+        "model": Problem,
+        "description": "too many new browsers from one address, or shared links; see Retry-After",
+    },
     503: {
         "model": Problem,
         "description": "every worker is busy, memory is full, or the store is locked (nothing changed); see Retry-After",
@@ -92,6 +95,10 @@ async def _too_many_new(request: Request, error: TooManyNewOwners) -> JSONRespon
     return _busy(str(error), 429, error.retry_after)
 
 
+async def _too_many_shares(request: Request, error: TooManyShares) -> JSONResponse:
+    return _busy(str(error), 429, error.retry_after)
+
+
 async def _too_many_watchers(request: Request, error: TooManyWatchers) -> JSONResponse:
     return _busy(str(error), 503, _settings(request).retry_after_seconds * 5)
 
@@ -121,6 +128,7 @@ def add_error_handlers(app: FastAPI) -> None:
         (StoreLocked, _store_locked),
         (BuildInProgress, _build_in_progress),
         (TooManyNewOwners, _too_many_new),
+        (TooManyShares, _too_many_shares),
         (NoCookie, _plain(403)),
         (MoveInFlight, _plain(409)),
         (StaleMove, _stale_move),

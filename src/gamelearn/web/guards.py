@@ -2,10 +2,19 @@
 scrubbing of server paths out of every message a browser is shown.
 
 The owner id is the store's ``owner``: random (``secrets``), HttpOnly so page scripts cannot read
-it, SameSite=Strict so no other site sends it, not even a page on another port of this machine
-(under Lax those count as the same site).  A cookie that is not one of ours (wrong shape) is
-replaced, never trusted.  Every request that may change something (any method but GET, HEAD and
-OPTIONS) must come from this server's own page: :func:`cross_origin` refuses the others.
+it, SameSite=Lax, so that a person who follows a link to the page from another site (a course
+page, a chat) arrives with it, as the same browser.  What keeps other sites from using it is not
+the SameSite attribute but the checks on every change: any method but GET, HEAD and OPTIONS must
+come from this server's own page (:func:`cross_origin`, on ``Sec-Fetch-Site`` and ``Origin``),
+which refuses a page on another port of this machine too (the same *site* for cookies, Lax or
+Strict alike, but another origin).  A GET changes nothing, and another site cannot read the
+answer (no CORS header is ever sent).
+
+A new id is set only on a request the browser's own page (or the person, typing the address)
+made (:func:`may_name_a_new_owner`): a request from another site that comes without the cookie
+(a form posted from there, a cookie an older gamelearn set ``Strict``) is answered without a new
+one, so it can never replace the browser's id, its games and its learners with nobody's.  A
+cookie that is not one of ours (wrong shape) is replaced, never trusted.
 """
 
 from __future__ import annotations
@@ -50,6 +59,23 @@ class TooManyNewOwners(RuntimeError):
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"too many new browsers from your address; try again in {retry_after} s")
         self.retry_after = retry_after
+
+
+class TooManyShares(RuntimeError):
+    """A new shared link past a bound (this browser's, or the server's); ``retry_after`` seconds
+    until the oldest link that counts expires."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after) + 1)
+
+
+def how_long(seconds: float) -> str:
+    """``seconds`` as a person reads a wait: "40 s", "12 min", "5 h", "29 days"."""
+    for unit, size, past in (("s", 1, 90), ("min", 60, 90 * 60), ("h", 3600, 36 * 3600)):
+        if seconds < past:
+            return f"{max(1, round(seconds / size))} {unit}"
+    return f"{round(seconds / 86400)} days"
 
 
 class NewOwnerLimit:
@@ -157,6 +183,18 @@ def cross_origin(method: str, scheme: str, headers: dict[str, str]) -> str | Non
     if origin.strip().lower().rstrip("/") != own:
         return f"a request from {origin[:60]!r}: changes come only from this server's own page"
     return None
+
+
+def may_name_a_new_owner(headers: dict[str, str]) -> bool:
+    """Whether a request that came without an owner cookie, and that :func:`cross_origin` lets
+    through, may be answered with a new one: only one from this server's own page or typed in
+    (``Sec-Fetch-Site`` ``same-origin`` or ``none``), or one of a client that sends no
+    ``Sec-Fetch-Site`` (a script, an older browser).  A browser sends its cookie with every
+    request of this server's own page, but one that arrives from another site without it may
+    still hold one, which a new id would replace (RFC 6265bis 5.7: the answer to a top-level
+    navigation may set a SameSite cookie)."""
+    site = headers.get("sec-fetch-site")
+    return site is None or site.lower() in OWN_FETCH_SITES
 
 
 def new_owner_id() -> str:

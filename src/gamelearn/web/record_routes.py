@@ -3,16 +3,25 @@ browser's game, or one of its kept games), a record's text posted to be reviewed
 shared link of a finished game.
 
 A shared game is kept in the store under the owner :data:`SHARED_OWNER` (no browser's id has
-that form), the link's token as its context: the link lasts as the store does, and opening it
-needs no cookie.  What is shared is the game alone: its moves, result, seed and the players'
-kinds with their options, less every learner's name and memory (:func:`public_spec`), never the
-owner's id."""
+that form), the link's token as its context; opening it needs no cookie.  What is shared is the
+game alone: its moves, result, seed and the players' kinds with their options, less every
+learner's name and memory (:func:`public_spec`), never the owner's id.
+
+Sharing is bounded, so that no browser and no flood of them can grow the store without end: the
+store's ``web_shares`` row of each link says which browser made it, for which copy (a digest of
+what is shared), and when.  The same game shared again by the same browser answers its link; a
+browser keeps at most ``WebSettings.shares_per_owner`` links and the server ``total_shares``; a
+link lasts ``share_days`` (then it and its copy are forgotten), and a new one past a bound is a
+429 whose Retry-After is when the oldest that counts expires."""
 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 import re
 import secrets
+import time
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -23,6 +32,7 @@ from ..games.record_text import format as format_record
 from ..games.record_text import parse
 from ..keeper import Keeper
 from .errors import ERRORS
+from .guards import TooManyShares, how_long
 from .models import SENT_AS_BUILT, Review, ShareLink
 from .review import review
 from .routing import check_id, cookie_owner, owner_of, service_of
@@ -122,8 +132,9 @@ async def review_text(request: Request) -> dict[str, Any]:
     return review(game, record.opening + record.moves) | {"players": list(record.players)}
 
 
-def share(service: WebService, record: GameRecord[Any], base: str) -> dict[str, str]:
-    """Keep a copy of ``record`` (players as :func:`public_spec` shows them) under a new token."""
+def share(service: WebService, owner: str, record: GameRecord[Any], base: str) -> dict[str, str]:
+    """The link to a copy of ``record`` (players as :func:`public_spec` shows them): the one this
+    browser made of the same copy while it lasts, else a new one within the bounds (TooManyShares)."""
     row = {
         "players": [public_spec(player) for player in record.players],
         "moves": list(record.opening + record.moves),  # the page replays from the initial position
@@ -131,30 +142,66 @@ def share(service: WebService, record: GameRecord[Any], base: str) -> dict[str, 
         "end": record.end.value,
         "seed": record.seed,
     }
-    shown = GameRecord.from_dict(service.load_game(record.game), row)
-    token = secrets.token_urlsafe(16)
-    Keeper(service.store, SHARED_OWNER).keep_record(shown, context=token)
+    source = hashlib.sha256(json.dumps([record.game, row], sort_keys=True).encode()).hexdigest()[:32]
+    settings, store = service.settings, service.store
+    lasts = settings.share_days * 86400
+    since = time.time() - lasts
+    token = store.find_share(owner, source, since)  # a read: 2,000 shares of one game write nothing
+    if token is None:
+        store.forget_shares(since, SHARED_OWNER)
+        with store.transaction():  # the checks and the copy together: two at once make one link
+            token = store.find_share(owner, source, since)
+            if token is None:
+                token = new_share(service, owner, source, GameRecord.from_dict(service.load_game(record.game), row))
     return {"token": token, "url": f"{base.rstrip('/')}/?shared={token}"}
+
+
+def new_share(service: WebService, owner: str, source: str, shown: GameRecord[Any]) -> str:
+    settings, store = service.settings, service.store
+    lasts = settings.share_days * 86400
+    now = time.time()
+    for who, bound, whose in (
+        (owner, settings.shares_per_owner, "this browser has"),
+        (None, settings.total_shares, "the server keeps"),
+    ):
+        count, oldest = store.share_count(who, now - lasts)
+        if count >= bound:
+            wait = (oldest if oldest is not None else now) + lasts - now
+            raise TooManyShares(
+                f"{whose} {count} shared links, the most it may; each lasts {how_long(lasts)}, and the oldest "
+                f"expires in {how_long(wait)}",
+                wait,
+            )
+    token = secrets.token_urlsafe(16)
+    record_id = Keeper(store, SHARED_OWNER).keep_record(shown, context=token)
+    store.add_share(owner, source, token, record_id)
+    return token
 
 
 @router.post("/api/games/{game_id}/share", summary="A read-only link to a finished game", responses=ERRORS)
 def share_game(game_id: str, request: Request) -> ShareLink:
     """A link anyone can open to see the game's review (no cookie needed, nothing of this browser
-    or its learners in it); 409 while the game is played, 403 without this browser's cookie."""
+    or its learners in it); 409 while the game is played, 403 without this browser's cookie.  The
+    same game shared again answers the same link; a new link past this browser's bound or the
+    server's is a 429 with Retry-After (docs/web.md)."""
     service = service_of(request)
-    record = finished_record(service, cookie_owner(request), game_id)
-    return ShareLink(**share(service, record, str(request.base_url)))
+    owner = cookie_owner(request)
+    record = finished_record(service, owner, game_id)
+    return ShareLink(**share(service, owner, record, str(request.base_url)))
 
 
 @router.post("/api/records/{record_id}/share", summary="A read-only link to a kept game", responses=ERRORS)
 def share_record(record_id: int, request: Request) -> ShareLink:
     service = service_of(request)
-    record, _ = kept_record(service, cookie_owner(request), record_id)
-    return ShareLink(**share(service, record, str(request.base_url)))
+    owner = cookie_owner(request)
+    record, _ = kept_record(service, owner, record_id)
+    return ShareLink(**share(service, owner, record, str(request.base_url)))
 
 
 def shared_row(service: WebService, token: str) -> dict[str, Any]:
     rows = service.reader.records(owner=SHARED_OWNER, context=token, limit=1) if TOKEN.match(token) else []
+    if rows and float(rows[0]["created"]) < time.time() - service.settings.share_days * 86400:
+        rows = []  # expired, not yet forgotten
     if not rows:
         raise NotFound("no shared game at this link: check the link you were given")
     return rows[0]

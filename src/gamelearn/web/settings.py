@@ -53,6 +53,13 @@ class WebSettings:
     #: Games kept in the store per browser (finished ones first out), and for how long untouched.
     stored_games_per_owner: int = 50
     stored_game_days: float = 30.0
+    #: Shared links (a read-only copy of a finished game each, kept in the store): a browser keeps
+    #: at most ``shares_per_owner`` and the server ``total_shares``, each for ``share_days`` from
+    #: when it was made; past a bound a new link is a 429 whose Retry-After is when the oldest
+    #: expires.  Sharing a game again answers its link.
+    shares_per_owner: int = 50
+    total_shares: int = 10_000
+    share_days: float = 30.0
     #: Computer moves worked on at once, and how long a request waits for a free worker before it
     #: is answered 503 with Retry-After.
     move_workers: int = field(default_factory=_default_workers)
@@ -87,6 +94,7 @@ class WebSettings:
     allowed_hosts: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
-        for name in ("games_per_owner", "total_games", "new_owners_per_address", "move_workers", "heavy_workers"):
+        counts = ("games_per_owner", "total_games", "new_owners_per_address", "move_workers", "heavy_workers")
+        for name in (*counts, "shares_per_owner", "total_shares"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
