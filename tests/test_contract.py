@@ -22,7 +22,9 @@ TEEKO_FORMS = [
     for centre in ("on", "off")
     for steps in ("king", "knight")
 ]
-NAMES = list(GAME_NAMES) + [spec for spec in TEEKO_FORMS if spec != "teeko"]
+#: Connect Four's smallest and largest boards beside the standard one.
+CONNECT4_SIZES = ["connect4:columns=4,rows=4", "connect4:columns=9,rows=8", "connect4:columns=5,rows=7"]
+NAMES = list(GAME_NAMES) + [spec for spec in TEEKO_FORMS if spec != "teeko"] + CONNECT4_SIZES
 
 
 def whose(game, state) -> int:  # type: ignore[no-untyped-def]
@@ -48,12 +50,13 @@ def sample_states(name: str, games: int = 12, seed: int = 0) -> list:
     return states
 
 
-def test_the_three_games_and_their_names() -> None:
-    assert set(GAME_NAMES) == {"teeko", "hexapawn", "tictactoe"}
+def test_the_four_games_and_their_names() -> None:
+    assert GAME_NAMES == ("teeko", "hexapawn", "tictactoe", "connect4")
     assert len(set(TEEKO_FORMS)) == 64 and TEEKO_FORMS[0] == "teeko"
-    with pytest.raises(ValueError, match="teeko, hexapawn, tictactoe"):
+    with pytest.raises(ValueError, match="teeko, hexapawn, tictactoe, connect4"):
         get_game("chess")
     assert get_game("Tic-Tac-Toe") is get_game("tictactoe")
+    assert get_game("Connect-Four:rows=6,columns=7") is get_game("connect4")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -66,7 +69,7 @@ def test_facts_are_declared_and_consistent(name: str) -> None:
     assert [key for key, _ in facts.options] == [option.name for option in game.game_options]
     for option, (_, value) in zip(game.game_options, facts.options, strict=True):
         assert (f"{option.name}={value}" in game.spec) == (value != option.default)
-    symbols = {"teeko": ("X", "O"), "tictactoe": ("X", "O"), "hexapawn": ("W", "B")}
+    symbols = {"teeko": ("X", "O"), "tictactoe": ("X", "O"), "hexapawn": ("W", "B"), "connect4": ("X", "O")}
     assert game.symbols == facts.symbols == symbols[game.name]
     assert len(game.board(game.initial())) == facts.rows * facts.columns == game.squares
     assert len(facts.symmetry_names) == len(game.symmetries) and facts.symmetry_names[0] == "identity"
@@ -150,7 +153,7 @@ def test_symmetries_map_legal_moves_to_legal_moves(name: str) -> None:
 def test_play_refuses_every_move_outside_legal_moves_and_changes_nothing(name: str) -> None:
     game = get_game(name)
     digits = "0123456789"
-    width = {"teeko": (2, 4), "hexapawn": (2,), "tictactoe": (1,)}[game.name]
+    width = {"teeko": (2, 4), "hexapawn": (2,), "tictactoe": (1,), "connect4": (1, 2)}[game.name]
     for state in sample_states(name, games=2, seed=2)[::5]:
         legal = set(game.legal_moves(state))
         frozen = copy.deepcopy(state)
@@ -183,14 +186,14 @@ def finished_position(name: str) -> object:
 
 
 def finished_game_cases() -> list[object]:
-    """(game, kind) for every kind a game lists but a person (asked by the interface) and Teeko's
-    perfect player (it needs its table); az is slow (JAX)."""
+    """(game, kind) for every kind a game lists but a person (asked by the interface), Teeko's
+    perfect player (it needs its table) and Connect Four's (tests/test_solve_connect4.py); az is slow (JAX)."""
     from gamelearn.players.registry import kinds_for
 
     cases = []
     for name in NAMES:
         for kind in kinds_for(get_game(name)):
-            if kind.name == "human" or (kind.name == "perfect" and name.startswith("teeko")):
+            if kind.name == "human" or (kind.name == "perfect" and name.startswith(("teeko", "connect4"))):
                 continue
             marks = [pytest.mark.slow] if kind.name == "az" else []
             cases.append(pytest.param(name, kind.name, marks=marks, id=f"{name}-{kind.name}"))
@@ -240,6 +243,8 @@ def test_the_winning_squares_are_the_winners_own_goal(name: str) -> None:
         assert list(squares) == sorted(set(squares)) and {board[sq] for sq in squares} <= {game.symbols[winner]}
         if game.name == "tictactoe":
             assert len(squares) == 3
+        elif game.name == "connect4":  # one four or more, each a line of the winner's
+            assert len(squares) >= 4
         elif game.name == "teeko":
             shapes = {"line", "block", "corners"} if "goals=advanced" in game.spec else {"line", "block"}
             assert len(squares) == 4 and teeko_goal_shape(squares) in shapes

@@ -72,7 +72,7 @@ def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_public_contract_is_exported() -> None:
     assert gamelearn.Game is Game and gamelearn.GameFacts is GameFacts and gamelearn.IllegalMove is IllegalMove
     assert isinstance(gamelearn.CONTRACT_VERSION, int) and gamelearn.CONTRACT_VERSION >= 1
-    assert gamelearn.game_names()[:3] == GAME_NAMES == ("teeko", "hexapawn", "tictactoe")
+    assert gamelearn.game_names()[:4] == GAME_NAMES == ("teeko", "hexapawn", "tictactoe", "connect4")
 
 
 def test_a_registered_game_is_played_and_solved_by_name(clean_registry: None) -> None:

@@ -1,6 +1,6 @@
 """The rules layer: one module per game, pure functions of immutable states.  Imports nothing of gamelearn.
 
-The games: the three built in (``teeko``, ``hexapawn``, ``tictactoe``), every class an installed
+The games: the four built in (``teeko``, ``hexapawn``, ``tictactoe``, ``connect4``), every class an installed
 package declares in the entry-point group ``gamelearn.games`` (docs/own-game.md), and every class
 given to :func:`register_game`.  A plugin is imported when its game is first named.
 """
@@ -17,14 +17,26 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
+    from .connect4 import Connect4
     from .hexapawn import Hexapawn
     from .teeko import Teeko
     from .tictactoe import TicTacToe
 
 #: Each game's module and class, imported when the game is first named: a tic-tac-toe program
 #: never loads Teeko's rules.
-_CLASSES = {"teeko": ("teeko", "Teeko"), "hexapawn": ("hexapawn", "Hexapawn"), "tictactoe": ("tictactoe", "TicTacToe")}
-_ALIASES = {"tic-tac-toe": "tictactoe", "ttt": "tictactoe", "noughts-and-crosses": "tictactoe"}
+_CLASSES = {
+    "teeko": ("teeko", "Teeko"),
+    "hexapawn": ("hexapawn", "Hexapawn"),
+    "tictactoe": ("tictactoe", "TicTacToe"),
+    "connect4": ("connect4", "Connect4"),
+}
+_ALIASES = {
+    "tic-tac-toe": "tictactoe",
+    "ttt": "tictactoe",
+    "noughts-and-crosses": "tictactoe",
+    "connect-four": "connect4",
+    "connectfour": "connect4",
+}
 _OPTION_ALIASES = {"center": "centre"}
 _INSTANCES: dict[str, Game[Any]] = {}
 
@@ -142,7 +154,7 @@ def _is_game(name: str) -> bool:
 
 
 def __getattr__(name: str) -> object:
-    """``Teeko``, ``Hexapawn`` and ``TicTacToe``, each imported on first use (PEP 562)."""
+    """``Teeko``, ``Hexapawn``, ``TicTacToe`` and ``Connect4``, each imported on first use (PEP 562)."""
     for key, (_, attribute) in _CLASSES.items():
         if name == attribute:
             return _game_class(key)
@@ -194,7 +206,7 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def get_game(name: str) -> Game[Any]:
-    """The game named by ``name``: "teeko", "hexapawn", "tictactoe", a game installed or registered
+    """The game named by ``name``: "teeko", "hexapawn", "tictactoe", "connect4", a game installed or registered
     (:func:`game_names`), or a spec with options such as
     "teeko:goals=advanced,drops=saaa,centre=off,steps=king".  One instance a form (``game.spec``
     is its canonical spec); ValueError lists the valid names, options or values.
@@ -230,6 +242,7 @@ __all__ = [
     "game_options",
     "get_game",
     "parse_game_spec",
+    "Connect4",
     "Hexapawn",
     "Teeko",
     "TicTacToe",

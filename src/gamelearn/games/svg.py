@@ -4,7 +4,7 @@
 Drawing only: everything here is worked out from what the games already say (the board string,
 the side to move, the winner's squares), so the rules stay free of it.  Each board carries its
 coordinates in the game's notation (row and column for Teeko; the square numbers for tic-tac-toe
-and hexapawn), marks the squares the last move changed where it is known, and rings the winner's.
+and hexapawn; the columns' numbers for Connect Four), marks the squares the last move changed where it is known, and rings the winner's.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ PIECES: dict[str, dict[str, str]] = {
     "teeko": {"X": "#222222", "O": "#c0392b"},
     "hexapawn": {"W": "#ffffff", "B": "#222222"},
     "tictactoe": {"X": "cross", "O": "nought"},
+    "connect4": {"X": "#c0392b", "O": "#f1c40f"},
 }
 LAST_MOVE = "#f7dc6f"
 GOAL = "#27ae60"
@@ -56,7 +57,9 @@ def board_svg(
     move), ``goal`` squares ringed (the winner's), ``caption`` written underneath."""
     rows, columns = game.facts.rows, game.facts.columns
     teeko_labels = game.name == "teeko"  # squares named rc: numbers along the edges
-    left = top = MARGIN if teeko_labels else 2
+    column_labels = game.name == "connect4"  # a move is its column, 1 from the left: numbers above
+    left = MARGIN if teeko_labels else 2
+    top = MARGIN if teeko_labels or column_labels else 2
     # 12-pixel sans-serif letters are about 7 pixels wide: a long caption widens the picture
     width = max(left + columns * CELL + 2, left + 7 * len(caption))
     height = top + rows * CELL + (CAPTION if caption else 2)
@@ -72,7 +75,7 @@ def board_svg(
         x, y = left + column * CELL, top + row * CELL
         fill = LAST_MOVE if square in moved else "#f4ecd8" if (row + column) % 2 else "#e8dcc0"
         parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8b7d5b"/>')
-        if not teeko_labels:
+        if not (teeko_labels or column_labels):
             parts.append(f'<text x="{x + 3}" y="{y + 11}" font-size="9" fill="#6b5d3b">{square}</text>')
         if cell in pieces:
             parts.append(_piece(pieces[cell], x + CELL / 2, y + CELL / 2))
@@ -88,6 +91,9 @@ def board_svg(
                 parts.append(f'<text x="{middle:.0f}" y="13" font-size="11" text-anchor="middle">{k}</text>')
             if k < rows:
                 parts.append(f'<text x="6" y="{middle + 4:.0f}" font-size="11">{k}</text>')
+    for k in range(columns if column_labels else 0):
+        middle = left + k * CELL + CELL / 2
+        parts.append(f'<text x="{middle:.0f}" y="13" font-size="11" text-anchor="middle">{k + 1}</text>')
     if caption:
         parts.append(f'<text x="{left}" y="{height - 6}" font-size="12">{escape(caption)}</text>')
     parts.append("</svg>")

@@ -208,13 +208,14 @@ SHARP_TEEKO_DEPTH = 8
 class SharpPlayer(Player[S]):
     """The classroom page's Sharp: whenever it can see a way to win however the other answers, it plays it;
     otherwise any move.  It looks ``depth`` plies ahead (default: to the end in hexapawn and
-    tic-tac-toe, 3 plies in Teeko, whose tree has no end)."""
+    tic-tac-toe, 3 plies in Teeko, whose tree has no end, and in Connect Four, whose tree is too
+    large to walk to its end: a win of its next two moves, whatever the other answers)."""
 
     kind = "sharp"
 
     def __init__(self, game: Game[Any], seed: int | None = None, depth: int = 0) -> None:
         super().__init__(game, seed, depth=depth)
-        self.horizon = depth if depth > 0 else (3 if game.facts.can_cycle else None)
+        self.horizon = depth if depth > 0 else (3 if game.facts.can_cycle or game.name == "connect4" else None)
 
     def winning_moves(self, state: S) -> list[str]:
         player = self.game.to_move(state)

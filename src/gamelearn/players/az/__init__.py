@@ -5,6 +5,7 @@ Optax and DeepMind's mctx (the ``neural`` extra: ``pip install 'gamelearn[neural
 It plays tic-tac-toe, hexapawn and Teeko over rules written again in JAX, and any other game
 (docs/own-game.md) over its own rules tabulated on every position reachable from the start, for a
 game that always ends and fits the solver's limit (:mod:`gamelearn.players.az.tabulated`).
+Connect Four, built in but far too large to tabulate, has no JAX rules yet, so az is not offered there.
 
 This module only registers the player kind, so that listing players needs no JAX; the player
 itself is in :mod:`gamelearn.players.az.player`.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from ...games import Game
+from ...games import GAME_NAMES, Game
 from ..registry import Option, PlayerKind, parse_int, parse_switch, register
 
 #: The packages the player needs (the neural extra).
@@ -50,12 +51,14 @@ register(
         "az",
         make_az,
         "AlphaZero-style self-play learner: a small network and Gumbel tree search (JAX, mctx)",
-        None,  # every game: the built-in ones' rules are written in JAX, another's tabulated
+        # The built-in games whose rules are written in JAX, and every game of another author (tabulated).
+        frozenset({"tictactoe", "hexapawn", "teeko"}),
         (
             Option("name", parse_name, "", "keep the network under this name in the store"),
             Option("simulations", parse_int(0, 10_000), 32, "search simulations a move (0: the raw policy)"),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen)"),
         ),
         learns=True,
+        also_plays=lambda game: game.name not in GAME_NAMES,
     )
 )
