@@ -22,8 +22,8 @@ from typing import cast
 import gamelearn
 from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME
-from gamelearn.players.ntuple import NtuplePlayer
-from gamelearn.players.ntuple_search_kernels import MATE
+from gamelearn.players.ntuple.player import NtuplePlayer
+from gamelearn.players.ntuple.search_kernels import MATE
 from gamelearn.players.registry import make_player
 
 

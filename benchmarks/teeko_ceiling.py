@@ -34,7 +34,7 @@ from gamelearn.experiments.grading import grade_player
 from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME
 from gamelearn.games.teeko import TeekoState
-from gamelearn.players import ntuple_kernels as kernels
+from gamelearn.players.ntuple import kernels as kernels
 from gamelearn.players.registry import make_player
 from gamelearn.solver.teeko import solve_teeko
 

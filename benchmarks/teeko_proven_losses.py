@@ -15,7 +15,7 @@ toward 0 there and then, whether or not it is played (the search-backed update o
 Silver, Uther & Blair 2009, restricted to the values a two-ply search proves).  ``--policy proven``
 (the default) also scores such a child 0 in the choice and in the TD target; ``--policy network``
 leaves the choice and the target to the network's value, so only the extra update differs from the
-default learner.  The kernel is the default self-play kernel (``ntuple_kernels.self_play``) with
+default learner.  The kernel is the default self-play kernel (``ntuple.kernels.self_play``) with
 that one change; ``other_wins_next`` is checked against the game's rules on random positions.
 """
 
@@ -35,8 +35,8 @@ import gamelearn
 from gamelearn.experiments.grading import choose_all
 from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME
-from gamelearn.players import ntuple_kernels as kernels
-from gamelearn.players.ntuple_layout import neighbours, pieces, win_masks
+from gamelearn.players.ntuple import kernels as kernels
+from gamelearn.players.ntuple.layout import neighbours, pieces, win_masks
 from gamelearn.players.registry import make_player
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -5,7 +5,7 @@ from a saved learner for a budget of CPU seconds and graded raw (``search=0``) o
     python benchmarks/teeko_search_targets.py s1-hour.json --depth 2 --cpu-seconds 900
     python benchmarks/teeko_search_targets.py s1-hour.json --depth 2 --every-child --cpu-seconds 900
 
-At each ply the side to move runs the learner's own alpha-beta (``ntuple_search_kernels``: the
+At each ply the side to move runs the learner's own alpha-beta (``ntuple/search_kernels.py``: the
 four to make, the extension for a four to stop, the transposition table) ``--depth`` plies deep,
 deepening from one ply, and plays the move it finds (a random move with chance ``--epsilon``,
 and 0 to 6 random opening moves, as the default self-play).
@@ -33,9 +33,9 @@ from numba import njit
 import gamelearn
 from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME
-from gamelearn.players import ntuple_kernels as kernels
-from gamelearn.players import ntuple_search_kernels as search
-from gamelearn.players.ntuple_search import TeekoSearch
+from gamelearn.players.ntuple import kernels as kernels
+from gamelearn.players.ntuple import search_kernels as search
+from gamelearn.players.ntuple.search import TeekoSearch
 from gamelearn.players.registry import make_player
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,4 +1,4 @@
-"""The ntuple learner (players/ntuple.py, ntuple_kernels.py, ntuple_layout.py) against independent
+"""The ntuple learner (players/ntuple/player.py, ntuple/kernels.py, ntuple/layout.py) against independent
 oracles: the rules (afterstates), the symmetries (invariance), a plain-Python reading of the
 tuples, a hand-written dense TD(lambda), the store (round trip) and the exact solution (the
 hexapawn suite of gamelearn.experiments.suites)."""
@@ -17,9 +17,9 @@ import gamelearn
 from gamelearn.experiments.grading import grade_player
 from gamelearn.experiments.suites import get_suite
 from gamelearn.keeper import Keeper
-from gamelearn.players import ntuple_kernels as kernels
-from gamelearn.players.ntuple import NtuplePlayer
-from gamelearn.players.ntuple_layout import GAME_IDS, KNOWN_LAYOUTS, MAX_CHILDREN, SNAKES, SNAKES12, Layout, pieces
+from gamelearn.players.ntuple import kernels as kernels
+from gamelearn.players.ntuple.layout import GAME_IDS, KNOWN_LAYOUTS, MAX_CHILDREN, SNAKES, SNAKES12, Layout, pieces
+from gamelearn.players.ntuple.player import NtuplePlayer
 from gamelearn.players.registry import graded_spec
 from gamelearn.store.store import Store
 

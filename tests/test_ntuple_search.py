@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 import gamelearn
-from gamelearn.players.ntuple import NtuplePlayer
-from gamelearn.players.ntuple_layout import pieces
-from gamelearn.players.ntuple_search import TeekoSearch, budget_of, parse_search, reference_search
-from gamelearn.players.ntuple_search_kernels import MATE, WIN, can_win
+from gamelearn.players.ntuple.layout import pieces
+from gamelearn.players.ntuple.player import NtuplePlayer
+from gamelearn.players.ntuple.search import TeekoSearch, budget_of, parse_search, reference_search
+from gamelearn.players.ntuple.search_kernels import MATE, WIN, can_win
 
 GAME = gamelearn.get_game("teeko")
 
@@ -49,7 +49,7 @@ def network(player: NtuplePlayer) -> Any:
 
 
 def test_the_four_at_once_test_is_the_rules() -> None:
-    from gamelearn.players.ntuple_layout import neighbours, win_masks
+    from gamelearn.players.ntuple.layout import neighbours, win_masks
 
     masks, steps = win_masks(GAME), neighbours(GAME)
     wins = 0

@@ -11,9 +11,9 @@ import pytest
 
 import gamelearn
 from gamelearn.keeper import Keeper
-from gamelearn.players import ntuple_kernels as kernels
-from gamelearn.players.ntuple import NtuplePlayer
-from gamelearn.players.ntuple_settings import TCL_BETA
+from gamelearn.players.ntuple import kernels as kernels
+from gamelearn.players.ntuple.player import NtuplePlayer
+from gamelearn.players.ntuple.settings import TCL_BETA
 from gamelearn.store.store import Store
 
 

@@ -3,15 +3,15 @@ TD(lambda) with eligibility traces (Sutton 1988; Thill, Koch & Konen, PPSN 2012;
 Koch & Konen, CIG 2014).
 
 The network is a set of weight tables, one per n-tuple of squares, read on every symmetric image
-of a position (:mod:`.ntuple_layout`); its value is the chance that the side that has just moved
+of a position (:mod:`.layout`); its value is the chance that the side that has just moved
 into the position wins.  To move, the player scores each legal move by the value of the position
 it leads to (a finished game by its result) and plays a best one, ties broken at random
 (``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values.  It explores
 with probability epsilon while it trains.  Frozen (``train=off``) on Teeko it searches by
-alpha-beta (:mod:`.ntuple_search`, ``search=D`` plies, ``1s``, ``nodes=N``; the default chosen on
+alpha-beta (:mod:`.search`, ``search=D`` plies, ``1s``, ``nodes=N``; the default chosen on
 ``teeko-val-v1``, docs/ntuple.md); in training it plays one ply deep, as its TD(lambda) learns.
 
-Training (:mod:`.ntuple_kernels`): ``self_play(batches)`` plays whole games in numba, both sides
+Training (:mod:`.kernels`): ``self_play(batches)`` plays whole games in numba, both sides
 with one network, and learns online after every ply; alpha and epsilon decay from the spec's
 values to a tenth of them with a half-life in games, except that with temporal coherence learning
 (``tcl=on``, Teeko's default: Beal & Smith 1999; Bagheri, Thill, Koch & Konen 2016) each weight
@@ -32,11 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import ntuple_kernels as kernels
-from .base import S
-from .knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
-from .ntuple_generic import result_for_first
-from .ntuple_layout import (
+from ..base import S
+from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
+from ..registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
+from . import kernels
+from .generic import result_for_first
+from .layout import (
     GAME_IDS,
     KNOWN_LAYOUTS,
     Features,
@@ -48,8 +49,8 @@ from .ntuple_layout import (
     pieces,
     win_masks,
 )
-from .ntuple_search import Searched, TeekoSearch, budget_of, parse_search, searches
-from .ntuple_settings import (
+from .search import Searched, TeekoSearch, budget_of, parse_search, searches
+from .settings import (
     MOVE_SECONDS,
     Settings,
     parse_step,
@@ -57,12 +58,11 @@ from .ntuple_settings import (
     settings_given,
     spec_options,
 )
-from .ntuple_weights import decode_weights, encode_weights
-from .registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
+from .weights import decode_weights, encode_weights
 
 if TYPE_CHECKING:
-    from ..games.base import Game
-    from ..games.record import GameRecord
+    from ...games.base import Game
+    from ...games.record import GameRecord
 
 FORMAT = "gamelearn-ntuple"
 VERSION = 1
@@ -127,7 +127,7 @@ class Trainer:
     def train_batch(self) -> int:
         """One batch of self-play games, learnt online; the positions (plies) played."""
         if self.game.name not in GAME_IDS:  # a game without compiled rules: played by its own
-            from .ntuple_generic import train_batch
+            from .generic import train_batch
 
             return train_batch(self)
         batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
@@ -467,7 +467,7 @@ register(
         "ntuple",
         NtuplePlayer,
         "n-tuple network learning afterstate values by self-play TD(lambda) (Thill et al.)",
-        None,  # every game: a layout of its own, or its board's rows and columns (ntuple_layout.board_layout)
+        None,  # every game: a layout of its own, or its board's rows and columns (layout.board_layout)
         (
             Option("name", parse_name, None, "keep the weights in the store under this name"),
             Option("search", parse_search, None, "plies searched (0, 1: the raw network); Teeko: or a time, 1s"),

@@ -1,5 +1,5 @@
 """The ``ntuple`` learner's search at play time over Teeko: alpha-beta with iterative deepening
-under a budget, over the learnt values (:mod:`.ntuple_search_kernels`, numba), and the plain
+under a budget, over the learnt values (:mod:`.search_kernels`, numba), and the plain
 Python negamax of the same definition that it is proved equal to (:func:`reference_search`).
 
 A budget is how a spec's ``search=`` reads (:func:`parse_search`):
@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from ..games import teeko as teeko_rules
-from . import ntuple_search_kernels as kernels
-from .ntuple_layout import MAX_CHILDREN, neighbours, pieces, win_masks
+from ...games import teeko as teeko_rules
+from . import search_kernels as kernels
+from .layout import MAX_CHILDREN, neighbours, pieces, win_masks
 
 #: The plies a timed or node-budgeted search may reach at most (it stops at a proven result).
 MAX_DEPTH = 30
@@ -185,7 +185,7 @@ class TeekoSearch:
 
 def threatens(own: int, other: int) -> bool:
     """Whether the side with pawns ``own`` could complete a goal with its next move, on the boards
-    alone (see :mod:`.ntuple_search_kernels`)."""
+    alone (see :mod:`.search_kernels`)."""
     occupied = own | other
     for mask in teeko_rules.WIN_MASKS:
         if (own & mask).bit_count() != 3 or mask & ~own & occupied:
@@ -203,7 +203,7 @@ def reference_search(
     depth: int,
     extensions: int = EXTENSIONS,
 ) -> tuple[float, str]:
-    """The plain negamax of :mod:`.ntuple_search_kernels`'s definition over the game's own rules,
+    """The plain negamax of :mod:`.search_kernels`'s definition over the game's own rules,
     without pruning or table: (the root's score, the first move in the order of the learnt values
     with that score).  ``value(a, b, mover)`` is the network's V of an afterstate."""
 

@@ -3,14 +3,14 @@ positions a side can move into, with their result codes, for tic-tac-toe, hexapa
 
 A position is two bitboards, ``a`` the first player's pieces and ``b`` the second's (square ``i``
 is bit ``i``).  This module imports nothing of gamelearn: the players layer builds its inputs
-(:mod:`.ntuple_layout`'s ``win_masks`` and ``neighbours``).
+(:mod:`.layout`'s ``win_masks`` and ``neighbours``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit
+from ...jit import njit
 
 #: An afterstate's result code: the game goes on, the mover has won, it is drawn.
 ONGOING, WON, DRAWN = -1, 1, 2

@@ -1,11 +1,11 @@
 """The compiled hot loops of the ``ntuple`` learner (numba, ``cache=True``): reading a position's
 n-tuples, its value, the TD(lambda) update with eligibility traces, and whole self-play games over
-the rules on bitboards of :mod:`.ntuple_bitboards` (whose names are here too, for the kernels' users).
+the rules on bitboards of :mod:`.bitboards` (whose names are here too, for the kernels' users).
 
 A position is two bitboards, ``a`` the first player's pieces and ``b`` the second's, and the side
 ``mover`` that has just moved into it (an *afterstate*, Sutton & Barto 2018, section 6.8).  Its
 value ``V`` is the logistic function of the sum of the weights its features read
-(:mod:`.ntuple_layout`), the chance that ``mover`` wins.
+(:mod:`.layout`), the chance that ``mover`` wins.
 
 TD(lambda) (Sutton 1988; for n-tuple networks Thill, Koch & Konen 2012 and Thill, Bagheri, Koch &
 Konen 2014) runs over the sequence of afterstates of a game, both sides' in turn, seen from the
@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit
-from .ntuple_bitboards import (  # noqa: F401  # the rules' names, for the kernels' users too
+from ...jit import njit
+from .bitboards import (  # noqa: F401  # the rules' names, for the kernels' users too
     DRAWN,
     HEXAPAWN,
     MAX_CHILDREN,
@@ -289,7 +289,7 @@ def self_play(
     (start_a, start_b), the first player to move.  ``coherence`` and ``beta``: temporal coherence
     learning's sums and its exponent (``beta`` 0: off; see :func:`apply_trace`).  Returns (plies,
     TD updates, sum of squared TD errors).  Each child's features are read from its parent's
-    (:func:`child_features`; ``touches_*``: :class:`~.ntuple_layout.Features`): the same indices as
+    (:func:`child_features`; ``touches_*``: :class:`~.layout.Features`): the same indices as
     :func:`read_features` gives, and Teeko plays 1.7-1.9 times as many games a CPU second."""
     np.random.seed(seed)
     features = lengths.shape[0]

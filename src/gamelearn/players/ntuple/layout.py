@@ -1,5 +1,5 @@
 """The n-tuples of the ``ntuple`` learner, per game, and how a position becomes the two bitboards
-its kernels read (:mod:`.ntuple_kernels`).
+its kernels read (:mod:`.kernels`).
 
 An n-tuple (Lucas 2008) is a fixed, ordered set of squares.  Each square holds one of three
 things *from the view of the side that has just moved*: 0 empty, 1 its own piece, 2 the other
@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from ..games import Game
-from ..games import teeko as teeko_rules
-from ..games import tictactoe as tictactoe_rules
+from ...games import Game
+from ...games import teeko as teeko_rules
+from ...games import tictactoe as tictactoe_rules
 
 #: The game numbers the kernels switch on.
 GAME_IDS = {"tictactoe": 0, "hexapawn": 1, "teeko": 2}

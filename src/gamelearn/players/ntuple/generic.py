@@ -3,11 +3,11 @@
 
 Each game opens with 0 to ``random_plies`` random moves, then both sides play the best afterstate
 by the network (ties broken at random), exploring a random move with the schedule's epsilon.  As
-in the compiled self-play (:mod:`.ntuple_kernels`) and Watkins's Q(lambda), the target of an
+in the compiled self-play (:mod:`.kernels`) and Watkins's Q(lambda), the target of an
 afterstate is the value of the move the greedy policy makes next, whether or not it is played, and
 an exploring move cuts the eligibility trace: what is learnt is the greedy policy's value.  The
 game is learnt at its end, a run of greedy plies at a time, by TD(lambda)
-(:func:`.ntuple_kernels.td_sequence`, the update the compiled self-play and ``learn`` make).  Seeded: batch ``k`` draws from
+(:func:`.kernels.td_sequence`, the update the compiled self-play and ``learn`` make).  Seeded: batch ``k`` draws from
 ``random.Random`` of (seed, k), so the same seed trains the same weights.
 """
 
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import ntuple_kernels as kernels
-from .ntuple_layout import GAME_IDS, board_pieces
+from . import kernels
+from .layout import GAME_IDS, board_pieces
 
 if TYPE_CHECKING:
-    from .ntuple import Trainer
+    from .player import Trainer
 
 
 def default_search(game: Any) -> int:

@@ -7,15 +7,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from .base import OptionValue
-from .ntuple_generic import default_search
-from .ntuple_search import budget_of, parse_search
+from ..base import OptionValue
+from .generic import default_search
+from .search import budget_of, parse_search
 
 #: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
 #: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
 TCL_BETA = 2.7
 #: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``); any
-#: other game's is :func:`gamelearn.players.ntuple_generic.default_search`'s.
+#: other game's is :func:`gamelearn.players.ntuple.generic.default_search`'s.
 DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8"}
 #: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
 #: deepest ply it has finished.
@@ -48,7 +48,7 @@ SETTINGS: dict[str, Settings] = {
     # CPU minutes of the hour, on each of three seeds (docs/ntuple.md, "The hour with α 3").
     "teeko": Settings(200, 3.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
 }
-#: Any other game's: self-play over its own rules (:mod:`.ntuple_generic`), 200 games a batch, a
+#: Any other game's: self-play over its own rules (:mod:`.generic`), 200 games a batch, a
 #: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
 GENERIC_SETTINGS = Settings(200, 3.0, 0.2, 20_000, 0.5, 8, 8)
 

@@ -1,14 +1,14 @@
 """The compiled alpha-beta search of the ``ntuple`` learner over Teeko (numba, ``cache=True``).
 
 Negamax with alpha-beta pruning (Knuth & Moore 1975) over the learnt afterstate values
-(:mod:`.ntuple_kernels`), for one fixed depth a call; :mod:`.ntuple_search` deepens it iteratively
+(:mod:`.kernels`), for one fixed depth a call; :mod:`.search` deepens it iteratively
 under a time or node budget.  Scores are for the side to move: a leaf scores ``1 - 2 V`` (``V``,
 the network's chance that the side that has just moved wins, read on the leaf), so every
 network score lies in ``-1..1``; a win ``k`` plies from the root scores ``WIN - k`` and a loss
 ``k - WIN``, so the nearest win is preferred and the farthest loss.
 
 What a node of depth ``d`` with ``x`` extensions left does, in this order (the plain version,
-:func:`gamelearn.players.ntuple_search.reference_search`, does the same over the game's rules):
+:func:`gamelearn.players.ntuple.search.reference_search`, does the same over the game's rules):
 
 1. *A four to make*: if the side to move can complete a goal at once, the node scores the win.
 2. *A four to stop* (the extension for forced sequences): at depth 0, if the side that has just
@@ -42,9 +42,9 @@ import time
 import numpy as np
 from numba import objmode
 
-from ..jit import njit
-from .ntuple_bitboards import ONGOING, TEEKO, afterstates, popcount
-from .ntuple_kernels import child_features, parent_features, value_of
+from ...jit import njit
+from .bitboards import ONGOING, TEEKO, afterstates, popcount
+from .kernels import child_features, parent_features, value_of
 
 #: A win's score at the root (less the plies to it); scores beyond ``MATE`` are proven.
 WIN = 1000.0
