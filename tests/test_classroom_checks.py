@@ -353,7 +353,7 @@ def test_a_wrong_him_is_told_the_box_and_the_rule(
     theirs = namespace["boxes"]
     state = random.getstate()
     verdict, printed = verdict_of(capsys, check_him, namespace["play_game"])
-    assert not verdict and printed.startswith("Not yet") and said in printed
+    assert not verdict and printed.startswith("Not yet: ") and said in printed
     # The student's boxes and random generator are as they were.
     assert namespace["boxes"] is theirs and theirs == {} and random.getstate() == state
     if "error" not in said:

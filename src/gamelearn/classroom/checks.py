@@ -368,8 +368,8 @@ def _count_missed(use_mirror: bool, got: tuple[int, int]) -> str:
             + _draw([("a box", first)])
         )
     return (
-        "Count every position Black can face on its turn, from every possible game: start at START with "
-        "White to move, try every move of the side to move, then every answer, and so on, keeping a list "
+        "Count every position Black can face on its turn, from every possible game: start at the start, "
+        "'BBB...WWW', with White to move, try every move of the side to move, then every answer, and so on, keeping a list "
         "of positions still to look at and a set of those already seen, so each counts once. Stop where "
         "the game is over. For example, after White plays (6, 3) Black faces this position, one box "
         f"with {len(moves(first, 'B'))} beads:\n" + _draw([("one box", first)])
@@ -715,7 +715,8 @@ def check_him(play_game: Callable[..., Any]) -> Verdict:
             losses = _train(play_game, namespace, teacher, white, len(table) * LEARNERS * GAMES)
             table.append((teacher, max(losses), sum(losses) / LEARNERS))
     except _Wrong as wrong:
-        return _verdict(False, f"Not yet. {wrong}")
+        said = str(wrong)
+        return _verdict(False, f"Not yet: {said[0].lower()}{said[1:]}")
     except _Crash as crash:
         return _crashed(crash.call, crash.error)
     finally:
