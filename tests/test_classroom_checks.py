@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -400,3 +402,62 @@ def test_a_right_him_passes_beside_the_pages_table_of_hers(capsys: pytest.Captur
     assert re.search(
         r"So HIM loses (more|fewer|as many) against Random and (more|fewer|as many) against Sharp\.", printed
     )
+
+
+# In any Jupyter: the classroom needs seven files of gamelearn and the standard library -----------
+
+#: What docs/lesson.md says a JupyterLite user copies: the package's root, hexapawn's rules, the classroom.
+SEVEN_FILES = (
+    "__init__.py",
+    "games/__init__.py",
+    "games/base.py",
+    "games/hexapawn.py",
+    "classroom/__init__.py",
+    "classroom/hexapawn.py",
+    "classroom/checks.py",
+)
+
+# Run with -S -E -s: no site-packages (so no numpy, numba or scipy), no PYTHONPATH, only the folder
+# that holds the seven files.
+ONLY_THE_STANDARD_LIBRARY = """
+import sys
+from gamelearn.classroom import check_count_boxes, check_him, check_mirror, check_winner
+from gamelearn.classroom.hexapawn import has_lost
+
+print(bool(check_mirror(lambda b: "".join(b[r + 2 - c] for r in (0, 3, 6) for c in range(3)))))
+print(bool(check_winner(lambda b, s: ("B" if s == "W" else "W") if has_lost(b, s) else "")))
+print(bool(check_count_boxes(lambda m: [19, 47] if m else [37, 90])))
+boxes = {}
+print(bool(check_him(lambda white: "W")))
+print(*sorted(m for m in sys.modules if m.startswith("gamelearn")))
+print(*sorted(m for m in sys.modules if m.partition(".")[0] not in sys.stdlib_module_names and m != "__main__"))
+"""
+
+
+def test_the_classroom_runs_on_seven_files_and_the_standard_library(tmp_path: Path) -> None:
+    package = Path(__file__).resolve().parent.parent / "src" / "gamelearn"
+    for name in SEVEN_FILES:
+        (tmp_path / "gamelearn" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "gamelearn" / name).write_bytes((package / name).read_bytes())
+    script = tmp_path / "lesson.py"
+    script.write_text(ONLY_THE_STANDARD_LIBRARY)
+    done = subprocess.run(
+        [sys.executable, "-S", "-E", "-s", str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    *printed, loaded, outside = done.stdout.splitlines()
+    verdicts = [line for line in printed if line in ("True", "False")]
+    assert verdicts == ["True", "True", "True", "False"]  # the last: a play_game that never asks White
+    modules = sorted(
+        "gamelearn." + name.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for name in SEVEN_FILES
+    )
+    assert loaded.split() == [module.removesuffix(".__init__") for module in modules]
+    assert outside.split() == loaded.split()  # nothing beyond the standard library and the seven files
+
+
+def test_docs_lesson_shows_what_check_mirror_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "lesson.md").read_text(encoding="utf-8")
+    shown = re.search(r"```\n(Not yet: mirror\(.*?)```", page, flags=re.DOTALL)
+    assert shown is not None
+    check_mirror(lambda b: "".join(b[3 * r + (1, 0, 2)[c]] for r in range(3) for c in range(3)))
+    assert capsys.readouterr().out == shown.group(1)
