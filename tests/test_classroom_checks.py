@@ -325,10 +325,11 @@ HIM_REWARD = "for box, bead in drawn:\n                boxes[box].append(bead)"
 HER_PUNISH = "boxes[box].remove(bead)"
 
 
-def program(reward: str = HIM_REWARD, punish: str = HER_PUNISH) -> dict[str, object]:
+def program(reward: str = HIM_REWARD, punish: str = HER_PUNISH, looks_in_the_mirror: bool = True) -> dict[str, object]:
     """A notebook's namespace after its cells ran: boxes, her_turn and play_game in one dict."""
     namespace: dict[str, object] = {}
-    exec(HER_TURN + PLAY_GAME.replace("REWARD", reward).replace("PUNISH", punish), namespace)
+    turn = HER_TURN if looks_in_the_mirror else HER_TURN.replace("if mirror(board) < board:", "if False:")
+    exec(turn + PLAY_GAME.replace("REWARD", reward).replace("PUNISH", punish), namespace)
     return namespace
 
 
@@ -461,3 +462,11 @@ def test_docs_lesson_shows_what_check_mirror_prints(capsys: pytest.CaptureFixtur
     assert shown is not None
     check_mirror(lambda b: "".join(b[3 * r + (1, 0, 2)[c]] for r in range(3) for c in range(3)))
     assert capsys.readouterr().out == shown.group(1)
+
+
+@pytest.mark.slow
+def test_a_him_that_does_not_look_in_the_mirror_is_right_too(capsys: pytest.CaptureFixture[str]) -> None:
+    # A box for each board, its mirror image another: more boxes, the same rules.
+    namespace = program(looks_in_the_mirror=False)
+    verdict, printed = verdict_of(capsys, check_him, namespace["play_game"])
+    assert verdict and printed.startswith("Right: in all 20,000 games")

@@ -430,7 +430,12 @@ def _box_of(after_white: str, boxes: dict[str, Any]) -> str:
     """The name of the box HIM opens on ``after_white``: the lesser of the board and its mirror, as
     the page's her_turn names it (or the board itself, where a student's boxes are named so)."""
     name = min(after_white, mirror(after_white))
-    return name if name in boxes or after_white not in boxes else after_white
+    if after_white == name or after_white not in boxes:
+        return name
+    # A HIM that does not look in the mirror has a box named by a greater board somewhere.
+    if name not in boxes or any(key > mirror(key) for key in boxes):
+        return after_white
+    return name
 
 
 def _beads(box: object) -> Counter[Move]:
@@ -467,8 +472,12 @@ def _white_for(
                 raise _Wrong(f"In {game.where()}, White's first move was asked on {board!r}; a game starts at START.")
         else:
             previous = game.after_white
-            box = _box_of(previous, boxes_now())
-            bead = next((m for m in moves(box, "B") if play(box, m) == board), None)
+            # HIM played on the board or on its mirror image: whichever a move of Black's leads from
+            first = _box_of(previous, boxes_now())
+            box, bead = next(
+                ((name, m) for name in (first, mirror(first)) for m in moves(name, "B") if play(name, m) == board),
+                (first, None),
+            )
             if bead is None:
                 raise _Wrong(
                     f"In {game.where()}, after White's move the board was {previous!r}, and then White was asked "
@@ -519,11 +528,19 @@ def _after_game(
                 f"In {game.where()}, White's last move won, and play_game gave back 'W', which means HIM won. "
                 "It gives back 'L' when HIM loses.\n" + _draw([("White has won", last_board)])
             )
-        held = touched.setdefault(last_box, _opened(last_box, shadow))
-        found = _beads(boxes.get(last_box))
-        winning = [bead for bead in held if has_lost(play(last_box, bead), "W")]
-        added = [bead for bead in winning if found[bead] == held[bead] + 1]
-        bead = added[0] if added else winning[0] if winning else None
+        # The box of the winning draw: the one named as her_turn names it, unless the board's other
+        # name (a HIM that does not look in the mirror) holds a winning bead one more time.
+        bead = None
+        for name in dict.fromkeys((last_box, last_board, mirror(last_board))):
+            held, found = _opened(name, shadow), _beads(boxes.get(name))
+            winning = [move for move in held if has_lost(play(name, move), "W")]
+            added = [move for move in winning if found[move] == held[move] + 1]
+            if added or (name == last_box and winning):
+                if added or bead is None:
+                    last_box, bead = name, (added or winning)[0]
+                if added:
+                    break
+        touched.setdefault(last_box, _opened(last_box, shadow))
         if bead is None:
             raise _Wrong(
                 f"In {game.where()}, play_game gave back 'W', but no bead in HIM's last box wins the game.\n"
