@@ -1,15 +1,15 @@
 """Checkers for the exercises of the classroom page "Can a Machine Learn a Game by Itself?".
 
 The page's exercises ask a student to write ★ ``mirror(board)``, ★★ ``winner(board, side)``,
-★★★ ``count_boxes(use_mirror)`` and to turn HER's ``play_game`` into HIM's, whom Martin Gardner
-proposed in "A Matchbox Game-Learning Machine" (Scientific American, March 1962): a win puts a
-second bead of each move HIM drew back in its box.  Each checker here runs the student's function
-against the rules of :mod:`gamelearn.classroom.hexapawn` and prints one verdict:
+★★★ ``count_boxes(use_mirror)`` and to turn HER's ``play_game`` into HIM's (whose checker is
+:mod:`gamelearn.classroom.him`).  The rules are Martin Gardner's, "A Matchbox Game-Learning
+Machine" (Scientific American, March 1962).  Each checker runs the student's function against the
+rules of :mod:`gamelearn.classroom.hexapawn` and prints one verdict
+(:mod:`gamelearn.classroom.verdicts`):
 
 * for the first wrong answer, the board drawn, what was expected and what came back, and which of
   the game's rules it missed;
-* for a right one, a line of praise and the figure the function reproduces (HER's 19 boxes, the
-  page's table of fifty HERs).
+* for a right one, a line of praise and the figure the function reproduces (HER's 19 boxes).
 
 A checker never lets a traceback reach the student: an exception inside the student's function is
 reported as one message naming the call, the error and the line of the student's code.  It returns
@@ -26,46 +26,18 @@ True
 
 from __future__ import annotations
 
-import linecache
-import random
-import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from .hexapawn import START, has_lost, mirror, moves, play, random_white, sharp_white
+from .hexapawn import START, has_lost, mirror, moves, play
+from .verdicts import Verdict, crashed, described, draw, not_a_function, verdict
 
-__all__ = ["Verdict", "check_count_boxes", "check_him", "check_mirror", "check_winner", "positions"]
+__all__ = ["check_count_boxes", "check_mirror", "check_winner", "positions"]
 
-Move = tuple[int, int]
-_HERE = str(Path(__file__).resolve().parent)
 _NAMES = {"W": "White", "B": "Black"}
 _ROW_NAMES = ("top", "middle", "bottom")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What a checker found: ``passed`` (also the verdict's truth) and the ``message`` it printed."""
-
-    passed: bool
-    message: str = field(repr=False)
-
-    def __bool__(self) -> bool:
-        return self.passed
-
-    def __repr__(self) -> str:
-        return f"<Verdict: {'right' if self.passed else 'not yet'}>"
-
-    def _ipython_display_(self) -> None:
-        """Nothing more below a notebook cell: the checker has printed the message already."""
-
-
-def _verdict(passed: bool, message: str) -> Verdict:
-    print(message)
-    return Verdict(passed, message)
 
 
 # The positions and the rules ------------------------------------------------------------------
@@ -116,56 +88,6 @@ def _how_won(board: str, side: str) -> tuple[str, str]:
     return enemy, "stuck"
 
 
-# Drawing --------------------------------------------------------------------------------------
-
-
-def _is_board(value: object) -> bool:
-    return isinstance(value, str) and len(value) == 9
-
-
-def _draw(columns: Sequence[tuple[str, object]]) -> str:
-    """Boards side by side under their titles; a value that is no board is written out instead."""
-    width = max(len(title) for title, _ in columns) + 3
-    lines = ["  " + "".join(title.ljust(width) for title, _ in columns).rstrip()]
-    for row in range(3):
-        cells = []
-        for _, value in columns:
-            cells.append(
-                (value[3 * row : 3 * row + 3] if isinstance(value, str) and _is_board(value) else "").ljust(width)
-            )
-        lines.append("  " + "".join(cells).rstrip())
-    for title, value in columns:
-        if not _is_board(value):
-            lines.append(f"  ({title}: {value!r}, which is no board of 9 characters)")
-    return "\n".join(lines)
-
-
-def _described(value: object) -> str:
-    return "None (a function without `return` gives back None)" if value is None else repr(value)
-
-
-# Calling the student's function ----------------------------------------------------------------
-
-
-def _not_a_function(checker: str, wanted: str, value: object) -> Verdict:
-    return _verdict(
-        False,
-        f"Not yet: {checker} needs your function itself, as in {checker}({wanted}), "
-        f"with no brackets after {wanted}; it was given {value!r}.",
-    )
-
-
-def _crashed(call: str, error: Exception) -> Verdict:
-    """One message for an exception inside the student's code: the call, the error, the line."""
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if not frame.filename.startswith(_HERE)]
-    where = ""
-    if frames:
-        frame = frames[-1]
-        text = (frame.line or linecache.getline(frame.filename, frame.lineno or 0)).strip()
-        where = f"\nIt stopped at line {frame.lineno} of your cell" + (f": {text}" if text else ".")
-    return _verdict(False, f"Not yet: {call} stopped with an error, {type(error).__name__}: {error}{where}")
-
-
 # ★ mirror --------------------------------------------------------------------------------------
 
 _MIRROR_RULE = (
@@ -178,7 +100,7 @@ def _mirror_missed(board: str, expected: str, got: object, wrong: list[tuple[str
     """What a wrong mirror did: said of every wrong answer where one mistake explains them all,
     else of the first board's first wrong row."""
     if not isinstance(got, str):
-        return f"A board is a string of 9 characters, and your mirror gave back {_described(got)}."
+        return f"A board is a string of 9 characters, and your mirror gave back {described(got)}."
     if len(got) != 9:
         return f"A board has 9 characters, and yours has {len(got)}."
     if all(answer == shown for shown, answer in wrong):
@@ -201,27 +123,27 @@ def _mirror_missed(board: str, expected: str, got: object, wrong: list[tuple[str
 def check_mirror(mirror_function: Callable[[str], Any]) -> Verdict:
     """★ Check ``mirror(board)`` on every position of hexapawn against each row read back to front."""
     if not callable(mirror_function):
-        return _not_a_function("check_mirror", "mirror", mirror_function)
+        return not_a_function("check_mirror", "mirror", mirror_function)
     wrong: list[tuple[str, object]] = []  # every wrong answer: one mistake may explain them all
     for board, _ in positions():
         try:
             got = mirror_function(board)
         except Exception as error:
-            return _crashed(f"mirror({board!r})", error)
+            return crashed(f"mirror({board!r})", error)
         if got != mirror(board):
             wrong.append((board, got))
     if wrong:
         board, got = wrong[0]
         expected = mirror(board)
-        drawn = _draw([("the board", board), ("its mirror", expected), ("yours", got)])
-        return _verdict(
+        drawn = draw([("the board", board), ("its mirror", expected), ("yours", got)])
+        return verdict(
             False,
             f"Not yet: mirror({board!r}) should give back {expected!r}, and yours gave back {got!r}.\n"
             f"{drawn}\n{_mirror_missed(board, expected, got, wrong)}\n{_MIRROR_RULE}",
         )
     faced = _black_faces()
     shared = {min(board, mirror_function(board)) for board in faced}
-    return _verdict(
+    return verdict(
         True,
         f"Right: your mirror gives back the mirror image of every one of hexapawn's {len(positions())} "
         f"positions. With it, the {len(faced)} positions Black can face share {len(shared)} boxes: HER's 19.",
@@ -260,28 +182,28 @@ def _why(board: str, side: str, winner: str, way: str) -> str:
 def check_winner(winner_function: Callable[[str, str], Any]) -> Verdict:
     """★★ Check ``winner(board, side)`` on every position of hexapawn against Gardner's three ways to win."""
     if not callable(winner_function):
-        return _not_a_function("check_winner", "winner", winner_function)
+        return not_a_function("check_winner", "winner", winner_function)
     ways: Counter[str] = Counter()
     for board, side in positions():
         expected, way = _how_won(board, side)
         try:
             got = winner_function(board, side)
         except Exception as error:
-            return _crashed(f"winner({board!r}, {side!r})", error)
+            return crashed(f"winner({board!r}, {side!r})", error)
         if got != expected:
             if got not in ("W", "B", ""):
-                form = f"winner gives back 'W', 'B' or '' (an empty string), and yours gave back {_described(got)}.\n"
+                form = f"winner gives back 'W', 'B' or '' (an empty string), and yours gave back {described(got)}.\n"
             else:
                 form = ""
-            return _verdict(
+            return verdict(
                 False,
                 f"Not yet: winner({board!r}, {side!r}), {_NAMES[side]} to move, should give back {expected!r}, "
-                f"and yours gave back {got!r}.\n{_draw([('the board', board)])}\n{form}"
+                f"and yours gave back {got!r}.\n{draw([('the board', board)])}\n{form}"
                 f"{_why(board, side, expected, way)}",
             )
         ways[way] += 1
     finished = len(positions()) - ways["goes on"]
-    return _verdict(
+    return verdict(
         True,
         f"Right on all {len(positions())} positions of hexapawn: {ways['goes on']} where the game goes on and "
         f"{finished} won, {ways['far row']} with a pawn on the far row, {ways['all taken']} with all enemy "
@@ -359,20 +281,20 @@ def _count_missed(use_mirror: bool, got: tuple[int, int]) -> str:
     ]
     for figures, text, boards in mistakes:
         if figures == got:
-            return text + ("\n" + _draw(boards) if boards else "")
+            return text + ("\n" + draw(boards) if boards else "")
     first = faced[0]
     if got[0] == right[0]:
         return (
             f"The boxes are right and the beads not: a box holds a bead for each of Black's moves in its "
             f"position, moves(board, 'B'). This box holds {len(moves(first, 'B'))}, {moves(first, 'B')}:\n"
-            + _draw([("a box", first)])
+            + draw([("a box", first)])
         )
     return (
         "Count every position Black can face on its turn, from every possible game: start at the start, "
         "'BBB...WWW', with White to move, try every move of the side to move, then every answer, and so on, keeping a list "
         "of positions still to look at and a set of those already seen, so each counts once. Stop where "
         "the game is over. For example, after White plays (6, 3) Black faces this position, one box "
-        f"with {len(moves(first, 'B'))} beads:\n" + _draw([("one box", first)])
+        f"with {len(moves(first, 'B'))} beads:\n" + draw([("one box", first)])
     )
 
 
@@ -386,368 +308,30 @@ def check_count_boxes(count_boxes: Callable[[bool], Any]) -> Verdict:
     """★★★ Check ``count_boxes(use_mirror)``: [boxes, beads] of HER, with the mirror and without,
     against a count of every position Black can face in a game not over."""
     if not callable(count_boxes):
-        return _not_a_function("check_count_boxes", "count_boxes", count_boxes)
+        return not_a_function("check_count_boxes", "count_boxes", count_boxes)
     figures = _box_figures()
     for use_mirror in (True, False):
         right = figures[use_mirror]
         try:
             answer = count_boxes(use_mirror)
         except Exception as error:
-            return _crashed(f"count_boxes({use_mirror})", error)
+            return crashed(f"count_boxes({use_mirror})", error)
         got = _as_pair(answer)
         if got is None:
-            return _verdict(
+            return verdict(
                 False,
                 f"Not yet: count_boxes({use_mirror}) should give back two whole numbers, [boxes, beads]: "
-                f"{list(right)}; yours gave back {_described(answer)}.",
+                f"{list(right)}; yours gave back {described(answer)}.",
             )
         if got != right:
-            return _verdict(
+            return verdict(
                 False,
                 f"Not yet: count_boxes({use_mirror}) should give back {list(right)}, and yours gave back "
                 f"{list(got)}.\n{_count_missed(use_mirror, got)}",
             )
     with_mirror, without = figures[True], figures[False]
-    return _verdict(
+    return verdict(
         True,
         f"Right: {list(with_mirror)} with the mirror, {list(without)} without. HER needs {with_mirror[0]} "
         f"boxes and {with_mirror[1]} beads, as Gardner counted; without the mirror, {without[0]} and {without[1]}.",
-    )
-
-
-# HIM ------------------------------------------------------------------------------------------
-
-#: The page's table of fifty HERs: 50 learners, 200 games each, against Random then Sharp, one seed.
-LEARNERS, GAMES, SEED = 50, 200, 1
-_TEACHERS: tuple[tuple[str, Callable[[str], Move]], ...] = (("Random", random_white), ("Sharp", sharp_white))
-
-
-class _Wrong(Exception):
-    """The student's play_game broke HIM's rules or the game's: the message says how."""
-
-
-def _box_of(after_white: str, boxes: dict[str, Any]) -> str:
-    """The name of the box HIM opens on ``after_white``: the lesser of the board and its mirror, as
-    the page's her_turn names it (or the board itself, where a student's boxes are named so)."""
-    name = min(after_white, mirror(after_white))
-    if after_white == name or after_white not in boxes:
-        return name
-    # A HIM that does not look in the mirror has a box named by a greater board somewhere.
-    if name not in boxes or any(key > mirror(key) for key in boxes):
-        return after_white
-    return name
-
-
-def _beads(box: object) -> Counter[Move]:
-    return Counter(box) if isinstance(box, list) else Counter()
-
-
-def _show_beads(beads: Counter[Move]) -> str:
-    return "[" + ", ".join(str(bead) for bead in sorted(beads.elements())) + "]"
-
-
-@dataclass
-class _Game:
-    """One game as White saw it: the boards it was asked to move on and the draws they reveal."""
-
-    number: int
-    teacher: str
-    draws: list[tuple[str, Move]] = field(default_factory=list)  # HIM's (box, bead), in order
-    after_white: str = START  # the board after White's last move
-    moves_seen: list[str] = field(default_factory=list)
-
-    def where(self) -> str:
-        return f"game {self.number} against {self.teacher}"
-
-
-def _white_for(
-    game: _Game, teacher: Callable[[str], Move], boxes_now: Callable[[], dict[str, Any]]
-) -> Callable[[str], Move]:
-    """The teacher, watching the boards play_game gives it: each must follow from the one before
-    by a move of Black's, and never be a game already over."""
-
-    def white(board: str) -> Move:
-        if not game.moves_seen:
-            if board != START:
-                raise _Wrong(f"In {game.where()}, White's first move was asked on {board!r}; a game starts at START.")
-        else:
-            previous = game.after_white
-            # HIM played on the board or on its mirror image: whichever a move of Black's leads from
-            first = _box_of(previous, boxes_now())
-            box, bead = next(
-                ((name, m) for name in (first, mirror(first)) for m in moves(name, "B") if play(name, m) == board),
-                (first, None),
-            )
-            if bead is None:
-                raise _Wrong(
-                    f"In {game.where()}, after White's move the board was {previous!r}, and then White was asked "
-                    f"to move on {board!r}, which no move of Black's leads to. play_game plays HIM's bead on the "
-                    f"board her_turn gave back.\n" + _draw([("after White", previous), ("White was given", board)])
-                )
-            game.draws.append((box, bead))
-            if has_lost(board, "W"):
-                raise _Wrong(
-                    f"In {game.where()}, HIM's move {bead} won the game, and play_game went on and asked White "
-                    "to move. After HIM's move, check has_lost(board, 'W') and stop: HIM has won.\n"
-                    + _draw([("HIM has won", board)])
-                )
-        move = teacher(board)
-        game.moves_seen.append(board)
-        game.after_white = play(board, move)
-        return move
-
-    return white
-
-
-class _Crash(Exception):
-    """An exception inside the student's code, and the call it came from."""
-
-    def __init__(self, call: str, error: Exception) -> None:
-        super().__init__(call)
-        self.call, self.error = call, error
-
-
-def _opened(box: str, shadow: dict[str, Counter[Move]]) -> Counter[Move]:
-    """A box as it was before this game: as HIM left it, or new, with a bead for each move."""
-    return Counter(shadow[box]) if box in shadow else Counter(moves(box, "B"))
-
-
-def _after_game(
-    game: _Game, result: object, shadow: dict[str, Counter[Move]], boxes: dict[str, Any]
-) -> dict[str, Counter[Move]]:
-    """The boxes this game touched, as HIM's rules leave them: a box opened holds a bead a move;
-    after a win a second bead of each move drawn, after a loss the last move's bead out.  The
-    winning draw, which White never sees, is read from the box it was drawn from (and added to
-    ``game.draws``)."""
-    touched = {box: _opened(box, shadow) for box, _ in game.draws}
-    last_board = game.after_white
-    last_box = _box_of(last_board, boxes)
-    if result == "W":
-        if has_lost(last_board, "B"):
-            raise _Wrong(
-                f"In {game.where()}, White's last move won, and play_game gave back 'W', which means HIM won. "
-                "It gives back 'L' when HIM loses.\n" + _draw([("White has won", last_board)])
-            )
-        # The box of the winning draw: the one named as her_turn names it, unless the board's other
-        # name (a HIM that does not look in the mirror) holds a winning bead one more time.
-        bead = None
-        for name in dict.fromkeys((last_box, last_board, mirror(last_board))):
-            held, found = _opened(name, shadow), _beads(boxes.get(name))
-            winning = [move for move in held if has_lost(play(name, move), "W")]
-            added = [move for move in winning if found[move] == held[move] + 1]
-            if added or (name == last_box and winning):
-                if added or bead is None:
-                    last_box, bead = name, (added or winning)[0]
-                if added:
-                    break
-        touched.setdefault(last_box, _opened(last_box, shadow))
-        if bead is None:
-            raise _Wrong(
-                f"In {game.where()}, play_game gave back 'W', but no bead in HIM's last box wins the game.\n"
-                + _draw([("HIM's last box", last_box)])
-            )
-        game.draws.append((last_box, bead))
-        for box, drawn in game.draws:
-            touched[box][drawn] += 1
-    elif result == "L":
-        if not has_lost(last_board, "B"):  # HIM gave up: its box was empty
-            if last_box in shadow and sum(shadow[last_box].values()) > 0:
-                raise _Wrong(
-                    f"In {game.where()}, HIM gave up on a box that still held beads, "
-                    f"{_show_beads(shadow[last_box])}; only an empty box gives up.\n" + _draw([("the box", last_box)])
-                )
-            touched.setdefault(last_box, Counter())
-        box, drawn = game.draws[-1]
-        touched[box][drawn] -= 1
-    else:
-        raise _Wrong(f"In {game.where()}, play_game gave back {_described(result)}; it gives back 'W' or 'L'.")
-    return touched
-
-
-def _win_rule(game: _Game, shadow: dict[str, Counter[Move]], boxes: dict[str, Any], name: str) -> str:
-    """Which part of HIM's reward a won game's boxes missed."""
-    rewarded = [box for box, bead in game.draws if _beads(boxes.get(box))[bead] > _opened(box, shadow)[bead]]
-    if not rewarded:
-        return (
-            "After a win HIM puts a second copy of each bead it drew back in its box; here no bead of the "
-            "game got one (that is HER: a win changes nothing). You need a list of all HIM's moves in the "
-            "game, not just last."
-        )
-    if rewarded == [game.draws[-1][0]]:
-        return (
-            "After a win HIM puts a second copy of each bead it drew back in its box; here only the last "
-            "move's bead got one. You need a list of all HIM's moves in the game, not just last."
-        )
-    drawn = [bead for box, bead in game.draws if box == name]
-    if drawn:
-        return (
-            f"After a win HIM puts a second copy of each bead it drew back in its box: this box's bead "
-            f"{drawn[0]}, drawn in this game, is there once more than before, and nothing else changes."
-        )
-    return "After a win, only the boxes HIM drew from in that game change, each by one bead."
-
-
-def _compare(
-    game: _Game,
-    result: object,
-    shadow: dict[str, Counter[Move]],
-    touched: dict[str, Counter[Move]],
-    boxes: dict[str, Any],
-) -> None:
-    """Raise _Wrong at the first box whose beads differ from HIM's rules, naming the rule it missed.
-    Boxes this game did not touch are compared by size here, whole at the end of a training."""
-    for name in sorted(set(boxes) - set(shadow) - set(touched)):
-        raise _Wrong(f"After {game.where()}, HIM has a box for {name!r} that it never opened.")
-    for name in [*touched, *(name for name in shadow if name not in touched)]:
-        wanted = touched.get(name)
-        if wanted is None:
-            if len(boxes.get(name) or ()) == sum(shadow[name].values()):
-                continue
-            wanted = shadow[name]
-        found = _beads(boxes.get(name))
-        if found == wanted:
-            continue
-        if result == "W":
-            rule = _win_rule(game, shadow, boxes, name)
-        else:
-            rule = (
-                "After a loss the bead of HIM's last move comes out of its box (one copy), as with HER; "
-                "no other box changes."
-            )
-        raise _Wrong(
-            f"After {game.where()}, which HIM {'won' if result == 'W' else 'lost'}, its box for this "
-            f"position should hold {_show_beads(wanted)} and holds {_show_beads(found)}.\n"
-            + _draw([("the box", name)])
-            + f"\n{rule}"
-        )
-
-
-def _train(
-    play_game: Callable[..., Any], namespace: dict[str, Any], teacher: str, white: Callable[[str], Move], first: int
-) -> list[int]:
-    """LEARNERS fresh HIMs, GAMES games each against one teacher: each one's losses, every game checked.
-    Games are numbered on from ``first``."""
-    losses = []
-    number = first
-    for _ in range(LEARNERS):
-        namespace["boxes"] = {}
-        shadow: dict[str, Counter[Move]] = {}  # HIM's boxes as its rules have them so far
-        lost = 0
-        for _ in range(GAMES):
-            number += 1
-            game = _Game(number, teacher)
-            try:
-                result = play_game(_white_for(game, white, lambda: namespace["boxes"]))
-            except _Wrong:
-                raise
-            except Exception as error:
-                raise _Crash(f"play_game in {game.where()}", error) from error
-            boxes = namespace["boxes"]
-            if not game.moves_seen:
-                raise _Wrong(f"In {game.where()}, play_game never asked White to move: White moves first.")
-            touched = _after_game(game, result, shadow, boxes)
-            _compare(game, result, shadow, touched, boxes)
-            shadow.update(touched)
-            lost += result == "L"
-        for name, beads in shadow.items():
-            if _beads(boxes.get(name)) != beads:
-                raise _Wrong(
-                    f"After {game.where()}, HIM's box for {name!r} should hold {_show_beads(beads)} and holds "
-                    f"{_show_beads(_beads(boxes.get(name)))}: a box changes only when HIM draws from it."
-                )
-        losses.append(lost)
-    return losses
-
-
-def _her_game(boxes: dict[str, list[Move]], white: Callable[[str], Move]) -> str:
-    """HER's play_game, the page's Step 3 word for word: the table HIM's is set beside."""
-    board, last = START, None
-    while True:
-        board = play(board, white(board))
-        if has_lost(board, "B"):
-            break
-        if mirror(board) < board:
-            board = mirror(board)
-        if board not in boxes:
-            boxes[board] = moves(board, "B")
-        if not boxes[board]:
-            break
-        bead = random.choice(boxes[board])
-        last = (board, bead)
-        board = play(board, bead)
-        if has_lost(board, "W"):
-            return "W"
-    assert last is not None  # HER's first box never empties: every first move of White's loses
-    boxes[last[0]].remove(last[1])
-    return "L"
-
-
-@cache
-def _her_table() -> tuple[tuple[str, int, float], ...]:
-    """The page's fifty-HERs table: (teacher, most losses, average), random.seed(SEED) as the page does."""
-    state = random.getstate()
-    try:
-        random.seed(SEED)
-        table = []
-        for teacher, white in _TEACHERS:
-            losses = []
-            for _ in range(LEARNERS):
-                boxes: dict[str, list[Move]] = {}
-                losses.append(sum(_her_game(boxes, white) == "L" for _ in range(GAMES)))
-            table.append((teacher, max(losses), sum(losses) / LEARNERS))
-        return tuple(table)
-    finally:
-        random.setstate(state)
-
-
-def _table(rows: Sequence[tuple[str, int, float]]) -> str:
-    """A table of losses on one line: each teacher's most and average."""
-    return "; ".join(f"{teacher}, most {most}, average {average:.2f}" for teacher, most, average in rows)
-
-
-def check_him(play_game: Callable[..., Any]) -> Verdict:
-    """Check HIM's ``play_game(white)``: the page's program, changed so that a win puts a second
-    copy of each bead drawn back in its box (Gardner 1962), a loss taking out the last move's bead.
-
-    It runs the page's experiment, fifty fresh HIMs of 200 games against Random and against Sharp
-    with ``random.seed(1)``, through the student's own ``play_game``, ``her_turn`` and ``boxes``
-    (the dictionary beside ``play_game``, given a fresh one for each HIM and put back after), and
-    checks every game's boxes against HIM's rules: White sees each board, so each bead HIM drew is
-    known.  The student's ``random`` state and ``boxes`` are as they were afterwards.
-    """
-    if not callable(play_game):
-        return _not_a_function("check_him", "play_game", play_game)
-    namespace = getattr(play_game, "__globals__", None)
-    if not isinstance(namespace, dict) or not isinstance(namespace.get("boxes"), dict):
-        return _verdict(
-            False,
-            "Not yet: check_him looks for HIM's boxes where play_game finds them, a dictionary named boxes "
-            "beside it (boxes = {}), as in the page's programs; there is none.",
-        )
-    kept_boxes, kept_random = namespace["boxes"], random.getstate()
-    table: list[tuple[str, int, float]] = []
-    try:
-        random.seed(SEED)
-        for teacher, white in _TEACHERS:
-            losses = _train(play_game, namespace, teacher, white, len(table) * LEARNERS * GAMES)
-            table.append((teacher, max(losses), sum(losses) / LEARNERS))
-    except _Wrong as wrong:
-        said = str(wrong)
-        return _verdict(False, f"Not yet: {said[0].lower()}{said[1:]}")
-    except _Crash as crash:
-        return _crashed(crash.call, crash.error)
-    finally:
-        namespace["boxes"] = kept_boxes
-        random.setstate(kept_random)
-    her = _her_table()
-    comparison = " and ".join(
-        f"{'more' if him[2] > mine[2] else 'fewer' if him[2] < mine[2] else 'as many'} against {him[0]}"
-        for him, mine in zip(table, her, strict=True)
-    )
-    return _verdict(
-        True,
-        f"Right: in all {2 * LEARNERS * GAMES:,} games ({LEARNERS} HIMs, {GAMES} games each against Random and "
-        f"against Sharp, random.seed({SEED})) every win put a second bead of each move back and every loss "
-        f"took out the last move's bead.\nHIM's losses: {_table(table)}.\n"
-        f"HER's, the page's table: {_table(her)}.\nSo HIM loses {comparison}.",
     )
