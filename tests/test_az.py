@@ -15,11 +15,12 @@ need("neural", "mctx")
 import jax.numpy as jnp
 
 import gamelearn
+from gamelearn.players.az.game_rules import rules_for
 from gamelearn.players.az.network import NetworkShape, make_network
 from gamelearn.players.az.player import AzPlayer
-from gamelearn.players.az.rules import Position, rules_for
+from gamelearn.players.az.rules import Position
 from gamelearn.players.az.search import search
-from gamelearn.players.az.training import Settings
+from gamelearn.players.az.settings import Settings
 from gamelearn.players.registry import make_player
 
 pytestmark = pytest.mark.slow  # az: JAX's import, compilation and training

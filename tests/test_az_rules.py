@@ -14,7 +14,8 @@ from extras import need
 jax = need("neural", "jax")
 
 from gamelearn.games import get_game
-from gamelearn.players.az.rules import action_moves, rules_for
+from gamelearn.players.az.game_rules import rules_for
+from gamelearn.players.az.rules import action_moves
 
 pytestmark = pytest.mark.slow  # az: JAX's rules over every reachable position
 

@@ -14,8 +14,9 @@ from extras import need
 jax = need("neural", "jax")
 
 import gamelearn
-from gamelearn.players.az.rules import rules_for
-from gamelearn.players.az.training import Settings, Trainer
+from gamelearn.players.az.game_rules import rules_for
+from gamelearn.players.az.settings import Settings
+from gamelearn.players.az.training import Trainer
 
 pytestmark = pytest.mark.slow  # az: JAX's batched self-play
 

@@ -25,8 +25,9 @@ need("neural", "mctx")
 import gamelearn
 from gamelearn import Game, GameFacts, IllegalMove, games
 from gamelearn.games import game_names
+from gamelearn.players.az.game_rules import rules_for
 from gamelearn.players.az.player import AzPlayer
-from gamelearn.players.az.rules import Position, rules_for
+from gamelearn.players.az.rules import Position
 from gamelearn.players.az.symmetry import symmetries
 from gamelearn.players.az.tabulated import TabulatedRules, tabulate
 from gamelearn.players.registry import make_player

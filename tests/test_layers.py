@@ -171,9 +171,6 @@ STILL_MUTUAL = {
     ("games/__init__.py", "games/base.py"),
     ("games/__init__.py", "games/connect4.py"),
     ("games/base.py", "games/svg.py"),
-    ("players/az/rules.py", "players/az/tabulated.py"),
-    ("players/az/selfplay.py", "players/az/training.py"),
-    ("players/evaluation.py", "players/evaluation_teeko.py"),
     ("players/matchbox.py", "players/matchbox_advice.py"),
     ("players/ntuple/generic.py", "players/ntuple/player.py"),
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -12,6 +12,9 @@ if TYPE_CHECKING:
 
 #: The state type of the game a player plays (``Player[TicTacToeState]``).
 S = TypeVar("S", bound=Hashable)
+
+#: A static evaluation: a position's value from the view of player 0 (players/evaluation.py names them).
+Evaluation = Callable[[Hashable], float]
 
 #: The value of a player spec's option, as its parser gives it: a whole number (``depth=2``), a
 #: fraction (``epsilon=0.1``), a switch (``train=off``), a name (``eval=better``), or None for

@@ -12,12 +12,10 @@ from typing import TYPE_CHECKING
 from ..games.tictactoe import LINES
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
     from ..games import Game
-
-    Evaluation = Callable[[Any], float]
+    from .base import Evaluation
 
 #: "MaxInt" of Russell & Norvig's slides: what the better evaluation returns for a won tic-tac-toe board.
 WIN = 1_000_000

@@ -10,7 +10,7 @@ from ..games.hexapawn import pawn_moves
 if TYPE_CHECKING:
     from typing import Any
 
-    from .evaluation import Evaluation
+    from .base import Evaluation
 
 
 def hexapawn_material(state: Any) -> float:

@@ -11,7 +11,7 @@ from ..games.teeko import BLOCK_MASKS, LINE_MASKS, has_four
 if TYPE_CHECKING:
     from typing import Any
 
-    from .evaluation import Evaluation
+    from .base import Evaluation
 
 
 MIDDLE = 1 << 12

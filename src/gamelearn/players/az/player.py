@@ -16,10 +16,12 @@ import numpy as np
 from ...games import Game
 from ..base import OptionValue, S
 from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NetworkKnowledge
+from .game_rules import rules_for
 from .network import NetworkShape
-from .rules import Position, rules_for
+from .rules import Position
 from .search import choose
-from .training import Settings, Trainer, settings_for, simulations_for
+from .settings import Settings, settings_for, simulations_for
+from .training import Trainer
 
 if TYPE_CHECKING:
     from ...games.record import GameRecord

@@ -254,32 +254,3 @@ class TeekoRules(JaxRules):
     def _winner(self, board: jax.Array, next_to_move: jax.Array) -> jax.Array:
         cells = board[self.tables["wins"]].astype(jnp.int32).sum(axis=1)  # type: ignore[attr-defined]
         return jnp.where(jnp.any(cells == 4), 0, jnp.where(jnp.any(cells == -4), 1, -1))
-
-
-_RULES: dict[str, JaxRules] = {}
-#: A game of another author's tabulated rules, by spec, with the game object they were made from.
-_TABULATED: dict[str, tuple[Game[Any], JaxRules]] = {}
-#: The games whose JAX rules are written by hand above.
-BUILT_IN = ("tictactoe", "hexapawn", "teeko")
-
-
-def rules_for(game: str | Game[Any]) -> JaxRules:
-    """The JAX rules of ``game`` (one object per game, so jit caches are shared): the hand-written
-    ones of tic-tac-toe, hexapawn and Teeko (by name or game), or, for any other game object,
-    its own rules tabulated over every reachable position (:mod:`.tabulated`; ValueError in one
-    line where they do not fit)."""
-    name = game if isinstance(game, str) else game.name
-    if name in BUILT_IN:
-        if name not in _RULES:
-            makers = {"tictactoe": TicTacToeRules, "hexapawn": HexapawnRules, "teeko": TeekoRules}
-            _RULES[name] = makers[name]()
-        return _RULES[name]
-    if isinstance(game, str):
-        raise ValueError(f"az's rules of {game!r} are tabulated from the game itself: pass the game, not its name")
-    known = _TABULATED.get(game.spec)
-    if known is None or known[0] is not game:  # a game registered again is tabulated again
-        from .tabulated import tabulate
-
-        known = (game, tabulate(game))
-        _TABULATED[game.spec] = known
-    return known[1]

@@ -29,7 +29,7 @@ from .rules import JaxRules, Position
 from .search import network_evaluator, search
 
 if TYPE_CHECKING:
-    from .training import Settings
+    from .settings import Settings
 
 
 class Slots(NamedTuple):
