@@ -167,7 +167,6 @@ def imported_modules(path: Path, source: Path = SOURCE) -> set[str]:
 STILL_MUTUAL = {
     ("experiments/curves.py", "experiments/curves_output.py"),
     ("experiments/suites.py", "experiments/suites_validation.py"),
-    ("experiments/thesis_chart.py", "experiments/thesis_experiment.py"),
     ("games/__init__.py", "games/base.py"),
     ("games/__init__.py", "games/connect4.py"),
     ("games/base.py", "games/svg.py"),

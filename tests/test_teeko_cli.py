@@ -465,13 +465,13 @@ def test_run_batch_writes_a_trace_path_whole_or_not_at_all(tmp_path: Path):
 
 
 def test_experiment_results_are_saved_before_the_chart_is_written(thesis_data: Path, tmp_path: Path, monkeypatch):
-    from gamelearn.experiments import thesis_experiment
+    from gamelearn.experiments import thesis_chart
     from gamelearn.store.store import Store
 
     def full_disk(report, path):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(thesis_experiment, "write_chart", full_disk)
+    monkeypatch.setattr(thesis_chart, "write_chart", full_disk)
     memory = str(thesis_data / "memory after 10000 games.txt")
     result = run("teeko", "experiment", "--thesis-memory", memory, "--games", "2", "--seeds", "1",
                  "--train-games", "2", "--chart-games", "1", "--workers", "1", "--out", str(tmp_path))  # fmt: skip

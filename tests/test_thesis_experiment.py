@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from extras import need
 from gamelearn.experiments import thesis_experiment as te
+from gamelearn.experiments.thesis_chart import write_chart
 
 pytestmark = pytest.mark.slow  # the thesis experiment: batches of games, a Dask cluster
 
@@ -58,7 +59,7 @@ def test_tiny_experiment_structure_and_determinism(thesis_data: Path, tmp_path: 
     pooled = te.run_experiment(tiny(thesis_data, workers=2))
     assert outcomes(pooled) == outcomes(report)
     chart = tmp_path / "chart.png"
-    te.write_chart(report, chart)
+    write_chart(report, chart)
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
     payload = report.to_payload()

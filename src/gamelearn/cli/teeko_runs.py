@@ -205,12 +205,12 @@ def experiment(
 
     from ..experiments import thesis_experiment
     from ..experiments.runners import Interrupted
+    from ..experiments.thesis_chart import write_chart
     from ..experiments.thesis_experiment import (
         ExperimentConfig,
         RunResult,
         run_experiment,
         stopped_payload,
-        write_chart,
     )
     from ..files import MissingFolderError
 

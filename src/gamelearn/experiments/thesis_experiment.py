@@ -34,7 +34,6 @@ from typing import Any
 
 from .runners import Interrupted, check_workers, executor, finished_results, result_while_others_finish, wait_all
 from .statistics import Z_95, Interval, mean_interval, t_quantile_975, wilson
-from .thesis_chart import write_chart
 from .thesis_runs import (
     AUTHOR_FIGURES,
     CHART_SERIES,
@@ -282,5 +281,4 @@ __all__ = [
     "t_quantile_975",
     "train_memory",
     "wilson",
-    "write_chart",
 ]
