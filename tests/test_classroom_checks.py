@@ -405,13 +405,14 @@ def test_a_right_him_passes_beside_the_pages_table_of_hers(capsys: pytest.Captur
     )
 
 
-# In any Jupyter: the classroom needs nine files of gamelearn and the standard library ------------
+# In any Jupyter: the classroom needs ten files of gamelearn and the standard library ------------
 
 #: What docs/lesson.md says a JupyterLite user copies: the package's root, hexapawn's rules, the classroom.
-NINE_FILES = (
+CLASSROOM_FILES = (
     "__init__.py",
     "games/__init__.py",
     "games/base.py",
+    "games/specs.py",
     "games/hexapawn.py",
     "classroom/__init__.py",
     "classroom/hexapawn.py",
@@ -421,7 +422,7 @@ NINE_FILES = (
 )
 
 # Run with -S -E -s: no site-packages (so no numpy, numba or scipy), no PYTHONPATH, only the folder
-# that holds the nine files.
+# that holds the ten files.
 ONLY_THE_STANDARD_LIBRARY = """
 import sys
 from gamelearn.classroom import check_count_boxes, check_him, check_mirror, check_winner
@@ -437,9 +438,9 @@ print(*sorted(m for m in sys.modules if m.partition(".")[0] not in sys.stdlib_mo
 """
 
 
-def test_the_classroom_runs_on_nine_files_and_the_standard_library(tmp_path: Path) -> None:
+def test_the_classroom_runs_on_ten_files_and_the_standard_library(tmp_path: Path) -> None:
     package = Path(__file__).resolve().parent.parent / "src" / "gamelearn"
-    for name in NINE_FILES:
+    for name in CLASSROOM_FILES:
         (tmp_path / "gamelearn" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "gamelearn" / name).write_bytes((package / name).read_bytes())
     script = tmp_path / "lesson.py"
@@ -452,10 +453,10 @@ def test_the_classroom_runs_on_nine_files_and_the_standard_library(tmp_path: Pat
     verdicts = [line for line in printed if line in ("True", "False")]
     assert verdicts == ["True", "True", "True", "False"]  # the last: a play_game that never asks White
     modules = sorted(
-        "gamelearn." + name.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for name in NINE_FILES
+        "gamelearn." + name.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for name in CLASSROOM_FILES
     )
     assert loaded.split() == [module.removesuffix(".__init__") for module in modules]
-    assert outside.split() == loaded.split()  # nothing beyond the standard library and the nine files
+    assert outside.split() == loaded.split()  # nothing beyond the standard library and the ten files
 
 
 def test_docs_lesson_shows_what_check_mirror_prints(capsys: pytest.CaptureFixture[str]) -> None:
