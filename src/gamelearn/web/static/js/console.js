@@ -139,12 +139,11 @@ async function init() {
   $("console-form").addEventListener("submit", send);
   $("console-restart").addEventListener("click", () => exchange(() => api("POST", "/api/console/restart", {})));
   // The switch starts the program again in the mode chosen, which the server keeps for this
-  // browser; it shows the mode the server answers with (as it was, if the request fails).
+  // browser; then it shows the mode the server answered with (as it was, if the request failed).
   const mode = $("console-original");
-  mode.addEventListener("change", () => {
-    const original = mode.checked;
-    mode.checked = !original;
-    exchange(() => api("POST", "/api/console/restart", { original }));
+  mode.addEventListener("change", async () => {
+    await exchange(() => api("POST", "/api/console/restart", { original: mode.checked }));
+    mode.checked = document.body.dataset.mode === "original";
   });
   $("memory-upload").addEventListener("change", () => upload("/api/console/memory.m", $("memory-upload")));
   $("stat-upload").addEventListener("change", () => upload("/api/console/stat.m", $("stat-upload")));
