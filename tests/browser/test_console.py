@@ -135,3 +135,57 @@ def test_a_thesis_memory_loads_downloads_byte_for_byte_and_a_bad_file_is_one_lin
     screenshot(tab, "console-memory-loaded", size)
     tab.close()
     assert not failures and not outside
+
+
+def board_shown(tab: Any) -> str:
+    """The last board on the console's screen, 25 characters ('.', 'X', 'O'), as a person reads it."""
+    lines = screen(tab)
+    top = max(i for i, line in enumerate(lines) if line == "  0 1 2 3 4")
+    return "".join(row[2::2] for row in lines[top + 1 : top + 6])
+
+
+def test_the_original_console_is_switched_on_kept_after_a_reload_and_switched_off(
+    context: Any, server_url: str, size: str
+) -> None:
+    """The switch on the console view: on, the program starts again as the 1999 console, whose
+    unchecked moves let 0009 run on from 00 into the next row, to 14; the browser keeps the mode
+    after a reload; off, it is the fixed program again."""
+    tab = context.new_page()
+    failures, outside = watched(tab, server_url)
+    tab.goto(server_url + "/console")
+    ready(tab)
+    switch = tab.locator("#console-original")
+    assert not switch.is_checked() and screen(tab)[0].endswith("(fixed).  / for help.")
+    switch.check()
+    tab.wait_for_selector("body[data-mode='original']")
+    ready(tab)
+    assert switch.is_checked() and screen(tab)[0] == "Teeko, the 1999 thesis program (original).  / for help."
+    # The program's seed (its srand value), so that the game is the same each run.
+    tab.evaluate("""fetch("/api/console/restart", {method: "POST", headers: {"Content-Type": "application/json"},
+                    body: JSON.stringify({seed: 1})})""")
+    tab.reload()
+    ready(tab)
+    assert switch.is_checked()  # kept for this browser: the restart named no mode
+    enter(tab, "t")
+    enter(tab, "1")
+    for field in ("00", "04", "40", "44"):
+        enter(tab, field)
+    assert board_shown(tab) == "X...X.O.....O...O.O.X...X"
+    assert tab.text_content("#console-prompt") == "Move 5, Ply: move a pawn (rcRC), q abandons: "
+    after = enter(tab, "0009")  # the fixed console: "illegal move '0009': off the board"
+    assert not any(line.startswith("illegal move") for line in after[-12:])
+    assert board_shown(tab)[0] == "." and "0009" in tab.text_content("#console-screen")  # type: ignore[operator]
+    screenshot(tab, "console-original", size)
+    assert axe_problems(tab) == []
+
+    tab.reload()
+    ready(tab)
+    assert switch.is_checked() and tab.get_attribute("body", "data-mode") == "original"
+    switch.uncheck()
+    tab.wait_for_selector("body[data-mode='fixed']")
+    ready(tab)
+    assert not switch.is_checked() and screen(tab)[0].endswith("(fixed).  / for help.")
+    assert axe_problems(tab) == []
+    screenshot(tab, "console-fixed-again", size)
+    tab.close()
+    assert not failures and not outside

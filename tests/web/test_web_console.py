@@ -39,9 +39,10 @@ def typed(client: TestClient, line: str) -> dict:
     return response.json()
 
 
-def restart(client: TestClient, seed: int) -> dict:
+def restart(client: TestClient, seed: int | None, original: bool | None = None) -> dict:
     client.get("/")
-    response = client.post("/api/console/restart", json={"seed": seed})
+    body = {"seed": seed} | ({} if original is None else {"original": original})
+    response = client.post("/api/console/restart", json=body)
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -209,14 +210,25 @@ def test_the_screens_are_the_terminals_byte_for_byte(client: TestClient, tmp_pat
     views.extend(played)
     lines.append("q")
     views.append(typed(client, "q"))
+    assert terminal(["--seed", "7"], lines, tmp_path) == transcript(views, lines)
+
+
+def transcript(views: list[dict], lines: list[str]) -> str:
+    """What a terminal whose typed lines are not echoed (a pipe) shows of the page's screens: each
+    screen's new lines, after the prompt answered (the page shows the prompt with what was typed)."""
     expected = "\n".join(views[0]["screen"]) + "\n"
     for before, line, after in zip(views[:-1], lines, views[1:], strict=True):
         shown = len(before["screen"]) + 1  # the prompt's line, with what was typed
         assert after["screen"][shown - 1] == before["prompt"] + line
         expected += before["prompt"] + "".join(row + "\n" for row in after["screen"][shown:])
-    env = {**os.environ, "GAMELEARN_HOME": str(tmp_path), "COLUMNS": "400", "NO_COLOR": "1"}
+    return expected
+
+
+def terminal(options: list[str], lines: list[str], home: Path) -> str:
+    """What a real `gamelearn teeko console OPTIONS` process prints when ``lines`` are typed."""
+    env = {**os.environ, "GAMELEARN_HOME": str(home), "COLUMNS": "400", "NO_COLOR": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", "gamelearn", "teeko", "console", "--seed", "7"],
+        [sys.executable, "-m", "gamelearn", "teeko", "console", *options],
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
@@ -224,7 +236,101 @@ def test_the_screens_are_the_terminals_byte_for_byte(client: TestClient, tmp_pat
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout == expected
+    return done.stdout
+
+
+def board_on_screen(screen: list[str]) -> str:
+    """The last board on the screen, as 25 characters ('.', 'X', 'O'), read as a person reads it."""
+    top = max(i for i, line in enumerate(screen) if line == "  0 1 2 3 4")
+    return "".join(row[2::2] for row in screen[top + 1 : top + 6])
+
+
+def field(square: int) -> str:
+    return f"{square // 5}{square % 5}"
+
+
+def play_original_person(client: TestClient, begin: str, seed: int) -> tuple[list[str], list[dict]]:
+    """A game at the original console typed by a person who reads the board off the screen and
+    takes what the original allows: a pawn to any free field (a jump), some typed with the fourth
+    digit run on into the next row (a row up, 5 columns on: 1028 is 10 to 33), some refused (a
+    third digit over 4, a pawn not theirs); a field where the program would make four is taken
+    (the rules' test of a four); every draw offer is refused.  The lines typed and the answers."""
+    teeko = get_game("teeko")
+    chooser = random.Random(seed)
+    mine = "X" if begin == "1" else "O"
+    lines, views = [begin], [typed(client, begin)]
+    for _ in range(300):
+        view = views[-1]
+        if view["prompt"] == "Your choice: ":
+            return lines, views
+        if view["prompt"] == DRAW_OFFER:
+            lines.append("n")
+            views.append(typed(client, "n"))
+            continue
+        board = board_on_screen(view["screen"])
+        free = [sq for sq, ch in enumerate(board) if ch == "."]
+        theirs = sum(1 << sq for sq, ch in enumerate(board) if ch not in (mine, "."))
+        threats = [sq for sq in free if teeko.has_four(theirs | 1 << sq)]
+        dst = chooser.choice(threats or free)
+        if "put down" in view["prompt"]:
+            answer = field(dst)
+        elif "0050" not in lines:  # refused: a third digit over 4
+            answer = "0050"
+        elif chooser.random() < 0.1:  # refused: a third digit over 4, or a pawn not the person's
+            other = chooser.choice([sq for sq in range(25) if theirs >> sq & 1])
+            answer = chooser.choice(["0050", field(other) + field(dst)])
+        else:
+            src = chooser.choice([sq for sq, ch in enumerate(board) if ch == mine])
+            row, column = divmod(dst, 5)
+            if row and chooser.random() < 0.3:
+                row, column = row - 1, column + 5  # the fourth digit run on: the same field
+            answer = f"{field(src)}{row}{column}"
+        lines.append(answer)
+        views.append(typed(client, answer))
+    raise AssertionError("the game did not end")
+
+
+def test_the_original_console_is_chosen_for_the_browser_and_kept(app) -> None:  # type: ignore[no-untyped-def]
+    """The switch of the page: a restart with original on starts the 1999 console, and the browser
+    keeps it across reloads, restarts that do not name a mode, and a session put out of memory;
+    another browser's is its own; original off is the fixed program again."""
+    app.state.console.total = 1
+    with TestClient(app) as one, TestClient(app) as two:
+        assert not console(one)["original"]
+        view = restart(one, 5, original=True)
+        assert view["original"] and view["screen"][0] == "Teeko, the 1999 thesis program (original).  / for help."
+        typed(one, "r")
+        assert console(one)["original"] and "Your choice: r" in console(one)["screen"]  # a reload
+        assert restart(one, 6)["original"]  # a restart that names no mode keeps the browser's
+        assert not console(two)["original"]  # puts one's session out of memory
+        again = console(one)
+        assert again["original"] and "(original)" in again["screen"][0] and "Your choice: r" not in again["screen"]
+        fixed = restart(one, 6, original=False)
+        assert not fixed["original"] and fixed["screen"][0].endswith("(fixed).  / for help.")
+        assert not restart(one, 7)["original"]
+        refused(one.post("/api/console/restart", json={"original": "sometimes"}), 422)
+
+
+@pytest.mark.slow
+def test_the_original_consoles_screens_are_the_terminals_byte_for_byte(client: TestClient, tmp_path: Path) -> None:
+    """In original mode too: the same seed (the original's srand value) and the same typed lines
+    give the page's screens and what `gamelearn teeko console --original` prints, a game the person
+    began with moves the original let through (jumps, run-on digits) and one the program began."""
+    first = restart(client, 11, original=True)
+    lines = ["t"]
+    views = [first, typed(client, "t")]
+    for begin, seed in (("1", 11), ("2", 5)):
+        person, played = play_original_person(client, begin, seed)
+        lines.extend(person)
+        views.extend(played)
+    text = "\n".join(views[-1]["screen"])
+    run_on = [line for line in lines if len(line) == 4 and line[3] > "4"]
+    assert run_on and all(f"illegal move '{line}'" not in text for line in run_on)  # let through
+    assert "illegal move '0050': off the board" in text and DRAW_OFFER + "n" in text
+    assert "side 2 won" in text  # the person began and lost: learned by the ply parity
+    lines.extend(["?", "", "q"])
+    views.extend(typed(client, line) for line in ["?", "", "q"])
+    assert terminal(["--original", "--seed", "11"], lines, tmp_path) == transcript(views, lines)
 
 
 def test_a_session_put_out_of_memory_starts_again_on_the_same_memory(app, thesis_data: Path) -> None:  # type: ignore[no-untyped-def]

@@ -31,15 +31,26 @@ if TYPE_CHECKING:
 def console_game(
     memory: Annotated[str, typer.Option("--memory", help="the memory in the store it recalls and learns")] = "console",
     seed: Annotated[
-        int | None, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of the program's random choices")
+        int | None,
+        typer.Option(
+            "--seed",
+            min=SEED_MIN,
+            max=SEED_MAX,
+            help="seed of the program's random choices (--original: its srand() value; default the clock)",
+        ),
     ] = None,
+    original: Annotated[
+        bool, typer.Option("--original", help="the 1999 console as it was, its bugs and Microsoft rand()")
+    ] = False,
 ) -> None:
     """The thesis program's console game: you against it, or autoplay; it learns as it plays."""
     from ..experiments.thesis_console import ConsoleSession, EngineBrain, screen_text
 
     store = open_store()
     try:
-        session = ConsoleSession(store, EngineBrain(seed), memory_name=check_name("--memory", memory))
+        session = ConsoleSession(
+            store, EngineBrain(seed, original=original), memory_name=check_name("--memory", memory), original=original
+        )
     except ValueError as error:
         fail(str(error))
     screen = session.start()

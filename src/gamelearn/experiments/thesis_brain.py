@@ -51,18 +51,26 @@ class Brain(Protocol):
 
 
 class EngineBrain:
-    """The thesis engine (players/thesis/engine.py, fixed mode) behind the Brain protocol.
+    """The thesis engine (players/thesis/engine.py) behind the Brain protocol: the fixed program,
+    or with ``original`` the 1999 C as batch's original mode plays it (every fix off, Microsoft's
+    rand()).
 
-    Randomness: one seeded generator for the whole session, as the original had one for the run.
+    Randomness: one generator for the whole session, as the original had one for the run, seeded
+    with ``seed``; with none, fixed mode draws a seed, original mode takes the clock's seconds (the
+    original's ``srand(time(NULL))``).  What would have hung the original (an opening pick with its
+    four cells taken, a side with no move) raises OpeningHang or NoMoveError (players/hangs.py).
     """
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, original: bool = False) -> None:
+        import time
+
         from ..players.thesis.engine import EngineState
         from ..players.thesis.fixes import Fixes
-        from ..players.thesis.rng import SeededDraws
+        from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
 
-        self.fixes = Fixes.fixed()
-        self.draws = SeededDraws(seed)
+        self.original = original
+        self.fixes = Fixes.original() if original else Fixes.fixed()
+        self.draws: Draws = MicrosoftRand(int(time.time()) if seed is None else seed) if original else SeededDraws(seed)
         self.state = EngineState()
         self._memory_source: tuple[Entry, ...] | None = None
         self._memory: object = None
@@ -75,12 +83,17 @@ class EngineBrain:
         return self._memory
 
     def decide(self, board: str, side: int, ply: int, switches: Switches, memory: Sequence[Entry]) -> Decision:
-        from ..players.thesis.board import from_digits
-        from ..players.thesis.engine import Settings, decide
+        from ..players.hangs import NoMoveError
+        from ..players.thesis.board import from_digits, successors
+        from ..players.thesis.engine import MOVING_FROM_PLY, Settings, decide
 
         settings = Settings(switches.heuristics, switches.search, switches.learning)
+        position = from_digits(board)
+        own, opp = position if side > 0 else position[::-1]
+        if ply >= MOVING_FROM_PLY and not successors(own, opp):  # the search is undefined there too
+            raise NoMoveError("the side to move has no move: the original's random move would never end")
         found = decide(
-            from_digits(board),
+            position,
             side,
             ply,
             settings,

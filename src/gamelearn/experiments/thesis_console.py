@@ -26,6 +26,8 @@ come from a ``Brain`` (the thesis engine), so this module holds only the console
   player's own rule), counted for the side that made the last move: the right way round whoever began (the original used the ply parity, wrong when the
   person began; Despotović 1999, "When you move first...").  In person games side 1 of the memory is the
   program, as in the original; in autoplay it is player I (X).
+
+``original=True`` is the console of the 1999 C as it was: :mod:`.thesis_console_original`.
 """
 
 from __future__ import annotations
@@ -36,14 +38,20 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from ..games import get_game
+from ..games.base import IllegalMove
 from ..games.teeko import Teeko, TeekoState
 from ..keeper import LOCAL_OWNER
 from ..knowledge_formats import ThesisMemory
 from ..match import End, GameRecord
+from ..players.hangs import NoMoveError, OpeningHang
 from ..players.thesis.board import digits_key
+from ..players.thesis.fixes import Fixes
 from ..players.thesis.memory import Memory, MemoryFull
+from ..players.thesis.rules import learned_winner
 from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, load_stat, save_stat
+from . import thesis_console_original as original_rules
 from .thesis_brain import Brain, Decision, EngineBrain, Switches
+from .thesis_screens import HELP_TEXT, MENU_TEXT, Screen, render_board, screen_text, statistics_lines
 
 __all__ = [
     "Brain",
@@ -97,16 +105,6 @@ class Mode(StrEnum):
 
 
 @dataclass
-class Screen:
-    """What to show after a step: text lines, the board (if one is in play) and the prompt."""
-
-    lines: list[str] = field(default_factory=list)
-    board: str | None = None  # the board as rendered text, when a game is on
-    prompt: str = ""
-    finished: bool = False  # the session has ended (q at the menu)
-
-
-@dataclass
 class GameInProgress:
     kind: str  # "person-first", "program-first" or "autoplay"
     state: TeekoState
@@ -120,40 +118,6 @@ class GameInProgress:
         return len(self.moves) + 1
 
 
-def render_board(board: str) -> str:
-    """The board as the console showed it: a column-digit header, rows prefixed by their digit."""
-    rows = ["  " + " ".join(str(c) for c in range(5))]
-    for r in range(5):
-        rows.append(f"{r} " + " ".join(board[r * 5 : r * 5 + 5]))
-    return "\n".join(rows)
-
-
-def screen_text(screen: Screen) -> list[str]:
-    """The lines a screen shows before its prompt, as the terminal prints them and the web page
-    shows them: its text lines (one may hold several), then the board."""
-    shown = [row for line in screen.lines for row in line.split("\n")]
-    if screen.board:
-        shown.extend(screen.board.split("\n"))
-    return shown
-
-
-MENU_TEXT = (
-    "1  you begin (you are X)      2  the program begins      3  autoplay\n"
-    "p  pause {pause}   h  heuristics {heuristics}   s  search {search}   l  learning {learning}   t  thinking {thinking}\n"
-    "?  statistics   r  rules   /  help   q  quit"
-)
-
-HELP_TEXT = (
-    "At the menu type one character and Enter.  1: a game you begin (you are X).  2: a game the program\n"
-    "begins (it is X).  3: the program plays itself (with pause on, Enter before each ply, q aborts).\n"
-    "p, h, s, l, t switch pause, heuristics, search, learning and thinking output on or off.\n"
-    "?: the statistics (then r resets them).  r: the rules.  q: quit.\n"
-    "In a game, type rc to put a pawn on row r, column c (00 is the top left, 22 the middle), and rcRC\n"
-    "to move the pawn on rc to the free field RC next to it.  A line beginning with q abandons the game.\n"
-    "The program offers a draw when the moves repeat; y accepts."
-)
-
-
 class ConsoleSession:
     """One console session: menus, games against a person or itself, the score and the memory."""
 
@@ -165,8 +129,11 @@ class ConsoleSession:
         stat_name: str = DEFAULT_STAT_NAME,  # the one score of `gamelearn teeko stat show`
         switches: Switches | None = None,
         owner: str = LOCAL_OWNER,  # whose memory and score: the command line's, or a browser's
+        original: bool = False,  # the 1999 console as it was (the module's docstring)
     ) -> None:
         self.store = store
+        self.original = original
+        self.fixes = Fixes.original() if original else Fixes.fixed()
         self.owner = owner
         self.brain = brain
         self.memory_name = memory_name
@@ -181,7 +148,8 @@ class ConsoleSession:
     # --- screens ------------------------------------------------------------------------------
 
     def start(self) -> Screen:
-        screen = Screen(["Teeko, the 1999 thesis program (fixed).  / for help."])
+        mode = "original" if self.original else "fixed"
+        screen = Screen([f"Teeko, the 1999 thesis program ({mode}).  / for help."])
         return self._menu(screen)
 
     def _menu(self, screen: Screen) -> Screen:
@@ -239,7 +207,8 @@ class ConsoleSession:
             screen.lines.append(f"{name.capitalize()} is now {'ON' if value else 'OFF'}.")
             return self._menu(screen)
         if choice == "?":
-            screen.lines.extend(statistics_lines(load_stat(self.store, self.stat_name, owner=self.owner)))
+            counts = load_stat(self.store, self.stat_name, owner=self.owner)
+            screen.lines.extend(statistics_lines(counts, self.fixes.statistics_second_total, half_up=self.original))
             screen.prompt = "r resets the statistics, Enter returns: "
             self.mode = Mode.STATISTICS
             return screen
@@ -284,7 +253,7 @@ class ConsoleSession:
         while True:
             current = self.current
             assert current is not None
-            winner = self.game.winner(current.state)
+            winner = self._winner(current.state)
             if winner is not None:
                 return self._finish(screen, winner, End.WIN)
             mover = self.game.to_move(current.state)
@@ -299,7 +268,7 @@ class ConsoleSession:
                 if n > PLY_CAP:
                     screen.lines.append(f"{PLY_CAP} moves reached! Draw!")
                     return self._finish(screen, None, End.MAX_PLIES)
-                cycle = repeating_cycle(current.history, SELF_PLAY_CYCLES if program is None else PERSON_CYCLES)
+                cycle = self._cycle(current.history, program is None)
                 if cycle is not None and program is None:
                     screen.lines.append(f"The moves repeat (a cycle of {cycle} moves): the game is drawn.")
                     return self._finish(screen, None, End.REPETITION)
@@ -316,7 +285,12 @@ class ConsoleSession:
                     self.mode = Mode.PAUSED
                     return screen
                 one_ply = False
-            self._program_ply(screen)
+            try:
+                self._program_ply(screen)
+            except (OpeningHang, NoMoveError) as hang:  # the original loops for ever here
+                screen.board = self._board_text()
+                screen.lines.append(f"The program would never stop here: {hang}.")
+                return self._abandon(screen)
             if program is not None:
                 self.mode = Mode.MOVE  # no longer answering an offer
 
@@ -329,6 +303,7 @@ class ConsoleSession:
         side = 1 if (program is None and mover == 0) or mover == program else -1
         memory = self.store.load_memory(self.memory_name, owner=self.owner) or []
         decision = self.brain.decide(self.memory_board(current.state), side, n, self.switches, memory)
+        # OpeningHang and NoMoveError (where the original loops for ever) go to _continue's caller
         if self.switches.thinking:
             screen.lines.extend(decision.thinking)
         who = (
@@ -339,11 +314,28 @@ class ConsoleSession:
         screen.lines.append(f"Move {(n + 1) // 2}, {'Ply' if n % 2 else 'Reply'}: {who} plays {decision.move}")
         self._apply(decision.move)
 
+    def _winner(self, state: TeekoState) -> int | None:
+        return original_rules.winner(state) if self.original else self.game.winner(state)
+
+    def _cycle(self, history: Sequence[str], autoplay: bool) -> int | None:
+        """The cycle of moves that makes a draw (autoplay) or a draw offer before a program ply."""
+        if self.original:  # the engine's checks: fix 4 off, a person game's 5 always says yes
+            return original_rules.cycle(history, autoplay, self.fixes)
+        return repeating_cycle(history, SELF_PLAY_CYCLES if autoplay else PERSON_CYCLES)
+
     def _apply(self, move: str) -> None:
         current = self.current
         assert current is not None
+        if self.original:  # the engine's board, on which the person's moves may have jumped
+            after = original_rules.program_plays(current.state, move)
+        else:
+            after = self.game.play(current.state, move)  # IllegalMove from a broken brain is a bug: let it raise
+        self._played(move, after)
+
+    def _played(self, move: str, after: TeekoState) -> None:
+        current = self.current
+        assert current is not None
         n = current.ply
-        after = self.game.play(current.state, move)  # IllegalMove from a broken brain is a bug: let it raise
         current.moves.append(move)
         current.states.append(after)
         current.state = after
@@ -357,13 +349,16 @@ class ConsoleSession:
             return self._abandon(Screen())
         screen = Screen()
         try:
-            self.game.parse_move(current.state, line)
+            if self.fixes.check_person_moves:
+                after = self.game.play(current.state, line)
+            else:  # the original's getmove: lax (fix 5 off)
+                after = original_rules.person_plays(current.state, line, current.ply, self.game.symbols)
         except ValueError as error:
             screen.lines.append(f"{error}. Try again.")
             screen.board = self._board_text()
             screen.prompt = self._prompt_for_person()
             return screen
-        self._apply(line)
+        self._played(line, after)
         return self._continue(screen)
 
     def _draw_answer(self, line: str) -> Screen:
@@ -414,7 +409,11 @@ class ConsoleSession:
         current = self.current
         assert current is not None
         program = self._program_symbol()
-        winner_digit = 1 if winner == (0 if program is None else program) else 2  # the last mover, fixed
+        last_mover = 1 if winner == (0 if program is None else program) else -1  # the side that made four
+        # fix 3: the last mover; the original: the ply parity, an odd last ply for side 1
+        winner_digit = 1 if learned_winner(len(current.moves), last_mover, self.fixes) > 0 else 2
+        if not original_rules.learnable(current.history):
+            return ["Not learned: a pawn went off the board, and a memory holds four pawns a side."]
         kept = ThesisMemory(self.store, self.owner, self.memory_name)
         version = kept.version()
         before = self.store.load_memory(self.memory_name, owner=self.owner) or []
@@ -441,11 +440,16 @@ class ConsoleSession:
         current = self.current
         assert current is not None
         program = self._program_symbol()
-        names = ("thesis:" + self.switches.flags(),) * 2
+        names = ("thesis:" + self.switches.flags() + (",original" if self.original else ""),) * 2
         if program is not None:
             names = tuple("human" if index != program else names[0] for index in (0, 1))  # type: ignore[assignment]
         row = {"game": "teeko", "players": names, "moves": current.moves, "winner": winner, "end": end}
-        record = GameRecord.from_dict(self.game, row, start=current.states[0])
+        try:
+            record = GameRecord.from_dict(self.game, row, start=current.states[0])
+        except IllegalMove:
+            if not self.original:
+                raise
+            return  # a step the original let through that the rules refuse: no Teeko record replays it
         self.store.add_record(record, owner=self.owner, context=CONTEXT)
 
 
@@ -457,21 +461,3 @@ def changed_records(before: Sequence[Entry], after: Memory) -> list[int]:
         for position in range(len(after))
         if position >= len(before) or tuple(before[position]) != after.entry(position)
     ]
-
-
-def statistics_lines(counts: Sequence[int]) -> list[str]:
-    """The statistics screen: totals, counts and percentages with 2 decimals (fixed)."""
-    lines = []
-    groups = (
-        ("Self-play", ("Player I (X) won", "drawn", "Player II (O) won"), 0),
-        ("Games the program began", ("won", "drawn", "lost"), 3),
-        ("Games the program played second", ("won", "drawn", "lost"), 6),
-    )
-    for title, labels, start in groups:
-        part = list(counts[start : start + 3])
-        total = sum(part)
-        lines.append(f"{title}: {total:4d} in all")
-        for label, count in zip(labels, part, strict=True):
-            share = f"{100.0 * count / total:6.2f}%" if total else "     -"
-            lines.append(f"    {label:<18} {count:4d}  {share}")
-    return lines

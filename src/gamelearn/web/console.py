@@ -11,6 +11,11 @@ program again on the same memory, as the original started again on its memory.m.
 memory.m or stat.m uploaded replaces the browser's (checked whole first: a refused file changes
 nothing), and both download byte for byte in the thesis format.
 
+Each session runs the fixed program or, switched on the page, the original 1999 console (the
+session's ``original``, experiments.thesis_console's original mode, as ``gamelearn teeko console
+--original``).  The mode is the browser's: a restart keeps it unless the restart names one, and a
+session started again after it was put out of memory (or on first sight) takes the browser's last.
+
 Sessions live in server memory, one per browser, at most ``total`` (the least recently used goes
 first: its game in progress is lost, never its memory or score).
 """
@@ -38,6 +43,8 @@ TOTAL_SESSIONS = 256
 #: The most characters of a typed line (the console reads a move of 4, a menu choice of 1).
 LINE_LIMIT = 200
 SEED_LIMIT = 2**31 - 1
+#: The browsers whose choice of the original console is kept, per session kept.
+MODES_KEPT = 16
 
 
 @dataclass
@@ -46,6 +53,7 @@ class ConsoleRun:
 
     session: ConsoleSession
     seed: int
+    original: bool
     scrollback: deque[str] = field(default_factory=lambda: deque(maxlen=SCROLLBACK))
     prompt: str = ""
     finished: bool = False
@@ -68,18 +76,36 @@ class ConsoleService:
         self.service = service
         self.total = total
         self._runs: OrderedDict[str, ConsoleRun] = OrderedDict()
+        #: The browsers that chose the original console; kept longer than their sessions (a
+        #: browser's choice outlives its session put out of memory), bounded all the same.
+        self._original: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
     def knows(self, owner: str) -> bool:
         with self._lock:
             return owner in self._runs
 
-    def _start(self, owner: str, seed: int | None) -> ConsoleRun:
+    def _start(self, owner: str, seed: int | None, original: bool | None = None) -> ConsoleRun:
         chosen = secrets.randbelow(SEED_LIMIT + 1) if seed is None else seed
+        with self._lock:
+            if original is None:
+                original = owner in self._original
+            elif original:
+                self._original[owner] = None
+                self._original.move_to_end(owner)
+                while len(self._original) > MODES_KEPT * self.total:
+                    self._original.popitem(last=False)
+            else:
+                self._original.pop(owner, None)
         session = ConsoleSession(
-            self.service.store, EngineBrain(chosen), memory_name=MEMORY_NAME, stat_name=STAT_NAME, owner=owner
+            self.service.store,
+            EngineBrain(chosen, original=original),
+            memory_name=MEMORY_NAME,
+            stat_name=STAT_NAME,
+            owner=owner,
+            original=original,
         )
-        run = ConsoleRun(session, chosen)
+        run = ConsoleRun(session, chosen, original)
         run.show(session.start())
         with self._lock:
             self._runs[owner] = run
@@ -102,9 +128,10 @@ class ConsoleService:
         with run.lock:
             return self._view(owner, run)
 
-    def restart(self, owner: str, seed: int | None) -> ConsoleView:
-        """The program started again (a game in progress is dropped, as quitting dropped it)."""
-        run = self._start(owner, seed)
+    def restart(self, owner: str, seed: int | None, original: bool | None = None) -> ConsoleView:
+        """The program started again (a game in progress is dropped, as quitting dropped it), in the
+        mode ``original`` names, or the browser's mode when None."""
+        run = self._start(owner, seed, original)
         with run.lock:
             return self._view(owner, run)
 
@@ -126,6 +153,7 @@ class ConsoleService:
             prompt=run.prompt,
             finished=run.finished,
             seed=run.seed,
+            original=run.original,
             files=self.files(owner),
         )
 

@@ -34,6 +34,9 @@ class TypedLine(BaseModel):
 class Restart(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seed: int | None = Field(None, ge=0, le=SEED_LIMIT, description="seed of the program's random choices")
+    original: bool | None = Field(
+        None, description="the original 1999 console (true) or the fixed program (false); left out, as it was"
+    )
 
 
 def console_of(request: Request) -> ConsoleService:
@@ -73,8 +76,9 @@ def line(body: TypedLine, request: Request) -> ConsoleView:
 
 @router.post("/api/console/restart", summary="Start the program again", responses=ERRORS, response_model=ConsoleView)
 def restart(body: Restart, request: Request) -> ConsoleView:
-    """A new session on the same memory and score (a game in progress is dropped)."""
-    return console_of(request).restart(owner_here(request), body.seed)
+    """A new session on the same memory and score (a game in progress is dropped), in the mode
+    `original` chooses (kept for this browser) or the one it was in."""
+    return console_of(request).restart(owner_here(request), body.seed, body.original)
 
 
 @router.get(MEMORY_PATH, summary="The console's memory.m", responses=FILE_ANSWER)

@@ -446,4 +446,5 @@ class ConsoleView(Answer):
     prompt: str = Field(description="the prompt waiting for a line (empty once the program has ended)")
     finished: bool = Field(description="the program has ended (q): it can be started again")
     seed: int = Field(description="the seed of the program's random choices in this session")
+    original: bool = Field(description="the original 1999 console, its bugs included (else the fixed program)")
     files: ConsoleFiles

@@ -39,6 +39,8 @@ from .opening import place
 from .rng import Draws
 from .search import generate, new_move_buffer, two_ply
 
+MOVING_FROM_PLY = 9  # plies 1-8 put the pawns down
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -205,7 +207,9 @@ def decide(
 
     ``goals``: the form's winning sets, for fixed mode's placement fours (:func:`.opening.place`)."""
     own, opp = _sides(position, side)
-    if (own | opp).bit_count() < 8:
+    # The phase is the ply counter's, as the C's: a pawn a person's unchecked move put off the
+    # board (the original console, rules.original_person_move) leaves seven pawns at ply 9 or later.
+    if n < MOVING_FROM_PLY and (own | opp).bit_count() < 8:
         cell, routine = place(own, opp, n, draws, fixes, goals)
         return Decision(None, cell, routine)
     if state is None:

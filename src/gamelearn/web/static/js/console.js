@@ -8,7 +8,7 @@ import { api, ApiError, problem } from "./api.js";
 import { serverAway, serverBack } from "./connection.js";
 
 /** @typedef {{memory_records: number, memory_bytes: number, side1_wins: number, side2_wins: number, stat: number[]}} ConsoleFiles */
-/** @typedef {{screen: string[], prompt: string, finished: boolean, seed: number, files: ConsoleFiles}} ConsoleView */
+/** @typedef {{screen: string[], prompt: string, finished: boolean, seed: number, original: boolean, files: ConsoleFiles}} ConsoleView */
 
 /** A request is out: what is typed meanwhile waits in the field, never sent twice. */
 let busy = false;
@@ -36,6 +36,8 @@ function draw(answer) {
   const form = $("console-form");
   form.dataset.finished = answer.finished ? "yes" : "no";
   $("console-restart").classList.toggle("primary", answer.finished);
+  $("console-original").checked = answer.original;
+  document.body.dataset.mode = answer.original ? "original" : "fixed";
   drawFiles(answer.files);
   document.body.dataset.state = answer.finished ? "finished" : "ready";
 }
@@ -61,6 +63,7 @@ function setBusy(on) {
   $("console-line").disabled = on || finished;
   $("console-enter").disabled = on || finished;
   $("console-restart").disabled = on;
+  $("console-original").disabled = on;
   $("console").setAttribute("aria-busy", on ? "true" : "false");
   if (!on && !finished) $("console-line").focus();
 }
@@ -135,6 +138,13 @@ async function upload(path, picker) {
 async function init() {
   $("console-form").addEventListener("submit", send);
   $("console-restart").addEventListener("click", () => exchange(() => api("POST", "/api/console/restart", {})));
+  // The switch starts the program again in the mode chosen, which the server keeps for this
+  // browser; then it shows the mode the server answered with (as it was, if the request failed).
+  const mode = $("console-original");
+  mode.addEventListener("change", async () => {
+    await exchange(() => api("POST", "/api/console/restart", { original: mode.checked }));
+    mode.checked = document.body.dataset.mode === "original";
+  });
   $("memory-upload").addEventListener("change", () => upload("/api/console/memory.m", $("memory-upload")));
   $("stat-upload").addEventListener("change", () => upload("/api/console/stat.m", $("stat-upload")));
   await exchange(() => api("GET", "/api/console"));
