@@ -114,8 +114,8 @@ def _fields(facts: GameFacts) -> dict[str, object]:
 def test_a_broken_plugin_is_named_and_the_built_in_games_still_work(
     clean_registry: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(games, "_PLUGINS", {"ghost": "no_such_module_anywhere:Ghost", "wrong": "fractions:Fraction"})
-    monkeypatch.setattr(games, "_FOUND", [True])
+    plugins = {"ghost": "no_such_module_anywhere:Ghost", "wrong": "fractions:Fraction"}
+    monkeypatch.setattr(games, "_plugins", lambda: plugins)
     with pytest.raises(ValueError, match="game 'ghost' cannot be loaded: ModuleNotFoundError") as caught:
         gamelearn.get_game("ghost")
     assert "\n" not in str(caught.value)

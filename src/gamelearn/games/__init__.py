@@ -7,7 +7,9 @@ given to :func:`register_game`.  A plugin is imported when its game is first nam
 
 from __future__ import annotations
 
+import functools
 import importlib
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from .base import Game, GameFacts, GameOption, IllegalMove, shown_text
@@ -51,22 +53,19 @@ ENTRY_POINT_GROUP = "gamelearn.games"
 
 _REGISTERED: dict[str, type[Game[Any]]] = {}  # register_game's, and the plugins once loaded
 _BROKEN: dict[str, str] = {}  # plugin name -> why it cannot be loaded (one line)
-_PLUGINS: dict[str, str] = {}  # entry-point name -> "module:attribute", read once
-_FOUND: list[bool] = []
 
 
+@functools.cache
 def _plugins() -> dict[str, str]:
-    """The entry points of group ``gamelearn.games``, read once a process (name -> its target)."""
-    if not _FOUND:
-        from importlib.metadata import entry_points  # only when a name beyond the built-in ones is asked for
-
-        for point in entry_points(group=ENTRY_POINT_GROUP):
-            if point.name in _CLASSES:
-                _BROKEN.setdefault(point.name, f"the plugin {point.value!r} reuses a built-in game's name")
-                continue
-            _PLUGINS.setdefault(point.name, point.value)
-        _FOUND.append(True)
-    return _PLUGINS
+    """The entry points of group ``gamelearn.games``, read once a process (name -> its target,
+    ``"module:attribute"``); a plugin that reuses a built-in game's name is broken."""
+    found: dict[str, str] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in _CLASSES:
+            _BROKEN.setdefault(point.name, f"the plugin {point.value!r} reuses a built-in game's name")
+            continue
+        found.setdefault(point.name, point.value)
+    return found
 
 
 def game_names() -> tuple[str, ...]:
@@ -110,7 +109,7 @@ def _load_plugin(name: str) -> type[Game[Any]]:
     """The class of plugin ``name``, imported once; ValueError in one line where it cannot be."""
     if name in _BROKEN:
         raise ValueError(f"game {name!r} cannot be loaded: {_BROKEN[name]}")
-    target = _PLUGINS[name]
+    target = _plugins()[name]
     module, _, attribute = target.partition(":")
     try:
         found: object = importlib.import_module(module.strip())
