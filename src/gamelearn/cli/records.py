@@ -80,7 +80,7 @@ def records_export(
     force: Annotated[bool, typer.Option("--force", help="write over FILE if it exists")] = False,
 ) -> None:
     """Write kept game ID to FILE as a text record: tag pairs, then the moves."""
-    from ..files import atomic_write_bytes
+    from ..files import NotWritableTargetError, atomic_write_bytes
     from ..keeper import reading_keeper
 
     if path.is_dir():
@@ -98,6 +98,8 @@ def records_export(
         fail(f"kept game {record_id} cannot be written: {error}")
     try:
         atomic_write_bytes(path, text.encode("utf-8"))
+    except NotWritableTargetError as error:  # it names the path and what it is
+        fail(str(error))
     except (OSError, ValueError) as error:
         fail(f"cannot write {path}: {getattr(error, 'strerror', None) or error}")
     console.print(
@@ -107,10 +109,12 @@ def records_export(
 
 def read_record(path: Path) -> RecordText:
     """The record in ``path``, or one line naming the file, the line and what is wrong (exit 2)."""
-    from ..files import read_regular_file
+    from ..files import FileTooLargeError, NotARegularFileError, read_regular_file
 
     try:
         data = read_regular_file(path, MAX_RECORD_BYTES, "a game record")
+    except (NotARegularFileError, FileTooLargeError) as error:  # they name the path and what it is
+        fail(str(error))
     except (OSError, ValueError) as error:
         fail(f"cannot read {path}: {getattr(error, 'strerror', None) or error}")
     try:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Self
 
+from ..files import path_problem
 from ..paths import data_dir
 from .failures import (
     BUSY_SLICE_SECONDS,
@@ -68,10 +69,27 @@ CREATE TABLE IF NOT EXISTS chart_starts (
 CREATE TABLE IF NOT EXISTS leases (
     owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
     taken REAL NOT NULL, PRIMARY KEY (owner, kind, name));
+CREATE TABLE IF NOT EXISTS lease_starts (
+    owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
+    started TEXT NOT NULL, PRIMARY KEY (owner, kind, name));
 """
 #: A chart's reset in a store written without chart_starts: a learner of this kind named
 #: LEARNER-GAME, moved into chart_starts when the store is opened.
 _OLD_CHART_RESET_KIND = "web-chart-reset"
+
+
+def _refuse_what_is_no_file(path: Path) -> None:
+    """Refuse a store whose file, ``-wal`` or ``-shm`` is no file (:func:`files.path_problem`:
+    a FIFO, which SQLite's open would wait on for ever; ``/dev/zero`` or ``/dev/null``, which read
+    as an empty store; a folder; a link that leads nowhere or in a loop), in one line naming it,
+    before SQLite opens anything."""
+    for each, shown in (
+        (path, "it"),
+        *((path.with_name(path.name + end), f"its {path.name}{end}") for end in ("-wal", "-shm")),
+    ):
+        problem = path_problem(each)
+        if problem:
+            raise StoreError(f"cannot open the store {path}: {shown} {problem}")
 
 
 def _refuse_empty_file(path: Path) -> None:
@@ -144,6 +162,7 @@ class Database:
         problem = _folder_problem(self.path.parent)
         if problem:
             raise StoreError(f"cannot open the store {self.path}: {problem}")
+        _refuse_what_is_no_file(self.path)
         _refuse_empty_file(self.path)
         if readonly:
             self._db = self._open_read_only()
