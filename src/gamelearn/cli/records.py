@@ -12,12 +12,13 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from ..games import get_game
 from ..games.record import GameRecord
 from ..games.record_text import RecordText, parse, result_of
 from ..games.record_text import format as format_record
-from .common import HELP_MARKUP, check_store, console, fail
+from .common import HELP_MARKUP, check_store, console, fail, printable
 
 #: A record file larger than this is no game (a 200-ply Teeko game is under 2 KB).
 MAX_RECORD_BYTES = 1_000_000
@@ -67,7 +68,8 @@ def records_list(
     table.columns[2].overflow = table.columns[3].overflow = "fold"
     for row in rows:
         result = "1/2-1/2" if row["winner"] is None else ("1-0", "0-1")[int(row["winner"])]
-        first, second = (str(player) for player in row["players"])
+        # an imported record's names, as its file wrote them: shown as text, never as markup or escapes
+        first, second = (Text(printable(str(player))) for player in row["players"])
         table.add_row(
             str(row["id"]), row["game"], first, second, result, row["end"], str(row["plies"]), str(date_of(row))
         )
@@ -195,4 +197,4 @@ def side_summary(game: Any, record: GameRecord[Any], reviewed: Any, side: int) -
         for name in words
     )
     kept = f"kept the value in {tally.keeps} of {tally.positions} positions that could lose it"
-    return f"{game.symbols[side]} {record.players[side]}: {grades}; {kept}"
+    return f"{game.symbols[side]} {printable(record.players[side])}: {grades}; {kept}"
