@@ -263,47 +263,14 @@ def process_runs(pid: int) -> bool:
     return True
 
 
-#: Where Linux tells a process apart from every other: the boot's id, and each process's stat
-#: line (proc(5)), whose 22nd field is the process's start time in clock ticks after the boot.
-_BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
-_PROC = Path("/proc")
-
-
-def process_start(pid: int) -> str | None:
-    """What tells process ``pid`` apart from every other process that had or will have its
-    number: ``BOOT:TICKS``, the boot's id and the process's start time in clock ticks after the
-    boot (``/proc/PID/stat``, field 22, proc(5)).  A pid is reused once its process has ended
-    (pid_max is 32,768 by default), but two processes of one pid never start at the same tick of
-    one boot.  None where it cannot be read: no such process (or one that has ended, a zombie),
-    or no ``/proc`` (not Linux)."""
-    try:
-        line = (_PROC / str(int(pid)) / "stat").read_text(encoding="ascii", errors="replace")
-        boot = _BOOT_ID.read_text(encoding="ascii").strip()
-    except (OSError, ValueError):
-        return None
-    # the command name (field 2) is in parentheses and may hold spaces and ')': split after the last
-    fields = line[line.rfind(")") + 2 :].split()
-    if len(fields) <= 19 or not fields[19].isdigit() or fields[0] in ("Z", "X"):
-        return None  # a zombie (field 3, its state) has ended: only its exit status is left
-    return f"{boot}:{fields[19]}"
-
-
-def is_process(pid: int, start: str | None) -> bool:
-    """True if process ``pid`` runs and is the one whose :func:`process_start` was ``start``: a
-    process that was given the number of one that ended is another process.  Where starts cannot
-    be read (no ``/proc``), or ``start`` was not known, that ``pid`` runs (:func:`process_runs`)."""
-    if start is not None and _PROC.joinpath("self", "stat").exists():
-        return process_start(pid) == start
-    return process_runs(pid)
-
-
-def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
+def remove_stale_temporaries(target: Path, now: float | None = None, companions: tuple[str, ...] = ()) -> list[Path]:
     """Remove the temporary files of ours beside ``target`` that a dead process left behind.
 
     A temporary file is ours if its name is ``.NAME.<pid hex>-<12 hex>.tmp`` (or the older
-    ``.NAME.<12 hex>.tmp``); it is stale if the process of that pid no longer runs, or if it is
-    older than :data:`STALE_SECONDS`.  Files of other programs are never touched.  Returns what
-    was removed.
+    ``.NAME.<12 hex>.tmp``), or that name followed by one of ``companions`` (SQLite's ``-wal``
+    and ``-shm`` beside a database made under a temporary name); it is stale if the process of
+    that pid no longer runs, or if it is older than :data:`STALE_SECONDS`.  Files of other
+    programs are never touched.  Returns what was removed.
     """
     folder = target.parent if str(target.parent) else Path(".")
     prefix, suffix = f".{target.name}.", ".tmp"
@@ -314,7 +281,11 @@ def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Pat
     except OSError:
         return removed
     for entry in candidates:
-        middle = entry.name[len(prefix) : -len(suffix)] if entry.name.endswith(suffix) else ""
+        middle = ""
+        for ending in (suffix, *(suffix + companion for companion in companions)):
+            if entry.name.endswith(ending):
+                middle = entry.name[len(prefix) : -len(ending)]
+                break
         match = _TEMPORARY.fullmatch(middle)
         if match is None:
             continue

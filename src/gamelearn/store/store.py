@@ -22,9 +22,9 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..files import is_process, process_start
 from .database import SCHEMA_VERSION, Database, default_store_path
 from .failures import StoreError, describe_failure
+from .processes import is_process, process_start
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
