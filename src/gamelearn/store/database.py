@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Self
 
-from ..files import path_problem
+from ..files import path_problem, remove_stale_temporaries
 from ..paths import data_dir
 from .failures import (
     BUSY_SLICE_SECONDS,
@@ -105,11 +105,20 @@ def _refuse_empty_file(path: Path) -> None:
         raise StoreError(damaged(path, f"it is 0 bytes long: cut short, or never written{held}"))
 
 
-def _create_whole(path: Path) -> None:
+#: SQLite's files beside a database in WAL mode (https://sqlite.org/wal.html).
+_COMPANIONS = ("-wal", "-shm")
+
+
+def _create_whole(path: Path, pause: float = 0.0) -> None:
     """Make a store that does not exist yet whole, beside it, and link it into place: a store file
     is never seen 0 bytes long while another process creates it, so a 0-byte one is damaged (of
     two processes creating one store, the first link wins and the other's copy is dropped).
-    Where this cannot be done (no hard links, a folder that refuses the file) SQLite makes it."""
+    Where this cannot be done (no hard links, a folder that refuses the file) SQLite makes it.
+
+    What a process killed meanwhile leaves (``.NAME.<pid>-<random>.tmp`` and its ``-wal`` and
+    ``-shm``) is removed by the next process that opens the store (:func:`_clear_dead_creations`);
+    ``pause`` is the test hook's (docs/store.md, 2): a sleep after the new store's last COMMIT,
+    before it is linked into place, for a test's signal to land in."""
     if path.exists():
         return
     temporary = path.with_name(f".{path.name}.{os.getpid():x}-{os.urandom(6).hex()}.tmp")
@@ -121,18 +130,25 @@ def _create_whole(path: Path) -> None:
                 if statement.strip():
                     db.execute(statement)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            if pause:
+                time.sleep(pause)
         finally:
             db.close()  # the last connection: the log is checkpointed into the file and removed
         os.link(temporary, path)
     except (OSError, sqlite3.Error):
         pass  # another process linked its copy first, or no hard links here: SQLite makes it
     finally:
-        for leftover in (
-            temporary,
-            temporary.with_name(temporary.name + "-wal"),
-            temporary.with_name(temporary.name + "-shm"),
-        ):
+        # the database last: a -wal or -shm left by a kill here always has its .tmp beside it
+        for leftover in (*(temporary.with_name(temporary.name + end) for end in _COMPANIONS), temporary):
             leftover.unlink(missing_ok=True)
+
+
+def _clear_dead_creations(path: Path) -> None:
+    """Remove what a process killed while it created the store left beside it (the temporary
+    database of :func:`_create_whole` and its ``-wal`` and ``-shm``): of a process that no longer
+    runs, or over an hour old (:func:`files.remove_stale_temporaries`).  Best effort: a folder that
+    cannot be written keeps them, and nothing else is ever touched."""
+    remove_stale_temporaries(path, companions=_COMPANIONS)
 
 
 def default_store_path() -> Path:
@@ -163,6 +179,7 @@ class Database:
         if problem:
             raise StoreError(f"cannot open the store {self.path}: {problem}")
         _refuse_what_is_no_file(self.path)
+        _clear_dead_creations(self.path)
         _refuse_empty_file(self.path)
         if readonly:
             self._db = self._open_read_only()
@@ -177,7 +194,7 @@ class Database:
                     f"made ({reason or error.strerror})"
                 ) from None
             raise self._failure(error) from None
-        _create_whole(self.path)
+        _create_whole(self.path, self._pause_after_commit)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.lock_wait)
         except sqlite3.Error as error:
