@@ -75,39 +75,78 @@ class NotWritableTargetError(ValueError):
     a thing that is not a file (``/dev/full`` became a regular file), so nothing is written."""
 
 
-def resolve_target(path: Path) -> Path:
-    """Where a write of ``path`` goes: ``path`` itself, or, for a symbolic link, the file it leads
-    to (followed link after link, as git's lockfile does: a link stays a link, its target gets
-    the new content), even when that file does not exist yet.  A loop is refused."""
+def follow_links(path: Path | str) -> Path | None:
+    """The path that ``path`` leads to: ``path`` itself, or, for a symbolic link, what it names,
+    followed link after link (as git's lockfile does), whether or not that exists; None for a loop
+    (or a chain of more than :data:`MAX_LINKS`).  Only ``lstat`` and ``readlink``: nothing is
+    opened, so a FIFO on the way cannot block."""
     current = Path(path)
     for _ in range(MAX_LINKS):
         try:
             if not stat.S_ISLNK(os.lstat(current).st_mode):
                 return current
-        except FileNotFoundError:
-            return current
         except OSError:
-            return current  # unreadable folder and the like: the open below names the error
+            return current  # absent, or an unreadable folder and the like: the open names it
         link = Path(os.readlink(current))
         current = link if link.is_absolute() else current.parent / link
-    raise NotWritableTargetError(f"cannot write {path}: too many symbolic links (a loop?); nothing was written")
+    return None
+
+
+#: What :func:`path_problem` says of a loop of symbolic links.
+LINK_LOOP = "is a link in a loop (too many symbolic links)"
+
+
+def path_problem(path: Path | str, dangling_ok: bool = False) -> str:
+    """Why ``path`` is no file to read or write, as the rest of a sentence that begins with the
+    path, or '' when it is a regular file, leads to one, or does not exist.  The one check of
+    every path gamelearn opens (the store and its ``-wal``/``-shm``, a record, a memory, a
+    knowledge file, an export's target):
+
+    * ``is a FIFO (named pipe), not a file`` (a character device, a block device, a folder, a
+      socket likewise): reading a FIFO without a writer blocks for ever, ``/dev/zero`` never ends,
+      ``/dev/null`` reads as an empty store;
+    * ``leads to TARGET, a FIFO (named pipe), not a file``: the same through symbolic links;
+    * ``is a link to TARGET, which does not exist`` (unless ``dangling_ok``: a write through such
+      a link makes its target, as git's lockfile does);
+    * :data:`LINK_LOOP`.
+
+    Made with ``lstat``/``stat`` alone, so it returns at once whatever the path is; a reader
+    checks the opened file again (:func:`open_regular_file`), so nothing can swap the path between
+    this check and the read."""
+    path = Path(path)
+    final = follow_links(path)
+    if final is None:
+        return LINK_LOOP
+    linked = os.path.islink(path)
+    try:
+        info = os.stat(final)
+    except FileNotFoundError:
+        return f"is a link to {os.path.normpath(final)}, which does not exist" if linked and not dangling_ok else ""
+    except OSError as error:
+        return LINK_LOOP if error.errno == errno.ELOOP else ""  # no permission and the like: the open names it
+    if stat.S_ISREG(info.st_mode):
+        return ""
+    what = f"{kind_of(info.st_mode)}, not a file"
+    return f"leads to {os.path.normpath(final)}, {what}" if linked else f"is {what}"
+
+
+def resolve_target(path: Path) -> Path:
+    """Where a write of ``path`` goes: ``path`` itself, or, for a symbolic link, the file it leads
+    to (followed link after link, as git's lockfile does: a link stays a link, its target gets
+    the new content), even when that file does not exist yet.  A loop is refused."""
+    final = follow_links(path)
+    if final is None:
+        raise NotWritableTargetError(f"cannot write {path}: it {LINK_LOOP}; nothing was written")
+    return final
 
 
 def check_target(path: Path, shown: Path | str | None = None) -> None:
-    """Refuse a target (already resolved) that exists and is not a regular file, saying what it is."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return  # absent: a new file (an unreadable folder is named when the file is created)
-    if not stat.S_ISREG(info.st_mode):
-        what = f"{kind_of(info.st_mode)}, not a file"
-        if shown is not None and str(shown) != str(path):
-            what = f"it leads to {path}, {what}"
-        else:
-            what = f"it is {what}"
-        raise NotWritableTargetError(
-            f"cannot write {shown if shown is not None else path}: {what}; nothing was written"
-        )
+    """Refuse a target (``path``, already resolved from ``shown``) that exists and is not a
+    regular file, saying what it is (:func:`path_problem`)."""
+    named = Path(shown) if shown is not None else path
+    problem = path_problem(named, dangling_ok=True) or path_problem(path, dangling_ok=True)
+    if problem:
+        raise NotWritableTargetError(f"cannot write {named}: it {problem}; nothing was written")
 
 
 class AtomicFile:
@@ -224,13 +263,14 @@ def process_runs(pid: int) -> bool:
     return True
 
 
-def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
+def remove_stale_temporaries(target: Path, now: float | None = None, companions: tuple[str, ...] = ()) -> list[Path]:
     """Remove the temporary files of ours beside ``target`` that a dead process left behind.
 
     A temporary file is ours if its name is ``.NAME.<pid hex>-<12 hex>.tmp`` (or the older
-    ``.NAME.<12 hex>.tmp``); it is stale if the process of that pid no longer runs, or if it is
-    older than :data:`STALE_SECONDS`.  Files of other programs are never touched.  Returns what
-    was removed.
+    ``.NAME.<12 hex>.tmp``), or that name followed by one of ``companions`` (SQLite's ``-wal``
+    and ``-shm`` beside a database made under a temporary name); it is stale if the process of
+    that pid no longer runs, or if it is older than :data:`STALE_SECONDS`.  Files of other
+    programs are never touched.  Returns what was removed.
     """
     folder = target.parent if str(target.parent) else Path(".")
     prefix, suffix = f".{target.name}.", ".tmp"
@@ -241,7 +281,11 @@ def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Pat
     except OSError:
         return removed
     for entry in candidates:
-        middle = entry.name[len(prefix) : -len(suffix)] if entry.name.endswith(suffix) else ""
+        middle = ""
+        for ending in (suffix, *(suffix + companion for companion in companions)):
+            if entry.name.endswith(ending):
+                middle = entry.name[len(prefix) : -len(ending)]
+                break
         match = _TEMPORARY.fullmatch(middle)
         if match is None:
             continue
@@ -396,11 +440,15 @@ def kind_of(mode: int) -> str:
 def open_regular_file(path: Path | str, max_bytes: int | None = None, what: str = "this format") -> BinaryIO:
     """Open ``path`` for reading in binary, if it is a regular file of at most ``max_bytes``.
 
-    Refuses (ValueError, naming the path) a FIFO, device, folder or socket, saying which, and a
-    file over ``max_bytes`` ("more than WHAT can hold").  A missing or unreadable file raises the
-    OSError of open().  The check is made on the opened file (fstat), so nothing can swap the
-    path for a FIFO between a check and the read.
+    Refuses (ValueError, naming the path) a FIFO, device, folder or socket, saying which, a link
+    that leads nowhere or in a loop (:func:`path_problem`), and a file over ``max_bytes`` ("more
+    than WHAT can hold").  A missing or unreadable file raises the OSError of open().  The check
+    is made again on the opened file (fstat), so nothing can swap the path for a FIFO between a
+    check and the read.
     """
+    problem = path_problem(path)
+    if problem:
+        raise NotARegularFileError(f"{path} {problem}: nothing was read")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     handle = os.open(path, flags)
     try:

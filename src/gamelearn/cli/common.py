@@ -195,6 +195,21 @@ def output_dir(out: Path | None, default: str) -> Path:
     return folder
 
 
+#: C0 controls, DEL and C1 controls (ESC and CSI among them): the bytes a terminal acts on.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    r"""``text`` read from a file or the store (a record's names and tags), with every control
+    character shown as its escape, so that it is shown as text and can never retitle, clear or
+    colour the terminal (ESC ] ... BEL, ESC [ 2J).
+
+    >>> printable('\x1b]0;x\x07\x1b[2J menace')
+    '\\x1b]0;x\\x07\\x1b[2J menace'
+    """
+    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+
+
 def check_name(option: str, name: str) -> str:
     """A learner or memory name as the store keeps it: not empty, no control character."""
     cleaned = name.strip()

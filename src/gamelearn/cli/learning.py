@@ -20,7 +20,8 @@ from rich.table import Table
 from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
 from ..experiments.budget import Budget
-from ..experiments.training import Checkpoint, Training, TrainingInterrupted, TrainingResult
+from ..experiments.training import Training, TrainingInterrupted, TrainingResult
+from ..experiments.training_kept import Checkpoint
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES

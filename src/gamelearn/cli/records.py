@@ -12,12 +12,13 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from ..games import get_game
 from ..games.record import GameRecord
 from ..games.record_text import RecordText, parse, result_of
 from ..games.record_text import format as format_record
-from .common import HELP_MARKUP, check_store, console, fail
+from .common import HELP_MARKUP, check_store, console, fail, printable
 
 #: A record file larger than this is no game (a 200-ply Teeko game is under 2 KB).
 MAX_RECORD_BYTES = 1_000_000
@@ -67,7 +68,8 @@ def records_list(
     table.columns[2].overflow = table.columns[3].overflow = "fold"
     for row in rows:
         result = "1/2-1/2" if row["winner"] is None else ("1-0", "0-1")[int(row["winner"])]
-        first, second = (str(player) for player in row["players"])
+        # an imported record's names, as its file wrote them: shown as text, never as markup or escapes
+        first, second = (Text(printable(str(player))) for player in row["players"])
         table.add_row(
             str(row["id"]), row["game"], first, second, result, row["end"], str(row["plies"]), str(date_of(row))
         )
@@ -80,7 +82,7 @@ def records_export(
     force: Annotated[bool, typer.Option("--force", help="write over FILE if it exists")] = False,
 ) -> None:
     """Write kept game ID to FILE as a text record: tag pairs, then the moves."""
-    from ..files import atomic_write_bytes
+    from ..files import NotWritableTargetError, atomic_write_bytes
     from ..keeper import reading_keeper
 
     if path.is_dir():
@@ -98,6 +100,8 @@ def records_export(
         fail(f"kept game {record_id} cannot be written: {error}")
     try:
         atomic_write_bytes(path, text.encode("utf-8"))
+    except NotWritableTargetError as error:  # it names the path and what it is
+        fail(str(error))
     except (OSError, ValueError) as error:
         fail(f"cannot write {path}: {getattr(error, 'strerror', None) or error}")
     console.print(
@@ -107,10 +111,12 @@ def records_export(
 
 def read_record(path: Path) -> RecordText:
     """The record in ``path``, or one line naming the file, the line and what is wrong (exit 2)."""
-    from ..files import read_regular_file
+    from ..files import FileTooLargeError, NotARegularFileError, read_regular_file
 
     try:
         data = read_regular_file(path, MAX_RECORD_BYTES, "a game record")
+    except (NotARegularFileError, FileTooLargeError) as error:  # they name the path and what it is
+        fail(str(error))
     except (OSError, ValueError) as error:
         fail(f"cannot read {path}: {getattr(error, 'strerror', None) or error}")
     try:
@@ -191,4 +197,4 @@ def side_summary(game: Any, record: GameRecord[Any], reviewed: Any, side: int) -
         for name in words
     )
     kept = f"kept the value in {tally.keeps} of {tally.positions} positions that could lose it"
-    return f"{game.symbols[side]} {record.players[side]}: {grades}; {kept}"
+    return f"{game.symbols[side]} {printable(record.players[side])}: {grades}; {kept}"

@@ -25,7 +25,7 @@ def kept_when_stopped(
     returns the line that says so (a signal waits until it has), the line goes to stderr,
     ``then`` renders what the command shows of a stopped run (its ``--json``, say), and the
     command exits with the signal's status.  The :class:`Stop` yielded says which signal came."""
-    with stopping_on_signals() as stop:
+    with stopping_on_signals(ending=True) as stop:  # the first signal decides the exit status
         try:
             yield stop
         except KeyboardInterrupt as stopped:

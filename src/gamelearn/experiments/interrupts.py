@@ -72,12 +72,15 @@ class Stop:
 
 
 @contextmanager
-def stopping_on_signals() -> Iterator[Stop]:
+def stopping_on_signals(ending: bool = False) -> Iterator[Stop]:
     """Inside the block, SIGINT and SIGTERM both raise KeyboardInterrupt (the code that keeps
     finished work on ^C keeps it on SIGTERM too, which a service manager or ``kill`` sends), and
     the :class:`Stop` yielded says which arrived.  Only the first stops the run: one that follows
     is ignored, so that a second ^C cannot cut short the keeping of what has finished, nor the
-    line that says what was kept (SIGKILL still ends the process).  Outside the main thread
+    line that says what was kept (SIGKILL still ends the process).  ``ending``: the process
+    ends once a signal has stopped the block (a command), so the signals stay ignored after it,
+    and the first decides the exit status, however soon the second follows (a SIGTERM landing
+    after the handlers were put back would end the process by SIGTERM).  Outside the main thread
     nothing changes."""
     stop = Stop()
     if threading.current_thread() is not threading.main_thread():
@@ -105,4 +108,4 @@ def stopping_on_signals() -> Iterator[Stop]:
         raise
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            signal.signal(signum, signal.SIG_IGN if ending and stop.signum is not None else handler)

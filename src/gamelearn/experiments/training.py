@@ -14,9 +14,9 @@ leave out the time spent grading, so that a checkpoint more or less does not cha
 trained.  A budget (:class:`Budget`) is on one clock, named with every figure it gives: on a
 shared machine a wall minute may buy a fraction of a CPU minute.
 
-A run is kept as it goes (:class:`TrainingRun`): the learner's weights and counters and the run's
-checkpoints, in one transaction, at every checkpoint and at least every ``KEEP_EVERY_SECONDS``
-between them, so a crash loses at most that much.  A batch of self-play games is learnt whole: ^C
+A run is kept as it goes (:class:`~.training_kept.TrainingRun`): the learner's weights and
+counters and the run's checkpoints, in one transaction, at every checkpoint and at least every
+``KEEP_EVERY_SECONDS`` between them, so a crash loses at most that much.  A batch of self-play games is learnt whole: ^C
 and SIGTERM wait for its end (``signals_deferred``), so what is kept is always the learner after
 some number of whole batches, which the same seed replays exactly.
 """
@@ -27,7 +27,7 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..games import Game
@@ -38,6 +38,7 @@ from .budget import Budget
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
 from .suites import get_suite
+from .training_kept import Checkpoint, TrainingRun
 
 #: Between checkpoints, a training run keeps its learner at least this often (seconds).
 KEEP_EVERY_SECONDS = 30.0
@@ -99,33 +100,6 @@ def suite_label(game: Game[Any]) -> str:
 def self_play_games(player: SelfPlaying) -> int:
     """The games a self-play learner has learnt from (its trainer's count)."""
     return int(player.trainer.games)
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """The learner at one point of a training run; ``keeps``, ``best``, ``blunders`` are shares of
-    the suite's positions (None when not graded)."""
-
-    seconds: float
-    games: int
-    positions: int
-    steps: int
-    loss: float
-    value_loss: float
-    games_per_second: float
-    positions_per_second: float
-    keeps: float | None
-    best: float | None
-    blunders: float | None
-    #: this process's CPU seconds while training (``seconds`` is the wall clock's)
-    cpu_seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for key in ("keeps", "best", "blunders", "loss", "value_loss"):
-            value = data[key]
-            data[key] = None if value is None or math.isnan(value) else round(value, 5)
-        return data
 
 
 class _SelfPlayRun:
@@ -263,7 +237,8 @@ def train_self_play(
     # Training time counts from the first game: a learner that can compile first (az, ntuple) does so here.
     compile_first = getattr(run.trainer, "compile", None)
     if callable(compile_first):
-        compile_first()
+        with signals_deferred():  # a KeyboardInterrupt inside numba's compiler would come out as its RuntimeError
+            compile_first()
     every = budget.total / max(1, checkpoints)
     if budget.seconds is None:
         every = max(run.per_batch, int(every))
@@ -281,43 +256,6 @@ def train_self_play(
             kept()
     checkpoint()
     return run.results
-
-
-class TrainingRun:
-    """A training run kept through the keeper as it goes: the learner under its name and the
-    run (its checkpoints so far, the games it holds) as a ``train`` result, both in one
-    transaction, so that they always describe the same moment.  ^C and SIGTERM wait while it is
-    kept.  Hold the name first (``Keeper.writing_whole``): a second trainer is refused."""
-
-    def __init__(self, keeper: Keeper, player: Learner[Any, Any], game: Game[Any], spec: str) -> None:
-        self.keeper, self.player, self.game, self.spec = keeper, player, game, spec
-        self.result_id: int | None = None
-        #: The learner's games when it was last kept (None: not kept by this run yet).
-        self.games: int | None = None
-
-    def keep(self, points: list[Checkpoint], stopped: bool = False) -> int:
-        """Keep the learner as it is now, and the run; the learner's games, as kept."""
-        games = int(self.player.describe()["games"])
-        payload = {
-            "game": self.game.name,
-            "spec": self.spec,
-            "name": self.player.keep_name(),
-            "seed": self.player.seed,
-            "games": games,
-            "stopped": stopped,
-            "checkpoints": [point.to_dict() for point in points],
-        }
-        store = self.keeper.store
-        with signals_deferred():  # the bookkeeping too: a signal after COMMIT must not lose the result's number
-            with store.transaction():
-                self.keeper.save(self.player)
-                if self.result_id is None:
-                    number = store.save_result("train", payload)
-                else:
-                    store.update_result(self.result_id, payload)
-                    number = self.result_id
-            self.result_id, self.games = number, games
-        return games
 
 
 @dataclass(frozen=True)

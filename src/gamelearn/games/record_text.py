@@ -44,6 +44,10 @@ LINE_WIDTH = 79
 _TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _MOVE_NUMBER = re.compile(r"^(\d+)\.(\.\.)?$")
+#: The most digits a move number may have: no game of ours lasts a million moves, and a longer
+#: number is refused by its length, never handed to int() (which refuses over 4,300 digits with a
+#: message of its own, and is slow on long ones).
+MAX_NUMBER_DIGITS = 6
 _DATE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})$")
 #: The ends that need each kind of result.
 _DRAWN_ENDS = (End.DRAW, End.REPETITION, End.MAX_PLIES)
@@ -199,7 +203,7 @@ def parse(text: str) -> RecordText:
             state = game.play(state, move)
         except IllegalMove as error:
             raise ValueError(
-                f"{_line_of(header, 'Opening')}: opening move {index + 1} {move!r}: {error.reason}"
+                f"{_line_of(header, 'Opening')}: opening move {index + 1} {move[:20]!r}: {error.reason}"
             ) from None
     moves, states = _replay(game, state, lines, header.end_line, len(opening), result)
     record = GameRecord(
@@ -273,6 +277,10 @@ def _replay(
 
 def _check_number(numbered: re.Match[str], ply: int, line: int) -> None:
     expected = f"{ply // 2 + 1}." + ("" if ply % 2 == 0 else "..")
+    digits = numbered.group(1)
+    if len(digits) > MAX_NUMBER_DIGITS:
+        shown = digits if len(digits) <= 12 else f"{digits[:12]}..."
+        raise ValueError(f"line {line}: a move number of {len(digits):,} digits ({shown}), where {expected} comes")
     if int(numbered.group(1)) != ply // 2 + 1 or (ply % 2 == 1 and numbered.group(2) is None):
         raise ValueError(f"line {line}: move number {numbered.group(0)} where {expected} comes")
 

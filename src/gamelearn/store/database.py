@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Self
 
+from ..files import path_problem, remove_stale_temporaries
 from ..paths import data_dir
 from .failures import (
     BUSY_SLICE_SECONDS,
@@ -71,10 +72,27 @@ CREATE TABLE IF NOT EXISTS chart_starts (
 CREATE TABLE IF NOT EXISTS leases (
     owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
     taken REAL NOT NULL, PRIMARY KEY (owner, kind, name));
+CREATE TABLE IF NOT EXISTS lease_starts (
+    owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
+    started TEXT NOT NULL, PRIMARY KEY (owner, kind, name));
 """
 #: A chart's reset in a store written without chart_starts: a learner of this kind named
 #: LEARNER-GAME, moved into chart_starts when the store is opened.
 _OLD_CHART_RESET_KIND = "web-chart-reset"
+
+
+def _refuse_what_is_no_file(path: Path) -> None:
+    """Refuse a store whose file, ``-wal`` or ``-shm`` is no file (:func:`files.path_problem`:
+    a FIFO, which SQLite's open would wait on for ever; ``/dev/zero`` or ``/dev/null``, which read
+    as an empty store; a folder; a link that leads nowhere or in a loop), in one line naming it,
+    before SQLite opens anything."""
+    for each, shown in (
+        (path, "it"),
+        *((path.with_name(path.name + end), f"its {path.name}{end}") for end in ("-wal", "-shm")),
+    ):
+        problem = path_problem(each)
+        if problem:
+            raise StoreError(f"cannot open the store {path}: {shown} {problem}")
 
 
 def _refuse_empty_file(path: Path) -> None:
@@ -90,11 +108,20 @@ def _refuse_empty_file(path: Path) -> None:
         raise StoreError(damaged(path, f"it is 0 bytes long: cut short, or never written{held}"))
 
 
-def _create_whole(path: Path) -> None:
+#: SQLite's files beside a database in WAL mode (https://sqlite.org/wal.html).
+_COMPANIONS = ("-wal", "-shm")
+
+
+def _create_whole(path: Path, pause: float = 0.0) -> None:
     """Make a store that does not exist yet whole, beside it, and link it into place: a store file
     is never seen 0 bytes long while another process creates it, so a 0-byte one is damaged (of
     two processes creating one store, the first link wins and the other's copy is dropped).
-    Where this cannot be done (no hard links, a folder that refuses the file) SQLite makes it."""
+    Where this cannot be done (no hard links, a folder that refuses the file) SQLite makes it.
+
+    What a process killed meanwhile leaves (``.NAME.<pid>-<random>.tmp`` and its ``-wal`` and
+    ``-shm``) is removed by the next process that opens the store (:func:`_clear_dead_creations`);
+    ``pause`` is the test hook's (docs/store.md, 2): a sleep after the new store's last COMMIT,
+    before it is linked into place, for a test's signal to land in."""
     if path.exists():
         return
     temporary = path.with_name(f".{path.name}.{os.getpid():x}-{os.urandom(6).hex()}.tmp")
@@ -106,18 +133,25 @@ def _create_whole(path: Path) -> None:
                 if statement.strip():
                     db.execute(statement)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            if pause:
+                time.sleep(pause)
         finally:
             db.close()  # the last connection: the log is checkpointed into the file and removed
         os.link(temporary, path)
     except (OSError, sqlite3.Error):
         pass  # another process linked its copy first, or no hard links here: SQLite makes it
     finally:
-        for leftover in (
-            temporary,
-            temporary.with_name(temporary.name + "-wal"),
-            temporary.with_name(temporary.name + "-shm"),
-        ):
+        # the database last: a -wal or -shm left by a kill here always has its .tmp beside it
+        for leftover in (*(temporary.with_name(temporary.name + end) for end in _COMPANIONS), temporary):
             leftover.unlink(missing_ok=True)
+
+
+def _clear_dead_creations(path: Path) -> None:
+    """Remove what a process killed while it created the store left beside it (the temporary
+    database of :func:`_create_whole` and its ``-wal`` and ``-shm``): of a process that no longer
+    runs, or over an hour old (:func:`files.remove_stale_temporaries`).  Best effort: a folder that
+    cannot be written keeps them, and nothing else is ever touched."""
+    remove_stale_temporaries(path, companions=_COMPANIONS)
 
 
 def default_store_path() -> Path:
@@ -147,6 +181,8 @@ class Database:
         problem = _folder_problem(self.path.parent)
         if problem:
             raise StoreError(f"cannot open the store {self.path}: {problem}")
+        _refuse_what_is_no_file(self.path)
+        _clear_dead_creations(self.path)
         _refuse_empty_file(self.path)
         if readonly:
             self._db = self._open_read_only()
@@ -161,7 +197,7 @@ class Database:
                     f"made ({reason or error.strerror})"
                 ) from None
             raise self._failure(error) from None
-        _create_whole(self.path)
+        _create_whole(self.path, self._pause_after_commit)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.lock_wait)
         except sqlite3.Error as error:

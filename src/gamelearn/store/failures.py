@@ -14,6 +14,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+from ..files import LINK_LOOP, follow_links
+
 
 class StoreError(ValueError):
     """The store cannot do what was asked; the message names the real cause in one line
@@ -44,6 +46,9 @@ def _folder_problem(folder: Path) -> str:
     for parent in (folder, *folder.parents):
         if parent.exists() and not parent.is_dir():
             return f"{parent} is a file, not a folder"
+        if os.path.islink(parent) and not parent.exists():  # a link that leads nowhere, or in a loop
+            final = follow_links(parent)
+            return f"{parent} {LINK_LOOP}" if final is None else f"{parent} is a link to {final}, which does not exist"
     return ""
 
 

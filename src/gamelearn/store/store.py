@@ -22,9 +22,9 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..files import process_runs
 from .database import SCHEMA_VERSION, Database, default_store_path
 from .failures import StoreError, describe_failure
+from .processes import is_process, process_start
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
@@ -103,36 +103,55 @@ class Store(Database):
 
     def take_lease(self, kind: str, name: str, owner: str = "local", pid: int | None = None) -> None:
         """Mark ``name`` as held by process ``pid`` (this one by default): every lesson of it from
-        elsewhere is refused while the lease lasts (:meth:`lease_holder`)."""
+        elsewhere is refused while the lease lasts (:meth:`lease_holder`).  The process is kept
+        by its number and by when it started (``lease_starts``, :func:`files.process_start`), so
+        that another process given the same number later holds nothing.  (A table of its own, not
+        a column of ``leases``: a gamelearn that knows only ``leases`` writes it as it did.)"""
         _check_name("a learner kind", kind)
         _check_name("a learner name", name)
+        pid = os.getpid() if pid is None else int(pid)
+        started = process_start(pid)
         with self.transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
-                (owner, kind, name, os.getpid() if pid is None else int(pid), time.time()),
-            )
+            db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)", (owner, kind, name, pid, time.time()))
+            if started is None:
+                db.execute("DELETE FROM lease_starts WHERE owner=? AND kind=? AND name=?", (owner, kind, name))
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO lease_starts VALUES (?, ?, ?, ?, ?)", (owner, kind, name, pid, started)
+                )
 
     def drop_lease(self, kind: str, name: str, owner: str = "local") -> None:
         """End this process's lease of ``name`` (another process's is left alone)."""
         with self.transaction() as db:
-            db.execute(
-                "DELETE FROM leases WHERE owner=? AND kind=? AND name=? AND pid=?", (owner, kind, name, os.getpid())
-            )
+            for table in ("leases", "lease_starts"):
+                db.execute(
+                    f"DELETE FROM {table} WHERE owner=? AND kind=? AND name=? AND pid=?",
+                    (owner, kind, name, os.getpid()),
+                )
 
     def lease_holder(self, kind: str, name: str, owner: str = "local") -> int | None:
         """The pid of the running process that holds ``name``'s lease, or None: no lease, or one
-        left by a process that died (a SIGKILLed trainer), which holds nothing."""
+        left by a process that has ended (a SIGKILLed trainer), which holds nothing, even once its
+        number is given to another process, this one included (:func:`files.is_process`)."""
+        key = (owner, kind, name)
         with self._reading() as db:
             try:
                 row = db.execute(
-                    "SELECT pid FROM leases WHERE owner=? AND kind=? AND name=?", (owner, kind, name)
+                    "SELECT leases.pid, lease_starts.started FROM leases LEFT JOIN lease_starts"
+                    " ON lease_starts.owner=leases.owner AND lease_starts.kind=leases.kind"
+                    " AND lease_starts.name=leases.name AND lease_starts.pid=leases.pid"
+                    " WHERE leases.owner=? AND leases.kind=? AND leases.name=?",
+                    key,
                 ).fetchone()
-            except sqlite3.OperationalError:  # a read-only store an older gamelearn made: no leases table
-                return None
+            except sqlite3.OperationalError:  # a read-only store an older gamelearn made: fewer tables
+                try:
+                    row = db.execute("SELECT pid, NULL FROM leases WHERE owner=? AND kind=? AND name=?", key).fetchone()
+                except sqlite3.OperationalError:  # older still: no leases table
+                    return None
         if row is None:
             return None
-        pid = int(row[0])
-        return pid if pid == os.getpid() or process_runs(pid) else None
+        pid, started = int(row[0]), row[1]
+        return pid if is_process(pid, started) else None
 
     # Game records -----------------------------------------------------------------------------
 

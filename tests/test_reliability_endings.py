@@ -1,0 +1,150 @@
+"""How commands end when something ends them (docs/store.md, "Clean first start, clean signals,
+honest disk-full").
+
+* A command killed while it first creates the store leaves a temporary database (and its
+  ``-wal``/``-shm``) beside it; the next command removes them, whatever it is.
+* SIGINT then SIGTERM 0.05 s apart (or the other way round) end ``train`` with the first one's
+  status, wherever they land: while the kernels compile (numba would wrap the interrupt in an
+  error of its own), while it plays, once it has stopped.
+* A disk that fills while ``train`` runs: one line that says the disk is full and how many games
+  the store keeps, which is what it holds.
+
+Real processes, real signals, a real full file system (a small tmpfs; root).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from reliability_support import Lines, fill, gamelearn, one_error_line, small_file_system, start_gamelearn
+
+pytestmark = [
+    pytest.mark.slow,  # real processes, trainers among them
+    pytest.mark.skipif(sys.platform == "win32", reason="signals to a child: POSIX"),
+]
+
+STORE = "gamelearn.sqlite3"
+TRAIN = ("train", "tictactoe", "ntuple", "--name", "L", "--games", "3000000", "--checkpoints", "30", "--no-grade")
+
+
+def leftovers(home: Path) -> list[str]:
+    return sorted(entry.name for entry in home.iterdir() if entry.name.startswith(f".{STORE}."))
+
+
+def wait_until(condition, what: str, guard: float = 120) -> None:  # type: ignore[no-untyped-def]
+    """Poll ``condition`` until it holds; a guard against a hang fails the test (nothing is timed)."""
+    deadline = time.monotonic() + guard
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} in {guard} s"
+        time.sleep(0.02)
+
+
+def test_a_store_creation_killed_midway_is_cleared_by_the_next_command(tmp_path: Path):
+    home = tmp_path / "home"
+    home.mkdir()
+    record = tmp_path / "game.txt"
+    record.write_text('[Game "tictactoe"]\n[First "a"]\n[Second "b"]\n[Result "*"]\n[End "abandoned"]\n\n1. 4 *\n')
+    # the test hook holds the new store, its schema written, just before it is linked into place
+    creating = start_gamelearn(home, "records", "import", str(record), env={"GAMELEARN_TEST_PAUSE_AFTER_COMMIT": "10"})
+    wait_until(lambda: any(name.endswith(".tmp-wal") for name in leftovers(home)), "temporary store")
+    creating.send_signal(signal.SIGKILL)
+    creating.wait(timeout=60)
+    left = leftovers(home)
+    assert any(name.endswith(".tmp") for name in left) and not (home / STORE).exists(), left
+    listed = gamelearn(home, "records", "list")  # the next command, one that only reads
+    assert listed.returncode == 0 and "No kept games" in listed.stdout, listed.stderr
+    assert leftovers(home) == [] and not (home / STORE).exists()  # cleared, and no store made by a read
+    imported = gamelearn(home, "records", "import", str(record))
+    assert imported.returncode == 0, imported.stderr
+    with sqlite3.connect(home / STORE) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert leftovers(home) == []
+
+
+def stopped_by_two_signals(home: Path, first: int, second: int, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """A real ``train``, sent ``first`` then ``second`` 0.05 s apart once its header is out:
+    its exit status and its stderr."""
+    trainer = start_gamelearn(home, *TRAIN, env=env)
+    assert trainer.stdout is not None and trainer.stderr is not None
+    out = Lines(trainer.stdout)
+    out.wait_for("games/s", timeout=300)  # the header: the kernels compile, then it plays
+    trainer.send_signal(first)
+    time.sleep(0.05)
+    trainer.send_signal(second)
+    trainer.wait(timeout=300)
+    return trainer.returncode, trainer.stderr.read()
+
+
+@pytest.mark.parametrize(("first", "second"), [(signal.SIGINT, signal.SIGTERM), (signal.SIGTERM, signal.SIGINT)])
+def test_two_signals_end_train_with_the_first_ones_status(tmp_path: Path, first: int, second: int):
+    status, err = stopped_by_two_signals(tmp_path / "home", first, second)
+    assert status == 128 + first, (status, err)
+    assert "Interrupted" in err and "internal error" not in err and "Traceback" not in err, err
+
+
+def test_two_signals_while_the_kernels_compile_end_train_with_the_first_ones_status(tmp_path: Path):
+    # numba's compiler, cold (a cache of its own): a KeyboardInterrupt raised inside it came out
+    # as its RuntimeError, an internal error, and the SIGTERM that followed ended the process
+    cold = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    status, err = stopped_by_two_signals(tmp_path / "home", signal.SIGINT, signal.SIGTERM, env=cold)
+    assert status == 130, (status, err)
+    assert "Interrupted" in err and "internal error" not in err and "Traceback" not in err, err
+
+
+def test_a_signal_once_train_has_said_what_it_kept_changes_nothing(tmp_path: Path):
+    # The second signal after the line that says what was kept: the command is ending, its
+    # handlers put back, and SIGTERM's default action would end it by SIGTERM (status -15).
+    trainer = start_gamelearn(tmp_path / "home", *TRAIN)
+    assert trainer.stdout is not None and trainer.stderr is not None
+    Lines(trainer.stdout).wait_for("games/s", timeout=300)
+    err = Lines(trainer.stderr)
+    trainer.send_signal(signal.SIGINT)
+    err.wait_for("Interrupted after", timeout=300)
+    trainer.send_signal(signal.SIGTERM)
+    trainer.wait(timeout=300)
+    assert trainer.returncode == 130, (trainer.returncode, err.text())
+
+
+def stored(home: Path) -> tuple[int, int]:
+    """The stored learner's games and the train result's."""
+    from gamelearn.store.store import Store
+
+    with Store(home / STORE, readonly=True) as store:
+        learner = store.load_learner("ntuple", "tictactoe/L")
+        (result,) = store.results("train")
+    assert learner is not None
+    return int(learner["games"]), int(result["games"])
+
+
+def test_a_disk_that_fills_during_train_says_how_many_games_are_kept(tmp_path: Path):
+    home = tmp_path / "home"
+    with small_file_system(home, "4M"):
+        trainer = start_gamelearn(home, *TRAIN)
+
+        def kept_once() -> bool:
+            try:
+                return stored(home)[1] > 0
+            except (ValueError, AssertionError):  # not made yet, or no result yet
+                return False
+
+        wait_until(kept_once, "first keep", guard=300)
+        fill(home)  # the disk is full from now on: the next keep cannot be written
+        stdout, stderr = trainer.communicate(timeout=300)
+        line = one_error_line(subprocess.CompletedProcess(trainer.args, trainer.returncode, stdout, stderr))
+        assert "the disk is full" in line and f"never delete {STORE}-wal" in line, line
+        assert "is kept as of the run's last keep, at " in line, line
+        said = line.split("ntuple 'L' is kept as of the run's last keep, at ")[1]
+        kept = int(said.split(" games (train #1)")[0].replace(",", ""))
+        assert "games trained after it are not kept" in said, line
+        os.unlink(home / "filler")
+        with sqlite3.connect(home / STORE) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert stored(home) == (kept, kept) and kept > 0  # what the line says is what the store holds
