@@ -6,7 +6,7 @@ import { api, ApiError, patiently, problem } from "./api.js";
 import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
-import { valueClass, valueSign } from "./format.js";
+import { moveValueText, valueClass, valueSign } from "./format.js";
 import "./learners.js";  // the learners' panels follow the game in play
 import { refreshChart } from "./chart.js";
 import { installBeyond } from "./beyond.js";
@@ -16,9 +16,11 @@ const FIRST_GAME = "tictactoe";
 const MAX_SEED = 2 ** 31 - 1;  // the server's bound (NewGame.seed)
 const { get, set, subscribe } = store;
 const board = new Board($("board"), sendMove, (text) => say(text));
-subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending", "gone"], drawBoard);
-subscribe(["view", "autoplay", "line", "foreign"], drawStatus);
-subscribe(["view", "busy", "flipped", "autoplay"], setControls);
+subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending", "gone", "peek"], drawBoard);
+subscribe(["view", "autoplay", "line", "foreign", "reviewModel", "peek"], drawStatus);
+subscribe(["view", "analysis", "reviewModel", "peek"], drawHint);
+subscribe(["back"], ({ view }) => { if (view) refreshChart(view); });  // asked again once the server is back
+subscribe(["view", "busy", "flipped", "autoplay", "peek"], setControls);
 subscribe(["view", "foreign"], drawGame);
 subscribe(["gone", "shared"], ({ gone, shared }) => Object.assign(document.body.dataset, { gone: gone ? "yes" : "no", shared: shared ? "yes" : "no" }));
 
@@ -76,6 +78,12 @@ async function init() {
     if (view) remember(`flipped.${view.game}`, !flipped);
   });
   $("review-open").addEventListener("click", () => { const { view, games } = get(); if (view) openReview({ game: view.id, over: view.over }, games[view.game]); });
+  $("record-file").addEventListener("change", openRecordFile);
+  $("moves-first").addEventListener("click", () => peekAt(0));
+  $("moves-prev").addEventListener("click", () => { const { view, peek } = get(); if (view) peekAt((peek ? peek.ply : view.moves.length) - 1); });
+  $("moves-next").addEventListener("click", () => { const { view, peek } = get(); if (view) peekAt((peek ? peek.ply : view.moves.length) + 1); });
+  $("moves-now").addEventListener("click", () => peekAt(Infinity));
+  document.addEventListener("keydown", stepKeys);
   $("analysis-toggle").addEventListener("change", refreshAnalysis);
   $("step").addEventListener("click", computerMove);
   $("autoplay").addEventListener("click", toggleAutoplay);
@@ -206,8 +214,15 @@ async function startGame(spec, specs, seedText = "", options = {}) {
       import("./tables.js").then((tables) => tables.offerBuild(error, () => asked() && !get().view, () => startGame(spec, specs, seedText)));
       return;
     }
-    set(get().view ? { line: null, pending: null } : { pending: null });
-    say(problem(error));
+    if (get().view) {
+      set({ line: null, pending: null });
+      if (error instanceof ApiError && error.away) unsent("The new game", () => startGame(spec, specs, seedText));
+      else say(problem(error));
+    } else {  // no game to go back to: the status says why, alone (no busy dot beside a wait)
+      const why = problem(error);
+      set({ line: { text: why ? `No game yet: ${why}.` : "No game yet.", state: "waiting" }, pending: null });
+      say("");
+    }
   } finally {
     notice();
   }
@@ -226,8 +241,10 @@ async function withBusy(work) {
 
 const idle = () => !get().busy;
 
+// A full server: the wait alone, in the status line (not a busy "Starting…" beside it).
 function waiting(seconds, detail) {
-  say(`The server is busy with other players' moves: trying again in ${seconds} s…`, "info busy");
+  set({ line: { text: `The server is busy with other players' moves: trying again in ${seconds} s…`, state: "waiting" } });
+  say("");
 }
 
 // Playing
@@ -255,8 +272,17 @@ async function sendMove(move) {
       return;
     }
     show(view);
+    if (error instanceof ApiError && error.away) { unsent(`Your move ${move}`, () => sendMove(move)); return; }
     say(problem(error));  // the game's own words: the move and why it is illegal
   }
+}
+
+// A click made while the server is away did nothing there: said so, with the way to send it
+// again (the banner says the server is away; this says what became of the click).
+function unsent(what, again) {
+  say(`${what} was not sent: the server is away, and nothing changed. `, "info unsent");
+  $("message").append(el("button", { type: "button", id: "send-again", text: "Send it again",
+    onclick: () => { say(""); again(); } }));
 }
 
 // A slow first move (az loads its network), said at once if the server's warm-up has not made the
@@ -333,6 +359,7 @@ async function computerMove() {
     stopAutoplay();
     const fresh = error instanceof ApiError && error.status === 409 && error.data && error.data.game;
     if (fresh && fresh.id === view.id) { show(fresh); return; }
+    if (error instanceof ApiError && error.away) { unsent("The computer's move", computerMove); return; }
     say(problem(error));
   }
 }
@@ -353,7 +380,9 @@ async function takeBack() {
   try {
     show(await withBusy(() => api("POST", `/api/games/${view.id}/takeback`)));
     say("Taken back.", "info");
-  } catch (error) { say(problem(error)); }
+  } catch (error) {
+    if (error instanceof ApiError && error.away) unsent("Take back", takeBack); else say(problem(error));
+  }
 }
 
 async function resign() {
@@ -370,7 +399,10 @@ async function resign() {
   try {
     show(await withBusy(() => api("POST", `/api/games/${view.id}/resign`)));
     say("");  // the last move's line goes: the status says the game ended
-  } catch (error) { say(problem(error)); }
+  } catch (error) {
+    if (error instanceof ApiError && error.away) unsent("Your resignation", () => { set({ resignArmed: true }); resign(); });
+    else say(problem(error));
+  }
 }
 
 // What the page shows
@@ -381,7 +413,8 @@ function show(view, options = {}) {
   const decisions = options.fresh ? {} : { ...get().decisions };
   for (const event of view.events || []) if (event.decision) decisions[event.side] = event.decision;
   const flipped = !before || before.game !== view.game ? remembered(`flipped.${view.game}`, false) : get().flipped;
-  set({ view, flipped, decisions, analysis: null, line: null, pending: null, gone: false });
+  const moved = !before || before.id !== view.id || before.moves.length !== view.moves.length;
+  set({ view, flipped, decisions, analysis: null, line: null, pending: null, gone: false, ...(moved ? { peek: null } : {}) });
   follow(view.id, onNews, refresh);
   const computerEvents = (view.events || []).filter((e) => !e.human);
   if (computerEvents.length) {
@@ -427,17 +460,22 @@ function drawGame({ view, games, foreign }) {
 
 // The board: the review's position, else the game in play (`pending`: drawn before the answer);
 // emptied when the page has no game (`gone`).
-function drawBoard({ view, reviewModel, pending, gone }) {
+function drawBoard({ view, reviewModel, pending, gone, peek }) {
   if (reviewModel && !pending) board.render(boardModel(view || { id: "shared", moves: [] }, reviewModel));
+  else if (view && peek && peek.answer && !pending) board.render(boardModel(view, peekModel(peek)));
   else if (view) board.render(boardModel(view, pending || {}));
   else if (gone) { $("board").replaceChildren(); $("board").dataset.id = ""; }
 }
 
 // The status line: the page's own `line`, else what a game from elsewhere is (`foreign`), else the
 // server's words and the mark of the side to move.
-function drawStatus({ view, busy, autoplay, line, foreign }) {
+function drawStatus({ view, busy, autoplay, line, foreign, reviewModel, peek }) {
   if (line) { $("status").textContent = line.text; $("status").dataset.state = line.state; return; }
+  // The review's position, or an earlier one of the game in play: the line says which, and who
+  // moves there (not the game's end).
+  if (reviewModel && reviewModel.status) { $("status").textContent = reviewModel.status; $("status").dataset.state = "review"; return; }
   if (foreign) { $("status").textContent = foreign; return; }
+  if (view && peek) { $("status").textContent = peekText(view, peek); $("status").dataset.state = "review"; return; }
   if (!view) return;
   const computers = !view.humans[0] && !view.humans[1];
   const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !autoplay && !busy ? "paused" : "thinking";
@@ -471,11 +509,71 @@ function boardModel(view, overrides) {
 
 function drawMoves(view) {
   const list = $("moves");
-  list.replaceChildren(...view.moves.map((m, i) => el("li", { "data-move": m, text: `${view.symbols[i % 2]} ${m}` })));
+  list.replaceChildren(...view.moves.map((m, i) => el("li", { "data-move": m, "data-ply": String(i + 1), text: `${view.symbols[i % 2]} ${m}` })));
   list.scrollTop = list.scrollHeight;
+  markPeek(get());
 }
 
-function setControls({ view, busy, flipped, autoplay }) {
+// Stepping back through the game in play without leaving it (as lichess lets a player look back
+// mid-game): the board shows the position after `ply` moves, as the server replays the line
+// (POST /api/analysis), locked; the game goes on meanwhile, and its next move (or », End, →
+// past the last move) brings the board back to it.
+const peeked = new Map();  // "id ply" -> the server's position, asked once
+
+async function peekAt(ply) {
+  const { view } = get();
+  if (!view || reviewing()) return;
+  const at = Math.max(0, Math.min(view.moves.length, ply));
+  if (at === view.moves.length) { set({ peek: null }); return; }
+  const key = `${view.id} ${view.moves.slice(0, at).join(",")}`;
+  set({ peek: { ply: at, answer: peeked.get(key) || null } });
+  if (peeked.has(key)) return;
+  try {
+    const answer = await api("POST", "/api/analysis", { game: view.spec, moves: view.moves.slice(0, at), players: [] });
+    peeked.set(key, answer);
+    const { peek } = get();
+    if (get().view === view && peek && peek.ply === at) set({ peek: { ply: at, answer } });
+  } catch (error) {
+    if (get().view === view) { set({ peek: null }); say(problem(error)); }
+  }
+}
+
+function stepKeys(event) {
+  const { view, peek } = get();
+  if (!view || reviewing() || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = /** @type {any} */ (event.target);
+  if (target && target.closest && target.closest("input, select, textarea, #board, [contenteditable], #setup, #learners, #right")) return;
+  const now = peek ? peek.ply : view.moves.length;
+  const to = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, ArrowUp: 0, End: Infinity, ArrowDown: Infinity }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  peekAt(to);
+}
+
+function peekModel(peek) {
+  const answer = peek.answer;
+  return { marks: answer.board, last: answer.last_squares, win: answer.winning_squares || [], legal: [], interactive: false,
+    plies: peek.ply, over: answer.over, values: null, arrow: [] };
+}
+
+function peekText(view, peek) {
+  const where = peek.ply === 0 ? "The start" : `Move ${peek.ply} of ${view.moves.length}`;
+  const answer = peek.answer;
+  const there = !answer ? "" : answer.over ? (answer.winner === null ? ": a draw" : `: ${view.symbols[answer.winner]} won`) : `: ${view.symbols[answer.to_move]} to move`;
+  return `${where}${there} (looking back: » or End for the game now)`;
+}
+
+subscribe(["peek", "view"], markPeek);
+
+function markPeek({ peek }) {
+  for (const item of $("moves").querySelectorAll("li")) {
+    if (peek && Number(/** @type {HTMLElement} */ (item).dataset.ply) === peek.ply) item.setAttribute("aria-current", "true");
+    else item.removeAttribute("aria-current");
+  }
+  document.body.dataset.peek = peek ? "yes" : "no";
+}
+
+function setControls({ view, busy, flipped, autoplay, peek }) {
   const has = Boolean(view);
   const someone = has && view.humans.some(Boolean);
   $("takeback").hidden = !someone;
@@ -486,6 +584,9 @@ function setControls({ view, busy, flipped, autoplay }) {
   $("flip").disabled = !has;
   $("flip").setAttribute("aria-pressed", flipped ? "true" : "false");
   $("review-open").disabled = !has || view.moves.length === 0;
+  const at = peek ? peek.ply : has ? view.moves.length : 0;
+  $("moves-first").disabled = $("moves-prev").disabled = at === 0;
+  $("moves-next").disabled = $("moves-now").disabled = !peek;
   const computers = has && !view.humans[0] && !view.humans[1];
   $("step").hidden = !computers || view.over;
   $("autoplay").hidden = !computers || view.over;
@@ -495,12 +596,28 @@ function setControls({ view, busy, flipped, autoplay }) {
 // The review, loaded when it is first opened.
 const reviewing = () => !$("review").hidden;
 
-async function openReview(source, info) {
+async function loadReview() {
   if (!get().review) {
     const { Review } = await import("./review.js");
     if (!get().review) set({ review: new Review(leaveReview, () => get().games) });
   }
-  get().review.open(source, info);
+  set({ peek: null });
+  return get().review;
+}
+
+async function openReview(source, info) {
+  (await loadReview()).open(source, info);
+}
+
+// "Open a record…", any time (before the first move too): the file is read and opened in the
+// review, which says in plain words what was wrong with one it cannot open.
+async function openRecordFile() {
+  const input = $("record-file");
+  const file = input.files && input.files[0];
+  input.value = "";  // the same file can be chosen again
+  if (!file) return;
+  const { view, games } = get();
+  (await loadReview()).openFile(file, view ? games[view.game] : null);
 }
 
 // The review closed: on a shared game's page (no game of its own), a game of one's own starts.
@@ -518,23 +635,49 @@ function leaveReview() {
 
 async function refreshAnalysis() {
   const { view } = get();
-  const panel = $("analysis");
   const on = $("analysis-toggle").checked;
-  panel.hidden = !on;
-  if (!on || !view) { set({ analysis: null }); return; }
-  if (view.over) { panel.replaceChildren(el("span", { class: "unavailable", text: "The game is over." })); return; }
+  $("analysis").hidden = !on;
+  if (!on || !view || view.over) { set({ analysis: null }); drawHint(get()); return; }
+  let analysis;
   try {
-    const analysis = await api("GET", `/api/games/${view.id}/analysis`);
-    if (get().view !== view) return;
-    analysis.for = view.moves.length;
-    set({ analysis });
-    if (!analysis.available) { panel.replaceChildren(el("span", { class: "unavailable", text: analysis.reason })); return; }
-    const items = Object.entries(analysis.moves).map(([move, entry]) =>
-      el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move, text: `${move} ${valueSign(entry.value)}` }));
-    panel.replaceChildren(el("div", { text: "Perfect play, for the side to move (+ win, = draw, − loss):" }), ...items);
+    analysis = await api("GET", `/api/games/${view.id}/analysis`);
   } catch (error) {
-    panel.replaceChildren(el("span", { class: "unavailable", text: problem(error) }));
+    analysis = { available: false, reason: problem(error), moves: {} };
   }
+  if (get().view !== view) return;
+  set({ analysis: { ...analysis, for: view.moves.length } });
+}
+
+// The line of perfect values under the board, for the position the board shows: the review's, an
+// earlier one stepped back to, else the game in play's.  Moves in the game's order (the legal
+// moves' list), whatever order the answer's keys come in.
+/** @param {Readonly<PageState>} state */
+function drawHint({ view, analysis, reviewModel, peek }) {
+  const panel = $("analysis");
+  if (!$("analysis-toggle").checked) return;
+  const unavailable = (text) => panel.replaceChildren(el("span", { class: "unavailable", text }));
+  let hint;
+  if (reviewModel) hint = reviewModel.hint;
+  else if (view && peek) hint = peek.answer ? hintOf(peek.answer, view.symbols) : null;
+  else if (view && view.over) hint = { over: true };
+  else if (view && analysis && analysis.for === view.moves.length) {
+    hint = { over: false, available: analysis.available, reason: analysis.reason, mover: view.symbols[view.to_move], other: view.symbols[1 - view.to_move],
+      moves: view.legal_moves.filter((move) => analysis.moves[move]).map((move) => [move, analysis.moves[move]]) };
+  }
+  if (!hint) { unavailable("Reading the position…"); return; }
+  if (hint.over) { unavailable("The game is over here: no move to value."); return; }
+  if (!hint.available) { unavailable(hint.reason || "No perfect values here."); return; }
+  const items = hint.moves.map(([move, entry]) => el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move,
+    "data-value": String(entry.value), title: moveValueText(entry, hint.mover, hint.other), text: `${move} ${valueSign(entry.value)}` }));
+  panel.replaceChildren(el("div", { text: `Perfect play, for ${hint.mover} to move (+ win, = draw, − loss):` }), ...items);
+}
+
+// An analysis answer (POST /api/analysis) as the hint line reads it.
+function hintOf(answer, symbols) {
+  const perfect = answer.perfect || { available: false, reason: "", moves: {} };
+  return { over: answer.over, available: perfect.available, reason: perfect.reason,
+    mover: answer.over ? "" : symbols[answer.to_move], other: answer.over ? "" : symbols[1 - answer.to_move],
+    moves: perfect.available ? answer.legal_moves.map((move) => [move, perfect.moves[move]]) : [] };
 }
 
 init().catch((error) => say(problem(error) && `The page could not start: ${error.message}`));
