@@ -160,6 +160,7 @@ class PlayerInfo(Answer):
     name: str
     title: str = Field(description="how the page names the player in a sentence (HER, MENACE)")
     first_move_wait: str = Field(description="what the page says while the player's first move is slow to come")
+    trains: bool = Field(False, description="it trains from the page in this game (POST /api/learners/{kind}/training)")
     summary: str | None = Field(None, description="what the player is (left out with players=false)")
     options: list[OptionOut] | None = Field(None, description="its options (left out with players=false)")
 
