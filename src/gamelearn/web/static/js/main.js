@@ -6,7 +6,7 @@ import { api, ApiError, patiently, problem } from "./api.js";
 import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
-import { moveValueText, valueClass, valueSign } from "./format.js";
+import { valueClass, valueSign } from "./format.js";
 import "./learners.js";  // the learners' panels follow the game in play
 import { refreshChart } from "./chart.js";
 import { installBeyond } from "./beyond.js";
@@ -18,7 +18,7 @@ const { get, set, subscribe } = store;
 const board = new Board($("board"), sendMove, (text) => say(text));
 subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending", "gone", "peek"], drawBoard);
 subscribe(["view", "autoplay", "line", "foreign", "reviewModel", "peek"], drawStatus);
-subscribe(["view", "analysis", "reviewModel", "peek"], drawHint);
+subscribe(["view", "analysis", "reviewModel", "peek"], () => showHint());
 subscribe(["back"], ({ view }) => { if (view) refreshChart(view); });  // asked again once the server is back
 subscribe(["view", "busy", "flipped", "autoplay", "peek"], setControls);
 subscribe(["view", "foreign"], drawGame);
@@ -79,10 +79,11 @@ async function init() {
   });
   $("review-open").addEventListener("click", () => { const { view, games } = get(); if (view) openReview({ game: view.id, over: view.over }, games[view.game]); });
   $("record-file").addEventListener("change", openRecordFile);
-  $("moves-first").addEventListener("click", () => peekAt(0));
-  $("moves-prev").addEventListener("click", () => { const { view, peek } = get(); if (view) peekAt((peek ? peek.ply : view.moves.length) - 1); });
-  $("moves-next").addEventListener("click", () => { const { view, peek } = get(); if (view) peekAt((peek ? peek.ply : view.moves.length) + 1); });
-  $("moves-now").addEventListener("click", () => peekAt(Infinity));
+  const at = () => { const { view, peek } = get(); return peek ? peek.ply : view ? view.moves.length : 0; };
+  $("moves-first").addEventListener("click", () => lookAt(0));
+  $("moves-prev").addEventListener("click", () => lookAt(at() - 1));
+  $("moves-next").addEventListener("click", () => lookAt(at() + 1));
+  $("moves-now").addEventListener("click", () => lookAt(Infinity));
   document.addEventListener("keydown", stepKeys);
   $("analysis-toggle").addEventListener("change", refreshAnalysis);
   $("step").addEventListener("click", computerMove);
@@ -462,7 +463,7 @@ function drawGame({ view, games, foreign }) {
 // emptied when the page has no game (`gone`).
 function drawBoard({ view, reviewModel, pending, gone, peek }) {
   if (reviewModel && !pending) board.render(boardModel(view || { id: "shared", moves: [] }, reviewModel));
-  else if (view && peek && peek.answer && !pending) board.render(boardModel(view, peekModel(peek)));
+  else if (view && peek && peek.answer && lookback && !pending) board.render(boardModel(view, lookback.peekModel(peek)));
   else if (view) board.render(boardModel(view, pending || {}));
   else if (gone) { $("board").replaceChildren(); $("board").dataset.id = ""; }
 }
@@ -475,7 +476,7 @@ function drawStatus({ view, busy, autoplay, line, foreign, reviewModel, peek }) 
   // moves there (not the game's end).
   if (reviewModel && reviewModel.status) { $("status").textContent = reviewModel.status; $("status").dataset.state = "review"; return; }
   if (foreign) { $("status").textContent = foreign; return; }
-  if (view && peek) { $("status").textContent = peekText(view, peek); $("status").dataset.state = "review"; return; }
+  if (view && peek && lookback) { $("status").textContent = lookback.peekText(view, peek); $("status").dataset.state = "review"; return; }
   if (!view) return;
   const computers = !view.humans[0] && !view.humans[1];
   const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !autoplay && !busy ? "paused" : "thinking";
@@ -511,67 +512,27 @@ function drawMoves(view) {
   const list = $("moves");
   list.replaceChildren(...view.moves.map((m, i) => el("li", { "data-move": m, "data-ply": String(i + 1), text: `${view.symbols[i % 2]} ${m}` })));
   list.scrollTop = list.scrollHeight;
-  markPeek(get());
 }
 
-// Stepping back through the game in play without leaving it (as lichess lets a player look back
-// mid-game): the board shows the position after `ply` moves, as the server replays the line
-// (POST /api/analysis), locked; the game goes on meanwhile, and its next move (or », End, →
-// past the last move) brings the board back to it.
-const peeked = new Map();  // "id ply" -> the server's position, asked once
-
-async function peekAt(ply) {
-  const { view } = get();
-  if (!view || reviewing()) return;
-  const at = Math.max(0, Math.min(view.moves.length, ply));
-  if (at === view.moves.length) { set({ peek: null }); return; }
-  const key = `${view.id} ${view.moves.slice(0, at).join(",")}`;
-  set({ peek: { ply: at, answer: peeked.get(key) || null } });
-  if (peeked.has(key)) return;
-  try {
-    const answer = await api("POST", "/api/analysis", { game: view.spec, moves: view.moves.slice(0, at), players: [] });
-    peeked.set(key, answer);
-    const { peek } = get();
-    if (get().view === view && peek && peek.ply === at) set({ peek: { ply: at, answer } });
-  } catch (error) {
-    if (get().view === view) { set({ peek: null }); say(problem(error)); }
-  }
-}
+// Looking back through the game in play, and the values line under the board: lookback.js,
+// loaded when first wanted (a key, « ‹, "Show perfect values").
+let lookback = null;
+const looking = () => import("./lookback.js").then((module) => (lookback = module));
+const lookAt = (ply) => looking().then((module) => module.peekAt(ply));
+const showHint = () => { if ($("analysis-toggle").checked) looking().then((module) => module.drawHint(get())); };
 
 function stepKeys(event) {
   const { view, peek } = get();
   if (!view || reviewing() || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = /** @type {any} */ (event.target);
-  if (target && target.closest && target.closest("input, select, textarea, #board, [contenteditable], #setup, #learners, #right")) return;
+  if (target && target.closest && target.closest("input, select, textarea, #board, [contenteditable], #setup, #right")) return;
   const now = peek ? peek.ply : view.moves.length;
   const to = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, ArrowUp: 0, End: Infinity, ArrowDown: Infinity }[event.key];
   if (to === undefined) return;
   event.preventDefault();
-  peekAt(to);
+  lookAt(to);
 }
 
-function peekModel(peek) {
-  const answer = peek.answer;
-  return { marks: answer.board, last: answer.last_squares, win: answer.winning_squares || [], legal: [], interactive: false,
-    plies: peek.ply, over: answer.over, values: null, arrow: [] };
-}
-
-function peekText(view, peek) {
-  const where = peek.ply === 0 ? "The start" : `Move ${peek.ply} of ${view.moves.length}`;
-  const answer = peek.answer;
-  const there = !answer ? "" : answer.over ? (answer.winner === null ? ": a draw" : `: ${view.symbols[answer.winner]} won`) : `: ${view.symbols[answer.to_move]} to move`;
-  return `${where}${there} (looking back: » or End for the game now)`;
-}
-
-subscribe(["peek", "view"], markPeek);
-
-function markPeek({ peek }) {
-  for (const item of $("moves").querySelectorAll("li")) {
-    if (peek && Number(/** @type {HTMLElement} */ (item).dataset.ply) === peek.ply) item.setAttribute("aria-current", "true");
-    else item.removeAttribute("aria-current");
-  }
-  document.body.dataset.peek = peek ? "yes" : "no";
-}
 
 function setControls({ view, busy, flipped, autoplay, peek }) {
   const has = Boolean(view);
@@ -637,7 +598,7 @@ async function refreshAnalysis() {
   const { view } = get();
   const on = $("analysis-toggle").checked;
   $("analysis").hidden = !on;
-  if (!on || !view || view.over) { set({ analysis: null }); drawHint(get()); return; }
+  if (!on || !view || view.over) { set({ analysis: null }); showHint(); return; }
   let analysis;
   try {
     analysis = await api("GET", `/api/games/${view.id}/analysis`);
@@ -646,38 +607,6 @@ async function refreshAnalysis() {
   }
   if (get().view !== view) return;
   set({ analysis: { ...analysis, for: view.moves.length } });
-}
-
-// The line of perfect values under the board, for the position the board shows: the review's, an
-// earlier one stepped back to, else the game in play's.  Moves in the game's order (the legal
-// moves' list), whatever order the answer's keys come in.
-/** @param {Readonly<PageState>} state */
-function drawHint({ view, analysis, reviewModel, peek }) {
-  const panel = $("analysis");
-  if (!$("analysis-toggle").checked) return;
-  const unavailable = (text) => panel.replaceChildren(el("span", { class: "unavailable", text }));
-  let hint;
-  if (reviewModel) hint = reviewModel.hint;
-  else if (view && peek) hint = peek.answer ? hintOf(peek.answer, view.symbols) : null;
-  else if (view && view.over) hint = { over: true };
-  else if (view && analysis && analysis.for === view.moves.length) {
-    hint = { over: false, available: analysis.available, reason: analysis.reason, mover: view.symbols[view.to_move], other: view.symbols[1 - view.to_move],
-      moves: view.legal_moves.filter((move) => analysis.moves[move]).map((move) => [move, analysis.moves[move]]) };
-  }
-  if (!hint) { unavailable("Reading the position…"); return; }
-  if (hint.over) { unavailable("The game is over here: no move to value."); return; }
-  if (!hint.available) { unavailable(hint.reason || "No perfect values here."); return; }
-  const items = hint.moves.map(([move, entry]) => el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move,
-    "data-value": String(entry.value), title: moveValueText(entry, hint.mover, hint.other), text: `${move} ${valueSign(entry.value)}` }));
-  panel.replaceChildren(el("div", { text: `Perfect play, for ${hint.mover} to move (+ win, = draw, − loss):` }), ...items);
-}
-
-// An analysis answer (POST /api/analysis) as the hint line reads it.
-function hintOf(answer, symbols) {
-  const perfect = answer.perfect || { available: false, reason: "", moves: {} };
-  return { over: answer.over, available: perfect.available, reason: perfect.reason,
-    mover: answer.over ? "" : symbols[answer.to_move], other: answer.over ? "" : symbols[1 - answer.to_move],
-    moves: perfect.available ? answer.legal_moves.map((move) => [move, perfect.moves[move]]) : [] };
 }
 
 init().catch((error) => say(problem(error) && `The page could not start: ${error.message}`));
