@@ -62,6 +62,10 @@ interface PageState {
   train?: { view: any; kind: string | null; side: number | null; timer: any; status: any; current: () => boolean };
   /** connection.js: the live stream and the server's absence. */
   live: LiveState;
+  /** How many times the server has come back after being away: the panels it changes ask again. */
+  back: number;
+  /** An earlier position of the game in play, stepped back to (its ply and the board drawn there), or null: the game as it is. */
+  peek: { ply: number; answer: any } | null;
 }
 
 interface LiveState {

@@ -72,8 +72,9 @@ def test_a_full_move_pool_is_said_and_the_page_tries_again(context: Any, size: s
         held.__enter__()  # every worker busy with someone else's move
         try:
             square(tab, "4").click()
-            tab.wait_for_selector('#message:has-text("trying again in 1 s")')
-            assert "busy" in (tab.text_content("#message") or "")
+            # The wait alone, in the status line: no busy dot beside it, no second line.
+            tab.wait_for_selector('#status[data-state="waiting"]:has-text("trying again in 1 s")')
+            assert "busy" in (tab.text_content("#status") or "") and not tab.text_content("#message")
             assert tab.get_attribute("#board", "data-locked") == "yes"
             screenshot(tab, "server-busy", size)
         finally:

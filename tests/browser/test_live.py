@@ -89,7 +89,7 @@ def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
     with serving(create_app(store), port=port) as url:
         tab = open_tab(context, url + "/")
         failures, outside = watched(tab, url)
-        view = new_game(tab, "tictactoe", "human", "menace", seed=2)
+        new_game(tab, "tictactoe", "human", "menace", seed=2)
         tab.wait_for_selector('#connection[data-state="live"]')
     # The server is gone: a click finds it away, and gets one banner, the indicator retrying, and
     # no raw browser error anywhere.  (A server process that exits closes its streams too, and the
@@ -99,14 +99,25 @@ def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
     assert "can't reach the gamelearn server; retrying" in (tab.text_content("#offline") or "").lower()
     tab.wait_for_selector('#connection[data-state="reconnecting"]')
     tab.wait_for_selector('#board[data-locked="no"][data-plies="0"]')  # the click changed nothing
+    # ... and the click is said to be unsent, with the way to send it again.
+    tab.wait_for_selector("#message #send-again")
+    # MENACE's box list, asked again as the board was drawn again, could not be had.
+    tab.wait_for_selector('.learner[data-kind="menace"] .boxes .unavailable', state="attached")
+    assert "Your move 4 was not sent: the server is away" in (tab.text_content("#message") or "")
     body = tab.text_content("body") or ""
     assert "Failed to fetch" not in body and body.lower().count("can't reach") == 1
     screenshot(tab, "live-server-away", size)
     with serving(create_app(store), port=port):  # back on the same address, the same store
         tab.wait_for_selector("#offline[hidden]", state="attached")
         tab.wait_for_selector('#connection[data-state="live"]')
-        status, after = click_move(tab, view, "4")
-        assert status == 200 and after["moves"][0] == "4"
+        # The server back: the box list asks again by itself, before any click.
+        tab.wait_for_selector('.learner[data-kind="menace"] .boxes .caption', state="attached")
+        assert tab.locator('.learner[data-kind="menace"] .boxes .unavailable').count() == 0
+        with tab.expect_response(lambda r: r.url.endswith("/move")) as info:
+            tab.click("#send-again")
+        assert info.value.status == 200 and info.value.json()["moves"][0] == "4"
+        rendered(tab, info.value.json())
+        assert "not sent" not in (tab.text_content("#message") or "")
         screenshot(tab, "live-server-back", size)
     tab.close()
     assert not failures and not outside

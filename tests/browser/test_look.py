@@ -252,3 +252,45 @@ def test_the_api_page_passes_axe_with_its_headings_in_order(page: Any, server_ur
     for link in page.eval_on_selector_all("header a", "els => els.map(e => e.getAttribute('href'))"):
         assert page.eval_on_selector(f'header a[href="{link}"]', CONTRAST) >= 4.5, link
     screenshot(page, f"look-api-docs-{scheme}", size)
+
+
+def test_gardners_chart_after_a_thousand_games_stays_a_box_and_says_results_not_sides(page: Any, size: str) -> None:
+    """A thousand games are a hundred lines of letters: the chart is a box of eight lines that
+    scrolls, the latest in view; HER plays B in hexapawn, whose marks are W and B, so the legend
+    says its W is a game she won, not a side."""
+    view = new_game(page, "hexapawn", "human", "her", seed=1)
+    started = page.request.post(
+        f"{page.url.split('?')[0]}api/learners/her/training?game=hexapawn",
+        data={"opponent": "random", "games": 1000, "side": 1, "seed": 3},
+    )
+    assert started.ok, started.text()
+    status_url = f"{page.url.split('?')[0]}api/learners/her/training?game=hexapawn"
+    while not ((status := page.request.get(status_url).json())["played"] == 1000 and not status["running"]):
+        page.wait_for_timeout(500)  # the run's own state, asked again: no budget on it
+    page.reload()
+    rendered(page, view)
+    page.wait_for_selector("#gardner[tabindex='0']")  # a hundred lines: the box scrolls
+    assert len(page.get_attribute("#gardner", "data-letters") or "") >= 1000
+    box = page.eval_on_selector("#gardner", "e => [e.clientHeight, e.scrollHeight, e.scrollTop + e.clientHeight]")
+    line = page.eval_on_selector("#gardner", "e => parseFloat(getComputedStyle(e).lineHeight)")
+    assert box[0] <= 8 * line + 2 and box[1] >= 100 * line - 2, box  # eight lines shown of a hundred
+    assert box[2] >= box[1] - 2  # scrolled to the latest games
+    caption = page.text_content("#chart-caption") or ""
+    assert "W a game HER won" in caption and "results, not sides, who plays B here" in caption, caption
+    assert "1,000 games" in caption or "1000 games" in caption
+    assert axe_problems(page) == []
+    screenshot(page, "look-gardner-1000", size)
+
+
+def test_a_teeko_page_asks_nothing_it_is_refused(page: Any, size: str) -> None:
+    """Every request the page makes is answered: a Teeko learner's training (it trains with
+    gamelearn train) is not asked, and the connection probe's HEAD / is answered."""
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(f"{r.request.method} {r.url} {r.status}") if r.status >= 400 else None)
+    new_game(page, "hexapawn", "human", "her", seed=1)
+    page.wait_for_selector('#training[data-kind="her"]:not([hidden])')  # HER's is asked, and answered
+    new_game(page, "teeko", "human", "thesis", seed=1)
+    page.wait_for_selector(".learner[data-kind='thesis']")
+    page.wait_for_selector("#training[hidden]", state="attached")
+    assert page.evaluate("fetch('/', {method: 'HEAD'}).then(r => r.status)") == 200
+    assert refused == []

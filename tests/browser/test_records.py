@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import api_move, marks, new_game, rendered, replay, screenshot
+from browser_support import api_move, current_view, marks, new_game, rendered, replay, screenshot
 from test_look import axe_problems
 
 from gamelearn import get_game
@@ -109,3 +109,76 @@ def test_a_link_to_no_shared_game_says_so(page: Any, server_url: str) -> None:
     page.wait_for_selector('#review[data-state="failed"]')
     assert "no shared game at this link" in (page.text_content("#review-summary") or "")
     assert page.is_visible("#review-close")  # the way to a game of one's own
+
+
+HEXAPAWN_TEXT = (
+    '[Game "hexapawn"]\n[First "human"]\n[Second "her"]\n[Result "0-1"]\n[End "win"]\n\n1. 63 13 2. 73 25 0-1\n'
+)
+PEOPLE_TEXT = '[Game "tictactoe"]\n[First "Ana"]\n[Second "Bob"]\n[Result "*"]\n[End "abandoned"]\n\n1. 4 0 2. 8 *\n'
+
+
+def open_record(page: Any, name: str, data: bytes) -> None:
+    page.set_input_files("#record-file", files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
+
+
+def test_a_record_opens_from_the_start_and_a_failed_one_clears_what_was_shown(page: Any, size: str) -> None:
+    # Before the first move (the review's button is off): "Open a record…" is there all the same.
+    view = current_view(page)
+    assert view["moves"] == [] and page.is_disabled("#review-open") and page.is_visible(".record-open")
+    open_record(page, "mine.txt", HEXAPAWN_TEXT.encode())
+    page.wait_for_selector('#review[data-state="ready"][data-source="text"]')
+    assert (page.text_content("#status") or "").startswith("A hexapawn record (mine.txt)")
+    page.click("#review-last")
+    page.wait_for_selector('#board[data-plies="4"]')
+    assert marks(page) == get_game("hexapawn").board(replay("hexapawn", ["63", "13", "73", "25"]))
+    # A file far over the size a record can be: said in KB, and the record shown before is gone.
+    page.set_input_files(
+        "#record-file-again", files=[{"name": "big.txt", "mimeType": "text/plain", "buffer": b"a" * (5 * 1024 * 1024)}]
+    )
+    page.wait_for_selector('#review[data-state="failed"]')
+    said = page.text_content("#review-summary") or ""
+    assert "big.txt is too big to be a game record (5,120 KB)" in said and "up to 16 KB" in said, said
+    assert "bytes" not in said
+    cleared(page, view)
+    shot(page, "record-too-big", size)
+    # A file that is no text at all (a picture's bytes): said so in words, nothing shown of it.
+    open_record(page, "mine.txt", HEXAPAWN_TEXT.encode())
+    page.wait_for_selector('#review[data-state="ready"][data-source="text"]')
+    page.set_input_files(
+        "#record-file-again",
+        files=[
+            {
+                "name": "photo.png",
+                "mimeType": "image/png",
+                "buffer": bytes([0x89, 0x50, 0x4E, 0x47, 0, 0, 0xFF, 0xFE] * 8),
+            }
+        ],
+    )
+    page.wait_for_selector('#review[data-state="failed"]')
+    assert "photo.png is not a game record: it is not a text file" in (page.text_content("#review-summary") or "")
+    cleared(page, view)
+    assert axe_problems(page) == []
+    shot(page, "record-not-text", size)
+
+
+def cleared(page: Any, view: dict) -> None:
+    """Nothing of the record shown before: the board is the game in play's, no title, no moves."""
+    page.wait_for_selector(f'body[data-foreign="no"] #board[data-id="{view["id"]}"][data-plies="0"]')
+    assert marks(page) == get_game(view["game"]).board(replay(view["game"], view["moves"]))
+    assert "record" not in (page.text_content("#status") or "")
+    assert page.locator("#review-moves li").count() == 0 and page.is_hidden("#eval-graph")
+
+
+def test_a_record_naming_people_opens_in_the_analysis_board(page: Any, size: str) -> None:
+    open_record(page, "friends.txt", PEOPLE_TEXT.encode())
+    page.wait_for_selector('#review[data-state="ready"][data-source="text"]')
+    assert (page.text_content("#status") or "").startswith("A tictactoe record (friends.txt): Ana vs Bob")
+    page.wait_for_selector("#analysis-moves tr[data-move]")
+    said = page.text_content("#analysis-board") or ""
+    assert "unknown player" not in said and "Bob (O), to move: Bob has no view of its own" in said
+    state = replay("tictactoe", ["4", "0", "8"])
+    assert page.eval_on_selector_all("#analysis-moves tr[data-move]", "els => els.map(e => e.dataset.move)") == (
+        get_game("tictactoe").legal_moves(state)
+    )
+    assert axe_problems(page) == []
+    shot(page, "record-people", size)

@@ -2,7 +2,7 @@
 // runner: `node --test tests/js/`.  The oracles are the sentences the page promises.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { beadsText, capitalised, lossText, pct, plural, positionText, valueClass, valueSign } from "../../src/gamelearn/web/static/js/format.js";
+import { beadsText, capitalised, lineText, lossText, moveValueText, pct, plural, positionText, valueClass, valueSign } from "../../src/gamelearn/web/static/js/format.js";
 
 test("counted nouns", () => {
   assert.equal(plural(1, "game"), "1 game");
@@ -43,4 +43,20 @@ test("a lesson's beads: copies counted, never repeated", () => {
   assert.equal(beadsText(["5", "5", "5"]), "beads 5 ×3");
   assert.equal(beadsText(["0", "2", "2"]), "beads 0, 2 ×2");
   assert.equal(beadsText(["0", "2"]), "beads 0, 2");
+});
+
+test("a move's value with its distance, for the side that plays it", () => {
+  assert.equal(moveValueText({ value: 1, distance: 5 }, "X", "O"), "X wins in 5");
+  assert.equal(moveValueText({ value: -1, distance: 4 }, "X", "O"), "O wins in 4");
+  assert.equal(moveValueText({ value: -1, distance: 4 }, "O", "X"), "X wins in 4");
+  assert.equal(moveValueText({ value: 0, distance: null }, "X", "O"), "draw");
+  assert.equal(moveValueText({ value: 1 }, "W", "B"), "W wins", "no distance known: none said");
+});
+
+test("the best line, numbered by plies from the position on", () => {
+  const line = [{ move: "8", side: 0 }, { move: "2", side: 1 }, { move: "6", side: 0 }];
+  assert.equal(lineText(line, ["X", "O"], 4), "5. X 8 6. O 2 7. X 6");
+  assert.equal(lineText([], ["X", "O"], 0), "");
+  // A side that moves twice running (Teeko's Alternate drops) is named each time.
+  assert.equal(lineText([{ move: "22", side: 0 }, { move: "11", side: 0 }], ["X", "O"], 0), "1. X 22 2. X 11");
 });

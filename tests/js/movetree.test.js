@@ -3,7 +3,7 @@
 // the moves played to reach it, variations hang where they left their line.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MoveTree } from "../../src/gamelearn/web/static/js/movetree.js";
+import { MoveTree, stepKey } from "../../src/gamelearn/web/static/js/movetree.js";
 
 const MAIN = ["4", "0", "8", "2"];
 
@@ -56,4 +56,21 @@ test("the move list: the line on, each variation after the move it could replace
   assert.deepEqual(variations[0][1].variations.map((v) => v.map((item) => item.move)), [["8", "0"]]);  // 8 instead of 7
   assert.equal(variations[0][1].variations[0][1].id, nested);
   assert.ok(line.every((item, i) => i === 1 || item.variations.length === 0));
+});
+
+test("lichess's keys: ← back, → on, ↑ and Home to the start, ↓ and End to the line's end", () => {
+  const tree = new MoveTree(MAIN);
+  const branch = tree.mainAt(2);
+  const tried = tree.add(branch, "6");
+  const deeper = tree.add(tried, "3");
+  assert.equal(stepKey(tree, tried, "ArrowLeft"), branch);
+  assert.equal(stepKey(tree, tried, "ArrowRight"), deeper);
+  assert.equal(stepKey(tree, tried, "End"), deeper, "the variation's own end, not the main line's");
+  assert.equal(stepKey(tree, tried, "ArrowDown"), deeper);
+  assert.equal(stepKey(tree, tried, "Home"), tree.root);
+  assert.equal(stepKey(tree, tried, "ArrowUp"), tree.root);
+  assert.equal(stepKey(tree, tree.root, "End"), tree.mainAt(MAIN.length), "from the start: the main line's end");
+  assert.equal(stepKey(tree, tree.root, "ArrowLeft"), tree.root, "the start stays");
+  assert.equal(stepKey(tree, tried, "a"), null);
+  assert.equal(stepKey(tree, tried, "Enter"), null);
 });

@@ -45,6 +45,17 @@ def test_every_legal_moves_value_is_the_solvers_along_random_lines(client: TestC
             assert perfect["available"] and sorted(perfect["moves"]) == sorted(game.legal_moves(state))
             for played, entry in perfect["moves"].items():
                 assert entry["value"] == perfect_value(game, state, played), (line, played)
+                assert (entry["value"], entry["distance"]) == solve(game).result_of(state, played)
+            assert list(perfect["moves"]) == game.legal_moves(state)  # the game's order
+            # The best line: each step one of the solver's best moves, by the side to move there.
+            at = state
+            for step in perfect["best_line"]:
+                assert step["move"] in solve(game).best_moves(at) and step["side"] == game.to_move(at)
+                at = game.play(at, step["move"])
+            assert perfect["best_line_over"] == game.is_over(at)
+            assert game.is_over(at) or len(perfect["best_line"]) == 12
+            if perfect["value"]:  # a win or a loss: the line is as long as the distance says
+                assert len(perfect["best_line"]) == min(12, perfect["distance"])
             mover = game.to_move(state)
             own = solve(game).value(state)
             assert perfect["value"] == own and answer["value"] == (own if mover == 0 else -own)
@@ -100,3 +111,18 @@ def test_teeko_without_its_table_says_so_and_still_plays_the_line(client: TestCl
     assert answer["perfect"]["available"] == ready
     if not ready:
         assert answer["perfect"]["reason"] and answer["perfect"]["moves"] == {}
+
+
+def test_a_record_naming_people_is_seated_as_human_on_the_analysis_board(client: TestClient) -> None:
+    text = (
+        '[Game "tictactoe"]\n[First "Ana"]\n[Second "menace:name=mine"]\n[Result "*"]\n[End "abandoned"]\n\n1. 4 0 *\n'
+    )
+    answer = client.post("/api/records/review", content=text, headers={"Content-Type": "text/plain"})
+    assert answer.status_code == 200, answer.text
+    review = answer.json()
+    assert review["players"] == ["Ana", "menace:name=mine"] and review["seats"] == ["human", "menace:name=mine"]
+    board = analysis(client, "tictactoe", ["4", "0"], review["seats"])
+    [seat] = board["learners"]
+    assert seat["side"] == 0 and seat["view"] is None and seat["none"]
+    # The people's names themselves are no players the analysis board seats.
+    assert client.post("/api/analysis", json={"game": "tictactoe", "players": review["players"]}).status_code == 400

@@ -87,10 +87,19 @@ def test_the_games_without_players_name_each_kind_but_leave_out_its_options(clie
     # so the page keeps no learner's prose), the options only when the new-game form opens.
     full = client.get("/api/games").json()
     brief = client.get("/api/games", params={"players": "false"}).json()
-    words = ("name", "title", "first_move_wait")
+    words = ("name", "title", "first_move_wait", "trains")  # trains: only where true
     assert brief == [
-        {**info, "players": [{key: kind[key] for key in words} for kind in info["players"]]} for info in full
+        {**info, "players": [{key: kind[key] for key in words if key in kind} for kind in info["players"]]}
+        for info in full
     ]
+    # The learners that train from the page, where they do: the page asks no other its training.
+    trains = {(info["name"], kind["name"]) for info in full for kind in info["players"] if kind.get("trains")}
+    assert trains == {(game, kind) for game in ("hexapawn", "tictactoe") for kind in ("her", "him", "menace", "td")} & {
+        (info["name"], kind["name"]) for info in full for kind in info["players"]
+    }
+    for game, kind in [("teeko", "thesis"), ("tictactoe", "az"), ("hexapawn", "her")]:
+        answer = client.get(f"/api/learners/{kind}/training", params={"game": game})
+        assert (answer.status_code == 200) == ((game, kind) in trains), (game, kind, answer.text)
     assert all(info["players"] and all(kind["options"] is not None for kind in info["players"]) for info in full)
     assert len(str(brief)) < len(str(full)) / 2
 
@@ -103,3 +112,10 @@ def test_answers_are_gzipped_for_a_browser_that_asks(client: TestClient) -> None
         assert "content-encoding" not in plain.headers
         assert asked.content == plain.content  # httpx decompressed it: the same bytes
         assert asked.num_bytes_downloaded < len(plain.content) / 2, path  # what came over the wire
+
+
+def test_the_page_answers_head_as_it_answers_get(client: TestClient) -> None:
+    # The page asks HEAD / whether the server is back (connection.js): a 405 there was a logged error.
+    head, get = client.head("/"), client.get("/")
+    assert head.status_code == get.status_code == 200 and head.content == b""
+    assert head.headers["content-type"] == get.headers["content-type"]

@@ -10,6 +10,23 @@ from ..games import Game
 from .guards import public_message
 from .sessions import WebGame
 
+#: The longest best line shown: a win is mostly shorter; a draw is a few moves of it, not for ever.
+BEST_LINE_PLIES = 12
+
+
+def best_line(game: Game, solution: Any, state: Any, plies: int = BEST_LINE_PLIES) -> list[dict[str, Any]]:
+    """The perfect player's line from ``state``: each ply the first of the best moves (the
+    quickest win, the longest defence) and the side that plays it, until the game ends or
+    ``plies`` moves are made."""
+    line: list[dict[str, Any]] = []
+    while len(line) < plies and not game.is_over(state):
+        moves = solution.best_moves(state)
+        if not moves:
+            break
+        line.append({"move": moves[0], "side": game.to_move(state)})
+        state = game.play(state, moves[0])
+    return line
+
 
 class Analyst:
     """Values positions with the solver, one solve at a time (a table is loaded once)."""
@@ -24,34 +41,47 @@ class Analyst:
 
     def position(self, game: Game, state: Any) -> dict[str, Any]:
         """:meth:`analysis` of any position of ``game``: each legal move's value (+1, 0, -1 for
-        the side to move) and grade, and the position's own ``value`` (None once it is over)."""
+        the side to move), its distance (plies to the end with best play after it, the move
+        counted; None for a draw) and grade, the position's own ``value`` and ``distance`` (None
+        once it is over) and ``best_line``, the perfect player's line from here (at most
+        :data:`BEST_LINE_PLIES` plies: a drawn line goes on for ever)."""
         try:
             solution = self._solution(game)
         except Exception as error:  # no solver module yet, or no table built: say so
             return {"available": False, "reason": public_message(f"no solution for {game.name}: {error}"), "moves": {}}
         moves: dict[str, Any] = {}
         if game.is_over(state):
-            return {"available": True, "reason": "", "moves": moves, "value": None}
+            return {
+                "available": True,
+                "reason": "",
+                "moves": moves,
+                "value": None,
+                "distance": None,
+                "best_line": [],
+                "best_line_over": True,
+            }
         try:
-            mover = game.to_move(state)
-            for move in game.legal_moves(state):
-                after = game.play(state, move)
-                if game.is_over(after):
-                    winner = game.winner(after)
-                    value = 0 if winner is None else (1 if winner == mover else -1)
-                else:
-                    value = -int(solution.value(after))
-                entry: dict[str, Any] = {"value": value}
-                grade = getattr(solution, "grade", None)
-                if callable(grade):
-                    graded = grade(state, move)
-                    entry["grade"] = str(getattr(graded, "value", graded))
-                moves[move] = entry
-            position = int(solution.value(state))
+            best = solution.outcome(state)
+            rows = {row.move: row for row in solution.analyze(state)}
+            for move in game.legal_moves(state):  # the game's order, as the board lists them
+                row = rows[move]
+                moves[move] = {"value": int(row.value), "distance": row.distance, "grade": str(row.grade)}
+            line = best_line(game, solution, state)
+            end = state
+            for step in line:
+                end = game.play(end, step["move"])
         except Exception as error:
             reason = public_message(f"the solution cannot value this position: {error}")
             return {"available": False, "reason": reason, "moves": {}}
-        return {"available": True, "reason": "", "moves": moves, "value": position}
+        return {
+            "available": True,
+            "reason": "",
+            "moves": moves,
+            "value": int(best[0]),
+            "distance": best[1],
+            "best_line": line,
+            "best_line_over": game.is_over(end),
+        }
 
     def outcome(self, game: Game, state: Any) -> tuple[int, int | None] | None:
         """The position's exact value for the side to move and its distance; None without a solution."""

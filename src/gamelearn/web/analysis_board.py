@@ -49,6 +49,13 @@ def check_players(game: Game, players: list[str]) -> list[str]:
     return kinds
 
 
+def seats(game: Game, players: list[str] | tuple[str, ...]) -> list[str]:
+    """A record's players as the analysis board seats them: a spec of a player the game seats as
+    it is, anything else (a person's name, "Ana") as ``human``, who keeps no view of its own."""
+    known = {kind.name for kind in kinds_for(game)}
+    return [spec if spec_kind(spec) in known else "human" for spec in players]
+
+
 def analysis_board(
     game: Game, moves: list[str], players: list[str], analyst: Analyst, make_learner: LearnerMaker
 ) -> dict[str, Any]:
@@ -76,6 +83,8 @@ def analysis_board(
     ready, reason = table_ready(game.spec)  # each form of Teeko has its own table
     if ready:
         answer["perfect"] = analyst.position(game, state)
+        for move, entry in answer["perfect"]["moves"].items():  # the squares an arrow joins
+            entry["squares"] = move_squares(game, move)
         outcome = analyst.outcome(game, state)
         if outcome is not None:  # from the first player's side, as the review's bar reads
             value, distance = outcome

@@ -108,7 +108,8 @@ def owner_cookie_header(owner: str) -> str:
 def add_page_routes(app: FastAPI) -> None:
     """The page, its documentation page and its static files."""
 
-    @app.get("/", include_in_schema=False)
+    # HEAD too: the page asks it whether the server is back (connection.js), as HTTP lets any GET.
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 

@@ -16,6 +16,7 @@ from .errors import ERRORS
 from .live import news
 from .models import SENT_AS_BUILT, Analysis, GameInfo, GameView
 from .routing import analyst_of, as_built, check_id, owner_of, service_of
+from .training import MAX_GAMES, TRAINABLE
 from .views import game_info
 
 router = APIRouter(tags=["games"])
@@ -72,14 +73,18 @@ def list_games(
     broken = broken_games()  # a plugin that cannot be loaded is left out of the picker (docs/own-game.md)
     names = [name for name in game_names() if name not in broken]
     infos = [game_info(service.load_game(name), service.settings.work_bounds) for name in names]
+    for info in infos:  # the page asks a learner's training status only where it trains (else a 400)
+        for kind in info["players"]:
+            if kind["name"] in TRAINABLE and info["name"] in MAX_GAMES:
+                kind["trains"] = True  # left out where false: the page's first load stays small
     if not players:  # each kind by its name and the words the page says of it, without its options
         for info in infos:
-            info["players"] = [{key: kind[key] for key in PLAYER_WORDS_KEYS} for kind in info["players"]]
+            info["players"] = [{key: kind[key] for key in PLAYER_WORDS_KEYS if key in kind} for kind in info["players"]]
     return infos
 
 
 #: What ``players=false`` keeps of each player kind.
-PLAYER_WORDS_KEYS = ("name", "title", "first_move_wait")
+PLAYER_WORDS_KEYS = ("name", "title", "first_move_wait", "trains")
 
 
 @router.post("/api/games", summary="Start a game", responses=ERRORS, response_model=GameView, **SENT_AS_BUILT)

@@ -160,6 +160,7 @@ class PlayerInfo(Answer):
     name: str
     title: str = Field(description="how the page names the player in a sentence (HER, MENACE)")
     first_move_wait: str = Field(description="what the page says while the player's first move is slow to come")
+    trains: bool = Field(False, description="it trains from the page in this game (POST /api/learners/{kind}/training)")
     summary: str | None = Field(None, description="what the player is (left out with players=false)")
     options: list[OptionOut] | None = Field(None, description="its options (left out with players=false)")
 
@@ -184,14 +185,22 @@ class GameInfo(Answer):
 
 class MoveValue(Answer):
     value: int = Field(description="+1 win, 0 draw, -1 loss with best play, for the side to move")
+    distance: int | None = Field(None, description="plies to the end with best play, this move counted; None: a draw")
     grade: str = ""
+    squares: list[int] = Field(default_factory=list, description="the squares the move joins (the analysis board's)")
 
 
 class Analysis(Answer):
     available: bool
     reason: str
     moves: dict[str, MoveValue]
-    value: int | None = None
+    value: int | None = Field(None, description="the position's value for the side to move")
+    distance: int | None = Field(None, description="plies to the end with best play; None: a draw")
+    best_line: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="the perfect player's line from here: each `move` and its `side` (12 plies at most)",
+    )
+    best_line_over: bool = Field(True, description="the game is over at the best line's end (else it is cut short)")
 
 
 class SeatView(Answer):
@@ -262,6 +271,10 @@ class Review(Answer):
     id: str = ""
     record: int = 0
     players: list[str] = Field(default_factory=list)
+    seats: list[str] = Field(
+        default_factory=list,
+        description="the players as the analysis board seats them: a record's person (a name, no kind) as human",
+    )
     shared: str = Field("", description="the share token of a shared game's review (read-only)")
 
 

@@ -31,6 +31,7 @@ from ..games.record import End, GameRecord
 from ..games.record_text import format as format_record
 from ..games.record_text import parse
 from ..keeper import Keeper
+from .analysis_board import seats
 from .errors import ERRORS
 from .guards import TooManyShares, how_long
 from .models import SENT_AS_BUILT, Review, ShareLink
@@ -129,7 +130,9 @@ async def review_text(request: Request) -> dict[str, Any]:
         raise ValueError(f"the record is not UTF-8 text (byte {error.start})") from None
     record = parse(text).record
     game = service_of(request).load_game(record.game)
-    return review(game, record.opening + record.moves) | {"players": list(record.players)}
+    # A record may name people ("Ana"): shown as written, seated on the analysis board as human.
+    players = list(record.players)
+    return review(game, record.opening + record.moves) | {"players": players, "seats": seats(game, players)}
 
 
 def share(service: WebService, owner: str, record: GameRecord[Any], base: str) -> dict[str, str]:

@@ -2,12 +2,12 @@
 // The analysis board's panel in the review: the legal moves of the position shown, each with its
 // perfect value (where the server can read the game's solution) and what the player seated on
 // the side to move makes of it in its own terms (MENACE's beads, the thesis memory's record,
-// ntuple's value, az's prior).  Every figure is the server's (POST /api/analysis); a move picked
-// here is played as a click on the board is.
+// ntuple's value, az's prior).  Each value comes with its distance ("X wins in 5": plies to the
+// end with best play), and the perfect player's best line from the position follows the moves.
+// Every figure is the server's (POST /api/analysis); a move picked here is played as a click on
+// the board is.
 import { el } from "./dom.js";
-import { valueClass, valueSign } from "./format.js";
-
-const VALUE_WORD = { win: "win", draw: "draw", loss: "loss" };
+import { lineText, moveValueText, valueClass, valueSign } from "./format.js";
 
 /**
  * @param {HTMLElement} root the panel's table holder
@@ -18,7 +18,7 @@ const VALUE_WORD = { win: "win", draw: "draw", loss: "loss" };
 export function drawAnalysis(root, answer, symbols, pick) {
   if (!answer) { root.replaceChildren(el("p", { class: "caption", text: "Reading the position…" })); return; }
   if (answer.over) { root.replaceChildren(el("p", { class: "caption", text: "The game is over here: no move to try." })); return; }
-  const mover = symbols[answer.to_move];
+  const mover = symbols[answer.to_move], other = symbols[1 - answer.to_move];
   const perfect = answer.perfect || { available: false, reason: "", moves: {} };
   const seat = (answer.learners || [])[0] || null;
   const opinion = seat && seat.view;
@@ -38,18 +38,24 @@ export function drawAnalysis(root, answer, symbols, pick) {
     perfect.available ? el("th", { scope: "col", text: "Perfect play" }) : null,
     opinion ? el("th", { scope: "col", text: `${seat.name}'s view` }) : null);
   const rows = answer.legal_moves.map((move) => {
-    const value = perfect.available && perfect.moves[move] ? perfect.moves[move].value : null;
+    const entry = perfect.available && perfect.moves[move] ? perfect.moves[move] : null;
+    const value = entry ? entry.value : null;
     const own = opinion && opinion.moves[move];
     return el("tr", { "data-move": move },
       el("td", {}, el("button", { type: "button", class: "try", text: move, "aria-label": `try ${mover} ${move}`, onclick: () => pick(move) })),
       perfect.available ? el("td", {}, value === null ? "–"
-        : el("span", { class: `value ${valueClass(value)}`, "data-value": String(value), text: `${valueSign(value)} ${VALUE_WORD[valueClass(value)]}` })) : null,
+        : el("span", { class: `value ${valueClass(value)}`, "data-value": String(value), "data-distance": entry.distance === null ? "" : String(entry.distance),
+          text: `${valueSign(value)} ${moveValueText(entry, mover, other)}` })) : null,
       opinion ? el("td", { class: "own", text: own ? own.text : "nothing of its own" }) : null);
   });
   const table = el("table", { class: "analysis-moves" },
     el("caption", { text: `Each move ${mover} can play here${perfect.available ? ", with its value under perfect play for " + mover : ""}` }),
     el("thead", {}, head), el("tbody", {}, ...rows));
-  root.replaceChildren(...lines, table);
+  const best = perfect.available ? perfect.best_line || [] : [];
+  const end = !perfect.best_line_over ? " …" : perfect.value === 0 ? ", a draw" : `, ${perfect.value > 0 ? mover : other} wins`;
+  const line = best.length ? el("p", { class: "caption best-line" }, el("strong", { text: "Best line: " }),
+    el("span", { class: "line", text: `${lineText(best, symbols, answer.moves.length)}${end}` })) : null;
+  root.replaceChildren(...lines, table, line || "");
 }
 
 // The server's reason, without a terminal command: the review offers Teeko's build itself.

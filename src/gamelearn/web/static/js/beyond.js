@@ -24,7 +24,10 @@ async function followTraining(view) {
   store.set({ training: { ...training, key } });
   const current = store.ticket("training");
   const root = trainingPanel();
-  if (!panel) { root.hidden = true; return; }
+  // Only a learner that trains from the page here is asked its training (Teeko's, az's train with
+  // gamelearn train: asking would be a 400 in every Teeko page's log).
+  const kind = panel && (store.get().games[view.game]?.players || []).find((player) => player.name === panel.kind);
+  if (!panel || !kind || !kind.trains) { root.hidden = true; return; }
   let status;
   try {
     status = await api("GET", `/api/learners/${panel.kind}/training?game=${encodeURIComponent(view.game)}`);

@@ -1,9 +1,12 @@
 // @ts-check
 // The learning chart: Gardner's letters (W won, L lost, D drawn) and a curve of each, always from
-// the learner's side.
+// the learner's side.  The letters are ten a line in a box of GARDNER_LINES lines that scrolls
+// (a thousand games are a hundred lines), its latest games in view.
 import { $, playerName, svgEl, svgText } from "./dom.js";
 import { plural } from "./format.js";
 import { api, problem } from "./api.js";
+
+const GARDNER_LINES = 8;  // the lines in view; style.css sizes #gardner to them
 
 export async function refreshChart(view) {
   if (!view) return;
@@ -13,20 +16,32 @@ export async function refreshChart(view) {
   if (!learner) return;
   const query = `game=${encodeURIComponent(view.game)}` + (learner ? `&learner=${encodeURIComponent(learner)}` : "");
   try {
-    drawChart(await api("GET", `/api/chart?${query}`));
+    drawChart(await api("GET", `/api/chart?${query}`), view.symbols, learnerPanel.side);
   } catch (error) {
     $("chart-caption").textContent = problem(error);
   }
 }
 
-export function drawChart(chart) {
+// `symbols`, `side`: the game's marks and the learner's side in the game in play.  Where a mark is
+// one of the chart's letters (hexapawn's W), the caption says the letters are results, not sides.
+export function drawChart(chart, symbols = [], side = null) {
   const who = chart.learner ? playerName(chart.learner) : "the first computer";
-  $("chart-caption").textContent = `Drawn from the side of ${who} (${chart.game}): W it won, L it lost, D drawn. ` +
+  const clash = symbols.some((mark) => ["W", "L", "D"].includes(mark));
+  const plays = side !== null && side !== undefined && symbols[side] ? `, who plays ${symbols[side]} here` : "";
+  const legend = clash ? `W a game ${who} won, L one it lost, D drawn (results, not sides${plays})` : "W it won, L it lost, D drawn";
+  $("chart-caption").textContent = `Drawn from the side of ${who} (${chart.game}): ${legend}. ` +
     `${plural(chart.games, "game")}: ${chart.wins} won, ${chart.losses} lost, ${chart.draws} drawn.`;
   const lines = [];
   for (let i = 0; i < chart.letters.length; i += 10) lines.push(chart.letters.slice(i, i + 10));
-  $("gardner").textContent = lines.join("\n");
-  $("gardner").dataset.letters = chart.letters;
+  const gardner = $("gardner");
+  gardner.textContent = lines.join("\n");
+  gardner.dataset.letters = chart.letters;
+  // Past its lines the box scrolls, the latest games in view; it takes the focus only then, so
+  // the keyboard can scroll it (axe: scrollable-region-focusable).
+  const scrolls = lines.length > GARDNER_LINES;
+  const named = [["tabindex", "0"], ["role", "region"], ["aria-label", `${who}'s games, a letter each, ten a line, the oldest first`]];
+  for (const [name, value] of named) { if (scrolls) gardner.setAttribute(name, value); else gardner.removeAttribute(name); }
+  gardner.scrollTop = gardner.scrollHeight;
   const width = 300, height = 160, pad = 26;
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `wins, losses and draws of ${who} over games` });
   const n = chart.letters.length;

@@ -58,6 +58,8 @@ export function serverBack() {
   document.body.dataset.away = "no";
   if (id) open();  // a stream that looked open while the server was away may be a dead socket
   if (onBack) onBack();
+  // The panels that asked the server while it was away (a learner's boxes, the chart) ask again.
+  store.set({ back: store.get().back + 1 });
   const { waiting } = live();
   update({ waiting: [] });
   for (const resume of waiting) resume();

@@ -13,7 +13,7 @@ const BEAD_COLOURS = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#8e44ad", "#f
 const BEAD_INK = ["#1d232b", "#1d232b", "#1d232b", "#fff", "#fff", "#1d232b", "#1d232b", "#1d232b", "#fff"];
 const SHOWS = [["opened", "opened in this game"], ["emptied", "emptied"], ["all", "all"]];
 
-store.subscribe(["view", "decisions", "shows"], drawLearners);
+store.subscribe(["view", "decisions", "shows", "back"], drawLearners);  // back: what failed while the server was away
 
 function drawLearners({ view }) {
   if (!view) { $("learners").replaceChildren(); return; }
@@ -96,7 +96,7 @@ async function loadBoxes(panel, list, show, offset, changedBoxes, decision) {
   const query = `game=${encodeURIComponent(view.game)}&show=${show}&offset=${offset}&game_id=${encodeURIComponent(view.id)}`;
   let data;
   try { data = await api("GET", `/api/learners/${panel.kind}/boxes?${query}`); } catch (error) {
-    list.replaceChildren(el("p", { class: "unavailable", text: problem(error) }));
+    list.replaceChildren(el("p", { class: "unavailable", text: problem(error) || "The boxes show again once the server is back." }));
     return;
   }
   if (!list.isConnected) return;  // the panel was drawn again meanwhile

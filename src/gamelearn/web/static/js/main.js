@@ -16,9 +16,11 @@ const FIRST_GAME = "tictactoe";
 const MAX_SEED = 2 ** 31 - 1;  // the server's bound (NewGame.seed)
 const { get, set, subscribe } = store;
 const board = new Board($("board"), sendMove, (text) => say(text));
-subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending", "gone"], drawBoard);
-subscribe(["view", "autoplay", "line", "foreign"], drawStatus);
-subscribe(["view", "busy", "flipped", "autoplay"], setControls);
+subscribe(["view", "flipped", "busy", "analysis", "reviewModel", "pending", "gone", "peek"], drawBoard);
+subscribe(["view", "autoplay", "line", "foreign", "reviewModel", "peek"], drawStatus);
+subscribe(["view", "analysis", "reviewModel", "peek"], () => showHint());
+subscribe(["back"], ({ view }) => { if (view) refreshChart(view); });  // asked again once the server is back
+subscribe(["view", "busy", "flipped", "autoplay", "peek"], setControls);
 subscribe(["view", "foreign"], drawGame);
 subscribe(["gone", "shared"], ({ gone, shared }) => Object.assign(document.body.dataset, { gone: gone ? "yes" : "no", shared: shared ? "yes" : "no" }));
 
@@ -76,6 +78,13 @@ async function init() {
     if (view) remember(`flipped.${view.game}`, !flipped);
   });
   $("review-open").addEventListener("click", () => { const { view, games } = get(); if (view) openReview({ game: view.id, over: view.over }, games[view.game]); });
+  $("record-file").addEventListener("change", openRecordFile);
+  const at = () => { const { view, peek } = get(); return peek ? peek.ply : view ? view.moves.length : 0; };
+  $("moves-first").addEventListener("click", () => lookAt(0));
+  $("moves-prev").addEventListener("click", () => lookAt(at() - 1));
+  $("moves-next").addEventListener("click", () => lookAt(at() + 1));
+  $("moves-now").addEventListener("click", () => lookAt(Infinity));
+  document.addEventListener("keydown", stepKeys);
   $("analysis-toggle").addEventListener("change", refreshAnalysis);
   $("step").addEventListener("click", computerMove);
   $("autoplay").addEventListener("click", toggleAutoplay);
@@ -206,8 +215,15 @@ async function startGame(spec, specs, seedText = "", options = {}) {
       import("./tables.js").then((tables) => tables.offerBuild(error, () => asked() && !get().view, () => startGame(spec, specs, seedText)));
       return;
     }
-    set(get().view ? { line: null, pending: null } : { pending: null });
-    say(problem(error));
+    if (get().view) {
+      set({ line: null, pending: null });
+      if (error instanceof ApiError && error.away) unsent("The new game", () => startGame(spec, specs, seedText));
+      else say(problem(error));
+    } else {  // no game to go back to: the status says why, alone (no busy dot beside a wait)
+      const why = problem(error);
+      set({ line: { text: why ? `No game yet: ${why}.` : "No game yet.", state: "waiting" }, pending: null });
+      say("");
+    }
   } finally {
     notice();
   }
@@ -226,8 +242,10 @@ async function withBusy(work) {
 
 const idle = () => !get().busy;
 
+// A full server: the wait alone, in the status line (not a busy "Starting…" beside it).
 function waiting(seconds, detail) {
-  say(`The server is busy with other players' moves: trying again in ${seconds} s…`, "info busy");
+  set({ line: { text: `The server is busy with other players' moves: trying again in ${seconds} s…`, state: "waiting" } });
+  say("");
 }
 
 // Playing
@@ -255,8 +273,17 @@ async function sendMove(move) {
       return;
     }
     show(view);
+    if (error instanceof ApiError && error.away) { unsent(`Your move ${move}`, () => sendMove(move)); return; }
     say(problem(error));  // the game's own words: the move and why it is illegal
   }
+}
+
+// A click made while the server is away did nothing there: said so, with the way to send it
+// again (the banner says the server is away; this says what became of the click).
+function unsent(what, again) {
+  say(`${what} was not sent: the server is away, and nothing changed. `, "info unsent");
+  $("message").append(el("button", { type: "button", id: "send-again", text: "Send it again",
+    onclick: () => { say(""); again(); } }));
 }
 
 // A slow first move (az loads its network), said at once if the server's warm-up has not made the
@@ -333,6 +360,7 @@ async function computerMove() {
     stopAutoplay();
     const fresh = error instanceof ApiError && error.status === 409 && error.data && error.data.game;
     if (fresh && fresh.id === view.id) { show(fresh); return; }
+    if (error instanceof ApiError && error.away) { unsent("The computer's move", computerMove); return; }
     say(problem(error));
   }
 }
@@ -353,7 +381,9 @@ async function takeBack() {
   try {
     show(await withBusy(() => api("POST", `/api/games/${view.id}/takeback`)));
     say("Taken back.", "info");
-  } catch (error) { say(problem(error)); }
+  } catch (error) {
+    if (error instanceof ApiError && error.away) unsent("Take back", takeBack); else say(problem(error));
+  }
 }
 
 async function resign() {
@@ -370,7 +400,10 @@ async function resign() {
   try {
     show(await withBusy(() => api("POST", `/api/games/${view.id}/resign`)));
     say("");  // the last move's line goes: the status says the game ended
-  } catch (error) { say(problem(error)); }
+  } catch (error) {
+    if (error instanceof ApiError && error.away) unsent("Your resignation", () => { set({ resignArmed: true }); resign(); });
+    else say(problem(error));
+  }
 }
 
 // What the page shows
@@ -381,7 +414,8 @@ function show(view, options = {}) {
   const decisions = options.fresh ? {} : { ...get().decisions };
   for (const event of view.events || []) if (event.decision) decisions[event.side] = event.decision;
   const flipped = !before || before.game !== view.game ? remembered(`flipped.${view.game}`, false) : get().flipped;
-  set({ view, flipped, decisions, analysis: null, line: null, pending: null, gone: false });
+  const moved = !before || before.id !== view.id || before.moves.length !== view.moves.length;
+  set({ view, flipped, decisions, analysis: null, line: null, pending: null, gone: false, ...(moved ? { peek: null } : {}) });
   follow(view.id, onNews, refresh);
   const computerEvents = (view.events || []).filter((e) => !e.human);
   if (computerEvents.length) {
@@ -427,17 +461,22 @@ function drawGame({ view, games, foreign }) {
 
 // The board: the review's position, else the game in play (`pending`: drawn before the answer);
 // emptied when the page has no game (`gone`).
-function drawBoard({ view, reviewModel, pending, gone }) {
+function drawBoard({ view, reviewModel, pending, gone, peek }) {
   if (reviewModel && !pending) board.render(boardModel(view || { id: "shared", moves: [] }, reviewModel));
+  else if (view && peek && peek.answer && lookback && !pending) board.render(boardModel(view, lookback.peekModel(peek)));
   else if (view) board.render(boardModel(view, pending || {}));
   else if (gone) { $("board").replaceChildren(); $("board").dataset.id = ""; }
 }
 
 // The status line: the page's own `line`, else what a game from elsewhere is (`foreign`), else the
 // server's words and the mark of the side to move.
-function drawStatus({ view, busy, autoplay, line, foreign }) {
+function drawStatus({ view, busy, autoplay, line, foreign, reviewModel, peek }) {
   if (line) { $("status").textContent = line.text; $("status").dataset.state = line.state; return; }
+  // The review's position, or an earlier one of the game in play: the line says which, and who
+  // moves there (not the game's end).
+  if (reviewModel && reviewModel.status) { $("status").textContent = reviewModel.status; $("status").dataset.state = "review"; return; }
   if (foreign) { $("status").textContent = foreign; return; }
+  if (view && peek && lookback) { $("status").textContent = lookback.peekText(view, peek); $("status").dataset.state = "review"; return; }
   if (!view) return;
   const computers = !view.humans[0] && !view.humans[1];
   const state = view.over ? "over" : view.human_to_move ? "your-move" : computers && !autoplay && !busy ? "paused" : "thinking";
@@ -471,11 +510,31 @@ function boardModel(view, overrides) {
 
 function drawMoves(view) {
   const list = $("moves");
-  list.replaceChildren(...view.moves.map((m, i) => el("li", { "data-move": m, text: `${view.symbols[i % 2]} ${m}` })));
+  list.replaceChildren(...view.moves.map((m, i) => el("li", { "data-move": m, "data-ply": String(i + 1), text: `${view.symbols[i % 2]} ${m}` })));
   list.scrollTop = list.scrollHeight;
 }
 
-function setControls({ view, busy, flipped, autoplay }) {
+// Looking back through the game in play, and the values line under the board: lookback.js,
+// loaded when first wanted (a key, « ‹, "Show perfect values").
+let lookback = null;
+const looking = () => import("./lookback.js").then((module) => (lookback = module));
+const lookAt = (ply) => looking().then((module) => module.peekAt(ply));
+const showHint = () => { if ($("analysis-toggle").checked) looking().then((module) => module.drawHint(get())); };
+
+function stepKeys(event) {
+  const { view, peek } = get();
+  if (!view || reviewing() || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = /** @type {any} */ (event.target);
+  if (target && target.closest && target.closest("input, select, textarea, #board, [contenteditable], #setup, #right")) return;
+  const now = peek ? peek.ply : view.moves.length;
+  const to = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, ArrowUp: 0, End: Infinity, ArrowDown: Infinity }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  lookAt(to);
+}
+
+
+function setControls({ view, busy, flipped, autoplay, peek }) {
   const has = Boolean(view);
   const someone = has && view.humans.some(Boolean);
   $("takeback").hidden = !someone;
@@ -486,6 +545,9 @@ function setControls({ view, busy, flipped, autoplay }) {
   $("flip").disabled = !has;
   $("flip").setAttribute("aria-pressed", flipped ? "true" : "false");
   $("review-open").disabled = !has || view.moves.length === 0;
+  const at = peek ? peek.ply : has ? view.moves.length : 0;
+  $("moves-first").disabled = $("moves-prev").disabled = at === 0;
+  $("moves-next").disabled = $("moves-now").disabled = !peek;
   const computers = has && !view.humans[0] && !view.humans[1];
   $("step").hidden = !computers || view.over;
   $("autoplay").hidden = !computers || view.over;
@@ -495,12 +557,28 @@ function setControls({ view, busy, flipped, autoplay }) {
 // The review, loaded when it is first opened.
 const reviewing = () => !$("review").hidden;
 
-async function openReview(source, info) {
+async function loadReview() {
   if (!get().review) {
     const { Review } = await import("./review.js");
     if (!get().review) set({ review: new Review(leaveReview, () => get().games) });
   }
-  get().review.open(source, info);
+  set({ peek: null });
+  return get().review;
+}
+
+async function openReview(source, info) {
+  (await loadReview()).open(source, info);
+}
+
+// "Open a record…", any time (before the first move too): the file is read and opened in the
+// review, which says in plain words what was wrong with one it cannot open.
+async function openRecordFile() {
+  const input = $("record-file");
+  const file = input.files && input.files[0];
+  input.value = "";  // the same file can be chosen again
+  if (!file) return;
+  const { view, games } = get();
+  (await loadReview()).openFile(file, view ? games[view.game] : null);
 }
 
 // The review closed: on a shared game's page (no game of its own), a game of one's own starts.
@@ -518,23 +596,17 @@ function leaveReview() {
 
 async function refreshAnalysis() {
   const { view } = get();
-  const panel = $("analysis");
   const on = $("analysis-toggle").checked;
-  panel.hidden = !on;
-  if (!on || !view) { set({ analysis: null }); return; }
-  if (view.over) { panel.replaceChildren(el("span", { class: "unavailable", text: "The game is over." })); return; }
+  $("analysis").hidden = !on;
+  if (!on || !view || view.over) { set({ analysis: null }); showHint(); return; }
+  let analysis;
   try {
-    const analysis = await api("GET", `/api/games/${view.id}/analysis`);
-    if (get().view !== view) return;
-    analysis.for = view.moves.length;
-    set({ analysis });
-    if (!analysis.available) { panel.replaceChildren(el("span", { class: "unavailable", text: analysis.reason })); return; }
-    const items = Object.entries(analysis.moves).map(([move, entry]) =>
-      el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move, text: `${move} ${valueSign(entry.value)}` }));
-    panel.replaceChildren(el("div", { text: "Perfect play, for the side to move (+ win, = draw, − loss):" }), ...items);
+    analysis = await api("GET", `/api/games/${view.id}/analysis`);
   } catch (error) {
-    panel.replaceChildren(el("span", { class: "unavailable", text: problem(error) }));
+    analysis = { available: false, reason: problem(error), moves: {} };
   }
+  if (get().view !== view) return;
+  set({ analysis: { ...analysis, for: view.moves.length } });
 }
 
 init().catch((error) => say(problem(error) && `The page could not start: ${error.message}`));

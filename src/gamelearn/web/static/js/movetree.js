@@ -97,3 +97,16 @@ export class MoveTree {
     return { id, ply: node.ply, move: node.move, variations: [] };
   }
 }
+
+/**
+ * Where a key of lichess's analysis board goes from `id`: ← one move back, → one on along the
+ * line, ↑ or Home to the start, ↓ or End to the end of the line; null for any other key.
+ * @param {MoveTree} tree @param {number} id @param {string} key @returns {number | null}
+ */
+export function stepKey(tree, id, key) {
+  if (key === "ArrowLeft") return tree.back(id);
+  if (key === "ArrowRight") return tree.forward(id);
+  if (key === "Home" || key === "ArrowUp") return tree.root;
+  if (key === "End" || key === "ArrowDown") return tree.end(id);
+  return null;
+}

@@ -18,7 +18,7 @@ import { $, el, needStyle, playerName, say } from "./dom.js";
 import { api, problem } from "./api.js";
 import { EvalGraph } from "./evalgraph.js";
 import { watchTable } from "./tables.js";
-import { MoveTree } from "./movetree.js";
+import { MoveTree, stepKey } from "./movetree.js";
 import { drawAnalysis } from "./analysisboard.js";
 import { capitalised, lossText, plural, positionText } from "./format.js";
 import { store } from "./store.js";
@@ -58,10 +58,16 @@ export class Review {
       this.goNode(this.tree.mainline(this.node));
       $("review").focus();  // the button hides on the main line: the arrow keys go on from here
     });
-    $("review").addEventListener("keydown", (event) => {
-      if (event.target.closest && event.target.closest("select")) return;
-      if (event.key === "ArrowLeft") { event.preventDefault(); this.goNode(this.tree.back(this.node)); }
-      if (event.key === "ArrowRight") { event.preventDefault(); this.goNode(this.tree.forward(this.node)); }
+    // The keys of lichess's analysis board, wherever the focus is but on a control of its own
+    // (the board's arrows move between its squares; a field or list keeps its keys).
+    document.addEventListener("keydown", (event) => {
+      if (!this.active || !this.data || event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = /** @type {any} */ (event.target);
+      if (target && target.closest && target.closest("input, select, textarea, #board, [contenteditable]")) return;
+      const to = stepKey(this.tree, this.node, event.key);
+      if (to === null) return;
+      event.preventDefault();
+      this.goNode(to);
     });
     $("records").addEventListener("change", () => {
       const id = $("records").value;
@@ -70,7 +76,11 @@ export class Review {
     $("records").closest("label").after(recordTools());
     $("record-share").addEventListener("click", () => this.share());
     $("record-copy").addEventListener("click", () => this.copyLink());
-    $("record-file").addEventListener("change", () => this.openFile());
+    $("record-file-again").addEventListener("change", () => {
+      const input = $("record-file-again"), file = input.files && input.files[0];
+      input.value = "";  // the same file can be chosen again
+      if (file) this.openFile(file, this.info);
+    });
   }
 
   get active() { return !$("review").hidden; }
@@ -85,10 +95,12 @@ export class Review {
     try {
       this.data = await fetchReview(source);
     } catch (error) {
-      $("review-summary").textContent = problem(error);
-      $("review").dataset.state = "failed";
+      if (this.source !== source) return;  // another review was asked for meanwhile
+      this.failed(source.text !== undefined ? recordProblem(error, source) : problem(error));
       return;
     }
+    if (this.source !== source) return;
+    $("record-tools").dataset.failed = "no";
     // The reviewed game's info (board, square names, symbols): a record opened from a file or a
     // shared link need not be of the game in play.
     this.info = this.games()[this.data.game] || info;
@@ -172,14 +184,40 @@ export class Review {
     catch (error) { say("Select the link and copy it (the browser did not let the page copy it).", "info"); }
   }
 
-  // A record file chosen by the person: read here, replayed and graded by the server.
-  async openFile() {
-    const input = $("record-file");
-    const file = input.files && input.files[0];
-    input.value = "";  // the same file can be chosen again
-    if (!file) return;
+  // A record file chosen by the person (from the page's controls, any time): read here, replayed
+  // and graded by the server.  A file that is no text (a picture, a program) is said so here.
+  async openFile(file, info) {
+    if (info && !this.info) this.info = info;
     const text = await file.text();
-    this.open({ text, name: file.name }, this.info);
+    if (/[\u0000\uFFFD]/.test(text)) {  // a NUL, or bytes that are no UTF-8: not a text file
+      this.source = { text: "", name: file.name };
+      $("review").hidden = false;
+      this.failed(`${file.name} is not a game record: it is not a text file. A record is the text gamelearn writes ` +
+        "(Download the record, or gamelearn records export).");
+      $("review").focus();
+      return;
+    }
+    await this.open({ text, name: file.name, size: file.size }, this.info);
+  }
+
+  // A record that could not be opened: nothing of what was shown before stays (its board, its
+  // title, its moves), and the summary says what was wrong.
+  failed(why) {
+    this.data = null;
+    this.title = "";
+    this.node = 0;
+    $("review").dataset.state = "failed";
+    $("review").dataset.line = "main";
+    $("review-summary").textContent = why;
+    for (const id of ["review-moves", "analysis-moves"]) $(id).replaceChildren();
+    $("review-caption").textContent = "";
+    $("review-position").textContent = "";
+    $("review-mainline").hidden = true;
+    $("review-table").hidden = true;
+    $("record-tools").dataset.failed = "yes";
+    $("records").closest("label").hidden = true;
+    this.graph.draw(null);
+    this.show(null);
   }
 
   async listRecords() {
@@ -217,19 +255,28 @@ export class Review {
     });
   }
 
-  // The main line as graded moves, two a row; each variation in brackets, on a row of its own
-  // after the move it could have replaced (a variation inside one nested in its brackets).
+  // The main line as graded moves, each side in its own column (the first side's on the left,
+  // whatever came before); each variation in brackets, on a row of its own after the move it
+  // could have replaced (a variation inside one nested in its brackets).  A row a variation cut
+  // short leaves its first column empty ("…"), as lichess writes it.
   drawMoves() {
     const data = this.data, info = this.info;
     const items = [];
+    let column = 0;  // the next free column of the row: 0 (a new row), 1 (the first side's is taken)
     this.tree.line().forEach((item, i) => {
       const ply = data.plies[i] || { side: this.sideOf(item.id), move: item.move, grade: "" };  // ungraded: no table
+      const side = ply.side === 1 ? 1 : 0;
+      if (side === 1 && column === 0) items.push(el("li", { class: "gap", "aria-hidden": "true", text: "…" }));
+      column = side === 0 ? 1 : 0;
       const graded = ply.grade ? `, ${ply.grade}` : "";
-      items.push(el("li", { class: `grade-${ply.grade}`, "data-ply": String(i + 1), "data-grade": ply.grade, "data-node": String(item.id) },
+      items.push(el("li", { class: `grade-${ply.grade} side-${side}`, "data-ply": String(i + 1), "data-grade": ply.grade, "data-node": String(item.id), "data-side": String(side) },
         el("button", { type: "button", onclick: () => this.go(i + 1), "aria-label": `move ${i + 1}: ${info.symbols[ply.side]} ${ply.move}${graded}` },
           el("span", { class: "mv", text: `${info.symbols[ply.side]} ${ply.move}` }),
           ply.grade ? el("span", { class: `badge ${ply.grade}`, text: badge(ply.grade) }) : null)));
-      if (item.variations.length) items.push(el("li", { class: "variations" }, ...item.variations.map((line) => this.variation(line))));
+      if (item.variations.length) {
+        items.push(el("li", { class: "variations" }, ...item.variations.map((line) => this.variation(line))));
+        column = 0;  // the main line goes on on a row of its own
+      }
     });
     $("review-moves").replaceChildren(...items);
     if (!data.available) return;  // the summary says why there are no grades
@@ -279,7 +326,7 @@ export class Review {
     const answer = this.boards.get(this.key(id));
     if (main && data.available) this.drawMain(ply); else this.drawAnswered(id, answer, main);
     this.graph.draw(data, this.at, this.info.symbols);
-    drawAnalysis($("analysis-moves"), answer || null, this.info.symbols, (move) => this.play(move));
+    drawAnalysis($("analysis-moves"), answer ? named(answer, data) : null, this.info.symbols, (move) => this.play(move));
     if (!answer) this.analyse(id);
   }
 
@@ -299,7 +346,7 @@ export class Review {
   async analyse(id) {
     const line = this.tree.path(id), data = this.data;
     try {
-      const answer = await api("POST", "/api/analysis", { game: data.spec || data.game, moves: line, players: data.players || [] });
+      const answer = await api("POST", "/api/analysis", { game: data.spec || data.game, moves: line, players: seated(data) });
       this.boards.set(this.lineKey(line), answer);
       if (this.data === data && this.node === id) this.goNode(id);
     } catch (error) {
@@ -316,7 +363,7 @@ export class Review {
     let answer = this.boards.get(this.lineKey(line));
     if (!answer) {
       try {
-        answer = await api("POST", "/api/analysis", { game: data.spec || data.game, moves: line, players: data.players || [] });
+        answer = await api("POST", "/api/analysis", { game: data.spec || data.game, moves: line, players: seated(data) });
       } catch (error) { say(problem(error)); return; }
       if (this.data !== data || this.node !== from) return;  // the review moved on meanwhile
       this.boards.set(this.lineKey(line), answer);
@@ -350,25 +397,48 @@ export class Review {
       arrow: ply && ply.grade !== "best" && ply.grade !== "keeps" ? ply.best_squares : [],
       win: position.winning_squares || [],
       plies: at,
+      status: this.statusText(`Move ${at} of ${data.plies.length}`, position.over, position.value, position.to_move),
     }));
+  }
+
+  // The status line over the board while it shows a position of the review: which one, and who
+  // is to move there or how it ended (not the game in play's end).
+  statusText(where, over, value, toMove) {
+    const symbols = this.info.symbols;
+    const now = !over ? `${symbols[toMove]} to move` : value > 0 ? `${symbols[0]} won` : value < 0 ? `${symbols[1]} won` : "a draw";
+    return `${this.title ? `${this.title} · ` : ""}${where}: ${now}`;
   }
 
   // A variation's position (or, without the solved table, any position), all from the server's
   // answer for its line.
+  // Its caption is the main line's: the grade, which loss a mistake made (from the values before
+  // and after it) and the best moves there, drawn as an arrow.
   drawAnswered(id, answer, main) {
     const info = this.info, node = this.tree.node(id);
     const before = node.parent === null ? null : this.boards.get(this.key(node.parent));
-    const entry = before && before.perfect && before.perfect.moves[node.move];
+    const perfect = before && before.perfect && before.perfect.available ? before.perfect : null;
+    const entry = perfect && perfect.moves[node.move];
     const grade = entry && entry.grade ? entry.grade : "";
+    const side = node.parent === null ? 0 : this.sideOf(id);
     if (answer && answer.value !== undefined) this.bar({ value: answer.value, distance: answer.distance, over: answer.over });
     else if (answer) this.bar(null);
-    const graded = grade ? `, ${GRADE_TEXT[grade] || grade}` : "";
-    const what = node.parent === null ? "Start" : `${main ? "Move" : "Variation, move"} ${node.ply}: ${info.symbols[this.sideOf(id)]} ${node.move}${graded}`;
-    $("review-caption").textContent = `${what}.`;
+    let graded = grade ? `, ${GRADE_TEXT[grade] || grade}` : "";
+    const lost = (grade === "mistake" || grade === "blunder") && answer && answer.value !== undefined && before.value !== undefined;
+    if (lost) graded = `, ${grade}: ${lossText(before.value, answer.value, side)}`;
+    const best = perfect && grade !== "best" && grade !== "keeps" ? bestOf(before.legal_moves, perfect.moves) : [];
+    const better = best.length ? ` ${bestText(best)}` : "";
+    const what = node.parent === null ? "Start" : `${main ? "Move" : "Variation, move"} ${node.ply}: ${info.symbols[side]} ${node.move}${graded}`;
+    $("review-caption").textContent = `${what}.${better}`;
     $("review-caption").dataset.grade = grade;
     $("review-position").textContent = main ? `${node.ply} / ${this.data.moves.length}` : `variation, move ${node.ply}`;
     if (!answer) return;
-    this.show(this.model(id, { board: answer.board, last: answer.last_squares, arrow: [], win: answer.winning_squares || [], plies: node.ply }));
+    const where = node.parent === null ? "The start" : main ? `Move ${node.ply} of ${this.data.moves.length}` : `Variation, move ${node.ply}`;
+    const value = answer.over ? (answer.winner === null ? 0 : answer.winner === 0 ? 1 : -1) : 0;
+    this.show(this.model(id, {
+      board: answer.board, last: answer.last_squares, win: answer.winning_squares || [], plies: node.ply,
+      arrow: best.length ? perfect.moves[best[0]].squares || [] : [],
+      status: this.statusText(where, answer.over, value, answer.to_move),
+    }));
   }
 
   // The bar: the exact value from the first player's side (full: it wins, half: a draw); null:
@@ -398,12 +468,36 @@ export class Review {
     const perfect = answer && answer.perfect;
     const values = perfect && perfect.available ? Object.fromEntries(Object.entries(perfect.moves).map(([m, e]) => [m, e.value])) : null;
     const legal = (answer && answer.legal_moves) || [];
+    // The line under the board ("Show perfect values") reads this position too, in the game's
+    // move order.
+    const hint = answer ? { over: answer.over, mover: answer.over ? "" : info.symbols[answer.to_move], other: answer.over ? "" : info.symbols[1 - answer.to_move],
+      available: Boolean(perfect && perfect.available), reason: perfect ? perfect.reason : "",
+      moves: perfect && perfect.available ? legal.map((move) => [move, perfect.moves[move]]) : [] } : null;
     return {
       game: info.name, rows: info.rows, columns: info.columns, names: info.square_names, id: `review-${id}`,
       marks: position.board, last: position.last, win: position.win, legal, interactive: legal.length > 0,
-      locked: false, values, arrow: position.arrow, plies: position.plies, over: false,
+      locked: false, values, arrow: position.arrow, plies: position.plies, over: false, status: position.status, hint,
     };
   }
+}
+
+// The players as the analysis board seats them: a record's people (names, not kinds) as human.
+function seated(data) {
+  return data.seats && data.seats.length ? data.seats : data.players || [];
+}
+
+// The answer with the seat named as the record names its player ("Ana", not "human").
+function named(answer, data) {
+  const seat = (answer.learners || [])[0];
+  const people = data.seats || [];
+  if (!seat || !people.length || people[seat.side] === (data.players || [])[seat.side]) return answer;
+  const name = data.players[seat.side];
+  return { ...answer, learners: [{ ...seat, name, none: `${name} has no view of its own: a person, who keeps no knowledge here` }] };
+}
+
+// The best moves of a position from its values (each move's grade against the best there).
+function bestOf(legal, moves) {
+  return (legal || Object.keys(moves)).filter((move) => moves[move] && moves[move].grade === "best");
 }
 
 // "12 s so far, about 15 s left": the time left read off the progress made in the time taken.
@@ -423,11 +517,26 @@ function recordTools() {
     el("div", { class: "record-actions" },
       el("a", { id: "record-download", class: "button-link", href: "#", download: "", text: "Download the record" }),
       el("button", { id: "record-share", type: "button", text: "Share a link" }),
-      el("label", { class: "record-open button-link" }, "Open a record…",
-        el("input", { id: "record-file", type: "file", accept: ".txt,text/plain" }))),
+      // The page's own "Open a record…" is under the board, set aside while a review fills it.
+      el("label", { class: "record-open button-link" }, "Open another record…",
+        el("input", { id: "record-file-again", type: "file", accept: ".txt,text/plain" }))),
     el("div", { id: "record-link", class: "record-link", hidden: true },
       el("input", { id: "record-link-url", type: "text", readonly: true, "aria-label": "the link to this game, for anyone to open" }),
       el("button", { id: "record-copy", type: "button", text: "Copy" })));
+}
+
+// What went wrong opening a record's text, in plain words: a file too big (the size limit in
+// KB, read off the server's 413), a text that is no record (the server's line and reason).
+export function recordProblem(error, source) {
+  const name = source.name || "The record";
+  if (error && error.status === 413) {
+    const limit = /(\d+) bytes/.exec(String(error.message));
+    const most = limit ? ` this server opens records of up to ${Math.floor(Number(limit[1]) / 1024)} KB` : ` ${error.message}`;
+    const size = source.size ? ` (${Math.ceil(source.size / 1024).toLocaleString("en")} KB)` : "";
+    return `${name} is too big to be a game record${size}:${most}. A record is a short text: a game's tags and moves.`;
+  }
+  if (error && error.status === 400) return `${name} could not be opened as a game record: ${error.message}.`;
+  return problem(error);
 }
 
 // The review of a source: a game of this browser, a kept record, a shared link or a record's text.

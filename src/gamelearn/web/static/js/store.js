@@ -37,4 +37,5 @@ export const store = createStore({  // a slice not named here starts as none (un
   games: {}, view: null, pending: null, line: null, autoplay: null, reviewModel: null, busy: false, flipped: false, decisions: {}, foreign: "", shared: false, gone: false, warm: new Set(), shows: {},
   memoryQuery: "", training: { module: null, key: null },
   live: { heard: 0, beats: 0, lastCheck: 0, waiting: [] },
+  back: 0, peek: null,
 });

@@ -34,7 +34,8 @@ export async function followGame(view) {
   const current = store.ticket("train");  // a newer game or learner makes older answers moot
   update({ view, kind, side: panel ? panel.side : null, current });
   const root = ensurePanel();
-  if (!kind) { root.hidden = true; return; }
+  const trains = kind && (store.get().games[view.game]?.players || []).some((player) => player.name === kind && player.trains);
+  if (!trains) { root.hidden = true; return; }  // a learner that trains elsewhere (Teeko's, az): not asked
   let status;
   try {
     status = await api("GET", `/api/learners/${kind}/training?game=${encodeURIComponent(view.game)}`);
