@@ -161,10 +161,11 @@ def test_a_symlink_is_followed_its_target_replaced_and_the_link_kept(kept_home: 
     assert link.is_symlink() and os.readlink(link) == str(real)  # still the same link
     assert real.read_bytes() == (tmp_path / "kept.m").read_bytes()  # its target has the content
     assert temporaries(tmp_path, "link.m") == [] and temporaries(elsewhere, "real.m") == []
-    dangling = tmp_path / "dangling.m"  # a link to a file not made yet: the file is made
+    dangling = tmp_path / "dangling.m"  # a link to a file not made yet: refused, nothing made
     dangling.symlink_to(elsewhere / "new.m")
-    assert gamelearn(kept_home, "teeko", "stat", "export", str(dangling)).returncode == 0
-    assert dangling.is_symlink() and (elsewhere / "new.m").read_bytes() == b" " * 36
+    refused = gamelearn(kept_home, "teeko", "stat", "export", str(dangling))
+    assert refused.returncode == 2 and f"is a link to {elsewhere / 'new.m'}, which does not exist" in refused.stderr
+    assert dangling.is_symlink() and not (elsewhere / "new.m").exists()
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs: POSIX")

@@ -96,7 +96,7 @@ def follow_links(path: Path | str) -> Path | None:
 LINK_LOOP = "is a link in a loop (too many symbolic links)"
 
 
-def path_problem(path: Path | str, dangling_ok: bool = False) -> str:
+def path_problem(path: Path | str) -> str:
     """Why ``path`` is no file to read or write, as the rest of a sentence that begins with the
     path, or '' when it is a regular file, leads to one, or does not exist.  The one check of
     every path gamelearn opens (the store and its ``-wal``/``-shm``, a record, a memory, a
@@ -106,8 +106,8 @@ def path_problem(path: Path | str, dangling_ok: bool = False) -> str:
       socket likewise): reading a FIFO without a writer blocks for ever, ``/dev/zero`` never ends,
       ``/dev/null`` reads as an empty store;
     * ``leads to TARGET, a FIFO (named pipe), not a file``: the same through symbolic links;
-    * ``is a link to TARGET, which does not exist`` (unless ``dangling_ok``: a write through such
-      a link makes its target, as git's lockfile does);
+    * ``is a link to TARGET, which does not exist``: a link that leads nowhere is refused for a
+      write too, so that no export makes a file at a place a link chose;
     * :data:`LINK_LOOP`.
 
     Made with ``lstat``/``stat`` alone, so it returns at once whatever the path is; a reader
@@ -121,7 +121,7 @@ def path_problem(path: Path | str, dangling_ok: bool = False) -> str:
     try:
         info = os.stat(final)
     except FileNotFoundError:
-        return f"is a link to {os.path.normpath(final)}, which does not exist" if linked and not dangling_ok else ""
+        return f"is a link to {os.path.normpath(final)}, which does not exist" if linked else ""
     except OSError as error:
         return LINK_LOOP if error.errno == errno.ELOOP else ""  # no permission and the like: the open names it
     if stat.S_ISREG(info.st_mode):
@@ -133,7 +133,7 @@ def path_problem(path: Path | str, dangling_ok: bool = False) -> str:
 def resolve_target(path: Path) -> Path:
     """Where a write of ``path`` goes: ``path`` itself, or, for a symbolic link, the file it leads
     to (followed link after link, as git's lockfile does: a link stays a link, its target gets
-    the new content), even when that file does not exist yet.  A loop is refused."""
+    the new content).  A loop is refused here, a link that leads nowhere by :func:`check_target`."""
     final = follow_links(path)
     if final is None:
         raise NotWritableTargetError(f"cannot write {path}: it {LINK_LOOP}; nothing was written")
@@ -144,7 +144,7 @@ def check_target(path: Path, shown: Path | str | None = None) -> None:
     """Refuse a target (``path``, already resolved from ``shown``) that exists and is not a
     regular file, saying what it is (:func:`path_problem`)."""
     named = Path(shown) if shown is not None else path
-    problem = path_problem(named, dangling_ok=True) or path_problem(path, dangling_ok=True)
+    problem = path_problem(named) or path_problem(path)
     if problem:
         raise NotWritableTargetError(f"cannot write {named}: it {problem}; nothing was written")
 
