@@ -291,10 +291,24 @@ def solve_command(
     doc: Annotated[
         Path | None, typer.Option("--doc", help="with --variants: write the table into this Markdown file")
     ] = None,
+    plies: Annotated[
+        int | None,
+        typer.Option(
+            "--plies", min=0, max=12, help="Connect Four: the plies its opening book covers (built with --force)"
+        ),
+    ] = None,
 ) -> None:
     """Solve GAME exactly.  Teeko, in any form: build its table (retrograde analysis, about 20 s) into the
-    data directory; --variants: every form of Scarne's book, beside Steele's published results."""
+    data directory; --variants: every form of Scarne's book, beside Steele's published results;
+    Connect Four: build its opening book (--plies), searched by the project's solver."""
     game = _game(game_name)
+    if game.name == "connect4":
+        if variants or keep or doc is not None or verify or stats:
+            fail("connect4 takes --plies, --force, --table and --json")
+        _solve_connect4_command(game, plies, force, table, as_json)
+        return
+    if plies is not None:
+        fail("--plies is for Connect Four's opening book")
     if variants:
         if game.name != "teeko":
             fail(f"--variants is for Teeko's forms, not {game.name}")
@@ -312,6 +326,82 @@ def solve_command(
     if table is not None or force or verify:
         fail(f"--table, --force and --verify are for Teeko's table; {game.name} is solved on the spot")
     _solve_small(_solution_or_fail(game), stats, as_json)
+
+
+#: The plies of Connect Four's book when --plies is not given (docs/connect4.md: what it costs).
+CONNECT4_BOOK_PLIES = 2
+
+
+def _solve_connect4_command(game: Game, plies: int | None, force: bool, path: Path | None, as_json: bool) -> None:
+    """Connect Four's opening book: loaded where built (and the same plies asked for), else built
+    with a progress bar, then the start's value and the first moves' values."""
+    from ..solver.connect4 import Connect4Solution, fits
+    from ..solver.connect4.book import book_path, build_book, load_book, save_book
+    from .progress import progress_bar
+
+    if not fits(game.columns, game.rows):  # type: ignore[attr-defined]
+        fail(str(_solution_error(game)))
+    target = path or book_path(game.columns, game.rows)  # type: ignore[attr-defined]
+    try:
+        book = None if force else load_book(game.columns, game.rows, target)  # type: ignore[attr-defined]
+    except ValueError as error:
+        fail(str(error))
+    wanted = CONNECT4_BOOK_PLIES if plies is None else plies
+    built = False
+    if book is None or (plies is not None and book.plies != plies):
+        solution = Connect4Solution(game)  # type: ignore[arg-type]
+        with progress_bar(err_console, "building the opening book", 1, "positions") as progress:
+
+            def report(stage: str, done: int, total: int) -> None:
+                progress.set(done, total=total, description=stage if progress.rich is not None else None)
+
+            book = build_book(solution.searcher, wanted, report)
+        save_book(book, target)
+        built = True
+    solution = Connect4Solution(game, book)  # type: ignore[arg-type]
+    start = game.initial()
+    value, distance = solution.outcome(start)
+    firsts = {move: solution.result_of(start, move) for move in game.legal_moves(start)}
+    if as_json:
+        print_json(
+            {
+                "game": game.spec,
+                "book": str(target.absolute()),
+                "book_plies": book.plies,
+                "book_positions": len(book),
+                "book_bytes": target.stat().st_size,
+                "book_cpu_seconds": round(book.cpu_seconds, 1),
+                "start_value": value,
+                "start_distance": distance,
+                "first_moves": {move: list(outcome) for move, outcome in firsts.items()},
+            }
+        )
+        return
+    verb = "Built" if built else "Read"
+    console.print(
+        f"{verb} the opening book of {game.spec} to ply {book.plies}: {len(book):,} positions, "
+        f"{target.stat().st_size / 1e3:.1f} kB, {book.cpu_seconds:.1f} CPU s to build: {target}",
+        markup=False,
+    )
+    console.print(f"The start: {describe(game, 0, value, distance)}.")
+    words = {1: "wins", 0: "draws", -1: "loses"}
+    console.print(
+        "The first moves, for X: "
+        + ", ".join(
+            f"{move} {words[outcome[0]]}" + ("" if outcome[1] is None else f" in {outcome[1]}")
+            for move, outcome in firsts.items()
+        )
+        + ".",
+        markup=False,
+    )
+
+
+def _solution_error(game: Game) -> ValueError:
+    try:
+        solve(game)
+    except ValueError as error:
+        return error
+    return ValueError(f"{game.spec} cannot be solved")
 
 
 def _solution_or_fail(game: Game) -> Solution:

@@ -1,7 +1,8 @@
 """Exact solutions: ``solve(game)`` returns a :class:`Solution` with value, distance, best_moves
 and grade.  Tic-tac-toe, hexapawn and any other game that always ends and fits in memory are
 searched on the spot; Teeko reads a table built once by retrograde analysis (``gamelearn solve
-teeko``) and memory-mapped.
+teeko``) and memory-mapped; Connect Four searches each position asked for (solver.connect4), the
+first plies read from an opening book once built (``gamelearn solve connect4``).
 
 The public API names the function ``gamelearn.solve``; this package is ``gamelearn.solver``.
 
@@ -56,6 +57,17 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
                 known = outcomes()
             _CACHE[game.name] = ExhaustiveSolution(game, known)
         return _CACHE[game.name]
+    if game.name == "connect4":
+        # One solution a board and book: its transposition table and the positions it has solved
+        # serve every player made after it.
+        if set(options) - {"path"}:
+            raise ValueError(f"connect4 takes the solve option path only; got {', '.join(sorted(options))}")
+        key = f"{game.spec}:{options.get('path') or ''}"
+        if key not in _CACHE or _CACHE[key].game is not game:
+            from .connect4 import solve_connect4
+
+            _CACHE[key] = solve_connect4(game, options.get("path"))  # type: ignore[arg-type]
+        return _CACHE[key]
     if game.name == "teeko":
         from .teeko import default_path, solve_teeko
 

@@ -1,0 +1,196 @@
+"""Connect Four's exact solution: no table holds its 4.5 x 10^12 positions, so each position asked
+for is searched (:mod:`.search`, numba), the first plies read from an opening book the project
+computes with the same search (:mod:`.book`, ``gamelearn solve connect4``).
+
+``solve("connect4")`` (any board whose bitboard fits 63 bits: columns x (rows + 1) <= 63, which
+leaves out only 8x7, 8x8 and 9x7 up to 9x8) gives a :class:`Connect4Solution`: the value and the
+distance of a position, its best moves (the fastest win, the slowest loss) and the grade of any move,
+as every exact solution of gamelearn gives them.  Every position it solves is kept (in memory, up to
+:data:`KEPT_MOST`), so the second question about it is a look-up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..base import Outcome, Solution
+
+if TYPE_CHECKING:
+    from ...games.connect4 import Connect4
+
+#: The most solved positions kept in memory (about 100 bytes each).
+KEPT_MOST = 2_000_000
+
+
+def fits(columns: int, rows: int) -> bool:
+    """Whether the search takes a board of that size: its bitboard (rows + 1 bits a column) fits in
+    63 bits, so every key is a non-negative 64-bit integer."""
+    return columns * (rows + 1) <= 63
+
+
+def outcome_of_score(score: int, discs: int, squares: int) -> Outcome:
+    """(value, distance in plies) of a position with ``discs`` down on a board of ``squares``, from
+    its score (:mod:`.search`): a win's score is ``(squares + 1 - m) // 2`` where ``m`` discs are down
+    when the winner drops its last, and ``m`` has the parity of the winner's turns."""
+    if score == 0:
+        return (0, None)
+    wins = score > 0
+    level = abs(score)
+    winner_parity = discs % 2 if wins else (discs + 1) % 2
+    before = squares + 1 - 2 * level  # (squares + 1 - before) // 2 == level for before and before - 1
+    if before % 2 != winner_parity:
+        before -= 1
+    return (1 if wins else -1, before - discs + 1)
+
+
+class Position:
+    """A state as the search reads it: the side to move's discs, every disc, how many."""
+
+    __slots__ = ("own", "both", "discs")
+
+    def __init__(self, state: Any) -> None:
+        x, o = state[0], state[1]
+        self.both = x | o
+        self.discs = self.both.bit_count()
+        self.own = x if self.discs % 2 == 0 else o
+
+
+class Connect4Searcher:
+    """The search of one board size, with its transposition table (kept between questions, so each
+    answer speeds the next) and the count of positions searched."""
+
+    def __init__(self, columns: int, rows: int, table_bits: int | None = None) -> None:
+        from .search import TABLE_BITS, new_table
+
+        if not fits(columns, rows):
+            raise ValueError(
+                f"the Connect Four solver takes boards of columns x (rows + 1) <= 63 squares; "
+                f"{columns}x{rows} needs {columns * (rows + 1)}"
+            )
+        self.columns, self.rows = columns, rows
+        self.height = rows + 1
+        self.squares = columns * rows
+        self.bottom = sum(1 << (k * self.height) for k in range(columns))
+        self.board = self.bottom * ((1 << rows) - 1)
+        centre = columns // 2
+        # The centre first, then outwards, left before right (Allis: the centre is worth most).
+        self.order = np.array([centre + (1 - 2 * (k % 2)) * ((k + 1) // 2) for k in range(columns)], np.int64)
+        self.keys, self.lower, self.upper = new_table(table_bits or TABLE_BITS)
+        self.work = np.zeros((self.squares + 2, 2 * columns), np.int64)
+
+    @property
+    def searched(self) -> int:
+        """How many positions the search has visited so far (all questions together)."""
+        return int(self.work[-1, 0])
+
+    def score(self, own: int, both: int, discs: int) -> int:
+        """The exact score (:mod:`.search`) of an unfinished position."""
+        from .search import exact_score
+
+        return int(
+            exact_score(
+                own,
+                both,
+                discs,
+                self.columns,
+                self.height,
+                self.board,
+                self.bottom,
+                self.order,
+                self.keys,
+                self.lower,
+                self.upper,
+                self.work,
+            )  # fmt: skip
+        )
+
+    def mirror(self, bits: int) -> int:
+        h, last = self.height, self.columns - 1
+        column = (1 << h) - 1
+        return sum(((bits >> (k * h)) & column) << ((last - k) * h) for k in range(self.columns))
+
+    def key(self, own: int, both: int) -> int:
+        """The position's key, the same for a position and its mirror image (the lesser of the two)."""
+        return min(own + both, self.mirror(own) + self.mirror(both))
+
+
+class Connect4Solution(Solution):
+    """The exact solution of a Connect Four board, by search, the first plies from the book."""
+
+    def __init__(self, game: Connect4, book: Any = None, table_bits: int | None = None) -> None:
+        super().__init__(game)
+        self.searcher = Connect4Searcher(game.columns, game.rows, table_bits)
+        self.book = book
+        self._kept: dict[int, int] = {}
+        #: CPU seconds the search has taken (all questions together).
+        self.cpu_seconds = 0.0
+
+    def score(self, state: Hashable) -> int:
+        """The exact score of an unfinished position (:mod:`.search`)."""
+        position = Position(state)
+        searcher = self.searcher
+        key = searcher.key(position.own, position.both)
+        known = self._kept.get(key)
+        if known is not None:
+            return known
+        if self.book is not None:
+            found = self.book.get(key, position.discs)
+            if found is not None:
+                return int(found)
+        started = time.process_time()
+        score = searcher.score(position.own, position.both, position.discs)
+        self.cpu_seconds += time.process_time() - started
+        if len(self._kept) >= KEPT_MOST:
+            self._kept.clear()
+        self._kept[key] = score
+        return score
+
+    def outcome(self, state: Hashable) -> Outcome:
+        game = self.game
+        if game.is_over(state):
+            return (0, None) if game.winner(state) is None else (-1, 0)
+        discs = (state[0] | state[1]).bit_count()  # type: ignore[index]
+        return outcome_of_score(self.score(state), discs, self.searcher.squares)
+
+    def _size_text(self) -> str:
+        if self.book is None:
+            return "searched on demand, no opening book"
+        return f"searched on demand, an opening book of {len(self.book):,} positions to ply {self.book.plies}"
+
+    def _start_text(self) -> str:
+        if self.book is None and self.searcher.squares > 30:
+            value = self.game.facts.value_of_start
+            if value is not None:  # the start is long to search: its published value
+                words = {1: "X wins", 0: "a draw", -1: "O wins"}[value]
+                return f"{words} with best play (published)"
+            return "the start's value not yet searched"
+        return super()._start_text()
+
+    def summary(self) -> dict[str, Any]:
+        facts: dict[str, Any] = {"game": self.game.spec}
+        if self.book is not None or self.searcher.squares <= 30:
+            facts.update(super().summary())
+            facts["game"] = self.game.spec
+        facts["book_positions"] = 0 if self.book is None else len(self.book)
+        facts["book_plies"] = None if self.book is None else self.book.plies
+        return facts
+
+
+def solve_connect4(game: Connect4, path: Any = None) -> Connect4Solution:
+    """The solution of a Connect Four board, with its opening book where one has been built (the
+    default file in the data directory, or ``path``); ValueError for a board the search does not take."""
+    from pathlib import Path
+
+    from .book import load_book
+
+    if not fits(game.columns, game.rows):
+        Connect4Searcher(game.columns, game.rows)  # raises, saying which boards it takes
+    book = load_book(game.columns, game.rows, Path(path) if path else None)
+    return Connect4Solution(game, book)
+
+
+__all__ = ["Connect4Searcher", "Connect4Solution", "fits", "outcome_of_score", "solve_connect4"]

@@ -1,0 +1,163 @@
+"""Connect Four's opening book: the exact score of every position of the first plies, computed by
+the project's own search (:mod:`.search`), one position and its mirror image once.
+
+The deepest ply's positions are searched; each earlier one is the best of its children, read from
+the book itself (or a four at hand).  The book is a file in the data directory,
+``solved/connect4-7x6.book`` for the standard board: a header line, then the keys (int64, sorted)
+and the scores (int8), so that a look-up is a binary search.  ``gamelearn solve connect4 --plies N``
+builds it, with its progress shown.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..paths import table_path
+
+if TYPE_CHECKING:
+    from . import Connect4Searcher
+
+#: What a build reports as it goes: (what it is doing, done, total).
+Report = Callable[[str, int, int], None]
+MAGIC = b"gamelearn connect4 book 1\n"
+
+
+def book_path(columns: int, rows: int) -> Path:
+    """The default file of a board's book, in the data directory."""
+    return table_path(f"connect4-{columns}x{rows}").with_suffix(".book")
+
+
+class Book:
+    """The scores of every position up to ``plies`` discs, by key (the lesser of a position's and
+    its mirror image's: :meth:`Connect4Searcher.key`)."""
+
+    def __init__(self, plies: int, keys: np.ndarray, scores: np.ndarray, cpu_seconds: float = 0.0) -> None:
+        order = np.argsort(keys)
+        self.plies = plies
+        self.keys = np.ascontiguousarray(keys[order], np.int64)
+        self.scores = np.ascontiguousarray(scores[order], np.int8)
+        #: The CPU seconds the build took (as the file records it).
+        self.cpu_seconds = cpu_seconds
+
+    def __len__(self) -> int:
+        return int(self.keys.size)
+
+    def get(self, key: int, discs: int) -> int | None:
+        """The score of the position with that key and ``discs`` down, or None beyond the book."""
+        if discs > self.plies:
+            return None
+        index = int(np.searchsorted(self.keys, key))
+        if index < self.keys.size and int(self.keys[index]) == key:
+            return int(self.scores[index])
+        return None
+
+    def to_bytes(self) -> bytes:
+        header = f"plies={self.plies} positions={len(self)} cpu_seconds={self.cpu_seconds:.1f}\n".encode()
+        return MAGIC + header + self.keys.astype("<i8").tobytes() + self.scores.astype("i1").tobytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Book:
+        """The book a file holds; ValueError in one line for a file that is not one."""
+        if not data.startswith(MAGIC):
+            raise ValueError("not a gamelearn Connect Four book")
+        stream = io.BytesIO(data[len(MAGIC) :])
+        try:
+            fields = dict(part.split("=") for part in stream.readline().decode().split())
+            plies, count, cpu = int(fields["plies"]), int(fields["positions"]), float(fields["cpu_seconds"])
+        except (ValueError, KeyError, UnicodeDecodeError):
+            raise ValueError("a Connect Four book with a damaged header") from None
+        body = stream.read()
+        if len(body) != 9 * count:
+            raise ValueError(f"a Connect Four book cut short: {len(body)} bytes for {count} positions")
+        keys = np.frombuffer(body[: 8 * count], "<i8").astype(np.int64)
+        scores = np.frombuffer(body[8 * count :], "i1").astype(np.int8)
+        return cls(plies, keys, scores, cpu)
+
+
+def positions_by_ply(searcher: Connect4Searcher, plies: int) -> list[dict[int, tuple[int, int]]]:
+    """Every unfinished position of each ply up to ``plies``, one a mirror pair: key -> (own, both).
+    A position where the side that just moved made four is finished and left out."""
+    height, board, bottom = searcher.height, searcher.board, searcher.bottom
+    levels: list[dict[int, tuple[int, int]]] = [{0: (0, 0)}]
+    for _ in range(plies):
+        following: dict[int, tuple[int, int]] = {}
+        for own, both in levels[-1].values():
+            playable = (both + bottom) & board
+            while playable:
+                disc = playable & -playable
+                playable ^= disc
+                if _has_four(own | disc, height):
+                    continue
+                child_own, child_both = own ^ both, both | disc  # the other side to move
+                key = searcher.key(child_own, child_both)
+                following.setdefault(key, (child_own, child_both))
+        levels.append(following)
+    return levels
+
+
+def _has_four(bits: int, height: int) -> bool:
+    for step in (1, height, height - 1, height + 1):
+        pairs = bits & (bits >> step)
+        if pairs & (pairs >> 2 * step):
+            return True
+    return False
+
+
+def build_book(searcher: Connect4Searcher, plies: int, report: Report | None = None) -> Book:
+    """Every position up to ``plies`` discs scored: the last ply by search, the others from their
+    children."""
+    started = time.process_time()
+    levels = positions_by_ply(searcher, plies)
+    squares, height, board, bottom = searcher.squares, searcher.height, searcher.board, searcher.bottom
+    scores: dict[int, int] = {}
+    deepest = levels[plies]
+    for done, (key, (own, both)) in enumerate(deepest.items()):
+        if report:
+            report(f"searching the {len(deepest):,} positions of ply {plies}", done, len(deepest))
+        scores[key] = searcher.score(own, both, plies)
+    if report:
+        report(f"searching the {len(deepest):,} positions of ply {plies}", len(deepest), len(deepest))
+    for ply in range(plies - 1, -1, -1):
+        for key, (own, both) in levels[ply].items():
+            playable = (both + bottom) & board
+            best = -squares
+            while playable:
+                disc = playable & -playable
+                playable ^= disc
+                if _has_four(own | disc, height):
+                    best = (squares + 1 - ply) // 2  # a four at hand: the best there is
+                    break
+                child = scores[searcher.key(own ^ both, both | disc)]
+                best = max(best, -child)
+            scores[key] = best
+    keys = np.fromiter(scores.keys(), np.int64, len(scores))
+    values = np.fromiter(scores.values(), np.int8, len(scores))
+    return Book(plies, keys, values, time.process_time() - started)
+
+
+def load_book(columns: int, rows: int, path: Path | None = None) -> Book | None:
+    """The board's book from its file, or None where there is none (the search answers alone)."""
+    target = path or book_path(columns, rows)
+    try:
+        data = target.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ValueError(f"the Connect Four book {target} cannot be read: {error.strerror or error}") from None
+    try:
+        return Book.from_bytes(data)
+    except ValueError as error:
+        raise ValueError(f"{target}: {error}; rebuild it with gamelearn solve connect4 --force") from None
+
+
+def save_book(book: Book, path: Path) -> None:
+    from ...files import atomic_write_bytes
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, book.to_bytes())

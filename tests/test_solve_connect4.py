@@ -1,0 +1,166 @@
+"""Connect Four's solver (gamelearn.solver.connect4) against independent oracles: the exhaustive
+solver on every position of the small boards, a plain memoised negamax written here on positions
+near the end of 7x6 games, and the results Allis (1988) proved for boards of 6 and 7 columns."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import gamelearn
+from gamelearn import get_game, make_player, play_game
+from gamelearn.solver.base import move_outcome, outcome_key
+from gamelearn.solver.connect4 import Connect4Solution, outcome_of_score
+from gamelearn.solver.connect4.book import Book, build_book, load_book, save_book
+from gamelearn.solver.exhaustive import ExhaustiveSolution
+
+
+def naive_solver(game):  # type: ignore[no-untyped-def]
+    """(value, distance) of a position by plain negamax over the rules, memoised: the fastest win,
+    else a draw, else the slowest loss (small trees only)."""
+
+    @cache
+    def search(position) -> tuple[int, int | None]:  # type: ignore[no-untyped-def]
+        if game.is_over(position):
+            return (0, None) if game.winner(position) is None else (-1, 0)
+        children = [search(game.play(position, move)) for move in game.legal_moves(position)]
+        wins = [d for v, d in children if v < 0]
+        if wins:
+            return (1, min(wins) + 1)  # type: ignore[type-var, operator]
+        if any(v == 0 for v, _ in children):
+            return (0, None)
+        return (-1, max(d for _, d in children) + 1)  # type: ignore[type-var, operator]
+
+    return search
+
+
+def random_position(game, rng: random.Random, plies: int):  # type: ignore[no-untyped-def]
+    while True:
+        state = game.initial()
+        for _ in range(plies):
+            if game.is_over(state):
+                break
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        if not game.is_over(state):
+            return state
+
+
+def test_a_score_says_who_wins_and_at_which_ply() -> None:
+    # 7x6, 42 squares: with 0 discs down, X's win with its last disc as the 41st scores 1 (X wins
+    # by the last ply but one); with 40 down, X to move and a four at hand scores (43 - 40) // 2.
+    assert outcome_of_score(1, 0, 42) == (1, 41)
+    assert outcome_of_score(1, 40, 42) == (1, 1)
+    assert outcome_of_score(-1, 1, 42) == (-1, 40)  # O to move, X's 41st disc wins
+    assert outcome_of_score(0, 12, 42) == (0, None)
+    assert outcome_of_score(-((42 - 10) // 2), 10, 42) == (-1, 2)  # the opponent's next disc wins
+
+
+@pytest.mark.parametrize(("plies", "count"), [(38, 10), pytest.param(33, 40, marks=pytest.mark.slow)])
+def test_late_7x6_positions_agree_with_a_plain_negamax(plies: int, count: int) -> None:
+    game = get_game("connect4")
+    solution = Connect4Solution(game, table_bits=16)
+    naive = naive_solver(game)
+    rng = random.Random(7)
+    for _ in range(count):
+        state = random_position(game, rng, plies)
+        assert solution.outcome(state) == naive(state), game.board(state)
+        results = {move: move_outcome(naive(game.play(state, move))) for move in game.legal_moves(state)}
+        top = max(outcome_key(result) for result in results.values())
+        assert solution.best_moves(state) == [move for move, result in results.items() if outcome_key(result) == top]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", ["connect4:columns=4,rows=4", "connect4:columns=5,rows=4"])
+def test_every_position_of_the_small_boards_agrees_with_the_exhaustive_solver(size: str) -> None:
+    """161,029 positions on 4x4 and 3,945,711 on 5x4 (about 2 CPU minutes): the value and the
+    distance of each."""
+    game = get_game(size)
+    exhaustive = ExhaustiveSolution(game)
+    searched = Connect4Solution(game, table_bits=20)
+    for position in exhaustive.positions():
+        assert searched.outcome(position) == exhaustive.outcome(position), game.board(position)
+    assert exhaustive.reachable == {"connect4:columns=4,rows=4": 161_029, "connect4:columns=5,rows=4": 3_945_711}[size]
+
+
+def test_the_small_boards_are_draws() -> None:
+    for size in ("connect4:columns=4,rows=4", "connect4:columns=5,rows=4", "connect4:columns=4,rows=5"):
+        game = get_game(size)
+        assert Connect4Solution(game, table_bits=16).outcome(game.initial()) == (0, None)
+
+
+@pytest.mark.slow
+def test_allis_black_holds_six_columns_and_seven_unless_white_starts_in_the_middle() -> None:
+    """Allis (1988, abstract): the second player at least draws on every 6 x 2n board, and on every
+    7 x 2n board where the first disc is not in the middle column.  On 6x4 the second player wins
+    (with the last disc); on 7x4 only the middle column keeps the draw for X."""
+    six = get_game("connect4:columns=6,rows=4")
+    six_solution = Connect4Solution(six, table_bits=20)
+    assert six_solution.outcome(six.initial()) == (-1, 24)
+    seven = get_game("connect4:columns=7,rows=4")
+    solution = Connect4Solution(seven, table_bits=20)
+    firsts = {move: solution.result_of(seven.initial(), move) for move in seven.legal_moves(seven.initial())}
+    assert {move for move, (value, _) in firsts.items() if value >= 0} == {"4"}
+    assert solution.best_moves(seven.initial()) == ["4"]
+
+
+def test_perfect_plays_connect4_by_the_search() -> None:
+    game = get_game("connect4:columns=5,rows=4")
+    perfect = make_player(game, "perfect", seed=1)
+    assert isinstance(perfect.solution, Connect4Solution)  # type: ignore[attr-defined]
+    for seed in range(4):
+        record = play_game(game, [make_player(game, "random", seed=seed), perfect], seed=seed)
+        assert record.winner != 0  # a draw with best play: random never beats it
+    both = play_game(game, [perfect, make_player(game, "perfect", seed=2)], seed=5)
+    assert both.winner is None and both.plies == 20
+
+
+def test_perfect_wins_fastest_and_loses_slowest() -> None:
+    game = get_game("connect4")
+    solution = gamelearn.solve(game)
+    rng = random.Random(3)
+    for _ in range(10):
+        state = random_position(game, rng, 30)
+        best = solution.best_moves(state)
+        results = {move: solution.result_of(state, move) for move in game.legal_moves(state)}
+        top = max(results.values(), key=outcome_key)
+        assert best == [move for move, result in results.items() if result == top]
+
+
+def test_the_book_holds_what_the_search_says(tmp_path: Path) -> None:
+    game = get_game("connect4:columns=5,rows=4")
+    solution = Connect4Solution(game, table_bits=18)
+    book = build_book(solution.searcher, 3)
+    # every unfinished position of plies 0-3 by the rules, one a mirror pair (the lesser board)
+    level, found = {game.initial()}, set()
+    for _ in range(4):
+        found |= {min(game.board(s), game.board(game.transform(s, 1))) for s in level if not game.is_over(s)}
+        level = {game.play(s, m) for s in level for m in game.legal_moves(s)}
+    assert book.plies == 3 and len(book) == len(found)
+    fresh = Connect4Solution(game, table_bits=16)
+    rng = random.Random(2)
+    for _ in range(20):
+        state = random_position(game, rng, rng.randrange(0, 4))
+        key = fresh.searcher.key(*_own_both(state))
+        assert book.get(key, (state[0] | state[1]).bit_count()) == fresh.score(state)
+    path = tmp_path / "connect4-5x4.book"
+    save_book(book, path)
+    again = load_book(5, 4, path)
+    assert again is not None and again.plies == 3 and (again.keys == book.keys).all()
+    path.write_bytes(path.read_bytes()[:-3])
+    with pytest.raises(ValueError, match="cut short"):
+        load_book(5, 4, path)
+    assert load_book(5, 4, tmp_path / "none.book") is None
+    assert isinstance(again, Book)
+
+
+def _own_both(state) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    both = state[0] | state[1]
+    return (state[0] if both.bit_count() % 2 == 0 else state[1]), both
+
+
+def test_a_board_too_large_for_the_search_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="columns x \\(rows \\+ 1\\) <= 63"):
+        gamelearn.solve("connect4:columns=9,rows=8")
