@@ -24,7 +24,8 @@ class Analyst:
 
     def position(self, game: Game, state: Any) -> dict[str, Any]:
         """:meth:`analysis` of any position of ``game``: each legal move's value (+1, 0, -1 for
-        the side to move) and grade, and the position's own ``value`` (None once it is over)."""
+        the side to move), distance (plies to the end with best play, the move counted; None for
+        a draw) and grade, and the position's own ``value`` (None once it is over)."""
         try:
             solution = self._solution(game)
         except Exception as error:  # no solver module yet, or no table built: say so
@@ -33,15 +34,11 @@ class Analyst:
         if game.is_over(state):
             return {"available": True, "reason": "", "moves": moves, "value": None}
         try:
-            mover = game.to_move(state)
             for move in game.legal_moves(state):
-                after = game.play(state, move)
-                if game.is_over(after):
-                    winner = game.winner(after)
-                    value = 0 if winner is None else (1 if winner == mover else -1)
-                else:
-                    value = -int(solution.value(after))
-                entry: dict[str, Any] = {"value": value}
+                # for the side that plays it: the value, and the plies to the end with best play
+                # after it, the move counted (None: a draw), as the hint says "X wins in 7"
+                value, distance = solution.result_of(state, move)
+                entry: dict[str, Any] = {"value": int(value), "distance": distance}
                 grade = getattr(solution, "grade", None)
                 if callable(grade):
                     graded = grade(state, move)

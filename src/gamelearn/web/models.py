@@ -127,6 +127,10 @@ class GameView(Answer):
     moves: list[str]
     last_move: str | None
     last_squares: list[int]
+    drops: dict[str, int] = Field(
+        default_factory=dict,
+        description="a column game's (connect4) legal moves, each with the square its disc lands on",
+    )
     over: bool
     winner: int | None
     end: str | None
@@ -184,6 +188,7 @@ class GameInfo(Answer):
 
 class MoveValue(Answer):
     value: int = Field(description="+1 win, 0 draw, -1 loss with best play, for the side to move")
+    distance: int | None = Field(None, description="plies to the end with best play, this move counted; None: a draw")
     grade: str = ""
 
 
@@ -218,6 +223,10 @@ class AnalysisBoard(Answer):
     pawn_side: int | None
     legal_moves: list[str]
     last_squares: list[int]
+    drops: dict[str, int] = Field(
+        default_factory=dict,
+        description="a column game's (connect4) legal moves, each with the square its disc lands on",
+    )
     over: bool
     winner: int | None
     winning_squares: list[int]
