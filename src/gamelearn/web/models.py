@@ -262,6 +262,9 @@ class Review(Answer):
     game: str
     spec: str
     moves: list[str]
+    rows: int = Field(0, description="the board of the game's form: rows, columns and square names")
+    columns: int = 0
+    square_names: list[str] = Field(default_factory=list)
     available: bool
     reason: str
     positions: list[PositionValue] = Field(default_factory=list)

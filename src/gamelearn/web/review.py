@@ -11,7 +11,7 @@ from ..experiments.review import GameReview, review_moves
 from ..games import Game
 from .guards import public_message
 from .tables import table_ready
-from .views import played_squares
+from .views import played_squares, square_names
 
 
 def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
@@ -22,6 +22,10 @@ def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
         "game": game.name,
         "spec": game.spec,
         "moves": list(moves),
+        # the board of this form (connect4:columns=5,rows=4 is smaller than the game's own)
+        "rows": game.facts.rows,
+        "columns": game.facts.columns,
+        "square_names": square_names(game),
         "available": ready,
         "reason": reason,
     }

@@ -29,6 +29,16 @@ export function positionText(position, symbols) {
   return `${symbols[position.value > 0 ? 0 : 1]} wins${distance} with best play`;
 }
 
+// A move's value with its distance, as the analysis lists it: "X wins in 5" (plies to the end
+// with best play, the move counted), "draw".  `entry`: the server's value for the side to move
+// (`mover`; `other` is the side that moves next).
+/** @param {{value: number, distance?: number | null}} entry @param {string} mover @param {string} other */
+export function moveValueText(entry, mover, other) {
+  if (!entry.value) return "draw";
+  const distance = entry.distance ? ` in ${entry.distance}` : "";
+  return `${entry.value > 0 ? mover : other} wins${distance}`;
+}
+
 // The same, as a sentence starts: "Game over", "A draw with best play".
 export const capitalised = (/** @type {string} */ text) => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -6,7 +6,7 @@ import { api, ApiError, patiently, problem } from "./api.js";
 import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
-import { valueClass, valueSign } from "./format.js";
+import { moveValueText, valueClass, valueSign } from "./format.js";
 import "./learners.js";  // the learners' panels follow the game in play
 import { refreshChart } from "./chart.js";
 import { installBeyond } from "./beyond.js";
@@ -309,7 +309,8 @@ function showPending(view, move) {
   const width = view.square_names[0].length;
   const names = [];
   for (let i = 0; i < move.length; i += width) names.push(move.slice(i, i + width));
-  const squares = names.map((n) => view.square_names.indexOf(n));
+  // a column game's disc lands where the server said it would (its drops), not on a named square
+  const squares = view.drops && move in view.drops ? [view.drops[move]] : names.map((n) => view.square_names.indexOf(n));
   const marks = view.board.split("");
   const mover = view.symbols[view.pawn_side ?? view.to_move];  // an Alternate drop places the other's pawn
   if (squares.length === 1) marks[squares[0]] = mover;
@@ -463,7 +464,7 @@ function boardModel(view, overrides) {
     id: view.id, game: view.game, rows: view.rows, columns: view.columns, names: view.square_names,
     marks: view.board, last: view.last_squares, win: view.winning_squares || [],
     legal: view.human_to_move ? view.legal_moves : [], interactive: view.human_to_move, locked: busy,
-    flipped, values, arrow: [], plies: view.moves.length, over: view.over,
+    flipped, values, arrow: [], plies: view.moves.length, over: view.over, drops: view.human_to_move ? view.drops : {},
   }, overrides);
   model.label = `${model.game} board, ${model.rows} by ${model.columns}; arrow keys move between squares, Enter plays`;
   return model;
@@ -529,9 +530,12 @@ async function refreshAnalysis() {
     analysis.for = view.moves.length;
     set({ analysis });
     if (!analysis.available) { panel.replaceChildren(el("span", { class: "unavailable", text: analysis.reason })); return; }
-    const items = Object.entries(analysis.moves).map(([move, entry]) =>
-      el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move, text: `${move} ${valueSign(entry.value)}` }));
-    panel.replaceChildren(el("div", { text: "Perfect play, for the side to move (+ win, = draw, − loss):" }), ...items);
+    // Each move with who wins after it and how soon ("4 + X wins in 7"), in the game's order.
+    const mover = view.symbols[view.to_move], other = view.symbols[1 - view.to_move];
+    const items = view.legal_moves.filter((move) => analysis.moves[move]).map((move) => [move, analysis.moves[move]]).map(([move, entry]) =>
+      el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move, "data-value": String(entry.value),
+        text: `${move} ${valueSign(entry.value)} ${moveValueText(entry, mover, other)}` }));
+    panel.replaceChildren(el("div", { text: `Perfect play, for ${mover} to move (+ win, = draw, − loss; plies to the end, the move counted):` }), ...items);
   } catch (error) {
     panel.replaceChildren(el("span", { class: "unavailable", text: problem(error) }));
   }
