@@ -73,6 +73,7 @@ def test_late_7x6_positions_agree_with_a_plain_negamax(plies: int, count: int) -
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # 5x4: about 80 CPU s, many minutes on a loaded machine
 @pytest.mark.parametrize("size", ["connect4:columns=4,rows=4", "connect4:columns=5,rows=4"])
 def test_every_position_of_the_small_boards_agrees_with_the_exhaustive_solver(size: str) -> None:
     """161,029 positions on 4x4 and 3,945,711 on 5x4 (about 2 CPU minutes): the value and the
@@ -164,3 +165,41 @@ def _own_both(state) -> tuple[int, int]:  # type: ignore[no-untyped-def]
 def test_a_board_too_large_for_the_search_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="columns x \\(rows \\+ 1\\) <= 63"):
         gamelearn.solve("connect4:columns=9,rows=8")
+
+
+# BitBully (Markus Thill; AGPL): an independent solver, a test oracle only, never imported by gamelearn
+
+
+def moves_to(game, rng: random.Random, plies: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The moves of a seeded random game to an unfinished position of ``plies`` discs."""
+    while True:
+        state, moves = game.initial(), []
+        for _ in range(plies):
+            if game.is_over(state):
+                break
+            move = rng.choice(game.legal_moves(state))
+            state, moves = game.play(state, move), [*moves, move]
+        if not game.is_over(state) and len(moves) == plies:
+            return moves
+
+
+@pytest.mark.parametrize(
+    ("low", "count"), [(22, 12), pytest.param(10, 200, marks=[pytest.mark.slow, pytest.mark.timeout(1800)])]
+)
+def test_scores_agree_with_bitbully(low: int, count: int) -> None:
+    """The exact score (who wins, at which ply) of positions of seeded random games, ours against
+    BitBully's, which counts a score as Pascal Pons' solver does, as ours does."""
+    bitbully = pytest.importorskip(
+        "bitbully", reason="BitBully is not installed (pip install bitbully): an optional oracle"
+    )
+    agent = bitbully.BitBully(None)  # no opening book: its own search on every position
+    game = get_game("connect4")
+    solution = Connect4Solution(game, table_bits=20)
+    rng = random.Random(11)
+    for _ in range(count):
+        moves = moves_to(game, rng, rng.randrange(low, 31))
+        state = game.initial()
+        for move in moves:
+            state = game.play(state, move)
+        board = bitbully.Board("".join(str(int(move) - 1) for move in moves))
+        assert solution.score(state) == agent.mtdf(board), "".join(moves)
