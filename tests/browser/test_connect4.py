@@ -2,7 +2,7 @@
 top square here) drops the disc to the lowest empty square of that column, a column's number on the
 keyboard does the same, the disc falls (an animation that reduced motion stills), the perfect
 player's values are hinted with their distance ("X wins in 1"), the winning four is marked, and a
-game on a small board is reviewed with each disc's square.  The oracle is the rules API (where a
+game on a small board is reviewed with each disc's square, a column clicked there a variation.  The oracle is the rules API (where a
 disc lands, the winning squares) and the solver (the hint's figures; their own tests check it
 against a plain negamax).  axe-core finds nothing serious; screenshots at both sizes."""
 
@@ -107,5 +107,11 @@ def test_reduced_motion_stills_the_fall_and_a_small_board_is_reviewed(page: Any,
     before = replay("connect4:columns=5,rows=4", view["moves"][:4])
     changed = [sq for sq, (a, b) in enumerate(zip(game.board(before), game.board(state), strict=True)) if a != b]
     assert last == changed
+    # the analysis board: a click in a column plays it as a variation, where the server's drops say
+    page.wait_for_selector("#board .square.target")
+    column = next(c for c in game.legal_moves(state) if c != view["moves"][5])
+    page.click(f'#board .square[data-square="{int(column) - 1}"]')
+    page.wait_for_selector('#board[data-plies="6"]')
+    assert marks(page) == game.board(game.play(state, column))
     screenshot(page, "connect4-review", size)
     assert axe_problems(page) == []
