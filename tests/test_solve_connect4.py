@@ -4,6 +4,7 @@ near the end of 7x6 games, and the results Allis (1988) proved for boards of 6 a
 
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
 from pathlib import Path
@@ -73,6 +74,7 @@ def test_late_7x6_positions_agree_with_a_plain_negamax(plies: int, count: int) -
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # 5x4: about 80 CPU s, many minutes on a loaded machine
 @pytest.mark.parametrize("size", ["connect4:columns=4,rows=4", "connect4:columns=5,rows=4"])
 def test_every_position_of_the_small_boards_agrees_with_the_exhaustive_solver(size: str) -> None:
     """161,029 positions on 4x4 and 3,945,711 on 5x4 (about 2 CPU minutes): the value and the
@@ -164,3 +166,87 @@ def _own_both(state) -> tuple[int, int]:  # type: ignore[no-untyped-def]
 def test_a_board_too_large_for_the_search_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="columns x \\(rows \\+ 1\\) <= 63"):
         gamelearn.solve("connect4:columns=9,rows=8")
+
+
+# BitBully (Markus Thill; AGPL): an independent solver, a test oracle only, never imported by gamelearn
+
+
+def moves_to(game, rng: random.Random, plies: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The moves of a seeded random game to an unfinished position of ``plies`` discs."""
+    while True:
+        state, moves = game.initial(), []
+        for _ in range(plies):
+            if game.is_over(state):
+                break
+            move = rng.choice(game.legal_moves(state))
+            state, moves = game.play(state, move), [*moves, move]
+        if not game.is_over(state) and len(moves) == plies:
+            return moves
+
+
+@pytest.mark.parametrize(
+    ("low", "count"), [(22, 12), pytest.param(10, 200, marks=[pytest.mark.slow, pytest.mark.timeout(1800)])]
+)
+def test_scores_agree_with_bitbully(low: int, count: int) -> None:
+    """The exact score (who wins, at which ply) of positions of seeded random games, ours against
+    BitBully's, which counts a score as Pascal Pons' solver does, as ours does."""
+    bitbully = pytest.importorskip(
+        "bitbully", reason="BitBully is not installed (pip install bitbully): an optional oracle"
+    )
+    agent = bitbully.BitBully(None)  # no opening book: its own search on every position
+    game = get_game("connect4")
+    solution = Connect4Solution(game, table_bits=20)
+    rng = random.Random(11)
+    for _ in range(count):
+        moves = moves_to(game, rng, rng.randrange(low, 31))
+        state = game.initial()
+        for move in moves:
+            state = game.play(state, move)
+        board = bitbully.Board("".join(str(int(move) - 1) for move in moves))
+        assert solution.score(state) == agent.mtdf(board), "".join(moves)
+
+
+def test_a_book_build_stopped_half_way_goes_on_where_it_was(tmp_path: Path) -> None:
+    game = get_game("connect4:columns=5,rows=4")
+    clean = Connect4Solution(game, table_bits=16).searcher
+    whole = build_book(clean, 4)
+    partial = tmp_path / "book.partial"
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_40(stage: str, done: int, total: int) -> None:
+        if done == 40:
+            raise Stop
+
+    with pytest.raises(Stop):
+        build_book(Connect4Solution(game, table_bits=16).searcher, 4, stop_at_40, partial=partial, save_every=10)
+    kept = Book.from_bytes(partial.read_bytes())
+    assert len(kept) == 40 and kept.plies == 4
+    resumed = Connect4Solution(game, table_bits=16).searcher
+    again = build_book(resumed, 4, partial=partial, save_every=10)
+    assert (again.keys == whole.keys).all() and (again.scores == whole.scores).all()
+    assert resumed.searched < clean.searched  # the 40 kept were not searched again
+    assert not partial.exists()
+
+
+def test_the_solve_command_builds_the_book_and_reads_it_back() -> None:
+    from typer.testing import CliRunner
+
+    from gamelearn.cli.main import app
+
+    runner = CliRunner()
+    spec = "connect4:columns=5,rows=4"
+    built = runner.invoke(app, ["solve", spec, "--plies", "3"])
+    assert built.exit_code == 0, built.stderr
+    assert "Built the opening book of connect4:columns=5,rows=4 to ply 3" in built.stdout
+    assert "The start: a draw with best play." in built.stdout
+    assert "1 loses in 20, 2 draws, 3 draws, 4 draws, 5 loses in 20" in built.stdout
+    read = runner.invoke(app, ["solve", spec, "--json"])
+    report = json.loads(read.stdout)
+    assert report["book_plies"] == 3 and report["start_value"] == 0 and report["first_moves"]["1"] == [-1, 20]
+    assert gamelearn.solve(spec).book is not None  # perfect and hints read it
+    refused = runner.invoke(app, ["solve", spec, "--variants"])
+    assert refused.exit_code == 2 and "connect4 takes --plies" in refused.stderr
+    too_large = runner.invoke(app, ["solve", "connect4:columns=9,rows=8"])
+    assert too_large.exit_code == 2 and "columns x (rows + 1) <= 63" in too_large.stderr

@@ -21,6 +21,8 @@ from ..match import End, GameRecord, Match
 from .common import EXIT_INTERRUPTED, console
 
 QUIT_WORDS = ("q", "quit", "exit")
+#: Games whose moves are columns (a disc falls where the rules put it): ? and hint say "column".
+COLUMN_GAMES = ("connect4",)
 HELP_LINE = "Type a move, or ? (legal moves), hint (perfect play), undo, q (quit)."
 #: The longest input shown back in a message: a pasted paragraph is cut, not echoed whole.
 SHOWN_INPUT = 20
@@ -84,14 +86,20 @@ def hint(game: Game, state: Hashable) -> str:
         solution = solve(game)
     except ValueError as error:  # Teeko's table missing or damaged: the message says how to build it
         return f"No hint: {error}."
-    best = solution.best_moves(state)
-    value, distance = solution.outcome(state)
+    if console.is_terminal:  # an early Connect Four position is a search of seconds or more
+        with console.status("Working out perfect play…", spinner="dots"):
+            best = solution.best_moves(state)
+            value, distance = solution.outcome(state)
+    else:
+        best = solution.best_moves(state)
+        value, distance = solution.outcome(state)
     mover = game.to_move(state)
     if len(best) > 6:  # the start of a drawn game: most moves are as good, a list would say little
         others = f" (or any of {len(best) - 1} others as good)"
     else:
         others = f" (as good: {', '.join(best[1:])})" if len(best) > 1 else ""
-    return f"Perfect play: {best[0]}{others}; {describe(game, mover, value, distance)}."
+    column = "column " if game.name in COLUMN_GAMES else ""
+    return f"Perfect play: {column}{best[0]}{others}; {describe(game, mover, value, distance)}."
 
 
 def end_text(game: Game, record: GameRecord, names: Sequence[str], you: int | None) -> str:
@@ -201,7 +209,9 @@ class TerminalGame:
             if word in ("", "help"):  # no game's move: the line of what can be typed
                 console.print(HELP_LINE, markup=False, soft_wrap=True)
             elif word == "?":
-                console.print("Legal moves: " + " ".join(self.game.legal_moves(state)), markup=False)
+                # a column game's moves are the columns not yet full, numbered from the left
+                columns = " (columns, from the left)" if self.game.name in COLUMN_GAMES else ""
+                console.print(f"Legal moves{columns}: " + " ".join(self.game.legal_moves(state)), markup=False)
             elif word == "hint":
                 console.print(hint(self.game, state), markup=False)
             elif word == "undo":

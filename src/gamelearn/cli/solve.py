@@ -328,8 +328,9 @@ def solve_command(
     _solve_small(_solution_or_fail(game), stats, as_json)
 
 
-#: The plies of Connect Four's book when --plies is not given (docs/connect4.md: what it costs).
-CONNECT4_BOOK_PLIES = 2
+#: The plies of Connect Four's book when --plies is not given: the positions before ply 8, where
+#: the search takes more than a second (docs/connect4.md: what it costs).
+CONNECT4_BOOK_PLIES = 7
 
 
 def _solve_connect4_command(game: Game, plies: int | None, force: bool, path: Path | None, as_json: bool) -> None:
@@ -355,7 +356,9 @@ def _solve_connect4_command(game: Game, plies: int | None, force: bool, path: Pa
             def report(stage: str, done: int, total: int) -> None:
                 progress.set(done, total=total, description=stage if progress.rich is not None else None)
 
-            book = build_book(solution.searcher, wanted, report)
+            # A build of hours can stop half-way: the positions searched so far are kept beside the
+            # book and read back by the next build of the same plies.
+            book = build_book(solution.searcher, wanted, report, partial=target.with_name(target.name + ".partial"))
         save_book(book, target)
         built = True
     solution = Connect4Solution(game, book)  # type: ignore[arg-type]

@@ -329,5 +329,5 @@ class Connect4(Game[Connect4State]):
             f"full, and it falls to the lowest empty square of that column ({self.rows} rows).\n"
             "Four of your discs in a row, across, down or diagonally, wins; a full board without four is a draw.\n"
             f"Notation: a move is its column, 1-{self.columns} from the left (as Connect Four solvers write "
-            "games: 4453 is four moves)."
+            f"games: {'4453' if self.columns >= 5 else '2231'} is four moves)."
         )

@@ -3,7 +3,10 @@
 It plays the fastest win, else a draw, else the slowest loss, at random among equally good moves
 (seeded, like every player).  With ``random=P`` it is a mixed opponent: with chance P it plays a
 random legal move instead (``perfect:random=0.5``, a teacher that makes mistakes).  For Teeko it needs the solved table; without one it raises a
-ValueError that says how to build it (``gamelearn solve teeko``).
+ValueError that says how to build it (``gamelearn solve teeko``).  For Connect Four every position is
+searched (gamelearn.solver.connect4), the first plies read from the opening book where
+``gamelearn solve connect4`` has built it: without the book a move of the first plies of the standard
+board is a search of many CPU seconds, the longer the earlier (docs/connect4.md).
 """
 
 from __future__ import annotations

@@ -62,10 +62,19 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
         # serve every player made after it.
         if set(options) - {"path"}:
             raise ValueError(f"connect4 takes the solve option path only; got {', '.join(sorted(options))}")
-        key = f"{game.spec}:{options.get('path') or ''}"
+        from .connect4.book import book_path
+
+        book = options.get("path") or book_path(game.columns, game.rows)  # type: ignore[attr-defined]
+        try:  # a book built (or rebuilt) since is read afresh
+            stamp = os.stat(book)
+            key = f"connect4:{os.path.abspath(book)}:{stamp.st_mtime_ns}:{stamp.st_size}"
+        except OSError:
+            key = f"connect4:{os.path.abspath(book)}:none"
         if key not in _CACHE or _CACHE[key].game is not game:
             from .connect4 import solve_connect4
 
+            for stale in [k for k, kept in _CACHE.items() if k.startswith("connect4:") and kept.game is game]:
+                del _CACHE[stale]  # one solution a board in memory: its table is 46 MB
             _CACHE[key] = solve_connect4(game, options.get("path"))  # type: ignore[arg-type]
         return _CACHE[key]
     if game.name == "teeko":

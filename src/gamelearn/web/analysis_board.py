@@ -19,7 +19,7 @@ from .guards import public_message
 from .knowledge_views import move_views
 from .learners import learner_games, spec_kind, words_for
 from .tables import table_ready
-from .views import move_squares
+from .views import drops, played_squares
 
 #: Makes the browser's own learner of a kind for the game, its kept knowledge loaded.
 LearnerMaker = Callable[[str], Learner]
@@ -64,6 +64,7 @@ def analysis_board(
     and ``none`` saying why for a player with no view of its own)."""
     kinds = check_players(game, players)
     state = replay(game, moves)
+    before = replay(game, moves[:-1]) if moves else None  # where the last move was played from
     over = game.is_over(state)
     winner = game.winner(state) if over else None
     mover = None if over else game.to_move(state)
@@ -75,7 +76,8 @@ def analysis_board(
         "to_move": mover,
         "pawn_side": None if over else game.pawn_side(state),
         "legal_moves": [] if over else game.legal_moves(state),
-        "last_squares": move_squares(game, moves[-1]) if moves else [],
+        "last_squares": played_squares(game, before, moves[-1]) if moves else [],
+        "drops": drops(game, state),
         "over": over,
         "winner": winner,
         "winning_squares": list(game.winning_squares(state)) if winner is not None else [],

@@ -127,6 +127,10 @@ class GameView(Answer):
     moves: list[str]
     last_move: str | None
     last_squares: list[int]
+    drops: dict[str, int] = Field(
+        default_factory=dict,
+        description="a column game's (connect4) legal moves, each with the square its disc lands on",
+    )
     over: bool
     winner: int | None
     end: str | None
@@ -227,6 +231,10 @@ class AnalysisBoard(Answer):
     pawn_side: int | None
     legal_moves: list[str]
     last_squares: list[int]
+    drops: dict[str, int] = Field(
+        default_factory=dict,
+        description="a column game's (connect4) legal moves, each with the square its disc lands on",
+    )
     over: bool
     winner: int | None
     winning_squares: list[int]
@@ -262,6 +270,9 @@ class Review(Answer):
     game: str
     spec: str
     moves: list[str]
+    rows: int = Field(0, description="the board of the game's form: rows, columns and square names")
+    columns: int = 0
+    square_names: list[str] = Field(default_factory=list)
     available: bool
     reason: str
     positions: list[PositionValue] = Field(default_factory=list)

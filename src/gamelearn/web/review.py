@@ -11,7 +11,7 @@ from ..experiments.review import GameReview, review_moves
 from ..games import Game
 from .guards import public_message
 from .tables import table_ready
-from .views import move_squares
+from .views import played_squares, square_names
 
 
 def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
@@ -22,6 +22,10 @@ def review(game: Game, moves: list[str] | tuple[str, ...]) -> dict[str, Any]:
         "game": game.name,
         "spec": game.spec,
         "moves": list(moves),
+        # the board of this form (connect4:columns=5,rows=4 is smaller than the game's own)
+        "rows": game.facts.rows,
+        "columns": game.facts.columns,
+        "square_names": square_names(game),
         "available": ready,
         "reason": reason,
     }
@@ -51,17 +55,19 @@ def page_review(game: Game, reviewed: GameReview) -> dict[str, Any]:
         }
         for position in reviewed.positions
     ]
+    # The squares a move takes are read in the position it was played from: a column game's disc
+    # lands where that position lets it fall.
     plies = [
         {
             "ply": ply.ply,
             "side": ply.side,
             "move": ply.move,
-            "squares": move_squares(game, ply.move),
+            "squares": played_squares(game, before.state, ply.move),
             "grade": ply.grade,
             "best": list(ply.best),
-            "best_squares": move_squares(game, ply.best[0]) if ply.best else [],
+            "best_squares": played_squares(game, before.state, ply.best[0]) if ply.best else [],
         }
-        for ply in reviewed.plies
+        for ply, before in zip(reviewed.plies, reviewed.positions, strict=False)
     ]
     measure = [
         {"positions": t.positions, "keeps": t.keeps, "best": t.best, "blunders": t.blunders} for t in reviewed.measure

@@ -58,6 +58,33 @@ def move_squares(game: Game, move: str) -> list[int]:
     return found
 
 
+#: Games whose moves name a column, not a square: the disc falls where the rules put it, so the
+#: square a move takes is the position's (:func:`drops`), never read off the move's name.
+COLUMN_GAMES = ("connect4",)
+
+
+def changed_squares(game: Game, before: Any, after: Any) -> list[int]:
+    """The squares whose mark differs between two positions, in board order: where a disc fell."""
+    return [sq for sq, (a, b) in enumerate(zip(game.board(before), game.board(after), strict=True)) if a != b]
+
+
+def drops(game: Game, state: Any) -> dict[str, int]:
+    """For a game whose moves are columns (:data:`COLUMN_GAMES`): each legal move and the square its
+    disc lands on, as the game's own ``play`` puts it, so that the page marks where a click in a
+    column lands without knowing the rules; empty for any other game."""
+    if game.name not in COLUMN_GAMES or game.is_over(state):
+        return {}
+    return {move: changed_squares(game, state, game.play(state, move))[0] for move in game.legal_moves(state)}
+
+
+def played_squares(game: Game, state: Any, move: str) -> list[int]:
+    """The squares ``move`` names when played from ``state``: a column game's the square its disc
+    lands on (the rules' say), any other game's read off the move (:func:`move_squares`)."""
+    if game.name in COLUMN_GAMES:
+        return changed_squares(game, state, game.play(state, move))
+    return move_squares(game, move)
+
+
 def web_range(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> tuple[int, int] | None:
     """The whole numbers a browser may give the option in this game: the option's own range
     narrowed by this server's work bounds.  The one source of both the picker's limits and the
@@ -279,7 +306,9 @@ def game_view(web_game: WebGame) -> dict[str, Any]:
         "computer_to_move": web_game.computer_to_move(),
         "moves": list(web_game.moves),
         "last_move": last,
-        "last_squares": move_squares(game, last) if last else [],
+        "last_squares": played_squares(game, web_game.match.states[-2], last) if last else [],
+        # a column game's legal moves and the square each one's disc lands on (else empty)
+        "drops": drops(game, web_game.state),
         "over": web_game.over,
         "winner": web_game.winner,
         "end": web_game.end.value if web_game.end is not None else None,

@@ -79,7 +79,7 @@ class Connect4Searcher:
         centre = columns // 2
         # The centre first, then outwards, left before right (Allis: the centre is worth most).
         self.order = np.array([centre + (1 - 2 * (k % 2)) * ((k + 1) // 2) for k in range(columns)], np.int64)
-        self.keys, self.lower, self.upper = new_table(table_bits or TABLE_BITS)
+        self.keys, self.bounds = new_table(table_bits or TABLE_BITS)
         self.work = np.zeros((self.squares + 2, 2 * columns), np.int64)
 
     @property
@@ -102,8 +102,7 @@ class Connect4Searcher:
                 self.bottom,
                 self.order,
                 self.keys,
-                self.lower,
-                self.upper,
+                self.bounds,
                 self.work,
             )  # fmt: skip
         )

@@ -109,20 +109,40 @@ def _has_four(bits: int, height: int) -> bool:
     return False
 
 
-def build_book(searcher: Connect4Searcher, plies: int, report: Report | None = None) -> Book:
+def build_book(
+    searcher: Connect4Searcher,
+    plies: int,
+    report: Report | None = None,
+    partial: Path | None = None,
+    save_every: int = 500,
+) -> Book:
     """Every position up to ``plies`` discs scored: the last ply by search, the others from their
-    children."""
+    children.  With ``partial``, the deepest ply's scores found so far are saved there every
+    ``save_every`` positions and read back when the build starts again, so a build stopped
+    half-way (hours on the standard board) goes on where it was."""
     started = time.process_time()
     levels = positions_by_ply(searcher, plies)
     squares, height, board, bottom = searcher.squares, searcher.height, searcher.board, searcher.bottom
     scores: dict[int, int] = {}
+    earlier = 0.0
+    if partial is not None and partial.exists():
+        kept = Book.from_bytes(partial.read_bytes())
+        if kept.plies == plies:
+            scores.update(zip(kept.keys.tolist(), kept.scores.tolist(), strict=True))
+            earlier = kept.cpu_seconds
     deepest = levels[plies]
+    stage = f"searching the {len(deepest):,} positions of ply {plies}"
     for done, (key, (own, both)) in enumerate(deepest.items()):
         if report:
-            report(f"searching the {len(deepest):,} positions of ply {plies}", done, len(deepest))
+            report(stage, done, len(deepest))
+        if key in scores:
+            continue
         scores[key] = searcher.score(own, both, plies)
+        if partial is not None and len(scores) % save_every == 0:
+            spent = earlier + time.process_time() - started
+            save_book(_book_of(plies, scores, spent), partial)
     if report:
-        report(f"searching the {len(deepest):,} positions of ply {plies}", len(deepest), len(deepest))
+        report(stage, len(deepest), len(deepest))
     for ply in range(plies - 1, -1, -1):
         for key, (own, both) in levels[ply].items():
             playable = (both + bottom) & board
@@ -136,9 +156,16 @@ def build_book(searcher: Connect4Searcher, plies: int, report: Report | None = N
                 child = scores[searcher.key(own ^ both, both | disc)]
                 best = max(best, -child)
             scores[key] = best
+    book = _book_of(plies, scores, earlier + time.process_time() - started)
+    if partial is not None:
+        partial.unlink(missing_ok=True)
+    return book
+
+
+def _book_of(plies: int, scores: dict[int, int], cpu_seconds: float) -> Book:
     keys = np.fromiter(scores.keys(), np.int64, len(scores))
     values = np.fromiter(scores.values(), np.int8, len(scores))
-    return Book(plies, keys, values, time.process_time() - started)
+    return Book(plies, keys, values, cpu_seconds)
 
 
 def load_book(columns: int, rows: int, path: Path | None = None) -> Book | None:

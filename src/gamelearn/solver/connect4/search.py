@@ -18,11 +18,15 @@ The search:
   block when the opponent threatens one square, a loss when it threatens two, and never a disc
   under an opponent's winning square);
 * a **transposition table** keyed by the position (``own + both``, unique), keeping a lower and an
-  upper bound of each score it has proved;
-* **move ordering**: the moves that make the most new winning squares for the mover first, ties
-  broken towards the centre;
-* the exact score by **null-window searches** that halve the interval the score can lie in, each
-  on the table the earlier ones filled (the iterative deepening of the score's bounds).
+  upper bound of each score it has proved, two slots a key (the larger subtree kept in the first,
+  the latest in the second), and probed for every child before any is searched (the enhanced
+  transposition cutoff of Plaat et al. 1996);
+* **move ordering**: the moves that make the most new winning squares for the mover first, a
+  square on the mover's own kind of row counting double (Allis 1988: the first player's threats
+  pay on odd rows, the second's on even rows), ties broken towards the centre;
+* the exact score by **null-window searches**: first the sign (a win? a loss?), then each halving
+  the interval the score can lie in, aimed near the draw where most scores are, each on the table
+  the earlier ones filled (the iterative deepening of the score's bounds).
 """
 
 from __future__ import annotations
@@ -31,20 +35,32 @@ import numpy as np
 
 from ...jit import njit
 
-#: The transposition table's slots (a power of two): 2^22 slots of 10 bytes, 42 MB.
+#: The transposition table's slots (a power of two): 2^22 slots of 11 bytes, 46 MB.
 TABLE_BITS = 22
+#: The enhanced transposition cutoff probes the children's slots where more than this many squares
+#: are empty (nearer the end a child's search costs less than the probes).
+ETC_LEFT = 8
+#: The columns of a slot's bounds.
+LOWER, UPPER, DISCS = 0, 1, 2
 #: A slot's bounds when nothing is known (every score lies within +-64).
 NO_LOWER, NO_UPPER = -100, 100
 
 
-def new_table(bits: int = TABLE_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An empty transposition table: keys (0: empty slot), lower bounds, upper bounds."""
-    size = 1 << bits
-    return (
-        np.zeros(size, np.int64),
-        np.full(size, NO_LOWER, np.int8),
-        np.full(size, NO_UPPER, np.int8),
-    )
+def new_table(bits: int = TABLE_BITS) -> tuple[np.ndarray, np.ndarray]:
+    """An empty transposition table: the keys (0: an empty slot), and a slot's lower bound, upper
+    bound and the discs down in its position."""
+    keys = np.zeros(1 << bits, np.int64)
+    bounds = np.empty((1 << bits, 3), np.int8)
+    clear_table(keys, bounds)
+    return keys, bounds
+
+
+def clear_table(keys: np.ndarray, bounds: np.ndarray) -> None:
+    """Forget everything the table knows."""
+    keys.fill(0)
+    bounds[:, LOWER] = NO_LOWER
+    bounds[:, UPPER] = NO_UPPER
+    bounds[:, DISCS] = 127
 
 
 @njit(cache=True)
@@ -74,10 +90,23 @@ def popcount(bits: int) -> int:
 
 @njit(cache=True)
 def slot_of(key: int, mask: int) -> int:
-    """The table slot of a key: a multiplicative hash (Knuth), high bits folded in."""
+    """The first of the two table slots of a key (an even slot): a multiplicative hash (Knuth),
+    high bits folded in.  The first slot keeps the position with the larger subtree, the second the
+    latest."""
     mixed = key * -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit number
     mixed ^= (mixed >> 31) & 0x1FFFFFFFF
-    return mixed & mask
+    return mixed & mask & ~1
+
+
+@njit(cache=True)
+def find(keys: np.ndarray, key: int) -> int:
+    """The slot that holds ``key``, or -1."""
+    slot = slot_of(key, keys.shape[0] - 1)
+    if keys[slot] == key:
+        return slot
+    if keys[slot + 1] == key:
+        return slot + 1
+    return -1
 
 
 @njit(cache=True)
@@ -107,8 +136,7 @@ def negamax(
     bottom: int,
     order: np.ndarray,
     keys: np.ndarray,
-    lower: np.ndarray,
-    upper: np.ndarray,
+    bounds: np.ndarray,
     work: np.ndarray,
 ) -> int:
     """The score of the position if it lies in (alpha, beta); else a bound beyond the window on
@@ -129,29 +157,72 @@ def negamax(
             return alpha
     most = (squares - 1 - discs) // 2  # nor can the side to move with this one
     key = own + both
-    mask = keys.shape[0] - 1
-    slot = slot_of(key, mask)
-    if keys[slot] == key:
-        if upper[slot] < most:
-            most = upper[slot]
-        if lower[slot] > alpha:
-            alpha = lower[slot]
+    slot = find(keys, key)
+    if slot >= 0:
+        if bounds[slot, UPPER] < most:
+            most = bounds[slot, UPPER]
+        if bounds[slot, LOWER] > alpha:
+            alpha = bounds[slot, LOWER]
     if beta > most:
         beta = most
         if alpha >= beta:
             return beta
     if alpha >= beta:
         return alpha
-    # Order: the moves that leave the mover the most squares to complete four first, the centre
-    # first among equals (an insertion sort, stable, of at most 9 moves).
     moves = work[discs, :columns]
-    scores = work[discs, columns:]
+    count = order_moves(own, both, discs, safe, columns, height, board, bottom, order, moves, work[discs, columns:])
+    if discs < squares - ETC_LEFT:
+        # Enhanced transposition cutoff: a child the table already bounds low enough for the
+        # opponent refutes this position without a search.
+        for index in range(count):
+            disc = moves[index]
+            child = find(keys, (own ^ both) + (both | disc))
+            if child >= 0 and -bounds[child, UPPER] >= beta:
+                return -bounds[child, UPPER]
+    for index in range(count):
+        disc = moves[index]
+        score = -negamax(
+            own ^ both, both | disc, discs + 1, -beta, -alpha,
+            columns, height, board, bottom, order, keys, bounds, work,
+        )  # fmt: skip
+        if score >= beta:
+            _keep(keys, bounds, key, discs, score, NO_UPPER)
+            return score
+        if score > alpha:
+            alpha = score
+    _keep(keys, bounds, key, discs, NO_LOWER, alpha)
+    return alpha
+
+
+@njit(cache=True)
+def order_moves(
+    own: int,
+    both: int,
+    discs: int,
+    safe: int,
+    columns: int,
+    height: int,
+    board: int,
+    bottom: int,
+    order: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+) -> int:
+    """Put the discs of ``safe`` into ``moves``, best first, and return how many: the moves that
+    leave the mover the most squares to complete four first, the centre first among equals (an
+    insertion sort, stable, of at most 9 moves).  Allis' zugzwang rule: the first player's threats
+    pay on odd rows (1, 3, 5 from the bottom), the second player's on even rows, so a threat on
+    the mover's own kind of row counts double."""
+    good = 0
+    for row in range(discs % 2, height - 1, 2):
+        good |= bottom << row
     count = 0
     for index in range(columns):
         column = order[index]
         disc = safe & (((1 << (height - 1)) - 1) << (column * height))
         if disc:
-            value = popcount(winning_squares(own | disc, both | disc, height, board))
+            spots = winning_squares(own | disc, both | disc, height, board)
+            value = popcount(spots) + popcount(spots & good)
             place = count
             while place > 0 and scores[place - 1] < value:
                 moves[place] = moves[place - 1]
@@ -160,32 +231,27 @@ def negamax(
             moves[place] = disc
             scores[place] = value
             count += 1
-    for index in range(count):
-        disc = moves[index]
-        score = -negamax(
-            own ^ both, both | disc, discs + 1, -beta, -alpha,
-            columns, height, board, bottom, order, keys, lower, upper, work,
-        )  # fmt: skip
-        if score >= beta:
-            _keep(keys, lower, upper, slot, key, score, NO_UPPER)
-            return score
-        if score > alpha:
-            alpha = score
-    _keep(keys, lower, upper, slot, key, NO_LOWER, alpha)
-    return alpha
+    return count
 
 
 @njit(cache=True)
-def _keep(keys: np.ndarray, lower: np.ndarray, upper: np.ndarray, slot: int, key: int, low: int, high: int) -> None:
-    """Keep a proved bound in the slot, tightening what the slot knew of the same position."""
-    if keys[slot] != key:
+def _keep(keys: np.ndarray, bounds: np.ndarray, key: int, discs: int, low: int, high: int) -> None:
+    """Keep a proved bound, tightening what the table knew of the same position.  A new position
+    takes the first slot of its pair where its subtree is at least as large (as few discs or fewer)
+    as the one there, else the second."""
+    slot = find(keys, key)
+    if slot < 0:
+        slot = slot_of(key, keys.shape[0] - 1)
+        if discs > bounds[slot, DISCS]:
+            slot += 1
         keys[slot] = key
-        lower[slot] = NO_LOWER
-        upper[slot] = NO_UPPER
-    if low > lower[slot]:
-        lower[slot] = low
-    if high < upper[slot]:
-        upper[slot] = high
+        bounds[slot, LOWER] = NO_LOWER
+        bounds[slot, UPPER] = NO_UPPER
+        bounds[slot, DISCS] = discs
+    if low > bounds[slot, LOWER]:
+        bounds[slot, LOWER] = low
+    if high < bounds[slot, UPPER]:
+        bounds[slot, UPPER] = high
 
 
 @njit(cache=True)
@@ -199,12 +265,11 @@ def exact_score(
     bottom: int,
     order: np.ndarray,
     keys: np.ndarray,
-    lower: np.ndarray,
-    upper: np.ndarray,
+    bounds: np.ndarray,
     work: np.ndarray,
 ) -> int:
-    """The exact score of an unfinished position (module docstring): null-window searches, each
-    halving the interval the score can lie in, the first ones aimed near 0 where most scores are."""
+    """The exact score of an unfinished position (module docstring): null-window searches, first
+    for the sign (won, drawn or lost), then each halving the interval the score can lie in."""
     squares = columns * (height - 1)
     if winning_squares(own, both, height, board) & (both + bottom) & board:
         return (squares + 1 - discs) // 2  # a four at hand
@@ -213,14 +278,19 @@ def exact_score(
     low = -((squares - discs) // 2)
     high = (squares + 1 - discs) // 2
     while low < high:
-        middle = low + (high - low) // 2
-        if middle <= 0 and low // 2 < middle:
-            middle = low // 2
-        elif middle >= 0 and high // 2 > middle:
-            middle = high // 2
+        # First the sign (is it a win? then is it a loss?), each null window about 0 the cheapest
+        # question; then halve what is left.
+        if low < 0 < high:
+            middle = 0
+        elif low < -1 and high == 0:
+            middle = -1
+        elif low > 0:  # a win: most come late, their scores near 0
+            middle = low + (high - low) // 4
+        else:  # a loss: likewise
+            middle = high - 1 - (high - low) // 4
         found = negamax(
             own, both, discs, middle, middle + 1,
-            columns, height, board, bottom, order, keys, lower, upper, work,
+            columns, height, board, bottom, order, keys, bounds, work,
         )  # fmt: skip
         if found <= middle:
             high = found

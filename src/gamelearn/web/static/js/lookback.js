@@ -76,9 +76,10 @@ export function drawHint({ view, analysis, reviewModel, peek }) {
   if (!hint) { unavailable("Reading the position…"); return; }
   if (hint.over) { unavailable("The game is over here: no move to value."); return; }
   if (!hint.available) { unavailable(hint.reason || "No perfect values here."); return; }
+  // Each move with who wins after it and how soon ("4 + X wins in 7"), in the game's order.
   const items = hint.moves.map(([move, entry]) => el("span", { class: `mv value ${valueClass(entry.value)}`, "data-move": move,
-    "data-value": String(entry.value), title: moveValueText(entry, hint.mover, hint.other), text: `${move} ${valueSign(entry.value)}` }));
-  panel.replaceChildren(el("div", { text: `Perfect play, for ${hint.mover} to move (+ win, = draw, − loss):` }), ...items);
+    "data-value": String(entry.value), text: `${move} ${valueSign(entry.value)} ${moveValueText(entry, hint.mover, hint.other)}` }));
+  panel.replaceChildren(el("div", { text: `Perfect play, for ${hint.mover} to move (+ win, = draw, − loss; plies to the end, the move counted):` }), ...items);
 }
 
 // An analysis answer (POST /api/analysis) as the hint line reads it.

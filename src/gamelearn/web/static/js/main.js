@@ -6,7 +6,7 @@ import { api, ApiError, patiently, problem } from "./api.js";
 import { follow, isAway, whenBack } from "./connection.js";
 import { Board } from "./board.js";
 import { differences, formTitle, parseSpec, playersForForm } from "./spec.js";
-import { valueClass, valueSign } from "./format.js";
+import { moveValueText, valueClass, valueSign } from "./format.js";
 import "./learners.js";  // the learners' panels follow the game in play
 import { refreshChart } from "./chart.js";
 import { installBeyond } from "./beyond.js";
@@ -336,7 +336,8 @@ function showPending(view, move) {
   const width = view.square_names[0].length;
   const names = [];
   for (let i = 0; i < move.length; i += width) names.push(move.slice(i, i + width));
-  const squares = names.map((n) => view.square_names.indexOf(n));
+  // a column game's disc lands where the server said it would (its drops), not on a named square
+  const squares = view.drops && move in view.drops ? [view.drops[move]] : names.map((n) => view.square_names.indexOf(n));
   const marks = view.board.split("");
   const mover = view.symbols[view.pawn_side ?? view.to_move];  // an Alternate drop places the other's pawn
   if (squares.length === 1) marks[squares[0]] = mover;
@@ -502,7 +503,7 @@ function boardModel(view, overrides) {
     id: view.id, game: view.game, rows: view.rows, columns: view.columns, names: view.square_names,
     marks: view.board, last: view.last_squares, win: view.winning_squares || [],
     legal: view.human_to_move ? view.legal_moves : [], interactive: view.human_to_move, locked: busy,
-    flipped, values, arrow: [], plies: view.moves.length, over: view.over,
+    flipped, values, arrow: [], plies: view.moves.length, over: view.over, drops: view.human_to_move ? view.drops : {},
   }, overrides);
   model.label = `${model.game} board, ${model.rows} by ${model.columns}; arrow keys move between squares, Enter plays`;
   return model;

@@ -104,6 +104,8 @@ export class Review {
     // The reviewed game's info (board, square names, symbols): a record opened from a file or a
     // shared link need not be of the game in play.
     this.info = this.games()[this.data.game] || info;
+    // A form of another size than the game's own (connect4:columns=5,rows=4) is drawn at its size.
+    if (this.data.rows) this.info = { ...this.info, rows: this.data.rows, columns: this.data.columns, square_names: this.data.square_names };
     // A game from elsewhere (a file, a link) says above the board what it is, in place of the
     // game in play's status; the game in play's own review needs no such line.
     const players = (this.data.players || []).map(playerName).join(" vs ");
@@ -477,6 +479,7 @@ export class Review {
       game: info.name, rows: info.rows, columns: info.columns, names: info.square_names, id: `review-${id}`,
       marks: position.board, last: position.last, win: position.win, legal, interactive: legal.length > 0,
       locked: false, values, arrow: position.arrow, plies: position.plies, over: false, status: position.status, hint,
+      drops: (answer && answer.drops) || {},
     };
   }
 }
