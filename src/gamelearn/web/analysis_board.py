@@ -86,7 +86,7 @@ def analysis_board(
     if ready:
         answer["perfect"] = analyst.position(game, state)
         for move, entry in answer["perfect"]["moves"].items():  # the squares an arrow joins
-            entry["squares"] = move_squares(game, move)
+            entry["squares"] = played_squares(game, state, move)
         outcome = analyst.outcome(game, state)
         if outcome is not None:  # from the first player's side, as the review's bar reads
             value, distance = outcome
