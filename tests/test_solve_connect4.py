@@ -82,8 +82,11 @@ def test_every_position_of_the_small_boards_agrees_with_the_exhaustive_solver(si
     game = get_game(size)
     exhaustive = ExhaustiveSolution(game)
     searched = Connect4Solution(game, table_bits=20)
+    small = game.columns == 4
     for position in exhaustive.positions():
         assert searched.outcome(position) == exhaustive.outcome(position), game.board(position)
+        if small:  # and perfect play's moves, asked of the search one null window a move
+            assert searched.best_moves(position) == exhaustive.best_moves(position), game.board(position)
     assert exhaustive.reachable == {"connect4:columns=4,rows=4": 161_029, "connect4:columns=5,rows=4": 3_945_711}[size]
 
 

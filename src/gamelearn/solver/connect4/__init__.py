@@ -107,6 +107,27 @@ class Connect4Searcher:
             )  # fmt: skip
         )
 
+    def at_most(self, own: int, both: int, discs: int, value: int) -> bool:
+        """Whether the score of an unfinished position is at most ``value`` (one null window)."""
+        from .search import score_at_most
+
+        return bool(
+            score_at_most(
+                own,
+                both,
+                discs,
+                value,
+                self.columns,
+                self.height,
+                self.board,
+                self.bottom,
+                self.order,
+                self.keys,
+                self.bounds,
+                self.work,
+            )  # fmt: skip
+        )
+
     def mirror(self, bits: int) -> int:
         h, last = self.height, self.columns - 1
         column = (1 << h) - 1
@@ -147,6 +168,33 @@ class Connect4Solution(Solution):
             self._kept.clear()
         self._kept[key] = score
         return score
+
+    def best_moves(self, state: Hashable) -> list[str]:
+        """As :meth:`Solution.best_moves` (the fastest win, else the draws, else the slowest loss),
+        asking less of the search: the position's own score first, then of each move only whether
+        it keeps that score (one null window a move, where its exact score takes several)."""
+        game = self.game
+        if game.is_over(state):
+            return []
+        best = self.score(state)
+        searcher = self.searcher
+        chosen = []
+        for move in game.legal_moves(state):
+            child = game.play(state, move)
+            if game.is_over(child):
+                keeps = game.winner(child) is not None or best == 0  # a win, or the draw of a full board
+            else:
+                position = Position(child)
+                known = self._kept.get(searcher.key(position.own, position.both))
+                if known is not None:
+                    keeps = -known == best
+                else:
+                    started = time.process_time()
+                    keeps = searcher.at_most(position.own, position.both, position.discs, -best)
+                    self.cpu_seconds += time.process_time() - started
+            if keeps:
+                chosen.append(move)
+        return chosen
 
     def outcome(self, state: Hashable) -> Outcome:
         game = self.game

@@ -297,3 +297,32 @@ def exact_score(
         else:
             low = found
     return low
+
+
+@njit(cache=True)
+def score_at_most(
+    own: int,
+    both: int,
+    discs: int,
+    value: int,
+    columns: int,
+    height: int,
+    board: int,
+    bottom: int,
+    order: np.ndarray,
+    keys: np.ndarray,
+    bounds: np.ndarray,
+    work: np.ndarray,
+) -> bool:
+    """Whether the score of an unfinished position is at most ``value``: one null-window search,
+    where the exact score takes several."""
+    squares = columns * (height - 1)
+    if winning_squares(own, both, height, board) & (both + bottom) & board:
+        return (squares + 1 - discs) // 2 <= value
+    if discs >= squares:
+        return value >= 0
+    found = negamax(
+        own, both, discs, value, value + 1,
+        columns, height, board, bottom, order, keys, bounds, work,
+    )  # fmt: skip
+    return found <= value
