@@ -170,7 +170,6 @@ STILL_MUTUAL = {
     ("games/__init__.py", "games/base.py"),
     ("games/__init__.py", "games/connect4.py"),
     ("games/base.py", "games/svg.py"),
-    ("solver/connect4/__init__.py", "solver/connect4/book.py"),
     ("players/matchbox.py", "players/matchbox_advice.py"),
     ("players/ntuple/generic.py", "players/ntuple/player.py"),
 }

@@ -15,21 +15,14 @@ import time
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..base import Outcome, Solution
+from .searcher import Connect4Searcher, fits
 
 if TYPE_CHECKING:
     from ...games.connect4 import Connect4
 
 #: The most solved positions kept in memory (about 100 bytes each).
 KEPT_MOST = 2_000_000
-
-
-def fits(columns: int, rows: int) -> bool:
-    """Whether the search takes a board of that size: its bitboard (rows + 1 bits a column) fits in
-    63 bits, so every key is a non-negative 64-bit integer."""
-    return columns * (rows + 1) <= 63
 
 
 def outcome_of_score(score: int, discs: int, squares: int) -> Outcome:
@@ -57,85 +50,6 @@ class Position:
         self.both = x | o
         self.discs = self.both.bit_count()
         self.own = x if self.discs % 2 == 0 else o
-
-
-class Connect4Searcher:
-    """The search of one board size, with its transposition table (kept between questions, so each
-    answer speeds the next) and the count of positions searched."""
-
-    def __init__(self, columns: int, rows: int, table_bits: int | None = None) -> None:
-        from .search import TABLE_BITS, new_table
-
-        if not fits(columns, rows):
-            raise ValueError(
-                f"the Connect Four solver takes boards of columns x (rows + 1) <= 63 squares; "
-                f"{columns}x{rows} needs {columns * (rows + 1)}"
-            )
-        self.columns, self.rows = columns, rows
-        self.height = rows + 1
-        self.squares = columns * rows
-        self.bottom = sum(1 << (k * self.height) for k in range(columns))
-        self.board = self.bottom * ((1 << rows) - 1)
-        centre = columns // 2
-        # The centre first, then outwards, left before right (Allis: the centre is worth most).
-        self.order = np.array([centre + (1 - 2 * (k % 2)) * ((k + 1) // 2) for k in range(columns)], np.int64)
-        self.keys, self.bounds = new_table(table_bits or TABLE_BITS)
-        self.work = np.zeros((self.squares + 2, 2 * columns), np.int64)
-
-    @property
-    def searched(self) -> int:
-        """How many positions the search has visited so far (all questions together)."""
-        return int(self.work[-1, 0])
-
-    def score(self, own: int, both: int, discs: int) -> int:
-        """The exact score (:mod:`.search`) of an unfinished position."""
-        from .search import exact_score
-
-        return int(
-            exact_score(
-                own,
-                both,
-                discs,
-                self.columns,
-                self.height,
-                self.board,
-                self.bottom,
-                self.order,
-                self.keys,
-                self.bounds,
-                self.work,
-            )  # fmt: skip
-        )
-
-    def at_most(self, own: int, both: int, discs: int, value: int) -> bool:
-        """Whether the score of an unfinished position is at most ``value`` (one null window)."""
-        from .search import score_at_most
-
-        return bool(
-            score_at_most(
-                own,
-                both,
-                discs,
-                value,
-                self.columns,
-                self.height,
-                self.board,
-                self.bottom,
-                self.order,
-                self.keys,
-                self.bounds,
-                self.work,
-            )  # fmt: skip
-        )
-
-    def mirror(self, bits: int) -> int:
-        h, last = self.height, self.columns - 1
-        column = (1 << h) - 1
-        return sum(((bits >> (k * h)) & column) << ((last - k) * h) for k in range(self.columns))
-
-    def key(self, own: int, both: int) -> int:
-        """The position's key, the same for a position and its mirror image (the lesser of the two)."""
-        return min(own + both, self.mirror(own) + self.mirror(both))
 
 
 class Connect4Solution(Solution):

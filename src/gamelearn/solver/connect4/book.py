@@ -21,7 +21,7 @@ import numpy as np
 from ..paths import table_path
 
 if TYPE_CHECKING:
-    from . import Connect4Searcher
+    from .searcher import Connect4Searcher
 
 #: What a build reports as it goes: (what it is doing, done, total).
 Report = Callable[[str, int, int], None]
