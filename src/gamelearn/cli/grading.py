@@ -12,7 +12,7 @@ from rich import box
 from rich.table import Table
 
 from ..experiments import api
-from ..experiments.grading import GradeReport, check_arguments
+from ..experiments.grading import GradeReport, check_arguments, spec_side
 from ..experiments.suites import Suite, get_suite
 from ..games import get_game
 from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
@@ -52,6 +52,9 @@ def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
         collapse_padding=True,
     )
     table.add_column("player", overflow="fold", min_width=10)
+    one_sided = any(report.side is not None for report in reports)
+    if one_sided:  # a learner that plays one side is graded where that side moves
+        table.add_column("graded", justify="right", no_wrap=True)
     for name in ("keeps", "best", "blund."):
         table.add_column(name, justify="right", no_wrap=True)
     phases = suite.phases()
@@ -59,8 +62,10 @@ def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
     for name in [*phases, *values]:
         table.add_column(SHORT_NAMES.get(name, name), justify="right", no_wrap=True)
     for report in reports:
+        graded = [f"{report.side_name} {report.size:,}" if report.side is not None else f"all {report.size:,}"]
         table.add_row(
             spec_lines(report.spec),
+            *(graded if one_sided else []),
             percent(report.keeps),
             percent(report.best),
             percent(report.blunders),
@@ -74,6 +79,11 @@ LEGEND = (
     "keeps: the share of positions where the move keeps the value (the headline); best: perfect "
     "play's move; blund.: a win or a draw thrown to a loss; the last columns: keeps by phase and by "
     "the position's value."
+)
+#: Said under the table when a player is graded on one side's positions.
+ONE_SIDED = (
+    "graded: the positions graded; a learner that plays one side (HER and HIM play Black, a MENACE "
+    "trained as X) is graded where its side moves, the only positions it meets on its turn."
 )
 
 
@@ -102,9 +112,16 @@ def grade_command(
     except ValueError as error:
         fail(str(error))
     check_store(readonly=True)  # stored learners are read from it
-    with progress_bar(err_console, "positions", len(chosen) * len(specs), "positions", quiet) as progress:
+    try:
+        sides = [spec_side(game, spec.strip()) for spec in specs]
+    except ValueError as error:
+        fail(str(error))
+    total = sum(len(chosen.of_side(side)) for side in sides)
+    with progress_bar(err_console, "positions", total, "positions", quiet) as progress:
         try:
-            reports = api.grade(game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance)
+            reports = api.grade(
+                game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance, sides=sides
+            )
         except ValueError as error:
             fail(str(error))
     if as_json:
@@ -120,6 +137,8 @@ def grade_command(
         return
     console.print(grades_table(chosen, reports))
     console.print(LEGEND, markup=False)
+    if any(report.side is not None for report in reports):
+        console.print(ONE_SIDED, markup=False)
 
 
 def suite_command(

@@ -276,8 +276,14 @@ def curves(
     ] = 10,
     seeds: Annotated[int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")] = 5,
     side: Annotated[
-        str, typer.Option("--side", metavar="first|second|alternate", help="the learner's seat in every game")
-    ] = "alternate",
+        str,
+        typer.Option(
+            "--side",
+            metavar="usual|first|second|alternate",
+            help="the learner's seat in every game (usual: its own, HER's and HIM's second, MENACE's first, "
+            "the others alternating); a learner on one side is graded where that side moves",
+        ),
+    ] = "usual",
     x_axis: Annotated[
         str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
     ] = None,
@@ -360,8 +366,8 @@ def curves(
     csv_path, points_path, png_path = files
     console.print(curves_table(game.name, result, against, games, seconds, seeds))
     console.print(
-        f"keeps (mean [95% band]), best, blunders: shares of the suite {result.suite} "
-        f"({result.suite_size:,} positions); score: against {against}, {eval_games} games a point.",
+        f"In %: keeps (mean [95% band]), best, blunders: shares of {result.yardsticks()}; "
+        f"score: against {against}, {eval_games} games a point.",
         markup=False,
     )
     console.print(f"{csv_path}, {points_path.name} and {png_path.name} written; kept in the store as result {number}.")
@@ -444,7 +450,7 @@ def curves_table(game: str, result: curves_module.CurvesResult, against: str, ga
     """A row a spec at its last point: games, time, keeps (its band over seeds), best, blunders, score."""
     budget = f"{games:,} games" if seconds is None else f"{seconds:g} wall seconds of training"
     seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
-    title = f"{game}, {budget} a learner, {seeded}, against {against}; keeps to score in %"
+    title = f"{game}, {budget} a learner, {seeded}, against {against}"
     table = Table(box=box.SIMPLE_HEAD, title=title)
     for heading in ("spec", "games", "wall", "keeps", "best", "blund.", "score"):
         table.add_column(heading, justify="left" if heading == "spec" else "right")

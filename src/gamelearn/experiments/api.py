@@ -110,7 +110,7 @@ def curves(
     every: int = 10,
     points: int = 10,
     seeds: int = 5,
-    side: str = "alternate",
+    side: str = "usual",
     eval_games: int = 20,
     seed: int = 0,
     max_plies: int = DEFAULT_MAX_PLIES,
@@ -173,8 +173,9 @@ class Grades(list[GradeReport]):
         return grades_html(self)
 
     def to_dataframe(self) -> Any:
-        """A row a spec: its suite, the suite's size, and the shares keeps, best, blunders."""
-        columns = ("spec", "suite", "size", "keeps", "best", "blunders")
+        """A row a spec: its suite, the side graded ("" for both), the positions graded, and the
+        shares keeps, best, blunders."""
+        columns = ("spec", "suite", "side_name", "size", "keeps", "best", "blunders")
         return dataframe([{key: report.to_dict()[key] for key in columns} for report in self], columns)
 
 
@@ -186,16 +187,22 @@ def grade(
     workers: int | None = None,
     dask: str | None = None,
     progress: bool | Callable[[int], None] | None = None,
+    sides: Sequence[int | None] | None = None,
 ) -> Grades:
     """Each spec, frozen and greedy, graded on the game's suite (docs/grading.md), as
-    ``gamelearn grade``.  ``progress`` counts positions graded."""
+    ``gamelearn grade``: a player that plays one side on the positions where that side moves
+    (``sides``, one a spec, 0 moves first, None both; by default each player's own word).
+    ``progress`` counts positions graded."""
     chosen = _game(game)
     told: Callable[[int], None] | None = None
     if progress is not None and progress is not False:
-        from .suites import get_suite
+        from .grading import check_arguments, spec_side
 
-        told = progress_of(progress, "grade", len(specs) * len(get_suite(chosen, suite)), "positions")
-    return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told))
+        graded = check_arguments(chosen, [spec.strip() for spec in specs], suite)
+        if sides is None:
+            sides = [spec_side(chosen, spec.strip()) for spec in specs]
+        told = progress_of(progress, "grade", sum(len(graded.of_side(side)) for side in sides), "positions")
+    return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told, sides=sides))
 
 
 def check_training(

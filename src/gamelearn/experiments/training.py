@@ -85,9 +85,13 @@ def frozen_copy(player: Learner[S, K], spec: str, seed: int | None = None) -> Le
     return copy
 
 
-def grade_learner(game: Game[S], spec: str, learner: Learner[S, Any], seed: int = 0) -> GradeReport:
-    """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the whole suite."""
-    return grade_player(frozen_copy(learner, graded_spec(game, spec), seed), get_suite(game), seed=seed, spec=spec)
+def grade_learner(
+    game: Game[S], spec: str, learner: Learner[S, Any], seed: int = 0, side: int | None = None
+) -> GradeReport:
+    """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the suite's
+    positions where ``side`` moves (the whole suite for None)."""
+    copy = frozen_copy(learner, graded_spec(game, spec), seed)
+    return grade_player(copy, get_suite(game), seed=seed, spec=spec, side=side)
 
 
 def suite_label(game: Game[Any]) -> str:
