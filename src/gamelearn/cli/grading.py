@@ -4,7 +4,6 @@ rendering only: the work is in gamelearn.experiments.grading and .suites."""
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 import typer
@@ -15,7 +14,18 @@ from ..experiments import api
 from ..experiments.grading import GradeReport, check_arguments, spec_side
 from ..experiments.suites import Suite, get_suite
 from ..games import get_game
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
+from .common import (
+    GAME_HELP,
+    SEED_MAX,
+    SEED_MIN,
+    check_store,
+    complete_game,
+    console,
+    err_console,
+    fail,
+    print_json,
+    spec_lines,
+)
 from .progress import QUIET_HELP, progress_bar
 
 #: The most local processes.
@@ -28,18 +38,6 @@ def percent(share: float | None) -> str:
 
 #: Column headings short enough for 80 columns.
 SHORT_NAMES = {"placement": "place", "moving": "moving", "opening": "open", "endgame": "end"}
-
-
-def spec_lines(spec: str, width: int = 22) -> str:
-    """``spec`` in lines of at most ``width`` characters where it can, broken only after a ':' or
-    a ',' (never inside an option): 'alphabeta:depth=2,\neval=thesis'."""
-    pieces = re.findall(r"[^:,]*[:,]?", spec)
-    lines = [""]
-    for piece in filter(None, pieces):
-        if lines[-1] and len(lines[-1]) + len(piece) > width:
-            lines.append("")
-        lines[-1] += piece
-    return "\n".join(lines)
 
 
 def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
