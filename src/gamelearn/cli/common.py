@@ -131,6 +131,15 @@ def spec_column(table: Any, header: str, values: list[str], width: int = 16, **o
     return [spec_lines(value, least) for value in values]
 
 
+def title_fits(table: Any, width: int | None = None) -> Any:
+    """``table`` at least as wide as its title (up to ``width``, the console's): Rich wraps a
+    title at its table's width, so a narrow table's long title broke mid-phrase; past the console's
+    width it wraps at its spaces."""
+    if isinstance(table.title, str):
+        table.min_width = min(len(table.title) + 2, width or console.width)
+    return table
+
+
 console = WordConsole(file=TrimmedOutput(), highlight=False)  # type: ignore[arg-type]
 err_console = WordConsole(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
 

@@ -24,7 +24,8 @@ from .common import (
     err_console,
     fail,
     print_json,
-    spec_lines,
+    spec_column,
+    title_fits,
 )
 from .progress import QUIET_HELP, progress_bar
 
@@ -44,12 +45,12 @@ def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
     """One row a spec: keeps, best, blunders, then keeps by phase and by value.  It fits 80 columns:
     the figures never wrap, a long spec folds."""
     table = Table(
-        title=f"{suite.name}: {len(suite)} positions, graded frozen and greedy",
+        title=f"{suite.name}: {len(suite):,} positions, graded frozen and greedy",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
     )
-    table.add_column("player", overflow="fold", min_width=10)
+    players = spec_column(table, "player", [report.spec for report in reports], width=10)
     one_sided = any(report.side is not None for report in reports)
     if one_sided:  # a learner that plays one side is graded where that side moves
         table.add_column("graded", justify="right", no_wrap=True)
@@ -59,10 +60,11 @@ def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
     values = [value for value in ("win", "draw") if any(p.value_name == value for p in suite.positions)]
     for name in [*phases, *values]:
         table.add_column(SHORT_NAMES.get(name, name), justify="right", no_wrap=True)
-    for report in reports:
+    title_fits(table)
+    for report, player in zip(reports, players, strict=True):
         graded = [f"{report.side_name} {report.size:,}" if report.side is not None else f"all {report.size:,}"]
         table.add_row(
-            spec_lines(report.spec),
+            player,
             *(graded if one_sided else []),
             percent(report.keeps),
             percent(report.best),
@@ -154,7 +156,7 @@ def suite_command(
         print_json(summary)
         return
     console.print(f"{chosen.name}: {summary['description']}", markup=False)
-    table = Table(title="positions by stratum", box=box.SIMPLE_HEAD)
+    table = title_fits(Table(title="positions by stratum", box=box.SIMPLE_HEAD))
     for name in ("phase", "value", "moves that keep it", "positions"):
         table.add_column(name, justify="right" if name == "positions" else "left")
     for key, count in summary["strata"].items():

@@ -37,6 +37,7 @@ from .common import (
     fail,
     output_dir,
     print_json,
+    title_fits,
 )
 from .progress import QUIET_HELP, progress_bar
 from .stops import kept_when_stopped
@@ -64,12 +65,29 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+def count(value: float, width: int) -> str:
+    """``value`` with thousands separators, right-aligned in ``width``; where that is too wide (ten
+    million steps in 9 columns), in millions, so that the columns never shift.
+
+    >>> count(9_999_999, 9), count(12_345_678, 9), count(1_234_567_890, 9)
+    ('9,999,999', '   12.35M', '1,234.57M')
+    """
+    whole = f"{value:,.0f}"
+    if len(whole) <= width:
+        return whole.rjust(width)
+    for decimals in (2, 1, 0):
+        millions = f"{value / 1e6:,.{decimals}f}M"
+        if len(millions) <= width:
+            return millions.rjust(width)
+    return millions
+
+
 def checkpoint_line(point: Checkpoint, clock: str = "wall") -> str:
     """One checkpoint, its time on ``clock`` ('wall' or 'CPU'), under :func:`checkpoint_header`."""
     seconds = point.cpu_seconds if clock == "CPU" else point.seconds
     return (
-        f"{seconds:>6.0f}s {point.games:>9,} {point.steps:>9,} {point.loss:>6.4f} {point.value_loss:>6.4f} "
-        f"{point.games_per_second:>7,.0f} {point.positions_per_second:>8,.0f} "
+        f"{seconds:>6.0f}s {count(point.games, 9)} {count(point.steps, 9)} {point.loss:>6.4f} "
+        f"{point.value_loss:>6.4f} {count(point.games_per_second, 7)} {count(point.positions_per_second, 8)} "
         f"{_share(point.keeps):>6} {_share(point.best):>6} {_share(point.blunders):>6}"
     )
 
@@ -115,6 +133,14 @@ def train(
         int, typer.Option("--checkpoints", min=1, max=MAX_CHECKPOINTS, help="graded checkpoints along the way")
     ] = 5,
     grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")] = True,
+    full_grade: Annotated[
+        bool,
+        typer.Option(
+            "--full-grade",
+            help="grade every checkpoint as the learner plays, search and all (Teeko's ntuple: minutes of CPU a "
+            "checkpoint, outside the budget); by default a learner that searches is graded as its raw network",
+        ),
+    ] = False,
     parallel: Annotated[
         int | None,
         typer.Option(
@@ -154,6 +180,13 @@ def train(
             markup=False,
         )
         graded = f"the grade on the suite ({training.label}): keeps, best, blunders." if training.label else None
+        if training.label and training.quick:
+            options = ",".join(f"{key}={value}" for key, value in training.quick.items())
+            graded = (
+                f"the grade of its raw network ({options}) on the suite ({training.label}): keeps, best, "
+                f"blunders; a few CPU seconds each. Its own play searches: grading that takes minutes of CPU a "
+                f"checkpoint (--full-grade), so grade it once after: gamelearn grade {game.spec} {kind}:name={name}."
+            )
         shown.print(
             f"Checkpoints: training time on the {clock} clock (grading left out), loss (az: policy + value; "
             "ntuple: squared TD error), self-play speed after the first batch, and "
@@ -199,6 +232,7 @@ def train(
                     on_checkpoint=lambda point: progress.print(checkpoint_line(point, clock)),
                     keeper=Keeper(store),
                     on_start=on_start,
+                    full_grade=full_grade,
                 )
             except ValueError as error:
                 fail(str(error))
@@ -451,7 +485,7 @@ def curves_table(game: str, result: curves_module.CurvesResult, against: str, ga
     budget = f"{games:,} games" if seconds is None else f"{seconds:g} wall seconds of training"
     seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
     title = f"{game}, {budget} a learner, {seeded}, against {against}"
-    table = Table(box=box.SIMPLE_HEAD, title=title)
+    table = title_fits(Table(box=box.SIMPLE_HEAD, title=title))
     for heading in ("spec", "games", "wall", "keeps", "best", "blund.", "score"):
         table.add_column(heading, justify="left" if heading == "spec" else "right")
     for row in result.rows():

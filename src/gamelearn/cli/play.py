@@ -11,6 +11,7 @@ line editing and history; a control sequence or a pasted paragraph is "not a mov
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -200,8 +201,10 @@ class TerminalGame:
                 raise Quit
             if word in ("", "help"):  # no game's move: the line of what can be typed
                 console.print(HELP_LINE, markup=False, soft_wrap=True)
-            elif word == "?":
-                console.print("Legal moves: " + " ".join(self.game.legal_moves(state)), markup=False)
+            elif word == "?":  # a long list (Teeko's 25 first moves) goes on under itself, not at the margin
+                moves = " ".join(self.game.legal_moves(state))
+                shown = textwrap.fill(moves, console.width, initial_indent="Legal moves: ", subsequent_indent=" " * 13)
+                console.print(shown, markup=False, soft_wrap=True)
             elif word == "hint":
                 console.print(hint(self.game, state), markup=False)
             elif word == "undo":

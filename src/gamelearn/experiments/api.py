@@ -243,11 +243,14 @@ def train(
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
     keeper: Keeper | None = None,
     on_start: Callable[[Training], None] | None = None,
+    full_grade: bool = False,
 ) -> TrainingResult:
     """Train a self-play learner (``az``, ``ntuple``: a spec) for exactly ``games`` games,
     ``minutes`` of training on the wall clock or ``cpu_seconds`` of this process's CPU time (the
     first reached when several are given; docs/az.md), its checkpoints graded on the game's suite
-    unless ``grade=False``.  With a ``name`` it goes on from what the store keeps under that name
+    unless ``grade=False``: as the learner plays, or where that searches (ntuple on Teeko) as its
+    raw network, unless ``full_grade`` (grading is outside the budget: Teeko's search takes minutes
+    a checkpoint).  With a ``name`` it goes on from what the store keeps under that name
     and is kept there as it goes (every checkpoint, at least every 30 s, at the end; the ``keeper``
     given, else the default store's), as ``gamelearn train`` does; without one it learns in memory
     (``result.player``).  ``progress`` counts the budget's unit (games, or whole seconds of
@@ -277,7 +280,9 @@ def train(
             told(whole - shown[0])
             shown[0] = whole
 
-    with Training(chosen, learner, name=name, keeper=keeper, seed=seed, grade=grade, parallel=parallel) as training:
+    with Training(
+        chosen, learner, name=name, keeper=keeper, seed=seed, grade=grade, parallel=parallel, full_grade=full_grade
+    ) as training:
         if on_start is not None:
             on_start(training)
         return training.run(

@@ -33,7 +33,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 from ..games import Game
 from ..keeper import Keeper
 from ..players.knowledge import K, Learner
-from ..players.registry import graded_spec, make_player
+from ..players.registry import graded_spec, make_player, with_options
 from .budget import Budget
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
@@ -342,11 +342,14 @@ class TrainingResult:
     player: Learner[Any, Any] | None = field(default=None, repr=False, compare=False)
     result_id: int | None = None
     stopped: bool = False
+    #: the spec its checkpoints were graded as ("" when not graded): ntuple on Teeko, its raw network
+    graded: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "spec": self.spec,
+            "graded": self.graded,
             "name": self.name,
             "resumed": self.resumed,
             "games_before": self.games_before,
@@ -391,6 +394,7 @@ class Training:
         seed: int = 0,
         grade: bool = True,
         parallel: int | None = None,
+        full_grade: bool = False,
     ) -> None:
         self.game, self.kind = game, learner.strip().partition(":")[0]
         self.learner = learner.strip()
@@ -407,6 +411,12 @@ class Training:
         self.player: Learner[Any, Any] = player
         self.self_play: SelfPlaying = player  # the same learner, as train_self_play drives it
         self.label: str | None = None
+        #: The spec its checkpoints are graded as: its own play, or where that searches (ntuple on
+        #: Teeko) its raw network unless ``full_grade``, so that grading, outside the budget,
+        #: adds seconds to the wait and not minutes (``quick``: the options that made it quick).
+        quick: dict[str, str] = getattr(player, "quick_grade_options", dict)()
+        self.quick: dict[str, str] = {} if full_grade else dict(quick)
+        self.graded = with_options(game, self.learner, **self.quick) if self.quick else self.learner
         if grade:
             try:
                 self.label = suite_label(game)
@@ -475,9 +485,10 @@ class Training:
                 player=self.player,
                 result_id=run.result_id if run is not None else None,
                 stopped=stopped,
+                graded=self.graded if self.label else "",
             )
 
-        grader = (lambda: grade_learner(self.game, self.learner, self.player)) if self.label else None
+        grader = (lambda: grade_learner(self.game, self.graded, self.player)) if self.label else None
         try:
             train_self_play(
                 self.self_play,
