@@ -118,7 +118,7 @@ def cut_words(text: str, words: set[str]) -> list[str]:
     ':' or ',' cuts none.  (Prose is wrapped at spaces, never mid-word: common.WordConsole.)"""
     found = []
     lines = text.splitlines()
-    for upper, lower in zip(lines, lines[1:]):
+    for upper, lower in zip(lines, lines[1:], strict=False):
         for word in words:
             if word in upper or word in lower:
                 continue  # whole here
