@@ -267,6 +267,7 @@ def trained_line(budget: Budget, result: TrainingResult) -> str:
 def train_json(game: str, name: str, result: TrainingResult) -> dict[str, Any]:
     """``train --json``: the learner's games as kept, the ``train`` result, the checkpoints."""
     payload: dict[str, Any] = {"game": game, "name": name, "games": result.games_after, "result_id": result.result_id}
+    payload["graded"] = result.graded  # the spec the checkpoints were graded as (Teeko's ntuple: its raw network)
     if result.stopped:
         payload["stopped"] = True
     return payload | {"checkpoints": [point.to_dict() for point in result.checkpoints]}
