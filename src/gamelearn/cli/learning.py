@@ -184,7 +184,7 @@ def train(
             options = ",".join(f"{key}={value}" for key, value in training.quick.items())
             graded = (
                 f"the grade of its raw network ({options}) on the suite ({training.label}): keeps, best, "
-                f"blunders; a few CPU seconds each. Its own play searches: grading that takes minutes of CPU a "
+                f"blunders; seconds of CPU each. Its own play searches: grading that takes minutes of CPU a "
                 f"checkpoint (--full-grade), so grade it once after: gamelearn grade {game.spec} {kind}:name={name}."
             )
         shown.print(
