@@ -110,7 +110,7 @@ def test_teekos_ntuple_checkpoints_are_the_raw_networks_grade(teeko_table) -> No
 
 def test_train_columns_stay_put_past_ten_million() -> None:
     from gamelearn.cli.learning import checkpoint_header, checkpoint_line
-    from gamelearn.experiments.training import Checkpoint
+    from gamelearn.experiments.training_results import Checkpoint
 
     header = checkpoint_header("CPU")
     for many in (999, 9_999_999, 10_000_000, 123_456_789, 2_000_000_000):

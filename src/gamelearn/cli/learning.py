@@ -20,11 +20,13 @@ from rich.table import Table
 from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
 from ..experiments.budget import Budget
-from ..experiments.training import Checkpoint, Training, TrainingInterrupted, TrainingResult
+from ..experiments.training import Training
+from ..experiments.training_results import TrainingInterrupted, TrainingResult
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
 from ..store.store import Store
+from .checkpoints import checkpoint_header, checkpoint_line
 from .common import (
     MAX_LEARNER_GAMES,
     SEED_MAX,
@@ -42,16 +44,6 @@ from .common import (
 from .progress import QUIET_HELP, progress_bar
 from .stops import kept_when_stopped
 
-
-def checkpoint_header(clock: str = "wall") -> str:
-    """The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns); the time
-    column is named by its clock, the budget's."""
-    return (
-        f"{clock + ' s':>7} {'games':>9} {'steps':>9} {'loss':>6} {'v.loss':>6} {'games/s':>7} {'pos/s':>8} "
-        f"{'keeps':>6} {'best':>6} {'blund.':>6}"
-    )
-
-
 #: curves: the most seconds of training a learner, measurements of a timed run, games a score takes.
 MAX_CURVE_SECONDS = 24 * 60 * 60
 MAX_POINTS = 1_000
@@ -59,37 +51,6 @@ MAX_EVAL_GAMES = 100_000
 #: The most self-play games one `train` run is asked for, and the most checkpoints it grades.
 MAX_TRAIN_GAMES = 100_000_000
 MAX_CHECKPOINTS = 1_000
-
-
-def _share(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
-
-
-def count(value: float, width: int) -> str:
-    """``value`` with thousands separators, right-aligned in ``width``; where that is too wide (ten
-    million steps in 9 columns), in millions, so that the columns never shift.
-
-    >>> count(9_999_999, 9), count(12_345_678, 9), count(1_234_567_890, 9)
-    ('9,999,999', '   12.35M', '1,234.57M')
-    """
-    whole = f"{value:,.0f}"
-    if len(whole) <= width:
-        return whole.rjust(width)
-    for decimals in (2, 1, 0):
-        millions = f"{value / 1e6:,.{decimals}f}M"
-        if len(millions) <= width:
-            return millions.rjust(width)
-    return millions
-
-
-def checkpoint_line(point: Checkpoint, clock: str = "wall") -> str:
-    """One checkpoint, its time on ``clock`` ('wall' or 'CPU'), under :func:`checkpoint_header`."""
-    seconds = point.cpu_seconds if clock == "CPU" else point.seconds
-    return (
-        f"{seconds:>6.0f}s {count(point.games, 9)} {count(point.steps, 9)} {point.loss:>6.4f} "
-        f"{point.value_loss:>6.4f} {count(point.games_per_second, 7)} {count(point.positions_per_second, 8)} "
-        f"{_share(point.keeps):>6} {_share(point.best):>6} {_share(point.blunders):>6}"
-    )
 
 
 def register(app: typer.Typer) -> None:

@@ -33,7 +33,8 @@ from .grading import grade as grade_specs
 from .pairs import Sprt
 from .tournament import run_tournament
 from .tournament_summary import TournamentResult
-from .training import Checkpoint, Training, TrainingResult
+from .training import Training
+from .training_results import Checkpoint, TrainingResult
 
 #: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
 MAX_TRAIN_MINUTES = 7 * 24 * 60
