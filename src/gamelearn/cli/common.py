@@ -131,6 +131,14 @@ def spec_column(table: Any, header: str, values: list[str], width: int = 16, **o
     return [spec_lines(value, least) for value in values]
 
 
+def room_left(columns: list[list[str]], per_column: int = 3) -> int:
+    """The console's columns left for one more column beside ``columns`` (each its heading and
+    cells), each of which takes its widest line and ``per_column`` more (padding and rule): the
+    width a spec column can break its specs at, at least 10."""
+    used = sum(max(len(line) for cell in column for line in cell.split("\n")) + per_column for column in columns)
+    return max(10, console.width - used - per_column - 1)
+
+
 def title_fits(table: Any, width: int | None = None) -> Any:
     """``table`` at least as wide as its title (up to ``width``, the console's): Rich wraps a
     title at its table's width, so a narrow table's long title broke mid-phrase; past the console's

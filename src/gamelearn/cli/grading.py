@@ -24,6 +24,7 @@ from .common import (
     err_console,
     fail,
     print_json,
+    room_left,
     spec_column,
     title_fits,
 )
@@ -50,28 +51,34 @@ def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
         pad_edge=False,
         collapse_padding=True,
     )
-    players = spec_column(table, "player", [report.spec for report in reports], width=10)
     one_sided = any(report.side is not None for report in reports)
-    if one_sided:  # a learner that plays one side is graded where that side moves
-        table.add_column("graded", justify="right", no_wrap=True)
-    for name in ("keeps", "best", "blund."):
-        table.add_column(name, justify="right", no_wrap=True)
     phases = suite.phases()
     values = [value for value in ("win", "draw") if any(p.value_name == value for p in suite.positions)]
-    for name in [*phases, *values]:
-        table.add_column(SHORT_NAMES.get(name, name), justify="right", no_wrap=True)
-    title_fits(table)
-    for report, player in zip(reports, players, strict=True):
+    headers = ["keeps", "best", "blund.", *(SHORT_NAMES.get(name, name) for name in [*phases, *values])]
+    if one_sided:  # a learner that plays one side is graded where that side moves
+        headers.insert(0, "graded")
+    rows = []
+    for report in reports:
         graded = [f"{report.side_name} {report.size:,}" if report.side is not None else f"all {report.size:,}"]
-        table.add_row(
-            player,
-            *(graded if one_sided else []),
-            percent(report.keeps),
-            percent(report.best),
-            percent(report.blunders),
-            *(percent(report.by_phase.get(phase, {}).get("keeps")) for phase in phases),
-            *(percent(report.by_value.get(value, {}).get("keeps")) for value in values),
+        rows.append(
+            [
+                *(graded if one_sided else []),
+                percent(report.keeps),
+                percent(report.best),
+                percent(report.blunders),
+                *(percent(report.by_phase.get(phase, {}).get("keeps")) for phase in phases),
+                *(percent(report.by_value.get(value, {}).get("keeps")) for value in values),
+            ]
         )
+    # a long spec breaks after a ':' or a ',' where the console has no room for it; the figures never wrap
+    columns = [[heading, *(row[k] for row in rows)] for k, heading in enumerate(headers)]
+    specs = [report.spec for report in reports]
+    players = spec_column(table, "player", specs, width=room_left(columns, per_column=2))
+    for heading in headers:
+        table.add_column(heading, justify="right", no_wrap=True)
+    title_fits(table)
+    for player, row in zip(players, rows, strict=True):
+        table.add_row(player, *row)
     return table
 
 

@@ -32,6 +32,7 @@ from .common import (
     err_console,
     fail,
     print_json,
+    room_left,
     spec_column,
     title_fits,
 )
@@ -52,6 +53,7 @@ SUITE_LEGEND = (
     "{seed}` grades it: a player that draws at random (random, MENACE's beads, MCTS) keeps a share "
     "that moves with the seed, so `gamelearn grade` (seed 0 unless given) can differ by a few tenths."
 )
+RATING_LEGEND = "rating: Bradley-Terry, player 1 = 1500, the anchor; its 95% CI bootstraps over game pairs."
 GRADES_LEGEND = (
     "best: the share of moves perfect play would make; mist.: mistakes (a win thrown to a draw, "
     "or a draw to a loss); blun.: blunders (a win thrown to a loss)."
@@ -61,18 +63,17 @@ GRADES_LEGEND = (
 def crosstable(result: TournamentResult) -> Table:
     """Row player's wins-draws-losses against each column player."""
     table = title_fits(Table(title=f"{result.game}: row's W-D-L against column", box=box.SIMPLE_HEAD))
-    # a long spec breaks after a ':' or a ','; the results never wrap
-    players = spec_column(table, "player", [f"{i + 1} {spec}" for i, spec in enumerate(result.specs)])
+    # a long spec breaks after a ':' or a ',' where the console has no room for it; the results never wrap
+    grid = [
+        ["-" if i == j else "{}-{}-{}".format(*result.pair(i, j)) for j in range(len(result.specs))]
+        for i in range(len(result.specs))
+    ]
+    others = [[str(j + 1), *(row[j] for row in grid)] for j in range(len(result.specs))]
+    names = [f"{i + 1} {spec}" for i, spec in enumerate(result.specs)]
+    players = spec_column(table, "player", names, width=room_left(others))
     for index in range(len(result.specs)):
         table.add_column(str(index + 1), justify="center", no_wrap=True)
-    for i, player in enumerate(players):
-        cells = []
-        for j in range(len(result.specs)):
-            if i == j:
-                cells.append("-")
-            else:
-                wins, draws, losses = result.pair(i, j)
-                cells.append(f"{wins}-{draws}-{losses}")
+    for player, cells in zip(players, grid, strict=True):
         table.add_row(player, *cells)
     return table
 
@@ -89,33 +90,32 @@ def standings_table(result: TournamentResult) -> Table:
         pad_edge=False,
         collapse_padding=True,
     )
-    table.add_column("#", justify="right", no_wrap=True)
-    players = spec_column(table, "player", list(result.specs), width=12)
     headers = ["W-D-L", "score", "95% CI", "rating"]  # points = wins + draws/2: in the score, and the JSON
     if result.graded:  # no room at 80 columns for the rating's interval too: rating_line has it
         headers += ["best", "mist.", "blun."]
     else:
         headers += ["95% CI"]
-    for name in headers:
-        table.add_column(name, justify="right", no_wrap=True)
     order = sorted(range(len(result.specs)), key=lambda i: -result.standings[i].rating)
+    rows = {}
     for i in order:
         s = result.standings[i]
         low, high = s.interval
-        row = [
-            str(i + 1),
-            players[i],
-            f"{s.wins}-{s.draws}-{s.losses}",
-            f"{100 * s.score:.1f}%",
-            f"{100 * low:.0f}-{100 * high:.0f}%",
-            f"{s.rating:.0f}",
-        ]
+        row = [f"{s.wins}-{s.draws}-{s.losses}", f"{100 * s.score:.1f}%", f"{100 * low:.0f}-{100 * high:.0f}%"]
+        row.append(f"{s.rating:.0f}")
         if result.graded and s.grades is not None:
             share = s.best_share
             row += ["-" if share is None else f"{100 * share:.1f}%", str(s.grades["mistake"]), str(s.grades["blunder"])]
         elif not result.graded:
             row.append(rating_interval(result, i))
-        table.add_row(*row)
+        rows[i] = row
+    columns = [[str(i + 1) for i in order]] + [[h, *(rows[i][k] for i in order)] for k, h in enumerate(headers)]
+    table.add_column("#", justify="right", no_wrap=True)
+    # a long spec breaks after a ':' or a ',' where the console has no room for it; the figures never wrap
+    players = spec_column(table, "player", list(result.specs), width=room_left(columns, per_column=2))
+    for name in headers:
+        table.add_column(name, justify="right", no_wrap=True)
+    for i in order:
+        table.add_row(str(i + 1), players[i], *rows[i])
     return table
 
 
@@ -355,6 +355,8 @@ def print_tables(game: Game, result: TournamentResult, grade: bool) -> None:
     console.print(title_fits(standings_table(result)))
     if grade:
         console.print(rating_line(result), markup=False)
+    else:  # the interval is in the table
+        console.print(RATING_LEGEND, markup=False)
     console.print(title_fits(pairs_table(result)))
     console.print(openings_line(result), markup=False)
     if result.sprt is not None:
