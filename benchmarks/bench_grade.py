@@ -8,7 +8,8 @@ figures, asserts nothing.
     python benchmarks/bench_grade.py tictactoe --az-minutes 1   # az trained by self-play first (JAX)
 
 The learners are trained first, in this process, to the budget printed beside them (against a
-uniformly random opponent, seats alternating; ntuple and az by their own self-play, for CPU
+uniformly random opponent, on their usual side: HER and HIM Black, MENACE X, the others alternating;
+ntuple and az by their own self-play, for CPU
 seconds of this process), then graded frozen.
 ``--json PATH`` writes the rows as JSON too.
 """
@@ -75,12 +76,15 @@ TRAINED: dict[str, list[tuple[str, int]]] = {
 
 
 def trained(game: Any, spec: str, games: int, seed: int) -> Any:
-    """``spec`` trained for ``games`` games against random (seats alternating), then a frozen,
-    greedy copy holding what it learnt."""
+    """``spec`` trained for ``games`` games against random (on its kind's usual side, HER's and
+    HIM's Black, MENACE's X; the others' seats alternating), then a frozen, greedy copy holding
+    what it learnt: a one-sided one is graded where its side moves (its ``side_played``)."""
     learner = make_player(game, spec, seed=seed)
     opponent = make_player(game, "random", seed=seed + 1)
+    usual = learner.usual_side
     for index in range(games):
-        seats = [learner, opponent] if index % 2 == 0 else [opponent, learner]
+        first = index % 2 == 0 if usual is None else usual == 0
+        seats = [learner, opponent] if first else [opponent, learner]
         gamelearn.play_game(game, seats, seed=seed * 1_000_003 + index)
     copy = make_player(game, graded_spec(game, spec), seed=seed)
     copy.load(learner.knowledge())  # type: ignore[attr-defined]
@@ -109,7 +113,7 @@ def self_taught(game: Any, spec: str, seconds: float, seed: int) -> tuple[Any, i
 
 def row(spec: str, budget: str, report: Any, seconds: float) -> dict[str, Any]:
     return {
-        "spec": spec,
+        "spec": spec + (f" ({report.side_name}'s {report.size:,})" if report.side is not None else ""),
         "budget": budget,
         "keeps": round(report.keeps, 4),
         "best": round(report.best, 4),
@@ -156,7 +160,7 @@ def main() -> None:
         for spec, budget in TRAINED[name]:
             started = time.perf_counter()
             player = trained(game, spec, budget, arguments.seed)
-            report = grade_player(player, suite, seed=arguments.seed, spec=spec)
+            report = grade_player(player, suite, seed=arguments.seed, spec=spec, side=player.side_played())
             rows.append(row(spec, f"{budget} games", report, time.perf_counter() - started))
             show(rows[-1:])
         taught = list(SELF_TAUGHT[name])

@@ -76,3 +76,52 @@ def test_progress_lines_say_the_share_done_and_skip_no_quarter() -> None:
         bar.advance()
     assert [line.split(" (")[0] for line in lines] == ["learners: 33%", "learners: 66%", "learners: 100%"]
     assert lines[-1].endswith(" s wall)")
+
+
+def test_a_learner_that_searches_is_graded_as_its_raw_network_unless_asked_in_full() -> None:
+    # Issue 50: Teeko's ntuple plays with an 8-ply search (a fifth of a CPU second a move), so each
+    # checkpoint graded it on 2,000 positions for minutes, outside the budget: ten CPU minutes asked
+    # for ran past twenty-nine.  Its checkpoints grade the raw network; --full-grade its play.
+    from gamelearn.experiments.training import Training
+
+    teeko = gamelearn.get_game("teeko")
+    quick = Training(teeko, "ntuple", name=None, keeper=None, grade=False)
+    assert quick.quick == {"search": "0"} and quick.graded == "ntuple:search=0"
+    full = Training(teeko, "ntuple", name=None, keeper=None, grade=False, full_grade=True)
+    assert full.quick == {} and full.graded == "ntuple"
+    raw = Training(teeko, "ntuple:search=0", name=None, keeper=None, grade=False)
+    assert raw.quick == {} and raw.graded == "ntuple:search=0"  # its play is the raw network already
+    ttt = Training(gamelearn.get_game("tictactoe"), "ntuple", name=None, keeper=None, grade=False)
+    assert ttt.quick == {} and ttt.graded == "ntuple"  # tic-tac-toe's play is the raw network
+
+
+@pytest.mark.slow  # Teeko's table and suite, and its ntuple compiled
+def test_teekos_ntuple_checkpoints_are_the_raw_networks_grade(teeko_table) -> None:  # type: ignore[no-untyped-def]
+    from gamelearn.experiments.grading import grade_player
+    from gamelearn.experiments.suites import get_suite
+    from gamelearn.experiments.training import frozen_copy
+
+    teeko = gamelearn.get_game("teeko")
+    run = gamelearn.train(teeko, "ntuple", games=200, checkpoints=1)
+    assert run.graded == "ntuple:search=0" and run.to_dict()["graded"] == "ntuple:search=0"
+    raw = grade_player(frozen_copy(run.player, "ntuple:search=0,train=off", 0), get_suite(teeko), seed=0)
+    assert run.checkpoints[-1].keeps == raw.keeps
+
+
+def test_train_columns_stay_put_past_ten_million() -> None:
+    from gamelearn.cli.learning import checkpoint_header, checkpoint_line
+    from gamelearn.experiments.training import Checkpoint
+
+    header = checkpoint_header("CPU")
+    for many in (999, 9_999_999, 10_000_000, 123_456_789, 2_000_000_000):
+        point = Checkpoint(
+            seconds=3600, games=many, positions=many, steps=many, loss=0.01, value_loss=0.01,
+            games_per_second=many / 7, positions_per_second=many, keeps=0.5, best=0.5, blunders=0.1,
+            cpu_seconds=600_000,
+        )  # fmt: skip
+        line = checkpoint_line(point, "CPU")
+        assert len(line) == len(header) <= 80
+        # every column ends where its heading ends
+        for heading in ("games", "steps", "games/s", "pos/s", "keeps"):
+            end = header.index(heading) + len(heading)
+            assert line[end - 1] != " " and (end == len(line) or line[end] == " "), (many, heading, line)

@@ -37,7 +37,7 @@ def thesis_data_dir() -> Path:
 runner = CliRunner()
 
 #: The small version of the tour: each option's value at most this (the figures' shape is kept).
-SMALLER = {"--games": 20, "--learners": 3, "--seeds": 2}
+SMALLER: dict[str, float] = {"--games": 20, "--learners": 3, "--seeds": 2, "--cpu-minutes": 0.02}
 #: Added to commands that would otherwise take long or use every CPU.
 EXTRA = {
     ("teeko", "experiment"): ["--train-games", "10", "--chart-games", "2", "--workers", "1"],
@@ -61,17 +61,31 @@ def tour_commands() -> list[list[str]]:
     return commands
 
 
+def readme_commands() -> list[list[str]]:
+    """The commands of README's ```sh blocks, argument lists without `gamelearn` (a line of two
+    joined by && gives both; the set-up lines, which install, are not commands of gamelearn)."""
+    text = README.read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        for line in block.splitlines():
+            for part in line.split(" # ", 1)[0].split("&&"):
+                part = part.strip()
+                if part.startswith("gamelearn "):
+                    commands.append(shlex.split(part)[1:])
+    return commands
+
+
 def small(args: list[str]) -> list[str] | None:
     """The small version of one tour command, or None for one this test leaves out."""
     teeko = any(arg == "teeko" or arg.startswith("teeko:") for arg in args)
-    needs_table = teeko and ("perfect" in args or args[0] in ("grade", "suite"))
+    needs_table = teeko and ("perfect" in args or args[0] in ("grade", "suite", "analyze"))
     if args[0] == "serve" or (args[:2] == ["solve", "teeko"]) or needs_table:
         return None
     out = []
     for index, arg in enumerate(args):
         previous = args[index - 1] if index else ""
-        if previous in SMALLER and arg.isdigit():
-            arg = str(min(int(arg), SMALLER[previous]))
+        if previous in SMALLER and arg.replace(".", "", 1).isdigit():
+            arg = f"{min(float(arg), SMALLER[previous]):g}"
         if arg.endswith((".txt", ".m")) and " " in arg:  # the thesis author's file: the thesis data's
             found = thesis_data_dir() / Path(arg).name
             if not found.is_file():
@@ -93,9 +107,50 @@ def small(args: list[str]) -> list[str] | None:
     return out
 
 
-def problems(text: str, width: int, home: Path) -> list[str]:
-    """What a person would see wrong in ``text`` at ``width`` columns."""
+#: What a word is for cut_words: a name, an option's key or value (a spec's pieces between ':' and ',').
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.=-]{3,}")
+
+
+def cut_words(text: str, words: set[str]) -> list[str]:
+    """The ``words`` that ``text`` shows cut in two across a line break: the head at the end of a
+    table cell's line and the tail where that cell's text begins on the next line.  Rich folds a
+    cell that has no space to wrap at mid-word ("tictact" over "oe"); a spec broken only after its
+    ':' or ',' cuts none.  (Prose is wrapped at spaces, never mid-word: common.WordConsole.)"""
     found = []
+    lines = text.splitlines()
+    for upper, lower in zip(lines, lines[1:], strict=False):
+        for word in words:
+            if word in upper or word in lower:
+                continue  # whole here
+            for cut in range(1, len(word)):
+                head, tail = word[:cut], word[cut:]
+                for start in [m.start() for m in re.finditer(re.escape(head), upper)]:
+                    after = upper[start + cut : start + cut + 2]
+                    if after.strip() and after[:1] not in BOX:
+                        continue  # the head goes on, or a word follows: not the end of a cell's line
+                    cell = start  # where the cell's text begins on this line (a spec's earlier pieces too)
+                    while cell and upper[cell - 1].strip() and upper[cell - 1] not in BOX:
+                        cell -= 1
+                    edge = lower[cell - 1 : cell] if cell else ""
+                    ends = lower[cell + len(tail) : cell + len(tail) + 1]
+                    aligned = lower[cell : cell + len(tail)] == tail and (not edge.strip() or edge in BOX)
+                    aligned = aligned and (not ends.strip() or ends in BOX or ends in ":,")
+                    if aligned:
+                        found.append(f"{word!r} cut as {head!r} / {tail!r}: {upper!r} / {lower!r}")
+    return found
+
+
+def words_of(command: list[str], text: str) -> set[str]:
+    """The words a person would expect whole: the command's names and its specs' pieces (split at
+    ':' and ','), and every word of six letters or more the output shows whole somewhere."""
+    words = {w for arg in command for piece in re.split(r"[:,\s]", arg) for w in WORD.findall(piece)}
+    return words | {word for word in WORD.findall(text) if len(word) >= 6}
+
+
+def problems(text: str, width: int, home: Path, command: list[str] | None = None) -> list[str]:
+    """What a person would see wrong in ``text`` at ``width`` columns: a cut cell or word, a line
+    past the edge, trailing spaces, ragged re-wrapping."""
+    found = cut_words(text, words_of(command or [], text))
     lines = text.splitlines()
     for number, line in enumerate(lines):
         where = f"line {number + 1} {line!r}"
@@ -129,9 +184,9 @@ def width_80() -> Iterator[None]:
     common.console.width, common.err_console.width = saved
 
 
-def run_tour(home: Path) -> list[tuple[list[str], str]]:
+def run_tour(home: Path, commands: list[list[str]] | None = None) -> list[tuple[list[str], str]]:
     outputs = []
-    for args in tour_commands():
+    for args in tour_commands() if commands is None else commands:
         command = small(args)
         if command is None:
             continue
@@ -178,7 +233,8 @@ def test_the_tour_reads_at_80_columns_and_runs_twice_the_same(
     # table's build, the thesis author's files where they are absent, the server).
     assert len(first) == sum(small(command) is not None for command in commands) > len(commands) // 2
     for command, output in first:
-        assert not problems(output, 80, isolated_home), (command, problems(output, 80, isolated_home))
+        said = problems(output, 80, isolated_home, command)
+        assert not said, (command, said)
     again = tmp_path / "again"  # a person following it afresh: a new data directory and folder
     again.mkdir()
     monkeypatch.setenv("GAMELEARN_HOME", str(again))
@@ -189,6 +245,42 @@ def test_the_tour_reads_at_80_columns_and_runs_twice_the_same(
         assert comparable(one.replace(str(isolated_home), "HOME")) == comparable(two.replace(str(again), "HOME")), (
             command
         )
+
+
+@pytest.mark.slow  # README's commands, small
+@pytest.mark.timeout(900)
+def test_readmes_commands_read_at_80_columns_with_no_word_cut(
+    isolated_home: Path, width_80: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commands = readme_commands()
+    assert ["grade", "tictactoe", "random", "alphabeta:depth=2,eval=better", "mcts:playouts=100", "perfect"] in commands
+    monkeypatch.chdir(isolated_home)
+    ran = run_tour(isolated_home, [command for command in commands if small(command) is not None])
+    assert len(ran) >= 8  # the teacher's and the researcher's paths; Teeko's needs its table
+    for command, output in ran:
+        said = problems(output, 80, isolated_home, command)
+        assert not said, (command, said)
+
+
+@pytest.mark.slow  # games played, then listed
+def test_records_list_breaks_names_only_after_a_colon_or_a_comma(isolated_home: Path, width_80: None) -> None:
+    # Issue 50: "teeko:g…", "tictact…", "her:name=⏎play".
+    for first, second, game in (
+        ("random", "alphabeta:depth=2,eval=thesis", "teeko:goals=advanced"),
+        ("sharp", "her:name=play", "hexapawn"),
+        ("alphabeta:depth=4,eval=better", "mcts:playouts=100,c=1.4", "tictactoe"),
+    ):
+        played = runner.invoke(app, ["play", game, "--first", first, "--second", second, "--seed", "1"])
+        assert played.exit_code == 0, played.output
+    listed = runner.invoke(app, ["records", "list"])
+    assert listed.exit_code == 0, listed.output
+    names = ["teeko:goals=advanced", "alphabeta:depth=2,eval=thesis", "her:name=play", "mcts:playouts=100,c=1.4"]
+    said = problems(listed.stdout, 80, isolated_home, names)
+    assert not said, said
+    lines = listed.stdout.splitlines()
+    for name in names:  # each piece whole on one line, the pieces in order on lines that follow
+        pieces = re.findall(r"[^:,]+[:,]?", name)
+        assert all(any(piece in line for line in lines) for piece in pieces), (name, listed.stdout)
 
 
 @pytest.mark.slow  # commands each in a process
@@ -224,7 +316,8 @@ def test_more_commands_read_at_80_columns(isolated_home: Path, width_80: None) -
     for command in commands:
         result = runner.invoke(app, command)
         assert result.exit_code == 0, (command, result.output)
-        assert not problems(result.stdout, 80, isolated_home), (command, problems(result.stdout, 80, isolated_home))
+        said = problems(result.stdout, 80, isolated_home, command)
+        assert not said, (command, said)
 
 
 @pytest.mark.slow  # a graded tournament

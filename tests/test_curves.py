@@ -158,7 +158,7 @@ def test_an_out_name_that_exists_is_refused_unless_forced(tmp_path):
         (["chess", "her"], "unknown game"),
         (["hexapawn", "her", "--out", "/no/such/folder"], "no such folder"),
         (["hexapawn", "her", "--games", "5", "--seconds", "2"], "one budget"),
-        (["hexapawn", "her", "--side", "black"], "--side is first, second or alternate"),
+        (["hexapawn", "her", "--side", "black"], "--side is usual, first, second or alternate"),
         (["hexapawn", "her", "--x", "plies"], "--x is games or seconds"),
         (["hexapawn", "her", "--seconds", "0"], "--seconds must be above 0"),
     ],
@@ -169,3 +169,23 @@ def test_bad_arguments_get_one_line_and_exit_2(arguments, message, tmp_path, mon
         [sys.executable, "-m", "gamelearn.cli.main", "curves", *arguments], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_each_learner_sits_its_usual_side_by_default_and_is_graded_where_that_side_moves():
+    # Issue 50: HER plays Black (Gardner 1962), so she trains second and is graded on the suite's
+    # 19 positions where Black moves; TD plays both sides, alternating, graded on all 27.
+    from gamelearn import get_game
+    from gamelearn.experiments.suites import get_suite
+
+    game = get_game("hexapawn")
+    black = sum(game.to_move(p.state) == 1 for p in get_suite(game).positions)
+    result = run_curves("hexapawn", ["her", "td"], "random", games=8, every=4, seeds=1, eval_games=2, workers=1)
+    assert result.side == "usual" and result.seats == ("second", "alternate")
+    assert result.graded == (black, 27) == (19, 27) and result.side_names == ("Black", "")
+    assert result.yardstick(0) == "hexapawn-v1, Black's 19 of 27 positions"
+    assert result.yardsticks() == "her: hexapawn-v1, Black's 19 of 27 positions; td: hexapawn-v1, 27 positions"
+    assert result.to_dict()["seats"] == ["second", "alternate"]
+    # a share of 19 positions is a multiple of 1/19
+    assert all(round(p.keeps * 19, 9) == round(p.keeps * 19) for p in result.points if p.spec_index == 0)
+    asked = run_curves("hexapawn", ["her"], "random", games=4, every=4, seeds=1, eval_games=2, workers=1, side="first")
+    assert asked.seats == ("first",) and asked.side_names == ("White",) and asked.graded == (8,)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn.cli.main import app
-from gamelearn.experiments.grading import grade, grade_player, graded_player, judge
+from gamelearn.experiments.grading import grade, grade_player, graded_player, judge, position_seed, spec_side
 from gamelearn.experiments.suites import TEEKO_SUITE_SIZE, get_suite
 from gamelearn.players.registry import graded_spec
 
@@ -223,3 +223,65 @@ def test_a_stored_learner_is_graded_as_it_is_kept_through_a_read_only_store() ->
     (stored,) = grade(game, ["td:name=kept"], seed=4, workers=2)
     assert stored.counts == grade_player(copy, get_suite(game), seed=4).counts
     assert stored.counts != grade(game, ["td"], seed=4)[0].counts  # what it learnt shows
+
+
+# One-sided learners (issue 50): graded where their side moves, and the yardstick says so ------------
+
+
+def black_positions() -> list[Any]:
+    """The hexapawn suite's positions with Black (the second player) to move, from the rules."""
+    game = gamelearn.get_game("hexapawn")
+    return [p for p in get_suite(game).positions if game.to_move(p.state) == 1]
+
+
+def test_a_side_is_graded_on_its_own_positions_with_the_same_choices_as_the_whole_suite() -> None:
+    game = gamelearn.get_game("hexapawn")
+    suite = get_suite(game)
+    black = black_positions()
+    assert len(black) == 19 and len(suite) == 27  # hexapawn-v1: 8 White-to-move positions
+    mover = gamelearn.make_player(game, "random", seed=0)
+    whole = grade_player(mover, suite, seed=3)
+    one = grade_player(mover, suite, seed=3, side=1)
+    # The same seed a position: Black's tally is the whole grade's tally over Black's positions.
+    by_place = {id(p.state): p for p in black}
+    kept = 0
+    for index, position in enumerate(suite.positions):
+        if id(position.state) in by_place:
+            mover.reseed(position_seed(3, index))
+            kept += judge(position, mover.choose(position.state)).keeps
+    assert one.counts["keeps"] == kept and one.size == 19 and one.counts["positions"] == 19
+    assert whole.size == one.suite_size == 27 and whole.side is None
+    assert one.yardstick() == "hexapawn-v1, Black's 19 of 27 positions"
+    assert whole.yardstick() == "hexapawn-v1, 27 positions"
+
+
+def test_her_trained_as_black_is_graded_on_blacks_positions_and_a_learner_of_both_sides_on_all() -> None:
+    game = gamelearn.get_game("hexapawn")
+    assert spec_side(game, "her") == spec_side(game, "him") == 1  # Gardner: HER plays Black
+    assert spec_side(gamelearn.get_game("tictactoe"), "menace") == 0  # Michie: MENACE is X
+    assert spec_side(game, "random") is None and spec_side(game, "td") is None
+    her = gamelearn.make_player(game, "her", seed=1)
+    both = gamelearn.make_player(game, "her", seed=1)
+    for index in range(40):
+        opponent = gamelearn.make_player(game, "random", seed=100 + index)
+        gamelearn.play_game(game, [opponent, her], seed=index, learn=True)
+        gamelearn.play_game(game, [both, opponent] if index % 2 else [opponent, both], seed=index, learn=True)
+    assert her.side_played() == 1 and both.side_played() is None  # type: ignore[attr-defined]
+    menace = gamelearn.make_player(gamelearn.get_game("tictactoe"), "menace", seed=1)
+    ttt = gamelearn.get_game("tictactoe")
+    for index in range(10):
+        gamelearn.play_game(ttt, [gamelearn.make_player(ttt, "random", seed=index), menace], seed=index, learn=True)
+    assert menace.side_played() == 1  # a MENACE trained as O says so
+
+
+def test_grade_names_the_side_and_its_positions_for_a_one_sided_learner() -> None:
+    result = runner.invoke(app, ["grade", "hexapawn", "her", "random", "--json"])
+    assert result.exit_code == 0, result.output
+    her, mover = json.loads(result.stdout)["grades"]
+    assert (her["side"], her["side_name"], her["size"], her["suite_size"]) == (1, "Black", 19, 27)
+    assert (mover["side"], mover["size"]) == (None, 27)
+    table = runner.invoke(app, ["grade", "hexapawn", "her", "random"], env={"COLUMNS": "80"})
+    rows = {line.split()[0]: line.split() for line in table.stdout.splitlines() if line.strip()}
+    assert rows["her"][1:3] == ["Black", "19"] and rows["random"][1:3] == ["all", "27"]
+    assert "graded where its side moves" in " ".join(table.stdout.split())
+    assert max(len(line) for line in table.stdout.splitlines()) <= 80

@@ -11,9 +11,11 @@ from typer.testing import CliRunner
 import gamelearn
 from gamelearn import play_game
 from gamelearn.cli.main import app
+from gamelearn.players.matchbox_advice import DRAW_REWARD, MIXED, RESTOCK
 from gamelearn.store.store import Store
 
 runner = CliRunner()
+MENACE_REMEDIES = (RESTOCK, DRAW_REWARD, MIXED)
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -75,6 +77,34 @@ def test_menace_experiment_runs_against_each_opponent() -> None:
     assert "304 boxes" in out
     code, out = run("menace", "--against", "nobody")
     assert code == 2 and "unknown opponent" in out
+
+
+def test_the_pages_remedies_are_options_of_the_command_and_the_pages_advice_names_them() -> None:
+    # Issue 50: restocking, a mixed teacher and a draw reward were only on the page.
+    code, out = run("menace", "--learners", "2", "--games", "300", "--against", "perfect", "--side", "O", "--json")
+    assert code == 0, out
+    stuck = json.loads(out[out.index("{") :])["opponents"][0]
+    assert stuck["loss_rate_last"] == 1.0  # as O against perfect play every box it needs empties
+    code, out = run("menace", "--learners", "2", "--games", "300", "--against", "perfect", "--side", "O", "--no-chart")
+    assert "--restock on" in flat(out) and "--against perfect:random=0.5" in flat(out)  # the way out, said
+    for remedy in MENACE_REMEDIES:
+        command = remedy.text[remedy.text.index("gamelearn menace") : remedy.text.rindex(")")].split()[2:]
+        code, out = run("menace", *command, "--learners", "2", "--games", "1000", "--side", "O", "--json")
+        assert code == 0, (command, out)
+        found = json.loads(out[out.index("{") :])
+        item = found["opponents"][0]
+        assert item["opponent"] == command[command.index("--against") + 1]
+        assert found["restock"] == ("--restock" in command)
+        if found["restock"]:  # restocked, it goes on to draw: no longer every game lost
+            assert item["draw_rate_last"] > 0.5
+        if item["opponent"] == "perfect:random=0.5":  # a teacher that errs lets it win
+            assert item["average_wins"] > 0
+    code, out = run("menace", "--against", "perfect:random=2")
+    assert code == 2 and "outside 0..1" in out
+    code, out = run("menace", "--restock", "maybe")
+    assert code == 2 and "--restock" in out
+    code, out = run("her", "--learners", "2", "--games", "50", "--against", "perfect:random=0.5", "--no-chart")
+    assert code == 0 and "Perfect:" in out and "random=0.5" in out  # the spec broken after its colon only
 
 
 def test_export_import_round_trip_and_a_bad_file_changes_nothing(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ def letter(winner: int | None, side: int) -> str:
         ("random", True, 1),
         ("random", False, 0),
         ("perfect", False, 1),
+        ("perfect:random=0.5", False, 1),
     ],
 )
 def test_her_fast_path_plays_play_games_games(opponent: str, him: bool, side: int) -> None:
@@ -44,13 +45,23 @@ def test_her_fast_path_plays_play_games_games(opponent: str, him: bool, side: in
 
 
 @pytest.mark.parametrize(
-    ("opponent", "side", "games"),
-    [("random", 0, 150), ("random", 1, 150), ("perfect", 0, 100), ("self", 0, 150), ("sharp", 1, 15)],
+    ("opponent", "side", "games", "restock"),
+    [
+        ("random", 0, 150, False),
+        ("random", 1, 150, False),
+        ("perfect", 0, 100, False),
+        ("self", 0, 150, False),
+        ("sharp", 1, 15, False),
+        # the page's remedies, as `gamelearn menace --restock on` and `--against perfect:random=P` play them
+        ("perfect", 1, 300, True),
+        ("perfect:random=0.5", 1, 150, False),
+        ("perfect:random=0.2", 0, 150, True),
+    ],
 )
-def test_menace_fast_path_plays_play_games_games(opponent: str, side: int, games: int) -> None:
+def test_menace_fast_path_plays_play_games_games(opponent: str, side: int, games: int, restock: bool) -> None:
     seeds = [game_seed(5, 2, g) for g in range(games)]
-    fast = train_menace(seeds, opponent, learner_side=side)
-    menace = MenacePlayer(TICTACTOE)
+    fast = train_menace(seeds, opponent, learner_side=side, restock=restock)
+    menace = MenacePlayer(TICTACTOE, restock=restock)
     if opponent == "self":
         players = [menace, menace]
         view = 0
@@ -65,6 +76,10 @@ def test_menace_fast_path_plays_play_games_games(opponent: str, side: int, games
         tables.table.boards[b]: dict(zip(tables.new_box[b], counts, strict=True)) for b, counts in fast.boxes.items()
     }
     assert boxes == menace.boxes
+    if restock and opponent == "perfect":  # the check has a restocked box to compare: without it one empties
+        assert "D" in fast.record and any(
+            not any(counts) for counts in train_menace(seeds, opponent, learner_side=side).boxes.values()
+        )
 
 
 def test_seed_003_claims_come_out_of_the_runs() -> None:

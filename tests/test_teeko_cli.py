@@ -43,10 +43,10 @@ def test_memory_import_export_round_trip_of_the_thesis_memory(thesis_data: Path,
     assert result.exit_code == 0, result.output
     assert target.read_bytes() == source.read_bytes()
     listing = run("teeko", "memory", "list")
-    assert "thesis10k" in listing.stdout and "57659" in listing.stdout and "17974" in listing.stdout
+    assert "thesis10k" in listing.stdout and "57,659" in listing.stdout and "17,974" in listing.stdout
     shown = run("teeko", "memory", "show", "thesis10k", "--records", "2")
     assert shown.exit_code == 0
-    assert "516 records" in shown.stdout and "57659" in shown.stdout
+    assert "516 records" in shown.stdout and "57,659" in shown.stdout
     assert "00000 02120 02100 01200 00010" in shown.stdout  # the file's first record
     assert run("teeko", "memory", "delete", "thesis10k").exit_code == 0
     assert run("teeko", "memory", "show", "thesis10k").exit_code == 2

@@ -93,6 +93,61 @@ def word_wrapped(text: str, width: int) -> str:
     return "\n".join(lines)
 
 
+def spec_lines(spec: str, width: int = 22) -> str:
+    r"""``spec`` in lines of at most ``width`` characters where it can, broken only after a ':' or
+    a ',' (never inside a name or an option), for a table cell: Rich wraps a cell at spaces, and a
+    spec has none, so without this it would cut one mid-word.  A piece longer than ``width`` stays
+    whole (the column folds it only if it must).
+
+    >>> spec_lines("alphabeta:depth=2,eval=thesis")
+    'alphabeta:depth=2,\neval=thesis'
+    >>> spec_lines("teeko:goals=advanced", 10)
+    'teeko:\ngoals=advanced'
+    """
+    pieces = re.findall(r"[^:,]*[:,]?", spec)
+    lines = [""]
+    for piece in filter(None, pieces):
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(lines)
+
+
+def longest_piece(spec: str) -> int:
+    """The widest piece ``spec_lines`` can leave on a line: a column's least width, so that no
+    name or option is folded."""
+    return max((len(piece) for piece in re.findall(r"[^:,]*[:,]?", spec)), default=0)
+
+
+def spec_column(table: Any, header: str, values: list[str], width: int = 16, **options: Any) -> list[str]:
+    """Add a column of specs (players, games, names) to a Rich ``table`` that breaks each only
+    after a ':' or a ',' and never cuts a name: its least width is its widest piece (or
+    ``width``, where the values are longer), and each cell, broken by :func:`spec_lines` at that
+    width, fits it, so Rich never has to fold one; the cells to add, one a value."""
+    widest = max([len(header), *(longest_piece(value) for value in values)])
+    longest = max([len(header), *(len(value) for value in values)])
+    least = min(longest, max(widest, width))
+    table.add_column(header, min_width=least, overflow="fold", **options)
+    return [spec_lines(value, least) for value in values]
+
+
+def room_left(columns: list[list[str]], per_column: int = 3) -> int:
+    """The console's columns left for one more column beside ``columns`` (each its heading and
+    cells), each of which takes its widest line and ``per_column`` more (padding and rule): the
+    width a spec column can break its specs at, at least 10."""
+    used = sum(max(len(line) for cell in column for line in cell.split("\n")) + per_column for column in columns)
+    return max(10, console.width - used - per_column - 1)
+
+
+def title_fits(table: Any, width: int | None = None) -> Any:
+    """``table`` at least as wide as its title (up to ``width``, the console's): Rich wraps a
+    title at its table's width, so a narrow table's long title broke mid-phrase; past the console's
+    width it wraps at its spaces."""
+    if isinstance(table.title, str):
+        table.min_width = min(len(table.title) + 2, width or console.width)
+    return table
+
+
 console = WordConsole(file=TrimmedOutput(), highlight=False)  # type: ignore[arg-type]
 err_console = WordConsole(file=TrimmedOutput(stderr=True), highlight=False)  # type: ignore[arg-type]
 

@@ -4,7 +4,6 @@ rendering only: the work is in gamelearn.experiments.grading and .suites."""
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 import typer
@@ -12,10 +11,23 @@ from rich import box
 from rich.table import Table
 
 from ..experiments import api
-from ..experiments.grading import GradeReport, check_arguments
+from ..experiments.grading import GradeReport, check_arguments, spec_side
 from ..experiments.suites import Suite, get_suite
 from ..games import get_game
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
+from .common import (
+    GAME_HELP,
+    SEED_MAX,
+    SEED_MIN,
+    check_store,
+    complete_game,
+    console,
+    err_console,
+    fail,
+    print_json,
+    room_left,
+    spec_column,
+    title_fits,
+)
 from .progress import QUIET_HELP, progress_bar
 
 #: The most local processes.
@@ -30,43 +42,43 @@ def percent(share: float | None) -> str:
 SHORT_NAMES = {"placement": "place", "moving": "moving", "opening": "open", "endgame": "end"}
 
 
-def spec_lines(spec: str, width: int = 22) -> str:
-    """``spec`` in lines of at most ``width`` characters where it can, broken only after a ':' or
-    a ',' (never inside an option): 'alphabeta:depth=2,\neval=thesis'."""
-    pieces = re.findall(r"[^:,]*[:,]?", spec)
-    lines = [""]
-    for piece in filter(None, pieces):
-        if lines[-1] and len(lines[-1]) + len(piece) > width:
-            lines.append("")
-        lines[-1] += piece
-    return "\n".join(lines)
-
-
 def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
     """One row a spec: keeps, best, blunders, then keeps by phase and by value.  It fits 80 columns:
     the figures never wrap, a long spec folds."""
     table = Table(
-        title=f"{suite.name}: {len(suite)} positions, graded frozen and greedy",
+        title=f"{suite.name}: {len(suite):,} positions, graded frozen and greedy",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
     )
-    table.add_column("player", overflow="fold", min_width=10)
-    for name in ("keeps", "best", "blund."):
-        table.add_column(name, justify="right", no_wrap=True)
+    one_sided = any(report.side is not None for report in reports)
     phases = suite.phases()
     values = [value for value in ("win", "draw") if any(p.value_name == value for p in suite.positions)]
-    for name in [*phases, *values]:
-        table.add_column(SHORT_NAMES.get(name, name), justify="right", no_wrap=True)
+    headers = ["keeps", "best", "blund.", *(SHORT_NAMES.get(name, name) for name in [*phases, *values])]
+    if one_sided:  # a learner that plays one side is graded where that side moves
+        headers.insert(0, "graded")
+    rows = []
     for report in reports:
-        table.add_row(
-            spec_lines(report.spec),
-            percent(report.keeps),
-            percent(report.best),
-            percent(report.blunders),
-            *(percent(report.by_phase.get(phase, {}).get("keeps")) for phase in phases),
-            *(percent(report.by_value.get(value, {}).get("keeps")) for value in values),
+        graded = [f"{report.side_name} {report.size:,}" if report.side is not None else f"all {report.size:,}"]
+        rows.append(
+            [
+                *(graded if one_sided else []),
+                percent(report.keeps),
+                percent(report.best),
+                percent(report.blunders),
+                *(percent(report.by_phase.get(phase, {}).get("keeps")) for phase in phases),
+                *(percent(report.by_value.get(value, {}).get("keeps")) for value in values),
+            ]
         )
+    # a long spec breaks after a ':' or a ',' where the console has no room for it; the figures never wrap
+    columns = [[heading, *(row[k] for row in rows)] for k, heading in enumerate(headers)]
+    specs = [report.spec for report in reports]
+    players = spec_column(table, "player", specs, width=room_left(columns, per_column=2))
+    for heading in headers:
+        table.add_column(heading, justify="right", no_wrap=True)
+    title_fits(table)
+    for player, row in zip(players, rows, strict=True):
+        table.add_row(player, *row)
     return table
 
 
@@ -74,6 +86,11 @@ LEGEND = (
     "keeps: the share of positions where the move keeps the value (the headline); best: perfect "
     "play's move; blund.: a win or a draw thrown to a loss; the last columns: keeps by phase and by "
     "the position's value."
+)
+#: Said under the table when a player is graded on one side's positions.
+ONE_SIDED = (
+    "graded: the positions graded; a learner that plays one side (HER and HIM play Black, a MENACE "
+    "trained as X) is graded where its side moves, the only positions it meets on its turn."
 )
 
 
@@ -102,9 +119,16 @@ def grade_command(
     except ValueError as error:
         fail(str(error))
     check_store(readonly=True)  # stored learners are read from it
-    with progress_bar(err_console, "positions", len(chosen) * len(specs), "positions", quiet) as progress:
+    try:
+        sides = [spec_side(game, spec.strip()) for spec in specs]
+    except ValueError as error:
+        fail(str(error))
+    total = sum(len(chosen.of_side(side)) for side in sides)
+    with progress_bar(err_console, "positions", total, "positions", quiet) as progress:
         try:
-            reports = api.grade(game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance)
+            reports = api.grade(
+                game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance, sides=sides
+            )
         except ValueError as error:
             fail(str(error))
     if as_json:
@@ -120,6 +144,8 @@ def grade_command(
         return
     console.print(grades_table(chosen, reports))
     console.print(LEGEND, markup=False)
+    if any(report.side is not None for report in reports):
+        console.print(ONE_SIDED, markup=False)
 
 
 def suite_command(
@@ -137,7 +163,7 @@ def suite_command(
         print_json(summary)
         return
     console.print(f"{chosen.name}: {summary['description']}", markup=False)
-    table = Table(title="positions by stratum", box=box.SIMPLE_HEAD)
+    table = title_fits(Table(title="positions by stratum", box=box.SIMPLE_HEAD))
     for name in ("phase", "value", "moves that keep it", "positions"):
         table.add_column(name, justify="right" if name == "positions" else "left")
     for key, count in summary["strata"].items():

@@ -21,11 +21,11 @@ from ..experiments import api, curves_output
 from ..experiments import curves as curves_module
 from ..experiments.budget import Budget
 from ..experiments.training import Training, TrainingInterrupted, TrainingResult
-from ..experiments.training_kept import Checkpoint
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
 from ..match import DEFAULT_MAX_PLIES
 from ..store.store import Store
+from .checkpoints import checkpoint_header, checkpoint_line
 from .common import (
     MAX_LEARNER_GAMES,
     SEED_MAX,
@@ -38,19 +38,10 @@ from .common import (
     fail,
     output_dir,
     print_json,
+    title_fits,
 )
 from .progress import QUIET_HELP, progress_bar
 from .stops import kept_when_stopped
-
-
-def checkpoint_header(clock: str = "wall") -> str:
-    """The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns); the time
-    column is named by its clock, the budget's."""
-    return (
-        f"{clock + ' s':>7} {'games':>9} {'steps':>9} {'loss':>6} {'v.loss':>6} {'games/s':>7} {'pos/s':>8} "
-        f"{'keeps':>6} {'best':>6} {'blund.':>6}"
-    )
-
 
 #: curves: the most seconds of training a learner, measurements of a timed run, games a score takes.
 MAX_CURVE_SECONDS = 24 * 60 * 60
@@ -59,20 +50,6 @@ MAX_EVAL_GAMES = 100_000
 #: The most self-play games one `train` run is asked for, and the most checkpoints it grades.
 MAX_TRAIN_GAMES = 100_000_000
 MAX_CHECKPOINTS = 1_000
-
-
-def _share(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
-
-
-def checkpoint_line(point: Checkpoint, clock: str = "wall") -> str:
-    """One checkpoint, its time on ``clock`` ('wall' or 'CPU'), under :func:`checkpoint_header`."""
-    seconds = point.cpu_seconds if clock == "CPU" else point.seconds
-    return (
-        f"{seconds:>6.0f}s {point.games:>9,} {point.steps:>9,} {point.loss:>6.4f} {point.value_loss:>6.4f} "
-        f"{point.games_per_second:>7,.0f} {point.positions_per_second:>8,.0f} "
-        f"{_share(point.keeps):>6} {_share(point.best):>6} {_share(point.blunders):>6}"
-    )
 
 
 def register(app: typer.Typer) -> None:
@@ -116,6 +93,14 @@ def train(
         int, typer.Option("--checkpoints", min=1, max=MAX_CHECKPOINTS, help="graded checkpoints along the way")
     ] = 5,
     grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")] = True,
+    full_grade: Annotated[
+        bool,
+        typer.Option(
+            "--full-grade",
+            help="grade every checkpoint as the learner plays, search and all (Teeko's ntuple: minutes of CPU a "
+            "checkpoint, outside the budget); by default a learner that searches is graded as its raw network",
+        ),
+    ] = False,
     parallel: Annotated[
         int | None,
         typer.Option(
@@ -155,6 +140,13 @@ def train(
             markup=False,
         )
         graded = f"the grade on the suite ({training.label}): keeps, best, blunders." if training.label else None
+        if training.label and training.quick:
+            options = ",".join(f"{key}={value}" for key, value in training.quick.items())
+            graded = (
+                f"the grade of its raw network ({options}) on the suite ({training.label}): keeps, best, "
+                f"blunders; seconds of CPU each. Its own play searches: grading that takes minutes of CPU a "
+                f"checkpoint (--full-grade), so grade it once after: gamelearn grade {game.spec} {kind}:name={name}."
+            )
         shown.print(
             f"Checkpoints: training time on the {clock} clock (grading left out), loss (az: policy + value; "
             "ntuple: squared TD error), self-play speed after the first batch, and "
@@ -200,6 +192,7 @@ def train(
                     on_checkpoint=lambda point: progress.print(checkpoint_line(point, clock)),
                     keeper=Keeper(store),
                     on_start=on_start,
+                    full_grade=full_grade,
                 )
             except ValueError as error:
                 fail(str(error))
@@ -234,6 +227,7 @@ def trained_line(budget: Budget, result: TrainingResult) -> str:
 def train_json(game: str, name: str, result: TrainingResult) -> dict[str, Any]:
     """``train --json``: the learner's games as kept, the ``train`` result, the checkpoints."""
     payload: dict[str, Any] = {"game": game, "name": name, "games": result.games_after, "result_id": result.result_id}
+    payload["graded"] = result.graded  # the spec the checkpoints were graded as (Teeko's ntuple: its raw network)
     if result.stopped:
         payload["stopped"] = True
     return payload | {"checkpoints": [point.to_dict() for point in result.checkpoints]}
@@ -277,8 +271,14 @@ def curves(
     ] = 10,
     seeds: Annotated[int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")] = 5,
     side: Annotated[
-        str, typer.Option("--side", metavar="first|second|alternate", help="the learner's seat in every game")
-    ] = "alternate",
+        str,
+        typer.Option(
+            "--side",
+            metavar="usual|first|second|alternate",
+            help="the learner's seat in every game (usual: its own, HER's and HIM's second, MENACE's first, "
+            "the others alternating); a learner on one side is graded where that side moves",
+        ),
+    ] = "usual",
     x_axis: Annotated[
         str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
     ] = None,
@@ -361,8 +361,8 @@ def curves(
     csv_path, points_path, png_path = files
     console.print(curves_table(game.name, result, against, games, seconds, seeds))
     console.print(
-        f"keeps (mean [95% band]), best, blunders: shares of the suite {result.suite} "
-        f"({result.suite_size:,} positions); score: against {against}, {eval_games} games a point.",
+        f"In %: keeps (mean [95% band]), best, blunders: shares of {result.yardsticks()}; "
+        f"score: against {against}, {eval_games} games a point.",
         markup=False,
     )
     console.print(f"{csv_path}, {points_path.name} and {png_path.name} written; kept in the store as result {number}.")
@@ -445,8 +445,8 @@ def curves_table(game: str, result: curves_module.CurvesResult, against: str, ga
     """A row a spec at its last point: games, time, keeps (its band over seeds), best, blunders, score."""
     budget = f"{games:,} games" if seconds is None else f"{seconds:g} wall seconds of training"
     seeded = f"{seeds} seed{'s' if seeds != 1 else ''}"
-    title = f"{game}, {budget} a learner, {seeded}, against {against}; keeps to score in %"
-    table = Table(box=box.SIMPLE_HEAD, title=title)
+    title = f"{game}, {budget} a learner, {seeded}, against {against}"
+    table = title_fits(Table(box=box.SIMPLE_HEAD, title=title))
     for heading in ("spec", "games", "wall", "keeps", "best", "blund.", "score"):
         table.add_column(heading, justify="left" if heading == "spec" else "right")
     for row in result.rows():

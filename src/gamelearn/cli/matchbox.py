@@ -169,16 +169,31 @@ def menace_experiment(
         list[str] | None,
         typer.Option(
             "--against",
-            help="random, perfect, self or sharp; repeat for several (default: random, perfect, self)",
+            help="random, perfect, self, sharp or a mixed teacher perfect:random=P (the perfect player with a "
+            "random move with chance P, the page's 'mixed' at 0.5); repeat for several (default: random, perfect, self)",
         ),
     ] = None,
     side: Annotated[str, typer.Option("--side", help="X: MENACE moves first (Michie's), O: second")] = "X",
+    restock: Annotated[
+        str,
+        typer.Option(
+            "--restock",
+            metavar="on|off",
+            help="on: an emptied box is filled again with its first beads when MENACE next meets it, instead of "
+            "resigning (the page's remedy, menace:restock=on)",
+        ),
+    ] = "off",
     beads: Annotated[str, typer.Option("--beads", help="beads per colour at its 1st, 2nd, ... move")] = "4-3-2-1",
     win: Annotated[
         int,
         typer.Option("--win", min=-MAX_REWARD, max=MAX_REWARD, help="beads added per bead drawn after a win"),
     ] = 3,
-    draw: Annotated[int, typer.Option("--draw", min=-MAX_REWARD, max=MAX_REWARD, help="after a draw")] = 1,
+    draw: Annotated[
+        int,
+        typer.Option(
+            "--draw", min=-MAX_REWARD, max=MAX_REWARD, help="after a draw (the page's remedy: 3, a draw worth a win)"
+        ),
+    ] = 1,
     loss: Annotated[
         int,
         typer.Option("--loss", min=-MAX_REWARD, max=MAX_REWARD, help="after a loss (negative: taken out)"),
@@ -196,6 +211,7 @@ def menace_experiment(
     if ctx.invoked_subcommand is not None:
         return
     from ..players.matchbox import parse_beads
+    from ..players.registry import parse_switch
 
     try:
         bead_stages = parse_beads(beads)
@@ -203,6 +219,10 @@ def menace_experiment(
         fail(f"--beads: {error}")
     if side.upper() not in ("X", "O"):
         fail(f"--side must be X or O, not {side!r}")
+    try:
+        restocks = parse_switch(restock)
+    except ValueError as error:
+        fail(f"--restock: {error}")
     run_menace_command(
         learners,
         games,
@@ -215,6 +235,7 @@ def menace_experiment(
         chart and not as_json,
         as_json,
         quiet,
+        restocks,
     )
 
 
@@ -228,7 +249,11 @@ def her_experiment(
     games: Annotated[int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each one plays")] = 200,
     against: Annotated[
         list[str] | None,
-        typer.Option("--against", help="random or sharp (or perfect); repeat for several (default: random and sharp)"),
+        typer.Option(
+            "--against",
+            help="random, sharp, perfect or a mixed teacher perfect:random=P; repeat for several "
+            "(default: random and sharp)",
+        ),
     ] = None,
     side: Annotated[str, typer.Option("--side", help="B: the learner plays Black, second (Gardner's); W: White")] = "B",
     seed: Annotated[

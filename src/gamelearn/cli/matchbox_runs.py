@@ -6,9 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.table import Table
 
-from .common import check_store, console, err_console, fail, open_store, output_dir, print_json
+from .common import check_store, console, err_console, fail, open_store, output_dir, print_json, spec_column
 from .progress import progress_bar
 from .stops import kept_when_stopped
 
@@ -18,10 +19,15 @@ MAX_GAMES_IN_ALL = 20_000_000
 
 
 def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
+    """The opponents once each, every one of ``valid`` or a mixed teacher ``perfect:random=P``."""
+    from ..players.matchbox_fast import check_opponent
+
     chosen = []
     for opponent in against:
-        if opponent not in valid:
-            fail(f"--against: unknown opponent {opponent!r}; valid: {', '.join(valid)}")
+        try:
+            check_opponent(opponent, valid)
+        except ValueError as error:
+            fail(f"--against: {error}")
         if opponent not in chosen:
             chosen.append(opponent)
     return chosen
@@ -139,18 +145,14 @@ def run_her_command(
         save_and_plot(kind, result, folder, title, as_json=True)
         return
     colour = ("White", "Black")[side]
-    table = Table(
-        "against",
-        "most losses",
-        "average",
-        "good beads taken out",
-        "bad beads taken out",
-        "last loss (game)",
-        title=f"{learners} fresh {name}s as {colour}, {games} games each, seed {seed}",
-    )
-    for item in result["opponents"]:
+    table = Table(title=f"{learners} fresh {name}s as {colour}, {games} games each, seed {seed}")
+    # a mixed teacher's spec breaks only after its ':' (never mid-word)
+    against = spec_column(table, "against", [item["opponent"].capitalize() for item in result["opponents"]], 10)
+    for heading in ("most losses", "average", "good beads taken out", "bad beads taken out", "last loss (game)"):
+        table.add_column(heading)
+    for item, opponent in zip(result["opponents"], against, strict=True):
         table.add_row(
-            item["opponent"].capitalize(),
+            opponent,
             str(item["most_losses"]),
             f"{item['average_losses']:.2f}",
             str(item["good_beads_taken_out"]),
@@ -259,6 +261,7 @@ def run_menace_command(
     chart: bool,
     as_json: bool = False,
     quiet: bool = False,
+    restock: bool = False,
 ) -> None:
     from ..experiments.matchbox import run_menace
 
@@ -274,26 +277,34 @@ def run_menace_command(
     with progress_bar(err_console, "games", len(opponents) * learners * games, "games", quiet) as bar:
         with kept_when_stopped(bar, stop.keep, stop.then):
             result = run_menace(
-                learners, games, opponents, seed, side=side, beads=beads, rewards=rewards, progress=bar.advance
+                learners,
+                games,
+                opponents,
+                seed,
+                side=side,
+                beads=beads,
+                rewards=rewards,
+                progress=bar.advance,
+                restock=restock,
             )
     if as_json:
         save_and_plot("menace", result, folder, title, as_json=True)
         return
     window = result["opponents"][0]["window"]
     table = Table(
-        "against",
-        "wins",
-        "draws",
-        "losses",
-        f"loss rate, first {window}",
-        f"loss rate, last {window}",
-        f"draw rate, last {window}",
-        "boxes opened",
         title=f"{learners} fresh MENACEs as {symbol}, {games} games each, seed {seed}: one MENACE on average",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
     )
-    for item in result["opponents"]:
+    against = spec_column(table, "against", [item["opponent"] for item in result["opponents"]], 8)
+    for heading in ("wins", "draws", "losses", f"loss rate, first {window}", f"loss rate, last {window}"):
+        table.add_column(heading, justify="right")
+    for heading in (f"draw rate, last {window}", "boxes opened"):
+        table.add_column(heading, justify="right")
+    for item, opponent in zip(result["opponents"], against, strict=True):
         table.add_row(
-            item["opponent"],
+            opponent,
             f"{item['average_wins']:.1f}",
             f"{item['average_draws']:.1f}",
             f"{item['average_losses']:.1f}",
@@ -305,8 +316,16 @@ def run_menace_command(
     console.print(table)
     console.print(
         f"Beads {'-'.join(map(str, beads))} by stage; beads added per bead drawn after a win, a draw, a loss: "
-        f"{rewards[0]:+d}, {rewards[1]:+d}, {rewards[2]:+d}."
+        f"{rewards[0]:+d}, {rewards[1]:+d}, {rewards[2]:+d}"
+        + ("; an emptied box is restocked with its first beads." if restock else "; an emptied box resigns.")
     )
+    stuck = [item for item in result["opponents"] if item["loss_rate_last"] >= 0.99 and item["opponent"] != "self"]
+    if stuck and not restock:
+        console.print(
+            f"Against {', '.join(item['opponent'] for item in stuck)} MENACE lost (nearly) every one of its last "
+            f"{window} games: its early boxes emptied and it resigns. The remedies: --restock on, a mixed teacher "
+            "--against perfect:random=0.5, with them a draw worth a win --draw 3 (docs/matchbox.md)."
+        )
     counted = result["boxes_counted"]
     console.print(
         f"MENACE's boxes as {symbol}, counted without playing: {counted['boxes']} boxes, {counted['colours']} bead colours."

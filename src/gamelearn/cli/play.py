@@ -11,6 +11,7 @@ line editing and history; a control sequence or a pasted paragraph is "not a mov
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -208,10 +209,12 @@ class TerminalGame:
                 raise Quit
             if word in ("", "help"):  # no game's move: the line of what can be typed
                 console.print(HELP_LINE, markup=False, soft_wrap=True)
-            elif word == "?":
+            elif word == "?":  # a long list (Teeko's 25 first moves) goes on under itself, not at the margin
                 # a column game's moves are the columns not yet full, numbered from the left
-                columns = " (columns, from the left)" if self.game.name in COLUMN_GAMES else ""
-                console.print(f"Legal moves{columns}: " + " ".join(self.game.legal_moves(state)), markup=False)
+                label = "Legal moves (columns, from the left): " if self.game.name in COLUMN_GAMES else "Legal moves: "
+                moves = " ".join(self.game.legal_moves(state))
+                shown = textwrap.fill(moves, console.width, initial_indent=label, subsequent_indent=" " * len(label))
+                console.print(shown, markup=False, soft_wrap=True)
             elif word == "hint":
                 console.print(hint(self.game, state), markup=False)
             elif word == "undo":

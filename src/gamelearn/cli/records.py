@@ -18,7 +18,7 @@ from ..games import get_game
 from ..games.record import GameRecord
 from ..games.record_text import RecordText, parse, result_of
 from ..games.record_text import format as format_record
-from .common import HELP_MARKUP, check_store, console, fail, printable
+from .common import HELP_MARKUP, check_store, console, fail, printable, spec_column
 
 #: A record file larger than this is no game (a 200-ply Teeko game is under 2 KB).
 MAX_RECORD_BYTES = 1_000_000
@@ -64,14 +64,30 @@ def records_list(
     if not rows:
         console.print("No kept games (play one: gamelearn play GAME).", markup=False)
         return
-    table = Table("#", "game", "first", "second", "result", "end", "plies", "date", box=box.SIMPLE_HEAD)
-    table.columns[2].overflow = table.columns[3].overflow = "fold"
-    for row in rows:
+    # Names and specs break only after a ':' or a ',' (never mid-word: issue 50); the short
+    # columns never wrap.
+    # columns never wrap; the result and how it ended share a column, wrapped at their space.
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    table.add_column("#", justify="right", no_wrap=True)
+    # what the other columns leave (#, plies, result 10, date 10, 2 a gap and the edges) is shared by three
+    share = (console.width - len(str(max(row["id"] for row in rows))) - 5 - 10 - 10 - 2 * 6 - 2) // 3
+    games = spec_column(table, "game", [str(row["game"]) for row in rows], width=share)
+    # an imported record's names, as its file wrote them: shown as text, never as markup or escapes
+    firsts = spec_column(table, "first", [printable(str(row["players"][0])) for row in rows], width=share)
+    seconds = spec_column(table, "second", [printable(str(row["players"][1])) for row in rows], width=share)
+    table.add_column("result", min_width=10, max_width=10)
+    table.add_column("plies", justify="right", no_wrap=True)
+    table.add_column("date", no_wrap=True)
+    for row, game, first, second in zip(rows, games, firsts, seconds, strict=True):
         result = "1/2-1/2" if row["winner"] is None else ("1-0", "0-1")[int(row["winner"])]
-        # an imported record's names, as its file wrote them: shown as text, never as markup or escapes
-        first, second = (Text(printable(str(player))) for player in row["players"])
         table.add_row(
-            str(row["id"]), row["game"], first, second, result, row["end"], str(row["plies"]), str(date_of(row))
+            str(row["id"]),
+            game,
+            Text(first),
+            Text(second),
+            f"{result} {row['end']}",
+            str(row["plies"]),
+            str(date_of(row)),
         )
     console.print(table)
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from ..games import Game, IllegalMove, get_game
 from ..games.base import shown_text
 from ..solver import Solution, solve
-from .common import GAME_HELP, complete_game, console, err_console, fail, print_json
+from .common import GAME_HELP, complete_game, console, err_console, fail, print_json, title_fits
 
 GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)]
 
@@ -43,7 +43,7 @@ def plies(count: int | None) -> str:
 
 
 def _census_table(census: dict[str, int], title: str) -> Table:
-    table = Table("outcome for the side to move", "positions", title=title)
+    table = title_fits(Table("outcome for the side to move", "positions", title=title))
     for key in ("won", "drawn", "lost", "finished", "impossible"):
         if key in census:
             table.add_row(key, f"{census[key]:,}")
@@ -213,7 +213,7 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
         agrees = {True: "yes", False: "NO", None: "-"}[row.agrees]
         solved = row.words().replace("first-player win", "X wins").replace("second-player win", "O wins")
         table.add_row(row.goals, row.drops, row.centre, solved, published, agrees)
-    console.print(table)
+    console.print(title_fits(table))
     for goals, census in result.census.items():
         title = f"Moving phase census, {goals} goals ({census.longest_win} plies the longest forced win)"
         console.print(_census_table(census.to_dict(), title))
@@ -298,9 +298,9 @@ def solve_command(
         ),
     ] = None,
 ) -> None:
-    """Solve GAME exactly.  Teeko, in any form: build its table (retrograde analysis, about 20 s) into the
-    data directory; --variants: every form of Scarne's book, beside Steele's published results;
-    Connect Four: build its opening book (--plies), searched by the project's solver."""
+    """Solve GAME exactly.  Teeko, in any form: build its table (retrograde analysis, about 20 s of
+    CPU) into the data directory; --variants: every form of Scarne's book, beside Steele's published
+    results; Connect Four: build its opening book (--plies), searched by the project's solver."""
     game = _game(game_name)
     if game.name == "connect4":
         if variants or keep or doc is not None or verify or stats:

@@ -42,6 +42,14 @@ def writable_file(path: Path) -> None:
 
 # --- memory -----------------------------------------------------------------------------------
 
+#: What the sums of a memory's counts are: a won game adds one to the record of every position it
+#: went through (Despotović 1999), so they count positions of won games, not games (issue 50: a
+#: batch that X won 716 times read "16242 wins of side 1").
+SUMMED = (
+    "Summed over the records, side 1's wins come to {first:,} and side 2's to {second:,}: a won game "
+    "counts once in the record of each of its positions (some 20 a game), so these are no count of games."
+)
+
 
 def memory_import(
     path: Annotated[Path, typer.Argument(help="a thesis memory file (memory.m format: 33-byte records)")],
@@ -55,9 +63,10 @@ def memory_import(
     except ValueError as error:
         fail(str(error))
     console.print(
-        f"Imported {summary.records} records ({summary.x_wins} wins of side 1, {summary.o_wins} of side 2) "
-        f"from {path} as [bold]{summary.name}[/bold]."
+        f"Imported {summary.records:,} records from {path} as [bold]{summary.name}[/bold]: each a position and "
+        "the won games that went through it, by side 1 and by side 2."
     )
+    console.print(SUMMED.format(first=summary.x_wins, second=summary.o_wins), markup=False)
 
 
 def memory_export(
@@ -83,11 +92,16 @@ def memory_list() -> None:
     if not names:
         console.print("No memories in the store (import one: gamelearn teeko memory import PATH).")
         return
-    table = Table("name", "records", "side 1 wins", "side 2 wins")
+    table = Table("name", "records", "side 1's wins, summed", "side 2's wins, summed")
     for name in names:
         summary, _ = streamed_summary(store, name)
-        table.add_row(name, str(summary.records), str(summary.x_wins), str(summary.o_wins))
+        table.add_row(name, f"{summary.records:,}", f"{summary.x_wins:,}", f"{summary.o_wins:,}")
     console.print(table)
+    console.print(
+        "A won game counts once in the record of each of its positions (some 20 a game): the sums are no "
+        "count of games.",
+        markup=False,
+    )
 
 
 def streamed_summary(store: Any, name: str, keep: int = 0) -> tuple[Any, list[Any]]:
@@ -113,8 +127,7 @@ def memory_show(
         fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
     summary, entries = streamed_summary(store, name, keep=records)
     console.print(f"[bold]{name}[/bold]: {summary.records} records ({summary.bytes} bytes as memory.m)")
-    console.print(f"  games won by side 1 (X in self-play), summed over records: {summary.x_wins}")
-    console.print(f"  games won by side 2 (O in self-play), summed over records: {summary.o_wins}")
+    console.print(SUMMED.format(first=summary.x_wins, second=summary.o_wins), markup=False)
     if records:
         table = Table("#", "board (rows from the top)", "side 1", "side 2")
         for index, (board, x_wins, o_wins) in enumerate(entries[:records]):

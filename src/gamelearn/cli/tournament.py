@@ -22,7 +22,20 @@ from ..experiments.tournament_summary import TournamentResult
 from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..store.store import Store
-from .common import GAME_HELP, SEED_MAX, SEED_MIN, check_store, complete_game, console, err_console, fail, print_json
+from .common import (
+    GAME_HELP,
+    SEED_MAX,
+    SEED_MIN,
+    check_store,
+    complete_game,
+    console,
+    err_console,
+    fail,
+    print_json,
+    room_left,
+    spec_column,
+    title_fits,
+)
 from .grading import grades_table
 from .progress import QUIET_HELP, progress_bar
 from .stops import kept_when_stopped
@@ -36,8 +49,11 @@ MAX_PLIES_LIMIT = 100_000
 SUITE_LEGEND = (
     "The suite: each player as given (a learner as it starts), frozen and greedy, on the game's "
     "positions where a move loses value; keeps: its move keeps the value; blund.: a win or a draw "
-    "thrown to a loss (gamelearn grade)."
+    "thrown to a loss. Graded with the tournament's seed, as `gamelearn grade {game} SPEC --seed "
+    "{seed}` grades it: a player that draws at random (random, MENACE's beads, MCTS) keeps a share "
+    "that moves with the seed, so `gamelearn grade` (seed 0 unless given) can differ by a few tenths."
 )
+RATING_LEGEND = "rating: Bradley-Terry, player 1 = 1500, the anchor; its 95% CI bootstraps over game pairs."
 GRADES_LEGEND = (
     "best: the share of moves perfect play would make; mist.: mistakes (a win thrown to a draw, "
     "or a draw to a loss); blun.: blunders (a win thrown to a loss)."
@@ -46,19 +62,19 @@ GRADES_LEGEND = (
 
 def crosstable(result: TournamentResult) -> Table:
     """Row player's wins-draws-losses against each column player."""
-    table = Table(title=f"{result.game}: row's W-D-L against column", box=box.SIMPLE_HEAD)
-    table.add_column("player", overflow="fold")  # a long spec folds; the results never do
+    table = title_fits(Table(title=f"{result.game}: row's W-D-L against column", box=box.SIMPLE_HEAD))
+    # a long spec breaks after a ':' or a ',' where the console has no room for it; the results never wrap
+    grid = [
+        ["-" if i == j else "{}-{}-{}".format(*result.pair(i, j)) for j in range(len(result.specs))]
+        for i in range(len(result.specs))
+    ]
+    others = [[str(j + 1), *(row[j] for row in grid)] for j in range(len(result.specs))]
+    names = [f"{i + 1} {spec}" for i, spec in enumerate(result.specs)]
+    players = spec_column(table, "player", names, width=room_left(others))
     for index in range(len(result.specs)):
         table.add_column(str(index + 1), justify="center", no_wrap=True)
-    for i, spec in enumerate(result.specs):
-        cells = []
-        for j in range(len(result.specs)):
-            if i == j:
-                cells.append("-")
-            else:
-                wins, draws, losses = result.pair(i, j)
-                cells.append(f"{wins}-{draws}-{losses}")
-        table.add_row(f"{i + 1} {spec}", *cells)
+    for player, cells in zip(players, grid, strict=True):
+        table.add_row(player, *cells)
     return table
 
 
@@ -69,38 +85,37 @@ def standings_table(result: TournamentResult) -> Table:
     games = {s.games for s in result.standings}
     each = f", {games.pop()} games each" if len(games) == 1 else ""
     table = Table(
-        title=f"standings{each} (95% CIs over game pairs; rating: Bradley-Terry, player 1 = 1500)",
+        title=f"standings{each}; 95% CIs over game pairs",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
     )
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("player", overflow="fold", min_width=8)
     headers = ["W-D-L", "score", "95% CI", "rating"]  # points = wins + draws/2: in the score, and the JSON
     if result.graded:  # no room at 80 columns for the rating's interval too: rating_line has it
         headers += ["best", "mist.", "blun."]
     else:
         headers += ["95% CI"]
-    for name in headers:
-        table.add_column(name, justify="right", no_wrap=True)
     order = sorted(range(len(result.specs)), key=lambda i: -result.standings[i].rating)
+    rows = {}
     for i in order:
         s = result.standings[i]
         low, high = s.interval
-        row = [
-            str(i + 1),
-            s.spec,
-            f"{s.wins}-{s.draws}-{s.losses}",
-            f"{100 * s.score:.1f}%",
-            f"{100 * low:.0f}-{100 * high:.0f}%",
-            f"{s.rating:.0f}",
-        ]
+        row = [f"{s.wins}-{s.draws}-{s.losses}", f"{100 * s.score:.1f}%", f"{100 * low:.0f}-{100 * high:.0f}%"]
+        row.append(f"{s.rating:.0f}")
         if result.graded and s.grades is not None:
             share = s.best_share
             row += ["-" if share is None else f"{100 * share:.1f}%", str(s.grades["mistake"]), str(s.grades["blunder"])]
         elif not result.graded:
             row.append(rating_interval(result, i))
-        table.add_row(*row)
+        rows[i] = row
+    columns = [[str(i + 1) for i in order]] + [[h, *(rows[i][k] for i in order)] for k, h in enumerate(headers)]
+    table.add_column("#", justify="right", no_wrap=True)
+    # a long spec breaks after a ':' or a ',' where the console has no room for it; the figures never wrap
+    players = spec_column(table, "player", list(result.specs), width=room_left(columns, per_column=2))
+    for name in headers:
+        table.add_column(name, justify="right", no_wrap=True)
+    for i in order:
+        table.add_row(str(i + 1), players[i], *rows[i])
     return table
 
 
@@ -116,7 +131,7 @@ def rating_line(result: TournamentResult) -> str:
     """The ratings' 95% intervals in one line, for the graded table, which has no room for them."""
     order = sorted(range(1, len(result.specs)), key=lambda i: -result.standings[i].rating)
     parts = ", ".join(f"{i + 1} {rating_interval(result, i)}" for i in order)
-    return f"rating 95% CIs (bootstrap over game pairs; player 1 is the anchor): {parts}."
+    return f"rating: Bradley-Terry, player 1 = 1500, the anchor; 95% CIs (bootstrap over game pairs): {parts}."
 
 
 def pairs_table(result: TournamentResult) -> Table:
@@ -337,10 +352,12 @@ def kept_when_interrupted(stopped: KeyboardInterrupt, total: int) -> str:
 def print_tables(game: Game, result: TournamentResult, grade: bool) -> None:
     """The crosstable, the standings, the pairs, the openings, and what each needs said about it."""
     console.print(crosstable(result))
-    console.print(standings_table(result))
+    console.print(title_fits(standings_table(result)))
     if grade:
         console.print(rating_line(result), markup=False)
-    console.print(pairs_table(result))
+    else:  # the interval is in the table
+        console.print(RATING_LEGEND, markup=False)
+    console.print(title_fits(pairs_table(result)))
     console.print(openings_line(result), markup=False)
     if result.sprt is not None:
         console.print(sprt_line(result), markup=False)
@@ -348,7 +365,7 @@ def print_tables(game: Game, result: TournamentResult, grade: bool) -> None:
         console.print(GRADES_LEGEND)
     if result.suite_grades:
         console.print(grades_table(get_suite(game), list(result.suite_grades)))
-        console.print(SUITE_LEGEND, markup=False)
+        console.print(SUITE_LEGEND.format(game=game.spec, seed=result.seed), markup=False)
     forfeits = sum(g.end == "forfeit" for g in result.games)
     if forfeits:
         console.print(

@@ -33,8 +33,7 @@ from .grading import grade as grade_specs
 from .pairs import Sprt
 from .tournament import run_tournament
 from .tournament_summary import TournamentResult
-from .training import Training, TrainingResult
-from .training_kept import Checkpoint
+from .training import Checkpoint, Training, TrainingResult
 
 #: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
 MAX_TRAIN_MINUTES = 7 * 24 * 60
@@ -111,7 +110,7 @@ def curves(
     every: int = 10,
     points: int = 10,
     seeds: int = 5,
-    side: str = "alternate",
+    side: str = "usual",
     eval_games: int = 20,
     seed: int = 0,
     max_plies: int = DEFAULT_MAX_PLIES,
@@ -174,8 +173,9 @@ class Grades(list[GradeReport]):
         return grades_html(self)
 
     def to_dataframe(self) -> Any:
-        """A row a spec: its suite, the suite's size, and the shares keeps, best, blunders."""
-        columns = ("spec", "suite", "size", "keeps", "best", "blunders")
+        """A row a spec: its suite, the side graded ("" for both), the positions graded, and the
+        shares keeps, best, blunders."""
+        columns = ("spec", "suite", "side_name", "size", "keeps", "best", "blunders")
         return dataframe([{key: report.to_dict()[key] for key in columns} for report in self], columns)
 
 
@@ -187,16 +187,22 @@ def grade(
     workers: int | None = None,
     dask: str | None = None,
     progress: bool | Callable[[int], None] | None = None,
+    sides: Sequence[int | None] | None = None,
 ) -> Grades:
     """Each spec, frozen and greedy, graded on the game's suite (docs/grading.md), as
-    ``gamelearn grade``.  ``progress`` counts positions graded."""
+    ``gamelearn grade``: a player that plays one side on the positions where that side moves
+    (``sides``, one a spec, 0 moves first, None both; by default each player's own word).
+    ``progress`` counts positions graded."""
     chosen = _game(game)
     told: Callable[[int], None] | None = None
     if progress is not None and progress is not False:
-        from .suites import get_suite
+        from .grading import check_arguments, spec_side
 
-        told = progress_of(progress, "grade", len(specs) * len(get_suite(chosen, suite)), "positions")
-    return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told))
+        graded = check_arguments(chosen, [spec.strip() for spec in specs], suite)
+        if sides is None:
+            sides = [spec_side(chosen, spec.strip()) for spec in specs]
+        told = progress_of(progress, "grade", sum(len(graded.of_side(side)) for side in sides), "positions")
+    return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told, sides=sides))
 
 
 def check_training(
@@ -237,11 +243,14 @@ def train(
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
     keeper: Keeper | None = None,
     on_start: Callable[[Training], None] | None = None,
+    full_grade: bool = False,
 ) -> TrainingResult:
     """Train a self-play learner (``az``, ``ntuple``: a spec) for exactly ``games`` games,
     ``minutes`` of training on the wall clock or ``cpu_seconds`` of this process's CPU time (the
     first reached when several are given; docs/az.md), its checkpoints graded on the game's suite
-    unless ``grade=False``.  With a ``name`` it goes on from what the store keeps under that name
+    unless ``grade=False``: as the learner plays, or where that searches (ntuple on Teeko) as its
+    raw network, unless ``full_grade`` (grading is outside the budget: Teeko's search takes minutes
+    a checkpoint).  With a ``name`` it goes on from what the store keeps under that name
     and is kept there as it goes (every checkpoint, at least every 30 s, at the end; the ``keeper``
     given, else the default store's), as ``gamelearn train`` does; without one it learns in memory
     (``result.player``).  ``progress`` counts the budget's unit (games, or whole seconds of
@@ -271,7 +280,9 @@ def train(
             told(whole - shown[0])
             shown[0] = whole
 
-    with Training(chosen, learner, name=name, keeper=keeper, seed=seed, grade=grade, parallel=parallel) as training:
+    with Training(
+        chosen, learner, name=name, keeper=keeper, seed=seed, grade=grade, parallel=parallel, full_grade=full_grade
+    ) as training:
         if on_start is not None:
             on_start(training)
         return training.run(

@@ -6,16 +6,19 @@ learner that trains by self-play (``az``: it has ``self_play``) trains by its ow
 trainer, as ``gamelearn train`` does (one batch played first, off the clock, by a copy that is
 thrown away: it compiles the self-play, which costs the first learner in a process seconds and
 the next ones nothing, so that every seed's time is training); any other plays the opponent (``against``), its seat set by
-``side``: ``first``, ``second`` (Gardner 1962: HER always plays Black, the second player) or
-``alternate`` (first in even games).
+``side``: ``first``, ``second``, ``alternate`` (first in even games) or ``usual``, the default: each
+learner's own side (:attr:`~gamelearn.players.base.Player.usual_side`: Gardner 1962's HER and HIM
+play Black, second; Michie 1961's MENACE X, first; any other alternates).
 
 Before the first game, and at each checkpoint (every ``every`` games, or ``points`` times evenly in
 the training time, and at the end), a frozen, greedy copy is measured (its knowledge loaded into
 a new player made from ``graded_spec(game, spec)``: train=off, exploration off):
 
-* its grade on the whole suite (``grade_player``, the same measure as ``gamelearn train`` and
+* its grade on the suite (``grade_player``, the same measure as ``gamelearn train`` and
   ``gamelearn grade``): the shares of positions where its move keeps the value (*keeps*, the
-  headline), is a best move (*best*), or throws a win to a loss (*blunders*);
+  headline), is a best move (*best*), or throws a win to a loss (*blunders*); a learner seated
+  on one side (first or second) is graded on the positions where that side moves, the only ones
+  it meets on its turn (:mod:`.grading`);
 * its **score** against the opponent in ``eval_games`` games (seats by ``side``, nobody learning):
   1 a win, 1/2 a draw (a repetition or the ply cap included), 0 a loss, averaged.
 
@@ -43,7 +46,7 @@ from ..match import DEFAULT_MAX_PLIES, GameRecord
 from ..play import play_and_keep
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
-from .grading import grade_player
+from .grading import grade_player, side_name, yardstick_words
 from .runners import Interrupted, default_workers, run_all
 from .statistics import mean_interval
 from .suites import get_suite
@@ -51,8 +54,11 @@ from .training import SelfPlaying, frozen_copy, self_play_games
 
 #: The measures of a point, in the CSV's order (docs/curves.md documents them).
 MEASURES = ("keeps", "best", "blunders", "score")
-#: Where the learner sits: in training games against the opponent, and in the score's games.
-SIDES = ("first", "second", "alternate")
+#: Where the learner sits: in training games against the opponent, and in the score's games
+#: (``usual``: its kind's own side, :func:`seat_of_spec`).
+SIDES = ("usual", "first", "second", "alternate")
+#: The side (0 moves first) a seat grades, None for both.
+GRADED_SIDE = {"first": 0, "second": 1}
 #: The summary CSV's columns, in order: one row per spec and checkpoint.
 CSV_COLUMNS = ("spec", "point", "games", "seconds", "seeds") + tuple(
     f"{measure}_{part}" for measure in MEASURES for part in ("mean", "low", "high")
@@ -66,6 +72,18 @@ def curve_seed(seed: int, spec: int, learner: int, index: int) -> int:
     players' own seeds, and the measurements'); a hash, 48 bits."""
     digest = hashlib.blake2b(f"curves:{seed}:{spec}:{learner}:{index}".encode(), digest_size=6).digest()
     return int.from_bytes(digest, "big")
+
+
+def seat_of_spec(game: Game[Any], spec: str, side: str) -> str:
+    """Where ``spec``'s learner sits when asked to sit ``side``: ``usual`` is its kind's own side
+    (first, second), or alternate for a kind that plays both; a learner that trains by self-play
+    plays both sides whatever it is asked (alternate)."""
+    player = make_player(game, spec, seed=0)
+    if isinstance(player, SelfPlaying):
+        return "alternate"
+    if side != "usual":
+        return side
+    return {0: "first", 1: "second"}.get(player.usual_side if player.usual_side is not None else -1, "alternate")
 
 
 def learner_seat(side: str, index: int) -> int:
@@ -117,7 +135,8 @@ def measure(task: CurveTask, learner: Learner[Any, Any], point: int, games: int,
     game = get_game(task.game)
     copy_seed = curve_seed(task.seed, task.spec_index, task.learner, -2)
     copy = frozen_copy(learner, graded_spec(game, task.spec), seed=copy_seed)
-    report = grade_player(copy, get_suite(game), seed=copy_seed, spec=task.spec)
+    side = GRADED_SIDE.get(task.side)
+    report = grade_player(copy, get_suite(game), seed=copy_seed, spec=task.spec, side=side)
     total = 0.0
     for index in range(task.eval_games):
         opponent = make_player(game, task.against, seed=curve_seed(task.seed, -1, task.learner, -3 - index))
@@ -215,6 +234,25 @@ class CurvesResult:
     seed: int
     max_plies: int
     points: tuple[Point, ...]
+    #: Each spec's seat (``side`` resolved: first, second or alternate), and the suite's positions
+    #: its grade is a share of (those where its side moves; all of them when it alternates).
+    seats: tuple[str, ...] = ()
+    graded: tuple[int, ...] = ()
+    side_names: tuple[str, ...] = ()
+
+    def yardstick(self, spec_index: int) -> str:
+        """What a spec's shares are of: 'hexapawn-v1, 27 positions', or for a learner seated on
+        one side 'hexapawn-v1, Black's 19 of 27 positions'."""
+        if spec_index >= len(self.graded):
+            return yardstick_words(self.suite, self.suite_size, self.suite_size)
+        return yardstick_words(self.suite, self.graded[spec_index], self.suite_size, self.side_names[spec_index])
+
+    def yardsticks(self) -> str:
+        """The yardsticks of every spec in a phrase: one where they share it, else each named."""
+        found = [self.yardstick(index) for index in range(len(self.specs))]
+        if len(set(found)) <= 1:
+            return found[0] if found else self.suite
+        return "; ".join(f"{spec}: {words}" for spec, words in zip(self.specs, found, strict=True))
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per spec and checkpoint: the CSV_COLUMNS (games and seconds: means over seeds)."""
@@ -249,6 +287,8 @@ class CurvesResult:
     def to_dict(self) -> dict[str, Any]:
         data = {key: value for key, value in asdict(self).items() if key != "points"}
         data["specs"] = list(self.specs)
+        for key in ("seats", "graded", "side_names"):
+            data[key] = list(data[key])
         data["columns"] = list(CSV_COLUMNS)
         data["rows"] = [{k: _number(v) for k, v in row.items()} for row in self.rows()]
         data["points"] = [{k: _number(v) for k, v in row.items()} for row in self.seed_rows()]
@@ -271,7 +311,7 @@ class CurvesResult:
             for spec, row in last.items()
         ]
         x_axis = "games" if self.seconds is None else "seconds"
-        caption = f"{self.game}, at the last point; {self.seeds} seeds, against {self.against}"
+        caption = f"{self.game}, at the last point; {self.seeds} seeds, against {self.against}; {self.yardsticks()}"
         return png_image(render_png(self, x_axis), f"learning curves, {self.game}") + table(columns, rows, caption)
 
     def to_dataframe(self, per_seed: bool = False) -> Any:
@@ -305,7 +345,7 @@ def check_arguments(
     workers: int,
     seconds: float | None = None,
     points: int = 10,
-    side: str = "alternate",
+    side: str = "usual",
 ) -> None:
     """ValueError naming what is wrong, before anything is played."""
     if not specs:
@@ -315,7 +355,7 @@ def check_arguments(
     if seconds is not None and not seconds > 0:
         raise ValueError(f"--seconds must be above 0, not {seconds}")
     if side not in SIDES:
-        raise ValueError(f"--side is first, second or alternate, not {side!r}")
+        raise ValueError(f"--side is usual, first, second or alternate, not {side!r}")
     for name, value, low in (
         ("--games", 1 if games is None else games, 1),
         ("--every", every, 1),
@@ -372,7 +412,7 @@ def run_curves(
     progress: Callable[[list[Point]], None] | None = None,
     seconds: float | None = None,
     points: int = 10,
-    side: str = "alternate",
+    side: str = "usual",
 ) -> CurvesResult:
     """The learning curves of ``specs`` (see the module's text).  ``progress(points)`` hears each
     learner's points as it finishes.  ValueError for bad arguments, before anything is played;
@@ -382,21 +422,25 @@ def run_curves(
     workers = default_workers() if workers is None else workers
     specs = [spec.strip() for spec in specs]
     check_arguments(game, specs, against, games, every, seeds, eval_games, workers, seconds, points, side)
+    seats = [seat_of_spec(game, spec, side) for spec in specs]
     tasks = [
         CurveTask(
-            game.name, spec, index, learner, against, games, seconds, every, points, eval_games, seed, max_plies, side
+            game.name, spec, index, learner, against, games, seconds, every, points, eval_games, seed, max_plies,
+            seats[index],
         )
         for index, spec in enumerate(specs)
         for learner in range(seeds)
-    ]
+    ]  # fmt: skip
     suite = get_suite(game)
+    graded_sides = [GRADED_SIDE.get(seat) for seat in seats]
 
     def result(found: list[Point]) -> CurvesResult:
         found.sort(key=lambda p: (p.spec_index, p.learner, p.point))
         return CurvesResult(
             game.name, suite.name, len(suite), tuple(specs), against, games, seconds, every,
             None if seconds is None else points, seeds, side,
-            eval_games, seed, max_plies, tuple(found),
+            eval_games, seed, max_plies, tuple(found), tuple(seats),
+            tuple(len(suite.of_side(s)) for s in graded_sides), tuple(side_name(game, s) for s in graded_sides),
         )  # fmt: skip
 
     try:

@@ -17,7 +17,12 @@ from ..files import atomic_write_bytes
 from .curves import CSV_COLUMNS, POINT_COLUMNS, CurvesResult
 
 #: How a chart's title says where the learner sat.
-SEATS = {"first": "the learner moving first", "second": "the learner moving second", "alternate": "seats alternating"}
+SEATS = {
+    "usual": "each learner on its usual side",
+    "first": "the learner moving first",
+    "second": "the learner moving second",
+    "alternate": "seats alternating",
+}
 #: The x axes a chart can have.
 X_AXES = ("games", "seconds")
 
@@ -103,20 +108,21 @@ def render_png(result: CurvesResult, x_axis: str = "games") -> bytes:
                 color=line.get_color(),
                 alpha=0.2,
             )
-    axes[0].set_title(f"keeps: value-keeping moves on the suite {result.suite} ({result.suite_size:,} positions)")
+    axes[0].set_title(f"keeps: value-keeping moves on {result.yardsticks()}", wrap=True)
     axes[1].set_title(f"score against {result.against} ({result.eval_games} games a point)")
     for axis in axes:
         axis.set_xlabel("training games" if x_axis == "games" else "training seconds, wall clock (measuring left out)")
         axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
         axis.title.set_fontsize(10)
-    axes[0].set_ylabel("share of the suite")
+    axes[0].set_ylabel("share of the positions graded")
     axes[1].set_ylabel("score (win 1, draw 1/2)")
     axes[1].legend(loc="lower right", fontsize=8)
     budget = f"{result.games} games" if result.games is not None else f"{result.seconds:g} wall seconds of training"
     seeds = f"{result.seeds} seed{'s' if result.seeds != 1 else ''}"
+    seat = result.seats[0] if len(set(result.seats)) == 1 else result.side
     figure.suptitle(
-        f"{result.game}: {budget} per learner, {SEATS[result.side]}; mean over {seeds}"
+        f"{result.game}: {budget} per learner, {SEATS[seat]}; mean over {seeds}"
         + (", 95% band" if result.seeds > 1 else "")
     )
     buffer = io.BytesIO()

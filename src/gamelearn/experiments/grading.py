@@ -17,6 +17,12 @@ The measures, each a share of the suite's positions:
 
 Each is split by phase (Teeko's placement and moving; the other games' opening and endgame) and by
 value (the positions the mover wins, and the drawn ones).
+
+A learner that plays one side (Gardner's HER and HIM play Black; a MENACE trained as X) is graded
+on the suite's positions where that side moves, and on no other: it never meets the others on its
+turn, and a share over the whole suite would cap it below 100% however well it learns (HER: 19 of
+hexapawn's 27).  The report names the side and the positions (:meth:`GradeReport.yardstick`); a
+player says which side it plays by :meth:`~gamelearn.players.base.Player.side_played`.
 """
 
 from __future__ import annotations
@@ -88,6 +94,16 @@ class GradeReport:
     by_phase: dict[str, dict[str, float | None]] = field(default_factory=dict)
     by_value: dict[str, dict[str, float | None]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    #: The side whose positions were graded (0 moves first), None for both; ``size`` is then the
+    #: positions where it moves, of the suite's ``suite_size``.
+    side: int | None = None
+    side_name: str = ""
+    suite_size: int = 0
+
+    def yardstick(self) -> str:
+        """What the shares are of: 'hexapawn-v1, 27 positions', or for a one-sided learner
+        'hexapawn-v1, Black's 19 of 27 positions'."""
+        return yardstick_words(self.suite, self.size, self.suite_size or self.size, self.side_name)
 
     def _repr_html_(self) -> str:
         """A one-row table, as :func:`grades_html` shows many."""
@@ -104,7 +120,27 @@ class GradeReport:
             "by_phase": self.by_phase,
             "by_value": self.by_value,
             "counts": self.counts,
+            "side": self.side,
+            "side_name": self.side_name,
+            "suite_size": self.suite_size or self.size,
         }
+
+
+def side_name(game: Game[Any], side: int | None) -> str:
+    """How a yardstick names a side: hexapawn's White and Black (Gardner's words), another game's
+    symbol (tic-tac-toe's X and O); "" for both sides."""
+    if side is None:
+        return ""
+    if game.name == "hexapawn":
+        return ("White", "Black")[side]
+    return game.symbols[side]
+
+
+def yardstick_words(suite: str, positions: int, suite_size: int, side: str = "") -> str:
+    """'hexapawn-v1, 27 positions' or 'hexapawn-v1, Black's 19 of 27 positions'."""
+    if not side:
+        return f"{suite}, {suite_size:,} positions"
+    return f"{suite}, {side}'s {positions:,} of {suite_size:,} positions"
 
 
 def grades_html(reports: Sequence[GradeReport]) -> str:
@@ -121,53 +157,65 @@ def grades_html(reports: Sequence[GradeReport]) -> str:
         + [percent(r.by_value.get(value, {}).get("keeps")) for value in values]
         for r in reports
     ]
-    suites = ", ".join(dict.fromkeys(f"{r.suite} ({r.size:,} positions)" for r in reports))
+    suites = "; ".join(dict.fromkeys(r.yardstick() for r in reports))
     return table(columns, rows, f"graded frozen and greedy on {suites}")
 
 
-def report(spec: str, suite: Suite, tallies: Sequence[Tally]) -> GradeReport:
-    """The report of ``spec`` from one tally per position of ``suite``, in the suite's order."""
+def report(spec: str, suite: Suite, tallies: Sequence[Tally], side: int | None = None) -> GradeReport:
+    """The report of ``spec`` from one tally per position of ``suite`` where ``side`` moves (every
+    position for None), in the suite's order."""
     total = sum(tallies, Tally())
     by_phase: dict[str, Tally] = {}
     by_value: dict[str, Tally] = {}
-    for position, tally in zip(suite.positions, tallies, strict=True):
+    for position, tally in zip(suite.of_side(side), tallies, strict=True):
         by_phase[position.phase] = by_phase.get(position.phase, Tally()) + tally
         by_value[position.value_name] = by_value.get(position.value_name, Tally()) + tally
     shares = total.shares()
     return GradeReport(
         spec=spec,
         suite=suite.name,
-        size=len(suite),
+        size=total.positions,
         keeps=shares["keeps"] or 0.0,
         best=shares["best"] or 0.0,
         blunders=shares["blunders"] or 0.0,
         by_phase={phase: by_phase[phase].shares() for phase in suite.phases() if phase in by_phase},
         by_value={value: by_value[value].shares() for value in ("win", "draw") if value in by_value},
         counts={"positions": total.positions, "keeps": total.keeps, "best": total.best, "blunders": total.blunders},
+        side=side,
+        side_name=side_name(get_game(suite.game), side),
+        suite_size=len(suite),
     )
 
 
-def choose_all(player: Player[Any], states: Sequence[Any], seed: int, start: int = 0) -> list[str | None]:
-    """The player's move in each state, reseeded before each (see the module's text); a player that
-    chooses many at once (az's batched search) is asked once."""
+def choose_all(
+    player: Player[Any], states: Sequence[Any], seed: int, start: int = 0, places: Sequence[int] | None = None
+) -> list[str | None]:
+    """The player's move in each state, reseeded before each by its place in the suite (``start``,
+    ``start + 1``, ... or ``places``; see the module's text); a player that chooses many at once
+    (az's batched search) is asked once."""
+    places = range(start, start + len(states)) if places is None else places
     many = getattr(player, "choose_many", None)
     if many is not None:
-        player.reseed(position_seed(seed, start))
+        player.reseed(position_seed(seed, places[0] if places else start))
         return list(many(list(states)))
     moves: list[str | None] = []
-    for offset, state in enumerate(states):
-        player.reseed(position_seed(seed, start + offset))
+    for place, state in zip(places, states, strict=True):
+        player.reseed(position_seed(seed, place))
         moves.append(player.choose(state))
     return moves
 
 
-def grade_player(player: Player[Any], suite: Suite, seed: int = 0, spec: str | None = None) -> GradeReport:
+def grade_player(
+    player: Player[Any], suite: Suite, seed: int = 0, spec: str | None = None, side: int | None = None
+) -> GradeReport:
     """Grade a player already made frozen and greedy (a frozen copy of a learner in training) on
-    every position of ``suite``."""
-    states = [position.state for position in suite.positions]
-    moves = choose_all(player, states, seed)
-    tallies = [judge(position, move) for position, move in zip(suite.positions, moves, strict=True)]
-    return report(spec or player.spec, suite, tallies)
+    every position of ``suite`` where ``side`` moves (None: every position).  Each position keeps
+    its seed (its place in the whole suite), so a side's grade is the same positions' choices as
+    the whole suite's."""
+    chosen = [(index, p) for index, p in enumerate(suite.positions) if side is None or p.mover == side]
+    moves = choose_all(player, [p.state for _, p in chosen], seed, places=[index for index, _ in chosen])
+    tallies = [judge(position, move) for (_, position), move in zip(chosen, moves, strict=True)]
+    return report(spec or player.spec, suite, tallies, side)
 
 
 def graded_player(game: Game[Any], spec: str, seed: int = 0) -> Player[Any]:
@@ -180,9 +228,21 @@ def graded_player(game: Game[Any], spec: str, seed: int = 0) -> Player[Any]:
     return player
 
 
+def spec_side(game: Game[Any], spec: str) -> int | None:
+    """The side ``spec``'s player plays, as it says (:meth:`Player.side_played`; a stored learner
+    from what it keeps), None for both: the side its grade is measured on."""
+    player = make_player(game, graded_spec(game, spec), seed=0)
+    if type(player).side_played is Player.side_played:
+        return None  # plays both: nothing to load
+    if Keeper.is_kept(player):
+        reading_keeper().attach(player)
+    return player.side_played()
+
+
 @dataclass(frozen=True)
 class GradeTask:
-    """One run of one spec over a slice of the suite (names, not objects: it is pickled)."""
+    """One run of one spec over a slice of the suite's positions where ``side`` moves (names, not
+    objects: it is pickled)."""
 
     game: str
     spec: str
@@ -190,15 +250,21 @@ class GradeTask:
     seed: int
     start: int
     stop: int
+    side: int | None = None
+
+
+def places(suite: Suite, side: int | None) -> list[tuple[int, SuitePosition]]:
+    """The positions where ``side`` moves (all for None), each with its place in the whole suite."""
+    return [(index, p) for index, p in enumerate(suite.positions) if side is None or p.mover == side]
 
 
 def grade_slice(task: GradeTask) -> list[Tally]:
     game = get_game(task.game)
     suite = get_suite(game, task.suite)
     player = graded_player(game, task.spec, seed=task.seed)
-    positions = suite.positions[task.start : task.stop]
-    moves = choose_all(player, [p.state for p in positions], task.seed, task.start)
-    return [judge(position, move) for position, move in zip(positions, moves, strict=True)]
+    chosen = places(suite, task.side)[task.start : task.stop]
+    moves = choose_all(player, [p.state for _, p in chosen], task.seed, places=[index for index, _ in chosen])
+    return [judge(position, move) for (_, position), move in zip(chosen, moves, strict=True)]
 
 
 def check_arguments(game: Game[Any], specs: Sequence[str], suite: str | None) -> Suite:
@@ -224,23 +290,32 @@ def grade(
     workers: int | None = None,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
+    sides: Sequence[int | None] | None = None,
 ) -> list[GradeReport]:
-    """Grade each spec, frozen and greedy, on the suite (the game's default suite when None).
-    ``progress(n)`` after each slice of ``n`` positions.  ValueError for a bad spec or suite,
-    before anything is graded."""
+    """Grade each spec, frozen and greedy, on the suite (the game's default suite when None): on
+    the positions where the side it plays moves (``sides``, one a spec; by default each player's
+    own word, :func:`spec_side`).  ``progress(n)`` after each slice of ``n`` positions.
+    ValueError for a bad spec or suite, before anything is graded."""
     if isinstance(game, str):
         game = get_game(game)
     specs = [spec.strip() for spec in specs]
     chosen = check_arguments(game, specs, suite)
+    if sides is None:
+        sides = [spec_side(game, spec) for spec in specs]
+    if len(sides) != len(specs):
+        raise ValueError(f"give one side a spec: {len(sides)} sides for {len(specs)} specs")
     if workers is None:  # Teeko's players think for long: spread them; the small games' are quicker in-process
         workers = default_workers() if game.name == "teeko" else 1
     # Slices small enough to spread over the workers and show progress, large enough that making
     # a player (and warming its compiled kernels) is paid rarely.
-    size = len(chosen)
-    step = max(1, min(250, -(-size // max(1, workers))))
-    slices = [(index, start) for index in range(len(specs)) for start in range(0, size, step)]
+    slices = []
+    for index, side in enumerate(sides):
+        size = len(places(chosen, side))
+        step = max(1, min(250, -(-size // max(1, workers))))
+        slices += [(index, start, min(size, start + step)) for start in range(0, size, step)]
     tasks = [
-        GradeTask(game.spec, specs[index], chosen.name, seed, start, min(size, start + step)) for index, start in slices
+        GradeTask(game.spec, specs[index], chosen.name, seed, start, stop, sides[index])
+        for index, start, stop in slices
     ]
 
     def done(tallies: list[Tally]) -> None:
@@ -251,7 +326,7 @@ def grade(
     reports = []
     for index, spec in enumerate(specs):
         tallies = [
-            tally for (owner, _), found in zip(slices, results, strict=True) if owner == index for tally in found
+            tally for (owner, _, _), found in zip(slices, results, strict=True) if owner == index for tally in found
         ]
-        reports.append(report(spec, chosen, tallies))
+        reports.append(report(spec, chosen, tallies, sides[index]))
     return reports

@@ -208,9 +208,12 @@ def run_menace(
     beads: Sequence[int] = MENACE_BEADS,
     rewards: Sequence[int] = MENACE_REWARDS,
     progress: Callable[[int], None] | None = None,
+    restock: bool = False,
 ) -> dict[str, Any]:
     """Train ``learners`` fresh MENACEs for ``games`` games against each opponent (MENACE plays
-    ``side``: 0 first, as Michie's did; in self-play one MENACE plays both sides).
+    ``side``: 0 first, as Michie's did; in self-play one MENACE plays both sides; an opponent may be
+    a mixed teacher, ``perfect:random=P``); with ``restock`` an emptied box is filled again with its
+    first beads when MENACE next meets it (the page's remedy, ``menace:restock=on``).
     ``progress(games)`` after each learner.  ^C or SIGTERM: :class:`MatchboxInterrupted`, with the
     result of the learners that had finished."""
     if learners < 1 or games < 1:
@@ -222,17 +225,19 @@ def run_menace(
             runs.append((opponent, done))
             for learner in range(learners):
                 seeds = [game_seed(seed + number, learner, g) for g in range(games)]
-                done.append(train_menace(seeds, opponent, learner_side=side, beads=beads, rewards=rewards))
+                done.append(
+                    train_menace(seeds, opponent, learner_side=side, beads=beads, rewards=rewards, restock=restock)
+                )
                 if progress is not None:
                     progress(games)
     except KeyboardInterrupt:
         kept = [(opponent, done) for opponent, done in runs if done]
         finished = sum(len(done) for _, done in kept)
-        result = _menace_result(learners, games, seed, side, beads, rewards, kept) if kept else None
+        result = _menace_result(learners, games, seed, side, beads, rewards, kept, restock) if kept else None
         if result is not None:
             result["stopped"] = True
         raise MatchboxInterrupted(result, finished, learners * len(opponents)) from None
-    return _menace_result(learners, games, seed, side, beads, rewards, runs)
+    return _menace_result(learners, games, seed, side, beads, rewards, runs, restock)
 
 
 def _menace_result(
@@ -243,6 +248,7 @@ def _menace_result(
     beads: Sequence[int],
     rewards: Sequence[int],
     runs: list[tuple[str, list[Any]]],
+    restock: bool = False,
 ) -> dict[str, Any]:
     window = max(1, min(100, games // 10))
     results = []
@@ -275,6 +281,7 @@ def _menace_result(
         "side": side,
         "beads": list(beads),
         "rewards": {"win": rewards[0], "draw": rewards[1], "loss": rewards[2]},
+        "restock": restock,
         "boxes_counted": {"boxes": counted.boxes, "colours": counted.beads},
         "opponents": results,
         "stopped": False,

@@ -74,6 +74,7 @@ class SuitePosition:
     best: tuple[str, ...]  # the fastest win's moves; for a draw, every keeping move
     losing: tuple[str, ...]  # the moves that throw the position to a loss
     phase: str
+    mover: int = 0  # the side to move (0 moves first): a one-sided learner is graded where it moves
 
     @property
     def value_name(self) -> str:
@@ -97,6 +98,13 @@ class Suite:
 
     def __len__(self) -> int:
         return len(self.positions)
+
+    def of_side(self, side: int | None) -> tuple[SuitePosition, ...]:
+        """The positions where ``side`` moves (every position for None): a learner that plays one
+        side is graded on the positions it can meet on its turn, and on no other."""
+        if side is None:
+            return self.positions
+        return tuple(p for p in self.positions if p.mover == side)
 
     def phases(self) -> list[str]:
         """The phases in the order the game meets them."""
@@ -148,7 +156,7 @@ def graded_position(game: Game[Any], solution: Solution, state: Hashable) -> Sui
         return None
     losing = tuple(move for move, (result, _) in outcomes if result < 0)
     best = tuple(solution.best_moves(state))
-    return SuitePosition(state, value, keeping, best, losing, phase_of(game, state))
+    return SuitePosition(state, value, keeping, best, losing, phase_of(game, state), game.to_move(state))
 
 
 def suite_name(game: Game[Any]) -> str:

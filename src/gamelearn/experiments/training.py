@@ -14,7 +14,7 @@ leave out the time spent grading, so that a checkpoint more or less does not cha
 trained.  A budget (:class:`Budget`) is on one clock, named with every figure it gives: on a
 shared machine a wall minute may buy a fraction of a CPU minute.
 
-A run is kept as it goes (:class:`~.training_kept.TrainingRun`): the learner's weights and
+A run is kept as it goes (:class:`TrainingRun`): the learner's weights and
 counters and the run's checkpoints, in one transaction, at every checkpoint and at least every
 ``KEEP_EVERY_SECONDS`` between them, so a crash loses at most that much.  A batch of self-play games is learnt whole: ^C
 and SIGTERM wait for its end (``signals_deferred``), so what is kept is always the learner after
@@ -27,18 +27,18 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..games import Game
 from ..keeper import Keeper
 from ..players.knowledge import K, Learner
-from ..players.registry import graded_spec, make_player
+from ..players.registry import graded_spec, make_player, with_options
+from ..store.failures import StoreError
 from .budget import Budget
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
 from .suites import get_suite
-from .training_kept import Checkpoint, TrainingRun
 
 #: Between checkpoints, a training run keeps its learner at least this often (seconds).
 KEEP_EVERY_SECONDS = 30.0
@@ -86,9 +86,13 @@ def frozen_copy(player: Learner[S, K], spec: str, seed: int | None = None) -> Le
     return copy
 
 
-def grade_learner(game: Game[S], spec: str, learner: Learner[S, Any], seed: int = 0) -> GradeReport:
-    """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the whole suite."""
-    return grade_player(frozen_copy(learner, graded_spec(game, spec), seed), get_suite(game), seed=seed, spec=spec)
+def grade_learner(
+    game: Game[S], spec: str, learner: Learner[S, Any], seed: int = 0, side: int | None = None
+) -> GradeReport:
+    """Grade ``learner`` (made from ``spec``) as it is now: a frozen, greedy copy on the suite's
+    positions where ``side`` moves (the whole suite for None)."""
+    copy = frozen_copy(learner, graded_spec(game, spec), seed)
+    return grade_player(copy, get_suite(game), seed=seed, spec=spec, side=side)
 
 
 def suite_label(game: Game[Any]) -> str:
@@ -259,6 +263,33 @@ def train_self_play(
 
 
 @dataclass(frozen=True)
+class Checkpoint:
+    """The learner at one point of a training run; ``keeps``, ``best``, ``blunders`` are shares of
+    the suite's positions (None when not graded)."""
+
+    seconds: float
+    games: int
+    positions: int
+    steps: int
+    loss: float
+    value_loss: float
+    games_per_second: float
+    positions_per_second: float
+    keeps: float | None
+    best: float | None
+    blunders: float | None
+    #: this process's CPU seconds while training (``seconds`` is the wall clock's)
+    cpu_seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("keeps", "best", "blunders", "loss", "value_loss"):
+            value = data[key]
+            data[key] = None if value is None or math.isnan(value) else round(value, 5)
+        return data
+
+
+@dataclass(frozen=True)
 class TrainingResult:
     """A training run: the learner (its ``spec``; kept under ``name``, or in memory only when None),
     the games it had played before (``resumed``: it went on from the store) and its checkpoints;
@@ -276,11 +307,14 @@ class TrainingResult:
     player: Learner[Any, Any] | None = field(default=None, repr=False, compare=False)
     result_id: int | None = None
     stopped: bool = False
+    #: the spec its checkpoints were graded as ("" when not graded): ntuple on Teeko, its raw network
+    graded: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "spec": self.spec,
+            "graded": self.graded,
             "name": self.name,
             "resumed": self.resumed,
             "games_before": self.games_before,
@@ -308,6 +342,56 @@ class TrainingInterrupted(KeyboardInterrupt):
         self.result = result
 
 
+class TrainingRun:
+    """A training run kept through the keeper as it goes: the learner under its name and the
+    run (its checkpoints so far, the games it holds) as a ``train`` result, both in one
+    transaction, so that they always describe the same moment.  ^C and SIGTERM wait while it is
+    kept.  Hold the name first (``Keeper.writing_whole``): a second trainer is refused."""
+
+    def __init__(self, keeper: Keeper, player: Learner[Any, Any], game: Game[Any], spec: str) -> None:
+        self.keeper, self.player, self.game, self.spec = keeper, player, game, spec
+        self.result_id: int | None = None
+        #: The learner's games when it was last kept (None: not kept by this run yet).
+        self.games: int | None = None
+
+    def keep(self, points: list[Checkpoint], stopped: bool = False) -> int:
+        """Keep the learner as it is now, and the run; the learner's games, as kept."""
+        games = int(self.player.describe()["games"])
+        payload = {
+            "game": self.game.name,
+            "spec": self.spec,
+            "name": self.player.keep_name(),
+            "seed": self.player.seed,
+            "games": games,
+            "stopped": stopped,
+            "checkpoints": [point.to_dict() for point in points],
+        }
+        store = self.keeper.store
+        with signals_deferred():  # the bookkeeping too: a signal after COMMIT must not lose the result's number
+            try:
+                with store.transaction():
+                    self.keeper.save(self.player)
+                    if self.result_id is None:
+                        number = store.save_result("train", payload)
+                    else:
+                        store.update_result(self.result_id, payload)
+                        number = self.result_id
+            except StoreError as error:  # a full disk, say: the line says what the store holds
+                raise type(error)(f"{error}; {self.kept_so_far()}") from None
+            self.result_id, self.games = number, games
+        return games
+
+    def kept_so_far(self) -> str:
+        """What the store holds of a run it stopped (a full disk): the learner as of the run's
+        last keep, and how many games trained after it were lost."""
+        name = f"{self.player.kind} {getattr(self.player, 'name', None) or self.player.keep_name()!r}"
+        if self.games is None or self.result_id is None:
+            return f"none of this run's games was kept: {name} is in the store as it was before the run"
+        now = int(self.player.describe()["games"])
+        lost = f"; the {now - self.games:,} games trained after it are not kept" if now > self.games else ""
+        return f"{name} is kept as of the run's last keep, at {self.games:,} games (train #{self.result_id}){lost}"
+
+
 class Training:
     """A self-play training run, set up and checked before any game (a ValueError, in one line):
     the learner made from ``learner`` (a spec; ``name`` added), and, with a ``keeper``, its name
@@ -325,6 +409,7 @@ class Training:
         seed: int = 0,
         grade: bool = True,
         parallel: int | None = None,
+        full_grade: bool = False,
     ) -> None:
         self.game, self.kind = game, learner.strip().partition(":")[0]
         self.learner = learner.strip()
@@ -341,6 +426,12 @@ class Training:
         self.player: Learner[Any, Any] = player
         self.self_play: SelfPlaying = player  # the same learner, as train_self_play drives it
         self.label: str | None = None
+        #: The spec its checkpoints are graded as: its own play, or where that searches (ntuple on
+        #: Teeko) its raw network unless ``full_grade``, so that grading, outside the budget,
+        #: adds seconds to the wait and not minutes (``quick``: the options that made it quick).
+        quick: dict[str, str] = getattr(player, "quick_grade_options", dict)()
+        self.quick: dict[str, str] = {} if full_grade else dict(quick)
+        self.graded = with_options(game, self.learner, **self.quick) if self.quick else self.learner
         if grade:
             try:
                 self.label = suite_label(game)
@@ -409,9 +500,10 @@ class Training:
                 player=self.player,
                 result_id=run.result_id if run is not None else None,
                 stopped=stopped,
+                graded=self.graded if self.label else "",
             )
 
-        grader = (lambda: grade_learner(self.game, self.learner, self.player)) if self.label else None
+        grader = (lambda: grade_learner(self.game, self.graded, self.player)) if self.label else None
         try:
             train_self_play(
                 self.self_play,

@@ -42,6 +42,10 @@ class Player(Generic[S]):
     kind: str = "player"
     #: True for players whose moves come from a person (the interfaces ask them).
     is_human: bool = False
+    #: The side this kind plays where nothing says otherwise (0 moves first), None for either:
+    #: Gardner's HER and HIM play Black (1), Michie's MENACE plays X (0).  ``curves`` seats a
+    #: learner there by default, and a learner that has learned nothing yet is graded there.
+    usual_side: int | None = None
 
     def __init__(self, game: Game[S], seed: int | None = None, **options: OptionValue) -> None:
         self.game = game
@@ -66,6 +70,12 @@ class Player(Generic[S]):
 
     def learn(self, record: GameRecord[S], side: int | None = None) -> None:
         """Update from a finished game; ``side`` is the player index this player had in it."""
+        return None
+
+    def side_played(self) -> int | None:
+        """The one side this player plays (0 moves first), or None where it plays both: a grade
+        measures a one-sided player on the positions where its side moves, and on no other
+        (:mod:`gamelearn.experiments.grading`)."""
         return None
 
     @property

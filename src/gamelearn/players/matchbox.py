@@ -58,6 +58,7 @@ class HerPlayer(MatchboxPlayer[S]):
 
     kind = "her"
     game_name = "hexapawn"
+    usual_side = 1  # Gardner 1962: HER plays Black, the second player
     #: HIM's reward: a second copy of every bead drawn goes back after a win.
     rewards_wins = False
 
@@ -133,6 +134,7 @@ class MenacePlayer(MatchboxPlayer[S]):
 
     kind = "menace"
     game_name = "tictactoe"
+    usual_side = 0  # Michie 1961: MENACE moves first, as X
     min_choices = 2
 
     def __init__(

@@ -8,7 +8,8 @@ everywhere, and meanwhile its early boxes, opened in every game, empty.  Once it
 empty it resigns every game and learns nothing more.  The remedies are options of the player:
 restocking an emptied box with its first beads (``restock=on``), a draw that puts back more
 beads (``draw=3``), and a teacher that makes mistakes (``perfect:random=0.5``) so that some games
-are won or drawn.  docs/matchbox.md measures each.
+are won or drawn; each is an option of ``gamelearn menace`` too (``--restock on``, ``--draw 3``,
+``--against perfect:random=0.5``), and each remedy's text names it.  docs/matchbox.md measures each.
 """
 
 from __future__ import annotations
@@ -26,18 +27,21 @@ NAMED = 12
 RESTOCK = Remedy(
     "Restock an emptied box",
     "an emptied box is filled again with its first beads when MENACE next meets it, so it plays on "
-    "instead of resigning, and can go on to find the draw",
+    "instead of resigning, and can go on to find the draw (in the terminal: gamelearn menace --against "
+    "perfect --restock on)",
     options="restock=on",
 )
 DRAW_REWARD = Remedy(
     "A draw worth as much as a win",
     "each draw puts back 3 beads of every colour drawn instead of 1; it helps once MENACE draws "
-    "sometimes (restocked, or against a mixed opponent), and alone it refills no empty box",
+    "sometimes (restocked, or against a mixed opponent), and alone it refills no empty box (in the "
+    "terminal: gamelearn menace --against perfect --restock on --draw 3)",
     options="draw=3",
 )
 MIXED = Remedy(
     "Train against a mixed opponent",
-    "the perfect player with a random move half the time: MENACE wins and draws some games, and those put beads back",
+    "the perfect player with a random move half the time: MENACE wins and draws some games, and those put beads "
+    "back (in the terminal: gamelearn menace --against perfect:random=0.5)",
     opponent="perfect:random=0.5",
 )
 

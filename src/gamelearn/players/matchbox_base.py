@@ -203,6 +203,16 @@ class MatchboxPlayer(Learner[S, BoxesKnowledge]):
     def fresh_box(self, board: str) -> Any:
         return self.new_box(box_of_board(self.table, board, "", min_choices=self.min_choices))
 
+    def side_played(self) -> int | None:
+        """The side of every box it holds, if they are all one side's (HER trained as Black, a
+        MENACE trained as X); None once it holds boxes of both (it learned both sides: self-play,
+        or seats that alternate); before its first box, its kind's usual side."""
+        table = self.table
+        sides = {table.to_move[box_of_board(table, board, "", min_choices=1)] for board in self.boxes}
+        if not sides:
+            return self.usual_side
+        return sides.pop() if len(sides) == 1 else None
+
     def box_boards(self, side: int | None = None) -> list[str]:
         """The boards of the boxes it holds (``side`` None), or of every box it can have when it
         plays ``side``, opened or not: MENACE's 304 as X (Michie 1961), HER's 19 as Black (Gardner

@@ -27,6 +27,46 @@ from .matchbox_beads import MENACE_BEADS, MENACE_REWARDS
 from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer
 
 OPPONENTS = ("random", "sharp", "perfect")
+#: The mixed teacher's spelling: the perfect player with a random move with chance P.
+MIXED_PREFIX = "perfect:random="
+
+
+def mixed_chance(opponent: str) -> float | None:
+    """P of a mixed teacher ``perfect:random=P`` (the page's "mixed", P = 0.5), None for another
+    opponent; ValueError for a P that is not a number from 0 to 1."""
+    if not opponent.startswith(MIXED_PREFIX):
+        return None
+    from .registry import parse_fraction
+
+    try:
+        return parse_fraction(opponent.removeprefix(MIXED_PREFIX))
+    except ValueError as error:
+        raise ValueError(f"opponent {opponent!r}: {error}") from None
+
+
+def check_opponent(opponent: str, valid: Sequence[str]) -> None:
+    """ValueError, one line, unless ``opponent`` is one of ``valid`` or a mixed teacher."""
+    if opponent not in valid and mixed_chance(opponent) is None:
+        raise ValueError(f"unknown opponent {opponent!r}; valid: {', '.join(valid)}, {MIXED_PREFIX}P (P from 0 to 1)")
+
+
+class Opponent:
+    """The other side's move in a fast game: one of ``choices`` (by ``rng.choice``, as Random,
+    Sharp and Perfect choose), or for a mixed teacher first ``rng.random() < chance`` and then a
+    uniformly random legal move, as :class:`~gamelearn.players.perfect.PerfectPlayer` with
+    ``random=P`` draws."""
+
+    def __init__(self, fast: FastTables, opponent: str) -> None:
+        chance = mixed_chance(opponent)
+        self.chance = chance or 0.0
+        named = "perfect" if chance is not None else opponent
+        self.choices = {"random": fast.legal, "sharp": fast.sharp, "perfect": fast.perfect}[named]
+        self.legal = fast.legal
+
+    def move(self, position: int, rng: random.Random) -> int:
+        if self.chance and rng.random() < self.chance:
+            return rng.choice(self.legal[position])
+        return rng.choice(self.choices[position])
 
 
 @dataclass(frozen=True)
@@ -111,12 +151,12 @@ def train_her(
     learner_side: int = 1,
     training: HerTraining | None = None,
 ) -> HerTraining:
-    """HER (HIM with ``him``) plays one hexapawn game per seed against ``opponent`` and learns."""
-    if opponent not in OPPONENTS:
-        raise ValueError(f"unknown opponent {opponent!r}; valid: {', '.join(OPPONENTS)}")
+    """HER (HIM with ``him``) plays one hexapawn game per seed against ``opponent`` (random, sharp,
+    perfect or a mixed teacher ``perfect:random=P``) and learns."""
+    check_opponent(opponent, OPPONENTS)
     fast = fast_tables("hexapawn")
     table = fast.table
-    choices = {"random": fast.legal, "sharp": fast.sharp, "perfect": fast.perfect}[opponent]
+    them = Opponent(fast, opponent)
     over, winner, to_move, canonical = table.over, table.winner, table.to_move, table.canonical
     new_box, bead_child = fast.new_box, fast.bead_child
     run = training if training is not None else HerTraining()
@@ -129,7 +169,7 @@ def train_her(
         drawn: list[tuple[list[str], int, str]] = []
         while not over[position]:
             if to_move[position] != learner_side:
-                position = other.choice(choices[position])
+                position = them.move(position, other)
                 continue
             box = canonical[position]
             beads = boxes.get(box)
@@ -179,14 +219,16 @@ def train_menace(
     beads: Sequence[int] = MENACE_BEADS,
     rewards: Sequence[int] = MENACE_REWARDS,
     training: MenaceTraining | None = None,
+    restock: bool = False,
 ) -> MenaceTraining:
-    """MENACE plays one tic-tac-toe game per seed against ``opponent`` ("random", "perfect", "sharp"
-    or "self": one MENACE on both sides, learning from both) and learns after each."""
-    if opponent not in OPPONENTS + ("self",):
-        raise ValueError(f"unknown opponent {opponent!r}; valid: {', '.join(OPPONENTS + ('self',))}")
+    """MENACE plays one tic-tac-toe game per seed against ``opponent`` ("random", "perfect", "sharp",
+    a mixed teacher "perfect:random=P", or "self": one MENACE on both sides, learning from both)
+    and learns after each; with ``restock`` an emptied box is filled again with its first beads
+    when MENACE next meets it (``menace:restock=on``) instead of resigning."""
+    check_opponent(opponent, OPPONENTS + ("self",))
     fast = fast_tables("tictactoe")
     selfplay = opponent == "self"
-    choices = fast.legal if selfplay else {"random": fast.legal, "sharp": fast.sharp, "perfect": fast.perfect}[opponent]
+    them = Opponent(fast, "random" if selfplay else opponent)
     run = training if training is not None else MenaceTraining()
     view = 0 if selfplay else learner_side
     letters = []
@@ -196,7 +238,7 @@ def train_menace(
         mine = random.Random(seat_seed(seed, 1 if selfplay else learner_side))
         other = random.Random(seat_seed(seed, 1 - learner_side))
         seat = None if selfplay else learner_side
-        game_winner, drawn = _menace_game(fast, run.boxes, beads, seat, choices, mine, other)
+        game_winner, drawn = _menace_game(fast, run.boxes, beads, seat, them, mine, other, restock)
         letters.append("D" if game_winner is None else "W" if game_winner == view else "L")
         _reinforce(drawn, game_winner, rewards)
     run.record += "".join(letters)
@@ -208,13 +250,15 @@ def _menace_game(
     boxes: dict[int, list[int]],
     beads: Sequence[int],
     seat: int | None,
-    choices: Sequence[Sequence[int]],
+    them: Opponent,
     mine: random.Random,
     other: random.Random,
+    restock: bool = False,
 ) -> tuple[int | None, list[Drawn]]:
     """One game: MENACE in ``seat`` (None: both sides) draws a bead from its box at each position
-    with a choice (a new box is filled as Michie 1961 did, by stage), the other side picks from
-    ``choices`` with ``other``; the winner (None: a draw) and the beads drawn.  An empty box resigns."""
+    with a choice (a new box is filled as Michie 1961 did, by stage), the other side moves as
+    ``them`` with ``other``; the winner (None: a draw) and the beads drawn.  An empty box resigns,
+    or with ``restock`` is filled again with its first beads and drawn from."""
     table = fast.table
     over, winner, to_move, canonical = table.over, table.winner, table.to_move, table.canonical
     new_box, bead_child, legal = fast.new_box, fast.bead_child, fast.legal
@@ -223,7 +267,7 @@ def _menace_game(
     while not over[position]:
         mover = to_move[position]
         if seat is not None and mover != seat:
-            position = other.choice(choices[position])
+            position = them.move(position, other)
             continue
         kids = legal[position]
         if len(kids) == 1:
@@ -231,10 +275,13 @@ def _menace_game(
             continue
         box = canonical[position]
         counts = boxes.get(box)
+        stage = (9 - len(kids)) // 2
         if counts is None:
-            stage = (9 - len(kids)) // 2
             counts = boxes[box] = [beads[min(stage, len(beads) - 1)]] * len(new_box[box])
         total = sum(counts)
+        if total <= 0 and restock:  # as MenacePlayer: the box is filled again with its first beads
+            counts[:] = [beads[min(stage, len(beads) - 1)]] * len(new_box[box])
+            total = sum(counts)
         if total <= 0:
             return 1 - mover, drawn
         pick = mine.randrange(total)

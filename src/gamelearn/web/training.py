@@ -7,9 +7,9 @@ game played on the page: after each game the keeper applies its lesson to the la
 knowledge in one transaction with the game's record (context ``web``), so a game played in another
 tab meanwhile loses nothing, and the page's boxes, Gardner's chart and the first box's chart all
 see the training games.  The grade is the yardstick's (:mod:`gamelearn.experiments.grading`): a
-frozen, greedy copy of the learner chooses a move in every position of the game's suite, graded
-against the exact solution (Sutton & Barto's learning curve, measured as ``gamelearn train``
-measures it).
+frozen, greedy copy of the learner chooses a move in every position of the game's suite where its
+side moves (every position when it plays itself), graded against the exact solution (Sutton &
+Barto's learning curve, measured as ``gamelearn train`` measures it).
 
 Bounded like a computer move: at most ``MAX_GAMES`` games a run, one run per browser, at most
 ``RUNS_AT_ONCE`` runs on the server (a newcomer past it is told to come back: 503 with
@@ -343,14 +343,18 @@ class Trainer:
     @staticmethod
     def _grade(learner: Learner, game: Game, run: TrainingRun, games: int) -> None:
         # One grading seed for every run, so that the points of one chart are the same measure.
-        report = grade_learner(game, learner.kind, learner, seed=0)
-        run.suite = f"{report.suite}, {report.size:,} positions"
+        # A learner seated on one side is graded where that side moves (HER as Black: 19 of
+        # hexapawn's 27 positions), as ``gamelearn grade`` grades it; against itself, everywhere.
+        report = grade_learner(game, learner.kind, learner, seed=0, side=run.side)
+        run.suite = report.yardstick()
         point = {
             "games": games,
             "keeps": report.keeps,
             "best": report.best,
             "blunders": report.blunders,
             "run": len(run.history),
+            "side": report.side,
+            "positions": report.size,
         }
         if run.points and run.points[-1]["games"] == games:
             run.points[-1] = point
