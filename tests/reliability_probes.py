@@ -198,12 +198,14 @@ def curves_args(seed: int, out: Path) -> tuple[str, ...]:
 
 
 def _curve_points(seed: int, learner: int) -> list[tuple]:
-    from gamelearn.experiments.curves import MEASURES, CurveTask, run_curve
+    from gamelearn.experiments.curves import MEASURES, CurveTask, run_curve, seat_of_spec
+    from gamelearn.games import get_game
     from gamelearn.match import DEFAULT_MAX_PLIES
 
     c = CURVES
+    seat = seat_of_spec(get_game("tictactoe"), str(c["spec"]), "usual")  # the command's default side
     task = CurveTask("tictactoe", str(c["spec"]), 0, learner, str(c["against"]), int(c["games"]), None,
-                     int(c["every"]), 10, int(c["eval_games"]), seed, DEFAULT_MAX_PLIES, "alternate")  # fmt: skip
+                     int(c["every"]), 10, int(c["eval_games"]), seed, DEFAULT_MAX_PLIES, seat)  # fmt: skip
     return [(p.learner, p.point, p.games, *(round(getattr(p, m), 5) for m in MEASURES)) for p in run_curve(task)]
 
 
