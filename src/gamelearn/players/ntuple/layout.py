@@ -26,11 +26,18 @@ Thill et al. 2014 did for Connect-4):
   one set of weights for the placing phase and one for the moving phase: 13.1 million weights.
   The same without the snakes (``teeko-wide-v1``, 2.5 million), without the 3x4 windows too
   (``teeko-windows-v1``), and three layouts with shorter random snakes stay known, so that
-  weights learnt with them still load (:data:`KNOWN_LAYOUTS`).
+  weights learnt with them still load (:data:`KNOWN_LAYOUTS`);
+* Connect Four on 7x6 (``connect4-snakes70-v1``): the 70 random snakes of 8 squares of Thill, Koch
+  & Konen (PPSN 2012) and Thill, Bagheri, Koch & Konen (CIG 2014) (:data:`CONNECT4_SNAKES70`), whose
+  cells have four states, not three: empty and playable now (a disc would land there), empty and
+  not yet playable, X and O, read as they are (not from the mover's view), the value being the first
+  player's (:mod:`.connect4`); 70 x 4**8 = 4.6 million weights.  Connect Four's other sizes read
+  the layout their board gives (:func:`board_layout`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
@@ -66,6 +73,11 @@ class Layout:
     flip: tuple[int, ...] | None = None
     #: Self-play games stop as a draw after this many plies (Teeko can go on for ever).
     max_plies: int = 9
+    #: What a square can hold: 3 (empty, the mover's, the other side's), or 4 for Connect Four's
+    #: cells (empty and playable now, empty and not yet playable, X, O: :mod:`.connect4`).
+    states: int = 3
+    #: The board's (rows, columns) where the layout is one size's only (Connect Four's), else None.
+    shape: tuple[int, int] | None = None
 
     @property
     def phases(self) -> int:
@@ -73,7 +85,7 @@ class Layout:
 
     @cached_property
     def per_phase(self) -> int:
-        return sum(3 ** len(t) for t in self.tuples)
+        return sum(self.states ** len(t) for t in self.tuples)
 
     @property
     def weight_count(self) -> int:
@@ -84,7 +96,7 @@ class Layout:
         offsets, total = [], 0
         for t in self.tuples:
             offsets.append(total)
-            total += 3 ** len(t)
+            total += self.states ** len(t)
         return tuple(offsets)
 
 
@@ -153,6 +165,116 @@ TEEKO_WINDOWS = (
 TEEKO_WIDE = (_window(0, 0, 3, 4), _window(1, 0, 3, 4))
 TEEKO_PHASES = (0,) * 8 + (1,) * 18  # fewer than 8 pawns down: placing; 8: moving
 
+
+def draw_snakes(columns: int, rows: int, count: int, length: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """``count`` random snakes of ``length`` squares on a board of ``rows`` x ``columns`` (square
+    ``r * columns + c``, rows from the top), as Thill, Koch & Konen (PPSN 2012) draw Connect Four's
+    n-tuples: a random start square, then at each step a random neighbour (a king step: across,
+    down or diagonally) not yet visited; a walk that sticks is drawn again, and so is one whose
+    squares (or their mirror image) an earlier snake already has.  Seeded with ``random.Random``."""
+    rng = random.Random(seed)
+
+    def neighbours(square: int) -> list[int]:
+        r, c = divmod(square, columns)
+        steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+        return [(r + dr) * columns + c + dc for dr, dc in steps if 0 <= r + dr < rows and 0 <= c + dc < columns]
+
+    def mirror(square: int) -> int:
+        return square - square % columns + columns - 1 - square % columns
+
+    seen: set[frozenset[int]] = set()
+    snakes: list[tuple[int, ...]] = []
+    while len(snakes) < count:
+        walk = [rng.randrange(columns * rows)]
+        while len(walk) < length:
+            free = [n for n in neighbours(walk[-1]) if n not in walk]
+            if not free:
+                break
+            walk.append(rng.choice(free))
+        squares, image = frozenset(walk), frozenset(mirror(sq) for sq in walk)
+        if len(walk) < length or squares in seen or image in seen:
+            continue
+        seen.add(squares)
+        snakes.append(tuple(walk))
+    return tuple(snakes)
+
+
+#: Connect Four's 70 snakes of 8 squares on the 7x6 board (Thill, Koch & Konen, PPSN 2012; Thill,
+#: Bagheri, Koch & Konen, CIG 2014: 70 random 8-tuples), drawn by ``draw_snakes(7, 6, 70, 8, 2012)``
+#: and written down, so that the layout never changes with a library's random numbers.
+CONNECT4_SNAKES70 = (
+    (6, 12, 11, 4, 5, 13, 20, 26),
+    (30, 23, 17, 16, 9, 8, 2, 1),
+    (26, 27, 33, 40, 39, 38, 30, 37),
+    (13, 19, 11, 3, 10, 4, 12, 20),
+    (12, 18, 11, 10, 9, 1, 7, 8),
+    (27, 34, 40, 41, 33, 39, 32, 24),
+    (29, 37, 36, 35, 28, 21, 15, 7),
+    (9, 17, 18, 10, 3, 2, 1, 8),
+    (21, 14, 8, 0, 1, 9, 17, 24),
+    (7, 15, 23, 30, 31, 24, 32, 40),
+    (35, 36, 28, 21, 22, 30, 24, 23),
+    (33, 32, 26, 34, 40, 39, 31, 25),
+    (25, 18, 17, 9, 10, 2, 3, 4),
+    (8, 0, 7, 15, 21, 14, 22, 29),
+    (17, 25, 32, 39, 31, 38, 30, 23),
+    (25, 19, 18, 11, 17, 10, 16, 22),
+    (36, 37, 38, 31, 32, 25, 24, 30),
+    (10, 18, 24, 30, 22, 21, 15, 14),
+    (11, 17, 10, 4, 5, 13, 12, 19),
+    (40, 34, 41, 33, 39, 31, 24, 16),
+    (3, 11, 10, 4, 12, 6, 5, 13),
+    (36, 29, 22, 23, 16, 15, 9, 2),
+    (1, 8, 2, 3, 4, 12, 18, 10),
+    (6, 13, 12, 4, 11, 3, 2, 1),
+    (2, 10, 3, 4, 11, 17, 9, 16),
+    (18, 19, 26, 34, 41, 40, 32, 39),
+    (31, 38, 37, 30, 24, 17, 23, 16),
+    (41, 34, 26, 27, 19, 11, 18, 12),
+    (4, 3, 10, 18, 25, 33, 34, 26),
+    (14, 22, 28, 21, 29, 35, 36, 30),
+    (16, 24, 31, 32, 38, 37, 30, 22),
+    (36, 30, 37, 31, 25, 24, 18, 19),
+    (38, 30, 29, 36, 28, 22, 14, 7),
+    (38, 31, 25, 33, 34, 41, 40, 39),
+    (39, 31, 37, 38, 30, 22, 15, 8),
+    (15, 21, 28, 36, 29, 22, 16, 24),
+    (12, 19, 13, 6, 5, 11, 17, 9),
+    (18, 25, 31, 32, 40, 39, 38, 37),
+    (40, 33, 25, 18, 11, 12, 20, 26),
+    (20, 13, 6, 12, 11, 10, 3, 9),
+    (34, 33, 39, 31, 24, 30, 36, 35),
+    (12, 18, 11, 19, 20, 27, 34, 26),
+    (26, 25, 19, 27, 20, 13, 5, 12),
+    (41, 33, 34, 27, 26, 20, 12, 18),
+    (7, 1, 0, 8, 16, 9, 17, 23),
+    (16, 24, 32, 31, 23, 15, 21, 29),
+    (38, 30, 23, 16, 10, 4, 11, 12),
+    (33, 26, 34, 27, 20, 13, 5, 11),
+    (30, 22, 28, 36, 37, 31, 25, 26),
+    (25, 24, 17, 11, 12, 18, 19, 26),
+    (6, 12, 4, 5, 11, 18, 17, 16),
+    (14, 7, 8, 0, 1, 2, 9, 16),
+    (16, 24, 31, 30, 38, 32, 26, 33),
+    (22, 28, 21, 29, 30, 23, 15, 9),
+    (10, 2, 9, 3, 4, 11, 19, 20),
+    (29, 28, 21, 14, 15, 16, 9, 3),
+    (24, 32, 39, 40, 33, 34, 26, 18),
+    (4, 5, 11, 17, 24, 18, 26, 25),
+    (19, 27, 33, 25, 17, 9, 8, 16),
+    (9, 17, 10, 16, 8, 7, 1, 0),
+    (0, 7, 8, 15, 9, 17, 24, 18),
+    (35, 36, 30, 37, 29, 23, 15, 14),
+    (35, 28, 21, 14, 22, 23, 30, 38),
+    (12, 13, 20, 27, 26, 32, 33, 25),
+    (0, 7, 14, 22, 15, 23, 16, 24),
+    (37, 36, 29, 30, 24, 31, 23, 22),
+    (41, 33, 25, 19, 26, 27, 34, 40),
+    (10, 4, 3, 9, 8, 2, 1, 7),
+    (2, 3, 9, 1, 8, 14, 22, 29),
+    (26, 34, 40, 41, 33, 32, 25, 18),
+)
+
 LAYOUTS: dict[str, Layout] = {
     "tictactoe": Layout(
         "tictactoe",
@@ -176,6 +298,18 @@ LAYOUTS: dict[str, Layout] = {
     # on (docs/ntuple.md, "The larger layout's hour")
     "teeko": Layout(
         "teeko", "teeko-snakes12-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE + SNAKES12, TEEKO_PHASES, max_plies=120
+    ),
+    # 7x6 only (``shape``); each square one of 4 states, the first player's value (:mod:`.connect4`):
+    # 70 x 4**8 = 4,587,520 weights, each tuple read on the board and on its mirror image
+    "connect4": Layout(
+        "connect4",
+        "connect4-snakes70-v1",
+        42,
+        CONNECT4_SNAKES70,
+        (0,) * 43,
+        max_plies=42,
+        states=4,
+        shape=(6, 7),
     ),
 }
 
@@ -231,24 +365,38 @@ def board_layout(game: Game[Any]) -> Layout:
     if not found:
         raise ValueError(f"ntuple needs a board of at least 2 squares; {game.name} has {rows}x{columns}")
     plies = 1000 if not game.facts.can_cycle else 200
-    layout = Layout(game.name, name, rows * columns, tuple(found), (0,) * (rows * columns + 1), max_plies=plies)
+    layout = Layout(
+        game.name,
+        name,
+        rows * columns,
+        tuple(found),
+        (0,) * (rows * columns + 1),
+        max_plies=plies,
+        shape=(rows, columns),
+    )
     KNOWN_LAYOUTS[name] = layout
     return layout
 
 
+def fits(layout: Layout, game: Game[Any]) -> bool:
+    """Whether ``layout`` reads ``game``'s board: the same game and, for a layout of one size, that size."""
+    shape = (game.facts.rows, game.facts.columns)
+    return layout.game == game.name and (layout.shape is None or layout.shape == shape)
+
+
 def default_layout(game: Game[Any]) -> Layout:
-    """The game's own layout (:data:`LAYOUTS`), else the one its board gives (:func:`board_layout`)."""
-    return LAYOUTS[game.name] if game.name in LAYOUTS else board_layout(game)
+    """The game's own layout (:data:`LAYOUTS`) where it fits the board, else the one its board gives
+    (:func:`board_layout`: Connect Four's other sizes)."""
+    own = LAYOUTS.get(game.name)
+    return own if own is not None and fits(own, game) else board_layout(game)
 
 
-def layout_named(game: str, name: str | None) -> Layout:
-    """The layout called ``name`` for ``game`` (None: the game's default)."""
-    if name is None:
-        return LAYOUTS[game]
+def layout_named(game: Game[Any], name: str) -> Layout:
+    """The layout called ``name`` for ``game``; ValueError naming the known ones."""
     layout = KNOWN_LAYOUTS.get(name)
-    if layout is None or layout.game != game:
-        known = ", ".join(n for n, known in KNOWN_LAYOUTS.items() if known.game == game)
-        raise ValueError(f"ntuple has no layout {name!r} for {game} (known: {known})")
+    if layout is None or not fits(layout, game):
+        known = ", ".join(n for n, known in KNOWN_LAYOUTS.items() if fits(known, game))
+        raise ValueError(f"ntuple has no layout {name!r} for {game.spec} (known: {known})")
     return layout
 
 
@@ -293,12 +441,14 @@ def compile_features(layout: Layout, symmetries: tuple[tuple[int, ...], ...]) ->
                 squares[0, f, k] = inverse[cell]
                 squares[1, f, k] = flip[inverse[cell]]
     phase_base = np.array([phase * layout.per_phase for phase in layout.phase_of], np.int64)
-    return Features(squares, lengths, offsets, phase_base, *touches(squares, lengths, layout.squares))
+    return Features(squares, lengths, offsets, phase_base, *touches(squares, lengths, layout.squares, layout.states))
 
 
-def touches(squares: np.ndarray, lengths: np.ndarray, board: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each side and square, the features that read the square and the place value (3**k)
-    at which each reads it, grouped by square (see :class:`Features`)."""
+def touches(
+    squares: np.ndarray, lengths: np.ndarray, board: int, states: int = 3
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each side and square, the features that read the square and the place value
+    (``states**k``) at which each reads it, grouped by square (see :class:`Features`)."""
     cells = int(lengths.sum())
     start = np.zeros((2, board + 1), np.int64)
     feature = np.zeros((2, cells), np.int64)
@@ -307,7 +457,7 @@ def touches(squares: np.ndarray, lengths: np.ndarray, board: int) -> tuple[np.nd
         by_square: list[list[tuple[int, int]]] = [[] for _ in range(board)]
         for f, length in enumerate(lengths):
             for k in range(int(length)):
-                by_square[int(squares[mover, f, k])].append((f, 3**k))
+                by_square[int(squares[mover, f, k])].append((f, states**k))
         j = 0
         for square, readers in enumerate(by_square):
             start[mover, square] = j

@@ -35,7 +35,7 @@ import numpy as np
 from ..base import S
 from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
 from ..registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
-from . import kernels
+from . import connect4, kernels
 from .generic import result_for_first
 from .layout import (
     GAME_IDS,
@@ -44,6 +44,7 @@ from .layout import (
     Layout,
     compile_features,
     default_layout,
+    fits,
     layout_named,
     neighbours,
     pieces,
@@ -86,6 +87,11 @@ class Trainer:
         """Start over from zero weights read through ``layout``."""
         self.layout = layout
         self.features: Features = compile_features(layout, self.game.symmetries)
+        #: Connect Four's four-state cells: its own kernels (:mod:`.connect4`) read them
+        self.connect4 = layout.states == 4
+        if self.connect4:
+            self.shape = (self.game.facts.columns, self.game.facts.rows)
+            self.lines = connect4.geometry(*self.shape)
         self.weights = np.zeros(layout.weight_count, np.float32)
         # temporal coherence learning's sums per weight: N (signed) and A (sizes); a stub when off
         shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
@@ -121,12 +127,12 @@ class Trainer:
     def compile(self) -> None:
         """Compile self-play now (from numba's cache if compiled before): no game, nothing learnt.
         A game without compiled rules has nothing to compile."""
-        if self.game.name in GAME_IDS:
+        if self.game.name in GAME_IDS or self.connect4:
             self._self_play(0, 1)
 
     def train_batch(self) -> int:
         """One batch of self-play games, learnt online; the positions (plies) played."""
-        if self.game.name not in GAME_IDS:  # a game without compiled rules: played by its own
+        if self.game.name not in GAME_IDS and not self.connect4:  # no compiled rules: played by its own
             from .generic import train_batch
 
             return train_batch(self)
@@ -139,8 +145,31 @@ class Trainer:
         self.last_loss = (loss, loss)
         return plies
 
-    def _self_play(self, games: int, seed: int) -> tuple[int, int, float]:
+    def _self_play(self, games: int, seed: int, log: np.ndarray | None = None) -> tuple[int, int, float]:
         f = self.features
+        if self.connect4:
+            plies, updates, squared = connect4.self_play(
+                games,
+                seed,
+                self.weights,
+                f.squares,
+                f.lengths,
+                f.offsets,
+                f.touches_start,
+                f.touches_feature,
+                f.touches_scale,
+                *self.shape,
+                *self.lines,
+                self.schedule(),
+                self.games,
+                self.settings.trace,
+                self.settings.horizon,
+                self.settings.random_plies,
+                self.coherence,
+                self.settings.coherence,
+                np.zeros((0, 0), np.int64) if log is None else log,
+            )
+            return int(plies), int(updates), float(squared)
         plies, updates, squared = kernels.self_play(
             GAME_IDS[self.game.name],
             games,
@@ -173,7 +202,12 @@ class Trainer:
             return
         a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
         f = self.features
-        indices = kernels.features_of(a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+        if self.connect4:  # the first player's W: every gradient W (1 - W), as the first player's
+            board = self.shape[0] * self.shape[1]
+            indices = connect4.features_of(a, b, f.squares, f.lengths, f.offsets, self.shape[0], board)
+            movers = np.zeros_like(movers)
+        else:
+            indices = kernels.features_of(a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
         squared = kernels.td_sequence(
             self.weights,
             indices,
@@ -197,6 +231,9 @@ class Trainer:
             return np.zeros(0)
         a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
         f = self.features
+        if self.connect4:
+            board = self.shape[0] * self.shape[1]
+            return connect4.values_of(self.weights, a, b, movers, f.squares, f.lengths, f.offsets, self.shape[0], board)
         return kernels.values_of(self.weights, a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
 
 
@@ -229,7 +266,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             key: value for key, value in (("alpha", alpha), ("epsilon", epsilon), ("trace", trace)) if value is not None
         }
         settings = settings_given(game, given, tcl)
-        chosen = default_layout(game) if layout is None else layout_named(game.name, layout)
+        chosen = default_layout(game) if layout is None else layout_named(game, layout)
         options = spec_options(name, None if spelling == default else spelling, nodes, train, given, tcl, layout)
         plies, seconds = budget_of(spelling)
         #: whether the spec named the layout: then knowledge of another layout is refused, else
@@ -288,9 +325,35 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             best = max(self._searched(other, after, depth - 1) for _, after in replies)
         return 1.0 - best if other != mover else best
 
+    def connect4_search(self, state: S) -> tuple[str, dict[str, float]]:
+        """Connect Four's compiled search (:func:`.connect4.search_root`, ``search`` plies) of an
+        unfinished position: the move it plays and each move's score for the side to move (a win
+        in k plies ``WIN - k``, a learnt value ``2 V - 1``; the others' an upper bound)."""
+        trainer, game = self.trainer, self.game
+        f = trainer.features
+        columns, rows = trainer.shape
+        if self._c4_order is None:
+            self._c4_order = connect4.centre_first(columns)
+        scores, stats = np.zeros(columns), np.zeros(1, np.int64)
+        x, o = pieces(game, state)
+        net = (trainer.weights, f.squares, f.lengths, f.offsets)
+        column = connect4.search_root(
+            x, o, game.to_move(state), self.search, *net, columns, rows, *trainer.lines, self._c4_order, scores, stats
+        )
+        self.visited = int(stats[0])
+        return str(column + 1), {str(c + 1): float(scores[c]) for c in range(columns) if scores[c] > -np.inf}
+
+    _c4_order: np.ndarray | None = None
+    #: the positions the last compiled Connect Four search visited
+    visited = 0
+
     def move_values(self, state: S) -> dict[str, float]:
-        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply)."""
+        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply;
+        Connect Four's compiled search: its scores as values, a win 1, a loss 0)."""
         mover = self.game.to_move(state)
+        if self.trainer.connect4 and self.search > 1:
+            _, scores = self.connect4_search(state)
+            return {move: min(1.0, max(0.0, (score + 1.0) / 2.0)) for move, score in scores.items()}
         children = self._children(state)
         if self.search <= 1:
             values = self._leaf_values(mover, children)
@@ -311,6 +374,8 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             return self.rng.choice(moves)
         if self.budget is not None and not self.trains:
             return self.searched(state).move
+        if self.trainer.connect4 and self.search > 1:
+            return self.connect4_search(state)[0]
         scored = self.move_values(state)
         best = max(scored.values())
         return self.rng.choice([move for move in moves if scored[move] == best])
@@ -344,6 +409,8 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         return chosen
 
     def _greedy(self, state: S) -> str:
+        if self.trainer.connect4:
+            return self.connect4_search(state)[0]
         scored = self.move_values(state)
         best = max(scored.values())
         return self.rng.choice([move for move in sorted(scored) if scored[move] == best])
@@ -410,7 +477,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             raise ValueError(f"ntuple knowledge is for {knowledge.get('game')!r}, not {self.game.name}")
         layout = self.trainer.layout
         kept = KNOWN_LAYOUTS.get(str(knowledge.get("layout")))
-        if kept is not layout and (self.layout_fixed or kept is None or kept.game != self.game.name):
+        if kept is not layout and (self.layout_fixed or kept is None or not fits(kept, self.game)):
             raise ValueError(f"ntuple knowledge: layout {knowledge.get('layout')!r}, not this player's {layout.name!r}")
         layout = kept
         for counter in (*COUNTERS, "seed"):
