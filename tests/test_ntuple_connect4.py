@@ -43,10 +43,11 @@ def trained_weights(player: NtuplePlayer, seed: int) -> None:
 # The rules ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 600 positions' successors, by the kernel and by the rules
 def test_the_kernels_afterstates_are_the_games_successors_over_random_games() -> None:
     out = [np.zeros(c4.MAX_COLUMNS, np.int64) for _ in range(4)]
     checked = 0
-    for state in random_states(3000, seed=1):
+    for state in random_states(600, seed=1):
         mover = GAME.to_move(state)
         x, o = pieces(GAME, state)
         count = c4.afterstates(x, o, mover, COLUMNS, ROWS, *LINES, *out)
@@ -60,7 +61,7 @@ def test_the_kernels_afterstates_are_the_games_successors_over_random_games() ->
             expected.append((*pieces(GAME, child), result, int(move) - 1))
         assert got == expected
         checked += count
-    assert checked > 10_000
+    assert checked > 2_500
 
 
 # The layout ----------------------------------------------------------------------------------------
@@ -120,10 +121,11 @@ def reference_first_value(weights: np.ndarray, state: Hashable) -> float:
     return 1.0 / (1.0 + math.exp(-total))
 
 
+@pytest.mark.slow  # 140 tuples read in plain Python, ten positions each side and mirrored
 def test_the_kernel_reads_what_a_plain_reading_does_and_mirror_images_alike() -> None:
     player = NtuplePlayer(GAME, seed=0)
     trained_weights(player, 5)
-    states = random_states(200, seed=2)[::4]
+    states = random_states(200, seed=2)[::20]
     afters = [(*pieces(GAME, s), mover) for s in states for mover in (0, 1)]
     values = player.trainer.values(afters)
     for i, state in enumerate(states):
@@ -227,19 +229,20 @@ def test_self_plays_td_update_is_the_plain_replays(tcl: bool) -> None:
     assert player.trainer.weights[moved] == pytest.approx(expected[moved], rel=1e-5, abs=1e-7)
 
 
+@pytest.mark.slow  # three learners of 4.6 million weights and TCL sums
 def test_the_same_seed_plays_the_same_games() -> None:
     runs = []
     for seed in (4, 4, 5):
         player = NtuplePlayer(GAME, seed=seed)
-        log = np.zeros((200, BOARD), np.int64)
-        player.trainer._self_play(200, seed, log)
+        log = np.zeros((50, BOARD), np.int64)
+        player.trainer._self_play(50, seed, log)
         runs.append((log, player.trainer.weights.copy()))
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
     assert not np.array_equal(runs[0][0], runs[2][0])
 
 
 def test_a_game_learnt_from_a_record_moves_the_weights_it_read() -> None:
-    player = NtuplePlayer(GAME, seed=0)
+    player = NtuplePlayer(GAME, seed=0, search=0)
     other = gamelearn.make_player(GAME, "random", seed=1)
     record = gamelearn.play_game(GAME, [player, other], seed=2, learn=False)
     player.learn(record, 0)
@@ -283,11 +286,12 @@ def plain_negamax(player: NtuplePlayer, state: Hashable, depth: int, ply: int) -
     return max(-plain_negamax(player, child, depth - 1, ply + 1) for _, child in children)
 
 
+@pytest.mark.slow  # a plain negamax without pruning
 @pytest.mark.parametrize("depth", [2, 3])
 def test_the_searchs_best_score_is_the_plain_negamaxs(depth: int) -> None:
     player = NtuplePlayer(GAME, seed=0, search=depth, train=False)
     trained_weights(player, 9)
-    for state in random_states(300, seed=6)[::25]:
+    for state in random_states(300, seed=6)[:: 25 if depth == 2 else 50]:
         side = GAME.to_move(state)
         move, scores = player.connect4_search(state)
         plain = {}
