@@ -1,10 +1,10 @@
 """The ``ntuple`` learner on Connect Four (7x6): its compiled self-play's speed, and a kept
 learner's games moving first against a fixed opponent.  Prints figures and asserts nothing.
 
-    python benchmarks/connect4_ntuple.py speed --games 20000
+    python benchmarks/connect4_ntuple.py speed --games 20000 [--name a5]
     python benchmarks/connect4_ntuple.py match --name a5 --search 0 --opponent alphabeta:depth=4 --games 100
 
-``speed``: a fresh learner (seed 1) plays ``--games`` self-play games in batches of the game's
+``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
 size after one batch to warm up (numba compiled and the weights' pages touched); games and
 plies per CPU second of this process (``time.process_time``) and per wall second.
 
@@ -27,9 +27,11 @@ from gamelearn.match import Match
 from gamelearn.players.ntuple.player import NtuplePlayer
 
 
-def speed(games: int) -> None:
+def speed(games: int, name: str) -> None:
     game = gamelearn.get_game("connect4")
     player = NtuplePlayer(game, seed=1)
+    if name:  # from a kept learner's weights: games as long as a trained learner's
+        player.load(gamelearn.make_player(game, f"ntuple:name={name},train=off", seed=0).knowledge())
     trainer = player.trainer
     trainer.compile()
     player.self_play(1)  # warm: one batch
@@ -82,7 +84,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.what == "speed":
-        speed(args.games)
+        speed(args.games, args.name)
     else:
         match(args.name, args.search, args.opponent, args.games, args.seed)
 

@@ -252,16 +252,14 @@ def test_a_game_learnt_from_a_record_moves_the_weights_it_read() -> None:
 @pytest.mark.slow  # 20,000 self-play games and 100 games against random
 def test_a_short_training_beats_random_more_than_the_untrained_network() -> None:
     def wins_against_random(player: NtuplePlayer) -> int:
-        frozen = gamelearn.make_player(GAME, "ntuple:train=off,search=0", seed=0)
-        frozen.load(player.knowledge())
         won = 0
         for seed in range(50):
             other = gamelearn.make_player(GAME, "random", seed=seed)
-            won += gamelearn.play_game(GAME, [frozen, other], seed=seed, learn=False).winner == 0
-            won += gamelearn.play_game(GAME, [other, frozen], seed=seed, learn=False).winner == 1
+            won += gamelearn.play_game(GAME, [player, other], seed=seed, learn=False).winner == 0
+            won += gamelearn.play_game(GAME, [other, player], seed=seed, learn=False).winner == 1
         return won
 
-    player = NtuplePlayer(GAME, seed=1)
+    player = NtuplePlayer(GAME, seed=1, search=0, train=False)  # frozen and greedy; self_play still learns
     before = wins_against_random(player)
     player.self_play(20)
     after = wins_against_random(player)
@@ -279,10 +277,8 @@ def plain_negamax(player: NtuplePlayer, state: Hashable, depth: int, ply: int) -
         return 0.0
     if any(GAME.winner(child) == side for _, child in children):
         return c4.WIN - (ply + 1)
-    if depth <= 0:
-        return (
-            1.0 - 2.0 * player.trainer.values([(*pieces(GAME, state), 1 - side)])[0]
-        )  # V for side: 1 - V for the other
+    if depth <= 0:  # 2 V - 1 for the side to move, V being 1 - the other side's value
+        return 1.0 - 2.0 * player.trainer.values([(*pieces(GAME, state), 1 - side)])[0]
     return max(-plain_negamax(player, child, depth - 1, ply + 1) for _, child in children)
 
 
