@@ -7,7 +7,7 @@ of a position (:mod:`.layout`); its value is the chance that the side that has j
 into the position wins.  To move, the player scores each legal move by the value of the position
 it leads to (a finished game by its result) and plays a best one, ties broken at random
 (``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values (Connect Four
-on 7x6: ``2`` .. ``20`` plies of compiled alpha-beta, :mod:`.connect4`, 8 by default).  It explores
+on 7x6: ``2`` .. ``12`` plies of compiled alpha-beta, :mod:`.connect4`, 8 by default).  It explores
 with probability epsilon while it trains.  Frozen (``train=off``) on Teeko it searches by
 alpha-beta (:mod:`.search`, ``search=D`` plies, ``1s``, ``nodes=N``; the default chosen on
 ``teeko-val-v1``, docs/ntuple.md); in training it plays one ply deep, as its TD(lambda) learns.

@@ -23,9 +23,10 @@ DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8", "connect4": "
 MOVE_SECONDS = 1.0
 #: The deepest plain search of the other games.
 PLAIN_PLIES = 3
-#: The deepest search of Connect Four on 7x6 (compiled: :func:`.connect4.search_root`); its
-#: default (:data:`DEFAULT_SEARCH`) is the one measured within a second a move (docs/ntuple.md).
-CONNECT4_PLIES = 20
+#: The deepest search of Connect Four on 7x6 (compiled: :func:`.connect4.search_root`, with no
+#: clock); its default (:data:`DEFAULT_SEARCH`, 8) took at most 0.3 CPU s a move where 10 plies
+#: took up to 0.74 (docs/ntuple.md, "Connect Four").
+CONNECT4_PLIES = 12
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,9 @@ SETTINGS: dict[str, Settings] = {
     # Teeko's step of 3 was chosen on teeko-val-v1: its raw network leads a step of 1 at every ten
     # CPU minutes of the hour, on each of three seeds (docs/ntuple.md, "The hour with α 3").
     "teeko": Settings(200, 3.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
-    # Connect Four on 7x6 (compiled self-play, :mod:`.connect4`); other sizes: GENERIC_SETTINGS
+    # Connect Four on 7x6 (compiled self-play, :mod:`.connect4`); other sizes: GENERIC_SETTINGS.  Its
+    # step of 3 (Teeko's) was kept on validation openings against alphabeta:depth=4, where a step of
+    # 1 did no better (docs/ntuple.md, "Connect Four")
     "connect4": Settings(1000, 3.0, 0.1, 400_000, 0.5, 10, 2, coherence=TCL_BETA),
 }
 #: Any other game's: self-play over its own rules (:mod:`.generic`), 200 games a batch, a
