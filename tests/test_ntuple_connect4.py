@@ -15,8 +15,10 @@ import pytest
 
 import gamelearn
 from gamelearn.players.ntuple import connect4 as c4
-from gamelearn.players.ntuple.layout import CONNECT4_SNAKES70, KNOWN_LAYOUTS, LAYOUTS, draw_snakes, pieces
+from gamelearn.players.ntuple.connect4_search import WIN
+from gamelearn.players.ntuple.layout import KNOWN_LAYOUTS, LAYOUTS, pieces
 from gamelearn.players.ntuple.player import NtuplePlayer
+from gamelearn.players.ntuple.snakes import CONNECT4_SNAKES70, draw_snakes
 
 GAME = gamelearn.get_game("connect4")
 COLUMNS, ROWS, BOARD = 7, 6, 42
@@ -276,7 +278,7 @@ def plain_negamax(player: NtuplePlayer, state: Hashable, depth: int, ply: int) -
     if not children:
         return 0.0
     if any(GAME.winner(child) == side for _, child in children):
-        return c4.WIN - (ply + 1)
+        return WIN - (ply + 1)
     if depth <= 0:  # 2 V - 1 for the side to move, V being 1 - the other side's value
         return 1.0 - 2.0 * player.trainer.values([(*pieces(GAME, state), 1 - side)])[0]
     return max(-plain_negamax(player, child, depth - 1, ply + 1) for _, child in children)
@@ -294,7 +296,7 @@ def test_the_searchs_best_score_is_the_plain_negamaxs(depth: int) -> None:
         for name, child in GAME.successors(state):
             won = GAME.winner(child) == side
             full = GAME.is_over(child) and not won
-            plain[name] = c4.WIN - 1 if won else 0.0 if full else -plain_negamax(player, child, depth - 1, 1)
+            plain[name] = WIN - 1 if won else 0.0 if full else -plain_negamax(player, child, depth - 1, 1)
         assert scores[move] == pytest.approx(max(plain.values()), abs=1e-9)
         assert plain[move] == pytest.approx(max(plain.values()), abs=1e-9)
         assert all(scores[m] >= plain[m] - 1e-9 for m in plain)  # the others: upper bounds

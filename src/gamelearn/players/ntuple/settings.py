@@ -23,7 +23,7 @@ DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8", "connect4": "
 MOVE_SECONDS = 1.0
 #: The deepest plain search of the other games.
 PLAIN_PLIES = 3
-#: The deepest search of Connect Four on 7x6 (compiled: :func:`.connect4.search_root`, with no
+#: The deepest search of Connect Four on 7x6 (compiled: :func:`.connect4_search.search_root`, with no
 #: clock); its default (:data:`DEFAULT_SEARCH`, 8) took at most 0.3 CPU s a move where 10 plies
 #: took up to 0.74 (docs/ntuple.md, "Connect Four").
 CONNECT4_PLIES = 12
