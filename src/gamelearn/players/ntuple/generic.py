@@ -23,7 +23,7 @@ from . import kernels
 from .layout import GAME_IDS, board_pieces
 
 if TYPE_CHECKING:
-    from .player import Trainer
+    from .trainer import Trainer
 
 
 def default_search(game: Any) -> int:

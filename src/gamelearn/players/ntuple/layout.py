@@ -26,7 +26,13 @@ Thill et al. 2014 did for Connect-4):
   one set of weights for the placing phase and one for the moving phase: 13.1 million weights.
   The same without the snakes (``teeko-wide-v1``, 2.5 million), without the 3x4 windows too
   (``teeko-windows-v1``), and three layouts with shorter random snakes stay known, so that
-  weights learnt with them still load (:data:`KNOWN_LAYOUTS`).
+  weights learnt with them still load (:data:`KNOWN_LAYOUTS`);
+* Connect Four on 7x6 (``connect4-snakes70-v1``): the 70 random snakes of 8 squares of Thill, Koch
+  & Konen (PPSN 2012) and Thill, Bagheri, Koch & Konen (CIG 2014) (:data:`.snakes.CONNECT4_SNAKES70`), whose
+  cells have four states, not three: empty and playable now (a disc would land there), empty and
+  not yet playable, X and O, read as they are (not from the mover's view), the value being the first
+  player's (:mod:`.connect4`); 70 x 4**8 = 4.6 million weights.  Connect Four's other sizes read
+  the layout their board gives (:func:`board_layout`).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import numpy as np
 from ...games import Game
 from ...games import teeko as teeko_rules
 from ...games import tictactoe as tictactoe_rules
+from .snakes import CONNECT4_SNAKES70
 
 #: The game numbers the kernels switch on.
 GAME_IDS = {"tictactoe": 0, "hexapawn": 1, "teeko": 2}
@@ -66,6 +73,11 @@ class Layout:
     flip: tuple[int, ...] | None = None
     #: Self-play games stop as a draw after this many plies (Teeko can go on for ever).
     max_plies: int = 9
+    #: What a square can hold: 3 (empty, the mover's, the other side's), or 4 for Connect Four's
+    #: cells (empty and playable now, empty and not yet playable, X, O: :mod:`.connect4`).
+    states: int = 3
+    #: The board's (rows, columns) where the layout is one size's only (Connect Four's), else None.
+    shape: tuple[int, int] | None = None
 
     @property
     def phases(self) -> int:
@@ -73,7 +85,7 @@ class Layout:
 
     @cached_property
     def per_phase(self) -> int:
-        return sum(3 ** len(t) for t in self.tuples)
+        return sum(self.states ** len(t) for t in self.tuples)
 
     @property
     def weight_count(self) -> int:
@@ -84,7 +96,7 @@ class Layout:
         offsets, total = [], 0
         for t in self.tuples:
             offsets.append(total)
-            total += 3 ** len(t)
+            total += self.states ** len(t)
         return tuple(offsets)
 
 
@@ -153,6 +165,7 @@ TEEKO_WINDOWS = (
 TEEKO_WIDE = (_window(0, 0, 3, 4), _window(1, 0, 3, 4))
 TEEKO_PHASES = (0,) * 8 + (1,) * 18  # fewer than 8 pawns down: placing; 8: moving
 
+
 LAYOUTS: dict[str, Layout] = {
     "tictactoe": Layout(
         "tictactoe",
@@ -176,6 +189,18 @@ LAYOUTS: dict[str, Layout] = {
     # on (docs/ntuple.md, "The larger layout's hour")
     "teeko": Layout(
         "teeko", "teeko-snakes12-v1", 25, TEEKO_WINDOWS + TEEKO_WIDE + SNAKES12, TEEKO_PHASES, max_plies=120
+    ),
+    # 7x6 only (``shape``); each square one of 4 states, the first player's value (:mod:`.connect4`):
+    # 70 x 4**8 = 4,587,520 weights, each tuple read on the board and on its mirror image
+    "connect4": Layout(
+        "connect4",
+        "connect4-snakes70-v1",
+        42,
+        CONNECT4_SNAKES70,
+        (0,) * 43,
+        max_plies=42,
+        states=4,
+        shape=(6, 7),
     ),
 }
 
@@ -231,24 +256,38 @@ def board_layout(game: Game[Any]) -> Layout:
     if not found:
         raise ValueError(f"ntuple needs a board of at least 2 squares; {game.name} has {rows}x{columns}")
     plies = 1000 if not game.facts.can_cycle else 200
-    layout = Layout(game.name, name, rows * columns, tuple(found), (0,) * (rows * columns + 1), max_plies=plies)
+    layout = Layout(
+        game.name,
+        name,
+        rows * columns,
+        tuple(found),
+        (0,) * (rows * columns + 1),
+        max_plies=plies,
+        shape=(rows, columns),
+    )
     KNOWN_LAYOUTS[name] = layout
     return layout
 
 
+def fits(layout: Layout, game: Game[Any]) -> bool:
+    """Whether ``layout`` reads ``game``'s board: the same game and, for a layout of one size, that size."""
+    shape = (game.facts.rows, game.facts.columns)
+    return layout.game == game.name and (layout.shape is None or layout.shape == shape)
+
+
 def default_layout(game: Game[Any]) -> Layout:
-    """The game's own layout (:data:`LAYOUTS`), else the one its board gives (:func:`board_layout`)."""
-    return LAYOUTS[game.name] if game.name in LAYOUTS else board_layout(game)
+    """The game's own layout (:data:`LAYOUTS`) where it fits the board, else the one its board gives
+    (:func:`board_layout`: Connect Four's other sizes)."""
+    own = LAYOUTS.get(game.name)
+    return own if own is not None and fits(own, game) else board_layout(game)
 
 
-def layout_named(game: str, name: str | None) -> Layout:
-    """The layout called ``name`` for ``game`` (None: the game's default)."""
-    if name is None:
-        return LAYOUTS[game]
+def layout_named(game: Game[Any], name: str) -> Layout:
+    """The layout called ``name`` for ``game``; ValueError naming the known ones."""
     layout = KNOWN_LAYOUTS.get(name)
-    if layout is None or layout.game != game:
-        known = ", ".join(n for n, known in KNOWN_LAYOUTS.items() if known.game == game)
-        raise ValueError(f"ntuple has no layout {name!r} for {game} (known: {known})")
+    if layout is None or not fits(layout, game):
+        known = ", ".join(n for n, known in KNOWN_LAYOUTS.items() if fits(known, game))
+        raise ValueError(f"ntuple has no layout {name!r} for {game.spec} (known: {known})")
     return layout
 
 
@@ -293,12 +332,14 @@ def compile_features(layout: Layout, symmetries: tuple[tuple[int, ...], ...]) ->
                 squares[0, f, k] = inverse[cell]
                 squares[1, f, k] = flip[inverse[cell]]
     phase_base = np.array([phase * layout.per_phase for phase in layout.phase_of], np.int64)
-    return Features(squares, lengths, offsets, phase_base, *touches(squares, lengths, layout.squares))
+    return Features(squares, lengths, offsets, phase_base, *touches(squares, lengths, layout.squares, layout.states))
 
 
-def touches(squares: np.ndarray, lengths: np.ndarray, board: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each side and square, the features that read the square and the place value (3**k)
-    at which each reads it, grouped by square (see :class:`Features`)."""
+def touches(
+    squares: np.ndarray, lengths: np.ndarray, board: int, states: int = 3
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each side and square, the features that read the square and the place value
+    (``states**k``) at which each reads it, grouped by square (see :class:`Features`)."""
     cells = int(lengths.sum())
     start = np.zeros((2, board + 1), np.int64)
     feature = np.zeros((2, cells), np.int64)
@@ -307,7 +348,7 @@ def touches(squares: np.ndarray, lengths: np.ndarray, board: int) -> tuple[np.nd
         by_square: list[list[tuple[int, int]]] = [[] for _ in range(board)]
         for f, length in enumerate(lengths):
             for k in range(int(length)):
-                by_square[int(squares[mover, f, k])].append((f, 3**k))
+                by_square[int(squares[mover, f, k])].append((f, states**k))
         j = 0
         for square, readers in enumerate(by_square):
             start[mover, square] = j

@@ -6,7 +6,8 @@ The network is a set of weight tables, one per n-tuple of squares, read on every
 of a position (:mod:`.layout`); its value is the chance that the side that has just moved
 into the position wins.  To move, the player scores each legal move by the value of the position
 it leads to (a finished game by its result) and plays a best one, ties broken at random
-(``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values.  It explores
+(``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values (Connect Four
+on 7x6: ``2`` .. ``12`` plies of compiled alpha-beta, :mod:`.connect4`, 8 by default).  It explores
 with probability epsilon while it trains.  Frozen (``train=off``) on Teeko it searches by
 alpha-beta (:mod:`.search`, ``search=D`` plies, ``1s``, ``nodes=N``; the default chosen on
 ``teeko-val-v1``, docs/ntuple.md); in training it plays one ply deep, as its TD(lambda) learns.
@@ -27,37 +28,25 @@ the same weights and the same point of the schedules.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..base import S
 from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
 from ..registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
-from . import kernels
+from . import connect4_search
 from .generic import result_for_first
-from .layout import (
-    GAME_IDS,
-    KNOWN_LAYOUTS,
-    Features,
-    Layout,
-    compile_features,
-    default_layout,
-    layout_named,
-    neighbours,
-    pieces,
-    win_masks,
-)
+from .layout import KNOWN_LAYOUTS, default_layout, fits, layout_named, pieces
 from .search import Searched, TeekoSearch, budget_of, parse_search, searches
 from .settings import (
     MOVE_SECONDS,
-    Settings,
     parse_step,
     search_of,
     settings_given,
     spec_options,
 )
+from .trainer import Trainer
 from .weights import decode_weights, encode_weights
 
 if TYPE_CHECKING:
@@ -67,137 +56,6 @@ if TYPE_CHECKING:
 FORMAT = "gamelearn-ntuple"
 VERSION = 1
 COUNTERS = ("games", "positions", "steps", "batches")
-
-
-class Trainer:
-    """One learner's weights, counters and self-play (the interface ``train_self_play`` reads)."""
-
-    def __init__(self, game: Any, seed: int, settings: Settings, layout: Layout | None = None) -> None:
-        self.game = game
-        self.settings = settings
-        self.seed = int(seed)
-        self.use_layout(layout or default_layout(game))
-        self.masks, self.neighbours = win_masks(game), neighbours(game)
-        self.start = pieces(game, game.initial())
-        self.games = self.positions = self.steps = self.batches = 0
-        self.last_loss = (float("nan"), float("nan"))
-
-    def use_layout(self, layout: Layout) -> None:
-        """Start over from zero weights read through ``layout``."""
-        self.layout = layout
-        self.features: Features = compile_features(layout, self.game.symmetries)
-        self.weights = np.zeros(layout.weight_count, np.float32)
-        # temporal coherence learning's sums per weight: N (signed) and A (sizes); a stub when off
-        shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
-        self.coherence = np.zeros(shape, np.float32)
-
-    #: each batch plays exactly ``games_per_batch`` games: a training for N games ends on a smaller one
-    whole_batches = True
-
-    def play_in_batches_of(self, games: int) -> None:
-        if games < 1:
-            raise ValueError(f"games at once must be at least 1, not {games}")
-        self.settings = replace(self.settings, games_per_batch=games)
-
-    def schedule(self) -> np.ndarray:
-        s = self.settings
-        return np.array([s.alpha, self.alpha_floor(), s.epsilon, s.epsilon / 10, s.halflife], np.float64)
-
-    def alpha_floor(self) -> float:
-        """Where alpha's decay ends: a tenth of its start, or (with temporal coherence learning,
-        whose per-weight factors take the schedule's place) the start itself."""
-        return self.settings.alpha if self.settings.coherence > 0 else self.settings.alpha / 10
-
-    def decay(self) -> float:
-        return float(0.5 ** (self.games / self.settings.halflife))
-
-    def alpha_now(self) -> float:
-        floor = self.alpha_floor()
-        return floor + (self.settings.alpha - floor) * self.decay()
-
-    def epsilon_now(self) -> float:
-        return self.settings.epsilon * (0.1 + 0.9 * self.decay())
-
-    def compile(self) -> None:
-        """Compile self-play now (from numba's cache if compiled before): no game, nothing learnt.
-        A game without compiled rules has nothing to compile."""
-        if self.game.name in GAME_IDS:
-            self._self_play(0, 1)
-
-    def train_batch(self) -> int:
-        """One batch of self-play games, learnt online; the positions (plies) played."""
-        if self.game.name not in GAME_IDS:  # a game without compiled rules: played by its own
-            from .generic import train_batch
-
-            return train_batch(self)
-        batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
-        plies, updates, squared = self._self_play(self.settings.games_per_batch, batch_seed)
-        self.batches += 1
-        self.games += self.settings.games_per_batch
-        self.positions, self.steps = self.positions + plies, self.steps + updates
-        loss = float(squared / max(1.0, updates))
-        self.last_loss = (loss, loss)
-        return plies
-
-    def _self_play(self, games: int, seed: int) -> tuple[int, int, float]:
-        f = self.features
-        plies, updates, squared = kernels.self_play(
-            GAME_IDS[self.game.name],
-            games,
-            seed,
-            self.weights,
-            f.squares,
-            f.lengths,
-            f.offsets,
-            f.phase_base,
-            f.touches_start,
-            f.touches_feature,
-            f.touches_scale,
-            self.masks,
-            self.neighbours,
-            self.schedule(),
-            self.games,
-            self.settings.trace,
-            self.settings.horizon,
-            self.layout.max_plies,
-            self.settings.random_plies,
-            *self.start,
-            self.coherence,
-            self.settings.coherence,
-        )
-        return int(plies), int(updates), float(squared)
-
-    def learn_sequence(self, afters: list[tuple[int, int, int]], learning: list[bool], final: float) -> None:
-        """TD(lambda) over one game's unfinished afterstates (a, b, mover), then its result."""
-        if not afters:
-            return
-        a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
-        f = self.features
-        indices = kernels.features_of(a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
-        squared = kernels.td_sequence(
-            self.weights,
-            indices,
-            movers,
-            np.array(learning, np.bool_),
-            final,
-            self.alpha_now() / len(f.lengths),
-            self.settings.trace,
-            self.settings.horizon,
-            self.coherence,
-            self.settings.coherence,
-        )
-        self.games += 1
-        self.positions += len(afters)
-        self.steps += len(afters)
-        self.last_loss = (squared / len(afters), squared / len(afters))
-
-    def values(self, afters: list[tuple[int, int, int]]) -> np.ndarray:
-        """V of afterstates (a, b, mover), for the side that made each."""
-        if not afters:
-            return np.zeros(0)
-        a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
-        f = self.features
-        return kernels.values_of(self.weights, a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
 
 
 class NtuplePlayer(Learner[S, NtupleKnowledge]):
@@ -229,7 +87,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             key: value for key, value in (("alpha", alpha), ("epsilon", epsilon), ("trace", trace)) if value is not None
         }
         settings = settings_given(game, given, tcl)
-        chosen = default_layout(game) if layout is None else layout_named(game.name, layout)
+        chosen = default_layout(game) if layout is None else layout_named(game, layout)
         options = spec_options(name, None if spelling == default else spelling, nodes, train, given, tcl, layout)
         plies, seconds = budget_of(spelling)
         #: whether the spec named the layout: then knowledge of another layout is refused, else
@@ -295,9 +153,35 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             best = max(self._searched(other, after, depth - 1) for _, after in replies)
         return 1.0 - best if other != mover else best
 
+    def connect4_search(self, state: S) -> tuple[str, dict[str, float]]:
+        """Connect Four's compiled search (:func:`.connect4_search.search_root`, ``search`` plies) of an
+        unfinished position: the move it plays and each move's score for the side to move (a win
+        in k plies ``WIN - k``, a learnt value ``2 V - 1``; the others' an upper bound)."""
+        trainer, game = self.trainer, self.game
+        f = trainer.features
+        columns, rows = trainer.shape
+        if self._c4_order is None:
+            self._c4_order = connect4_search.centre_first(columns)
+        scores, stats = np.zeros(columns), np.zeros(1, np.int64)
+        x, o = pieces(game, state)
+        net = (trainer.weights, f.squares, f.lengths, f.offsets)
+        column = connect4_search.search_root(
+            x, o, game.to_move(state), self.search, *net, columns, rows, *trainer.lines, self._c4_order, scores, stats
+        )
+        self.visited = int(stats[0])
+        return str(column + 1), {str(c + 1): float(scores[c]) for c in range(columns) if scores[c] > -np.inf}
+
+    _c4_order: np.ndarray | None = None
+    #: the positions the last compiled Connect Four search visited
+    visited = 0
+
     def move_values(self, state: S) -> dict[str, float]:
-        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply)."""
+        """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply;
+        Connect Four's compiled search: its scores as values, a win 1, a loss 0)."""
         mover = self.game.to_move(state)
+        if self.trainer.connect4 and self.search > 1:
+            _, scores = self.connect4_search(state)
+            return {move: min(1.0, max(0.0, (score + 1.0) / 2.0)) for move, score in scores.items()}
         children = self._children(state)
         if self.search <= 1:
             values = self._leaf_values(mover, children)
@@ -318,6 +202,8 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             return self.rng.choice(moves)
         if self.budget is not None and not self.trains:
             return self.searched(state).move
+        if self.trainer.connect4 and self.search > 1:
+            return self.connect4_search(state)[0]
         scored = self.move_values(state)
         best = max(scored.values())
         return self.rng.choice([move for move in moves if scored[move] == best])
@@ -351,6 +237,8 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         return chosen
 
     def _greedy(self, state: S) -> str:
+        if self.trainer.connect4:
+            return self.connect4_search(state)[0]
         scored = self.move_values(state)
         best = max(scored.values())
         return self.rng.choice([move for move in sorted(scored) if scored[move] == best])
@@ -417,7 +305,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             raise ValueError(f"ntuple knowledge is for {knowledge.get('game')!r}, not {self.game.name}")
         layout = self.trainer.layout
         kept = KNOWN_LAYOUTS.get(str(knowledge.get("layout")))
-        if kept is not layout and (self.layout_fixed or kept is None or kept.game != self.game.name):
+        if kept is not layout and (self.layout_fixed or kept is None or not fits(kept, self.game)):
             raise ValueError(f"ntuple knowledge: layout {knowledge.get('layout')!r}, not this player's {layout.name!r}")
         layout = kept
         for counter in (*COUNTERS, "seed"):

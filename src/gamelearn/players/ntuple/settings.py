@@ -9,6 +9,7 @@ from typing import Any
 
 from ..base import OptionValue
 from .generic import default_search
+from .layout import default_layout
 from .search import budget_of, parse_search
 
 #: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
@@ -16,12 +17,16 @@ from .search import budget_of, parse_search
 TCL_BETA = 2.7
 #: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``); any
 #: other game's is :func:`gamelearn.players.ntuple.generic.default_search`'s.
-DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8"}
+DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8", "connect4": "8"}
 #: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
 #: deepest ply it has finished.
 MOVE_SECONDS = 1.0
 #: The deepest plain search of the other games.
 PLAIN_PLIES = 3
+#: The deepest search of Connect Four on 7x6 (compiled: :func:`.connect4_search.search_root`, with no
+#: clock); its default (:data:`DEFAULT_SEARCH`, 8) took at most 0.3 CPU s a move where 10 plies
+#: took up to 0.74 (docs/ntuple.md, "Connect Four").
+CONNECT4_PLIES = 12
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,10 @@ SETTINGS: dict[str, Settings] = {
     # Teeko's step of 3 was chosen on teeko-val-v1: its raw network leads a step of 1 at every ten
     # CPU minutes of the hour, on each of three seeds (docs/ntuple.md, "The hour with α 3").
     "teeko": Settings(200, 3.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
+    # Connect Four on 7x6 (compiled self-play, :mod:`.connect4`); other sizes: GENERIC_SETTINGS.  Its
+    # step of 3 (Teeko's) was kept on validation openings against alphabeta:depth=4, where a step of
+    # 1 did no better (docs/ntuple.md, "Connect Four")
+    "connect4": Settings(1000, 3.0, 0.1, 400_000, 0.5, 10, 2, coherence=TCL_BETA),
 }
 #: Any other game's: self-play over its own rules (:mod:`.generic`), 200 games a batch, a
 #: step of 3 (a step of 1 levels off near 97% keeps on Connect Three: docs/own-game.md).
@@ -55,9 +64,15 @@ GENERIC_SETTINGS = Settings(200, 3.0, 0.2, 20_000, 0.5, 8, 8)
 
 def settings_for(game: Any) -> Settings:
     """``game``'s settings: its own, or :data:`GENERIC_SETTINGS` opening with up to half the board in random moves."""
-    if game.name in SETTINGS:
+    if game.name in SETTINGS and compiled(game):
         return SETTINGS[game.name]
     return replace(GENERIC_SETTINGS, random_plies=max(1, game.squares // 2))
+
+
+def compiled(game: Any) -> bool:
+    """Whether ``game`` has its own settings here: not Connect Four's sizes but 7x6, which read the
+    board's generic layout and play by the game's own rules (:mod:`.generic`)."""
+    return game.name != "connect4" or default_layout(game).states == 4
 
 
 def parse_step(text: str) -> float:
@@ -73,11 +88,13 @@ def parse_step(text: str) -> float:
 def search_of(game: Any, search: str | int | None) -> tuple[str, str]:
     """(the spec's ``search=`` checked, the game's default): ValueError for a budget the game's
     search cannot play (any game's but Teeko's searches 0..:data:`PLAIN_PLIES` plies)."""
-    default = DEFAULT_SEARCH.get(game.name, str(default_search(game)))
+    own = game.name in DEFAULT_SEARCH and compiled(game)
+    default = DEFAULT_SEARCH[game.name] if own else str(default_search(game))
     spelling = default if search is None else parse_search(str(search))
     plies, _ = budget_of(spelling)
-    if game.name != "teeko" and (plies is None or plies > PLAIN_PLIES):
-        raise ValueError(f"ntuple searches {game.name} 0..{PLAIN_PLIES} plies, not search={spelling}")
+    deepest = CONNECT4_PLIES if game.name == "connect4" and own else PLAIN_PLIES
+    if game.name != "teeko" and (plies is None or plies > deepest):
+        raise ValueError(f"ntuple searches {game.spec} 0..{deepest} plies, not search={spelling}")
     return spelling, default
 
 
