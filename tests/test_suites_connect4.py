@@ -77,7 +77,7 @@ def sample(count: int, seed: int) -> list[tuple[str, list[Any]]]:
 @pytest.mark.slow
 def test_a_sample_of_the_shipped_values_agrees_with_a_fresh_solve() -> None:
     solution = Connect4Solution(GAME, table_bits=20)  # no book, an empty table: searched afresh
-    for moves, outcomes in sample(6, 1):
+    for moves, outcomes in sample(12, 1):
         state = shipped.state_of(GAME, moves)
         fresh = dict(solution.move_outcomes(state))
         assert [fresh.get(str(column)) for column in range(1, 8)] == outcomes, moves
@@ -91,7 +91,7 @@ def test_a_sample_of_the_shipped_values_agrees_with_bitbully() -> None:
         "bitbully", reason="BitBully is not installed (pip install bitbully): an optional oracle"
     )
     agent = bitbully.BitBully(None)
-    for moves, outcomes in sample(10, 2):
+    for moves, outcomes in sample(20, 2):
         state = shipped.state_of(GAME, moves)
         for column, stored in enumerate(outcomes, start=1):
             if stored is None:
@@ -150,7 +150,7 @@ def test_random_moving_first_from_won_openings_loses_them_to_perfect() -> None:
     result = against_perfect(GAME, "random", side=0, games=3, plies=12, seed=5)
     assert result["games"] == result["openings_won"] == 3
     assert result["won"] == 0 and result["short"] == 3 and result["lost"] >= 1
-    assert result["won_low"] == 0.0 and result["cpu_seconds"] > 0
+    assert result["won_low"] == pytest.approx(0.0, abs=1e-9) and result["cpu_seconds"] > 0
 
 
 @pytest.mark.slow
