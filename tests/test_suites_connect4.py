@@ -117,7 +117,8 @@ def random_expectation(suite: Suite) -> tuple[float, float]:
 @pytest.mark.parametrize("name", shipped.NAMES)
 def test_random_keeps_what_the_suite_says_it_should(name: str) -> None:
     suite = get_suite(GAME, name)
-    report = grade_player(graded_player(GAME, "random"), suite)
+    (report,) = gamelearn.grade("connect4", ["random"], suite=name)
+    assert report.suite == name and report.size == len(suite)
     mean, spread = random_expectation(suite)
     assert abs(report.keeps - mean) <= 4 * spread
     assert 0 < report.keeps < 1 and report.blunders > 0
