@@ -10,11 +10,12 @@ module (``suite_data/``): one position a line, the game that reaches it written 
 (its value, the moves that keep it, the best and the losing moves) follows from those outcomes.
 
 How the positions are drawn (the build, :data:`RECIPE`): seeded games between two players drawn
-from :data:`PLAYERS` (uniform random and alpha-beta over the generic evaluation), one position taken
-from each game at a ply drawn for its phase, the *opening* (plies
-:data:`MIN_PLY` to ``OPENING_END - 1``) or the *endgame* (ply :data:`OPENING_END` on); merged by
+from :data:`PLAYERS` (uniform random, and alpha-beta with Connect Four's only evaluation,
+``none``: the fours within its depth), one position taken from each game at a ply drawn for its
+phase, the *opening* (plies :data:`MIN_PLY` to ``OPENING_END - 1``) or the *endgame* (ply
+:data:`OPENING_END` on); merged by
 the mirror image; only positions where a mistake is possible (a won or drawn position with a move
-that keeps the value and one that loses it) are kept, and they are drawn evenly over phase x value
+that keeps the value and one that does not) are kept, and they are drawn evenly over phase x value
 x how many moves keep the value, as Teeko's suites are.  The validation suite has its own seed
 and players, and leaves out every position of the report suite.
 
@@ -44,8 +45,8 @@ OPENING_END = 18
 SEEDS = {REPORT_NAME: 47, VALIDATION_NAME: 4747}
 #: The players whose games give each suite's positions, two drawn for each game: uniform random
 #: (the positions a learner meets early in self-play, sharp ones decided by a threat or two) and
-#: alpha-beta over the generic evaluation (closer games, where draws and quiet positions are
-#: common); the validation suite's players differ from the report suite's.
+#: alpha-beta, which sees only the fours within its depth (closer games, where draws and quiet
+#: positions are common); the validation suite's players differ from the report suite's.
 PLAYERS = {
     REPORT_NAME: ("random", "alphabeta:depth=1", "alphabeta:depth=3"),
     VALIDATION_NAME: ("random", "alphabeta:depth=2", "mcts:playouts=30"),
