@@ -135,6 +135,10 @@ def phase_of(game: Game[Any], state: Any) -> str:
     if game.name == "teeko":
         return "placement" if game.placing(state) else "moving"  # type: ignore[attr-defined]
     pieces = sum(cell != "." for cell in game.board(state))
+    if game.name == "connect4":  # by ply, as its shipped suites are drawn (.suites_connect4)
+        from .suites_connect4 import phase_of_ply
+
+        return phase_of_ply(pieces)
     if game.name == "tictactoe":
         return "opening" if pieces <= 3 else "endgame"
     if game.name == "hexapawn":
@@ -173,6 +177,8 @@ def get_suite(game: Game[Any] | str, name: str | None = None) -> Suite:
     ValueError naming the suites there are for an unknown name, and how to build a missing table."""
     if isinstance(game, str):
         game = get_game(game)
+    if game.name == "connect4":
+        return _shipped_suite(game, name)
     from .suites_validation import validation_names, validation_suite
 
     expected = suite_name(game)
@@ -191,6 +197,25 @@ def get_suite(game: Game[Any] | str, name: str | None = None) -> Suite:
         else:
             _SUITES[expected] = _whole_suite(game, solution, expected)
     return _SUITES[expected]
+
+
+def _shipped_suite(game: Game[Any], name: str | None) -> Suite:
+    """Connect Four's suite ``name`` (``connect4-v1`` when None), read from the file the package
+    ships (:mod:`.suites_connect4`: its positions cost the solver too long to draw on the spot)."""
+    from . import suites_connect4 as shipped
+
+    if not shipped.applies(game):
+        raise ValueError(f"{game.spec} has no suite: Connect Four's suites are of the standard 7x6 board")
+    chosen = name or shipped.REPORT_NAME
+    if chosen not in _SUITES:
+        lines = shipped.shipped_lines(chosen)  # ValueError naming the suites for another name
+        stored = shipped.StoredOutcomes(game, lines)
+        positions = [graded_position(game, stored, shipped.state_of(game, moves)) for moves, _ in lines]
+        if any(position is None for position in positions):
+            raise ValueError(f"the shipped suite {chosen} holds a position where no mistake is possible")
+        description = shipped.shipped_header(chosen).get("description", shipped.RECIPE)
+        _SUITES[chosen] = Suite(chosen, game.spec, description, tuple(p for p in positions if p is not None))
+    return _SUITES[chosen]
 
 
 def _solution_for(game: Game[Any]) -> Solution:
