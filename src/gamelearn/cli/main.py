@@ -45,7 +45,7 @@ app = typer.Typer(
     cls=OneLineErrors,
     rich_markup_mode=HELP_MARKUP,
     name="gamelearn",
-    help="Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe.",
+    help="Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe, Connect Four.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     # `gamelearn --install-completion` adds tab completion of commands, options, games and players
@@ -256,7 +256,7 @@ def top(
         False, "--version", callback=version_callback, is_eager=True, help="print the version and exit"
     ),
 ) -> None:
-    """Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe."""
+    """Machines learn strategic games by playing them: Teeko, hexapawn, tic-tac-toe, Connect Four."""
 
 
 def _register_commands() -> None:
