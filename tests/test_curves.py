@@ -65,6 +65,16 @@ def test_hexapawn_curves_of_her_and_him_in_seconds():
     assert without_seconds(to_csv(again)) == without_seconds(text)
 
 
+def test_her_against_random_ends_keeping_every_one_of_her_own_positions():
+    # Issue 50's measure, as README's command runs it (5 seeds, 200 games, a point every 50): HER,
+    # who plays Black, ends keeping all of Black's own 15 positions (docs/grading.md), every seed.
+    result = run_curves("hexapawn", ["her"], "random", games=200, every=50, seeds=5, eval_games=20, workers=1)
+    assert result.graded == (15,)
+    last = [p for p in result.points if p.games == 200]
+    assert len(last) == 5 and all(p.keeps == 1.0 for p in last)
+    assert all(p.keeps < 1.0 for p in result.points if p.games == 0)
+
+
 @pytest.mark.slow  # trainings, and the command in a process
 def test_td_on_hexapawn_keeps_every_value_of_the_suite_graded_greedy():
     # The frozen copy is greedy (epsilon 0): what TD learnt, not its exploring, is graded; the
@@ -172,20 +182,20 @@ def test_bad_arguments_get_one_line_and_exit_2(arguments, message, tmp_path, mon
 
 
 def test_each_learner_sits_its_usual_side_by_default_and_is_graded_where_that_side_moves():
-    # Issue 50: HER plays Black (Gardner 1962), so she trains second and is graded on the suite's
-    # 19 positions where Black moves; TD plays both sides, alternating, graded on all 27.
+    # Issue 50: HER plays Black (Gardner 1962), so she trains second and is graded on Black's own
+    # 15 positions (test_grading's oracle); TD plays both sides, alternating, graded on all 27.
     from gamelearn import get_game
     from gamelearn.experiments.suites import get_suite
 
     game = get_game("hexapawn")
-    black = sum(game.to_move(p.state) == 1 for p in get_suite(game).positions)
+    black = len(get_suite(game).of_side(1))
     result = run_curves("hexapawn", ["her", "td"], "random", games=8, every=4, seeds=1, eval_games=2, workers=1)
     assert result.side == "usual" and result.seats == ("second", "alternate")
-    assert result.graded == (black, 27) == (19, 27) and result.side_names == ("Black", "")
-    assert result.yardstick(0) == "hexapawn-v1, Black's 19 of 27 positions"
-    assert result.yardsticks() == "her: hexapawn-v1, Black's 19 of 27 positions; td: hexapawn-v1, 27 positions"
+    assert result.graded == (black, 27) == (15, 27) and result.side_names == ("Black", "")
+    assert result.yardstick(0) == "hexapawn-v1, Black's 15 of 27 positions"
+    assert result.yardsticks() == "her: hexapawn-v1, Black's 15 of 27 positions; td: hexapawn-v1, 27 positions"
     assert result.to_dict()["seats"] == ["second", "alternate"]
-    # a share of 19 positions is a multiple of 1/19
-    assert all(round(p.keeps * 19, 9) == round(p.keeps * 19) for p in result.points if p.spec_index == 0)
+    # a share of 15 positions is a multiple of 1/15
+    assert all(round(p.keeps * 15, 9) == round(p.keeps * 15) for p in result.points if p.spec_index == 0)
     asked = run_curves("hexapawn", ["her"], "random", games=4, every=4, seeds=1, eval_games=2, workers=1, side="first")
     assert asked.seats == ("first",) and asked.side_names == ("White",) and asked.graded == (8,)

@@ -76,11 +76,11 @@ def test_a_run_keeps_every_game_and_grades_the_learner_as_stored(client: Any, ap
     # The chart's points: before the first game and after the last, the yardstick's measure.
     points = status["points"]
     assert points[0]["games"] == 0 and points[-1]["games"] == 20 and len(points) == 11
-    # HER plays Black: she is graded on the suite's positions where Black moves, as `grade` grades her.
-    black = [p for p in get_suite(HEXAPAWN).positions if HEXAPAWN.to_move(p.state) == 1]
+    # HER plays Black: she is graded on Black's own positions, as `grade` grades her.
+    black = get_suite(HEXAPAWN).of_side(1)
     assert points[-1]["keeps"] == grade_learner(HEXAPAWN, "her", her, seed=0, side=1).keeps
-    assert points[-1]["side"] == 1 and points[-1]["positions"] == len(black) == 19
-    assert status["suite"] == "hexapawn-v1, Black's 19 of 27 positions"
+    assert points[-1]["side"] == 1 and points[-1]["positions"] == len(black) == 15
+    assert status["suite"] == "hexapawn-v1, Black's 15 of 27 positions"
     # A second run goes on from the first: its chart continues.
     client.post(path, json={"opponent": "perfect", "games": 3, "seed": 5})
     assert finished(client, path)["points"][-1]["games"] == 23
@@ -94,15 +94,14 @@ def test_a_run_keeps_every_game_and_grades_the_learner_as_stored(client: Any, ap
 @pytest.mark.slow
 def test_her_trained_as_black_against_random_ends_keeping_all_of_blacks_positions(client: Any) -> None:
     # Issue 50: graded on both sides' positions she stayed near 19 of 27 (70.4%) however well she
-    # played Black, the White positions being ones she never meets on her turn.  On her own
-    # side's 19 she climbs past that cap; what is left are positions she stopped meeting once she
-    # learnt the move before them (docs/grading.md).
+    # played Black, the White positions being ones she never meets on her turn.  On Black's own
+    # 15 (those Black meets while keeping its win: docs/grading.md) she ends keeping every one.
     path = "/api/learners/her/training?game=hexapawn"
     assert client.post(path, json={"opponent": "random", "games": 200, "seed": 1}).status_code == 200
     status = finished(client, path)
     first, last = status["points"][0], status["points"][-1]
-    assert status["wins"] + status["losses"] == 200 and last["positions"] == 19
-    assert first["keeps"] < 0.8 and last["keeps"] > 19 / 27 + 0.1
+    assert status["wins"] + status["losses"] == 200 and last["positions"] == 15
+    assert first["keeps"] < 1.0 and last["keeps"] == 1.0
 
 
 def test_bad_runs_are_refused_in_one_line(client: Any) -> None:

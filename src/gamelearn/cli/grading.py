@@ -55,7 +55,7 @@ def grades_table(suite: Suite, reports: list[GradeReport]) -> Table:
     phases = suite.phases()
     values = [value for value in ("win", "draw") if any(p.value_name == value for p in suite.positions)]
     headers = ["keeps", "best", "blund.", *(SHORT_NAMES.get(name, name) for name in [*phases, *values])]
-    if one_sided:  # a learner that plays one side is graded where that side moves
+    if one_sided:  # a learner that plays one side is graded on its side's positions
         headers.insert(0, "graded")
     rows = []
     for report in reports:
@@ -90,7 +90,7 @@ LEGEND = (
 #: Said under the table when a player is graded on one side's positions.
 ONE_SIDED = (
     "graded: the positions graded; a learner that plays one side (HER and HIM play Black, a MENACE "
-    "trained as X) is graded where its side moves, the only positions it meets on its turn."
+    "trained as X) is graded where its side moves and it can be while keeping its value."
 )
 
 

@@ -276,7 +276,7 @@ def curves(
             "--side",
             metavar="usual|first|second|alternate",
             help="the learner's seat in every game (usual: its own, HER's and HIM's second, MENACE's first, "
-            "the others alternating); a learner on one side is graded where that side moves",
+            "the others alternating); a learner on one side is graded on its side's positions",
         ),
     ] = "usual",
     x_axis: Annotated[

@@ -190,7 +190,7 @@ def grade(
     sides: Sequence[int | None] | None = None,
 ) -> Grades:
     """Each spec, frozen and greedy, graded on the game's suite (docs/grading.md), as
-    ``gamelearn grade``: a player that plays one side on the positions where that side moves
+    ``gamelearn grade``: a player that plays one side on its side's positions
     (``sides``, one a spec, 0 moves first, None both; by default each player's own word).
     ``progress`` counts positions graded."""
     chosen = _game(game)

@@ -17,8 +17,8 @@ a new player made from ``graded_spec(game, spec)``: train=off, exploration off):
 * its grade on the suite (``grade_player``, the same measure as ``gamelearn train`` and
   ``gamelearn grade``): the shares of positions where its move keeps the value (*keeps*, the
   headline), is a best move (*best*), or throws a win to a loss (*blunders*); a learner seated
-  on one side (first or second) is graded on the positions where that side moves, the only ones
-  it meets on its turn (:mod:`.grading`);
+  on one side (first or second) is graded on its side's positions, those where it moves and can
+  be while keeping its value (:mod:`.grading`);
 * its **score** against the opponent in ``eval_games`` games (seats by ``side``, nobody learning):
   1 a win, 1/2 a draw (a repetition or the ply cap included), 0 a loss, averaged.
 
@@ -235,14 +235,14 @@ class CurvesResult:
     max_plies: int
     points: tuple[Point, ...]
     #: Each spec's seat (``side`` resolved: first, second or alternate), and the suite's positions
-    #: its grade is a share of (those where its side moves; all of them when it alternates).
+    #: its grade is a share of (its side's, :meth:`Suite.of_side`; all of them when it alternates).
     seats: tuple[str, ...] = ()
     graded: tuple[int, ...] = ()
     side_names: tuple[str, ...] = ()
 
     def yardstick(self, spec_index: int) -> str:
         """What a spec's shares are of: 'hexapawn-v1, 27 positions', or for a learner seated on
-        one side 'hexapawn-v1, Black's 19 of 27 positions'."""
+        one side 'hexapawn-v1, Black's 15 of 27 positions'."""
         if spec_index >= len(self.graded):
             return yardstick_words(self.suite, self.suite_size, self.suite_size)
         return yardstick_words(self.suite, self.graded[spec_index], self.suite_size, self.side_names[spec_index])

@@ -19,9 +19,11 @@ Each is split by phase (Teeko's placement and moving; the other games' opening a
 value (the positions the mover wins, and the drawn ones).
 
 A learner that plays one side (Gardner's HER and HIM play Black; a MENACE trained as X) is graded
-on the suite's positions where that side moves, and on no other: it never meets the others on its
-turn, and a share over the whole suite would cap it below 100% however well it learns (HER: 19 of
-hexapawn's 27).  The report names the side and the positions (:meth:`GradeReport.yardstick`); a
+on its side's positions (:meth:`.suites.Suite.of_side`), and on no other: in the small games' whole
+suites, those where its side moves that it meets from the start while each of its moves keeps the
+value, whatever the other side plays (HER: 15 of hexapawn's 27).  It never meets the other side's
+positions on its turn, and it meets the 4 other Black positions only after a slip of its own, which
+a learner that has learnt its side no longer makes: there its boxes keep their first beads.  The report names the side and the positions (:meth:`GradeReport.yardstick`); a
 player says which side it plays by :meth:`~gamelearn.players.base.Player.side_played`.
 """
 
@@ -102,7 +104,7 @@ class GradeReport:
 
     def yardstick(self) -> str:
         """What the shares are of: 'hexapawn-v1, 27 positions', or for a one-sided learner
-        'hexapawn-v1, Black's 19 of 27 positions'."""
+        'hexapawn-v1, Black's 15 of 27 positions'."""
         return yardstick_words(self.suite, self.size, self.suite_size or self.size, self.side_name)
 
     def _repr_html_(self) -> str:
@@ -137,7 +139,7 @@ def side_name(game: Game[Any], side: int | None) -> str:
 
 
 def yardstick_words(suite: str, positions: int, suite_size: int, side: str = "") -> str:
-    """'hexapawn-v1, 27 positions' or 'hexapawn-v1, Black's 19 of 27 positions'."""
+    """'hexapawn-v1, 27 positions' or 'hexapawn-v1, Black's 15 of 27 positions'."""
     if not side:
         return f"{suite}, {suite_size:,} positions"
     return f"{suite}, {side}'s {positions:,} of {suite_size:,} positions"
@@ -212,7 +214,7 @@ def grade_player(
     every position of ``suite`` where ``side`` moves (None: every position).  Each position keeps
     its seed (its place in the whole suite), so a side's grade is the same positions' choices as
     the whole suite's."""
-    chosen = [(index, p) for index, p in enumerate(suite.positions) if side is None or p.mover == side]
+    chosen = places(suite, side)
     moves = choose_all(player, [p.state for _, p in chosen], seed, places=[index for index, _ in chosen])
     tallies = [judge(position, move) for (_, position), move in zip(chosen, moves, strict=True)]
     return report(spec or player.spec, suite, tallies, side)
@@ -254,8 +256,10 @@ class GradeTask:
 
 
 def places(suite: Suite, side: int | None) -> list[tuple[int, SuitePosition]]:
-    """The positions where ``side`` moves (all for None), each with its place in the whole suite."""
-    return [(index, p) for index, p in enumerate(suite.positions) if side is None or p.mover == side]
+    """The positions ``side`` is graded on (all for None; :meth:`Suite.of_side`), each with its
+    place in the whole suite."""
+    graded = {id(p) for p in suite.of_side(side)}
+    return [(index, p) for index, p in enumerate(suite.positions) if id(p) in graded]
 
 
 def grade_slice(task: GradeTask) -> list[Tally]:

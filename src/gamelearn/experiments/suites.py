@@ -30,8 +30,8 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import Game, get_game
@@ -95,16 +95,32 @@ class Suite:
     game: str  # the game's spec
     description: str
     positions: tuple[SuitePosition, ...]
+    #: True where the suite holds every reachable position of the game where a mistake is possible
+    #: (the small games'): a side's own positions can then be told apart (:meth:`of_side`).
+    whole: bool = False
+    _sides: dict[int, tuple[SuitePosition, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.positions)
 
     def of_side(self, side: int | None) -> tuple[SuitePosition, ...]:
-        """The positions where ``side`` moves (every position for None): a learner that plays one
-        side is graded on the positions it can meet on its turn, and on no other."""
+        """The positions a learner that plays ``side`` is graded on (every position for None).
+
+        In a whole suite, the positions where ``side`` moves that it meets from the start while
+        each of its moves keeps the value, whatever the other side plays: what a player of that
+        side must know to play it perfectly.  A position where it moves only after a slip of its
+        own (HER's Black: 4 of hexapawn's 19 Black positions) is left out; a learner that has
+        learnt to keep its value never goes there, so nothing it does there can be learnt or
+        graded.  In a drawn suite (Teeko's, Connect Four's), every position where ``side`` moves."""
         if side is None:
             return self.positions
-        return tuple(p for p in self.positions if p.mover == side)
+        if side not in self._sides:
+            mine = tuple(p for p in self.positions if p.mover == side)
+            if self.whole:
+                met = met_while_keeping(get_game(self.game), mine, side)
+                mine = tuple(p for p in mine if p.state in met)
+            self._sides[side] = mine
+        return self._sides[side]
 
     def phases(self) -> list[str]:
         """The phases in the order the game meets them."""
@@ -126,6 +142,24 @@ class Suite:
             "by_value": dict(Counter(p.value_name for p in self.positions)),
             "strata": self.counts(),
         }
+
+
+def met_while_keeping(game: Game[Any], graded: Sequence[SuitePosition], side: int) -> set[Hashable]:
+    """Every position reachable from the start when ``side`` plays only moves that keep the value
+    where ``graded`` (its positions of a whole suite) says which those are, and any move elsewhere
+    (where it has no choice to make: every move keeps, or none does), against every reply."""
+    keeping = {p.state: p.keeping for p in graded}
+    seen: set[Hashable] = set()
+    frontier = [game.initial()]
+    while frontier:
+        state = frontier.pop()
+        if state in seen or game.is_over(state):
+            continue
+        seen.add(state)
+        mine = game.to_move(state) == side and state in keeping
+        moves = keeping[state] if mine else game.legal_moves(state)
+        frontier.extend(game.play(state, move) for move in moves)
+    return seen
 
 
 def phase_of(game: Game[Any], state: Any) -> str:
@@ -249,7 +283,7 @@ def _whole_suite(game: Game[Any], solution: Solution, name: str) -> Suite:
         f"every position of {game.spec} reachable from the start where the side to move has a move "
         f"that loses value ({len(positions)} of {len(seen)} reachable positions)"
     )
-    return Suite(name, game.spec, description, tuple(positions))
+    return Suite(name, game.spec, description, tuple(positions), whole=True)
 
 
 class _SlippingPerfect(Player[Hashable]):

@@ -74,7 +74,7 @@ class Player(Generic[S]):
 
     def side_played(self) -> int | None:
         """The one side this player plays (0 moves first), or None where it plays both: a grade
-        measures a one-sided player on the positions where its side moves, and on no other
+        measures a one-sided player on its side's positions, and on no other
         (:mod:`gamelearn.experiments.grading`)."""
         return None
 
