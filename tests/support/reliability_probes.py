@@ -9,7 +9,7 @@ promise 8):
   again; ``tournament``: the same games played again);
 * no temporary file is left behind (nor, after SIGINT or SIGTERM, a lock file).
 
-``probe(command, how, moment, folder)`` runs one; tests/test_reliability_kill.py runs a few (CI's
+``probe(command, how, moment, folder)`` runs one; tests/reliability/test_reliability_kill.py runs a few (CI's
 small version) and benchmarks/reliability_kill.py runs twenty moments of each and prints a table.
 """
 

@@ -17,7 +17,7 @@ from typing import IO
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def command_env(home: Path) -> dict[str, str]:
