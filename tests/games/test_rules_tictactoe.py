@@ -171,7 +171,7 @@ def perft(game, state, ply: int, nodes: list[int], ends: list[int]) -> None:
 
 
 def test_perft_against_the_published_counts() -> None:
-    data = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["tictactoe"]
+    data = json.loads((Path(__file__).resolve().parents[1] / "data" / "perft.json").read_text())["tictactoe"]
     nodes: list[int] = []
     ends = [0, 0, 0]
     perft(GAME, GAME.initial(), 0, nodes, ends)

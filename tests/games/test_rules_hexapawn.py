@@ -193,7 +193,7 @@ def test_from_board_accepts_exactly_the_positions_games_reach() -> None:
 
 
 def test_perft_against_the_naive_counts_kept_as_data() -> None:
-    data = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["hexapawn"]
+    data = json.loads((Path(__file__).resolve().parents[1] / "data" / "perft.json").read_text())["hexapawn"]
     api_nodes: list[int] = []
     api_ends = [0, 0]
     layer = [GAME.initial()]

@@ -25,7 +25,7 @@ from gamelearn import IllegalMove, get_game
 from gamelearn.games import teeko
 
 GAME = get_game("teeko")
-COUNTS = json.loads((Path(__file__).parent / "data" / "teeko_placement_counts.json").read_text())
+COUNTS = json.loads((Path(__file__).resolve().parents[1] / "data" / "teeko_placement_counts.json").read_text())
 CELLS = [(r, c) for r in range(5) for c in range(5)]
 
 

@@ -12,7 +12,7 @@ import pytest
 import gamelearn
 from gamelearn.games.specs import Spec, SpecOption, split_spec
 
-CASES = json.loads((Path(__file__).parent / "data" / "spec_grammar.json").read_text())["cases"]
+CASES = json.loads((Path(__file__).resolve().parents[1] / "data" / "spec_grammar.json").read_text())["cases"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["spec"] or "<empty>" for case in CASES])

@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_interning import every_position
 
 import gamelearn
 from extras import need
 from gamelearn.games.actions import KNIGHT_DIRECTIONS, TEEKO_DIRECTIONS, codec_for
-from test_interning import every_position
 
 
 def teeko_positions(spec: str, games: int = 6, plies: int = 40, seed: int = 0) -> list:
