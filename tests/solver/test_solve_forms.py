@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from test_solve_teeko import oracle_moving
 
 from gamelearn.games import IllegalMove
 from gamelearn.games.teeko import TeekoState
@@ -18,7 +19,7 @@ from gamelearn.solver import Grade
 from gamelearn.solver.table import build_layers, build_moving, open_table, write_table
 from gamelearn.solver.teeko import TableSolution
 from gamelearn.solver.variant import Variant, small_variant
-from test_solve_teeko import SmallTeeko, oracle_moving
+from small_teeko import SmallTeeko
 
 pytestmark = pytest.mark.slow  # retrograde solves of small Teeko boards against plain minimax
 
