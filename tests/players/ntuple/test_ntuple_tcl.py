@@ -1,6 +1,6 @@
 """The ntuple learner's temporal coherence learning (a step size per weight) and its layouts other
 than a game's default, against hand computations and the properties the default layout keeps
-(tests/test_ntuple.py: symmetry, the plain-Python reading)."""
+(tests/players/ntuple/test_ntuple.py: symmetry, the plain-Python reading)."""
 
 from __future__ import annotations
 

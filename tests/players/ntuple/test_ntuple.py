@@ -25,7 +25,7 @@ from gamelearn.store.store import Store
 
 GAMES = ("tictactoe", "hexapawn", "teeko")
 #: Every layout of three-state cells, the games' defaults and the others, as (game, layout name)
-#: (Connect Four's four-state layout: tests/test_ntuple_connect4.py).
+#: (Connect Four's four-state layout: tests/players/ntuple/test_ntuple_connect4.py).
 EVERY_LAYOUT = [(layout.game, name) for name, layout in KNOWN_LAYOUTS.items() if layout.states == 3]
 NO_COHERENCE = np.zeros((2, 1), np.float32)
 

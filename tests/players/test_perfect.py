@@ -12,7 +12,7 @@ from gamelearn.players.perfect import PerfectPlayer
 from gamelearn.solver.table import build_layers, open_table, write_table
 from gamelearn.solver.teeko import TableSolution
 from gamelearn.solver.variant import small_variant
-from test_solve_teeko import SmallTeeko
+from small_teeko import SmallTeeko
 
 
 def test_perfect_never_loses_tictactoe_and_draws_itself() -> None:
