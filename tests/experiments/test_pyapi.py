@@ -136,7 +136,7 @@ def test_the_lazy_public_names_are_the_api() -> None:
     assert gamelearn.curves is api.curves and gamelearn.grade is api.grade
 
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "experiments-api.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "experiments-api.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
 
 
