@@ -19,7 +19,7 @@ from gamelearn.classroom import Verdict, check_count_boxes, check_him, check_mir
 from gamelearn.classroom.checks import positions
 from gamelearn.games.hexapawn import reachable_positions
 
-SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 # An oracle on squares: a position is (white squares, black squares, side to move) ----------------
 
@@ -439,7 +439,7 @@ print(*sorted(m for m in sys.modules if m.partition(".")[0] not in sys.stdlib_mo
 
 
 def test_the_classroom_runs_on_ten_files_and_the_standard_library(tmp_path: Path) -> None:
-    package = Path(__file__).resolve().parent.parent / "src" / "gamelearn"
+    package = Path(__file__).resolve().parents[2] / "src" / "gamelearn"
     for name in CLASSROOM_FILES:
         (tmp_path / "gamelearn" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "gamelearn" / name).write_bytes((package / name).read_bytes())
@@ -460,7 +460,7 @@ def test_the_classroom_runs_on_ten_files_and_the_standard_library(tmp_path: Path
 
 
 def test_docs_lesson_shows_what_check_mirror_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    page = (Path(__file__).resolve().parent.parent / "docs" / "lesson.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[2] / "docs" / "lesson.md").read_text(encoding="utf-8")
     shown = re.search(r"```\n(Not yet: mirror\(.*?)```", page, flags=re.DOTALL)
     assert shown is not None
     check_mirror(lambda b: "".join(b[3 * r + (1, 0, 2)[c]] for r in range(3) for c in range(3)))

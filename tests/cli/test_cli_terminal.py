@@ -4,8 +4,8 @@ data directory and working folder, with the same figures; every --help screen at
 
 The tour is docs/tour.md's own block, parsed here, in a small version (fewer games and learners) so that it
 stays quick.  Left out: `gamelearn solve teeko`, and the perfect Teeko player and Teeko's suite,
-which need its table (a 300 MB build of tens of seconds: tests/test_solve_teeko_real.py and
-tests/test_grading.py cover them), and `gamelearn serve` (its --help is rendered).
+which need its table (a 300 MB build of tens of seconds: tests/solver/test_solve_teeko_real.py and
+tests/experiments/test_grading.py cover them), and `gamelearn serve` (its --help is rendered).
 The commands that read the thesis author's files run where ../shared/thesis-data is present.
 """
 
@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from gamelearn.cli import common
 from gamelearn.cli.main import app
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 TOUR = README.parent / "docs" / "tour.md"
 
 

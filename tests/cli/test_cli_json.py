@@ -45,7 +45,7 @@ def test_json_is_one_object_on_stdout_with_the_documented_keys(name: str, isolat
     assert isinstance(payload, dict) and keys <= set(payload), keys - set(payload)
     if "plot" in payload:
         assert Path(payload["plot"]).is_absolute() and Path(payload["plot"]).is_file()
-    documented = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    documented = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     for key in keys:
         assert f"`{key}`" in documented, key
 

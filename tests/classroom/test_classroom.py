@@ -3,7 +3,7 @@ print what the page prints.
 
 The page ("Can a Machine Learn a Game by Itself?") is read at run time from ../shared/seeds/; it is
 not part of the repository, and the tests that need it skip, with the reason, where it is absent.
-Its programs lost their line breaks when it was saved: tests/seed_programs.py recovers them (and
+Its programs lost their line breaks when it was saved: tests/support/seed_programs.py recovers them (and
 checks that undoing its work gives the page's text back).  Only the import line changes, from
 ``from hexapawn import`` to ``from gamelearn.classroom.hexapawn import``.
 """
@@ -19,7 +19,7 @@ import pytest
 from gamelearn.classroom import hexapawn as classroom
 from seed_programs import ExtractionError, PageProgram, flatten, programs_on_page, recover
 
-SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 PAGE_NAME = "003_*.txt"
 #: What the page's programs print, one program each, in the page's order (recognised by the output).
 PROGRAMS = ["step 1: a box", "step 2: five games", "step 3: fifty games", "fifty HERs"]
