@@ -11,9 +11,9 @@ import pytest
 
 from extras import need
 
-FOLDER = Path(__file__).resolve().parent.parent / "docs" / "notebooks"
-#: The classroom page the lesson comes from: beside the repository, not in it (tests/test_classroom.py).
-SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+FOLDER = Path(__file__).resolve().parents[2] / "docs" / "notebooks"
+#: The classroom page the lesson comes from: beside the repository, not in it (tests/classroom/test_classroom.py).
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 NAMES = ("teacher", "researcher", "teeko")
 #: The classroom page's lesson: the students' notebook (exercises as stubs) and the teacher's (solved).
 LESSON = ("students", "students-solutions")

@@ -1,5 +1,5 @@
 """docs/api.md's examples run: every ```python block, each on its own in a fresh namespace, as
-README's tour is run (tests/test_readme.py), so the page cannot drift from the API it shows."""
+README's tour is run (tests/package/test_readme.py), so the page cannot drift from the API it shows."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from test_readme import python_blocks
+from doc_blocks import python_blocks
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "api.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 BLOCKS = python_blocks(PAGE)
 
 

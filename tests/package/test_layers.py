@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parent.parent / "src" / "gamelearn"
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "gamelearn"
 
 #: What each part of the package may import from gamelearn (besides itself).  ``paths`` and
 #: ``files`` (the one atomic writer and file lock, of the standard library alone) are leaves the

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from gamelearn.cli.main import app
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 REPOSITORY = "https://github.com/gamelearn/gamelearn"
 runner = CliRunner()

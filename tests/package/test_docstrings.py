@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def modules_with_examples() -> list[str]:

@@ -7,12 +7,9 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+from doc_blocks import python_blocks
 
-
-def python_blocks(page: Path) -> list[str]:
-    """The ```python blocks of a Markdown page, in order (docs/api.md's are run the same way)."""
-    return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 BLOCKS = python_blocks(README)
