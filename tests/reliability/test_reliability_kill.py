@@ -3,7 +3,7 @@ benchmarks/reliability_kill.py, with real processes and real signals.
 
 `train`, `curves` and `tournament` are each stopped at a seeded moment (SIGKILL, SIGINT,
 SIGTERM) or in the window just after a COMMIT (the store's pause hook); what the store keeps then
-passes four checks (tests/reliability_probes.py): integrity, the learner loads, what is kept is a
+passes four checks (tests/support/reliability_probes.py): integrity, the learner loads, what is kept is a
 replay of the work the command says it kept, and no temporary file is left.  Also: a second
 trainer of one name is refused in one line, and a ^C while the command starts prints no
 traceback.
