@@ -1,7 +1,7 @@
 """Take the web app's screenshots for the docs with the browser tests' setup: the app in a thread,
 Debian's Chromium through Playwright, a fresh store.
 
-    python tests/browser/screenshot_for_docs.py [docs/]
+    python tests/web/browser/screenshot_for_docs.py [docs/]
 
 - screenshot.png (README, docs/web.md): hexapawn against HER after she has lost two games (moves
   chosen by a full-depth alpha-beta), her boxes with the empty rings, the chart.
@@ -12,7 +12,7 @@ Debian's Chromium through Playwright, a fresh store.
 - web-forms.png: a form of Teeko picked (Advanced goals, Alternate drops) against alpha-beta, in a
   drop round where you place the computer's pawn.
 
-    python tests/browser/screenshot_for_docs.py docs forms    # only web-forms.png
+    python tests/web/browser/screenshot_for_docs.py docs forms    # only web-forms.png
 """
 
 from __future__ import annotations

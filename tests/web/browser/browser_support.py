@@ -15,7 +15,7 @@ import pytest
 
 from gamelearn import get_game
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 
 
 def screenshot(tab: Any, name: str, size: str) -> Path:
