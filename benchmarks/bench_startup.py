@@ -4,7 +4,7 @@ programs a user starts, each in a fresh interpreter, timed from outside with
 
     python benchmarks/bench_startup.py [--repeat R]
 
-docs/startup.md gives our figures.  tests/test_startup.py checks only what a user must never pay:
+docs/startup.md gives our figures.  tests/package/test_startup.py checks only what a user must never pay:
 no heavy optional package (JAX, Dask, pandas, OpenSpiel, torch) for ``import gamelearn`` or
 ``gamelearn --help``.
 """

@@ -1,15 +1,15 @@
 """Interrupt the long commands at every kind of moment, as SQLite's tests do (docs/store.md,
 promise 8), and print a table: for each command, SIGKILL at N seeded moments (20 by default),
 then SIGINT and SIGTERM just after a COMMIT (the store's pause hook widens that window), each
-checked four ways (tests/reliability_probes.py): the store's integrity, the learner loads, what is
+checked four ways (tests/support/reliability_probes.py): the store's integrity, the learner loads, what is
 kept equals a replay of the work the command says it kept, no temporary file left.
 
     python benchmarks/reliability_kill.py [--moments 20] [--commands train,curves,tournament,tournament-workers]
 
-tests/test_reliability_kill.py runs a few of these in CI.  Real processes and real signals,
+tests/reliability/test_reliability_kill.py runs a few of these in CI.  Real processes and real signals,
 every target under a temporary folder; each probe is bounded (a 120 s guard).  A failed check is
 printed in its row, and the script exits 1.  `teeko batch` has its own probes, at seeded moments
-and after COMMIT, in tests/test_reliability_batch.py.
+and after COMMIT, in tests/reliability/test_reliability_batch.py.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 from reliability_probes import COMMANDS, moments, probe  # noqa: E402
 

@@ -20,10 +20,10 @@ pyspiel = need("peers", "pyspiel")
 from open_spiel.python.algorithms import mcts
 
 import gamelearn
+from doc_blocks import python_blocks
 from gamelearn.envs.aec import legal_mask, planes
 from gamelearn.games.teeko_forms import GOALS, STEPS, SWITCH
 from gamelearn.openspiel import SHORT_NAMES, load_game
-from test_readme import python_blocks
 
 REPO = Path(__file__).resolve().parent.parent
 #: Every form of Teeko: both goal sets, the 16 drop patterns, the centre on and off, king and knight.

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { differences, formTitle, formWords, parseSpec, playersForForm, splitSpec } from "../../src/gamelearn/web/static/js/spec.js";
 
-// The grammar's table, the same file tests/test_specs.py checks gamelearn.games.specs against.
+// The grammar's table, the same file tests/games/test_specs.py checks gamelearn.games.specs against.
 const GRAMMAR = JSON.parse(readFileSync(new URL("../data/spec_grammar.json", import.meta.url), "utf8"));
 
 test("the spec grammar reads every case of the table shared with the Python reader", () => {

@@ -15,7 +15,7 @@ from gamelearn.web.learners import learner_games
 
 def test_a_kind_declares_it_learns_exactly_when_its_players_are_learners() -> None:
     game = get_game("hexapawn")  # every kind but thesis (Teeko's) and menace (tic-tac-toe's) plays it
-    # az's players are learners too (tests/test_knowledge.py teaches one); making one builds a network.
+    # az's players are learners too (tests/players/test_knowledge.py teaches one); making one builds a network.
     for kind in (kind for kind in kinds_for(game) if kind.name != "az"):
         assert kind.learns == isinstance(make_player(game, kind.name), Learner), kind.name
 

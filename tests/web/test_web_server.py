@@ -301,7 +301,7 @@ def test_teeko_review_without_its_table_says_how_to_build_it(client: TestClient)
 
 def test_a_table_build_reports_its_progress_until_done(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
     """The build job's plumbing, with a builder that reports the real build's stages and waits for
-    the test between them (the real Teeko build takes tens of seconds: tests/test_solve_teeko*)."""
+    the test between them (the real Teeko build takes tens of seconds: tests/solver/test_solve_teeko*)."""
     step = threading.Semaphore(0)
     seen = threading.Semaphore(0)
 

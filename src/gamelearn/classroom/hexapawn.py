@@ -2,7 +2,7 @@
 
 The page's programs import ``START, moves, play, has_lost, mirror, show, can_win, random_white,
 sharp_white`` from a file ``hexapawn.py``; with ``from gamelearn.classroom.hexapawn import ...``
-they run unchanged and print exactly what the page prints (tests/test_classroom.py checks Steps 1,
+they run unchanged and print exactly what the page prints (tests/classroom/test_classroom.py checks Steps 1,
 2 and 3 and the fifty-HERs table).  What that takes, found by running them:
 
 * ``moves`` lists a side's moves in the page's order (square by square; straight, then left, then

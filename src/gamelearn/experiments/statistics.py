@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 CONFIDENCE = 0.95
 #: The standard normal's 97.5% quantile, z of a two-sided 95% interval: scipy.stats.norm.ppf(0.975)
-#: (tests/test_statistics.py checks it against scipy).
+#: (tests/experiments/test_statistics.py checks it against scipy).
 Z_95 = 1.959963984540054
 
 
@@ -39,7 +39,7 @@ def wilson(successes: float, trials: int) -> Interval:
 
     The closed form: centre ``(p + z^2/2n) / (1 + z^2/n)``, half-width
     ``z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n)``, the interval scipy.stats.binomtest's
-    ``proportion_ci(method="wilson")`` gives for whole counts (tests/test_statistics.py checks it
+    ``proportion_ci(method="wilson")`` gives for whole counts (tests/experiments/test_statistics.py checks it
     against scipy).  A score with half points (a draw counted as half a win, as tournaments count)
     is not a binomial count; the same formula is applied to it (the usual approximation for
     chess-like scores).

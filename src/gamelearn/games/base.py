@@ -95,7 +95,7 @@ class GameOption:
 class Game(ABC, Generic[S]):
     """A two-player, perfect-information, deterministic game.
 
-    Invariants every implementation keeps (checked by ``tests/test_contract.py``):
+    Invariants every implementation keeps (checked by ``tests/games/test_contract.py``):
 
     * ``legal_moves(s)`` is sorted and empty exactly when ``is_over(s)``;
     * ``play`` never mutates its argument; equal states hash equal and pickle round-trip;

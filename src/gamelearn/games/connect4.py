@@ -46,7 +46,7 @@ CONNECT4_OPTIONS = (
 #: The value of the empty board for the first player with best play, by (columns, rows), where it
 #: is published: John Tromp, "Solving Connect-4 on medium board sizes", ICGA Journal 31 (2008), and
 #: his table of results (https://tromp.github.io/c4/c4.html); 7x6 by Allis (1988) and Allen (1988).
-#: Each value the project's own solver reaches in a test is checked there (tests/test_solve_connect4.py).
+#: Each value the project's own solver reaches in a test is checked there (tests/solver/test_solve_connect4.py).
 PUBLISHED_VALUES: dict[tuple[int, int], int] = {
     (7, 6): 1,
 }

@@ -1,6 +1,6 @@
 """The Game contract's invariants as checks any game can be put through (docs/own-game.md):
 ``problems(game)`` returns what breaks, one line each, and an empty list for a game that keeps
-them.  ``tests/test_contract.py`` runs them over every game found, and ``gamelearn check-game NAME``
+them.  ``tests/games/test_contract.py`` runs them over every game found, and ``gamelearn check-game NAME``
 prints them for a game of another author.  Rules only: this module imports nothing but the rules layer.
 """
 

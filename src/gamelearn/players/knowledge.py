@@ -8,7 +8,7 @@ knowledge is the play layer's job (:class:`gamelearn.keeper.Keeper`): it loads a
 the store and applies each game's lesson to the latest stored knowledge inside one write
 transaction, so many processes may teach one learner at once and no lesson is lost.
 
-The contract, which every learner keeps and ``tests/test_knowledge.py`` checks for each:
+The contract, which every learner keeps and ``tests/players/test_knowledge.py`` checks for each:
 
 * ``knowledge()`` returns a value that JSON can write (dicts, lists, strings, numbers), a copy: later
   learning never changes a value already returned;

@@ -13,7 +13,7 @@ next 32-bit words (``getrandbits(32 * n)``, word ``i`` in bits ``32 i`` to ``32 
 turns them into numbers as CPython's ``randrange(n)`` and ``choice`` do (the top
 ``n.bit_length()`` bits of a word, drawn again while not below ``n``).  Afterwards the generator
 is moved on by the words the search used, so the tree, the statistics, the move and the
-generator's state are those of the Python search (``tests/test_mcts_kernels.py``).
+generator's state are those of the Python search (``tests/players/test_mcts_kernels.py``).
 """
 
 from __future__ import annotations

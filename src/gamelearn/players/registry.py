@@ -164,7 +164,7 @@ PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbo
 
 #: Which module registers each kind, so that making a player imports only its own module (a random
 #: player needs neither numba nor JAX).  Listing every kind still imports them all (:func:`kinds_for`);
-#: tests/test_startup.py checks this table against what the modules register.
+#: tests/package/test_startup.py checks this table against what the modules register.
 KIND_MODULES = {
     "random": "basic",
     "human": "basic",

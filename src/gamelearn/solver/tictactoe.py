@@ -4,7 +4,7 @@ A fresh process's first ``gamelearn.solve("tictactoe")`` is dominated by making 
 states; a memoised negamax over the (X mask, O mask) pairs the states are made of needs none of
 them, and its table answers for the states directly (a state is equal to, and hashes as, its pair).
 The rules' tables (three in a row, the full board) decide the end, as they do for the game.
-Checked against the generic search over the public API (tests/test_solve.py).
+Checked against the generic search over the public API (tests/solver/test_solve.py).
 """
 
 from __future__ import annotations

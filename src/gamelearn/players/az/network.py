@@ -9,7 +9,7 @@ move to a policy over the game's actions and a value in [-1, 1] for the side to 
 The convolutions keep Equinox's ``Conv2d`` weights (out, in, kernel rows, kernel columns), so a
 network saved by any version loads as it is, but they are computed channel-last (rows, columns,
 channels), with the weights transposed on the way: on a CPU, XLA runs the channel-first layout many
-times slower inside the search's loop bodies (docs/performance.md).  ``tests/test_az.py`` checks that the outputs are Equinox's own.
+times slower inside the search's loop bodies (docs/performance.md).  ``tests/players/az/test_az.py`` checks that the outputs are Equinox's own.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The three games' rules again, in JAX, so that thousands of self-play games and search trees run
 at once on the device (``jax.vmap``, ``jax.lax.scan``).  The rules of record stay in
 ``gamelearn.games`` (pure Python, no dependency); this copy lives with the ``az`` player that needs
-it, and ``tests/test_az_rules.py`` checks it against them on every reachable tic-tac-toe and
+it, and ``tests/players/az/test_az_rules.py`` checks it against them on every reachable tic-tac-toe and
 hexapawn position and on random Teeko games.  A game of another author is not written again: its
 own rules are tabulated (:mod:`.tabulated`), behind the same :class:`JaxRules` interface.
 

@@ -6,7 +6,7 @@ Tic-tac-toe and Teeko keep their rules under the 8 symmetries of the square (4 r
 reflections: the dihedral group); hexapawn's pawns move up and down the board, so only the mirror
 that swaps its left and right columns keeps its rules.  Each symmetry is a pair of gather tables:
 the transformed board is ``board[squares]`` and the transformed policy (or legal actions) is
-``policy[actions]``; ``tests/test_az_rules.py`` checks that the rules commute with them.  A game
+``policy[actions]``; ``tests/players/az/test_az_rules.py`` checks that the rules commute with them.  A game
 of another author brings its own symmetries (docs/own-game.md), tabulated with its rules.
 """
 

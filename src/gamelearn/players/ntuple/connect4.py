@@ -6,7 +6,7 @@ A position is two bitboards in board order, ``x`` the first player's discs and `
 them): the bits :func:`.layout.pieces` gives for any board game.  The rules here (a disc falls to
 the lowest empty square of its column, four in a row across, down or diagonally wins, a full board
 is a draw) are checked against the game's own (:mod:`gamelearn.games.connect4`) move by move over
-random games (tests/test_ntuple_connect4.py).
+random games (tests/players/ntuple/test_ntuple_connect4.py).
 
 Each square is read in one of four states, as Thill, Koch & Konen (PPSN 2012) read Connect Four:
 0 empty and not yet playable (the square below it is empty), 1 X, 2 O, 3 empty and playable now

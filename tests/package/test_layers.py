@@ -1,0 +1,200 @@
+"""The layers point one way (README's layout): every import of src/gamelearn, at the top of a module,
+inside a function or under ``if TYPE_CHECKING:`` (a type is a dependency too), read with ``ast``,
+goes down the layers or stays in its own."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "gamelearn"
+
+#: What each part of the package may import from gamelearn (besides itself).  ``paths`` and
+#: ``files`` (the one atomic writer and file lock, of the standard library alone) are leaves the
+#: layers that write files may use, ``jit`` (numba's njit with its disk cache) one the compiled kernels use;
+#: the package's __init__ is the public facade over all of them.  The play layer is match (one
+#: game, kept through a keeper it is given), keeper and knowledge_formats (the store's side), and
+#: play (the public API's games, which wire the default keeper): match and keeper never meet.
+BELOW_INTERFACES = {
+    "games",
+    "solver",
+    "players",
+    "store",
+    "match",
+    "keeper",
+    "knowledge_formats",
+    "play",
+    "paths",
+    "files",
+}
+ALLOWED: dict[str, set[str]] = {
+    "games": set(),
+    "classroom": {"games"},
+    "solver": {"games", "paths", "files", "jit"},
+    "players": {"games", "solver", "paths", "jit"},
+    "store": {"games", "paths", "files"},
+    "match": {"games", "players", "solver", "paths"},
+    "knowledge_formats": {"games", "players", "store", "solver", "paths", "files"},
+    "keeper": {"games", "players", "store", "solver", "paths", "files", "knowledge_formats"},
+    "play": {"games", "players", "store", "solver", "paths", "files", "match", "keeper", "knowledge_formats"},
+    "experiments": BELOW_INTERFACES,
+    "envs": BELOW_INTERFACES | {"experiments"},
+    "web": BELOW_INTERFACES | {"experiments"},
+    "cli": BELOW_INTERFACES | {"experiments", "envs"},
+    # The OpenSpiel bridge numbers actions with the environments' codec; nothing imports it.
+    "openspiel": {"games", "solver", "players", "match", "paths", "envs"},
+    "paths": set(),
+    "files": set(),
+    "jit": set(),
+    "__main__": {"cli"},  # `python -m gamelearn`: the command, above every layer
+}
+#: The one import between interfaces: `gamelearn serve` starts the web app.
+EXCEPTIONS = {("cli/web.py", "web")}
+
+
+def part_of(relative: Path) -> str:
+    return relative.parts[0].removesuffix(".py")
+
+
+def is_part(source: Path, name: str) -> bool:
+    return (source / name).is_dir() or (source / f"{name}.py").is_file()
+
+
+def imported_parts(path: Path, source: Path = SOURCE) -> set[str]:
+    """The parts of gamelearn that ``path`` imports, relative imports resolved."""
+    relative = path.relative_to(source)
+    package = list(relative.parts[:-1])
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                target = base + (node.module.split(".") if node.module else [])
+                names = [target] if node.module else [target + [alias.name] for alias in node.names]
+            elif node.module and node.module.startswith("gamelearn"):
+                names = [node.module.split(".")[1:]]
+            else:
+                continue
+            # `from .. import __version__` names the package itself, not a part of it
+            found.update(name[0] for name in names if name and is_part(source, name[0]))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "gamelearn" and len(parts) > 1:
+                    found.add(parts[1])
+    return found
+
+
+def test_no_module_imports_up_the_layers() -> None:
+    wrong = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        relative = path.relative_to(SOURCE)
+        if relative == Path("__init__.py"):
+            continue  # the public API gathers every layer
+        part = part_of(relative)
+        for target in sorted(imported_parts(path) - {part}):
+            key = (relative.as_posix(), target)
+            if target not in ALLOWED[part] and key not in EXCEPTIONS:
+                wrong.append(f"{relative}: {part} imports {target}")
+    assert wrong == []
+
+
+def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> None:
+    module = tmp_path / "players" / "sneaky.py"
+    module.parent.mkdir()
+    module.write_text(
+        "from .base import Player\n"
+        "import gamelearn.solver.kernels\n"
+        "def save():\n"
+        "    from ..store.store import Store\n"
+        "    from .. import match\n"
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from ..web import app\n"
+    )
+    for name in ("base.py", "../store/store.py", "../match.py", "../solver/kernels.py", "../web/app.py"):
+        (module.parent / name).parent.mkdir(exist_ok=True)
+        (module.parent / name).touch()
+    assert imported_parts(module, tmp_path) == {"players", "solver", "store", "match", "web"}
+
+
+def test_match_and_keeper_never_import_each_other() -> None:
+    """Match keeps only through a keeper it is given (a protocol), and the keeper knows no match:
+    not at run time, not for types."""
+    assert "keeper" not in imported_parts(SOURCE / "match.py")
+    assert "match" not in imported_parts(SOURCE / "keeper.py")
+    assert "store" not in imported_parts(SOURCE / "match.py")  # a match opens no store of its own
+
+
+def module_file(parts: list[str], source: Path = SOURCE) -> Path | None:
+    """The file of the module ``parts`` name under ``source`` (a package's __init__), or None."""
+    place = source.joinpath(*parts)
+    if parts and place.with_suffix(".py").is_file():
+        return place.with_suffix(".py")
+    return place / "__init__.py" if (place / "__init__.py").is_file() else None
+
+
+def imported_modules(path: Path, source: Path = SOURCE) -> set[str]:
+    """The modules of gamelearn that ``path`` imports (at the top, inside a function or for types
+    only), as paths under ``source``: ``from .x import y`` is the module ``x/y.py`` where there is
+    one, else ``x``."""
+    relative = path.relative_to(source)
+    package = list(relative.parts[:-1])
+    found: set[Path | None] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                module = package[: len(package) - (node.level - 1)] + (node.module.split(".") if node.module else [])
+            elif node.module and node.module.split(".")[0] == "gamelearn":
+                module = node.module.split(".")[1:]
+            else:
+                continue
+            found.update(
+                module_file(module + [alias.name], source) or module_file(module, source) for alias in node.names
+            )
+        elif isinstance(node, ast.Import):
+            found.update(
+                module_file(alias.name.split(".")[1:], source)
+                for alias in node.names
+                if alias.name.split(".")[0] == "gamelearn"
+            )
+    return {module.relative_to(source).as_posix() for module in found if module is not None} - {relative.as_posix()}
+
+
+#: The pairs of modules that still import each other (issue "a house by its parts"): each is to be
+#: cut along its seam, and none may be added.
+STILL_MUTUAL = {
+    ("experiments/curves.py", "experiments/curves_output.py"),
+    ("experiments/suites.py", "experiments/suites_validation.py"),
+    ("games/__init__.py", "games/base.py"),
+    ("games/__init__.py", "games/connect4.py"),
+    ("games/base.py", "games/svg.py"),
+    ("players/matchbox.py", "players/matchbox_advice.py"),
+    ("players/ntuple/generic.py", "players/ntuple/trainer.py"),
+}
+
+
+def mutual_pairs(source: Path = SOURCE) -> set[tuple[str, str]]:
+    graph = {path.relative_to(source).as_posix(): imported_modules(path, source) for path in source.rglob("*.py")}
+    return {(a, b) for a, imported in graph.items() for b in imported if a < b and a in graph.get(b, set())}
+
+
+def test_no_new_pair_of_modules_imports_each_other() -> None:
+    """Two modules that import each other are one idea cut in two, or two ideas tangled: a module
+    holds one idea whole, however long (there is no line cap), and ideas depend one way."""
+    found = mutual_pairs()
+    assert found - STILL_MUTUAL == set()
+    assert STILL_MUTUAL - found == set(), "cut apart: take the pair off STILL_MUTUAL"
+
+
+def test_the_pair_finder_sees_a_pair_through_any_kind_of_import(tmp_path: Path) -> None:
+    package = tmp_path / "players"
+    package.mkdir()
+    (package / "__init__.py").touch()
+    (package / "a.py").write_text("def f():\n    from .b import g\n", encoding="utf-8")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import a\n", encoding="utf-8"
+    )
+    (package / "c.py").write_text("from gamelearn.players.a import f\n", encoding="utf-8")
+    assert mutual_pairs(tmp_path) == {("players/a.py", "players/b.py")}
