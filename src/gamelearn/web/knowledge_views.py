@@ -18,7 +18,7 @@ from ..games.specs import spec_name
 from ..keeper import Keeper
 from ..match import End, GameRecord
 from ..players.knowledge import Learner
-from ..players.matchbox_views import BoxesView
+from ..players.matchbox.learners import BoxesView
 from ..store.store import Store
 
 #: At most this many boxes or records answer one request (MENACE has 304 boxes).

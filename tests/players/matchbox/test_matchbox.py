@@ -13,7 +13,7 @@ import gamelearn
 from gamelearn import End, play_game
 from gamelearn.players.base import Player
 from gamelearn.players.matchbox import HerPlayer, HimPlayer, MenacePlayer
-from gamelearn.players.matchbox_tables import count_boxes, position_table
+from gamelearn.players.matchbox.tables import count_boxes, position_table
 from gamelearn.store.store import Store
 
 HEXAPAWN = gamelearn.get_game("hexapawn")
