@@ -34,12 +34,12 @@ that one name serves a learner of each game.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from ...games import GAME_NAMES, Game
 from ...games.hexapawn import pawn_moves
 from ..base import OptionValue, S
-from ..knowledge import Advice, BoxesKnowledge, KnowledgeFormat, Learner, Lesson
+from ..knowledge import Advice, Box, BoxDraw, BoxesKnowledge, KnowledgeFormat, Learner, Lesson
 from ..registry import Option, PlayerKind, parse_name, parse_switch, register
 from .advice import her_advice, menace_advice
 from .beads import (
@@ -65,24 +65,6 @@ from .tables import position_colours, position_table
 
 if TYPE_CHECKING:
     from ...games.record import GameRecord
-
-
-class BoxView(TypedDict):
-    """One box as a page shows it: its board, its beads as [bead, count] pairs, their total."""
-
-    board: str
-    beads: list[list[str | int]]
-    count: int
-
-
-class BoxesView(TypedDict):
-    """A matchbox learner as a page shows it: its counts and the boxes shown."""
-
-    kind: str
-    boxes_total: int
-    beads_total: int
-    games: int
-    boxes: list[BoxView]
 
 
 __all__ = ["HerPlayer", "HimPlayer", "MatchboxPlayer", "MenacePlayer", "plays_plugged_in_game"]
@@ -175,57 +157,30 @@ class MatchboxPlayer(Learner[S, BoxesKnowledge]):
         """Its empty boxes: a position where every move lost, as Gardner's rules mean (:mod:`.advice`)."""
         return her_advice(self.kind, self.boxes)
 
-    def box_beads(self, board: str) -> list[tuple[str, int]]:
-        """The box for ``board`` as (bead, count) pairs in the box's own order, every bead it ever
-        held included: a count of 0 is the empty ring a lost bead leaves (Gardner's picture)."""
+    def box(self, board: str) -> Box:
+        """The box for ``board``, opened or not: its beads with their counts in the box's own order,
+        every bead it ever held included (a count of 0 is the empty ring a lost bead leaves, as in
+        Gardner's picture); a box not opened yet with the beads it will open with."""
         beads = self.boxes.get(board)  # read, never changed: no copy of every box
         fresh = bead_counts(self.fresh_box(board))
         counts = bead_counts(beads) if beads is not None else fresh
         order = list(fresh)
         order += [bead for bead in counts if bead not in order]
-        return [(bead, counts.get(bead, 0)) for bead in order]
+        return Box(board, tuple((bead, counts.get(bead, 0)) for bead in order), opened=beads is not None)
 
-    def view(self, focus: list[str] | None = None) -> BoxesView:
-        """Every box for hexapawn (19 at most fit a page, as in Gardner's picture); MENACE's boxes
-        of ``focus`` (it has up to 304).  Each box lists its beads with their counts, every bead it
-        ever held included (0: the empty ring a lost bead leaves)."""
-        boxes = self.boxes  # read, never changed: no copy of every box on every answer
-        shown = sorted(boxes) if self.game.name == "hexapawn" else [b for b in dict.fromkeys(focus or []) if b in boxes]
-        counts = self.describe()
-        return {
-            "kind": self.kind,
-            "boxes_total": counts["boxes"],
-            "beads_total": counts["beads"],
-            "games": counts["games"],
-            "boxes": [
-                {
-                    "board": board,
-                    "beads": [list(pair) for pair in self.box_beads(board)],
-                    "count": sum(bead_counts(boxes[board]).values()),
-                }
-                for board in shown
-            ],
-        }
-
-    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
-        """The box the learner opened for ``state`` and the bead its ``move`` came from."""
+    def explain(self, state: S, move: str | None) -> BoxDraw:
+        """The box the learner opened for ``state`` and the bead its ``move`` came from (no box
+        where MENACE has one legal move)."""
         position, box, symmetry = self.box_position(state)
-        if len(self.table.moves[position]) == 1 and self.kind == "menace":
-            return {
-                "learner": self.kind,
-                "box": None,
-                "bead": None,
-                "resigned": False,
-                "note": "one legal move: no box",
-            }
+        if len(self.table.moves[position]) < self.min_choices:
+            return BoxDraw(None)
         bead = self.game.transform_move(move, symmetry) if move is not None else None
-        return {
-            "learner": self.kind,
-            "box": self.table.boards[box],
-            "mirrored": symmetry != 0,
-            "bead": self.bead_of(box, bead) if bead is not None else None,
-            "resigned": move is None,
-        }
+        return BoxDraw(
+            self.table.boards[box],
+            bead=self.bead_of(box, bead) if bead is not None else None,
+            mirrored=symmetry != 0,
+            resigned=move is None,
+        )
 
     def bead_of(self, box: int, move: str) -> str:
         """The bead a move (in the box's orientation) is drawn as."""
@@ -306,9 +261,9 @@ class MatchboxPlayer(Learner[S, BoxesKnowledge]):
     def box_boards(self, side: int | None = None) -> list[str]:
         """The boards of the boxes it holds (``side`` None), or of every box it can have when it
         plays ``side``, opened or not: MENACE's 304 as X (Michie 1961), HER's 19 as Black (Gardner
-        1962).  Sorted; :meth:`box_beads` gives each box's beads."""
+        1962).  Sorted; :meth:`box` gives each box with its beads."""
         if side is None:
-            return sorted(self.boxes_json())
+            return sorted(self.boxes)  # read, never copied: asked on every answer with a panel
         table = self.table
         return sorted(
             {
