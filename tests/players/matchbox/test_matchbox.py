@@ -5,6 +5,7 @@ hand-computed MENACE boxes, training that works, and persistence that refuses ba
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -384,8 +385,6 @@ def test_self_play_learns_each_side_of_a_game_once() -> None:
 def test_describe_counts_every_bead_in_every_box(kind: str, game_name: str) -> None:
     """The web reads describe() on every answer, so it counts without copying the boxes; the
     oracle is a count of each box's beads as the stored knowledge lists them."""
-    from collections import Counter
-
     game = gamelearn.get_game(game_name)
     learner = gamelearn.make_player(game, kind, seed=3)
     for number in range(40):

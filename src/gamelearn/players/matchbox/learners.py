@@ -34,10 +34,11 @@ that one name serves a learner of each game.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...games import GAME_NAMES, Game
 from ...games.hexapawn import pawn_moves
+from ...games.record import GameRecord
 from ..base import OptionValue, S
 from ..knowledge import Advice, Box, BoxDraw, BoxesKnowledge, KnowledgeFormat, Learner, Lesson
 from ..registry import Option, PlayerKind, parse_name, parse_switch, register
@@ -62,10 +63,6 @@ from .checks import (
     check_menace_settings,
 )
 from .tables import position_colours, position_table
-
-if TYPE_CHECKING:
-    from ...games.record import GameRecord
-
 
 __all__ = ["HerPlayer", "HimPlayer", "MatchboxPlayer", "MenacePlayer", "plays_plugged_in_game"]
 
