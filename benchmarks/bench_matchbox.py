@@ -24,7 +24,7 @@ def best_of(runs: int, work: Callable[[], object]) -> float:
 
 def main() -> None:
     start = time.perf_counter()
-    from gamelearn.players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
+    from gamelearn.players.matchbox.fast import fast_tables, game_seed, train_her, train_menace
 
     fast_tables("hexapawn")
     fast_tables("tictactoe")

@@ -442,7 +442,7 @@ def train_menace_api(n: int) -> str:
 
 
 def train_menace_fast(n: int) -> str:
-    from gamelearn.players.matchbox_fast import train_menace
+    from gamelearn.players.matchbox.fast import train_menace
 
     training = train_menace(range(n), opponent="self")
     return f"{len(training.boxes)} boxes"

@@ -170,7 +170,6 @@ STILL_MUTUAL = {
     ("games/__init__.py", "games/base.py"),
     ("games/__init__.py", "games/connect4.py"),
     ("games/base.py", "games/svg.py"),
-    ("players/matchbox.py", "players/matchbox_advice.py"),
     ("players/ntuple/generic.py", "players/ntuple/trainer.py"),
 }
 

@@ -189,7 +189,7 @@ def test_the_warm_up_plays_as_the_page_plays_a_trainable_learner_and_its_explain
             asked.append(("choose", self.trains))
             return super().choose(state)
 
-        def explain(self, state: Any, move: str | None) -> dict[str, Any] | None:
+        def explain(self, state: Any, move: str | None) -> Any:
             asked.append(("explain", self.trains))
             return super().explain(state, move)
 

@@ -60,7 +60,7 @@ import gc, sys
 from gamelearn.web.warmup import settle
 assert gc.get_freeze_count() == 0
 settle()
-from gamelearn.players import matchbox_tables
+from gamelearn.players.matchbox import tables as matchbox_tables
 from gamelearn.players.thesis import search
 print(gc.get_freeze_count() > 0, "gamelearn.players.matchbox" in sys.modules, "gamelearn.players.thesis" in sys.modules)
 print(len(matchbox_tables.TABLES), len(search.two_ply.signatures))

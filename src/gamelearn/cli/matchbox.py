@@ -114,8 +114,8 @@ def boxes(
 ) -> None:
     """Count a matchbox learner's boxes and beads without playing (Gardner 1962: a box per position)."""
     from ..games import get_game
-    from ..players.matchbox_base import plays_plugged_in_game
-    from ..players.matchbox_tables import count_boxes
+    from ..players.matchbox.learners import plays_plugged_in_game
+    from ..players.matchbox.tables import count_boxes
 
     try:
         game = get_game(game_name)
@@ -210,7 +210,7 @@ def menace_experiment(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    from ..players.matchbox import parse_beads
+    from ..players.matchbox.beads import parse_beads
     from ..players.registry import parse_switch
 
     try:
@@ -349,7 +349,7 @@ def file_game(kind: str, payload: Any) -> str:
     """The game a matchbox file names, where ``kind`` plays it and it is a game of another author;
     otherwise "" (the learner's own built-in game, whose check names the file's game if it differs)."""
     from ..games import get_game
-    from ..players.matchbox_base import plays_plugged_in_game
+    from ..players.matchbox.learners import plays_plugged_in_game
 
     named = payload.get("game") if isinstance(payload, dict) else None
     if not isinstance(named, str) or named in ("hexapawn", "tictactoe"):

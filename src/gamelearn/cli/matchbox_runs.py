@@ -20,7 +20,7 @@ MAX_GAMES_IN_ALL = 20_000_000
 
 def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
     """The opponents once each, every one of ``valid`` or a mixed teacher ``perfect:random=P``."""
-    from ..players.matchbox_fast import check_opponent
+    from ..players.matchbox.fast import check_opponent
 
     chosen = []
     for opponent in against:

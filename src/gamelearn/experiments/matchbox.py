@@ -2,7 +2,7 @@
 trained against Random and Sharp, the bead check against the exact solution, Gardner's chart, the learning curve;
 and MENACE trained against random, the perfect player and itself.
 
-Each run goes through the fast path (``players/matchbox_fast.py``), which plays the same games as
+Each run goes through the fast path (``players/matchbox/fast.py``), which plays the same games as
 ``play_game`` with the Player objects and the same seeds: game ``g`` of learner ``n`` in a run
 seeded ``s`` is ``play_game(game, players, seed=game_seed(s, n, g))``.
 """
@@ -18,9 +18,9 @@ from typing import Any
 
 from ..files import atomic_write_bytes
 from ..games import get_game
-from ..players.matchbox_beads import MENACE_BEADS, MENACE_REWARDS
-from ..players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
-from ..players.matchbox_tables import count_boxes
+from ..players.matchbox.beads import MENACE_BEADS, MENACE_REWARDS
+from ..players.matchbox.fast import fast_tables, game_seed, train_her, train_menace
+from ..players.matchbox.tables import count_boxes
 from ..solver import solve
 from .interrupts import signals_deferred
 

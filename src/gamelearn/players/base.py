@@ -25,7 +25,7 @@ OptionValue = str | int | float | bool | None
 def seat_seed(seed: int, seat: int) -> int:
     """The seed of the player in ``seat`` (0 moves first) of a game seeded ``seed``: the play layer
     reseeds each player with it, so the same seed and the same players replay the same game, and
-    a fast path that replays such games (players/matchbox_fast.py) seeds its streams with it too."""
+    a fast path that replays such games (players/matchbox/fast.py) seeds its streams with it too."""
     return seed + seat
 
 

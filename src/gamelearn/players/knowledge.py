@@ -19,13 +19,16 @@ The contract, which every learner keeps and ``tests/players/test_knowledge.py`` 
 * ``describe()`` counts for people (boxes, beads, records, entries, games);
 * ``lesson(before, after)`` the difference between two knowledge values of this learner: beads taken
   out or put in per box, memory records added or changed, table entries moved.  The web page and
-  the command line show it after a game.
+  the command line show it after a game;
+* ``explain(state, move)`` what it looked at to choose a move, and ``advice()`` what stops it now,
+  as typed values (:class:`BoxDraw`, :class:`Recall`, :class:`MoveScores`; :class:`Advice`).  A
+  learner says what it holds and looked at; the page and the command line present it.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Generic, NotRequired, Protocol, TypedDict, TypeVar, cast
@@ -217,6 +220,88 @@ class Kept:
     lesson: Lesson
 
 
+# What a learner shows of itself, as values: the web page and the command line present them (the
+# presentation is theirs; a learner only says what it holds and what it looked at).
+
+
+@dataclass(frozen=True)
+class Box:
+    """A matchbox as its learner holds it: its board, its beads as (bead, count) pairs in the box's
+    own order, every bead it ever held included (a count of 0 is the empty ring a lost bead leaves,
+    as in Gardner 1962's picture of HER's boxes), and whether the learner has opened it (a box not
+    opened yet shows the beads it will open with)."""
+
+    board: str
+    beads: tuple[tuple[str, int], ...]
+    opened: bool = True
+
+    @property
+    def count(self) -> int:
+        """The beads in the box."""
+        return sum(count for _, count in self.beads)
+
+
+@dataclass(frozen=True)
+class BoxDraw:
+    """What a matchbox learner looked at to choose a move: the box it opened (its board; None where
+    the position had one legal move and so no box), whether that box stands for the board turned
+    or mirrored, the bead the move is drawn as, and whether it resigned (an empty box)."""
+
+    box: str | None
+    bead: str | None = None
+    mirrored: bool = False
+    resigned: bool = False
+
+
+@dataclass(frozen=True)
+class RecallRow:
+    """A position the thesis memory holds that one of the legal moves reaches: the move, the board
+    it reaches, the record's index in the memory, the games X and O won from there, the score for
+    the side to move, and whether it is the move played."""
+
+    move: str
+    board: str
+    record: int
+    x_wins: int
+    o_wins: int
+    score: int
+    chosen: bool
+
+
+@dataclass(frozen=True)
+class Recall:
+    """What the thesis memory recalled for a move: the rows (the best first) and the adviser whose
+    move was played (None where it did not say)."""
+
+    move: str | None
+    adviser: str | None
+    rows: tuple[RecallRow, ...]
+
+
+@dataclass(frozen=True)
+class MoveScore:
+    """A learner's own figures for one of its first choices: a table's or a network's value, or a
+    search's share of its visits and the network's prior (None: not one it gives)."""
+
+    move: str
+    value: float | None = None
+    search: float | None = None
+    prior: float | None = None
+
+
+@dataclass(frozen=True)
+class MoveScores:
+    """A learner's figures for its first choices, the best first, and its value of the position
+    (None where it gives none)."""
+
+    moves: tuple[MoveScore, ...]
+    value: float | None = None
+
+
+#: What a learner looked at to choose a move (:meth:`Learner.explain`).
+Explanation = BoxDraw | Recall | MoveScores
+
+
 class Learner(Player[S], Generic[S, K]):
     """A player of a game whose states are ``S``, whose knowledge is a value ``K`` (see the module
     docstring for the contract)."""
@@ -229,6 +314,8 @@ class Learner(Player[S], Generic[S, K]):
     name: str | None = None
     #: False for a learner made with train=off: it learns nothing and the keeper writes nothing.
     trains: bool = True
+    #: The record last learnt and the sides of it learnt so far (:meth:`sides_to_learn`).
+    _sides_learnt: tuple[object, tuple[int, ...]] = (None, ())
 
     def sides_to_learn(self, record: GameRecord[S], side: int | None) -> tuple[tuple[int, ...], bool]:
         """The sides of ``record`` still to learn (``side``, or both for None), and whether the
@@ -236,7 +323,7 @@ class Learner(Player[S], Generic[S, K]):
         whatever the calls: a learner seated on both sides is told ``learn(record, 0)`` and then
         ``learn(record, None)`` by play_game."""
         sides: tuple[int, ...] = (0, 1) if side is None else (side,)
-        last, learnt = getattr(self, "_sides_learnt", (None, ()))
+        last, learnt = self._sides_learnt
         new = last is not record
         if not new:
             sides = tuple(s for s in sides if s not in learnt)
@@ -294,13 +381,10 @@ class Learner(Player[S], Generic[S, K]):
     def lesson(self, before: K, after: K) -> Lesson:
         """The difference between two knowledge values of this learner."""
 
-    def view(self, focus: list[str] | None = None) -> Mapping[str, object]:
-        """What the learner knows, as data for a page: its counts, and for a matchbox learner its
-        boxes (``focus``: the boxes to show first)."""
-        return {"kind": self.kind, **self.describe()}
-
-    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
-        """What the learner looked at to choose ``move`` in ``state`` (a box, a recall), for people."""
+    def explain(self, state: S, move: str | None) -> Explanation | None:
+        """What the learner looked at to choose ``move`` in ``state`` (None: it resigned, or no
+        move is named): a matchbox learner's box and bead, the thesis memory's recall, a network's
+        or a table's values of its first choices; None where it has nothing to say."""
         return None
 
     def advice(self) -> Advice | None:

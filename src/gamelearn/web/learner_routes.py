@@ -59,7 +59,7 @@ def learner_boxes(
     game_id: str | None = Query(None, max_length=40),
     offset: int = Query(0, ge=0, le=100_000),
     limit: int = Query(60, ge=1, le=60),
-) -> dict[str, Any]:
+) -> BoxesPage:
     """HER's, HIM's or MENACE's boxes with their beads (a bead count of 0: the empty ring a
     lost bead leaves), 60 at most per answer."""
     if game_id is not None:
@@ -74,7 +74,7 @@ def learner_boxes(
     response_model=FirstBox,
     **SENT_AS_BUILT,
 )
-def first_box(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
+def first_box(kind: str, request: Request, game: str = Query(..., max_length=40)) -> FirstBox:
     """The bead counts of the learner's box for the empty board after each of its games."""
     return learners_of(request).first_box(owner_of(request), kind, game)
 
@@ -92,7 +92,7 @@ def memory(
     position: str = Query("", max_length=25, description="squares of '.', 'X', 'O' or '?' (any), from 00"),
     offset: int = Query(0, ge=0, le=1_000_000),
     limit: int = Query(60, ge=1, le=60),
-) -> dict[str, Any]:
+) -> MemoryPage:
     return learners_of(request).memory(owner_of(request), game, position, offset, limit)
 
 

@@ -17,6 +17,7 @@ from ..players.knowledge import Learner
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import Export, browser_learner, learner_games, spec_kind
 from .learners import export as export_knowledge
+from .models import BoxesPage, FirstBox, MemoryPage
 from .service import CHART_GAMES, RECORD_CONTEXT, NotFound, WebService
 
 
@@ -55,7 +56,7 @@ class LearnerService:
 
     def boxes(
         self, owner: str, kind: str, game_name: str, show: str, game_id: str | None, offset: int, limit: int
-    ) -> dict[str, Any]:
+    ) -> BoxesPage:
         """The learner's boxes; with ``game_id``, as the learner playing that game holds them now
         (a box it made in this game is in it before the game ends and is kept)."""
         learner, _ = self.browser_learner(kind, game_name)
@@ -71,14 +72,14 @@ class LearnerService:
         Keeper(self.service.store, owner).attach(learner)
         return matchbox_boxes(learner, show, [], offset, limit)
 
-    def first_box(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
+    def first_box(self, owner: str, kind: str, game_name: str) -> FirstBox:
         learner, game = self.browser_learner(kind, game_name)
         reader = self.service.reader
         after = reader.chart_start(owner, kind, game.name)
         records = reader.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
         return first_box_history(reader, owner, game, learner, [r for r in records if r["id"] > after])
 
-    def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> dict[str, Any]:
+    def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> MemoryPage:
         learner, _ = self.browser_learner("thesis", game_name)
         return memory_records(self.service.reader, owner, learner, position, offset, limit)
 

@@ -3,8 +3,9 @@
 A learner (HER, HIM, MENACE, TD, the thesis memory) is made by ``make_player`` like any player and
 kept by the play layer's keeper under the browser's owner id and the name ``web-GAME``.  This
 module only asks the learner, through its knowledge interface (:mod:`gamelearn.players.knowledge`),
-what it knows (``view``), what it looked at for a move (``explain``) and what a game taught it
-(``lesson``); it knows no rule and no learner's insides.
+what it knows (``describe``), what it looked at for a move (``explain``) and what a game taught
+it (``lesson``), and :mod:`.knowledge_views` makes the page's answers of them; it knows no rule
+and no learner's insides.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from ..keeper import Keeper, Kept
 from ..players.base import Player
 from ..players.knowledge import KnowledgeFormat, Learner
 from ..players.registry import kinds_for, make_player
+from .knowledge_views import decision
 from .sessions import BeadChange, PageLesson
 
 #: The store name of a browser's learner (one per kind and game); the owner id tells browsers apart.
 WEB_LEARNER_NAME = "web"
-#: The recall table shows at most this many positions.
-RECALL_ROWS = 40
 #: What the page says at a table with no learner.
 NO_LEARNER = (
     "No learner at this table: seat her or him (hexapawn), menace (tic-tac-toe) or thesis (Teeko) to watch one learn."
@@ -109,14 +109,10 @@ Decision = dict[str, object]
 
 
 def explain(player: Player[Any], state: Hashable, move: str | None) -> Decision | None:
-    """What the learner looked at for ``move`` (its box and bead, its recall), for the page."""
-    if not isinstance(player, Learner):
-        return None
-    decision = player.explain(state, move)
-    recall = None if decision is None else decision.get("recall")
-    if decision is not None and isinstance(recall, list):
-        decision = dict(decision, recall_total=len(recall), recall=recall[:RECALL_ROWS])
-    return decision
+    """What the learner looked at for ``move`` (its box and bead, its recall), for the page
+    (:func:`.knowledge_views.decision`)."""
+    said = decision(player, state, move)
+    return None if said is None else said.model_dump(exclude_unset=True)
 
 
 def lesson_for_page(kept: Kept, side: int, kind: str, lost: bool) -> PageLesson:

@@ -28,6 +28,7 @@ from ..solver.table import TableError
 from ..store.failures import StoreError, StoreLocked
 from ..store.store import Store
 from .guards import public_message
+from .knowledge_views import learner_knowledge
 from .learners import NO_LEARNER, Decision, explain, export_label, lesson_for_page, spec_kind, web_name, words_for
 from .live import GameFeed, news
 from .pool import MoveInFlight, MovePool, PoolFull
@@ -239,7 +240,7 @@ class WebService:
             "export_label": export_label(player),
         }
         try:
-            panel.update(player.view(focus=extras.opened.get(side, [])))
+            panel.update(learner_knowledge(player, extras.opened.get(side, [])))
             advice = player.advice()
             if advice is not None:
                 panel["advice"] = advice.to_dict()

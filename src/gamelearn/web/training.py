@@ -249,14 +249,9 @@ class Trainer:
         opened = set(learner.box_boards())
         shown = []
         for board in boards[offset : offset + max(1, min(limit, BOXES_PAGE))]:
-            beads = learner.box_beads(board)
+            box = learner.box(board)
             shown.append(
-                {
-                    "board": board,
-                    "beads": [list(p) for p in beads],
-                    "count": sum(c for _, c in beads),
-                    "opened": board in opened,
-                }
+                {"board": board, "beads": [list(p) for p in box.beads], "count": box.count, "opened": box.opened}
             )
         return {
             "kind": kind,

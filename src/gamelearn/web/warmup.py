@@ -118,7 +118,7 @@ def settle() -> None:
     (every player module, the matchbox tables), collect what is garbage now, and freeze the rest
     out of the garbage collector's full passes.  Called again after az's warm-up (JAX's objects).
     Not for a test process or a library: a frozen object in a reference cycle is never freed."""
-    from ..players.matchbox_tables import position_table
+    from ..players.matchbox.tables import position_table
 
     for name in GAME_NAMES:
         game = get_game(name)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...games import Game
 from ..base import OptionValue, S
-from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NetworkKnowledge
+from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, MoveScore, MoveScores, NetworkKnowledge
 from .game_rules import rules_for
 from .network import NetworkShape
 from .rules import Position
@@ -154,7 +154,9 @@ class AzPlayer(Learner[S, NetworkKnowledge]):
             chosen += self.evaluate(states[start : start + 512])[0]
         return chosen
 
-    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
+    def explain(self, state: S, move: str | None) -> MoveScores | None:
+        """Its search's share of each of its first choices, its network's prior of each, and its
+        network's value of the position."""
         if self.game.is_over(state):
             return None
         encoded = self.rules.encode(self.game, state)
@@ -164,14 +166,12 @@ class AzPlayer(Learner[S, NetworkKnowledge]):
         )
         policy, prior = np.asarray(policies)[0], np.asarray(priors)[0]
         top = np.argsort(-policy, kind="stable")[:5]
-        return {
-            "value": round(float(np.asarray(values)[0]), 3),
-            "moves": [
-                {"move": self.rules.moves[a], "search": round(float(policy[a]), 3), "prior": round(float(prior[a]), 3)}
-                for a in top
-                if policy[a] > 0
-            ],
-        }
+        moves = tuple(
+            MoveScore(self.rules.moves[a], search=round(float(policy[a]), 3), prior=round(float(prior[a]), 3))
+            for a in top
+            if policy[a] > 0
+        )
+        return MoveScores(moves, value=round(float(np.asarray(values)[0]), 3))
 
     # Learning -----------------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..base import S
-from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, NtupleKnowledge
+from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, MoveScore, MoveScores, NtupleKnowledge
 from ..registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 from . import connect4_search
 from .generic import result_for_first
@@ -243,12 +243,13 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         best = max(scored.values())
         return self.rng.choice([move for move in sorted(scored) if scored[move] == best])
 
-    def explain(self, state: S, move: str | None) -> dict[str, object] | None:
+    def explain(self, state: S, move: str | None) -> MoveScores | None:
+        """Its own value of its five first choices."""
         if self.game.is_over(state):
             return None
         scored = self.move_values(state)
         top = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:5]
-        return {"moves": [{"move": m, "value": round(v, 3)} for m, v in top]}
+        return MoveScores(tuple(MoveScore(m, value=round(v, 3)) for m, v in top))
 
     # Learning ------------------------------------------------------------------------------------
 

@@ -34,13 +34,12 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
 from __future__ import annotations
 
 import stat
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...games.teeko import Teeko
 from ..base import OptionValue
-from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, ThesisMemoryKnowledge
+from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, Recall, RecallRow, ThesisMemoryKnowledge
 from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
 from .fixes import Fixes
@@ -171,15 +170,12 @@ class ThesisPlayer(Learner["TeekoState", ThesisMemoryKnowledge]):
         text = f"{added} position{'s' if added != 1 else ''} added to its memory, {adjusted} adjusted"
         return Lesson(self.kind, tuple(changes), text)
 
-    def view(self, focus: list[str] | None = None) -> Mapping[str, object]:
-        return {"kind": self.kind, "memory_entries": len(self.memory), **self.describe()}
-
-    def explain(self, state: TeekoState, move: str | None) -> dict[str, object] | None:
+    def explain(self, state: TeekoState, move: str | None) -> Recall:
         """Recall for the move it plays: the positions its moves can reach that the memory holds,
         with the games X and O won from each (a position and its X/O swap are one record), the
         best first; and the adviser whose move was played."""
         mover = self.game.to_move(state)
-        rows: list[dict[str, Any]] = []
+        rows: list[RecallRow] = []
         for candidate in self.game.legal_moves(state):
             after = self.game.play(state, candidate)
             k = key(after.x, after.o)  # side +1 ('1') is X
@@ -190,26 +186,11 @@ class ThesisPlayer(Learner["TeekoState", ThesisMemoryKnowledge]):
                 x_wins, o_wins = (second, first) if swapped else (first, second)
                 # Fixed: each side reads the memory from its own side; the original always as X.
                 score = x_wins - o_wins if (mover == 0 or self.original) else o_wins - x_wins
-                rows.append(
-                    {
-                        "move": candidate,
-                        "board": self.game.board(after),
-                        "record": record,
-                        "x_wins": x_wins,
-                        "o_wins": o_wins,
-                        "score": score,
-                        "chosen": candidate == move,
-                    }
-                )
-        rows.sort(key=lambda row: (-row["score"], row["record"]))
+                board = self.game.board(after)
+                rows.append(RecallRow(candidate, board, record, x_wins, o_wins, score, chosen=candidate == move))
+        rows.sort(key=lambda row: (-row.score, row.record))
         decision = self.last_decision
-        return {
-            "learner": "thesis",
-            "box": None,
-            "move": move,
-            "adviser": getattr(decision, "source", None),
-            "recall": rows,
-        }
+        return Recall(move, None if decision is None else decision.source, tuple(rows))
 
     def _make_draws(self, seed: int | None) -> None:
         if self.original:

@@ -2,14 +2,14 @@
 box's name (a canonical position with a move to make), HER's and HIM's bead lists, MENACE's colour
 counts and its settings.  Every check raises ValueError, prefixed with ``where`` (the file or the
 store's row), naming the box and what is wrong; the learner installs nothing until all of it has
-passed (players/matchbox.py)."""
+passed (:mod:`.learners`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from .matchbox_tables import PositionTable
+from .tables import PositionTable
 
 FORMAT = "gamelearn-matchboxes"
 FORMAT_VERSION = 1

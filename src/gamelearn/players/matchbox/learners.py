@@ -1,6 +1,7 @@
 """The matchbox learners: Gardner's HER and HIM for hexapawn (Gardner, "A Matchbox
 Game-Learning Machine", 1962) and Michie's MENACE for tic-tac-toe (1961), each also for any game of
-another author that always ends and fits their tables (:mod:`.matchbox_base`).
+another author that always ends and fits their tables (:mod:`.tables`: at most the exhaustive
+solver's 5,000,000 reachable positions).
 
 A learner keeps a box per position it has to move in, named by the position's canonical image
 under the game's symmetries (Gardner: one box serves a position and its mirror image), so a
@@ -23,9 +24,11 @@ Learning reads the finished game from its record, so a learner needs no memory o
   that has emptied is filled again with its first beads when MENACE next meets it, instead of
   resigning (a remedy for the early boxes that a strong opponent empties).
 
-A learner's knowledge (:mod:`.knowledge`) is one JSON document: its kind, game, settings, the
-games it learned from and every box with its beads, checked box by box when loaded.  With
-``name=NAME`` the play layer's keeper keeps it in the store; ``train=off`` freezes it.
+A learner's knowledge (:mod:`gamelearn.players.knowledge`) is one JSON document (:mod:`.checks`):
+its kind, game, settings, the games it learned from and every box with its beads, checked box by
+box when loaded.  With ``name=NAME`` the play layer's keeper keeps it in the store; ``train=off``
+freezes it.  A learner of a game other than its own built-in one is kept under ``GAME/NAME``, so
+that one name serves a learner of each game.
 """
 
 from __future__ import annotations
@@ -33,18 +36,261 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..games import Game
-from ..games.hexapawn import pawn_moves
-from .base import OptionValue, S
-from .knowledge import Advice
-from .matchbox_advice import menace_advice
-from .matchbox_base import MatchboxPlayer, plays_plugged_in_game
-from .matchbox_beads import MENACE_BEADS, MENACE_REWARDS, draw_colour, parse_beads, parse_reward
-from .matchbox_checks import check_bead_lists, check_colour_counts, check_menace_settings
-from .matchbox_tables import position_colours
-from .registry import Option, PlayerKind, parse_name, parse_switch, register
+from ...games import GAME_NAMES, Game
+from ...games.hexapawn import pawn_moves
+from ...games.record import GameRecord
+from ..base import OptionValue, S
+from ..knowledge import Advice, Box, BoxDraw, BoxesKnowledge, KnowledgeFormat, Learner, Lesson
+from ..registry import Option, PlayerKind, parse_name, parse_switch, register
+from .advice import her_advice, menace_advice
+from .beads import (
+    MENACE_BEADS,
+    MENACE_REWARDS,
+    bead_counts,
+    bead_total,
+    box_lesson,
+    draw_colour,
+    parse_beads,
+    parse_reward,
+)
+from .checks import (
+    FORMAT,
+    FORMAT_VERSION,
+    box_of_board,
+    check_bead_lists,
+    check_colour_counts,
+    check_header,
+    check_menace_settings,
+)
+from .tables import position_colours, position_table
 
-__all__ = ["HerPlayer", "HimPlayer", "MatchboxPlayer", "MenacePlayer"]
+__all__ = ["HerPlayer", "HimPlayer", "MatchboxPlayer", "MenacePlayer", "plays_plugged_in_game"]
+
+
+# What HER, HIM and MENACE share ------------------------------------------------------------------
+
+
+def plays_plugged_in_game(game: Game[Any]) -> bool:
+    """Whether the matchbox learners are offered for ``game`` beside their own built-in one: a game
+    of another author that always ends (its size is checked when a learner is made, by walking it)."""
+    return game.name not in GAME_NAMES and not game.facts.can_cycle
+
+
+class MatchboxPlayer(Learner[S, BoxesKnowledge]):
+    """What HER, HIM and MENACE share: boxes named by canonical boards, their knowledge as a value."""
+
+    knowledge_format = KnowledgeFormat.BOXES
+
+    kind = "matchbox"
+    #: The built-in game the learner was written for.
+    game_name = ""
+
+    def __init__(
+        self,
+        game: Game[S],
+        seed: int | None = None,
+        name: str = "",
+        train: bool = True,
+        **options: OptionValue,
+    ) -> None:
+        if game.name != self.game_name and not plays_plugged_in_game(game):
+            raise ValueError(
+                f"{self.kind} plays {self.game_name} and the games of other authors that always end, not {game.name}"
+            )
+        shown = {"name": name, **options} if name else dict(options)
+        if not train:
+            shown["train"] = "off"
+        super().__init__(game, seed, **shown)
+        self.name = name or None
+        self.trains = train
+        self.games_played = 0
+        self.table = position_table(game)  # ValueError for a game too large, in one line
+
+    # knowledge ---------------------------------------------------------------------------------
+
+    def keep_kind(self) -> str:
+        return self.kind
+
+    def keep_name(self) -> str | None:
+        """The name alone for the built-in game it was written for; ``GAME/NAME`` for another game."""
+        if not self.name or self.game.name == self.game_name:
+            return self.name
+        return f"{self.game.name}/{self.name}"
+
+    def knowledge(self) -> BoxesKnowledge:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "kind": self.kind,
+            "game": self.game.name,
+            "games": self.games_played,
+            "settings": self.settings(),
+            "boxes": self.boxes_json(),
+        }
+
+    def load(self, knowledge: object) -> None:
+        self.load_payload(knowledge, where="")
+
+    def load_payload(self, payload: Any, where: str) -> None:
+        """Replace the boxes with ``payload``'s after checking all of it; a bad payload raises
+        ValueError (prefixed with ``where``) naming the box and what is wrong, and changes nothing."""
+        games, boxes = check_header(payload, where, self.game.name, self.compatible_kinds(), self.kind)
+        checked = self.check_boxes(boxes, where)
+        self.apply_settings(payload.get("settings", {}), where)
+        self.install_boxes(checked)
+        self.games_played = games
+
+    def compatible_kinds(self) -> tuple[str, ...]:
+        return (self.kind,)
+
+    def describe(self) -> dict[str, int]:  # read on every web answer: no copy of the boxes
+        return {"boxes": len(self.boxes), "beads": bead_total(self.boxes), "games": self.games_played}
+
+    def lesson(self, before: BoxesKnowledge, after: BoxesKnowledge) -> Lesson:
+        """Beads taken out of and put into each box (:func:`.beads.box_lesson`)."""
+        return box_lesson(self.kind, before, after, self.fresh_box)
+
+    def advice(self) -> Advice | None:
+        """Its empty boxes: a position where every move lost, as Gardner's rules mean (:mod:`.advice`)."""
+        return her_advice(self.kind, self.boxes)
+
+    def box(self, board: str) -> Box:
+        """The box for ``board``, opened or not: its beads with their counts in the box's own order,
+        every bead it ever held included (a count of 0 is the empty ring a lost bead leaves, as in
+        Gardner's picture); a box not opened yet with the beads it will open with."""
+        beads = self.boxes.get(board)  # read, never changed: no copy of every box
+        fresh = bead_counts(self.fresh_box(board))
+        counts = bead_counts(beads) if beads is not None else fresh
+        order = list(fresh)
+        order += [bead for bead in counts if bead not in order]
+        return Box(board, tuple((bead, counts.get(bead, 0)) for bead in order), opened=beads is not None)
+
+    def explain(self, state: S, move: str | None) -> BoxDraw:
+        """The box the learner opened for ``state`` and the bead its ``move`` came from (no box
+        where MENACE has one legal move)."""
+        position, box, symmetry = self.box_position(state)
+        if len(self.table.moves[position]) < self.min_choices:
+            return BoxDraw(None)
+        bead = self.game.transform_move(move, symmetry) if move is not None else None
+        return BoxDraw(
+            self.table.boards[box],
+            bead=self.bead_of(box, bead) if bead is not None else None,
+            mirrored=symmetry != 0,
+            resigned=move is None,
+        )
+
+    def bead_of(self, box: int, move: str) -> str:
+        """The bead a move (in the box's orientation) is drawn as."""
+        return move
+
+    # the box of a position ---------------------------------------------------------------------
+
+    def box_position(self, state: S) -> tuple[int, int, int]:
+        """(index of the position, index of its canonical image = the box, symmetry taking it there)."""
+        position = self.table.index.get(state)
+        if position is None:
+            raise ValueError(
+                f"{self.kind}: {self.game.board(state)!r} is not a position a game of {self.game.name} reaches from the start"
+            )
+        if not self.table.moves[position]:  # a finished game has no box: asking is an error, not a resignation
+            self.moves_to_choose_from(state)
+        return position, self.table.canonical[position], self.table.symmetry[position]
+
+    def learn(self, record: GameRecord[S], side: int | None = None) -> None:
+        """Update the boxes from a finished game, in memory; ``side`` None means it played both
+        sides.  Every box the game opened is kept (as Gardner's HER has a box for every position it
+        meets), so the knowledge after a game is the same whether or not it was
+        reloaded from the store in between."""
+        if not self.trains:
+            return
+        sides, first_time = self.sides_to_learn(record, side)
+        if first_time:
+            self.games_played += 1
+        for mover in sides:
+            drawn = [
+                (state, move)
+                for state, move in zip(record.states, record.moves, strict=False)
+                if self.game.to_move(state) == mover
+            ]
+            outcome = 0 if record.winner is None else (1 if record.winner == mover else -1)
+            self.open_boxes(drawn)
+            self.reinforce(drawn, outcome)
+
+    #: A position has a box when it has at least this many moves (MENACE: no box for one move).
+    min_choices = 1
+    boxes: dict[str, Any]
+
+    def open_boxes(self, drawn: list[tuple[S, str]]) -> None:
+        """Make sure a box stands for every position of ``drawn`` that has one."""
+        for state, _ in drawn:
+            position, box, _ = self.box_position(state)
+            if len(self.table.moves[position]) >= self.min_choices:
+                board = self.table.boards[box]
+                if board not in self.boxes:
+                    self.boxes[board] = self.new_box(box)
+
+    def new_box(self, box: int) -> Any:
+        raise NotImplementedError
+
+    def box_to_draw_from(self, board: str, box: int) -> Any:
+        """The box for ``board``, opened (a new one kept) when the learner trains; a frozen
+        learner draws from a new box without keeping it, so its knowledge never changes."""
+        beads = self.boxes.get(board)
+        if beads is None:
+            beads = self.new_box(box)
+            if self.trains:
+                self.boxes[board] = beads
+        return beads
+
+    def fresh_box(self, board: str) -> Any:
+        return self.new_box(box_of_board(self.table, board, "", min_choices=self.min_choices))
+
+    def side_played(self) -> int | None:
+        """The side of every box it holds, if they are all one side's (HER trained as Black, a
+        MENACE trained as X); None once it holds boxes of both (it learned both sides: self-play,
+        or seats that alternate); before its first box, its kind's usual side."""
+        table = self.table
+        sides = {table.to_move[box_of_board(table, board, "", min_choices=1)] for board in self.boxes}
+        if not sides:
+            return self.usual_side
+        return sides.pop() if len(sides) == 1 else None
+
+    def box_boards(self, side: int | None = None) -> list[str]:
+        """The boards of the boxes it holds (``side`` None), or of every box it can have when it
+        plays ``side``, opened or not: MENACE's 304 as X (Michie 1961), HER's 19 as Black (Gardner
+        1962).  Sorted; :meth:`box` gives each box with its beads."""
+        if side is None:
+            return sorted(self.boxes)  # read, never copied: asked on every answer with a panel
+        table = self.table
+        return sorted(
+            {
+                table.boards[table.canonical[position]]
+                for position in set(table.index.values())
+                if not table.over[position]
+                and len(table.moves[position]) >= self.min_choices
+                and table.to_move[position] == side
+            }
+        )
+
+    # what each learner defines ----------------------------------------------------------------
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    def apply_settings(self, settings: Any, where: str) -> None:
+        return None
+
+    def boxes_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def check_boxes(self, boxes: dict[str, Any], where: str) -> Any:
+        raise NotImplementedError
+
+    def install_boxes(self, checked: Any) -> None:
+        raise NotImplementedError
+
+    def reinforce(self, drawn: list[tuple[S, str]], outcome: int) -> None:
+        raise NotImplementedError
 
 
 # HER and HIM ------------------------------------------------------------------------------------
@@ -212,7 +458,7 @@ class MenacePlayer(MatchboxPlayer[S]):
             counts[colour] = max(0, counts[colour] + delta)
 
     def advice(self) -> Advice | None:
-        return menace_advice(self)
+        return menace_advice(self.boxes, self.rewards, self.restock)
 
     def settings(self) -> dict[str, Any]:
         return {

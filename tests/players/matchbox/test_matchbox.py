@@ -5,6 +5,7 @@ hand-computed MENACE boxes, training that works, and persistence that refuses ba
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -12,8 +13,9 @@ import pytest
 import gamelearn
 from gamelearn import End, play_game
 from gamelearn.players.base import Player
+from gamelearn.players.knowledge import Box, BoxDraw
 from gamelearn.players.matchbox import HerPlayer, HimPlayer, MenacePlayer
-from gamelearn.players.matchbox_tables import count_boxes, position_table
+from gamelearn.players.matchbox.tables import count_boxes, position_table
 from gamelearn.store.store import Store
 
 HEXAPAWN = gamelearn.get_game("hexapawn")
@@ -164,6 +166,35 @@ def test_her_box_is_shared_with_the_mirror_image_and_beads_are_in_seed_order() -
     mirrored = HEXAPAWN.play(HEXAPAWN.initial(), "85")
     her.choose(mirrored)
     assert list(her.boxes) == ["BBB..WWW."]
+
+
+def test_explain_names_the_box_and_bead_drawn_and_a_box_shows_every_bead_it_held() -> None:
+    # The classroom page's step 1 again: after W 63 HER opens BBB..WWW. (the board mirrored), and
+    # each of its moves is a bead of that box read in the mirror (seed_mirror turns a square).
+    her = HerPlayer(HEXAPAWN, seed=3)
+    state = HEXAPAWN.play(HEXAPAWN.initial(), "63")
+    move = her.choose(state)
+    assert move is not None
+    drawn = her.explain(state, move)
+    mirror = {sq: seed_mirror("".join("x" if i == sq else "." for i in range(9))).index("x") for sq in range(9)}
+    assert drawn == BoxDraw("BBB..WWW.", bead=f"{mirror[int(move[0])]}{mirror[int(move[1])]}", mirrored=True)
+    assert her.explain(state, None) == BoxDraw("BBB..WWW.", mirrored=True, resigned=True)
+    assert her.box("BBB..WWW.") == Box("BBB..WWW.", (("03", 1), ("14", 1), ("15", 1)))
+    her.boxes["BBB..WWW."].remove("14")  # a lost bead leaves its empty ring
+    assert her.box("BBB..WWW.") == Box("BBB..WWW.", (("03", 1), ("14", 0), ("15", 1)))
+    assert her.box("BBB..WWW.").count == 2
+    # W 74 leaves BBB.W.W.W, which HER has not met: its box as HER will open it, beads in the
+    # classroom page's order
+    unopened = "BBB.W.W.W"
+    assert unopened not in her.boxes
+    beads = (("03", 1), ("04", 1), ("25", 1), ("24", 1))
+    assert her.box(unopened) == Box(unopened, beads, opened=False)
+    # MENACE opens no box where it has one legal move (tic-tac-toe's last square)
+    menace = MenacePlayer(TICTACTOE, seed=1)
+    last = TICTACTOE.initial()
+    for square in "01243576":
+        last = TICTACTOE.play(last, square)
+    assert TICTACTOE.legal_moves(last) == ["8"] and menace.explain(last, "8") == BoxDraw(None)
 
 
 def test_her_loses_the_bead_of_its_last_move_and_him_doubles_its_beads_after_a_win() -> None:
@@ -354,8 +385,6 @@ def test_self_play_learns_each_side_of_a_game_once() -> None:
 def test_describe_counts_every_bead_in_every_box(kind: str, game_name: str) -> None:
     """The web reads describe() on every answer, so it counts without copying the boxes; the
     oracle is a count of each box's beads as the stored knowledge lists them."""
-    from collections import Counter
-
     game = gamelearn.get_game(game_name)
     learner = gamelearn.make_player(game, kind, seed=3)
     for number in range(40):

@@ -9,7 +9,8 @@ import gamelearn
 from gamelearn.experiments.matchbox import bead_is_bad, run_her, run_menace
 from gamelearn.match import play_game
 from gamelearn.players.matchbox import HerPlayer, HimPlayer, MenacePlayer
-from gamelearn.players.matchbox_fast import fast_tables, game_seed, train_her, train_menace
+from gamelearn.players.matchbox.fast import fast_tables, game_seed, train_her, train_menace
+from gamelearn.players.matchbox.tables import position_table
 
 HEXAPAWN = gamelearn.get_game("hexapawn")
 TICTACTOE = gamelearn.get_game("tictactoe")
@@ -129,8 +130,6 @@ def test_menace_colours_are_worked_out_once_per_process_and_cannot_be_changed() 
     # The colours of a position are the game's: two learners share them, and no learner can
     # change them for the others.  Each box's colours are its moves' classes under the
     # symmetries that fix the position (Michie), worked out here from the game's own transforms.
-    from gamelearn.players.matchbox_tables import position_table
-
     game = gamelearn.get_game("tictactoe")
     first, second = MenacePlayer(game, seed=1), MenacePlayer(game, seed=2)
     table = position_table("tictactoe")

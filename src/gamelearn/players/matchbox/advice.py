@@ -14,12 +14,9 @@ are won or drawn; each is an option of ``gamelearn menace`` too (``--restock on`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
-from .knowledge import Advice, Remedy
-
-if TYPE_CHECKING:
-    from .matchbox import MatchboxPlayer, MenacePlayer
+from ..knowledge import Advice, Remedy
 
 #: How many of the empty boxes an advice names (MENACE can have dozens).
 NAMED = 12
@@ -46,9 +43,10 @@ MIXED = Remedy(
 )
 
 
-def empty_boxes(player: MatchboxPlayer[Any]) -> list[str]:
-    """The boards of the boxes with no bead left, in board order."""
-    return sorted(board for board, beads in player.boxes.items() if not _holds_beads(beads))
+def empty_boxes(boxes: Mapping[str, object]) -> list[str]:
+    """The boards of the boxes with no bead left, in board order (HER's and HIM's boxes are lists
+    of moves, MENACE's colour -> count)."""
+    return sorted(board for board, beads in boxes.items() if not _holds_beads(beads))
 
 
 def _holds_beads(beads: object) -> bool:
@@ -57,28 +55,30 @@ def _holds_beads(beads: object) -> bool:
     return bool(beads)
 
 
-def her_advice(player: MatchboxPlayer[Any]) -> Advice | None:
-    """HER and HIM: an empty box is a position where every move lost, as Gardner's rules mean."""
-    empty = empty_boxes(player)
+def her_advice(kind: str, boxes: Mapping[str, object]) -> Advice | None:
+    """HER and HIM (``kind``) with ``boxes``: an empty box is a position where every move lost,
+    as Gardner's rules mean."""
+    empty = empty_boxes(boxes)
     if not empty:
         return None
-    name = player.kind.upper()
+    name = kind.upper()
     text = (
-        f"{len(empty)} of its {len(player.boxes)} boxes are empty: every move in them lost, so {name} "
+        f"{len(empty)} of its {len(boxes)} boxes are empty: every move in them lost, so {name} "
         "resigns there and the bead of the move before comes out (Gardner 1962). That is how it learns."
     )
     return Advice(text, tuple(empty[:NAMED]))
 
 
-def menace_advice(player: MenacePlayer[Any]) -> Advice | None:
-    """MENACE with empty boxes: why they emptied, and the remedies its options offer (None where
-    it restocks them: nothing then stops it)."""
-    empty = empty_boxes(player)
+def menace_advice(boxes: Mapping[str, object], rewards: tuple[int, int, int], restock: bool) -> Advice | None:
+    """MENACE with ``boxes``, paid ``rewards`` (win, draw, loss), restocking or not: why its empty
+    boxes emptied, and the remedies its options offer (None where it restocks them: nothing then
+    stops it)."""
+    empty = empty_boxes(boxes)
     if not empty:
         return None
-    win, draw, loss = player.rewards
-    count = f"{len(empty)} of its {len(player.boxes)} boxes {'is' if len(empty) == 1 else 'are'} empty"
-    if player.restock:
+    win, draw, loss = rewards
+    count = f"{len(empty)} of its {len(boxes)} boxes {'is' if len(empty) == 1 else 'are'} empty"
+    if restock:
         return None  # each is filled again with its first beads when MENACE next meets it
     text = (
         f"{count}, and in their positions MENACE resigns. Each loss takes {abs(loss)} bead of every colour "

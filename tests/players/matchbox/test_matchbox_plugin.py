@@ -17,8 +17,8 @@ import gamelearn
 from gamelearn import GameFacts, games
 from gamelearn.cli.main import app
 from gamelearn.games.contract import problems
-from gamelearn.players import matchbox_tables
-from gamelearn.players.matchbox_tables import count_boxes
+from gamelearn.players.matchbox import tables as matchbox_tables
+from gamelearn.players.matchbox.tables import count_boxes
 from gamelearn.players.registry import kinds_for, make_player
 from gamelearn.store.store import Store
 from plugin_games import GravityThree, SidedTakeAway, TakeAway

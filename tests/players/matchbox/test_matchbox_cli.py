@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import gamelearn
 from gamelearn import play_game
 from gamelearn.cli.main import app
-from gamelearn.players.matchbox_advice import DRAW_REWARD, MIXED, RESTOCK
+from gamelearn.players.matchbox.advice import DRAW_REWARD, MIXED, RESTOCK
 from gamelearn.store.store import Store
 
 runner = CliRunner()

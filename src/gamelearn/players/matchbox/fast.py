@@ -1,11 +1,11 @@
 """The matchbox learners' fast path: whole trainings over the integer position tables.
 
 A training here plays exactly the games that ``play_game`` plays with the Player objects of
-``players/matchbox.py`` and the same seeds: game ``g`` reseeds the first player with ``seed`` and
+``players/matchbox/learners.py`` and the same seeds: game ``g`` reseeds the first player with ``seed`` and
 the second with ``seed + 1`` (as play_game does), every random choice is the same call on a
 ``random.Random`` over a list in the same order (Random's and Sharp's ``rng.choice`` over the
 sorted legal moves, HER's ``rng.choice`` over its beads, MENACE's ``randrange`` over its bead
-total), and learning changes the boxes the same way.  ``tests/test_matchbox_fast.py`` checks it
+total), and learning changes the boxes the same way.  ``tests/players/matchbox/test_matchbox_fast.py`` checks it
 game for game.  What makes it fast is only that nothing is parsed, copied or searched during play:
 positions are integers, moves are precomputed successor indices, and Sharp's winning moves and the
 perfect player's best moves (``gamelearn.solve``: fastest win, slowest loss) are looked up.
@@ -19,12 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..games import get_game
-from ..games.hexapawn import pawn_moves
-from ..solver import solve
-from .base import seat_seed
-from .matchbox_beads import MENACE_BEADS, MENACE_REWARDS
-from .matchbox_tables import PositionTable, colour_of, position_table, stabilizer
+from ...games import get_game
+from ...games.hexapawn import pawn_moves
+from ...solver import solve
+from ..base import seat_seed
+from ..registry import parse_fraction
+from .beads import MENACE_BEADS, MENACE_REWARDS
+from .tables import PositionTable, colour_of, position_table, stabilizer
 
 OPPONENTS = ("random", "sharp", "perfect")
 #: The mixed teacher's spelling: the perfect player with a random move with chance P.
@@ -36,8 +37,6 @@ def mixed_chance(opponent: str) -> float | None:
     opponent; ValueError for a P that is not a number from 0 to 1."""
     if not opponent.startswith(MIXED_PREFIX):
         return None
-    from .registry import parse_fraction
-
     try:
         return parse_fraction(opponent.removeprefix(MIXED_PREFIX))
     except ValueError as error:

@@ -1,13 +1,15 @@
-"""Beads: a box's beads as counts, the line a lesson is told in, MENACE's beads by stage and
-rewards as specs give them, and the shake of a box (a seeded draw, one bead uniformly)."""
+"""Beads: a box's beads as counts, the beads a game took out of and put into each box (a lesson)
+and the line it is told in, MENACE's beads by stage and rewards as specs give them, and the shake
+of a box (a seeded draw, one bead uniformly)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .knowledge import Change
-from .registry import parse_int
+from ..knowledge import BoxesKnowledge, Change, Lesson
+from ..registry import parse_int
 
 #: MENACE's defaults (Michie 1961): beads per colour at its 1st, 2nd, 3rd and 4th move, and rewards.
 MENACE_BEADS = (4, 3, 2, 1)
@@ -45,6 +47,37 @@ def lesson_text(changes: list[Change], opened: int) -> str:
     if opened:
         parts.append(f"{opened} new box{'es' if opened != 1 else ''} opened")
     return "; ".join(parts) if parts else "nothing changed"
+
+
+def box_lesson(kind: str, before: BoxesKnowledge, after: BoxesKnowledge, fresh_box: Callable[[str], Any]) -> Lesson:
+    """Beads taken out of and put into each box between two knowledge values of a learner of
+    ``kind``.  A box the learner opened since ``before`` is compared with a new box of that
+    position (``fresh_box`` of its board: its beads were not learned, only found)."""
+    old_boxes: Mapping[str, object] = before.get("boxes", {})
+    new_boxes: Mapping[str, object] = after.get("boxes", {})
+    changes = []
+    opened = 0
+    for board in sorted(set(old_boxes) | set(new_boxes)):
+        if board in old_boxes and board in new_boxes and old_boxes[board] == new_boxes[board]:
+            continue  # the same beads: nothing changed there (most boxes, after one game)
+        if board in old_boxes:
+            old = bead_counts(old_boxes[board])
+        else:
+            opened += 1
+            old = bead_counts(fresh_box(board))
+        new = bead_counts(new_boxes.get(board, {}))
+        removed, added = old - new, new - old
+        if removed or added or board not in old_boxes:
+            changes.append(
+                Change(
+                    where=board,
+                    removed=tuple(sorted(removed.elements())),
+                    added=tuple(sorted(added.elements())),
+                    before=None if board not in old_boxes else sum(old.values()),
+                    after=sum(new.values()),
+                )
+            )
+    return Lesson(kind, tuple(changes), lesson_text(changes, opened))
 
 
 def parse_beads(text: str) -> tuple[int, ...]:

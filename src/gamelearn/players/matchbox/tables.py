@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..games import Game, get_game
-from ..games.base import invert
-from ..solver.exhaustive import POSITION_LIMIT
+from ...games import Game, get_game
+from ...games.base import invert
+from ...solver.exhaustive import POSITION_LIMIT
 
 
 @dataclass(frozen=True)
