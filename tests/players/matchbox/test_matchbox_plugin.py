@@ -1,5 +1,5 @@
 """MENACE (Michie 1961), HER and HIM (Gardner 1962) on games of other authors: a game registered here
-(tests/plugin_games.py, three in a row with gravity on 3x3) and, where it is installed,
+(tests/support/plugin_games.py, three in a row with gravity on 3x3) and, where it is installed,
 examples/connect3.  The oracles: the boxes counted by a walk of the rules written here, the learners'
 results against a random player before and after training, Gardner's bead arithmetic, and seeded
 replays."""
