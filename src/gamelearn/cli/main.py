@@ -3,8 +3,6 @@ goes to the game, every decision to a player."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import signal
 import sys
@@ -21,7 +19,7 @@ from ..players.evaluation import default_evaluation
 from ..players.knowledge import Learner
 from ..players.registry import Option, kinds_for, make_player
 from ..store.store import StoreError
-from . import quiet_start_handler
+from . import check, grading, learning, matchbox, quiet_start_handler, records, solve, teeko, tournament, web
 from .common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -60,8 +58,8 @@ app = typer.Typer(
     add_completion=True,
 )
 
-#: Modules of this layer that add commands (each has register(app)).
-COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading", "check", "records")
+#: Modules of this layer that add commands (each has register(app)), in the order of --help.
+COMMAND_MODULES = (matchbox, teeko, solve, web, tournament, learning, grading, check, records)
 
 
 #: The most plies `--max-plies` allows (a game that long is a draw anyway).
@@ -261,9 +259,7 @@ def _register_commands() -> None:
     app.command("rules")(rules)
     app.command("players")(players)
     for module in COMMAND_MODULES:
-        name = f"{__package__}.{module}"
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name).register(app)
+        module.register(app)
 
 
 _register_commands()
