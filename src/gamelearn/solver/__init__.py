@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from ..games import Game, get_game
 from .base import Grade, MoveAnalysis, Outcome, Solution
 from .exhaustive import ExhaustiveSolution
-from .teeko import default_path, solve_teeko
 from .tictactoe import outcomes
 
 if TYPE_CHECKING:
@@ -78,6 +77,10 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
             _CACHE[key] = solve_connect4(game, options.get("path"))  # type: ignore[arg-type]
         return _CACHE[key]
     if game.name == "teeko":
+        # Teeko's table reader brings numpy (0.1 CPU s): a fresh process that solves tic-tac-toe
+        # does without it (docs/performance.md's whole-process rows)
+        from .teeko import default_path, solve_teeko
+
         # One open table per file (and per version of it: a rebuilt file is opened afresh), so
         # that making many perfect players does not re-read and re-verify the table each time.
         path = options.get("path") or default_path(game)
