@@ -347,7 +347,7 @@ class FileLock:
     def acquire(self) -> None:
         """Take the lock, or refuse at once (:class:`FileInUseError`): a batch never waits for another."""
         try:
-            import fcntl
+            import fcntl  # Unix only: elsewhere (Windows) the lock is filelock's
         except ImportError:
             self._acquire_elsewhere()
             return
@@ -377,7 +377,7 @@ class FileLock:
 
     def _acquire_elsewhere(self) -> None:
         """The lock through ``filelock`` (no fcntl here): the operating system's own file lock."""
-        import filelock
+        import filelock  # only where there is no fcntl (Windows): elsewhere its import would be waste
 
         lock = filelock.FileLock(self.path, timeout=0, thread_local=False, is_singleton=False, fallback_to_soft=False)
         try:

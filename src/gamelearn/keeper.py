@@ -36,7 +36,7 @@ from .files import FileInUseError, FileLock
 from .knowledge_formats import KeptKnowledge, KnowledgeFile, kept_knowledge, knowledge_file
 from .players.knowledge import AnyLearner, Kept, Learner, Pupil
 from .store.failures import StoreError
-from .store.store import Store
+from .store.store import Store, default_store_path
 
 if TYPE_CHECKING:
     from .games.record import GameRecord
@@ -299,8 +299,6 @@ _DEFAULT_LOCK = threading.Lock()
 
 def default_keeper() -> Keeper:
     """The keeper of the default store ($GAMELEARN_HOME's database), one per data directory."""
-    from .store.store import default_store_path
-
     path = str(default_store_path())
     with _DEFAULT_LOCK:
         keeper = _DEFAULT.get(path)
@@ -316,8 +314,6 @@ def reading_keeper() -> Keeper:
     """A keeper of the default store opened read-only (SQLite ``mode=ro``), one per data directory,
     for processes that only load frozen learners (a tournament's workers): opening it takes no
     write lock, so many workers starting at once never queue behind a writer."""
-    from .store.store import default_store_path
-
     path = str(default_store_path())
     with _DEFAULT_LOCK:
         keeper = _READING.get(path)

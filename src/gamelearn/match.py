@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from .games import Game, IllegalMove
 from .games.record import End, GameRecord
+from .players.base import Player, seat_seed
 
 if TYPE_CHECKING:
-    from .players.base import Player
     from .players.knowledge import Kept
 
 #: The state type of the game played.
@@ -105,9 +105,6 @@ class Match(Generic[S]):
         self.max_plies = max_plies
         self.auto_learn = learn
         if seed is not None:
-            # here, not at the top: the environments end games by this module's policy, and load no player
-            from .players.base import seat_seed
-
             for index, player in enumerate(self.players):
                 player.reseed(seat_seed(seed, index))
         self.opening = tuple(opening)

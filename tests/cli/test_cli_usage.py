@@ -225,7 +225,7 @@ def test_the_solve_bars_have_their_totals_from_the_first_update(monkeypatch: pyt
         return {}
 
     monkeypatch.setattr(solve_command, "Progress", Recorded)
-    monkeypatch.setattr(teeko, "build_table", build)
+    monkeypatch.setattr(solve_command, "build_table", build)
     solve_command._build_teeko(get_game("teeko"), teeko.default_path())
     assert seen == [
         ("counting moves", 0, 1),

@@ -131,9 +131,12 @@ def test_milestones_write_a_line_a_quarter_however_many_steps() -> None:
     assert lines[-1].startswith("games: 100% (1,000 of 1,000 games, ")
 
 
-def test_the_lazy_public_names_are_the_api() -> None:
+def test_the_public_names_are_the_api() -> None:
     assert gamelearn.tournament is api.tournament and gamelearn.train is api.train
     assert gamelearn.curves is api.curves and gamelearn.grade is api.grade
+    for name in gamelearn.__all__:
+        assert getattr(gamelearn, name) is not None, name
+    assert gamelearn.solve("tictactoe").value(gamelearn.get_game("tictactoe").initial()) == 0
 
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "experiments-api.md"

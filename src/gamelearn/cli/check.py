@@ -8,8 +8,14 @@ from typing import Annotated
 
 import typer
 
-from ..games import Game
+from ..experiments.grading import grade_player, graded_player
+from ..experiments.suites import get_suite
+from ..games import Game, get_game
 from ..games.contract import problems
+from ..match import play_game  # unnamed players: nothing to keep
+from ..players.registry import make_player
+from ..solver import solve
+from ..solver.exhaustive import ExhaustiveSolution
 from .common import GAME_HELP, complete_game, console, fail
 
 #: The players of the smoke run: a game that keeps the contract is played by each.
@@ -19,9 +25,6 @@ SMOKE_POSITIONS = 200_000
 
 
 def _smoke_players(game: Game) -> list[str]:
-    from ..match import play_game  # unnamed players: nothing to keep
-    from ..players.registry import make_player
-
     found = []
     for index, spec in enumerate(SMOKE_PLAYERS):
         try:
@@ -36,15 +39,9 @@ def _smoke_players(game: Game) -> list[str]:
 
 def _smoke_solver(game: Game) -> tuple[list[str], list[str]]:
     """(problems, notes): the solution against the declared value, the perfect player and the grade."""
-    from ..experiments.grading import grade_player, graded_player
-    from ..experiments.suites import get_suite
-    from ..solver import solve
-
     if game.facts.can_cycle:
         return [], ["solver: not run (the game can repeat positions; the exhaustive solver needs one that ends)"]
     try:
-        from ..solver.exhaustive import ExhaustiveSolution
-
         solution = ExhaustiveSolution(game, limit=SMOKE_POSITIONS)
     except ValueError as error:
         return [], [f"solver: not run ({error})"]
@@ -78,8 +75,6 @@ def check_game_command(
 ) -> None:
     """Check GAME against the Game contract (docs/own-game.md), then play, solve and grade it; print what
     breaks, one line each (exit status 1 when something does)."""
-    from ..games import get_game
-
     try:
         game = get_game(game_name)
     except ValueError as error:

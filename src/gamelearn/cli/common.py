@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import textwrap
 import traceback
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,9 +14,12 @@ from typing import Any, Final, NoReturn
 
 import typer
 from rich.console import Console
+from typer.core import TyperOption
 
-from ..games import GAME_NAMES, game_names
+from ..games import GAME_NAMES, game_names, get_game
 from ..paths import data_dir as store_data_dir
+from ..players.registry import kinds_for
+from ..store.store import Store
 
 #: Spaces before a line's end, and any style codes after them (Rich pads wrapped lines and tables).
 _TRAILING_SPACES = re.compile(r"[ ]+((?:\x1b\[[0-9;]*m)*)\n")
@@ -79,8 +83,6 @@ def word_wrapped(text: str, width: int) -> str:
     >>> word_wrapped("written /a/very/long/path.csv and more", 12)
     'written\n/a/very/long/path.csv\nand more'
     """
-    import textwrap
-
     lines = []
     for line in text.split("\n"):
         if len(line) <= width:
@@ -166,9 +168,6 @@ def complete_game(incomplete: str) -> list[str]:
 def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
     """Tab completion of a player spec: the kinds of the game already typed (every kind of
     tic-tac-toe before it is), those that start with what is typed; the options are the user's."""
-    from ..games import get_game
-    from ..players.registry import kinds_for
-
     try:
         game = get_game(str(ctx.params.get("game_name") or "tictactoe"))
     except ValueError:
@@ -217,8 +216,6 @@ def open_store(readonly: bool = False, check: bool = True) -> Any:
     read-only, locked, damaged, not a database.  ``readonly`` for commands that only read (they
     work on a read-only store).  ``check`` reads every page first (``PRAGMA quick_check``, 0.35 s
     for a 75 MB store), so that a damaged file is named before the command's work, not halfway."""
-    from ..store.store import Store
-
     try:
         store = Store(readonly=readonly)
         if check:
@@ -301,8 +298,6 @@ def report_internal_error(error: BaseException) -> None:
 def quiet_flag_types() -> None:
     """Typer 0.2x shows every option's type in --help, flags too (``--grade <bool>``, ``--help
     <bool>``), as if a flag took a value.  A flag takes none: show no type for it."""
-    from typer.core import TyperOption
-
     shown = getattr(TyperOption, "display_type_rich", None)
     if shown is None or getattr(shown, "quiet_for_flags", False):
         return

@@ -3,19 +3,23 @@ goes to the game, every decision to a player."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
 import typer
+from rich.table import Table
 
 from .. import __version__
 from ..games import Game, get_game
+from ..keeper import Keeper, default_keeper
 from ..match import DEFAULT_MAX_PLIES
+from ..players.evaluation import default_evaluation
+from ..players.knowledge import Learner
 from ..players.registry import Option, kinds_for, make_player
+from ..store.store import StoreError
+from . import check, grading, learning, matchbox, quiet_start_handler, records, solve, teeko, tournament, web
 from .common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -25,6 +29,7 @@ from .common import (
     SEED_MAX,
     SEED_MIN,
     UserError,
+    check_store,
     complete_game,
     complete_player,
     console,
@@ -53,8 +58,8 @@ app = typer.Typer(
     add_completion=True,
 )
 
-#: Modules of this layer that add commands (each has register(app)).
-COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading", "check", "records")
+#: Modules of this layer that add commands (each has register(app)), in the order of --help.
+COMMAND_MODULES = (matchbox, teeko, solve, web, tournament, learning, grading, check, records)
 
 
 #: The most plies `--max-plies` allows (a game that long is a draw anyway).
@@ -84,10 +89,6 @@ def kept_players(players: list[Any]) -> Any:
     """The default store's keeper, with every kept learner of ``players`` loaded from it (an
     unnamed learner that trains is kept as the default opponent is: what you teach it lasts).
     The store, a damaged learner, one a training run holds: refused in one line, before the game."""
-    from ..keeper import Keeper, default_keeper
-    from ..players.knowledge import Learner
-    from .common import check_store
-
     for player in players:
         if isinstance(player, Learner) and player.trains and not Keeper.is_kept(player):
             player.keep_as(PLAY_LEARNER_NAME)
@@ -138,8 +139,6 @@ def play(
 
 def say_kept(players: list[Player]) -> None:
     """Each kept learner named, with whether it learns from this game."""
-    from ..players.knowledge import Learner
-
     for learner in dict.fromkeys(players):
         if not isinstance(learner, Learner) or learner.keep_name() is None:
             continue
@@ -156,8 +155,6 @@ def seat_names(players: list[Player], typed: tuple[str, str]) -> list[str]:
     """One person is "You"; two people at one terminal are "Player 1" and "Player 2".  A program is
     named as it was typed (its full spec spells out defaults such as c=1.4142135623730951), a
     learner by its spec, which says the name it is kept under."""
-    from ..players.knowledge import Learner
-
     humans = sum(player.is_human for player in players)
     names = []
     for index, (player, spec) in enumerate(zip(players, typed, strict=True)):
@@ -207,14 +204,13 @@ def shown_default(game: Game, option: Option) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     if value is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
+        # `gamelearn players` alone asks this: the ntuple module would bring numba (0.2 CPU s) to every start
         from ..players.ntuple.generic import default_search
 
         return str(default_search(game))
     if value is None or value == "":
         return option.name.upper()  # no default: a placeholder, as in `her:name=NAME`
     if option.name == "eval" and value == "default":
-        from ..players.evaluation import default_evaluation
-
         return default_evaluation(game)
     if isinstance(value, float):
         return f"{value:.3g}"
@@ -227,8 +223,6 @@ def players(
     game_name: str = typer.Argument(..., metavar="GAME", help=GAME_HELP, autocompletion=complete_game),
 ) -> None:
     """List the player specs GAME accepts, with their options and defaults."""
-    from rich.table import Table
-
     game = load_game(game_name)
     table = Table("spec", "what it is", "options (defaults)")
     for kind in kinds_for(game):
@@ -265,9 +259,7 @@ def _register_commands() -> None:
     app.command("rules")(rules)
     app.command("players")(players)
     for module in COMMAND_MODULES:
-        name = f"{__package__}.{module}"
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name).register(app)
+        module.register(app)
 
 
 _register_commands()
@@ -303,8 +295,6 @@ def main() -> None:
     """Entry point: a user's error is one line on stderr and exit status 2; a bug inside gamelearn
     is one line naming it and the log file that holds its traceback, exit status 1 (never disguised
     as bad input); Ctrl-C ends with a newline and status 130."""
-    from . import quiet_start_handler
-
     as_command = signal.getsignal(signal.SIGINT) is quiet_start_handler()
     if as_command:  # started: the commands handle ^C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -339,8 +329,6 @@ def _run_app() -> None:
         err_console.print(f"gamelearn: error: {error}", markup=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     except Exception as error:
-        from ..store.store import StoreError
-
         if _interrupted(error):  # ^C inside an import that wrapped it (Python 3.11's __set_name__ does)
             err_console.print("\ngamelearn: interrupted", markup=False)
             _exit_now(EXIT_INTERRUPTED)

@@ -18,6 +18,15 @@ from typing import Annotated, Any, get_args, get_origin
 import typer
 from rich.table import Table
 
+from ..files import MissingFolderError
+from ..games import get_game
+from ..keeper import Keeper
+from ..players.matchbox import HerPlayer, HimPlayer, MatchboxPlayer, MenacePlayer
+from ..players.matchbox.beads import parse_beads
+from ..players.matchbox.learners import plays_plugged_in_game
+from ..players.matchbox.tables import count_boxes
+from ..players.registry import parse_switch
+from ..store.json_files import read_json_file, write_json_file
 from .common import (
     HELP_MARKUP,
     MAX_LEARNER_GAMES,
@@ -113,10 +122,6 @@ def boxes(
     ] = "",
 ) -> None:
     """Count a matchbox learner's boxes and beads without playing (Gardner 1962: a box per position)."""
-    from ..games import get_game
-    from ..players.matchbox.learners import plays_plugged_in_game
-    from ..players.matchbox.tables import count_boxes
-
     try:
         game = get_game(game_name)
     except ValueError as error:
@@ -210,8 +215,6 @@ def menace_experiment(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    from ..players.matchbox.beads import parse_beads
-    from ..players.registry import parse_switch
 
     try:
         bead_stages = parse_beads(beads)
@@ -300,9 +303,6 @@ def export_boxes(
     game: GameOption = "",
 ) -> None:
     """Write a named learner's boxes to a JSON file."""
-    from ..files import MissingFolderError
-    from ..store.json_files import write_json_file
-
     store = open_store(readonly=True)
     player = stored_learner(kind, check_name("NAME", name), store, game)
     try:
@@ -326,9 +326,6 @@ def import_boxes(
 ) -> None:
     """Read boxes from a JSON file into the store, for the game the file names; every box and bead is
     checked, a bad file changes nothing."""
-    from ..keeper import Keeper
-    from ..store.json_files import read_json_file
-
     store = open_store()
     target = check_name("--name", name or path.stem)
     try:
@@ -348,9 +345,6 @@ def import_boxes(
 def file_game(kind: str, payload: Any) -> str:
     """The game a matchbox file names, where ``kind`` plays it and it is a game of another author;
     otherwise "" (the learner's own built-in game, whose check names the file's game if it differs)."""
-    from ..games import get_game
-    from ..players.matchbox.learners import plays_plugged_in_game
-
     named = payload.get("game") if isinstance(payload, dict) else None
     if not isinstance(named, str) or named in ("hexapawn", "tictactoe"):
         return ""
@@ -385,8 +379,6 @@ def stored_learner(kind: str, name: str, store: Any, game: str = "") -> Any:
     """The learner of ``game`` (its own built-in one where "") kept in the store as ``name``; one
     line, exit 2, if there is none or it is damaged (the message then begins "KIND 'NAME' in the
     store:")."""
-    from ..keeper import Keeper
-
     player = make_learner(kind, name, game)
     own = player.game.name == player.game_name
     prefix = "" if own else f"{player.game.name}/"
@@ -405,9 +397,6 @@ def stored_learner(kind: str, name: str, store: Any, game: str = "") -> Any:
 
 def make_learner(kind: str, name: str, game_name: str = "") -> Any:
     """A matchbox learner of ``kind`` named ``name`` for ``game_name`` (its own built-in game where "")."""
-    from ..games import get_game
-    from ..players.matchbox import HerPlayer, HimPlayer, MatchboxPlayer, MenacePlayer
-
     factories: dict[str, type[MatchboxPlayer[Any]]] = {"her": HerPlayer, "him": HimPlayer, "menace": MenacePlayer}
     factory = factories[kind]
     try:

@@ -9,6 +9,9 @@ from typing import Any
 from rich import box
 from rich.table import Table
 
+from ..experiments.matchbox import MatchboxInterrupted, chart, plot_learning_curve, run_her, run_menace
+from ..files import MissingFolderError
+from ..players.matchbox.fast import check_opponent
 from .common import check_store, console, err_console, fail, open_store, output_dir, print_json, spec_column
 from .progress import progress_bar
 from .stops import kept_when_stopped
@@ -20,8 +23,6 @@ MAX_GAMES_IN_ALL = 20_000_000
 
 def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
     """The opponents once each, every one of ``valid`` or a mixed teacher ``perfect:random=P``."""
-    from ..players.matchbox.fast import check_opponent
-
     chosen = []
     for opponent in against:
         try:
@@ -34,8 +35,6 @@ def check_opponents(against: list[str], valid: tuple[str, ...]) -> list[str]:
 
 
 def print_chart(title: str, record: str) -> None:
-    from ..experiments.matchbox import chart
-
     console.print(f"\n{title}")
     for line in chart(record):
         console.print("  " + line, markup=False)
@@ -45,9 +44,6 @@ def save_and_plot(kind: str, result: dict[str, Any], folder: Path, title: str, a
     """Save the result in the store, then draw the learning curve into ``folder``: a plot that
     cannot be written (a full disk) costs the picture, never the run's figures.  With ``as_json``
     the result, its number in the store and the plot's path go to stdout as one JSON object."""
-    from ..experiments.matchbox import plot_learning_curve
-    from ..files import MissingFolderError
-
     number = open_store().save_result(kind, result)
     said = err_console if as_json else console
     said.print(f"\nResult saved in the store: {kind} #{number}")
@@ -78,8 +74,6 @@ class StoppedRun:
         self.kept: dict[str, Any] | None = None
 
     def keep(self, stopped: KeyboardInterrupt) -> str:
-        from ..experiments.matchbox import MatchboxInterrupted, plot_learning_curve
-
         if not isinstance(stopped, MatchboxInterrupted) or stopped.result is None:
             return "Interrupted before the first learner had finished; nothing to keep"
         result = stopped.result
@@ -124,8 +118,6 @@ def run_her_command(
     as_json: bool = False,
     quiet: bool = False,
 ) -> None:
-    from ..experiments.matchbox import run_her
-
     opponents = check_opponents(against, ("random", "sharp", "perfect"))
     check_size(learners, games)
     if out is not None:
@@ -211,8 +203,6 @@ def compare_with_her(
     progress: Callable[[int], None] | None = None,
 ) -> None:
     """The classroom page's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
-    from ..experiments.matchbox import MatchboxInterrupted, run_her
-
     try:
         her = run_her("her", learners, games, opponents, seed, side=side, progress=progress)
     except MatchboxInterrupted as stopped:  # HIM's run is whole: kept, with what HER had finished
@@ -263,8 +253,6 @@ def run_menace_command(
     quiet: bool = False,
     restock: bool = False,
 ) -> None:
-    from ..experiments.matchbox import run_menace
-
     opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
     check_size(learners, games)
     if out is not None:

@@ -19,7 +19,9 @@ import typer
 
 from ..games import Game, IllegalMove
 from ..match import End, GameRecord, Match
+from ..solver import solve
 from .common import EXIT_INTERRUPTED, console
+from .solve import describe
 
 QUIT_WORDS = ("q", "quit", "exit")
 #: Games whose moves are columns (a disc falls where the rules put it): ? and hint say "column".
@@ -80,9 +82,6 @@ class Quit(Exception):
 def hint(game: Game, state: Hashable) -> str:
     """The perfect player's move and the position's value, or why there is none (Teeko's table not
     built: how to build it)."""
-    from ..solver import solve
-    from .solve import describe
-
     try:
         solution = solve(game)
     except ValueError as error:  # Teeko's table missing or damaged: the message says how to build it

@@ -14,10 +14,19 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from ..experiments.review import review_moves
+from ..files import (
+    FileTooLargeError,
+    NotARegularFileError,
+    NotWritableTargetError,
+    atomic_write_bytes,
+    read_regular_file,
+)
 from ..games import get_game
 from ..games.record import GameRecord
 from ..games.record_text import RecordText, parse, result_of
 from ..games.record_text import format as format_record
+from ..keeper import default_keeper, reading_keeper
 from .common import HELP_MARKUP, check_store, console, fail, printable, spec_column
 
 #: A record file larger than this is no game (a 200-ply Teeko game is under 2 KB).
@@ -51,8 +60,6 @@ def records_list(
     last: Annotated[int, typer.Option("--last", min=1, max=100_000, help="how many of the latest")] = LISTED,
 ) -> None:
     """The latest kept games: number, game, players, result, how it ended, plies, date."""
-    from ..keeper import reading_keeper
-
     check_store(readonly=True)
     spec = None
     if game is not None:
@@ -98,9 +105,6 @@ def records_export(
     force: Annotated[bool, typer.Option("--force", help="write over FILE if it exists")] = False,
 ) -> None:
     """Write kept game ID to FILE as a text record: tag pairs, then the moves."""
-    from ..files import NotWritableTargetError, atomic_write_bytes
-    from ..keeper import reading_keeper
-
     if path.is_dir():
         fail(f"{path} is a folder; give the file to write")
     if path.exists() and not force:
@@ -127,8 +131,6 @@ def records_export(
 
 def read_record(path: Path) -> RecordText:
     """The record in ``path``, or one line naming the file, the line and what is wrong (exit 2)."""
-    from ..files import FileTooLargeError, NotARegularFileError, read_regular_file
-
     try:
         data = read_regular_file(path, MAX_RECORD_BYTES, "a game record")
     except (NotARegularFileError, FileTooLargeError) as error:  # they name the path and what it is
@@ -147,8 +149,6 @@ def records_import(
     path: Annotated[Path, typer.Argument(metavar="FILE", help="a text record (as records export writes)")],
 ) -> None:
     """Keep the game FILE records in the store, every move checked by the rules; it teaches no one."""
-    from ..keeper import default_keeper
-
     parsed = read_record(path)
     check_store()
     record_id = default_keeper().keep_record(parsed.record, context=IMPORTED)
@@ -165,8 +165,6 @@ def review_command(
 ) -> None:
     """Replay the game FILE records and grade every move against the perfect player, with a
     summary per side.  Teeko needs its table (gamelearn solve teeko)."""
-    from ..experiments.review import review_moves
-
     parsed = read_record(path)
     record = parsed.record
     game = get_game(record.game)

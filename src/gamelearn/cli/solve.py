@@ -11,10 +11,17 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..files import atomic_write_bytes, read_regular_file
 from ..games import Game, IllegalMove, get_game
 from ..games.base import shown_text
+from ..games.teeko_forms import GOALS
 from ..solver import Solution, solve
+from ..solver.forms import markdown, replace_section, solve_forms
+from ..solver.paths import table_path
+from ..solver.table import TableError, check_moving, check_room, clear_stale_temporaries, table_size
+from ..solver.teeko import build_table, default_path, solve_teeko, variant_of
 from .common import GAME_HELP, complete_game, console, err_console, fail, print_json, title_fits
+from .progress import progress_bar
 
 GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)]
 
@@ -61,8 +68,6 @@ def _progress_columns() -> tuple[Any, ...]:
 
 
 def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
-    from ..solver.teeko import build_table, variant_of
-
     with Progress(*_progress_columns(), console=err_console, transient=False) as progress:
         tasks: dict[str, TaskID] = {}
 
@@ -77,9 +82,6 @@ def _build_teeko(game: Game, path: Path) -> dict[str, Any]:
 
 
 def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None, verify: bool, as_json: bool) -> None:
-    from ..solver.table import TableError, check_room, clear_stale_temporaries, table_size
-    from ..solver.teeko import default_path, solve_teeko, variant_of
-
     target = path or default_path(game)
     clear_stale_temporaries(target)  # what a build killed while it wrote left behind
     built = None
@@ -106,8 +108,6 @@ def _solve_teeko_command(game: Game, stats: bool, force: bool, path: Path | None
 
 
 def _verify_teeko(solution: Any) -> None:
-    from ..solver.table import check_moving
-
     with err_console.status("checking every stored moving-phase position against its moves"):
         wrong = check_moving(solution.variant, solution.layers)
     if wrong:
@@ -183,11 +183,6 @@ def first_words(solution: Any, start: Any) -> str:
 
 def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
     """Steele's table: the 2 goal sets x 8 drop patterns x 2 centre rules of Scarne's book."""
-    from ..games.teeko_forms import GOALS
-    from ..solver.forms import markdown, replace_section, solve_forms
-    from ..solver.paths import table_path
-    from .progress import progress_bar
-
     steps = game.form.steps  # type: ignore[attr-defined]
     folder = table_path("teeko").parent
     # the two forms one plays (standard and Advanced Teeko) are kept unless there; --keep: all 32
@@ -228,7 +223,6 @@ def _solve_forms_command(game: Game, keep: bool, doc: Path | None) -> None:
         )
     if doc is not None:
         command = "gamelearn solve teeko --variants" + (f" (steps={steps})" if steps != "king" else "")
-        from ..files import atomic_write_bytes, read_regular_file
 
         try:  # through the one writer of files: whole or not at all, never over a FIFO or device
             text = read_regular_file(doc, 16 * 1024 * 1024, "a Markdown page").decode() if doc.exists() else ""
@@ -336,9 +330,9 @@ CONNECT4_BOOK_PLIES = 7
 def _solve_connect4_command(game: Game, plies: int | None, force: bool, path: Path | None, as_json: bool) -> None:
     """Connect Four's opening book: loaded where built (and the same plies asked for), else built
     with a progress bar, then the start's value and the first moves' values."""
+    # `gamelearn solve connect4` alone: its compiled search would bring numba (0.2 CPU s) to every command
     from ..solver.connect4 import Connect4Solution, fits
     from ..solver.connect4.book import book_path, build_book, load_book, save_book
-    from .progress import progress_bar
 
     if not fits(game.columns, game.rows):  # type: ignore[attr-defined]
         fail(str(_solution_error(game)))

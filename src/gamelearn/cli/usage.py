@@ -14,6 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from ..games import did_you_mean
+from .common import err_console
 
 #: Click's own suggestion for a mistyped command, written as gamelearn writes its own.
 _CLICKS_HINT = re.compile(r"\. Did you mean (.+)\?$")
@@ -53,13 +54,9 @@ class OneLineErrors(TyperGroup):
         except typer.TyperException as error:  # Click's errors (Typer's ClickException is one)
             code = getattr(error, "exit_code", 2)
             if type(error).__name__ != "NoArgsIsHelpError":  # `gamelearn` alone has shown its help
-                from .common import err_console
-
                 err_console.print(usage_line(error), markup=False, soft_wrap=True)
             sys.exit(code)
         except typer.Abort:  # EOF at a Click prompt
-            from .common import err_console
-
             err_console.print("gamelearn: aborted", markup=False)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -64,7 +65,8 @@ def serve(
     """Start the web app: play by clicking, watch HER, MENACE and the Teeko memory learn.  It
     answers only to its own names (127.0.0.1, localhost, [::1] and --allowed-hosts, with the
     port): a request for another Host is a 400."""
-    import uvicorn  # a base dependency, imported here so that other commands start quickly
+    # `gamelearn serve` alone: the web app and its server (FastAPI, uvicorn, numba) are 0.7 CPU s to import
+    import uvicorn
 
     from ..web import create_app
     from ..web.guards import own_hosts
@@ -80,7 +82,6 @@ def serve(
         app = create_app(store, WebSettings(allowed_hosts=own_hosts(host, port, names)))
     except ValueError as error:
         fail(str(error))
-    import socket
 
     try:  # a clear line for a port in use, before uvicorn would log and exit on its own
         family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -23,39 +23,12 @@ except ModuleNotFoundError as missing:
         name=missing.name,
     ) from None
 
+from .actions import KNIGHT_DIRECTIONS, TEEKO_DIRECTIONS, ActionCodec, codec, codec_for
+from .aec import AGENTS, env, raw_env
 from .registration import register_environments
+from .single import SingleAgentEnv
 
 register_environments()
-
-#: Where each public name lives: imported the first time it is used (PEP 562), so that a program
-#: using the AEC environments never loads the single-agent one's players, keeper and store.
-_HOMES = {
-    "AGENTS": "aec",
-    "env": "aec",
-    "raw_env": "aec",
-    "KNIGHT_DIRECTIONS": "actions",
-    "TEEKO_DIRECTIONS": "actions",
-    "ActionCodec": "actions",
-    "codec": "actions",
-    "codec_for": "actions",
-    "SingleAgentEnv": "single",
-}
-
-
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOMES])
-
 
 __all__ = [
     "AGENTS",

@@ -1,6 +1,6 @@
 """The Gymnasium ids of the single-agent environments, registered when gamelearn.envs is imported.
-Registering names only the entry point (``"gamelearn.envs.single:SingleAgentEnv"``): the environment's
-module, with its players, keeper and store, is imported by ``gymnasium.make``, not before."""
+Registering names the entry point (``"gamelearn.envs.single:SingleAgentEnv"``), which
+``gymnasium.make`` resolves."""
 
 from __future__ import annotations
 

@@ -39,6 +39,7 @@ from ..keeper import Keeper, default_keeper, reading_keeper
 from ..players.base import Player
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
+from .html import percent, table
 from .runners import default_workers, run_all
 from .suites import Suite, SuitePosition, get_suite
 
@@ -148,8 +149,6 @@ def yardstick_words(suite: str, positions: int, suite_size: int, side: str = "")
 def grades_html(reports: Sequence[GradeReport]) -> str:
     """Reports as a notebook shows them: a row a spec, keeps, best, blunders, then keeps by phase
     and by value."""
-    from .html import percent, table
-
     phases = list(dict.fromkeys(phase for r in reports for phase in r.by_phase))
     values = list(dict.fromkeys(value for r in reports for value in r.by_value))
     columns = ["spec", "keeps", "best", "blunders", *(f"keeps, {name}" for name in [*phases, *values])]

@@ -306,6 +306,7 @@ def plot_learning_curve(result: dict[str, Any], path: Path, title: str) -> Path:
     """Losses per game averaged over the learners (a trailing moving average), with the band of
     +-1.96 standard errors of that average; one line per opponent.  Written atomically
     (files.atomic_write_bytes); ``path``'s folder must exist (ValueError otherwise)."""
+    # a chart alone needs matplotlib (0.3 CPU s to import); Agg is chosen before pyplot loads
     import matplotlib
 
     matplotlib.use("Agg")

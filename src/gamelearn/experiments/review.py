@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import Game
+from ..solver import solve
 from .grading import Tally, judge
 from .suites import graded_position
 
@@ -56,8 +57,6 @@ def review_moves(game: Game[Any], moves: Sequence[str], start: Hashable | None =
     """The review of ``moves`` played from ``start`` (the initial position by default).  The
     game's solution is read with :func:`gamelearn.solver.solve` (Teeko needs its table: a
     TableError where it is not built); an illegal move is the rules' IllegalMove."""
-    from ..solver import solve
-
     solution = solve(game)
     state = game.initial() if start is None else start
     positions: list[ReviewedPosition] = []

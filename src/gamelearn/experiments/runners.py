@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
+from multiprocessing.managers import SyncManager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -95,7 +96,7 @@ def require_dask() -> None:
     """ValueError, in one line naming the extra, where dask.distributed is not installed (before any
     game is played, instead of an ImportError from inside the run)."""
     try:
-        import dask.distributed  # noqa: F401
+        import dask.distributed  # noqa: F401 - the dask extra, asked for by --dask alone
     except ModuleNotFoundError:
         raise ValueError(
             "a Dask run needs dask[distributed], which is not installed: pip install 'gamelearn[dask]'"
@@ -147,8 +148,6 @@ def _start_worker(parent: int) -> None:
 def started_manager() -> Any:
     """A started ``multiprocessing`` manager (its queues reach the workers) whose server process
     ends with this one (:func:`end_with_parent`); a context manager that shuts it down."""
-    from multiprocessing.managers import SyncManager
-
     manager = SyncManager()
     manager.start(_start_worker, (os.getpid(),))
     return manager
@@ -181,7 +180,7 @@ def executor(workers: int, dask: str | None = None, on_client: Callable[[Any], N
     (handed to ``on_client`` before any task is submitted)."""
     check_workers(workers, dask)
     if dask is not None:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client, LocalCluster  # the dask extra (--dask)
 
         cluster = None
         if dask == "local":
@@ -235,7 +234,7 @@ def executor(workers: int, dask: str | None = None, on_client: Callable[[Any], N
 def completing(futures: Sequence[Any]) -> Iterator[Any]:
     """The futures (a process pool's or Dask's) as each completes."""
     if futures and not isinstance(futures[0], Future):  # Dask futures
-        from dask.distributed import as_completed as dask_completed
+        from dask.distributed import as_completed as dask_completed  # the dask extra (--dask)
 
         return iter(dask_completed(list(futures)))
     return as_completed(futures)

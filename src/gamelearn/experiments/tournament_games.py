@@ -17,6 +17,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .runners import started_manager
+
 if TYPE_CHECKING:
     from .tournament_summary import GameResult, TournamentResult
 
@@ -31,8 +33,6 @@ def game_channel(inline: bool, dask: str | None) -> Iterator[Any]:
     if inline:
         yield queue.SimpleQueue()
         return
-    from .runners import started_manager
-
     with started_manager() as manager:
         yield manager.Queue()
 

@@ -12,7 +12,9 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..solver import Grade
+from .api_frames import dataframe
 from .grading import GradeReport
+from .html import percent, table
 from .openings import Book
 from .pairs import Sprt, pair_interval, pentanomial
 from .ratings import bootstrap_ratings, bradley_terry_ratings
@@ -211,8 +213,6 @@ class TournamentResult:
     def _repr_html_(self) -> str:
         """The standings as a notebook shows them: a row a spec (score and its interval over game
         pairs, rating and its bootstrap interval, wins, draws, losses; with grades, best moves)."""
-        from .html import percent, table
-
         columns = ["spec", "score", "95% (pairs)", "rating", "95% (bootstrap)", "W", "D", "L"]
         if self.graded:
             columns.append("best moves")
@@ -236,8 +236,6 @@ class TournamentResult:
     def to_dataframe(self, table: str = "standings") -> Any:
         """One of the result's tables as a pandas DataFrame (pandas imported here): "standings"
         (a row a spec, in the order given), "pairs" (a row a pair of specs) or "games"."""
-        from .api_frames import dataframe
-
         if table not in ("standings", "pairs", "games"):
             raise ValueError(f"table is 'standings', 'pairs' or 'games', not {table!r}")
         rows: tuple[Standing | PairStanding | GameResult, ...] = getattr(self, table)

@@ -27,7 +27,7 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..games import Game
@@ -35,6 +35,7 @@ from ..keeper import Keeper
 from ..players.knowledge import K, Learner
 from ..players.registry import graded_spec, make_player, with_options
 from ..store.failures import StoreError
+from .api_frames import dataframe
 from .budget import Budget
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
@@ -327,10 +328,6 @@ class TrainingResult:
 
     def to_dataframe(self) -> Any:
         """A row a checkpoint: seconds, games, steps, losses, speeds, and the grade's shares."""
-        from dataclasses import fields
-
-        from .api_frames import dataframe
-
         return dataframe([point.to_dict() for point in self.checkpoints], [f.name for f in fields(Checkpoint)])
 
 

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from . import get_game
+from .svg import record_html
+
 if TYPE_CHECKING:
     from .base import Game
 
@@ -77,9 +80,6 @@ class GameRecord(Generic[S_co]):
 
     def _repr_html_(self) -> str:
         """The moves and the final board (the last move shaded), for Jupyter (gamelearn.games.svg)."""
-        from . import get_game
-        from .svg import record_html
-
         game = get_game(self.game)
         result = "a draw" if self.winner is None else f"{game.symbols[self.winner]} won"
         sides = " v ".join(f"{symbol} {spec}" for symbol, spec in zip(game.symbols, self.players, strict=True))

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
+from . import get_game
 from .base import Game, IllegalMove
 from .record import End, GameRecord
 
@@ -176,8 +177,6 @@ def parse(text: str) -> RecordText:
     what is wrong: a line that is no tag pair, a missing or bad tag, an unknown game, a misplaced
     move number, an illegal move (by its number and side), a move after the game's end, or a
     result that the moves or the End tag contradict."""
-    from . import get_game
-
     lines = text.splitlines()
     header = _read_header(lines)
     spec = _tag(header, "Game")

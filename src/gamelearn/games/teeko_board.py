@@ -12,7 +12,9 @@ from __future__ import annotations
 from functools import cache, partial
 from typing import NamedTuple
 
+from . import get_game
 from .base import BitTables, Permutation, bit_tables, board_order_tables, square_symmetries
+from .svg import position_svg
 
 SIZE = 5
 SQUARES = 25
@@ -184,9 +186,6 @@ class TeekoState(NamedTuple):
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter (gamelearn.games.svg).  A state does not know its
         form: the goals ringed are those of Standard Teeko, which every form's goals include."""
-        from . import get_game
-        from .svg import position_svg
-
         return position_svg(get_game("teeko"), self)
 
 

@@ -1,8 +1,7 @@
 """Named static evaluation functions, per game, each from the view of player 0 (X or White).
 
 A search negates the value for player 1.  Terminal positions are scored by the search, not here.
-Tic-tac-toe's are here; hexapawn's and Teeko's are in modules of their own, imported when a search
-of that game first asks for one (a tic-tac-toe program never loads Teeko's rules).
+Tic-tac-toe's are here; hexapawn's and Teeko's are in modules of their own, gathered here by name.
 """
 
 from __future__ import annotations
@@ -10,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..games.tictactoe import LINES
+from . import evaluation_hexapawn, evaluation_teeko
+from .evaluation_teeko import goals_if_not_standard, teeko_lines_over
 
 if TYPE_CHECKING:
     from typing import Any
@@ -58,13 +59,12 @@ def tictactoe_better(state: Any) -> float:
 
 # The evaluations of each game, by name, the first the default -------------------------------------
 
-#: Each game's evaluation names, the first its default, and the module that defines them.
+#: Each game's evaluation names, the first its default.
 EVALUATION_NAMES: dict[str, tuple[str, ...]] = {
     "tictactoe": ("better", "simple"),
     "hexapawn": ("material",),
     "teeko": ("thesis", "lines"),
 }
-_MODULES = {"hexapawn": "evaluation_hexapawn", "teeko": "evaluation_teeko"}
 
 
 def no_evaluation(state: Any) -> float:
@@ -81,21 +81,16 @@ def evaluation_names(game: Game[Any]) -> tuple[str, ...]:
 
 
 def _table(game_name: str) -> dict[str, Evaluation]:
-    """The evaluations of ``game_name`` by name, importing the module that defines them."""
+    """The evaluations of ``game_name`` by name."""
     if game_name == "tictactoe":
         return {"better": tictactoe_better, "simple": tictactoe_simple}
-    from importlib import import_module
-
-    evaluations: dict[str, Evaluation] = import_module(f"{__package__}.{_MODULES[game_name]}").EVALUATIONS
-    return evaluations
+    return evaluation_hexapawn.EVALUATIONS if game_name == "hexapawn" else evaluation_teeko.EVALUATIONS
 
 
 def _goals(game: Game[Any]) -> tuple[int, ...] | None:
     """A Teeko form's goals when they are not the standard 44 (None otherwise)."""
     if game.name != "teeko" or getattr(game, "win_masks", None) is None:
         return None
-    from .evaluation_teeko import goals_if_not_standard
-
     return goals_if_not_standard(game.win_masks)  # type: ignore[attr-defined]
 
 
@@ -109,8 +104,6 @@ def evaluation(game: Game[Any], name: str) -> Evaluation:
         return own
     goals = _goals(game)
     if name == "lines" and goals is not None:
-        from .evaluation_teeko import teeko_lines_over
-
         return teeko_lines_over(goals)
     return _table(game.name)[name]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -164,7 +163,7 @@ PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbo
 
 #: Which module registers each kind, so that making a player imports only its own module (a random
 #: player needs neither numba nor JAX).  Listing every kind still imports them all (:func:`kinds_for`);
-#: tests/package/test_startup.py checks this table against what the modules register.
+#: tests/players/test_player_kinds.py checks this table against what the modules register.
 KIND_MODULES = {
     "random": "basic",
     "human": "basic",
@@ -186,8 +185,6 @@ KIND_MODULES = {
 def _load(module: str) -> None:
     """Import one player module (which registers its kinds), if this install has it."""
     name = f"{__package__}.{module}"
-    if name in sys.modules:
-        return
     try:
         importlib.import_module(name)
     except ModuleNotFoundError as missing:

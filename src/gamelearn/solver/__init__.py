@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from ..games import Game, get_game
 from .base import Grade, MoveAnalysis, Outcome, Solution
+from .exhaustive import ExhaustiveSolution
+from .tictactoe import outcomes
 
 if TYPE_CHECKING:
     from typing import Any
@@ -48,12 +50,8 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
         if options:
             raise ValueError(f"{game.name} takes no solve options; got {', '.join(sorted(options))}")
         if game.name not in _CACHE:
-            from .exhaustive import ExhaustiveSolution
-
             known: Mapping[Hashable, Outcome] | None = None
             if game.name == "tictactoe":  # the fastest first solve: over bitboards, no state objects
-                from .tictactoe import outcomes
-
                 known = outcomes()
             _CACHE[game.name] = ExhaustiveSolution(game, known)
         return _CACHE[game.name]
@@ -62,6 +60,7 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
         # serve every player made after it.
         if set(options) - {"path"}:
             raise ValueError(f"connect4 takes the solve option path only; got {', '.join(sorted(options))}")
+        # Connect Four's solver is compiled: numba (0.2 CPU s) loads when it is first asked for
         from .connect4.book import book_path
 
         book = options.get("path") or book_path(game.columns, game.rows)  # type: ignore[attr-defined]
@@ -71,13 +70,15 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
         except OSError:
             key = f"connect4:{os.path.abspath(book)}:none"
         if key not in _CACHE or _CACHE[key].game is not game:
-            from .connect4 import solve_connect4
+            from .connect4 import solve_connect4  # numba, as above
 
             for stale in [k for k, kept in _CACHE.items() if k.startswith("connect4:") and kept.game is game]:
                 del _CACHE[stale]  # one solution a board in memory: its table is 46 MB
             _CACHE[key] = solve_connect4(game, options.get("path"))  # type: ignore[arg-type]
         return _CACHE[key]
     if game.name == "teeko":
+        # Teeko's table reader brings numpy (0.1 CPU s): a fresh process that solves tic-tac-toe
+        # does without it (docs/performance.md's whole-process rows)
         from .teeko import default_path, solve_teeko
 
         # One open table per file (and per version of it: a rebuilt file is opened afresh), so
@@ -103,8 +104,6 @@ def _solve_exhaustively(game: Game, options: Mapping[str, Any]) -> Solution:
     if options:
         raise ValueError(f"{game.name} takes no solve options; got {', '.join(sorted(options))}")
     if game.spec not in _CACHE or _CACHE[game.spec].game is not game:  # a game registered again is solved again
-        from .exhaustive import ExhaustiveSolution
-
         _CACHE[game.spec] = ExhaustiveSolution(game)
     return _CACHE[game.spec]
 

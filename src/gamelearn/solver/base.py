@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..games import Game
+from ..games.svg import facts_html
 
 #: (value, distance): the outcome of a position for the side to move.
 Outcome = tuple[int, int | None]
@@ -146,8 +147,6 @@ class Solution(ABC):
 
     def _repr_html_(self) -> str:
         """The game, the value of its start and the solution's size beside the starting board, for Jupyter."""
-        from ..games.svg import facts_html
-
         facts = [("game", self.game.spec), ("value of the start", self._start_text()), ("size", self._size_text())]
         return facts_html(self.game, f"The exact solution of {self.game.spec}", facts)
 

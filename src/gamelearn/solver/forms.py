@@ -20,10 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..games import get_game
 from ..games.teeko_forms import GOALS, PUBLISHED, SCARNE_DROPS
 from .codes import decode
 from .table import Census, PlacingCache, build_moving, build_placing, census_of_codes, write_table
+from .teeko import table_name
 from .variant import Indexing, teeko_form
 
 #: report(spec, done, total): called after each form.
@@ -99,7 +102,6 @@ def solve_forms(
     """Solve every combination of the given goal sets, drop patterns and centre rules.  With
     ``keep`` (a folder), each form's table is written there too (under its default file name);
     with ``keep_only`` too, only the forms whose spec it holds, and none whose file is there."""
-    from .teeko import table_name
 
     def table_file(spec: str) -> str:
         return f"{table_name(spec)}.table"
@@ -140,8 +142,6 @@ def solve_forms(
 
 def census_from_rows(index: Indexing, rows: Any) -> Census:
     """The moving phase's census from its stored rows (each row counts once per member of its class)."""
-    import numpy as np
-
     k = index.k
     row = index.layer_shape(k, k)[1]
     codes = np.asarray(rows).reshape(-1, row)

@@ -91,7 +91,7 @@ PlacingCache = dict[tuple[str, tuple[int, int], str, int], np.ndarray]
 def build_moving(variant: Variant, progress: Progress = _nothing) -> tuple[np.ndarray, dict[str, Any]]:
     """The moving phase of ``variant`` by retrograde analysis: the stored rows (representative mover
     sets only) and facts about the build (census, positions resolved a level, time)."""
-    from . import kernels  # numba loads only for a build, not for reading a table
+    from . import kernels  # numba (0.2 CPU s) loads for a build, not for reading a table
 
     started = time.perf_counter()
     index = Indexing(variant)
@@ -149,7 +149,7 @@ def build_placing(
     """The placing phase of ``variant`` layer by layer back from its moving phase ``moving``.  A
     layer depends only on the drop rounds from its own on (and the first on the centre rule), so
     forms that agree there share it through ``cache``."""
-    from . import kernels
+    from . import kernels  # numba, as build_moving
 
     index = index or Indexing(variant)
     n, k = index.n, index.k
@@ -218,7 +218,7 @@ def build_layers(
 def check_moving(variant: Variant, layers: dict[tuple[int, int], np.ndarray]) -> int:
     """How many stored moving-phase positions are not the best of their moves (0 for a sound table);
     see kernels.check_moving_layer."""
-    from . import kernels
+    from . import kernels  # numba, as build_moving
 
     index = Indexing(variant)
     k = index.k

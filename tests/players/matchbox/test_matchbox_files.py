@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn import play_game
+from gamelearn.cli import matchbox_runs
 from gamelearn.cli.main import app
 from gamelearn.experiments import matchbox as experiments
 from gamelearn.players.matchbox import HerPlayer, MenacePlayer
@@ -95,7 +96,7 @@ def test_a_plot_that_fails_late_loses_no_result(
     def full_disk(result: dict[str, Any], path: Path, title: str) -> Path:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(experiments, "plot_learning_curve", full_disk)
+    monkeypatch.setattr(matchbox_runs, "plot_learning_curve", full_disk)
     result = runner.invoke(app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--out", str(isolated_home)])
     assert result.exit_code == 2 and "No space left on device" in result.output
     saved = Store().results(kind)

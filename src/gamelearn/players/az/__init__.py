@@ -39,6 +39,7 @@ def make_az(game: Game[Any], seed: int | None = None, **options: Any) -> Any:
         raise ValueError(
             f"the az player needs {', '.join(missing)}: install the neural extra, pip install 'gamelearn[neural]'"
         )
+    # the neural extra (JAX, Equinox, Optax, mctx), imported once it is known to be installed
     from .cache import enable_compilation_cache
     from .player import AzPlayer
 

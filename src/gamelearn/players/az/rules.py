@@ -27,6 +27,7 @@ import numpy as np
 
 from ...games import Game
 from ...games.actions import TEEKO_DIRECTIONS, codec
+from ...games.teeko import WIN_MASKS
 
 
 class Position(NamedTuple):
@@ -209,8 +210,6 @@ class HexapawnRules(JaxRules):
 
 
 def _teeko_tables() -> dict[str, np.ndarray]:
-    from ...games.teeko import WIN_MASKS
-
     wins = np.array([[sq for sq in range(25) if mask >> sq & 1] for mask in WIN_MASKS])
     source = np.repeat(np.arange(25), 8)
     target = np.full(200, -1)

@@ -41,6 +41,7 @@ import numpy as np
 
 from ...games import Game
 from ...games.actions import codec_for
+from ...solver import solve
 from ...solver.base import Solution
 from ...solver.exhaustive import POSITION_LIMIT, ExhaustiveSolution
 from .rules import JaxRules, Position
@@ -147,8 +148,6 @@ def reachable_positions(game: Game[Any], limit: int = POSITION_LIMIT) -> list[Ha
         if limit < POSITION_LIMIT:  # a smaller limit: a walk of its own, not kept
             solution = ExhaustiveSolution(game, limit=limit)
         else:
-            from ...solver import solve
-
             solution = solve(game)
     except ValueError as error:
         raise ValueError(f"az tabulates {game.name}'s positions, at most {limit:,}: {error}") from None

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Hashable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome, Solution
+from .book import load_book
 from .searcher import Connect4Searcher, fits
 
 if TYPE_CHECKING:
@@ -144,10 +146,6 @@ class Connect4Solution(Solution):
 def solve_connect4(game: Connect4, path: Any = None) -> Connect4Solution:
     """The solution of a Connect Four board, with its opening book where one has been built (the
     default file in the data directory, or ``path``); ValueError for a board the search does not take."""
-    from pathlib import Path
-
-    from .book import load_book
-
     if not fits(game.columns, game.rows):
         Connect4Searcher(game.columns, game.rows)  # raises, saying which boards it takes
     book = load_book(game.columns, game.rows, Path(path) if path else None)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...files import atomic_write_bytes
 from ..paths import table_path
 
 if TYPE_CHECKING:
@@ -184,7 +185,5 @@ def load_book(columns: int, rows: int, path: Path | None = None) -> Book | None:
 
 
 def save_book(book: Book, path: Path) -> None:
-    from ...files import atomic_write_bytes
-
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, book.to_bytes())
