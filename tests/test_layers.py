@@ -168,7 +168,6 @@ STILL_MUTUAL = {
     ("experiments/curves.py", "experiments/curves_output.py"),
     ("experiments/suites.py", "experiments/suites_validation.py"),
     ("players/matchbox.py", "players/matchbox_advice.py"),
-    ("players/ntuple/generic.py", "players/ntuple/trainer.py"),
 }
 
 

@@ -207,7 +207,7 @@ def shown_default(game: Game, option: Option) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     if value is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
-        from ..players.ntuple.generic import default_search
+        from ..players.ntuple.settings import default_search
 
         return str(default_search(game))
     if value is None or value == "":

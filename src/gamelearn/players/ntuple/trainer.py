@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import connect4, kernels
+from . import connect4, generic, kernels
 from .layout import GAME_IDS, Features, Layout, compile_features, default_layout, neighbours, pieces, win_masks
 from .settings import Settings
 
@@ -23,6 +23,8 @@ class Trainer:
         self.seed = int(seed)
         self.use_layout(layout or default_layout(game))
         self.masks, self.neighbours = win_masks(game), neighbours(game)
+        #: the rules' answers kept for self-play over a game's own rules (:mod:`.generic`)
+        self.rules = generic.Rules(game)
         self.start = pieces(game, game.initial())
         self.games = self.positions = self.steps = self.batches = 0
         self.last_loss = (float("nan"), float("nan"))
@@ -77,9 +79,7 @@ class Trainer:
     def train_batch(self) -> int:
         """One batch of self-play games, learnt online; the positions (plies) played."""
         if self.game.name not in GAME_IDS and not self.connect4:  # no compiled rules: played by its own
-            from .generic import train_batch
-
-            return train_batch(self)
+            return generic.train_batch(self)
         batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
         plies, updates, squared = self._self_play(self.settings.games_per_batch, batch_seed)
         self.batches += 1
