@@ -86,11 +86,10 @@ def result_for_first(winner: int | None) -> float:
 
 
 def _network_values(trainer: SelfPlaying, mover: int, bits: list[tuple[int, int]]) -> list[float]:
-    f = trainer.features
     a = np.array([pair[0] for pair in bits], np.int64)
     b = np.array([pair[1] for pair in bits], np.int64)
     movers = np.full(len(bits), mover, np.int64)
-    values = kernels.values_of(trainer.weights, a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+    values = kernels.values_of(trainer.weights, trainer.features, a, b, movers)
     result: list[float] = values.tolist()
     return result
 
@@ -170,7 +169,12 @@ def train_batch(trainer: SelfPlaying) -> int:
     plies = 0
     squared = 0.0
     updates = 0
-    coherence, beta = trainer.coherence, trainer.settings.coherence
+    td = kernels.Td(
+        lam=float(trainer.settings.trace),
+        horizon=int(trainer.settings.horizon),
+        coherence=trainer.coherence,
+        beta=float(trainer.settings.coherence),
+    )
     for _ in range(trainer.settings.games_per_batch):
         segments, played = play_one(trainer, rng, trainer.epsilon_now())
         plies += played
@@ -179,18 +183,10 @@ def train_batch(trainer: SelfPlaying) -> int:
             if not afters:
                 continue
             a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
-            indices = kernels.features_of(a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+            indices = kernels.features_of(f, a, b, movers)
+            alpha = trainer.alpha_now() / len(f.lengths)
             squared += kernels.td_sequence(
-                trainer.weights,
-                indices,
-                movers,
-                np.ones(len(afters), np.bool_),
-                final,
-                trainer.alpha_now() / len(f.lengths),
-                trainer.settings.trace,
-                trainer.settings.horizon,
-                coherence,
-                beta,
+                trainer.weights, indices, movers, np.ones(len(afters), np.bool_), final, alpha, td
             )
             updates += len(afters)
     trainer.batches += 1
