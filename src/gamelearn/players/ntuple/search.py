@@ -119,11 +119,7 @@ class TeekoSearch:
         features = int(trainer.features.lengths.shape[0])
         self.parents = np.zeros((kernels.MAX_PLY, features), np.int64)
         self.scratch = np.zeros(features, np.int64)
-        plies = (kernels.MAX_PLY,)
-        self.frames = kernels.Frames(
-            **{name: np.zeros(plies, np.int64) for name in kernels.Frames._fields if name not in kernels.REAL_FIELDS},
-            **{name: np.zeros(plies) for name in kernels.REAL_FIELDS},
-        )
+        self.frames = np.zeros(kernels.MAX_PLY, kernels.FRAME)
         self.stats = np.zeros(4, np.int64)
         self.scores = np.zeros(MAX_CHILDREN)
 

@@ -27,7 +27,7 @@ negamax value of the same definition, whatever the table held or how the childre
 Every node's kernels take one :class:`Search`, what a search reads and writes besides the node's
 own position, each part by name: the network (``weights``, ``features``), the rules' tables
 (:class:`TeekoRules`), the transposition :class:`Table`, each ply's :class:`Children`, the
-:class:`Frames` of the explicit stack, the counters ``stats`` and the ``deadline``.
+``frames`` of the explicit stack (:data:`FRAME`), the counters ``stats`` and the ``deadline``.
 
 A Teeko position is two bitboards ``a`` (the first player's pawns) and ``b`` and the side to move.
 The side that can complete a goal "at once" is judged on the boards alone: with fewer than four
@@ -96,28 +96,26 @@ class Children(NamedTuple):
     values: np.ndarray  # float: the learnt value (for ordering)
 
 
-class Frames(NamedTuple):
-    """The explicit stack of :func:`negamax`: what each ply's node keeps while its children are
-    searched, an entry a ply."""
-
-    a: np.ndarray  # int64 (MAX_PLY,): the node's boards
-    b: np.ndarray
-    side: np.ndarray  # the side to move
-    depth: np.ndarray  # the depth and extensions it is searched with
-    extensions: np.ndarray
-    child_count: np.ndarray  # its children
-    tried: np.ndarray  # the children searched so far
-    best_move: np.ndarray  # the best child's index so far, -1 before one
-    slot: np.ndarray  # its slot in the table and its key
-    key: np.ndarray
-    alpha: np.ndarray  # float (MAX_PLY,): the window, as it narrows
-    beta: np.ndarray
-    start_alpha: np.ndarray  # alpha as the node opened (what an upper bound is judged by)
-    best: np.ndarray  # the best score so far
-
-
-#: The frames' fields of real numbers (the others hold whole numbers).
-REAL_FIELDS = ("alpha", "beta", "start_alpha", "best")
+#: A frame of :func:`negamax`'s explicit stack: what each ply's node keeps while its children are
+#: searched, one record a ply (``frames[ply].alpha``).
+FRAME = np.dtype(
+    [
+        ("a", np.int64),  # the node's boards
+        ("b", np.int64),
+        ("side", np.int64),  # the side to move
+        ("depth", np.int64),  # the depth and extensions it is searched with
+        ("extensions", np.int64),
+        ("child_count", np.int64),  # its children
+        ("tried", np.int64),  # the children searched so far
+        ("best_move", np.int64),  # the best child's index so far, -1 before one
+        ("slot", np.int64),  # its slot in the table and its key
+        ("key", np.int64),
+        ("alpha", np.float64),  # the window, as it narrows
+        ("beta", np.float64),
+        ("start_alpha", np.float64),  # alpha as the node opened (what an upper bound is judged by)
+        ("best", np.float64),  # the best score so far
+    ]
+)
 
 
 class Search(NamedTuple):
@@ -130,7 +128,7 @@ class Search(NamedTuple):
     children: Children
     parents: np.ndarray  # int64 (MAX_PLY, features): each node's features as its side sees them
     scratch: np.ndarray  # int64 (features,): a child's features, read from its parent's
-    frames: Frames
+    frames: np.ndarray  # FRAME (MAX_PLY,): the stack
     stats: np.ndarray  # int64: NODES, LIMIT, ABORTED, GENERATION
     root_scores: np.ndarray  # float (MAX_CHILDREN,): each root child's score (:func:`search_root`)
     deadline: float  # time.perf_counter's at which the search stops; 0: none
@@ -181,9 +179,9 @@ def child_value(ply: int, a: int, b: int, search: Search) -> float:
     """V of (a, b), a child of the node whose frame is at ``ply`` made by that node's side: the
     chance, as learnt, that this side wins.  Its features are read from the node's (kept in
     ``search.parents[ply]`` by :func:`open_node`), changed where the move changed a square."""
-    frames = search.frames
-    mover = frames.side[ply]
-    parent_a, parent_b = frames.a[ply], frames.b[ply]
+    frame = search.frames[ply]
+    mover = frame.side
+    parent_a, parent_b = frame.a, frame.b
     own, other = (parent_a, parent_b) if mover == 0 else (parent_b, parent_a)
     child_own, child_other = (a, b) if mover == 0 else (b, a)
     scratch = search.scratch
@@ -196,8 +194,8 @@ def open_node(ply: int, a: int, b: int, side: int, search: Search) -> None:
     """Keep the node (a, b), ``side`` to move, in its frame at ``ply`` with its features seen by
     ``side``, for :func:`child_value` of its children.  The root's (ply 0) is kept by
     :func:`search_root`; a caller of :func:`negamax` at ply 1 keeps it first."""
-    frames = search.frames
-    frames.a[ply], frames.b[ply], frames.side[ply] = a, b, side
+    frame = search.frames[ply]
+    frame.a, frame.b, frame.side = a, b, side
     own, other = (a, b) if side == 0 else (b, a)
     parent_features(own, other, side, search.features, search.parents[ply])
 
@@ -325,10 +323,10 @@ def open_frame(
         if depth >= 2:
             values[ply, i] = child_value(ply, children.a[ply, i], children.b[ply, i], search)
     order_children(children.order[ply], values[ply], count, first)
-    frames = search.frames
-    frames.depth[ply], frames.extensions[ply], frames.child_count[ply] = depth, extensions, count
-    frames.tried[ply], frames.best_move[ply], frames.slot[ply], frames.key[ply] = 0, -1, slot, key
-    frames.alpha[ply], frames.beta[ply], frames.start_alpha[ply], frames.best[ply] = alpha, beta, alpha, -INFINITY
+    frame = search.frames[ply]
+    frame.depth, frame.extensions, frame.child_count = depth, extensions, count
+    frame.tried, frame.best_move, frame.slot, frame.key = 0, -1, slot, key
+    frame.alpha, frame.beta, frame.start_alpha, frame.best = alpha, beta, alpha, -INFINITY
     return True
 
 
@@ -366,18 +364,18 @@ def enter(
 @njit(cache=True)
 def leave(ply: int, search: Search) -> float:
     """The score of the node whose frame is at ``ply``, its children done; kept in the table."""
-    table, frames = search.table, search.frames
-    best, slot = frames.best[ply], frames.slot[ply]
+    table, frame = search.table, search.frames[ply]
+    best, slot = frame.best, frame.slot
     kept = best + ply if best > MATE else best - ply if best < -MATE else best
-    table.keys[slot], table.scores[slot] = frames.key[ply], kept
-    table.depths[slot], table.extensions[slot] = frames.depth[ply], frames.extensions[ply]
-    if best <= frames.start_alpha[ply]:
+    table.keys[slot], table.scores[slot] = frame.key, kept
+    table.depths[slot], table.extensions[slot] = frame.depth, frame.extensions
+    if best <= frame.start_alpha:
         table.kinds[slot] = UPPER
-    elif best >= frames.beta[ply]:
+    elif best >= frame.beta:
         table.kinds[slot] = LOWER
     else:
         table.kinds[slot] = EXACT
-    table.moves[slot], table.generations[slot] = frames.best_move[ply], search.stats[GENERATION]
+    table.moves[slot], table.generations[slot] = frame.best_move, search.stats[GENERATION]
     return best
 
 
@@ -403,19 +401,19 @@ def negamax(
     order = children.order
     current = top
     while True:
-        k = frames.tried[current]
-        if k < frames.child_count[current]:
+        k = frames[current].tried
+        if k < frames[current].child_count:
             i = order[current, k]
-            frames.tried[current] = k + 1
+            frames[current].tried = k + 1
             done, value = enter(
                 current + 1,
                 children.a[current, i],
                 children.b[current, i],
-                1 - frames.side[current],
-                frames.depth[current] - 1,
-                frames.extensions[current],
-                -frames.beta[current],
-                -frames.alpha[current],
+                1 - frames[current].side,
+                frames[current].depth - 1,
+                frames[current].extensions,
+                -frames[current].beta,
+                -frames[current].alpha,
                 search,
             )
             if not done:
@@ -429,13 +427,13 @@ def negamax(
         if stats[ABORTED]:
             return 0.0
         score = -value  # the score of the child just searched, for the frame at ``current``
-        if score > frames.best[current]:
-            frames.best[current] = score
-            frames.best_move[current] = order[current, frames.tried[current] - 1]
-            if score > frames.alpha[current]:
-                frames.alpha[current] = score
-                if score >= frames.beta[current]:
-                    frames.tried[current] = frames.child_count[current]  # a cut: no more children
+        if score > frames[current].best:
+            frames[current].best = score
+            frames[current].best_move = order[current, frames[current].tried - 1]
+            if score > frames[current].alpha:
+                frames[current].alpha = score
+                if score >= frames[current].beta:
+                    frames[current].tried = frames[current].child_count  # a cut: no more children
 
 
 @njit(cache=True)
