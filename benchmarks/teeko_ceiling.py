@@ -35,6 +35,7 @@ from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME
 from gamelearn.games.teeko import TeekoState
 from gamelearn.players.ntuple import kernels as kernels
+from gamelearn.players.ntuple.layout import Features
 from gamelearn.players.registry import make_player
 from gamelearn.solver.teeko import solve_teeko
 
@@ -50,7 +51,7 @@ def children_met(
     games: int,
     seed: int,
     weights: np.ndarray,
-    features: tuple,  # type: ignore[type-arg]
+    features: Features,
     rules: tuple,  # type: ignore[type-arg]
     out_a: np.ndarray,
     out_b: np.ndarray,
@@ -60,12 +61,11 @@ def children_met(
     child of every position met, (a, b, the side that moved into it), until the buffers are full;
     how many were written."""
     np.random.seed(seed)
-    squares, lengths, offsets, phase_base = features
     masks, neighbours, max_plies = rules
     child_a = np.empty(kernels.MAX_CHILDREN, np.int64)
     child_b = np.empty(kernels.MAX_CHILDREN, np.int64)
     child_result = np.empty(kernels.MAX_CHILDREN, np.int64)
-    indices = np.empty(lengths.shape[0], np.int64)
+    indices = np.empty(features.lengths.shape[0], np.int64)
     written = 0
     for _ in range(games):
         opening = np.random.randint(0, OPENING + 1)
@@ -77,7 +77,7 @@ def children_met(
                 if child_result[i] != kernels.ONGOING:
                     value = 1.0
                 else:
-                    kernels.read_features(child_a[i], child_b[i], mover, squares, lengths, offsets, phase_base, indices)
+                    kernels.read_features(child_a[i], child_b[i], mover, features, indices)
                     value = kernels.value_of(weights, indices)
                     if written < out_a.shape[0]:
                         out_a[written], out_b[written], out_mover[written] = child_a[i], child_b[i], mover
@@ -102,16 +102,15 @@ def fit(
     mover: np.ndarray,
     target: np.ndarray,
     order: np.ndarray,
-    features: tuple,  # type: ignore[type-arg]
+    features: Features,
     step: float,
 ) -> float:
     """One pass of gradient descent on ``(target - V)^2 / 2`` over the afterstates in ``order``
     (``step``: the logit's step per unit of error, shared by the features); the mean squared error."""
-    squares, lengths, offsets, phase_base = features
-    indices = np.empty(lengths.shape[0], np.int64)
+    indices = np.empty(features.lengths.shape[0], np.int64)
     squared = 0.0
     for k in order:
-        kernels.read_features(a[k], b[k], mover[k], squares, lengths, offsets, phase_base, indices)
+        kernels.read_features(a[k], b[k], mover[k], features, indices)
         value = kernels.value_of(weights, indices)
         error = target[k] - value
         squared += error * error
@@ -157,8 +156,7 @@ def main() -> None:
     if args.start is not None:
         learner.load(json.loads(args.start.read_text())["knowledge"])
     trainer = learner.trainer
-    f = trainer.features
-    features = (f.squares, f.lengths, f.offsets, f.phase_base)
+    features = trainer.features
     rules = (trainer.masks, trainer.neighbours, trainer.layout.max_plies)
     suite = get_suite(game, VALIDATION_NAME)
     rng = np.random.default_rng(args.seed)
@@ -175,7 +173,7 @@ def main() -> None:
         _, first = np.unique(keys, return_index=True)
         a, b, mover = a[first], b[first], mover[first]
         target = perfect_values(solution, a, b, mover)
-        step = args.step / len(f.lengths)
+        step = args.step / len(features.lengths)
         for _ in range(args.epochs):
             error = fit(trainer.weights, a, b, mover, target, rng.permutation(a.shape[0]), features, step)
         seconds = time.process_time() - started

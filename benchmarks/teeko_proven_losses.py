@@ -36,7 +36,7 @@ from gamelearn.experiments.grading import choose_all
 from gamelearn.experiments.suites import get_suite
 from gamelearn.experiments.suites_validation import VALIDATION_NAME
 from gamelearn.players.ntuple import kernels as kernels
-from gamelearn.players.ntuple.layout import neighbours, pieces, win_masks
+from gamelearn.players.ntuple.layout import Features, neighbours, pieces, win_masks
 from gamelearn.players.registry import make_player
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -87,29 +87,20 @@ def kernel(proven_policy: bool) -> Any:
 
     @njit
     def self_play(  # noqa: C901  # the default kernel's one loop, kept whole to compare like with like
-        game: int,
         games: int,
         seed: int,
         weights: np.ndarray,
-        squares: np.ndarray,
-        lengths: np.ndarray,
-        offsets: np.ndarray,
-        phase_base: np.ndarray,
-        masks: np.ndarray,
-        steps: np.ndarray,
-        schedule: np.ndarray,
-        games_before: int,
-        lam: float,
-        horizon: int,
-        max_plies: int,
-        random_plies: int,
-        start_a: int,
-        start_b: int,
-        coherence: np.ndarray,
-        beta: float,
+        reading: Features,
+        rules: kernels.BoardRules,
+        schedule: kernels.Schedule,
+        td: kernels.Td,
     ) -> np.ndarray:
         np.random.seed(seed)
-        features = lengths.shape[0]
+        game, masks, steps, max_plies = rules.game, rules.masks, rules.neighbours, rules.max_plies
+        start_a, start_b = rules.start_a, rules.start_b
+        horizon, coherence, beta = td.horizon, td.coherence, td.beta
+        games_before, random_plies = schedule.games_before, schedule.random_plies
+        features = reading.lengths.shape[0]
         child_a = np.empty(kernels.MAX_CHILDREN, np.int64)
         child_b = np.empty(kernels.MAX_CHILDREN, np.int64)
         child_result = np.empty(kernels.MAX_CHILDREN, np.int64)
@@ -119,9 +110,9 @@ def kernel(proven_policy: bool) -> Any:
         trace_grads = np.zeros(horizon)
         plies_played, updates, squared = 0, 0, 0.0
         for g in range(games):
-            decay = 0.5 ** ((games_before + g) / schedule[4])
-            alpha = (schedule[1] + (schedule[0] - schedule[1]) * decay) / features
-            epsilon = schedule[3] + (schedule[2] - schedule[3]) * decay
+            decay = 0.5 ** ((games_before + g) / schedule.halflife)
+            alpha = (schedule.alpha_floor + (schedule.alpha - schedule.alpha_floor) * decay) / features
+            epsilon = schedule.epsilon_floor + (schedule.epsilon - schedule.epsilon_floor) * decay
             opening = np.random.randint(0, random_plies + 1)
             a, b, mover = start_a, start_b, 0
             head, length = -1, 0
@@ -137,9 +128,7 @@ def kernel(proven_policy: bool) -> Any:
                     elif child_result[i] == kernels.DRAWN:
                         child_value[i] = 0.5
                     else:
-                        kernels.read_features(
-                            child_a[i], child_b[i], mover, squares, lengths, offsets, phase_base, child_indices[i]
-                        )
+                        kernels.read_features(child_a[i], child_b[i], mover, reading, child_indices[i])
                         lost = other_wins_next(child_a[i], child_b[i], mover, masks, steps)
                         if lost:
                             toward_loss(weights, child_indices[i], alpha, coherence, beta)
@@ -158,9 +147,7 @@ def kernel(proven_policy: bool) -> Any:
                     target = best_value if mover == 0 else 1.0 - best_value
                     v = kernels.value_of(weights, trace_indices[head])
                     delta = target - (v if mover == 1 else 1.0 - v)
-                    kernels.apply_trace(
-                        weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta
-                    )
+                    kernels.apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, td)
                     squared += delta * delta
                     updates += 1
                 if child_value[chosen] != best_value:
@@ -176,9 +163,7 @@ def kernel(proven_policy: bool) -> Any:
                 length = min(length + 1, horizon)
                 if ply == max_plies - 1:
                     delta = 0.5 - (v if mover == 0 else 1.0 - v)
-                    kernels.apply_trace(
-                        weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta
-                    )
+                    kernels.apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, td)
                     squared += delta * delta
                     updates += 1
                 mover = 1 - mover

@@ -70,18 +70,19 @@ def searched_self_play(
     learning: np.ndarray,
     depth: int,
     every_child: bool,
-    context: tuple,  # type: ignore[type-arg]
-    root_scores: np.ndarray,
+    context: search.Search,
+    td: kernels.Td,
 ) -> int:
     """Play and learn ``games`` games (see the module's text); the plies played.  ``trainer``:
-    (weights, coherence, the features' arrays, the rules' masks and neighbours); ``learning``:
-    (alpha, epsilon, lambda, TCL's beta, the trace's horizon, the ply limit)."""
+    (weights, the features, the rules' masks and neighbours); ``learning``: (alpha, epsilon, the
+    ply limit); ``td``: lambda, the trace's horizon and TCL's sums and beta."""
     np.random.seed(seed)
-    weights, coherence, squares, lengths, offsets, phase_base, masks, neighbours = trainer
-    alpha, epsilon, lam, beta = learning[0], learning[1], learning[2], learning[3]
-    horizon, max_plies = int(learning[4]), int(learning[5])
-    stats = context[5]
-    features = lengths.shape[0]
+    weights, f, masks, neighbours = trainer
+    alpha, epsilon, max_plies = learning[0], learning[1], int(learning[2])
+    horizon = td.horizon
+    one = kernels.Td(0.0, 1, td.coherence, td.beta)  # a single afterstate's step, no trace
+    stats, root_scores = context.stats, context.root_scores
+    features = f.lengths.shape[0]
     step = alpha / features
     child_a = np.empty(kernels.MAX_CHILDREN, np.int64)
     child_b = np.empty(kernels.MAX_CHILDREN, np.int64)
@@ -100,7 +101,7 @@ def searched_self_play(
             fresh_search(stats)
             best, best_score = 0, -search.INFINITY
             if every_child:
-                search.open_node(0, a, b, mover, context[0], context[3], context[4])  # the leaves' parent
+                search.open_node(0, a, b, mover, context)  # the leaves' parent
                 for i in range(count):
                     if child_result[i] != kernels.ONGOING:
                         score = search.WIN - 1.0
@@ -116,18 +117,16 @@ def searched_self_play(
                             1,
                             context,
                         )
-                        kernels.read_features(
-                            child_a[i], child_b[i], mover, squares, lengths, offsets, phase_base, one_indices[0]
-                        )
+                        kernels.read_features(child_a[i], child_b[i], mover, f, one_indices[0])
                         value = kernels.value_of(weights, one_indices[0])
                         one_grad[0] = value * (1.0 - value)
                         error = chance(score) - value
-                        kernels.apply_trace(weights, one_indices, one_grad, 0, 1, step * error, 0.0, coherence, beta)
+                        kernels.apply_trace(weights, one_indices, one_grad, 0, 1, step * error, one)
                     if score > best_score:
                         best, best_score = i, score
             else:
                 for plies_deep in range(1, depth + 1):
-                    best = search.search_root(a, b, mover, plies_deep, 6, context, root_scores)
+                    best = search.search_root(a, b, mover, plies_deep, 6, context)
                     best_score = root_scores[best]
                     if abs(best_score) > search.MATE:
                         break
@@ -135,9 +134,7 @@ def searched_self_play(
                     target = chance(best_score) if mover == 0 else 1.0 - chance(best_score)
                     value = kernels.value_of(weights, trace_indices[head])
                     error = target - (value if mover == 1 else 1.0 - value)
-                    kernels.apply_trace(
-                        weights, trace_indices, trace_grads, head, length, step * error, lam, coherence, beta
-                    )
+                    kernels.apply_trace(weights, trace_indices, trace_grads, head, length, step * error, td)
             chosen = best
             if ply < opening or np.random.random() < epsilon:
                 chosen = np.random.randint(0, count)
@@ -148,7 +145,7 @@ def searched_self_play(
             if child_result[chosen] != kernels.ONGOING:
                 break
             head = (head + 1) % horizon
-            kernels.read_features(a, b, mover, squares, lengths, offsets, phase_base, trace_indices[head])
+            kernels.read_features(a, b, mover, f, trace_indices[head])
             value = kernels.value_of(weights, trace_indices[head])
             trace_grads[head] = value * (1.0 - value) * (1.0 if mover == 0 else -1.0)
             length = min(length + 1, horizon)
@@ -171,11 +168,10 @@ def main() -> None:
     learner: Any = make_player(game, "ntuple", seed=args.seed)
     learner.load(json.loads(args.start.read_text())["knowledge"])
     t, f = learner.trainer, learner.trainer.features
-    trainer = (t.weights, t.coherence, f.squares, f.lengths, f.offsets, f.phase_base, t.masks, t.neighbours)
-    s = t.settings
-    learning = np.array([s.alpha, args.epsilon, s.trace, s.coherence, s.horizon, t.layout.max_plies], np.float64)
+    trainer = (t.weights, f, t.masks, t.neighbours)
+    learning = np.array([t.settings.alpha, args.epsilon, t.layout.max_plies], np.float64)
     searcher = TeekoSearch(game, t)
-    context = (searcher._net(), searcher.rules, searcher.table, searcher.buffers, searcher.frames, searcher.stats, 0.0)
+    context = searcher._search()
     suite = get_suite(game, VALIDATION_NAME)
 
     raw_report(game, learner, suite, "start")
@@ -184,7 +180,7 @@ def main() -> None:
     done = 0
     while spent < args.cpu_seconds:
         seed = args.seed * 1_000_003 + batch
-        searched_self_play(args.games, seed, trainer, learning, args.depth, args.every_child, context, searcher.scores)
+        searched_self_play(args.games, seed, trainer, learning, args.depth, args.every_child, context, t.td())
         batch, games = batch + 1, games + args.games
         spent = cpu_seconds() - started
         if spent >= every * (done + 1):

@@ -11,11 +11,11 @@ above them: :func:`play_and_keep` is ``gamelearn.play_game`` and :func:`make_pla
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
 from .match import DEFAULT_MAX_PLIES, MatchKeeper, play_game
+from .players.knowledge import Learner
 from .players.registry import make_player as make_new_player
 
 if TYPE_CHECKING:
@@ -30,11 +30,9 @@ S = TypeVar("S", bound=Hashable)
 
 
 def is_learner(player: Player[S]) -> TypeGuard[Pupil[S]]:
-    """Whether ``player`` is a learner, to be kept.  A learner's class derives from
-    :class:`gamelearn.players.knowledge.Learner`, so a process that has not imported that module
-    holds none, and a game of searchers never imports it just to find that out."""
-    knowledge = sys.modules.get("gamelearn.players.knowledge")
-    return knowledge is not None and isinstance(player, knowledge.Learner)
+    """Whether ``player`` is a learner, to be kept: its class derives from
+    :class:`gamelearn.players.knowledge.Learner`."""
+    return isinstance(player, Learner)
 
 
 def make_player(game: Game[S], spec: str, seed: int | None = None, keeper: Keeper | None = None) -> Player[S]:

@@ -405,14 +405,17 @@ def test_a_right_him_passes_beside_the_pages_table_of_hers(capsys: pytest.Captur
     )
 
 
-# In any Jupyter: the classroom needs ten files of gamelearn and the standard library ------------
+# In any Jupyter: the classroom needs twelve files of gamelearn and the standard library ------------
 
-#: What docs/lesson.md says a JupyterLite user copies: the package's root, hexapawn's rules, the classroom.
+#: What docs/lesson.md says a JupyterLite user copies: the package's root, the games by name, hexapawn's
+#: rules and picture, the classroom.
 CLASSROOM_FILES = (
     "__init__.py",
     "games/__init__.py",
     "games/base.py",
+    "games/registry.py",
     "games/specs.py",
+    "games/svg.py",
     "games/hexapawn.py",
     "classroom/__init__.py",
     "classroom/hexapawn.py",
@@ -422,7 +425,7 @@ CLASSROOM_FILES = (
 )
 
 # Run with -S -E -s: no site-packages (so no numpy, numba or scipy), no PYTHONPATH, only the folder
-# that holds the ten files.
+# that holds the twelve files.
 ONLY_THE_STANDARD_LIBRARY = """
 import sys
 from gamelearn.classroom import check_count_boxes, check_him, check_mirror, check_winner
@@ -438,7 +441,7 @@ print(*sorted(m for m in sys.modules if m.partition(".")[0] not in sys.stdlib_mo
 """
 
 
-def test_the_classroom_runs_on_ten_files_and_the_standard_library(tmp_path: Path) -> None:
+def test_the_classroom_runs_on_twelve_files_and_the_standard_library(tmp_path: Path) -> None:
     package = Path(__file__).resolve().parents[2] / "src" / "gamelearn"
     for name in CLASSROOM_FILES:
         (tmp_path / "gamelearn" / name).parent.mkdir(parents=True, exist_ok=True)
@@ -456,7 +459,7 @@ def test_the_classroom_runs_on_ten_files_and_the_standard_library(tmp_path: Path
         "gamelearn." + name.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for name in CLASSROOM_FILES
     )
     assert loaded.split() == [module.removesuffix(".__init__") for module in modules]
-    assert outside.split() == loaded.split()  # nothing beyond the standard library and the ten files
+    assert outside.split() == loaded.split()  # nothing beyond the standard library and the twelve files
 
 
 def test_docs_lesson_shows_what_check_mirror_prints(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 import gamelearn
 from gamelearn import games
-from gamelearn.games import GAME_NAMES, Game, GameFacts, IllegalMove
+from gamelearn.games import GAME_NAMES, Game, GameFacts, IllegalMove, registry
 
 
 class Nim(Game[tuple[int, int]]):
@@ -64,9 +64,9 @@ class Nim(Game[tuple[int, int]]):
 
 @pytest.fixture
 def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(games, "_REGISTERED", {})
-    monkeypatch.setattr(games, "_BROKEN", {})
-    monkeypatch.setattr(games, "_INSTANCES", dict(games._INSTANCES))
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    monkeypatch.setattr(registry, "_BROKEN", {})
+    monkeypatch.setattr(registry, "_INSTANCES", dict(registry._INSTANCES))
 
 
 def test_the_public_contract_is_exported() -> None:
@@ -115,7 +115,7 @@ def test_a_broken_plugin_is_named_and_the_built_in_games_still_work(
     clean_registry: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     plugins = {"ghost": "no_such_module_anywhere:Ghost", "wrong": "fractions:Fraction"}
-    monkeypatch.setattr(games, "_plugins", lambda: plugins)
+    monkeypatch.setattr(registry, "_plugins", lambda: plugins)
     with pytest.raises(ValueError, match="game 'ghost' cannot be loaded: ModuleNotFoundError") as caught:
         gamelearn.get_game("ghost")
     assert "\n" not in str(caught.value)

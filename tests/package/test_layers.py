@@ -167,10 +167,6 @@ def imported_modules(path: Path, source: Path = SOURCE) -> set[str]:
 STILL_MUTUAL = {
     ("experiments/curves.py", "experiments/curves_output.py"),
     ("experiments/suites.py", "experiments/suites_validation.py"),
-    ("games/__init__.py", "games/base.py"),
-    ("games/__init__.py", "games/connect4.py"),
-    ("games/base.py", "games/svg.py"),
-    ("players/ntuple/generic.py", "players/ntuple/trainer.py"),
 }
 
 

@@ -70,7 +70,7 @@ def test_the_backend_is_the_player_s_own_choice_not_the_process_s_history() -> N
 def test_the_state_graphs_hold_every_reachable_position() -> None:
     tictactoe = mcts_kernels.state_graph(gamelearn.get_game("tictactoe"))
     assert tictactoe is not None and len(tictactoe.index) == 5478  # as the solver counts them
-    assert int((tictactoe.move_counts == 0).sum()) == 958  # the finished positions
+    assert int((tictactoe.positions.move_counts == 0).sum()) == 958  # the finished positions
     assert mcts_kernels.state_graph(gamelearn.get_game("teeko")) is None  # Teeko can cycle: the rules' search
     assert mcts_kernels.root_statistics(gamelearn.get_game("teeko"), None, random.Random(1), 5, 1.0, 10) is None
 

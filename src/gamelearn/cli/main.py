@@ -205,7 +205,7 @@ def shown_default(game: Game, option: Option) -> str:
         return "on" if value else "off"
     if value is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
         # `gamelearn players` alone asks this: the ntuple module would bring numba (0.2 CPU s) to every start
-        from ..players.ntuple.generic import default_search
+        from ..players.ntuple.settings import default_search
 
         return str(default_search(game))
     if value is None or value == "":

@@ -9,6 +9,7 @@ This module imports nothing of gamelearn and nothing outside the standard librar
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -80,6 +81,19 @@ class GameOption:
     help: str
     pattern: str | None = None
     labels: tuple[tuple[str, str], ...] = ()
+
+    def check(self, game: str, value: str) -> None:
+        """ValueError naming the option of ``game`` and the allowed values, unless ``value`` is one of them."""
+        if self.pattern is not None:
+            if not isinstance(value, str) or not re.fullmatch(self.pattern, value):
+                raise ValueError(
+                    f"option {self.name!r} of game {game!r}: {shown_text(value)} is not a pattern {self.pattern} "
+                    f"(e.g. {', '.join(self.values)})"
+                )
+        elif value not in self.values:
+            raise ValueError(
+                f"option {self.name!r} of game {game!r}: {shown_text(value)} is not one of {', '.join(self.values)}"
+            )
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -236,7 +250,8 @@ class InternedState(tuple[Any, ...]):  # each game's class names its fields' typ
     for it.  No ``__slots__``: each state keeps the rules' answers in its own (private) ``__dict__``,
     which the game object hands out."""
 
-    #: The game's registered name (its picture in Jupyter) and its name in words (messages).
+    #: The game's registered name (its picture in Jupyter: :class:`.svg.Pictured`) and its name in
+    #: words (messages).
     game_name: str = ""
     game_words: str = ""
     # The rules' answers, kept in the state's __dict__ as the game works them out.
@@ -249,13 +264,6 @@ class InternedState(tuple[Any, ...]):  # each game's class names its fields' typ
     if TYPE_CHECKING:  # each game's class takes its position's fields
 
         def __new__(cls, *position: Any) -> Self: ...
-
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for Jupyter (gamelearn.games.svg)."""
-        from . import get_game
-        from .svg import position_svg
-
-        return position_svg(get_game(self.game_name), self)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (type(self), tuple(self))  # the position only: the answers are rebuilt on use

@@ -23,6 +23,8 @@ from __future__ import annotations
 import functools
 
 from .base import Game, GameFacts, GameOption, IllegalMove, shown_text
+from .registry import get_game
+from .svg import position_svg
 
 #: The sizes the rules take (the solver takes those whose bitboard fits in 63 bits).
 MIN_COLUMNS, MAX_COLUMNS = 4, 9
@@ -84,14 +86,10 @@ class Connect4State(tuple[int, int, int, int]):
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter (gamelearn.games.svg)."""
-        from .svg import position_svg
-
         return position_svg(_game(self[2], self[3]), self)
 
 
 def _game(columns: int, rows: int) -> Connect4:
-    from . import get_game
-
     game = get_game(f"connect4:columns={columns},rows={rows}")
     assert isinstance(game, Connect4)
     return game

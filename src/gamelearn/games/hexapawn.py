@@ -16,6 +16,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from .base import GameFacts, IllegalMove, InternedGame, InternedState
+from .svg import Pictured
 
 START = "BBB...WWW"
 WHITE, BLACK = "W", "B"
@@ -82,7 +83,7 @@ def reachable_positions() -> frozenset[tuple[str, int]]:
     return frozenset(found)
 
 
-class HexapawnState(InternedState, tuple[str, int]):
+class HexapawnState(InternedState, Pictured, tuple[str, int]):
     """A hexapawn position: the 9-character board and the side to move (0 = White).
 
     Immutable, hashable, picklable and interned: ``HexapawnState(board, to_move)`` gives back the

@@ -2,7 +2,8 @@
 (``_repr_svg_``, ``_repr_html_``), as python-chess boards do.
 
 Drawing only: everything here is worked out from what the games already say (the board string,
-the side to move, the winner's squares), so the rules stay free of it.  Each board carries its
+the side to move, the winner's squares), so the rules stay free of it: a game's state class takes
+its picture from :class:`Pictured`, which finds the game by its name.  Each board carries its
 coordinates in the game's notation (row and column for Teeko; the square numbers for tic-tac-toe
 and hexapawn; the columns' numbers for Connect Four), marks the squares the last move changed where it is known, and rings the winner's.
 """
@@ -14,6 +15,7 @@ from html import escape
 from typing import Any
 
 from .base import Game
+from .registry import get_game
 
 CELL = 40
 MARGIN = 18  # room for Teeko's row and column numbers
@@ -150,3 +152,14 @@ def facts_html(game: Game[Any], title: str, facts: Sequence[tuple[str, str]]) ->
         f'<div style="flex:none">{position_svg(game, game.initial())}</div>'
         f"<div><b>{escape(title)}</b><table>{rows}</table></div></div>"
     )
+
+
+class Pictured:
+    """A state that shows as its board in Jupyter: mixed into a game's state class, whose
+    ``game_name`` (:class:`.base.InternedState`'s) names the game that draws it."""
+
+    __slots__ = ()
+    game_name: str
+
+    def _repr_svg_(self) -> str:
+        return position_svg(get_game(self.game_name), self)

@@ -21,10 +21,9 @@ Pure data and pure functions; imports nothing of gamelearn but the rules' base.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from .base import GameOption, shown_text
+from .base import GameOption
 
 SIZE = 5
 SQUARES = SIZE * SIZE
@@ -79,7 +78,7 @@ class TeekoForm:
     def __post_init__(self) -> None:
         for option in TEEKO_OPTIONS:
             value = getattr(self, option.name)
-            check_option("teeko", option, value)
+            option.check("teeko", value)
 
     @property
     def spec(self) -> str:
@@ -104,20 +103,6 @@ class TeekoForm:
         if self.steps == "knight":
             words.append("knight steps")
         return ", ".join(words)
-
-
-def check_option(game: str, option: GameOption, value: str) -> None:
-    """ValueError naming the option and the allowed values, unless ``value`` is one of them."""
-    if option.pattern is not None:
-        if not isinstance(value, str) or not re.fullmatch(option.pattern, value):
-            raise ValueError(
-                f"option {option.name!r} of game {game!r}: {shown_text(value)} is not a pattern {option.pattern} "
-                f"(e.g. {', '.join(option.values)})"
-            )
-    elif value not in option.values:
-        raise ValueError(
-            f"option {option.name!r} of game {game!r}: {shown_text(value)} is not one of {', '.join(option.values)}"
-        )
 
 
 def _mask(cells: list[tuple[int, int]]) -> int:

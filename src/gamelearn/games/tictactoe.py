@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 
 from .base import GameFacts, IllegalMove, InternedGame, InternedState, bit_tables, board_order_tables, square_symmetries
+from .svg import Pictured
 
 FULL = (1 << 9) - 1
 #: The 8 winning lines: 3 rows, 3 columns, 2 diagonals.
@@ -62,7 +63,7 @@ def has_line(bits: int) -> bool:
     return HAS_LINE[bits]
 
 
-class TicTacToeState(InternedState, tuple[int, int]):
+class TicTacToeState(InternedState, Pictured, tuple[int, int]):
     """A tic-tac-toe position: X's squares and O's squares as 9-bit masks.  X moves when counts are equal.
 
     Immutable, hashable and picklable, and interned: ``TicTacToeState(x, o)`` gives back the one

@@ -22,7 +22,7 @@ import math
 import random
 import weakref
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -33,11 +33,18 @@ from ..jit import njit
 MAX_STATES = 50_000
 
 
+class Positions(NamedTuple):
+    """A small game's reachable positions, numbered from the start, as the kernel reads them."""
+
+    successors: np.ndarray  # int32 [s, k]: the position after the k-th legal move of s (-1 past the last)
+    move_counts: np.ndarray  # int32 [s]: its legal moves (0: the game is over)
+    winners: np.ndarray  # int8 [s]: its winner (-1: none)
+    movers: np.ndarray  # int8 [s]: the side to move
+
+
 class StateGraph:
-    """A small game's reachable positions, numbered from the start as arrays:
-    ``successors[s, k]`` the position after the ``k``-th legal move of ``s`` (-1 past the last),
-    ``move_counts[s]`` (0: the game is over), ``winners[s]`` (-1: none), ``movers[s]`` the side to
-    move; ``index`` gives a position's number."""
+    """A small game's reachable positions, numbered from the start as arrays (:class:`Positions`);
+    ``index`` gives a position's number."""
 
     def __init__(
         self, index: dict[Hashable, int], successors: list[tuple[int, ...]], winners: list[int], movers: list[int]
@@ -46,12 +53,15 @@ class StateGraph:
         if widest > 127:
             raise ValueError(f"{widest} moves in a position: untried moves are kept as int8")
         self.index = index
-        self.successors = np.full((len(successors), widest), -1, np.int32)
+        table = np.full((len(successors), widest), -1, np.int32)
         for number, found in enumerate(successors):
-            self.successors[number, : len(found)] = found
-        self.move_counts = np.array([len(found) for found in successors], np.int32)
-        self.winners = np.array(winners, np.int8)
-        self.movers = np.array(movers, np.int8)
+            table[number, : len(found)] = found
+        self.positions = Positions(
+            successors=table,
+            move_counts=np.array([len(found) for found in successors], np.int32),
+            winners=np.array(winners, np.int8),
+            movers=np.array(movers, np.int8),
+        )
 
 
 #: Each game object's graph, kept as long as the game is (by the object, not its id, which a
@@ -103,10 +113,7 @@ def _below(words: Any, used: Any, n: int) -> int:
 
 @njit()
 def _uct(
-    successors: Any,
-    move_counts: Any,
-    winners: Any,
-    movers: Any,
+    positions: Positions,
     root_state: int,
     playouts: int,
     exploration: float,
@@ -119,6 +126,12 @@ def _uct(
     """``playouts`` UCT walks from ``root_state``; each root move's visits and wins (for the side
     to move at the root) into ``root_visits`` and ``root_wins``, indexed by the move's place in
     ``legal_moves`` (0 visits: never expanded).  False when ``words`` ran out first."""
+    successors, move_counts, winners, movers = (
+        positions.successors,
+        positions.move_counts,
+        positions.winners,
+        positions.movers,
+    )
     nodes = playouts + 1
     widest = successors.shape[1]
     state = np.empty(nodes, np.int32)
@@ -221,7 +234,7 @@ def root_statistics(
     number = None if graph is None else graph.index.get(state)
     if graph is None or number is None:
         return None
-    count = int(graph.move_counts[number])
+    count = int(graph.positions.move_counts[number])
     start = rng.getstate()
     size = WORDS_PER_PLAYOUT * playouts + 1024
     while True:
@@ -229,8 +242,7 @@ def root_statistics(
         used = np.zeros(1, np.int64)
         visits = np.zeros(count, np.float64)
         wins = np.zeros(count, np.float64)
-        arrays = (graph.successors, graph.move_counts, graph.winners, graph.movers)
-        if _uct(*arrays, number, playouts, exploration, ply_cap, words, used, visits, wins):
+        if _uct(graph.positions, number, playouts, exploration, ply_cap, words, used, visits, wins):
             break
         rng.setstate(start)
         size *= 2

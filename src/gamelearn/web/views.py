@@ -123,7 +123,7 @@ def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int
     """An option as the page's picker offers it: its default and the values it allows."""
     default = option.default
     if default is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
-        from ..players.ntuple.generic import default_search
+        from ..players.ntuple.settings import default_search
 
         default = default_search(game)
     info: dict[str, Any] = {"name": option.name, "default": default, "help": option.help}

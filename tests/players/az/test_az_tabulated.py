@@ -23,8 +23,8 @@ jax = need("neural", "jax")
 need("neural", "mctx")
 
 import gamelearn
-from gamelearn import Game, GameFacts, IllegalMove, games
-from gamelearn.games import game_names
+from gamelearn import Game, GameFacts, IllegalMove
+from gamelearn.games import game_names, registry
 from gamelearn.players.az.game_rules import rules_for
 from gamelearn.players.az.player import AzPlayer
 from gamelearn.players.az.rules import Position
@@ -121,8 +121,8 @@ class Circles(Noughts):
 def noughts() -> Iterator[Game]:
     """The game, registered for this module's tests only (the registry as it was after them)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(games, "_REGISTERED", dict(games._REGISTERED))
-        patch.setattr(games, "_INSTANCES", dict(games._INSTANCES))
+        patch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
+        patch.setattr(registry, "_INSTANCES", dict(registry._INSTANCES))
         gamelearn.register_game(Noughts)
         yield gamelearn.get_game("noughts")
 

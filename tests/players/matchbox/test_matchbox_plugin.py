@@ -14,8 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 import gamelearn
-from gamelearn import GameFacts, games
+from gamelearn import GameFacts
 from gamelearn.cli.main import app
+from gamelearn.games import registry
 from gamelearn.games.contract import problems
 from gamelearn.players.matchbox import tables as matchbox_tables
 from gamelearn.players.matchbox.tables import count_boxes
@@ -33,9 +34,9 @@ needs_connect3 = pytest.mark.skipif(
 @pytest.fixture
 def gravity3(monkeypatch: pytest.MonkeyPatch) -> Iterator[gamelearn.Game[Any]]:
     """The game registered for this test alone."""
-    monkeypatch.setattr(games, "_REGISTERED", {})
-    monkeypatch.setattr(games, "_BROKEN", {})
-    monkeypatch.setattr(games, "_INSTANCES", dict(games._INSTANCES))
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    monkeypatch.setattr(registry, "_BROKEN", {})
+    monkeypatch.setattr(registry, "_INSTANCES", dict(registry._INSTANCES))
     gamelearn.register_game(GravityThree)
     yield gamelearn.get_game("gravity3")
     matchbox_tables.TABLES.pop("gravity3", None)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
-from dataclasses import astuple
 
 import numpy as np
 import pytest
@@ -61,7 +60,7 @@ def feature_indices(player: NtuplePlayer, state: Hashable, mover: int) -> np.nda
     f = player.trainer.features
     a, b = pieces(player.game, state)
     args = (np.array([a]), np.array([b]), np.array([mover]))
-    return kernels.features_of(*args, f.squares, f.lengths, f.offsets, f.phase_base)[0]
+    return kernels.features_of(f, *args)[0]
 
 
 @pytest.mark.parametrize(("name", "layout"), EVERY_LAYOUT)
@@ -122,13 +121,12 @@ def test_a_child_read_from_its_parent_reads_what_the_child_read_whole_does(name:
     for state in (s for _ in range(20) for s in random_game(game, rng)):
         mover = game.to_move(state)
         own, other = pieces(game, state)[:: 1 if mover == 0 else -1]
-        kernels.parent_features(own, other, mover, f.squares, f.lengths, f.offsets, parent)
+        kernels.parent_features(own, other, mover, f, parent)
         for _, after in game.successors(state):
             a, b = pieces(game, after)
             child_own, child_other = (a, b) if mover == 0 else (b, a)
-            touches = (f.touches_start, f.touches_feature, f.touches_scale)
-            kernels.child_features(own, other, child_own, child_other, mover, parent, f.phase_base, *touches, child)
-            whole = kernels.features_of(np.array([a]), np.array([b]), np.array([mover]), *astuple(f)[:4])[0]
+            kernels.child_features(own, other, child_own, child_other, mover, parent, f, child)
+            whole = kernels.features_of(f, np.array([a]), np.array([b]), np.array([mover]))[0]
             assert child.tolist() == whole.tolist()
             checked += 1
     assert checked > 200
@@ -189,7 +187,8 @@ def test_td_lambda_on_a_three_move_game_matches_the_hand_computation() -> None:
 
     kernel_weights = weights.copy()
     learning = np.array([True, True])
-    squared = kernels.td_sequence(kernel_weights, indices, movers, learning, 1.0, alpha, lam, 8, NO_COHERENCE, 0.0)
+    td = kernels.Td(lam=lam, horizon=8, coherence=NO_COHERENCE, beta=0.0)
+    squared = kernels.td_sequence(kernel_weights, indices, movers, learning, 1.0, alpha, td)
     assert kernel_weights == pytest.approx(w, abs=1e-12)
     assert squared == pytest.approx(delta0**2 + delta1**2)
 

@@ -22,7 +22,7 @@ from gamelearn.players.ntuple.snakes import CONNECT4_SNAKES70, draw_snakes
 
 GAME = gamelearn.get_game("connect4")
 COLUMNS, ROWS, BOARD = 7, 6, 42
-LINES = c4.geometry(COLUMNS, ROWS)
+GRID = c4.geometry(COLUMNS, ROWS)
 LAYOUT = LAYOUTS["connect4"]
 
 
@@ -52,7 +52,7 @@ def test_the_kernels_afterstates_are_the_games_successors_over_random_games() ->
     for state in random_states(600, seed=1):
         mover = GAME.to_move(state)
         x, o = pieces(GAME, state)
-        count = c4.afterstates(x, o, mover, COLUMNS, ROWS, *LINES, *out)
+        count = c4.afterstates(x, o, mover, GRID, *out)
         got = [(int(out[0][i]), int(out[1][i]), int(out[2][i]), int(out[3][i]) % COLUMNS) for i in range(count)]
         expected = []
         for move, child in GAME.successors(state):
@@ -140,17 +140,15 @@ def test_the_kernel_reads_what_a_plain_reading_does_and_mirror_images_alike() ->
 
 def test_a_child_read_from_its_parent_reads_what_the_child_read_whole_does() -> None:
     f = NtuplePlayer(GAME, seed=0).trainer.features
-    reading = (f.squares, f.lengths, f.offsets, COLUMNS, BOARD)
     parent, child, whole = (np.zeros(len(f.lengths), np.int64) for _ in range(3))
-    touches = (f.touches_start, f.touches_feature, f.touches_scale)
     for state in random_states(400, seed=3):
         x, o = pieces(GAME, state)
-        c4.read_features(x, o, *reading, parent)
+        c4.read_features(x, o, f, COLUMNS, BOARD, parent)
         for _, after in GAME.successors(state):
             cx, co = pieces(GAME, after)
             square = ((cx | co) & ~(x | o)).bit_length() - 1
-            c4.child_features(x, o, cx, co, square, parent, *touches, COLUMNS, BOARD, child)
-            c4.read_features(cx, co, *reading, whole)
+            c4.child_features(x, o, cx, co, square, parent, f, COLUMNS, BOARD, child)
+            c4.read_features(cx, co, f, COLUMNS, BOARD, whole)
             assert child.tolist() == whole.tolist()
 
 
@@ -180,7 +178,7 @@ def replay(player: NtuplePlayer, weights: np.ndarray, coherence: np.ndarray, log
                     values[move] = 0.5 if GAME.winner(child) is None else 1.0
                 else:
                     x, o = pieces(GAME, child)
-                    reads[move] = c4.features_of(np.array([x]), np.array([o]), *reading_of(player))[0]
+                    reads[move] = c4.features_of(player.trainer.features, GRID, np.array([x]), np.array([o]))[0]
                     first = reference_first_value(w, child)
                     values[move] = first if mover == 0 else 1.0 - first
             best = max(values.values())
@@ -206,11 +204,6 @@ def replay(player: NtuplePlayer, weights: np.ndarray, coherence: np.ndarray, log
             first = values[move] if mover == 0 else 1.0 - values[move]
             trace.append((reads[move], first * (1.0 - first)))
     return w
-
-
-def reading_of(player: NtuplePlayer) -> tuple[object, ...]:
-    f = player.trainer.features
-    return (f.squares, f.lengths, f.offsets, COLUMNS, BOARD)
 
 
 @pytest.mark.slow  # a plain-Python replay of 6 games over 4.6 million weights

@@ -25,7 +25,7 @@ def test_the_coherence_step_factor_matches_the_hand_computation() -> None:
     coherence = np.array([[0.2, 0.3, 0.0], [0.6, 0.3, 0.0]], np.float32)
     trace_indices = np.array([[0, 0, 0], [0, 1, 2]], np.int64)  # slot 0 older, slot 1 newest
     trace_grads = np.array([-0.25, 0.2])
-    kernels.apply_trace(weights, trace_indices, trace_grads, 1, 2, step, lam, coherence, beta)
+    kernels.apply_trace(weights, trace_indices, trace_grads, 1, 2, step, kernels.Td(lam, 2, coherence, beta))
 
     n, a = [0.2, 0.3, 0.0], [0.6, 0.3, 0.0]
     w = [0.0, 0.0, 0.0]
@@ -49,9 +49,8 @@ def test_the_coherence_step_factor_matches_the_hand_computation() -> None:
 
 def test_without_coherence_the_step_is_alpha_times_the_trace() -> None:
     weights = np.zeros(2, np.float32)
-    kernels.apply_trace(
-        weights, np.array([[0, 1]], np.int64), np.array([0.25]), 0, 1, 0.4, 0.5, np.zeros((2, 1), np.float32), 0.0
-    )
+    td = kernels.Td(lam=0.5, horizon=1, coherence=np.zeros((2, 1), np.float32), beta=0.0)
+    kernels.apply_trace(weights, np.array([[0, 1]], np.int64), np.array([0.25]), 0, 1, 0.4, td)
     assert weights == pytest.approx([0.1, 0.1])
 
 

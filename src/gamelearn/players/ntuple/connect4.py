@@ -29,24 +29,41 @@ update over a recorded game.
 
 The search over these rules and values is :mod:`.connect4_search`'s.
 
+The kernels take the board as one :class:`Grid` (its size and lines of four), the network's
+features as :class:`.layout.Features`, and self-play's schedules as :mod:`.kernels`' named tuples.
+
 This module imports nothing of gamelearn but the kernels: the players layer builds its inputs.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 import numpy as np
 
 from ...jit import njit
-from .kernels import apply_trace, value_of
+from .kernels import Schedule, Td, apply_trace, value_of
+
+if TYPE_CHECKING:
+    from .layout import Features
 
 #: An afterstate's result code (as :mod:`.bitboards`'): the game goes on, the mover has won, drawn.
 ONGOING, WON, DRAWN = -1, 1, 2
 MAX_COLUMNS = 9
 
 
-def geometry(columns: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
-    """(every line of four through each square as a bitboard mask, ``lines[s, j]`` for ``j`` below
-    ``counts[s]``; those counts) for a board of ``columns`` x ``rows`` in board order."""
+class Grid(NamedTuple):
+    """A board of ``columns`` x ``rows`` in board order and every line of four through each square
+    (a bitboard mask, ``lines[s, j]`` for ``j`` below ``counts[s]``), as the kernels read it."""
+
+    columns: int
+    rows: int
+    lines: np.ndarray  # int64 (squares, most lines through a square)
+    counts: np.ndarray  # int64 (squares,)
+
+
+def geometry(columns: int, rows: int) -> Grid:
+    """The :class:`Grid` of a board of ``columns`` x ``rows``."""
     board = columns * rows
     through: list[list[int]] = [[] for _ in range(board)]
     for r in range(rows):
@@ -63,7 +80,7 @@ def geometry(columns: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
     for square, masks in enumerate(through):
         counts[square] = len(masks)
         lines[square, : len(masks)] = masks
-    return lines, counts
+    return Grid(columns, rows, lines, counts)
 
 
 # The rules --------------------------------------------------------------------------------------
@@ -94,10 +111,7 @@ def afterstates(
     x: int,
     o: int,
     mover: int,
-    columns: int,
-    rows: int,
-    lines: np.ndarray,
-    counts: np.ndarray,
+    grid: Grid,
     child_x: np.ndarray,
     child_o: np.ndarray,
     child_result: np.ndarray,
@@ -105,6 +119,7 @@ def afterstates(
 ) -> int:
     """The positions ``mover`` can move into from (x, o), one a column not full, left to right,
     with their result codes and the square each disc landed on; how many."""
+    columns, rows, lines, counts = grid.columns, grid.rows, grid.lines, grid.counts
     both = x | o
     board = columns * rows
     filled = 0
@@ -147,17 +162,10 @@ def cell(x: int, o: int, square: int, columns: int, board: int) -> int:
 
 
 @njit(cache=True)
-def read_features(
-    x: int,
-    o: int,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    columns: int,
-    board: int,
-    out: np.ndarray,
-) -> None:
-    """The weight index each feature (a tuple on one image of the board) reads in (x, o), into ``out``."""
+def read_features(x: int, o: int, features: Features, columns: int, board: int, out: np.ndarray) -> None:
+    """The weight index each feature (a tuple on one image of the board) reads in (x, o), into
+    ``out``; ``board`` is the board's squares (columns times rows)."""
+    squares, lengths, offsets = features.squares, features.lengths, features.offsets
     for f in range(lengths.shape[0]):
         index = 0
         scale = 1
@@ -175,9 +183,7 @@ def child_features(
     child_o: int,
     square: int,
     parent: np.ndarray,
-    touches_start: np.ndarray,
-    touches_feature: np.ndarray,
-    touches_scale: np.ndarray,
+    features: Features,
     columns: int,
     board: int,
     out: np.ndarray,
@@ -186,6 +192,11 @@ def child_features(
     ``parent``, the disc having landed on ``square``: only two squares change, the disc's (playable
     to X or O) and the one above it (not yet playable to playable), and only the features that read
     them are worked out again (``touches_*``: :class:`.layout.Features`, place values of 4)."""
+    touches_start, touches_feature, touches_scale = (
+        features.touches_start,
+        features.touches_feature,
+        features.touches_scale,
+    )
     for f in range(parent.shape[0]):
         out[f] = parent[f]
     for changed in (square, square - columns):
@@ -201,39 +212,26 @@ def child_features(
 
 @njit(cache=True)
 def values_of(
-    weights: np.ndarray,
-    x: np.ndarray,
-    o: np.ndarray,
-    movers: np.ndarray,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    columns: int,
-    board: int,
+    weights: np.ndarray, features: Features, grid: Grid, x: np.ndarray, o: np.ndarray, movers: np.ndarray
 ) -> np.ndarray:
     """The value of many afterstates at once for the side that made each (``W`` or ``1 - W``)."""
+    columns, board = grid.columns, grid.columns * grid.rows
     out = np.empty(x.shape[0])
-    indices = np.empty(lengths.shape[0], np.int64)
+    indices = np.empty(features.lengths.shape[0], np.int64)
     for i in range(x.shape[0]):
-        read_features(x[i], o[i], squares, lengths, offsets, columns, board, indices)
+        read_features(x[i], o[i], features, columns, board, indices)
         first = value_of(weights, indices)
         out[i] = first if movers[i] == 0 else 1.0 - first
     return out
 
 
 @njit(cache=True)
-def features_of(
-    x: np.ndarray,
-    o: np.ndarray,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    columns: int,
-    board: int,
-) -> np.ndarray:
-    out = np.empty((x.shape[0], lengths.shape[0]), np.int64)
+def features_of(features: Features, grid: Grid, x: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """The weight indices of many positions at once, a row each."""
+    columns, board = grid.columns, grid.columns * grid.rows
+    out = np.empty((x.shape[0], features.lengths.shape[0]), np.int64)
     for i in range(x.shape[0]):
-        read_features(x[i], o[i], squares, lengths, offsets, columns, board, out[i])
+        read_features(x[i], o[i], features, columns, board, out[i])
     return out
 
 
@@ -245,57 +243,45 @@ def self_play(
     games: int,
     seed: int,
     weights: np.ndarray,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    touches_start: np.ndarray,
-    touches_feature: np.ndarray,
-    touches_scale: np.ndarray,
-    columns: int,
-    rows: int,
-    lines: np.ndarray,
-    counts: np.ndarray,
-    schedule: np.ndarray,
-    games_before: int,
-    lam: float,
-    horizon: int,
-    random_plies: int,
-    coherence: np.ndarray,
-    beta: float,
+    features: Features,
+    grid: Grid,
+    schedule: Schedule,
+    td: Td,
     log: np.ndarray,
 ) -> np.ndarray:
     """Play ``games`` self-play games from the empty board, learning online (the module's
-    docstring; ``schedule`` as :func:`.kernels.self_play` reads it: alpha at the start and the end,
-    epsilon at the start and the end, their half-life in games; alpha is divided by the number of
-    features).  Each game opens with 0..``random_plies`` random moves.  Where ``log`` has a row per
-    game, game ``g``'s columns are written to ``log[g]`` (-1 after its end), for the tests that
-    replay it.  Returns (plies, TD updates, sum of squared TD errors)."""
+    docstring; ``schedule`` and ``td`` as :func:`.kernels.self_play` reads them; alpha is divided
+    by the number of features).  Where ``log`` has a row per game, game ``g``'s columns are
+    written to ``log[g]`` (-1 after its end), for the tests that replay it.  Returns (plies, TD
+    updates, sum of squared TD errors)."""
     np.random.seed(seed)
+    columns, rows = grid.columns, grid.rows
     board = columns * rows
-    features = lengths.shape[0]
+    horizon = td.horizon
+    count_of_features = features.lengths.shape[0]
     child_x = np.empty(MAX_COLUMNS, np.int64)
     child_o = np.empty(MAX_COLUMNS, np.int64)
     child_result = np.empty(MAX_COLUMNS, np.int64)
     child_square = np.empty(MAX_COLUMNS, np.int64)
-    child_indices = np.empty((MAX_COLUMNS, features), np.int64)
+    child_indices = np.empty((MAX_COLUMNS, count_of_features), np.int64)
     child_value = np.empty(MAX_COLUMNS)
-    parent = np.empty(features, np.int64)
-    trace_indices = np.empty((horizon, features), np.int64)
+    parent = np.empty(count_of_features, np.int64)
+    trace_indices = np.empty((horizon, count_of_features), np.int64)
     trace_grads = np.zeros(horizon)
     logging = log.shape[0] >= games
     plies_played, updates, squared = 0, 0, 0.0
     for g in range(games):
-        decay = 0.5 ** ((games_before + g) / schedule[4])
-        alpha = (schedule[1] + (schedule[0] - schedule[1]) * decay) / features
-        epsilon = schedule[3] + (schedule[2] - schedule[3]) * decay
-        opening = np.random.randint(0, random_plies + 1)
+        decay = 0.5 ** ((schedule.games_before + g) / schedule.halflife)
+        alpha = (schedule.alpha_floor + (schedule.alpha - schedule.alpha_floor) * decay) / count_of_features
+        epsilon = schedule.epsilon_floor + (schedule.epsilon - schedule.epsilon_floor) * decay
+        opening = np.random.randint(0, schedule.random_plies + 1)
         x, o, mover = 0, 0, 0
-        read_features(x, o, squares, lengths, offsets, columns, board, parent)
+        read_features(x, o, features, columns, board, parent)
         head, length = -1, 0
         if logging:
             log[g, :] = -1
         for ply in range(board):
-            count = afterstates(x, o, mover, columns, rows, lines, counts, child_x, child_o, child_result, child_square)
+            count = afterstates(x, o, mover, grid, child_x, child_o, child_result, child_square)
             best, ties = 0, 0
             best_value = -1.0
             for i in range(count):
@@ -311,9 +297,7 @@ def self_play(
                         child_o[i],
                         child_square[i],
                         parent,
-                        touches_start,
-                        touches_feature,
-                        touches_scale,
+                        features,
                         columns,
                         board,
                         child_indices[i],
@@ -334,7 +318,7 @@ def self_play(
             if length > 0:  # the previous afterstate (the other side's) learns the greedy value
                 target = best_value if mover == 0 else 1.0 - best_value
                 delta = target - value_of(weights, trace_indices[head])
-                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta)
+                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, td)
                 squared += delta * delta
                 updates += 1
             if child_value[chosen] != best_value:

@@ -4,16 +4,23 @@ with alpha-beta (Knuth & Moore 1975), fail-soft, over the rules and the learnt v
 make a four scores the win (``WIN - k``, ``k`` plies from the root), a full board 0, and a leaf
 ``2 V - 1``, ``V`` the learnt value of the position for the side to move.
 
+A search takes what it reads and writes as one :class:`Connect4Search`.
+
 This module imports nothing of gamelearn but the kernels: the players layer builds its inputs.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 import numpy as np
 
 from ...jit import njit
-from .connect4 import landing, makes_four, read_features
+from .connect4 import Grid, landing, makes_four, read_features
 from .kernels import value_of
+
+if TYPE_CHECKING:
+    from .layout import Features
 
 #: A forced win's score, less the plies to it; learnt scores lie in -1..1.
 WIN = 1000.0
@@ -34,24 +41,26 @@ def _full(both: int, board: int) -> bool:
 MAX_PLY = 80
 
 
+class Connect4Search(NamedTuple):
+    """What a search reads (the network, the board, the move order) and writes (each root
+    column's score, the positions visited, the features of the leaf read last)."""
+
+    weights: np.ndarray
+    features: Features
+    grid: Grid
+    order: np.ndarray  # int64 (columns,): the columns in the order tried (:func:`centre_first`)
+    scores: np.ndarray  # float (columns,): each root column's score, -inf for a full one
+    stats: np.ndarray  # int64 (1,): the positions visited
+    indices: np.ndarray  # int64 (features,): scratch for a leaf's features
+
+
 @njit(cache=True)
-def _enter(
-    x: int,
-    o: int,
-    side: int,
-    depth: int,
-    ply: int,
-    net: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    columns: int,
-    rows: int,
-    lines: np.ndarray,
-    counts: np.ndarray,
-    order: np.ndarray,
-    indices: np.ndarray,
-) -> float:
+def _enter(x: int, o: int, side: int, depth: int, ply: int, search: Connect4Search) -> float:
     """A position's score when it needs no search below it, else NaN: 0 for a full board, ``WIN -
     (ply + 1)`` when ``side`` (to move) has a four to make, and at ``depth`` 0 ``2 V - 1``, ``V``
     the learnt value of the position for ``side``."""
+    columns, rows, lines, counts = search.grid.columns, search.grid.rows, search.grid.lines, search.grid.counts
+    order = search.order
     both = x | o
     board = columns * rows
     if _full(both, board):
@@ -62,36 +71,22 @@ def _enter(
         if square >= 0 and makes_four(own | (np.int64(1) << square), square, lines, counts):
             return WIN - (ply + 1)
     if depth <= 0:
-        weights, squares, lengths, offsets = net
-        read_features(x, o, squares, lengths, offsets, columns, board, indices)
-        first = value_of(weights, indices)
+        read_features(x, o, search.features, columns, board, search.indices)
+        first = value_of(search.weights, search.indices)
         return 2.0 * (first if side == 0 else 1.0 - first) - 1.0
     return np.nan
 
 
 @njit(cache=True)
 def negamax(
-    x: int,
-    o: int,
-    side: int,
-    depth: int,
-    alpha: float,
-    beta: float,
-    ply: int,
-    net: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    columns: int,
-    rows: int,
-    lines: np.ndarray,
-    counts: np.ndarray,
-    order: np.ndarray,
-    indices: np.ndarray,
-    stats: np.ndarray,
+    x: int, o: int, side: int, depth: int, alpha: float, beta: float, ply: int, search: Connect4Search
 ) -> float:
     """The score of (x, o) for ``side``, to move, ``depth`` plies deep, by negamax with alpha-beta
     (fail-soft): ``WIN - k`` for a four in ``k`` plies from the root, ``-(WIN - k)`` for one
     against, 0 a full board, the learnt ``2 V - 1`` at the leaves (:func:`_enter`).  Written with
     a stack of frames, not by recursion: numba's cache cannot keep a recursive kernel (numba
     issue 6061)."""
+    columns, rows, order, stats = search.grid.columns, search.grid.rows, search.order, search.stats
     fx = np.zeros(MAX_PLY, np.int64)
     fo = np.zeros(MAX_PLY, np.int64)
     fside = np.zeros(MAX_PLY, np.int64)
@@ -101,7 +96,7 @@ def negamax(
     fbeta = np.zeros(MAX_PLY)
     fbest = np.zeros(MAX_PLY)
     stats[0] += 1
-    value = _enter(x, o, side, depth, ply, net, columns, rows, lines, counts, order, indices)
+    value = _enter(x, o, side, depth, ply, search)
     if not np.isnan(value):
         return value
     top = 0
@@ -136,7 +131,7 @@ def negamax(
         cx, co = (fx[top] | disc, fo[top]) if s == 0 else (fx[top], fo[top] | disc)
         child_ply = ply + top + 1
         stats[0] += 1
-        value = _enter(cx, co, 1 - s, fdepth[top] - 1, child_ply, net, columns, rows, lines, counts, order, indices)
+        value = _enter(cx, co, 1 - s, fdepth[top] - 1, child_ply, search)
         if not np.isnan(value):
             score = -value
             if score > fbest[top]:
@@ -150,31 +145,15 @@ def negamax(
 
 
 @njit(cache=True)
-def search_root(
-    x: int,
-    o: int,
-    side: int,
-    depth: int,
-    weights: np.ndarray,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    columns: int,
-    rows: int,
-    lines: np.ndarray,
-    counts: np.ndarray,
-    order: np.ndarray,
-    scores: np.ndarray,
-    stats: np.ndarray,
-) -> int:
+def search_root(x: int, o: int, side: int, depth: int, search: Connect4Search) -> int:
     """Search (x, o), ``side`` to move and the game not over, ``depth`` plies (1: the learnt values
     of the children); the column chosen: the first in centre-first order of the best score.
-    ``scores[c]`` gets each column's score, exact for the best, an upper bound for the others
-    (-inf for a full column); ``stats[0]`` the positions visited."""
+    ``search.scores[c]`` gets each column's score, exact for the best, an upper bound for the
+    others (-inf for a full column); ``search.stats[0]`` the positions visited."""
+    columns, rows, lines, counts = search.grid.columns, search.grid.rows, search.grid.lines, search.grid.counts
+    order, scores, stats = search.order, search.scores, search.stats
     both = x | o
     board = columns * rows
-    indices = np.empty(lengths.shape[0], np.int64)
-    net = (weights, squares, lengths, offsets)
     scores[:] = -np.inf
     stats[0] = 0
     alpha = -2.0 * WIN
@@ -191,23 +170,7 @@ def search_root(
         elif _full(nx | no, board):
             score = 0.0
         else:
-            score = -negamax(
-                nx,
-                no,
-                1 - side,
-                depth - 1,
-                -2.0 * WIN,
-                -alpha,
-                1,
-                net,
-                columns,
-                rows,
-                lines,
-                counts,
-                order,
-                indices,
-                stats,
-            )
+            score = -negamax(nx, no, 1 - side, depth - 1, -2.0 * WIN, -alpha, 1, search)
         scores[column] = score
         if score > alpha:
             alpha, chosen = score, column

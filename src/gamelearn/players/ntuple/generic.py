@@ -15,23 +15,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from . import kernels
-from .layout import GAME_IDS, board_pieces
-
-if TYPE_CHECKING:
-    from .trainer import Trainer
-
-
-def default_search(game: Any) -> int:
-    """The default ``search`` of an ntuple player: 1 (greedy) for the games with compiled self-play,
-    2 for any other, whose self-play in Python plays far fewer games a minute (docs/own-game.md
-    measures both)."""
-    return 1 if game.name in GAME_IDS else 2
-
+from .layout import Features, Layout, board_pieces
+from .settings import Settings
 
 #: The most positions whose rules' answers a trainer keeps (:class:`Rules`).
 KEPT_POSITIONS = 2_000_000
@@ -67,12 +57,27 @@ class Rules:
         return known
 
 
-def rules_of(trainer: Trainer) -> Rules:
-    rules = getattr(trainer, "rules", None)
-    if not isinstance(rules, Rules) or rules.game is not trainer.game:
-        rules = Rules(trainer.game)
-        trainer.rules = rules  # type: ignore[attr-defined]
-    return rules
+class SelfPlaying(Protocol):
+    """What self-play over a game's own rules reads and counts of its trainer
+    (:class:`.trainer.Trainer`): the network, the settings and schedules, the counters."""
+
+    game: Any
+    rules: Rules
+    settings: Settings
+    layout: Layout
+    features: Features
+    weights: np.ndarray
+    coherence: np.ndarray
+    seed: int
+    games: int
+    positions: int
+    steps: int
+    batches: int
+    last_loss: tuple[float, float]
+
+    def alpha_now(self) -> float: ...
+
+    def epsilon_now(self) -> float: ...
 
 
 def result_for_first(winner: int | None) -> float:
@@ -80,18 +85,17 @@ def result_for_first(winner: int | None) -> float:
     return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
 
 
-def _network_values(trainer: Trainer, mover: int, bits: list[tuple[int, int]]) -> list[float]:
-    f = trainer.features
+def _network_values(trainer: SelfPlaying, mover: int, bits: list[tuple[int, int]]) -> list[float]:
     a = np.array([pair[0] for pair in bits], np.int64)
     b = np.array([pair[1] for pair in bits], np.int64)
     movers = np.full(len(bits), mover, np.int64)
-    values = kernels.values_of(trainer.weights, a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+    values = kernels.values_of(trainer.weights, trainer.features, a, b, movers)
     result: list[float] = values.tolist()
     return result
 
 
 def _best(
-    trainer: Trainer, rules: Rules, mover: int, children: tuple[Hashable, ...], rng: random.Random
+    trainer: SelfPlaying, rules: Rules, mover: int, children: tuple[Hashable, ...], rng: random.Random
 ) -> tuple[Hashable, float]:
     """The child ``mover`` rates best (a won game first, then by the network's values) and its value for ``mover``."""
     best_value, best = -1.0, []
@@ -119,13 +123,13 @@ def _best(
 Segment = tuple[list[tuple[int, int, int]], float]
 
 
-def play_one(trainer: Trainer, rng: random.Random, epsilon: float) -> tuple[list[Segment], int]:
+def play_one(trainer: SelfPlaying, rng: random.Random, epsilon: float) -> tuple[list[Segment], int]:
     """One self-play game as the segments TD(lambda) learns from, and its plies.  Each segment is a
     run of unfinished afterstates (a, b, mover) played greedily and the first player's result after
     it: the game's own at its end; at an exploring move, the value of the move the greedy policy
     would have made there, which the segment's last afterstate is learnt toward (an unfinished
     greedy afterstate closes the segment, learnt toward itself: the trace is cut there)."""
-    rules = rules_of(trainer)
+    rules = trainer.rules
     state = trainer.game.initial()
     segments: list[Segment] = []
     afters: list[tuple[int, int, int]] = []
@@ -158,14 +162,19 @@ def play_one(trainer: Trainer, rng: random.Random, epsilon: float) -> tuple[list
     return segments, trainer.layout.max_plies
 
 
-def train_batch(trainer: Trainer) -> int:
+def train_batch(trainer: SelfPlaying) -> int:
     """One batch of self-play games, each learnt at its end; the positions (plies) played."""
     rng = random.Random(trainer.seed * 1_000_003 + trainer.batches * 7_919 + 1)
     f = trainer.features
     plies = 0
     squared = 0.0
     updates = 0
-    coherence, beta = trainer.coherence, trainer.settings.coherence
+    td = kernels.Td(
+        lam=float(trainer.settings.trace),
+        horizon=int(trainer.settings.horizon),
+        coherence=trainer.coherence,
+        beta=float(trainer.settings.coherence),
+    )
     for _ in range(trainer.settings.games_per_batch):
         segments, played = play_one(trainer, rng, trainer.epsilon_now())
         plies += played
@@ -174,18 +183,10 @@ def train_batch(trainer: Trainer) -> int:
             if not afters:
                 continue
             a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
-            indices = kernels.features_of(a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+            indices = kernels.features_of(f, a, b, movers)
+            alpha = trainer.alpha_now() / len(f.lengths)
             squared += kernels.td_sequence(
-                trainer.weights,
-                indices,
-                movers,
-                np.ones(len(afters), np.bool_),
-                final,
-                trainer.alpha_now() / len(f.lengths),
-                trainer.settings.trace,
-                trainer.settings.horizon,
-                coherence,
-                beta,
+                trainer.weights, indices, movers, np.ones(len(afters), np.bool_), final, alpha, td
             )
             updates += len(afters)
     trainer.batches += 1
@@ -196,4 +197,4 @@ def train_batch(trainer: Trainer) -> int:
     return plies
 
 
-__all__ = ["default_search", "play_one", "result_for_first", "train_batch"]
+__all__ = ["Rules", "SelfPlaying", "play_one", "result_for_first", "train_batch"]

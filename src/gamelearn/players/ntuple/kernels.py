@@ -24,10 +24,17 @@ Temporal coherence learning (Beal & Smith 1999; TCL-EXP of Bagheri, Thill, Koch 
 of their sizes, and moves by ``exp(beta * (|N| / A - 1))`` times its recommended change
 (:func:`coherence_factor`), a step size per weight in place of a decaying schedule.
 
-This module imports nothing of gamelearn: the players layer builds its inputs.
+The kernels take their inputs by name, as named tuples of arrays and numbers (numba types each
+whole): the network's features (:class:`.layout.Features`), a game's rules on bitboards
+(:class:`BoardRules`), the schedules of self-play (:class:`Schedule`) and TD(lambda)'s constants
+(:class:`Td`).
+
+This module imports nothing of gamelearn but the kernels' rules: the players layer builds its inputs.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -44,34 +51,61 @@ from .bitboards import (  # noqa: F401  # the rules' names, for the kernels' use
     popcount,
 )
 
+if TYPE_CHECKING:
+    from .layout import Features
+
+
+class BoardRules(NamedTuple):
+    """A game's rules on bitboards as self-play plays them (:func:`.bitboards.afterstates`)."""
+
+    game: int  # TICTACTOE, HEXAPAWN or TEEKO
+    masks: np.ndarray  # int64: the sets of squares that win
+    neighbours: np.ndarray  # int64: each square's neighbours (Teeko's steps)
+    start_a: int  # the first player's pieces at the start
+    start_b: int  # the second player's
+    max_plies: int  # a game this long is a draw
+
+
+class Schedule(NamedTuple):
+    """Self-play's step size and exploration: each decays from its start to its floor with a
+    half-life in games, from where ``games_before`` games left it; each game opens with
+    ``0..random_plies`` random moves."""
+
+    alpha: float
+    alpha_floor: float
+    epsilon: float
+    epsilon_floor: float
+    halflife: float
+    games_before: int
+    random_plies: int
+
+
+class Td(NamedTuple):
+    """TD(lambda)'s constants and temporal coherence learning's sums (:func:`apply_trace`)."""
+
+    lam: float  # lambda: each older afterstate's share of the trace
+    horizon: int  # the afterstates the trace keeps
+    coherence: np.ndarray  # float32 (2, weights): TCL's sums N and A; a stub (2, 1) when off
+    beta: float  # TCL's exponent; 0: off
+
 
 @njit(cache=True)
-def read_features(
-    a: int,
-    b: int,
-    mover: int,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    phase_base: np.ndarray,
-    out: np.ndarray,
-) -> None:
+def read_features(a: int, b: int, mover: int, features: Features, out: np.ndarray) -> None:
     """The weight index each feature reads in afterstate (a, b) made by ``mover``, into ``out``."""
     own = a if mover == 0 else b
     other = b if mover == 0 else a
-    parent_features(own, other, mover, squares, lengths, offsets, out)
-    base = phase_base[popcount(a | b)]
-    for f in range(lengths.shape[0]):
+    parent_features(own, other, mover, features, out)
+    base = features.phase_base[popcount(a | b)]
+    for f in range(features.lengths.shape[0]):
         out[f] += base
 
 
 @njit(cache=True)
-def parent_features(
-    own: int, other: int, mover: int, squares: np.ndarray, lengths: np.ndarray, offsets: np.ndarray, out: np.ndarray
-) -> None:
+def parent_features(own: int, other: int, mover: int, features: Features, out: np.ndarray) -> None:
     """The index each feature reads on the board (own, other) seen by ``mover``, within its weight
     set (no set's start added): :func:`read_features` adds the set's start; for the position before
     ``mover`` moves, what :func:`child_features` changes into each child's indices."""
+    squares, lengths, offsets = features.squares, features.lengths, features.offsets
     for f in range(lengths.shape[0]):
         index = 0
         scale = 1
@@ -90,17 +124,19 @@ def child_features(
     child_other: int,
     mover: int,
     parent: np.ndarray,
-    phase_base: np.ndarray,
-    touches_start: np.ndarray,
-    touches_feature: np.ndarray,
-    touches_scale: np.ndarray,
+    features: Features,
     out: np.ndarray,
 ) -> None:
     """:func:`read_features` of the child (child_own, child_other) of the position (own, other)
     whose :func:`parent_features` are ``parent``: only the features that read a square the move
     changed are worked out again (``touches_*``: for each side and square, the features that read
     it and the power of 3 of its place in each), a few dozen of a Teeko position's hundreds."""
-    base = phase_base[popcount(child_own | child_other)]
+    touches_start, touches_feature, touches_scale = (
+        features.touches_start,
+        features.touches_feature,
+        features.touches_scale,
+    )
+    base = features.phase_base[popcount(child_own | child_other)]
     for f in range(parent.shape[0]):
         out[f] = parent[f] + base
     changed = (own ^ child_own) | (other ^ child_other)
@@ -125,38 +161,22 @@ def value_of(weights: np.ndarray, indices: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def values_of(
-    weights: np.ndarray,
-    a: np.ndarray,
-    b: np.ndarray,
-    movers: np.ndarray,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    phase_base: np.ndarray,
-) -> np.ndarray:
+def values_of(weights: np.ndarray, features: Features, a: np.ndarray, b: np.ndarray, movers: np.ndarray) -> np.ndarray:
     """V of many afterstates at once (for the side that made each)."""
     out = np.empty(a.shape[0])
-    indices = np.empty(lengths.shape[0], np.int64)
+    indices = np.empty(features.lengths.shape[0], np.int64)
     for i in range(a.shape[0]):
-        read_features(a[i], b[i], movers[i], squares, lengths, offsets, phase_base, indices)
+        read_features(a[i], b[i], movers[i], features, indices)
         out[i] = value_of(weights, indices)
     return out
 
 
 @njit(cache=True)
-def features_of(
-    a: np.ndarray,
-    b: np.ndarray,
-    movers: np.ndarray,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    phase_base: np.ndarray,
-) -> np.ndarray:
-    out = np.empty((a.shape[0], lengths.shape[0]), np.int64)
+def features_of(features: Features, a: np.ndarray, b: np.ndarray, movers: np.ndarray) -> np.ndarray:
+    """The weight indices of many afterstates at once, a row each."""
+    out = np.empty((a.shape[0], features.lengths.shape[0]), np.int64)
     for i in range(a.shape[0]):
-        read_features(a[i], b[i], movers[i], squares, lengths, offsets, phase_base, out[i])
+        read_features(a[i], b[i], movers[i], features, out[i])
     return out
 
 
@@ -183,14 +203,13 @@ def apply_trace(
     head: int,
     length: int,
     step: float,
-    lam: float,
-    coherence: np.ndarray,
-    beta: float,
+    td: Td,
 ) -> None:
-    """``w += step * e``: the trace's newest entry is at ``head``, each older one decayed by lambda.
-    With ``beta > 0`` (temporal coherence learning) each weight's change is scaled by its
-    :func:`coherence_factor` and its sums ``coherence[0]`` (N) and ``coherence[1]`` (A) take the
+    """``w += step * e``: the trace's newest entry is at ``head``, each older one decayed by
+    ``td.lam``.  With ``td.beta > 0`` (temporal coherence learning) each weight's change is scaled
+    by its :func:`coherence_factor` and its sums ``td.coherence[0]`` (N) and ``[1]`` (A) take the
     recommended change ``step * e``."""
+    lam, coherence, beta = td.lam, td.coherence, td.beta
     horizon = trace_grads.shape[0]
     decay = 1.0
     for j in range(length):
@@ -216,14 +235,12 @@ def td_sequence(
     learning: np.ndarray,
     final: float,
     alpha: float,
-    lam: float,
-    horizon: int,
-    coherence: np.ndarray,
-    beta: float,
+    td: Td,
 ) -> float:
     """Online TD(lambda) over one game's unfinished afterstates ``indices[t]`` (made by
     ``movers[t]``), the game's result for the first player ``final`` after the last.  Only the
     afterstates with ``learning[t]`` enter the trace.  Returns the sum of the squared TD errors."""
+    horizon = td.horizon
     steps, features = indices.shape
     trace_indices = np.empty((horizon, features), np.int64)
     trace_grads = np.zeros(horizon)
@@ -250,7 +267,7 @@ def td_sequence(
         delta = w_next - w_now
         squared += delta * delta
         if length > 0:
-            apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta)
+            apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, td)
     return squared
 
 
@@ -259,62 +276,41 @@ def td_sequence(
 
 @njit(cache=True)
 def self_play(
-    game: int,
-    games: int,
-    seed: int,
-    weights: np.ndarray,
-    squares: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-    phase_base: np.ndarray,
-    touches_start: np.ndarray,
-    touches_feature: np.ndarray,
-    touches_scale: np.ndarray,
-    masks: np.ndarray,
-    neighbours: np.ndarray,
-    schedule: np.ndarray,
-    games_before: int,
-    lam: float,
-    horizon: int,
-    max_plies: int,
-    random_plies: int,
-    start_a: int,
-    start_b: int,
-    coherence: np.ndarray,
-    beta: float,
+    games: int, seed: int, weights: np.ndarray, features: Features, rules: BoardRules, schedule: Schedule, td: Td
 ) -> np.ndarray:
-    """Play ``games`` self-play games, learning online (see the module docstring).  ``schedule``:
-    alpha at the start and at the end, epsilon at the start and at the end, and the half-life in
-    games of their decay; alpha is divided by the number of features.  Each game starts from
-    (start_a, start_b), the first player to move.  ``coherence`` and ``beta``: temporal coherence
-    learning's sums and its exponent (``beta`` 0: off; see :func:`apply_trace`).  Returns (plies,
-    TD updates, sum of squared TD errors).  Each child's features are read from its parent's
-    (:func:`child_features`; ``touches_*``: :class:`~.layout.Features`): the same indices as
+    """Play ``games`` self-play games of ``rules``' game, learning online (see the module
+    docstring).  Alpha and epsilon decay as ``schedule`` says; alpha is divided by the number of
+    features.  Each game starts from (``rules.start_a``, ``rules.start_b``), the first player to
+    move.  ``td``: lambda, the trace's horizon and temporal coherence learning's sums and exponent
+    (see :func:`apply_trace`).  Returns (plies, TD updates, sum of squared TD errors).  Each
+    child's features are read from its parent's (:func:`child_features`): the same indices as
     :func:`read_features` gives, and Teeko plays 1.7-1.9 times as many games a CPU second."""
     np.random.seed(seed)
-    features = lengths.shape[0]
+    game, masks, neighbours, max_plies = rules.game, rules.masks, rules.neighbours, rules.max_plies
+    horizon = td.horizon
+    count_of_features = features.lengths.shape[0]
     child_a = np.empty(MAX_CHILDREN, np.int64)
     child_b = np.empty(MAX_CHILDREN, np.int64)
     child_result = np.empty(MAX_CHILDREN, np.int64)
-    child_indices = np.empty((MAX_CHILDREN, features), np.int64)
+    child_indices = np.empty((MAX_CHILDREN, count_of_features), np.int64)
     child_value = np.empty(MAX_CHILDREN)
-    parent = np.empty(features, np.int64)
-    trace_indices = np.empty((horizon, features), np.int64)
+    parent = np.empty(count_of_features, np.int64)
+    trace_indices = np.empty((horizon, count_of_features), np.int64)
     trace_grads = np.zeros(horizon)
     plies_played, updates, squared = 0, 0, 0.0
     for g in range(games):
-        decay = 0.5 ** ((games_before + g) / schedule[4])
-        alpha = (schedule[1] + (schedule[0] - schedule[1]) * decay) / features
-        epsilon = schedule[3] + (schedule[2] - schedule[3]) * decay
-        opening = np.random.randint(0, random_plies + 1)
-        a, b, mover = start_a, start_b, 0
+        decay = 0.5 ** ((schedule.games_before + g) / schedule.halflife)
+        alpha = (schedule.alpha_floor + (schedule.alpha - schedule.alpha_floor) * decay) / count_of_features
+        epsilon = schedule.epsilon_floor + (schedule.epsilon - schedule.epsilon_floor) * decay
+        opening = np.random.randint(0, schedule.random_plies + 1)
+        a, b, mover = rules.start_a, rules.start_b, 0
         head, length = -1, 0
         for ply in range(max_plies):
             count = afterstates(game, a, b, mover, masks, neighbours, child_a, child_b, child_result)
             if count == 0:
                 break  # no move at all (cannot happen in these games): nothing more to learn
             own, other = (a, b) if mover == 0 else (b, a)
-            parent_features(own, other, mover, squares, lengths, offsets, parent)
+            parent_features(own, other, mover, features, parent)
             best, ties = 0, 0
             best_value = -1.0
             for i in range(count):
@@ -324,19 +320,7 @@ def self_play(
                     child_value[i] = 0.5
                 else:
                     child_own, child_other = (child_a[i], child_b[i]) if mover == 0 else (child_b[i], child_a[i])
-                    child_features(
-                        own,
-                        other,
-                        child_own,
-                        child_other,
-                        mover,
-                        parent,
-                        phase_base,
-                        touches_start,
-                        touches_feature,
-                        touches_scale,
-                        child_indices[i],
-                    )
+                    child_features(own, other, child_own, child_other, mover, parent, features, child_indices[i])
                     child_value[i] = value_of(weights, child_indices[i])
                 if child_value[i] > best_value:
                     best, best_value, ties = i, child_value[i], 1
@@ -351,7 +335,7 @@ def self_play(
                 target = best_value if mover == 0 else 1.0 - best_value
                 v = value_of(weights, trace_indices[head])
                 delta = target - (v if mover == 1 else 1.0 - v)
-                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta)
+                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, td)
                 squared += delta * delta
                 updates += 1
             if child_value[chosen] != best_value:
@@ -367,7 +351,7 @@ def self_play(
             length = min(length + 1, horizon)
             if ply == max_plies - 1:  # the ply limit: a draw
                 delta = 0.5 - (v if mover == 0 else 1.0 - v)
-                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, lam, coherence, beta)
+                apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, td)
                 squared += delta * delta
                 updates += 1
             mover = 1 - mover

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -291,11 +291,11 @@ def layout_named(game: Game[Any], name: str) -> Layout:
     return layout
 
 
-@dataclass(frozen=True)
-class Features:
+class Features(NamedTuple):
     """The layout compiled for the kernels: feature ``f = g * T + t`` is tuple ``t`` read on
     symmetric image ``g``; ``squares[m, f, k]`` the square of the board (as it is) whose content
-    tuple position ``k`` reads when side ``m`` has just moved."""
+    tuple position ``k`` reads when side ``m`` has just moved.  A named tuple of arrays, which the
+    compiled kernels take whole."""
 
     squares: np.ndarray  # int64 (2, F, L), -1 past a tuple's end
     lengths: np.ndarray  # int64 (F,)

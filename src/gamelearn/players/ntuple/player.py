@@ -158,17 +158,22 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         unfinished position: the move it plays and each move's score for the side to move (a win
         in k plies ``WIN - k``, a learnt value ``2 V - 1``; the others' an upper bound)."""
         trainer, game = self.trainer, self.game
-        f = trainer.features
-        columns, rows = trainer.shape
+        columns = trainer.grid.columns
         if self._c4_order is None:
             self._c4_order = connect4_search.centre_first(columns)
-        scores, stats = np.zeros(columns), np.zeros(1, np.int64)
-        x, o = pieces(game, state)
-        net = (trainer.weights, f.squares, f.lengths, f.offsets)
-        column = connect4_search.search_root(
-            x, o, game.to_move(state), self.search, *net, columns, rows, *trainer.lines, self._c4_order, scores, stats
+        search = connect4_search.Connect4Search(
+            weights=trainer.weights,
+            features=trainer.features,
+            grid=trainer.grid,
+            order=self._c4_order,
+            scores=np.zeros(columns),
+            stats=np.zeros(1, np.int64),
+            indices=np.empty(trainer.features.lengths.shape[0], np.int64),
         )
-        self.visited = int(stats[0])
+        x, o = pieces(game, state)
+        column = connect4_search.search_root(x, o, game.to_move(state), self.search, search)
+        scores = search.scores
+        self.visited = int(search.stats[0])
         return str(column + 1), {str(c + 1): float(scores[c]) for c in range(columns) if scores[c] > -np.inf}
 
     _c4_order: np.ndarray | None = None

@@ -97,52 +97,56 @@ class TeekoSearch:
             raise ValueError(f"the table's size must be a power of two, not {table_size}")
         self.game, self.trainer = game, trainer
         zobrist = np.random.default_rng(1970).integers(1, 2**62, size=(3, 25), dtype=np.int64)
-        self.rules = (win_masks(game), neighbours(game), zobrist)
-        self.table = (
-            np.zeros(table_size, np.int64),
-            np.zeros(table_size),
-            np.zeros(table_size, np.int64),
-            np.zeros(table_size, np.int64),
-            np.zeros(table_size, np.int64),
-            np.zeros(table_size, np.int64),
-            np.zeros(table_size, np.int64),
+        self.rules = kernels.TeekoRules(win_masks(game), neighbours(game), zobrist)
+        entries = (table_size,)
+        self.table = kernels.Table(
+            keys=np.zeros(entries, np.int64),
+            scores=np.zeros(entries),
+            depths=np.zeros(entries, np.int64),
+            extensions=np.zeros(entries, np.int64),
+            kinds=np.zeros(entries, np.int64),
+            moves=np.zeros(entries, np.int64),
+            generations=np.zeros(entries, np.int64),
         )
         shape = (kernels.MAX_PLY, MAX_CHILDREN)
-        features = int(trainer.features.lengths.shape[0])
-        self.buffers = (
-            np.zeros(shape, np.int64),
-            np.zeros(shape, np.int64),
-            np.zeros(shape, np.int64),
-            np.zeros(shape, np.int64),
-            np.zeros(shape),
-            np.zeros(features, np.int64),
-            np.zeros((kernels.MAX_PLY, features), np.int64),
+        self.children = kernels.Children(
+            a=np.zeros(shape, np.int64),
+            b=np.zeros(shape, np.int64),
+            result=np.zeros(shape, np.int64),
+            order=np.zeros(shape, np.int64),
+            values=np.zeros(shape),
         )
-        self.frames = (np.zeros((kernels.MAX_PLY, 10), np.int64), np.zeros((kernels.MAX_PLY, 4)))
+        features = int(trainer.features.lengths.shape[0])
+        self.parents = np.zeros((kernels.MAX_PLY, features), np.int64)
+        self.scratch = np.zeros(features, np.int64)
+        self.frames = np.zeros(kernels.MAX_PLY, kernels.FRAME)
         self.stats = np.zeros(4, np.int64)
         self.scores = np.zeros(MAX_CHILDREN)
 
-    def _net(self) -> tuple[np.ndarray, ...]:
-        f = self.trainer.features
-        touches = (f.touches_start, f.touches_feature, f.touches_scale)
-        return (self.trainer.weights, f.squares, f.lengths, f.offsets, f.phase_base, *touches)
+    def _search(self) -> kernels.Search:
+        """What a search reads and writes: the trainer's weights as they are now, the tables and
+        buffers made once."""
+        trainer = self.trainer
+        return kernels.Search(
+            trainer.weights,
+            trainer.features,
+            self.rules,
+            self.table,
+            self.children,
+            self.parents,
+            self.scratch,
+            self.frames,
+            self.stats,
+            self.scores,
+            self._deadline,
+        )
 
     def root(self, state: Hashable, depth: int, extensions: int = EXTENSIONS, nodes: int | None = None) -> int:
         """One fixed-depth search of ``state`` in the table's current generation: the chosen
         child's index in the rules' order, or -1 when ``nodes`` ran out."""
         a, b = pieces(self.game, state)
         self.stats[kernels.LIMIT] = nodes if nodes is not None else 2**62
-        return int(
-            kernels.search_root(
-                a,
-                b,
-                self.game.to_move(state),
-                depth,
-                extensions,
-                (self._net(), self.rules, self.table, self.buffers, self.frames, self.stats, self._deadline),
-                self.scores,
-            )
-        )
+        return int(kernels.search_root(a, b, self.game.to_move(state), depth, extensions, self._search()))
 
     _deadline = 0.0
 
@@ -173,9 +177,9 @@ class TeekoSearch:
             if seconds is not None and time.perf_counter() - started > START_SHARE * seconds:
                 break
         if found is None:  # not even one ply fitted: the best learnt value (a win first)
-            found = (int(self.buffers[3][0, 0]), float("nan"), 0)
+            found = (int(self.children.order[0, 0]), float("nan"), 0)
         index, score, reached = found
-        chosen = (int(self.buffers[0][0, index]), int(self.buffers[1][0, index]))
+        chosen = (int(self.children.a[0, index]), int(self.children.b[0, index]))
         move = next(move for move, child in self.game.successors(state) if pieces(self.game, child) == chosen)
         return Searched(move, score, reached, int(self.stats[kernels.NODES]))
 

@@ -8,15 +8,14 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..base import OptionValue
-from .generic import default_search
-from .layout import default_layout
+from .layout import GAME_IDS, default_layout
 from .search import budget_of, parse_search
 
 #: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
 #: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
 TCL_BETA = 2.7
 #: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``); any
-#: other game's is :func:`gamelearn.players.ntuple.generic.default_search`'s.
+#: other game's is :func:`default_search`'s.
 DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8", "connect4": "8"}
 #: The wall-clock time a Teeko search of a fixed depth may take a move before it plays the
 #: deepest ply it has finished.
@@ -27,6 +26,13 @@ PLAIN_PLIES = 3
 #: clock); its default (:data:`DEFAULT_SEARCH`, 8) took at most 0.3 CPU s a move where 10 plies
 #: took up to 0.74 (docs/ntuple.md, "Connect Four").
 CONNECT4_PLIES = 12
+
+
+def default_search(game: Any) -> int:
+    """The default ``search`` of an ntuple player: 1 (greedy) for the games with compiled self-play,
+    2 for any other, whose self-play in Python plays far fewer games a minute (docs/own-game.md
+    measures both)."""
+    return 1 if game.name in GAME_IDS else 2
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import connect4, kernels
+from . import connect4, generic, kernels
 from .layout import GAME_IDS, Features, Layout, compile_features, default_layout, neighbours, pieces, win_masks
 from .settings import Settings
 
@@ -23,6 +23,8 @@ class Trainer:
         self.seed = int(seed)
         self.use_layout(layout or default_layout(game))
         self.masks, self.neighbours = win_masks(game), neighbours(game)
+        #: the rules' answers kept for self-play over a game's own rules (:mod:`.generic`)
+        self.rules = generic.Rules(game)
         self.start = pieces(game, game.initial())
         self.games = self.positions = self.steps = self.batches = 0
         self.last_loss = (float("nan"), float("nan"))
@@ -34,8 +36,7 @@ class Trainer:
         #: Connect Four's four-state cells: its own kernels (:mod:`.connect4`) read them
         self.connect4 = layout.states == 4
         if self.connect4:
-            self.shape = (self.game.facts.columns, self.game.facts.rows)
-            self.lines = connect4.geometry(*self.shape)
+            self.grid = connect4.geometry(self.game.facts.columns, self.game.facts.rows)
         self.weights = np.zeros(layout.weight_count, np.float32)
         # temporal coherence learning's sums per weight: N (signed) and A (sizes); a stub when off
         shape = (2, layout.weight_count) if self.settings.coherence > 0 else (2, 1)
@@ -49,9 +50,30 @@ class Trainer:
             raise ValueError(f"games at once must be at least 1, not {games}")
         self.settings = replace(self.settings, games_per_batch=games)
 
-    def schedule(self) -> np.ndarray:
+    def schedule(self) -> kernels.Schedule:
+        """Where self-play's schedules stand: alpha and epsilon from their starts to their floors,
+        after the games played so far."""
         s = self.settings
-        return np.array([s.alpha, self.alpha_floor(), s.epsilon, s.epsilon / 10, s.halflife], np.float64)
+        return kernels.Schedule(
+            alpha=float(s.alpha),
+            alpha_floor=float(self.alpha_floor()),
+            epsilon=float(s.epsilon),
+            epsilon_floor=float(s.epsilon / 10),
+            halflife=float(s.halflife),
+            games_before=int(self.games),
+            random_plies=int(s.random_plies),
+        )
+
+    def board_rules(self) -> kernels.BoardRules:
+        """The game's rules on bitboards as its compiled self-play plays them (tic-tac-toe,
+        hexapawn, Teeko), a game as long as the layout's ``max_plies`` a draw."""
+        a, b = self.start
+        return kernels.BoardRules(GAME_IDS[self.game.name], self.masks, self.neighbours, a, b, self.layout.max_plies)
+
+    def td(self) -> kernels.Td:
+        """TD(lambda)'s constants and temporal coherence learning's sums, as the kernels take them."""
+        s = self.settings
+        return kernels.Td(lam=float(s.trace), horizon=int(s.horizon), coherence=self.coherence, beta=float(s.coherence))
 
     def alpha_floor(self) -> float:
         """Where alpha's decay ends: a tenth of its start, or (with temporal coherence learning,
@@ -77,9 +99,7 @@ class Trainer:
     def train_batch(self) -> int:
         """One batch of self-play games, learnt online; the positions (plies) played."""
         if self.game.name not in GAME_IDS and not self.connect4:  # no compiled rules: played by its own
-            from .generic import train_batch
-
-            return train_batch(self)
+            return generic.train_batch(self)
         batch_seed = (self.seed * 1_000_003 + self.batches * 7_919 + 1) % (2**31 - 1)
         plies, updates, squared = self._self_play(self.settings.games_per_batch, batch_seed)
         self.batches += 1
@@ -90,54 +110,15 @@ class Trainer:
         return plies
 
     def _self_play(self, games: int, seed: int, log: np.ndarray | None = None) -> tuple[int, int, float]:
-        f = self.features
         if self.connect4:
+            played = np.zeros((0, 0), np.int64) if log is None else log
             plies, updates, squared = connect4.self_play(
-                games,
-                seed,
-                self.weights,
-                f.squares,
-                f.lengths,
-                f.offsets,
-                f.touches_start,
-                f.touches_feature,
-                f.touches_scale,
-                *self.shape,
-                *self.lines,
-                self.schedule(),
-                self.games,
-                self.settings.trace,
-                self.settings.horizon,
-                self.settings.random_plies,
-                self.coherence,
-                self.settings.coherence,
-                np.zeros((0, 0), np.int64) if log is None else log,
+                games, seed, self.weights, self.features, self.grid, self.schedule(), self.td(), played
             )
-            return int(plies), int(updates), float(squared)
-        plies, updates, squared = kernels.self_play(
-            GAME_IDS[self.game.name],
-            games,
-            seed,
-            self.weights,
-            f.squares,
-            f.lengths,
-            f.offsets,
-            f.phase_base,
-            f.touches_start,
-            f.touches_feature,
-            f.touches_scale,
-            self.masks,
-            self.neighbours,
-            self.schedule(),
-            self.games,
-            self.settings.trace,
-            self.settings.horizon,
-            self.layout.max_plies,
-            self.settings.random_plies,
-            *self.start,
-            self.coherence,
-            self.settings.coherence,
-        )
+        else:
+            plies, updates, squared = kernels.self_play(
+                games, seed, self.weights, self.features, self.board_rules(), self.schedule(), self.td()
+            )
         return int(plies), int(updates), float(squared)
 
     def learn_sequence(self, afters: list[tuple[int, int, int]], learning: list[bool], final: float) -> None:
@@ -145,24 +126,14 @@ class Trainer:
         if not afters:
             return
         a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
-        f = self.features
         if self.connect4:  # the first player's W: every gradient W (1 - W), as the first player's
-            board = self.shape[0] * self.shape[1]
-            indices = connect4.features_of(a, b, f.squares, f.lengths, f.offsets, self.shape[0], board)
+            indices = connect4.features_of(self.features, self.grid, a, b)
             movers = np.zeros_like(movers)
         else:
-            indices = kernels.features_of(a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+            indices = kernels.features_of(self.features, a, b, movers)
+        alpha = self.alpha_now() / len(self.features.lengths)
         squared = kernels.td_sequence(
-            self.weights,
-            indices,
-            movers,
-            np.array(learning, np.bool_),
-            final,
-            self.alpha_now() / len(f.lengths),
-            self.settings.trace,
-            self.settings.horizon,
-            self.coherence,
-            self.settings.coherence,
+            self.weights, indices, movers, np.array(learning, np.bool_), final, alpha, self.td()
         )
         self.games += 1
         self.positions += len(afters)
@@ -174,8 +145,6 @@ class Trainer:
         if not afters:
             return np.zeros(0)
         a, b, movers = (np.array(column, np.int64) for column in zip(*afters, strict=True))
-        f = self.features
         if self.connect4:
-            board = self.shape[0] * self.shape[1]
-            return connect4.values_of(self.weights, a, b, movers, f.squares, f.lengths, f.offsets, self.shape[0], board)
-        return kernels.values_of(self.weights, a, b, movers, f.squares, f.lengths, f.offsets, f.phase_base)
+            return connect4.values_of(self.weights, self.features, self.grid, a, b, movers)
+        return kernels.values_of(self.weights, self.features, a, b, movers)
