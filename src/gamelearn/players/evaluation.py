@@ -1,8 +1,9 @@
 """Named static evaluation functions, per game, each from the view of player 0 (X or White).
 
 A search negates the value for player 1.  Terminal positions are scored by the search, not here.
-Tic-tac-toe's are here; hexapawn's and Teeko's are in modules of their own, imported when a search
-of that game first asks for one (a tic-tac-toe program never loads Teeko's rules).
+Tic-tac-toe's are here; hexapawn's, Teeko's and Connect Four's are in modules of their own,
+imported when a search of that game first asks for one (a tic-tac-toe program never loads Teeko's
+rules).
 """
 
 from __future__ import annotations
@@ -63,8 +64,10 @@ EVALUATION_NAMES: dict[str, tuple[str, ...]] = {
     "tictactoe": ("better", "simple"),
     "hexapawn": ("material",),
     "teeko": ("thesis", "lines"),
+    # threats over lines over none on connect4-val-v1 (docs/connect4.md, "Alpha-beta's evaluations")
+    "connect4": ("threats", "lines", "none"),
 }
-_MODULES = {"hexapawn": "evaluation_hexapawn", "teeko": "evaluation_teeko"}
+_MODULES = {"hexapawn": "evaluation_hexapawn", "teeko": "evaluation_teeko", "connect4": "evaluation_connect4"}
 
 
 def no_evaluation(state: Any) -> float:
