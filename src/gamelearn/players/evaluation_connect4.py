@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 LINE_WEIGHTS = (0, 1, 3, 9, 1000)
 #: What a threat is worth beyond its window: one on the side's own kind of row (X odd, O even),
 #: and one on the other kind; chosen with LINE_WEIGHTS on connect4-val-v1.
-GOOD_THREAT, OTHER_THREAT = 9, 0
+GOOD_THREAT, OTHER_THREAT = 10, 0
 
 
 @functools.cache
