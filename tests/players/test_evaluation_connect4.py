@@ -11,7 +11,14 @@ import pytest
 
 from gamelearn import get_game, make_player
 from gamelearn.players.evaluation import evaluation, evaluation_names
-from gamelearn.players.evaluation_connect4 import LINE_WEIGHTS, lines_over, threat_squares, threats_over
+from gamelearn.players.evaluation_connect4 import (
+    GOOD_THREAT,
+    LINE_WEIGHTS,
+    OTHER_THREAT,
+    lines_over,
+    threat_squares,
+    threats_over,
+)
 
 #: How many fours pass through each square of the 7x6 board, top row first: the lines evaluation
 #: of a board holding one X disc there, with a weight of 1 for a one-disc window.
@@ -45,6 +52,27 @@ def grid_count(board: str, columns: int, rows: int, weights: tuple[int, ...]) ->
     return score
 
 
+def grid_threats(board: str, columns: int, rows: int) -> dict[str, tuple[int, int]]:
+    """Each side's threats (empty squares that would complete a four of its own), counted on the
+    grid: (on odd rows, on even rows), rows numbered from 1 at the bottom."""
+    grid = [list(board[r * columns : (r + 1) * columns]) for r in range(rows)]
+    found: dict[str, set[tuple[int, int]]] = {"X": set(), "O": set()}
+    for r in range(rows):
+        for c in range(columns):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, c + k * dc) for k in range(4)]
+                if not all(0 <= rr < rows and 0 <= cc < columns for rr, cc in cells):
+                    continue
+                window = [grid[rr][cc] for rr, cc in cells]
+                for side in "XO":
+                    if window.count(side) == 3 and window.count(".") == 1:
+                        found[side].add(cells[window.index(".")])
+    return {
+        side: (sum(1 for r, _ in squares if (rows - r) % 2 == 1), sum(1 for r, _ in squares if (rows - r) % 2 == 0))
+        for side, squares in found.items()
+    }
+
+
 def test_one_disc_scores_the_fours_through_its_square() -> None:
     game = get_game("connect4")
     lines = lines_over(ONES)
@@ -67,10 +95,11 @@ def test_a_disc_on_another_closes_the_windows_they_share() -> None:
 
 
 @pytest.mark.parametrize("spec", ["connect4", "connect4:columns=4,rows=4", "connect4:columns=9,rows=8"])
-def test_lines_is_the_grid_count_on_random_positions_of_every_size(spec: str) -> None:
+def test_lines_and_threats_are_the_grid_counts_on_random_positions_of_every_size(spec: str) -> None:
     game = get_game(spec)
-    lines = evaluation(game, "lines")
+    lines, threats = evaluation(game, "lines"), evaluation(game, "threats")
     rng = random.Random(47)
+    seen_threats = 0
     for _ in range(60):
         state = game.initial()
         for _ in range(rng.randrange(game.columns * game.rows)):
@@ -80,6 +109,13 @@ def test_lines_is_the_grid_count_on_random_positions_of_every_size(spec: str) ->
         expected = grid_count(game.board(state), game.columns, game.rows, LINE_WEIGHTS)
         assert lines(state) == expected
         assert lines(game.transform(state, 1)) == expected  # the mirror changes nothing
+        counted = grid_threats(game.board(state), game.columns, game.rows)
+        (x_odd, x_even), (o_odd, o_even) = counted["X"], counted["O"]
+        with_threats = expected + GOOD_THREAT * (x_odd - o_even) + OTHER_THREAT * (x_even - o_odd)
+        assert threats(state) == with_threats
+        assert threats(game.transform(state, 1)) == with_threats
+        seen_threats += x_odd + x_even + o_odd + o_even
+    assert seen_threats > 0  # the positions drawn hold threats to count
 
 
 def test_threats_are_counted_by_the_parity_of_their_rows() -> None:
