@@ -34,7 +34,7 @@ the peer takes that many times as long.
 With ``--game connect4`` the rows are Connect Four's against OpenSpiel's ``connect_four`` (7x6):
 whole processes of 10,000 uniformly random games (``legal_moves`` / ``play`` / ``is_over`` against
 ``legal_actions`` / ``apply_action`` / ``is_terminal``, imports included) and of one MCTS move
-from the empty board (C4_PLAYOUTS playouts); then, warm, N random games and one MCTS move of 2N
+from the empty board (2,000 playouts); then, warm, N random games and one MCTS move of 2N
 playouts from the empty board (the note gives playouts a second).  Our MCTS on Connect Four is
 the plain Python search through the rules' API: the compiled backend works over a small game's
 numbered positions (tic-tac-toe, hexapawn), and Connect Four has 4.5 x 10^12.  That the rules
