@@ -2,7 +2,7 @@
 learner's games moving first against a fixed opponent.  Prints figures and asserts nothing.
 
     python benchmarks/connect4_ntuple.py speed --games 20000 [--name a5]
-    python benchmarks/connect4_ntuple.py match --name a5 --search 0 --opponent alphabeta:depth=4 --games 100
+    python benchmarks/connect4_ntuple.py match --name a5 --search 0 --opponent alphabeta:depth=4,eval=none --games 100
 
 ``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
 size after one batch to warm up (numba compiled and the weights' pages touched); games and
@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--name", default="")
     parser.add_argument("--search", type=int, default=0)
-    parser.add_argument("--opponent", default="alphabeta:depth=4")
+    parser.add_argument("--opponent", default="alphabeta:depth=4,eval=none")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.what == "speed":

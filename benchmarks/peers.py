@@ -1,7 +1,9 @@
-"""gamelearn next to the tools game-AI people already use, on tic-tac-toe: only what a user calls.
+"""gamelearn next to the tools game-AI people already use, on tic-tac-toe and Connect Four: only
+what a user calls.
 
     python benchmarks/peers.py           # 7 whole processes a row; warm rows of 10,000 games
     python benchmarks/peers.py --quick   # 3 processes a row; warm rows of 1,000 games
+    python benchmarks/peers.py --game connect4 --repeat 3   # Connect Four against OpenSpiel
 
 Every figure is CPU time (user + system), the median of several runs: the machine this was written
 on has 2 cores shared with other work, so wall time mostly measures the neighbours (it is shown
@@ -28,6 +30,17 @@ the peer takes that many times as long.
    through the rules' API; OpenSpiel's C++ ``MCTSBot``).
 4. Warm: N self-play training games of a tabular learner (our ``td`` and ``menace``, MENACE's
    fast path, OpenSpiel's ``tabular_qlearner``).
+
+With ``--game connect4`` the rows are Connect Four's against OpenSpiel's ``connect_four`` (7x6):
+whole processes of 10,000 uniformly random games (``legal_moves`` / ``play`` / ``is_over`` against
+``legal_actions`` / ``apply_action`` / ``is_terminal``, imports included) and of one MCTS move
+from the empty board (2,000 playouts); then, warm, N random games and one MCTS move of 2N
+playouts from the empty board (the note gives playouts a second).  Our MCTS on Connect Four is
+the plain Python search through the rules' API: the compiled backend works over a small game's
+numbered positions (tic-tac-toe, hexapawn), and Connect Four has 4.5 x 10^12.  That the rules
+agree with OpenSpiel's move by move is a test, not a figure here
+(``tests/games/test_rules_connect4.py``: 300 random games and 40 of each of five other sizes in
+the quick run, 10,000 on 7x6 among the slow tests).
 
 Every peer is used the fastest way its public API allows (easyAI's own ``play()`` deep-copies
 every position into a history, so its games are played with the same calls in a plain loop).
@@ -199,6 +212,46 @@ result, depth, move = solve_with_iterative_deepening(game, range(1, 10), win_sco
 print(f"value {result}, {len(table.d)} table entries")
 """
 
+#: Connect Four: uniformly random games, and one MCTS move from the empty board, as whole processes.
+C4_GAMES = 10_000
+C4_PLAYOUTS = 2_000
+C4_RANDOM_OURS = f"""
+import random, gamelearn
+game = gamelearn.get_game("connect4")
+rng = random.Random(1)
+wins = 0
+for _ in range({C4_GAMES}):
+    state = game.initial()
+    while not game.is_over(state):
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    wins += game.winner(state) == 0
+print(f"X won {{wins / {C4_GAMES}:.1%}}")
+"""
+C4_RANDOM_OPENSPIEL = f"""
+import random, pyspiel
+game = pyspiel.load_game("connect_four")
+rng = random.Random(1)
+wins = 0
+for _ in range({C4_GAMES}):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    wins += state.returns()[0] > 0
+print(f"X won {{wins / {C4_GAMES}:.1%}}")
+"""
+C4_MCTS_OURS = f"""
+import gamelearn
+game = gamelearn.get_game("connect4")
+player = gamelearn.make_player(game, "mcts:playouts={C4_PLAYOUTS}", seed=1)
+print(f"move {{player.choose(game.initial())}}")
+"""
+C4_MCTS_OPENSPIEL = f"""
+import pyspiel
+game = pyspiel.load_game("connect_four")
+bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2 ** 0.5, {C4_PLAYOUTS}, 1000, False, 1, False)
+print(f"move {{bot.step(game.new_initial_state()) + 1}}")
+"""
+
 #: A task's rows: (name, program), ours first (the ratios are to it).
 Task = list[tuple[str, str]]
 #: (name, median CPU seconds, median wall seconds, CPU ratio to ours, note); None where not installed.
@@ -248,18 +301,18 @@ def print_process_table(title: str, rows: list[ProcessRow]) -> None:
 # 2. Random games ------------------------------------------------------------------------------
 
 
-def loop_rows(n: int) -> list[Row]:
+def loop_rows(n: int, game: str = "tictactoe") -> list[Row]:
     """Our plain loop and OpenSpiel's, warm, in alternation, each the median of WARM_REPEAT runs."""
     times: dict[str, list[float]] = {"ours": [], "openspiel": []}
     notes = {"ours": "", "openspiel": ""}
     missing = ""
     for _ in range(WARM_REPEAT):
         start = cpu_seconds()
-        notes["ours"] = random_ours_loop(n)
+        notes["ours"] = random_ours_loop(n, game)
         times["ours"].append(cpu_seconds() - start)
         try:
             start = cpu_seconds()
-            notes["openspiel"] = random_openspiel_loop(n)
+            notes["openspiel"] = random_openspiel_loop(n, game)
             times["openspiel"].append(cpu_seconds() - start)
         except ImportError as error:
             missing = f"not installed ({error.name})"
@@ -273,8 +326,12 @@ def loop_rows(n: int) -> list[Row]:
     ]
 
 
-def random_ours_loop(n: int) -> str:
-    game = gamelearn.get_game("tictactoe")
+#: OpenSpiel's name of each of our games compared.
+OPENSPIEL_NAMES = {"tictactoe": "tic_tac_toe", "connect4": "connect_four"}
+
+
+def random_ours_loop(n: int, name: str = "tictactoe") -> str:
+    game = gamelearn.get_game(name)
     rng = random.Random(1)
     wins = 0
     for _ in range(n):
@@ -285,10 +342,10 @@ def random_ours_loop(n: int) -> str:
     return f"X won {wins / n:.1%}"
 
 
-def random_openspiel_loop(n: int) -> str:
+def random_openspiel_loop(n: int, name: str = "tictactoe") -> str:
     import pyspiel
 
-    game = pyspiel.load_game("tic_tac_toe")
+    game = pyspiel.load_game(OPENSPIEL_NAMES[name])
     rng = random.Random(1)
     wins = 0
     for _ in range(n):
@@ -317,11 +374,12 @@ def random_openspiel_evaluate_bots(n: int) -> str:
     return f"X won {wins / n:.1%}"
 
 
-def mcts_ours(playouts: int) -> str:
+def mcts_ours(playouts: int, name: str = "tictactoe") -> str:
     from gamelearn.players.mcts import MCTSPlayer
 
-    game = gamelearn.get_game("tictactoe")
-    player = MCTSPlayer(game, seed=1, playouts=playouts, backend="compiled")
+    game = gamelearn.get_game(name)
+    # Connect Four has no compiled search (its positions are not numbered): the plain one
+    player = MCTSPlayer(game, seed=1, playouts=playouts, backend="python" if name == "connect4" else "compiled")
     return f"move {player.choose(game.initial())}"
 
 
@@ -334,12 +392,13 @@ def mcts_ours_python(playouts: int) -> str:
     return f"{root.visits} playouts"
 
 
-def mcts_openspiel(playouts: int) -> str:
+def mcts_openspiel(playouts: int, name: str = "tictactoe") -> str:
     import pyspiel
 
-    game = pyspiel.load_game("tic_tac_toe")
+    game = pyspiel.load_game(OPENSPIEL_NAMES[name])
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2**0.5, playouts, 1000, False, 1, False)
-    return f"move {bot.step(game.new_initial_state())}"
+    action = bot.step(game.new_initial_state())
+    return f"move {action + 1 if name == 'connect4' else action}"  # our columns count from 1
 
 
 def mcts_rows(playouts: int) -> list[Row]:
@@ -483,16 +542,65 @@ def load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
+def connect4_main(n: int, no_warm: bool) -> None:
+    """Connect Four's rows against OpenSpiel's ``connect_four`` (the module's text)."""
+    print(f"Connect Four (7x6); CPU time (user + sys), medians; {load()}")
+    print(f"python {sys.version.split()[0]}; wall time is shown but is mostly the machine's other work")
+    print_process_table(
+        f"1. whole processes (python -c ...), median of {REPEAT}",
+        process_rows(
+            [
+                [("python -c pass (the interpreter)", BARE)],
+                [
+                    (f"ours: {C4_GAMES:,} random games", C4_RANDOM_OURS),
+                    (f"OpenSpiel: {C4_GAMES:,} random games", C4_RANDOM_OPENSPIEL),
+                ],
+                [
+                    (f"ours: mcts, {C4_PLAYOUTS:,} playouts", C4_MCTS_OURS),
+                    (f"OpenSpiel: MCTSBot, {C4_PLAYOUTS:,}", C4_MCTS_OPENSPIEL),
+                ],
+            ]
+        ),
+    )
+    if no_warm:
+        print(f"\n{load()}")
+        return
+    print_table(
+        f"2. warm: {n:,} random games, median of {WARM_REPEAT}",
+        loop_rows(n, "connect4"),
+        {"ours: the plain loop, warm"},
+    )
+    playouts = max(1_000, 2 * n)
+    mcts_ours(10, "connect4")
+    rows = [
+        attempt("ours: mcts (plain Python), warm", lambda: mcts_ours(playouts, "connect4")),
+        attempt("OpenSpiel C++ MCTSBot, warm", lambda: mcts_openspiel(playouts, "connect4")),
+    ]
+    print_table(
+        f"3. warm: one MCTS move from the empty board, {playouts:,} playouts, median of {WARM_REPEAT}",
+        [
+            (name, seconds, note if seconds is None else f"{note}, {playouts / seconds / 1000:,.1f}k playouts/s")
+            for name, seconds, note in rows
+        ],
+        {"ours: mcts (plain Python), warm"},
+    )
+    print(f"\n{load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 processes a row and 1,000 warm games")
     parser.add_argument("--games", type=int, default=None, help="games a warm row (overrides --quick)")
     parser.add_argument("--repeat", type=int, default=None, help="whole processes a row (default 7; 3 with --quick)")
     parser.add_argument("--no-warm", action="store_true", help="the whole-process rows only")
+    parser.add_argument("--game", choices=sorted(OPENSPIEL_NAMES), default="tictactoe", help="the game compared")
     args = parser.parse_args()
     n = args.games or (1_000 if args.quick else 10_000)
     global REPEAT
     REPEAT = max(1, args.repeat or (3 if args.quick else 7))
+    if args.game == "connect4":
+        connect4_main(n, args.no_warm)
+        return
 
     print(f"tic-tac-toe; CPU time (user + sys), medians; {load()}")
     print(f"python {sys.version.split()[0]}; wall time is shown but is mostly the machine's other work")

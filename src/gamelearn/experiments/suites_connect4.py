@@ -10,8 +10,8 @@ module (``suite_data/``): one position a line, the game that reaches it written 
 (its value, the moves that keep it, the best and the losing moves) follows from those outcomes.
 
 How the positions are drawn (the build, :data:`RECIPE`): seeded games between two players drawn
-from :data:`PLAYERS` (uniform random, and alpha-beta with Connect Four's only evaluation,
-``none``: the fours within its depth), one position taken from each game at a ply drawn for its
+from :data:`PLAYERS` (uniform random, and alpha-beta with no evaluation,
+``eval=none``: the fours within its depth), one position taken from each game at a ply drawn for its
 phase, the *opening* (plies :data:`MIN_PLY` to ``OPENING_END - 1``) or the *endgame* (ply
 :data:`OPENING_END` on); merged by
 the mirror image; only positions where a mistake is possible (a won or drawn position with a move
@@ -48,8 +48,8 @@ SEEDS = {REPORT_NAME: 47, VALIDATION_NAME: 4747}
 #: alpha-beta, which sees only the fours within its depth (closer games, where draws and quiet
 #: positions are common); the validation suite's players differ from the report suite's.
 PLAYERS = {
-    REPORT_NAME: ("random", "alphabeta:depth=1", "alphabeta:depth=3"),
-    VALIDATION_NAME: ("random", "alphabeta:depth=2", "mcts:playouts=30"),
+    REPORT_NAME: ("random", "alphabeta:depth=1,eval=none", "alphabeta:depth=3,eval=none"),
+    VALIDATION_NAME: ("random", "alphabeta:depth=2,eval=none", "mcts:playouts=30"),
 }
 #: The recipe, in words (each suite file's header adds its players, size, seed and the CPU it took).
 RECIPE = (

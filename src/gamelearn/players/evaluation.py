@@ -1,7 +1,8 @@
 """Named static evaluation functions, per game, each from the view of player 0 (X or White).
 
 A search negates the value for player 1.  Terminal positions are scored by the search, not here.
-Tic-tac-toe's are here; hexapawn's and Teeko's are in modules of their own, gathered here by name.
+Tic-tac-toe's are here; hexapawn's, Teeko's and Connect Four's are in modules of their own,
+gathered here by name.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..games.tictactoe import LINES
-from . import evaluation_hexapawn, evaluation_teeko
+from . import evaluation_connect4, evaluation_hexapawn, evaluation_teeko
 from .evaluation_teeko import goals_if_not_standard, teeko_lines_over
 
 if TYPE_CHECKING:
@@ -64,6 +65,8 @@ EVALUATION_NAMES: dict[str, tuple[str, ...]] = {
     "tictactoe": ("better", "simple"),
     "hexapawn": ("material",),
     "teeko": ("thesis", "lines"),
+    # threats over lines over none on connect4-val-v1 (docs/connect4.md, "Alpha-beta's evaluations")
+    "connect4": ("threats", "lines", "none"),
 }
 
 
@@ -84,7 +87,9 @@ def _table(game_name: str) -> dict[str, Evaluation]:
     """The evaluations of ``game_name`` by name."""
     if game_name == "tictactoe":
         return {"better": tictactoe_better, "simple": tictactoe_simple}
-    return evaluation_hexapawn.EVALUATIONS if game_name == "hexapawn" else evaluation_teeko.EVALUATIONS
+    modules = {"hexapawn": evaluation_hexapawn, "teeko": evaluation_teeko, "connect4": evaluation_connect4}
+    evaluations: dict[str, Evaluation] = modules[game_name].EVALUATIONS
+    return evaluations
 
 
 def _goals(game: Game[Any]) -> tuple[int, ...] | None:

@@ -256,7 +256,8 @@ _MINIMAX_OPTIONS = (
         "eval",
         str,
         "default",
-        "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines)",
+        "the evaluation function (per game: tictactoe better|simple, hexapawn material, teeko thesis|lines, "
+        "connect4 threats|lines|none)",
     ),
 )
 _ALPHABETA_OPTIONS = (_depth((("teeko", 5),)), _MINIMAX_OPTIONS[1])

@@ -59,8 +59,8 @@ SETTINGS: dict[str, Settings] = {
     # CPU minutes of the hour, on each of three seeds (docs/ntuple.md, "The hour with α 3").
     "teeko": Settings(200, 3.0, 0.1, 400_000, 0.5, 10, 6, coherence=TCL_BETA),
     # Connect Four on 7x6 (compiled self-play, :mod:`.connect4`); other sizes: GENERIC_SETTINGS.  Its
-    # step of 3 (Teeko's) was kept on validation openings against alphabeta:depth=4, where a step of
-    # 1 did no better (docs/ntuple.md, "Connect Four")
+    # step of 3 (Teeko's) was kept on validation openings against alphabeta:depth=4,eval=none, where
+    # a step of 1 did no better (docs/ntuple.md, "Connect Four")
     "connect4": Settings(1000, 3.0, 0.1, 400_000, 0.5, 10, 2, coherence=TCL_BETA),
 }
 #: Any other game's: self-play over its own rules (:mod:`.generic`), 200 games a batch, a
