@@ -104,7 +104,8 @@ async def _too_many_watchers(request: Request, error: TooManyWatchers) -> JSONRe
 
 
 async def _stale_move(request: Request, error: StaleMove) -> JSONResponse:
-    return JSONResponse({"detail": public_message(error), "game": error.game}, status_code=409)
+    game = error.game.model_dump(mode="json", exclude_unset=True)  # as the game's own routes send it
+    return JSONResponse({"detail": public_message(error), "game": game}, status_code=409)
 
 
 async def _needs_table(request: Request, error: NeedsTable) -> JSONResponse:

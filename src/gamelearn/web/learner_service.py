@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..games import Game
+from ..games.specs import spec_name
 from ..keeper import Keeper
 from ..match import End
 from ..players.knowledge import Learner
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
-from .learners import Export, browser_learner, learner_games, spec_kind
+from .learners import Export, browser_learner, learner_games
 from .learners import export as export_knowledge
 from .service import CHART_GAMES, RECORD_CONTEXT, NotFound, WebService
 
@@ -62,7 +63,7 @@ class LearnerService:
         if game_id:
             web_game = self.service.get(owner, game_id)
             extras = web_game.extras
-            seated = [side for side, _ in extras.learners if spec_kind(web_game.seats[side].spec) == kind]
+            seated = [side for side, _ in extras.learners if spec_name(web_game.seats[side].spec) == kind]
             if seated:
                 live = next(player for side, player in extras.learners if side == seated[-1])
                 opened = [box for side in seated for box in extras.opened.get(side, [])]
@@ -96,7 +97,7 @@ class LearnerService:
         for record in records:
             if record["id"] <= after:
                 continue  # a game of the learner before its last reset
-            kinds = [spec_kind(spec) for spec in record["players"]]
+            kinds = [spec_name(spec) for spec in record["players"]]
             if learner:
                 if learner not in kinds:
                     continue

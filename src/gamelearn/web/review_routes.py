@@ -93,7 +93,7 @@ class AnalysisIn(BaseModel):
     response_model=AnalysisBoard,
     **SENT_AS_BUILT,
 )
-def analysis_position(body: AnalysisIn, request: Request) -> dict[str, Any]:
+def analysis_position(body: AnalysisIn, request: Request) -> AnalysisBoard:
     """The position after `moves` played from the start by the game's rules (a move they refuse
     is a 400 naming it), its legal moves, each move's perfect value where the game's solution is
     ready here (`perfect.available` false and why where it is not: Teeko before its table), and

@@ -26,12 +26,13 @@ from typing import Any
 
 from ..experiments.training import grade_learner
 from ..games import Game
+from ..games.specs import spec_name
 from ..keeper import Keeper
 from ..match import End, Match
 from ..players.knowledge import Learner
 from ..players.registry import make_player
 from .knowledge_views import BoxLearner
-from .learners import browser_learner, spec_kind
+from .learners import browser_learner
 from .pool import PoolFull
 from .service import RECORD_CONTEXT, WebService
 
@@ -198,7 +199,7 @@ class Trainer:
 
     def _usual_side(self, game: Game, kind: str) -> int:
         """The side ``kind`` plays on the game's page by default (0 when it plays neither)."""
-        defaults = [spec_kind(spec) for spec in self.service_defaults(game)]
+        defaults = [spec_name(spec) for spec in self.service_defaults(game)]
         return defaults.index(kind) if kind in defaults else 0
 
     def _register(self, owner: str, run: TrainingRun) -> None:
@@ -271,7 +272,7 @@ class Trainer:
     def service_defaults(game: Game) -> list[str]:
         from .views import game_info
 
-        return list(game_info(game)["defaults"])
+        return list(game_info(game).defaults)
 
     def _learner(self, kind: str, game_name: str, options: str = "") -> tuple[Learner, Game]:
         # Checked before any player is made: asking every kind whether it learns (the service's
