@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..games import GAME_NAMES, broken_games, game_names
 from ..match import DEFAULT_MAX_PLIES
-from .errors import ERRORS
+from .errors import ERRORS, raw_answer
 from .live import news
 from .models import Analysis, GameInfo, GameView, WarmUpState
 from .routing import analyst_of, check_id, owner_of, service_of
@@ -103,7 +103,7 @@ def move(game_id: str, body: MoveIn, request: Request) -> GameView:
 @router.get(
     "/api/games/{game_id}/events",
     summary="The game's changes, live (server-sent events)",
-    responses=ERRORS,
+    responses=raw_answer("text/event-stream"),
     response_class=StreamingResponse,
 )
 async def game_events(game_id: str, request: Request) -> StreamingResponse:

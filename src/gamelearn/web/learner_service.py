@@ -8,8 +8,6 @@ record: the records themselves are kept, and the store keeps where the chart sta
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..games import Game
 from ..games.specs import spec_name
 from ..keeper import Keeper
@@ -18,6 +16,7 @@ from ..players.knowledge import Learner
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
 from .learners import Export, browser_learner, learner_games
 from .learners import export as export_knowledge
+from .models import BoxesPage, Chart, FirstBox, MemoryPage
 from .service import CHART_GAMES, RECORD_CONTEXT, NotFound, WebService
 
 
@@ -56,7 +55,7 @@ class LearnerService:
 
     def boxes(
         self, owner: str, kind: str, game_name: str, show: str, game_id: str | None, offset: int, limit: int
-    ) -> dict[str, Any]:
+    ) -> BoxesPage:
         """The learner's boxes; with ``game_id``, as the learner playing that game holds them now
         (a box it made in this game is in it before the game ends and is kept)."""
         learner, _ = self.browser_learner(kind, game_name)
@@ -68,22 +67,23 @@ class LearnerService:
                 live = next(player for side, player in extras.learners if side == seated[-1])
                 opened = [box for side in seated for box in extras.opened.get(side, [])]
                 with web_game.lock:
-                    return matchbox_boxes(live, show, opened, offset, limit)
+                    return BoxesPage.model_validate(matchbox_boxes(live, show, opened, offset, limit))
         Keeper(self.service.store, owner).attach(learner)
-        return matchbox_boxes(learner, show, [], offset, limit)
+        return BoxesPage.model_validate(matchbox_boxes(learner, show, [], offset, limit))
 
-    def first_box(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
+    def first_box(self, owner: str, kind: str, game_name: str) -> FirstBox:
         learner, game = self.browser_learner(kind, game_name)
         reader = self.service.reader
         after = reader.chart_start(owner, kind, game.name)
         records = reader.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
-        return first_box_history(reader, owner, game, learner, [r for r in records if r["id"] > after])
+        history = first_box_history(reader, owner, game, learner, [r for r in records if r["id"] > after])
+        return FirstBox.model_validate(history)
 
-    def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> dict[str, Any]:
+    def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> MemoryPage:
         learner, _ = self.browser_learner("thesis", game_name)
-        return memory_records(self.service.reader, owner, learner, position, offset, limit)
+        return MemoryPage.model_validate(memory_records(self.service.reader, owner, learner, position, offset, limit))
 
-    def chart(self, owner: str, game_name: str, learner: str | None) -> dict[str, Any]:
+    def chart(self, owner: str, game_name: str, learner: str | None) -> Chart:
         """Wins and losses over this owner's games, from one player's side: the learner's when one
         is named (the games it took part in), else the first computer's.  ``human`` names the
         person's side; any other learner must learn ``game_name`` (as for reset and export)."""
@@ -109,12 +109,12 @@ class LearnerService:
             winner = record["winner"]
             letters.append("D" if winner is None else "W" if winner == side else "L")
         text = "".join(letters)
-        return {
-            "game": game.name,
-            "learner": learner,
-            "letters": text,
-            "games": len(text),
-            "wins": text.count("W"),
-            "losses": text.count("L"),
-            "draws": text.count("D"),
-        }
+        return Chart(
+            game=game.name,
+            learner=learner,
+            letters=text,
+            games=len(text),
+            wins=text.count("W"),
+            losses=text.count("L"),
+            draws=text.count("D"),
+        )

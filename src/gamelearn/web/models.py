@@ -10,12 +10,7 @@ not give: the page tells "not said" from a default (a decision without a box).
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
-
-#: What every route with one of these answers passes to FastAPI.
-SENT_AS_BUILT: dict[str, Any] = {"response_model_exclude_unset": True}
 
 #: A value a game's or a player's option takes (a count, a switch, a word).
 OptionValue = str | int | float | bool | None
