@@ -1,5 +1,10 @@
 """The routes of games in progress: start one, move, let a computer move, resign, take back,
-abandon, follow it live, and the perfect player's value of every move."""
+abandon, follow it live, and the perfect player's value of every move.
+
+The routes that answer a game are ``async`` and hand the service's work to a worker thread
+themselves (``run_in_threadpool``): FastAPI checks a plain ``def`` route's answer against its
+model in a second hop to a worker thread, which costs a move more than building and serialising
+the model does (docs/web.md, "Speed under load")."""
 
 from __future__ import annotations
 
@@ -74,10 +79,14 @@ def list_games(
 
 
 @router.post("/api/games", summary="Start a game", responses=ERRORS, response_model_exclude_unset=True)
-def start_game(body: NewGame, request: Request) -> GameView:
+async def start_game(body: NewGame, request: Request) -> GameView:
     """Seats two players (any spec the game accepts, `human` included).  When a computer moves
     first against a person, its move is in the answer's `events`.  A browser's first game
     counts against its address's limit of new browsers (429 past it)."""
+    return await run_in_threadpool(start, body, request)
+
+
+def start(body: NewGame, request: Request) -> GameView:
     owner, service = owner_of(request), service_of(request)
     if service.is_new_owner(owner):
         request.app.state.newcomers.admit(request.client.host if request.client else "unknown")
@@ -85,19 +94,20 @@ def start_game(body: NewGame, request: Request) -> GameView:
 
 
 @router.get("/api/games/{game_id}", summary="A game in progress", responses=ERRORS, response_model_exclude_unset=True)
-def get_game(game_id: str, request: Request) -> GameView:
-    service = service_of(request)
-    return service.view(service.get(owner_of(request), check_id(game_id)))
+async def get_game(game_id: str, request: Request) -> GameView:
+    service, owner, game_id = service_of(request), owner_of(request), check_id(game_id)
+    return await run_in_threadpool(lambda: service.view(service.get(owner, game_id)))
 
 
 @router.post(
     "/api/games/{game_id}/move", summary="A person's move", responses=ERRORS, response_model_exclude_unset=True
 )
-def move(game_id: str, body: MoveIn, request: Request) -> GameView:
+async def move(game_id: str, body: MoveIn, request: Request) -> GameView:
     """The game checks the move (an illegal one is a 400 naming the move and why, and changes
     nothing); the computer's answer follows in `events`.  With `ply`, a move made on a ply the
     game has left (another tab moved first) is a 409 with the game as it is now under `game`."""
-    return service_of(request).human_move(owner_of(request), check_id(game_id), body.move, body.ply)
+    service = service_of(request)
+    return await run_in_threadpool(service.human_move, owner_of(request), check_id(game_id), body.move, body.ply)
 
 
 @router.get(
@@ -121,11 +131,12 @@ async def game_events(game_id: str, request: Request) -> StreamingResponse:
 @router.post(
     "/api/games/{game_id}/advance", summary="One computer move", responses=ERRORS, response_model_exclude_unset=True
 )
-def advance(game_id: str, request: Request, body: AdvanceIn | None = None) -> GameView:
+async def advance(game_id: str, request: Request, body: AdvanceIn | None = None) -> GameView:
     """For games between two computers: the side to move plays one move.  With `ply`, as for a
     move: asked on a ply the game has left (another tab moved), a 409 with the game as it is now
     under `game`, and no move is played."""
-    return service_of(request).computer_move(owner_of(request), check_id(game_id), body.ply if body else None)
+    ply = body.ply if body else None
+    return await run_in_threadpool(service_of(request).computer_move, owner_of(request), check_id(game_id), ply)
 
 
 @router.get("/api/warm-up", summary="What the server makes ready in the background")
@@ -146,8 +157,8 @@ def abandon(game_id: str, request: Request) -> Response:
 @router.post(
     "/api/games/{game_id}/resign", summary="The person gives up", responses=ERRORS, response_model_exclude_unset=True
 )
-def resign(game_id: str, request: Request) -> GameView:
-    return service_of(request).resign(owner_of(request), check_id(game_id))
+async def resign(game_id: str, request: Request) -> GameView:
+    return await run_in_threadpool(service_of(request).resign, owner_of(request), check_id(game_id))
 
 
 @router.post(
@@ -156,8 +167,8 @@ def resign(game_id: str, request: Request) -> GameView:
     responses=ERRORS,
     response_model_exclude_unset=True,
 )
-def take_back(game_id: str, request: Request) -> GameView:
-    return service_of(request).take_back(owner_of(request), check_id(game_id))
+async def take_back(game_id: str, request: Request) -> GameView:
+    return await run_in_threadpool(service_of(request).take_back, owner_of(request), check_id(game_id))
 
 
 @router.get(
@@ -166,8 +177,8 @@ def take_back(game_id: str, request: Request) -> GameView:
     responses=ERRORS,
     response_model_exclude_unset=True,
 )
-def analysis(game_id: str, request: Request) -> Analysis:
+async def analysis(game_id: str, request: Request) -> Analysis:
     """Each legal move's value for the side to move (+1 win, 0 draw, -1 loss with best play)
     where the game's solution is available; `available` false and a `reason` where it is not."""
-    web_game = service_of(request).get(owner_of(request), check_id(game_id))
-    return analyst_of(request).analysis(web_game)
+    service, analyst, owner, game_id = service_of(request), analyst_of(request), owner_of(request), check_id(game_id)
+    return await run_in_threadpool(lambda: analyst.analysis(service.get(owner, game_id)))
