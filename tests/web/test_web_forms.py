@@ -79,7 +79,7 @@ def test_the_computer_placing_your_pawn_is_said_from_your_side() -> None:
     game = gamelearn.get_game("teeko:drops=aaaa")
     seats = (Seat("human", make_player(game, "human")), Seat("alphabeta", make_player(game, "alphabeta")))
     view = game_view(WebGame("g", "o", game, seats, seed=1))  # O, the computer, chooses X's first square
-    assert (view["to_move"], view["pawn_side"]) == (1, 0) and view["result"] == "alphabeta places your pawn (X)…"
+    assert (view.to_move, view.pawn_side) == (1, 0) and view.result == "alphabeta places your pawn (X)…"
 
 
 def test_a_knight_form_lists_knight_jumps_only(client: TestClient) -> None:

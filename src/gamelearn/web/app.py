@@ -16,6 +16,7 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -133,8 +134,6 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Every request waiting in a lane of the pool holds one of anyio's threads (40 by
         # default): room for each heavy move that may wait, and 40 for everything else.
-        import anyio.to_thread
-
         limiter = anyio.to_thread.current_default_thread_limiter()
         limiter.total_tokens = max(limiter.total_tokens, settings.heavy_queue + settings.heavy_workers + 40)
         yield

@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from .console import LINE_LIMIT, MEMORY_NAME, SEED_LIMIT, ConsoleService
-from .errors import ERRORS
+from .errors import ERRORS, raw_answer
 from .models import ConsoleFiles, ConsoleView
 from .routing import cookie_owner, service_of
 
@@ -23,7 +23,7 @@ STAT_PATH = "/api/console/stat.m"
 #: The paths that take a file, each with the larger body limit (WebSettings.upload_limit).
 UPLOADS = (MEMORY_PATH, STAT_PATH)
 THESIS_FILE = {"requestBody": {"content": {"application/octet-stream": {"schema": {"type": "string"}}}}}
-FILE_ANSWER = ERRORS | {200: {"content": {"application/octet-stream": {}}}}
+FILE_ANSWER = raw_answer("application/octet-stream")
 
 
 class TypedLine(BaseModel):
@@ -81,13 +81,13 @@ def restart(body: Restart, request: Request) -> ConsoleView:
     return console_of(request).restart(owner_here(request), body.seed, body.original)
 
 
-@router.get(MEMORY_PATH, summary="The console's memory.m", responses=FILE_ANSWER)
+@router.get(MEMORY_PATH, summary="The console's memory.m", responses=FILE_ANSWER, response_class=Response)
 def memory_file(request: Request) -> Response:
     """The program's memory in the thesis format, byte for byte (33-byte records)."""
     return attachment(console_of(request).memory_file(cookie_owner(request)), "memory.m")
 
 
-@router.get(STAT_PATH, summary="The console's stat.m", responses=FILE_ANSWER)
+@router.get(STAT_PATH, summary="The console's stat.m", responses=FILE_ANSWER, response_class=Response)
 def stat_file(request: Request) -> Response:
     return attachment(console_of(request).stat_file(cookie_owner(request)), "stat.m")
 

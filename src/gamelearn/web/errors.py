@@ -27,7 +27,10 @@ class Problem(BaseModel):
     detail: str = Field(description="what was wrong, in one line")
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
+#: The answers a route documents beside its own (FastAPI's ``responses``).
+Responses = dict[int | str, dict[str, Any]]
+
+ERRORS: Responses = {
     400: {"model": Problem, "description": "an illegal move or a bad player spec"},
     403: {"model": Problem, "description": "not from this server's own page (Origin), or no browser cookie"},
     404: {"model": Problem, "description": "no such game or learner for this browser"},
@@ -43,6 +46,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         "description": "every worker is busy, memory is full, or the store is locked (nothing changed); see Retry-After",
     },
 }
+
+
+def raw_answer(*media_types: str) -> Responses:
+    """:data:`ERRORS`, and a 200 that is not a model's JSON: a stream or a file (a record's text, a
+    learner's own file), in each of ``media_types``, sent as it is (a file as bytes, the way
+    OpenAPI describes a download, even a learner's JSON)."""
+    schema = {"type": "string"}
+    binary = {"type": "string", "format": "binary"}
+    content = {kind: {"schema": schema if kind.startswith("text/") else binary} for kind in media_types}
+    return ERRORS | {200: {"content": content}}
 
 
 class NoCookie(PermissionError):
@@ -104,7 +117,8 @@ async def _too_many_watchers(request: Request, error: TooManyWatchers) -> JSONRe
 
 
 async def _stale_move(request: Request, error: StaleMove) -> JSONResponse:
-    return JSONResponse({"detail": public_message(error), "game": error.game}, status_code=409)
+    game = error.game.model_dump(mode="json", exclude_unset=True)  # as the game's own routes send it
+    return JSONResponse({"detail": public_message(error), "game": game}, status_code=409)
 
 
 async def _needs_table(request: Request, error: NeedsTable) -> JSONResponse:

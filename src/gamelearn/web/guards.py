@@ -20,13 +20,14 @@ cookie that is not one of ours (wrong shape) is replaced, never trusted.
 from __future__ import annotations
 
 import ipaddress
+import json
 import re
 import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..paths import data_dir
 
@@ -34,12 +35,6 @@ OWNER_COOKIE = "gamelearn_id"
 OWNER_PATTERN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 #: A year: learners are meant to go on learning across visits.
 OWNER_MAX_AGE = 365 * 24 * 3600
-
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 #: Sent with every answer: scripts only from this server (no inline script), no framing (Reset
@@ -326,8 +321,6 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(send: Send, status: int, message: str) -> None:
-        import json
-
         body = json.dumps({"detail": message}).encode()
         await send(
             {

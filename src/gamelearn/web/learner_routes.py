@@ -3,37 +3,35 @@ boxes and records, and Gardner's chart of its results."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from .errors import ERRORS
-from .models import SENT_AS_BUILT, BoxesPage, Chart, FirstBox, KeptLearner, MemoryPage, ResetAnswer
+from .errors import ERRORS, raw_answer
+from .models import BoxesPage, Chart, FirstBox, KeptLearner, MemoryPage, ResetAnswer
 from .routing import check_id, learners_of, owner_of, service_of
 
 router = APIRouter(tags=["learners"])
 
 
-@router.get("/api/learners", summary="This browser's learners", response_model=list[KeptLearner])
-def learners(request: Request) -> list[dict[str, Any]]:
+@router.get("/api/learners", summary="This browser's learners")
+def learners(request: Request) -> list[KeptLearner]:
     owner, reader = owner_of(request), service_of(request).reader
-    return [{"kind": kind, "name": name} for kind, name in reader.list_learners(owner=owner)] + [
-        {"kind": "thesis-memory", "name": name} for name in reader.list_memories(owner=owner)
+    return [KeptLearner(kind=kind, name=name) for kind, name in reader.list_learners(owner=owner)] + [
+        KeptLearner(kind="thesis-memory", name=name) for name in reader.list_memories(owner=owner)
     ]
 
 
-@router.post(
-    "/api/learners/{kind}/reset",
-    summary="Forget what a learner learned",
-    responses=ERRORS,
-    response_model=ResetAnswer,
+@router.post("/api/learners/{kind}/reset", summary="Forget what a learner learned", responses=ERRORS)
+def reset(kind: str, request: Request, game: str = Query(..., max_length=40)) -> ResetAnswer:
+    return ResetAnswer(kind=kind, game=game, deleted=learners_of(request).reset(owner_of(request), kind, game))
+
+
+@router.get(
+    "/api/learners/{kind}/export",
+    summary="Download a learner",
+    responses=raw_answer("application/json", "application/octet-stream"),
+    response_class=Response,
 )
-def reset(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
-    return {"kind": kind, "game": game, "deleted": learners_of(request).reset(owner_of(request), kind, game)}
-
-
-@router.get("/api/learners/{kind}/export", summary="Download a learner", responses=ERRORS)
 def export(kind: str, request: Request, game: str = Query(..., max_length=40)) -> Response:
     """JSON for matchboxes (HER, HIM, MENACE); the thesis's memory.m for the Teeko memory."""
     exported = learners_of(request).export(owner_of(request), kind, game)
@@ -48,8 +46,7 @@ def export(kind: str, request: Request, game: str = Query(..., max_length=40)) -
     "/api/learners/{kind}/boxes",
     summary="Every matchbox of a learner",
     responses=ERRORS,
-    response_model=BoxesPage,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
 def learner_boxes(
     kind: str,
@@ -71,8 +68,7 @@ def learner_boxes(
     "/api/learners/{kind}/first-box",
     summary="The first box over the games",
     responses=ERRORS,
-    response_model=FirstBox,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
 def first_box(kind: str, request: Request, game: str = Query(..., max_length=40)) -> FirstBox:
     """The bead counts of the learner's box for the empty board after each of its games."""
@@ -83,8 +79,7 @@ def first_box(kind: str, request: Request, game: str = Query(..., max_length=40)
     "/api/learners/thesis/memory",
     summary="The thesis memory's records",
     responses=ERRORS,
-    response_model=MemoryPage,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
 def memory(
     request: Request,
@@ -100,11 +95,10 @@ def memory(
     "/api/chart",
     summary="Wins and losses over this browser's games",
     responses=ERRORS,
-    response_model=Chart,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
 def chart(
     request: Request, game: str = Query(..., max_length=40), learner: str | None = Query(None, max_length=40)
-) -> dict[str, Any]:
+) -> Chart:
     """Gardner's chart: a letter a game (W won, L lost, D drawn) from the learner's side."""
     return learners_of(request).chart(owner_of(request), game, learner)

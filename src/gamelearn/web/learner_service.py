@@ -8,16 +8,15 @@ record: the records themselves are kept, and the store keeps where the chart sta
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..games import Game
+from ..games.specs import spec_name
 from ..keeper import Keeper
 from ..match import End
 from ..players.knowledge import Learner
 from .knowledge_views import first_box_history, matchbox_boxes, memory_records
-from .learners import Export, browser_learner, learner_games, spec_kind
+from .learners import Export, browser_learner, learner_games
 from .learners import export as export_knowledge
-from .models import BoxesPage, FirstBox, MemoryPage
+from .models import BoxesPage, Chart, FirstBox, MemoryPage
 from .service import CHART_GAMES, RECORD_CONTEXT, NotFound, WebService
 
 
@@ -63,27 +62,28 @@ class LearnerService:
         if game_id:
             web_game = self.service.get(owner, game_id)
             extras = web_game.extras
-            seated = [side for side, _ in extras.learners if spec_kind(web_game.seats[side].spec) == kind]
+            seated = [side for side, _ in extras.learners if spec_name(web_game.seats[side].spec) == kind]
             if seated:
                 live = next(player for side, player in extras.learners if side == seated[-1])
                 opened = [box for side in seated for box in extras.opened.get(side, [])]
                 with web_game.lock:
-                    return matchbox_boxes(live, show, opened, offset, limit)
+                    return BoxesPage.model_validate(matchbox_boxes(live, show, opened, offset, limit))
         Keeper(self.service.store, owner).attach(learner)
-        return matchbox_boxes(learner, show, [], offset, limit)
+        return BoxesPage.model_validate(matchbox_boxes(learner, show, [], offset, limit))
 
     def first_box(self, owner: str, kind: str, game_name: str) -> FirstBox:
         learner, game = self.browser_learner(kind, game_name)
         reader = self.service.reader
         after = reader.chart_start(owner, kind, game.name)
         records = reader.records(game=game.spec, owner=owner, context=RECORD_CONTEXT, limit=CHART_GAMES)
-        return first_box_history(reader, owner, game, learner, [r for r in records if r["id"] > after])
+        history = first_box_history(reader, owner, game, learner, [r for r in records if r["id"] > after])
+        return FirstBox.model_validate(history)
 
     def memory(self, owner: str, game_name: str, position: str, offset: int, limit: int) -> MemoryPage:
         learner, _ = self.browser_learner("thesis", game_name)
-        return memory_records(self.service.reader, owner, learner, position, offset, limit)
+        return MemoryPage.model_validate(memory_records(self.service.reader, owner, learner, position, offset, limit))
 
-    def chart(self, owner: str, game_name: str, learner: str | None) -> dict[str, Any]:
+    def chart(self, owner: str, game_name: str, learner: str | None) -> Chart:
         """Wins and losses over this owner's games, from one player's side: the learner's when one
         is named (the games it took part in), else the first computer's.  ``human`` names the
         person's side; any other learner must learn ``game_name`` (as for reset and export)."""
@@ -97,7 +97,7 @@ class LearnerService:
         for record in records:
             if record["id"] <= after:
                 continue  # a game of the learner before its last reset
-            kinds = [spec_kind(spec) for spec in record["players"]]
+            kinds = [spec_name(spec) for spec in record["players"]]
             if learner:
                 if learner not in kinds:
                     continue
@@ -109,12 +109,12 @@ class LearnerService:
             winner = record["winner"]
             letters.append("D" if winner is None else "W" if winner == side else "L")
         text = "".join(letters)
-        return {
-            "game": game.name,
-            "learner": learner,
-            "letters": text,
-            "games": len(text),
-            "wins": text.count("W"),
-            "losses": text.count("L"),
-            "draws": text.count("D"),
-        }
+        return Chart(
+            game=game.name,
+            learner=learner,
+            letters=text,
+            games=len(text),
+            wins=text.count("W"),
+            losses=text.count("L"),
+            draws=text.count("D"),
+        )

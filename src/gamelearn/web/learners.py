@@ -20,7 +20,7 @@ from ..players.base import Player
 from ..players.knowledge import KnowledgeFormat, Learner
 from ..players.registry import kinds_for, make_player
 from .knowledge_views import decision
-from .sessions import BeadChange, PageLesson
+from .models import BeadChangeOut, Decision, LessonOut
 
 #: The store name of a browser's learner (one per kind and game); the owner id tells browsers apart.
 WEB_LEARNER_NAME = "web"
@@ -62,10 +62,6 @@ def export_label(learner: Learner) -> str:
     return "Export memory.m" if learner.knowledge_format is KnowledgeFormat.THESIS_MEMORY else "Export JSON"
 
 
-def spec_kind(spec: str) -> str:
-    return spec.strip().partition(":")[0]
-
-
 def web_name(game: Game) -> str:
     return f"{WEB_LEARNER_NAME}-{game.name}"
 
@@ -104,29 +100,24 @@ def browser_learner(game: Game, kind: str, options: str = "") -> Learner | None:
     return player
 
 
-#: What a learner looked at to choose a move, as the page shows it (``Learner.explain``).
-Decision = dict[str, object]
-
-
 def explain(player: Player[Any], state: Hashable, move: str | None) -> Decision | None:
     """What the learner looked at for ``move`` (its box and bead, its recall), for the page
     (:func:`.knowledge_views.decision`)."""
-    said = decision(player, state, move)
-    return None if said is None else said.model_dump(exclude_unset=True)
+    return decision(player, state, move)
 
 
-def lesson_for_page(kept: Kept, side: int, kind: str, lost: bool) -> PageLesson:
+def lesson_for_page(kept: Kept, side: int, kind: str, lost: bool) -> LessonOut:
     """A learner's lesson as the page shows it: the line, and the boxes whose beads changed."""
     lesson = kept.lesson
-    changes: list[BeadChange] = [
-        {"box": change.where, "removed": list(change.removed), "added": list(change.added)}
+    changes = [
+        BeadChangeOut(box=change.where, removed=list(change.removed), added=list(change.added))
         for change in lesson.changes
         if change.removed or change.added
     ]
     if lesson and not changes:  # a memory's records, a table's values: the line says it
-        changes = [{"box": None, "removed": [], "added": [], "text": lesson.text}]
+        changes = [BeadChangeOut(box=None, removed=[], added=[], text=lesson.text)]
     text = lesson.text if lesson else "nothing changed"
-    return {"side": side, "kind": kind, "text": text, "lost": lost, "changes": changes}
+    return LessonOut(side=side, kind=kind, text=text, lost=lost, changes=changes)
 
 
 def export(keeper: Keeper, learner: Learner) -> Export:

@@ -18,7 +18,7 @@ import json
 import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 #: How long one stream stays open before the page reconnects (it gets the game's state at once).
 STREAM_SECONDS = 25.0
@@ -36,7 +36,17 @@ class TooManyWatchers(RuntimeError):
     """Every stream this server (or this browser) may hold is open."""
 
 
-def news(moves: tuple[str, ...] | list[str], over: bool) -> dict[str, Any]:
+class News(TypedDict, total=False):
+    """What a stream's event ``game`` says (its JSON): the game's ply, moves and whether it is
+    over, or ``gone`` once it is abandoned."""
+
+    ply: int
+    moves: list[str]
+    over: bool
+    gone: bool
+
+
+def news(moves: tuple[str, ...] | list[str], over: bool) -> News:
     """What a stream says of a game: enough for a page to see that what it shows is out of date."""
     return {"ply": len(moves), "moves": list(moves), "over": over}
 
@@ -46,7 +56,7 @@ class Watcher:
     owner: str
     game_id: str
     loop: asyncio.AbstractEventLoop
-    latest: dict[str, Any] | None = None
+    latest: News | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -75,7 +85,7 @@ class GameFeed:
         if mine >= self.per_owner:
             raise TooManyWatchers(f"this browser already follows {mine} games live; close a tab")
 
-    def watch(self, owner: str, game_id: str, first: dict[str, Any]) -> Watcher:
+    def watch(self, owner: str, game_id: str, first: News) -> Watcher:
         """A new watcher of a game, on the running event loop, with ``first`` as its news."""
         watcher = Watcher(owner, game_id, asyncio.get_running_loop(), latest=first)
         watcher.changed.set()
@@ -92,7 +102,7 @@ class GameFeed:
             if not watchers:
                 self._watchers.pop((watcher.owner, watcher.game_id), None)
 
-    def publish(self, owner: str, game_id: str, payload: dict[str, Any]) -> None:
+    def publish(self, owner: str, game_id: str, payload: News) -> None:
         """Hand ``payload`` to every watcher of the game (from any thread)."""
         with self._lock:
             watchers = list(self._watchers.get((owner, game_id), []))
@@ -104,7 +114,7 @@ class GameFeed:
                 self.forget(watcher)
 
     async def stream(
-        self, owner: str, game_id: str, first: dict[str, Any], seconds: float = STREAM_SECONDS
+        self, owner: str, game_id: str, first: News, seconds: float = STREAM_SECONDS
     ) -> AsyncIterator[str]:
         """The text of one event stream: the game's news at once and after every change, and an
         event ``beat`` after every ``HEARTBEAT_SECONDS`` without one.  The watcher is made when

@@ -1,20 +1,19 @@
-"""The shapes of the JSON API's answers (pydantic), so that /openapi.json documents every key the
-page reads.
+"""The JSON API's answers: the services build each answer as one of these models, the routes
+return it, and /openapi.json documents it from the same class.
 
 Each answer allows keys beyond those declared (``extra="allow"``): a learner's view carries its
-own counts (TD's entries, the network's weights), and an answer is sent as the service built it.
-The routes send only the keys the service set (``response_model_exclude_unset``), never a
-declared key filled in with a default the service did not give.
+own counts (TD's entries, the network's weights), a learner's ``explain`` its own words.  A route
+whose answer leaves keys out sends only the keys the service set
+(``response_model_exclude_unset``), never a declared key filled in with a default the service did
+not give: the page tells "not said" from a default (a decision without a box).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 
-#: What every route with one of these answers passes to FastAPI.
-SENT_AS_BUILT: dict[str, Any] = {"response_model_exclude_unset": True}
+#: A value a game's or a player's option takes (a count, a switch, a word).
+OptionValue = str | int | float | bool | None
 
 
 class Answer(BaseModel):
@@ -40,13 +39,13 @@ class Decision(Answer):
     """What a learner looked at for a move: a matchbox's box and bead, the thesis memory's recall."""
 
     learner: str | None = None
-    box: str | None = Field(None, description="the board of the box it opened")
-    bead: str | None = Field(None, description="the bead it drew")
-    mirrored: bool = Field(False, description="the box is for the board turned or mirrored")
-    resigned: bool = Field(False, description="the box was empty: it gave up")
+    box: str | None = Field(default=None, description="the board of the box it opened")
+    mirrored: bool = Field(default=False, description="the box is for the board turned or mirrored")
+    bead: str | None = Field(default=None, description="the bead it drew")
+    resigned: bool = Field(default=False, description="the box was empty: it gave up")
     note: str = ""
     move: str | None = None
-    adviser: str | None = Field(None, description="which of the thesis program's advisers chose the move")
+    adviser: str | None = Field(default=None, description="which of the thesis program's advisers chose the move")
     recall: list[RecallRow] = Field(default_factory=list, description="the first rows of the recall")
     recall_total: int = 0
     error: str = ""
@@ -89,18 +88,18 @@ class LearnerPanel(Answer):
 
     side: int
     kind: str
-    name: str = Field("", description="how the page names the learner in a sentence (HER, MENACE)")
-    learns_when: str = Field("", description="when the learner learns, for a game that taught it nothing")
-    export_label: str = Field("", description="the label of the link that downloads the learner")
+    name: str = Field(default="", description="how the page names the learner in a sentence (HER, MENACE)")
+    learns_when: str = Field(default="", description="when the learner learns, for a game that taught it nothing")
+    export_label: str = Field(default="", description="the label of the link that downloads the learner")
     error: str = ""
-    available: bool = Field(True, description="false: the learner cannot show what it knows here (see reason)")
+    available: bool = Field(default=True, description="false: the learner cannot show what it knows here (see reason)")
     reason: str = ""
-    games: int = 0
     boxes_total: int = 0
     beads_total: int = 0
+    games: int = 0
     boxes: list[BoxOut] = Field(default_factory=list)
     memory_entries: int = 0
-    advice: AdviceOut | None = Field(None, description="why the learner is stuck, and its remedies")
+    advice: AdviceOut | None = Field(default=None, description="why the learner is stuck, and its remedies")
 
 
 class GameView(Answer):
@@ -143,16 +142,16 @@ class GameView(Answer):
     events: list[PlyEventOut] = Field(default_factory=list)
     learning: list[LessonOut] = Field(default_factory=list)
     learners: list[LearnerPanel] = Field(default_factory=list)
-    no_learner: str = Field("", description="what the page says at a table with no learner")
+    no_learner: str = Field(default="", description="what the page says at a table with no learner")
 
 
 class OptionOut(Answer):
     """An option of a game (Teeko's forms) or of a player, as the page offers it."""
 
     name: str
-    default: Any = None
+    default: OptionValue = None
     help: str = ""
-    type: str = Field("", description="a player option's kind: int, switch or text")
+    type: str = Field(default="", description="a player option's kind: int, switch or text")
     min: int | None = None
     max: int | None = None
     values: list[str] = Field(default_factory=list)
@@ -164,9 +163,11 @@ class PlayerInfo(Answer):
     name: str
     title: str = Field(description="how the page names the player in a sentence (HER, MENACE)")
     first_move_wait: str = Field(description="what the page says while the player's first move is slow to come")
-    trains: bool = Field(False, description="it trains from the page in this game (POST /api/learners/{kind}/training)")
-    summary: str | None = Field(None, description="what the player is (left out with players=false)")
-    options: list[OptionOut] | None = Field(None, description="its options (left out with players=false)")
+    trains: bool = Field(
+        default=False, description="it trains from the page in this game (POST /api/learners/{kind}/training)"
+    )
+    summary: str | None = Field(default=None, description="what the player is (left out with players=false)")
+    options: list[OptionOut] | None = Field(default=None, description="its options (left out with players=false)")
 
 
 class GameInfo(Answer):
@@ -189,22 +190,48 @@ class GameInfo(Answer):
 
 class MoveValue(Answer):
     value: int = Field(description="+1 win, 0 draw, -1 loss with best play, for the side to move")
-    distance: int | None = Field(None, description="plies to the end with best play, this move counted; None: a draw")
+    distance: int | None = Field(
+        default=None, description="plies to the end with best play, this move counted; None: a draw"
+    )
     grade: str = ""
     squares: list[int] = Field(default_factory=list, description="the squares the move joins (the analysis board's)")
+
+
+class LineStep(Answer):
+    move: str
+    side: int = Field(description="the side that plays the move")
 
 
 class Analysis(Answer):
     available: bool
     reason: str
     moves: dict[str, MoveValue]
-    value: int | None = Field(None, description="the position's value for the side to move")
-    distance: int | None = Field(None, description="plies to the end with best play; None: a draw")
-    best_line: list[dict[str, Any]] = Field(
+    value: int | None = Field(default=None, description="the position's value for the side to move")
+    distance: int | None = Field(default=None, description="plies to the end with best play; None: a draw")
+    best_line: list[LineStep] = Field(
         default_factory=list,
         description="the perfect player's line from here: each `move` and its `side` (12 plies at most)",
     )
-    best_line_over: bool = Field(True, description="the game is over at the best line's end (else it is cut short)")
+    best_line_over: bool = Field(
+        default=True, description="the game is over at the best line's end (else it is cut short)"
+    )
+
+
+class MoveView(Answer):
+    """What a learner makes of one legal move, in its own terms."""
+
+    text: str = Field(description="in words: the beads for it, its record, its value")
+    score: int | float | None = Field(description="the number the words give (beads, a value), to rank moves by")
+    bead: str | None = Field(default=None, description="a matchbox learner's bead for the move")
+
+
+class MoveViews(Answer):
+    """A learner's view of a position: ``note`` on the position as a whole, ``moves`` each legal
+    move it has something to say of."""
+
+    note: str
+    box: str | None = Field(default=None, description="a matchbox learner's box for the position")
+    moves: dict[str, MoveView]
 
 
 class SeatView(Answer):
@@ -214,7 +241,7 @@ class SeatView(Answer):
     spec: str
     kind: str
     name: str
-    view: dict[str, Any] | None = Field(
+    view: MoveViews | None = Field(
         description="`note` on the position and `moves`: each move's `text` and `score` (None: no view)"
     )
     none: str = Field(description="why there is no view (a person, a player that keeps no knowledge)")
@@ -239,7 +266,7 @@ class AnalysisBoard(Answer):
     winner: int | None
     winning_squares: list[int]
     perfect: Analysis
-    value: int | None = Field(None, description="the exact value from the first player's side")
+    value: int | None = Field(default=None, description="the exact value from the first player's side")
     distance: int | None = None
     learners: list[SeatView]
 
@@ -256,6 +283,15 @@ class PositionValue(Answer):
     winning_squares: list[int] = Field(default_factory=list, description="where a won game's win is, to light")
 
 
+class Measure(Answer):
+    """The yardstick's tally of one side's moves in a game: positions, moves kept, best, blunders."""
+
+    positions: int
+    keeps: int
+    best: int
+    blunders: int
+
+
 class GradedPly(Answer):
     ply: int
     side: int
@@ -270,7 +306,7 @@ class Review(Answer):
     game: str
     spec: str
     moves: list[str]
-    rows: int = Field(0, description="the board of the game's form: rows, columns and square names")
+    rows: int = Field(default=0, description="the board of the game's form: rows, columns and square names")
     columns: int = 0
     square_names: list[str] = Field(default_factory=list)
     available: bool
@@ -278,7 +314,7 @@ class Review(Answer):
     positions: list[PositionValue] = Field(default_factory=list)
     plies: list[GradedPly] = Field(default_factory=list)
     grades: list[dict[str, int]] = Field(default_factory=list)
-    measure: list[dict[str, int]] = Field(default_factory=list)
+    measure: list[Measure] = Field(default_factory=list)
     id: str = ""
     record: int = 0
     players: list[str] = Field(default_factory=list)
@@ -286,7 +322,7 @@ class Review(Answer):
         default_factory=list,
         description="the players as the analysis board seats them: a record's person (a name, no kind) as human",
     )
-    shared: str = Field("", description="the share token of a shared game's review (read-only)")
+    shared: str = Field(default="", description="the share token of a shared game's review (read-only)")
 
 
 class ShareLink(Answer):
@@ -382,14 +418,16 @@ class TrainingPoint(Answer):
     keeps: float
     best: float
     blunders: float
-    run: int = Field(0, description="which of the runs (0: the first) the point was graded in")
+    run: int = Field(default=0, description="which of the runs (0: the first) the point was graded in")
+    side: int | None = Field(default=None, description="the side the learner was graded on (None: both)")
+    positions: int = Field(default=0, description="the positions of the suite it was graded in")
 
 
 class RemedyOut(Answer):
     label: str
     text: str
-    options: str = Field("", description="the learner's options that make the remedy (restock=on)")
-    opponent: str = Field("", description="the opponent to train against, a player spec (perfect:random=0.5)")
+    options: str = Field(default="", description="the learner's options that make the remedy (restock=on)")
+    opponent: str = Field(default="", description="the opponent to train against, a player spec (perfect:random=0.5)")
 
 
 class AdviceOut(Answer):
@@ -429,12 +467,18 @@ class TrainingStatus(Answer):
     draws: int = 0
     error: str | None = None
     suite: str = ""
-    options: str = Field("", description="the learner's options in this run (restock=on)")
+    options: str = Field(default="", description="the learner's options in this run (restock=on)")
     opponent_specs: dict[str, str] = Field(
         default_factory=dict, description="each opponent's player spec (self: the learner)"
     )
     runs: list[TrainingRunOut] = Field(default_factory=list, description="this browser's runs, oldest first")
-    advice: AdviceOut | None = Field(None, description="why the learner is stuck now, once no run is going")
+    advice: AdviceOut | None = Field(default=None, description="why the learner is stuck now, once no run is going")
+
+
+class WarmUpState(Answer):
+    kinds: dict[str, dict[str, str]] = Field(
+        description="each player kind warmed up, with its state per game: waiting, loading, ready or skipped"
+    )
 
 
 class EveryBoxOut(BoxOut):

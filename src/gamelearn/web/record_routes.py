@@ -30,14 +30,16 @@ from fastapi.responses import Response
 from ..games.record import End, GameRecord
 from ..games.record_text import format as format_record
 from ..games.record_text import parse
+from ..games.specs import Spec, split_spec
 from ..keeper import Keeper
 from .analysis_board import seats
-from .errors import ERRORS
+from .errors import ERRORS, raw_answer
 from .guards import TooManyShares, how_long
-from .models import SENT_AS_BUILT, Review, ShareLink
+from .models import Review, ShareLink
 from .review import review
 from .routing import check_id, cookie_owner, owner_of, service_of
 from .service import NotFound, WebService
+from .sessions import NotYourTurn
 
 router = APIRouter(tags=["records"])
 #: The store's owner of shared games: shorter than any browser's id (guards.OWNER_PATTERN).
@@ -51,10 +53,10 @@ TEXT_PLAIN = "text/plain; charset=utf-8"
 
 def public_spec(spec: str) -> str:
     """``spec`` without the options that name a learner's knowledge: ``menace:name=mine,train=off``
-    is shared as ``menace:train=off``."""
-    kind, _, options = spec.strip().partition(":")
-    kept = [item for item in options.split(",") if item and item.partition("=")[0].strip() not in PRIVATE_OPTIONS]
-    return f"{kind}:{','.join(kept)}" if kept else kind
+    is shared as ``menace:train=off`` (read by the one grammar, so a file name's comma is the
+    file name's)."""
+    name, options = split_spec(spec)
+    return Spec(name, tuple(option for option in options if option.key not in PRIVATE_OPTIONS)).text()
 
 
 def file_name(spec: str, label: str) -> str:
@@ -69,8 +71,6 @@ def text_answer(text: str, name: str) -> Response:
 
 def finished_record(service: WebService, owner: str, game_id: str) -> GameRecord[Any]:
     """The record of this browser's finished game; a game still in play is a 409 (NotYourTurn's)."""
-    from .sessions import NotYourTurn
-
     web_game = service.get(owner, check_id(game_id))
     record = web_game.record
     if record is None or not web_game.over or record.end is End.ABANDONED:
@@ -91,7 +91,7 @@ def today() -> datetime.date:
 @router.get(
     "/api/games/{game_id}/record",
     summary="A finished game's text record",
-    responses=ERRORS | {200: {"content": {"text/plain": {}}}},
+    responses=raw_answer("text/plain"),
     response_class=Response,
 )
 def game_record(game_id: str, request: Request) -> Response:
@@ -103,7 +103,7 @@ def game_record(game_id: str, request: Request) -> Response:
 @router.get(
     "/api/records/{record_id}/record",
     summary="A kept game's text record",
-    responses=ERRORS | {200: {"content": {"text/plain": {}}}},
+    responses=raw_answer("text/plain"),
     response_class=Response,
 )
 def kept_record_text(record_id: int, request: Request) -> Response:
@@ -117,9 +117,9 @@ def kept_record_text(record_id: int, request: Request) -> Response:
     responses=ERRORS,
     response_model=Review,
     openapi_extra={"requestBody": {"content": {"text/plain": {"schema": {"type": "string"}}}, "required": True}},
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
-async def review_text(request: Request) -> dict[str, Any]:
+async def review_text(request: Request) -> Review:
     """The body is a record's text (as the routes above write it): replayed by the rules and
     graded as /api/records/{id}/review grades a kept game.  A text that is not a record is a 400
     naming the line and what is wrong."""
@@ -132,10 +132,12 @@ async def review_text(request: Request) -> dict[str, Any]:
     game = service_of(request).load_game(record.game)
     # A record may name people ("Ana"): shown as written, seated on the analysis board as human.
     players = list(record.players)
-    return review(game, record.opening + record.moves) | {"players": players, "seats": seats(game, players)}
+    answer = review(game, record.opening + record.moves)
+    answer.players, answer.seats = players, seats(game, players)
+    return answer
 
 
-def share(service: WebService, owner: str, record: GameRecord[Any], base: str) -> dict[str, str]:
+def share(service: WebService, owner: str, record: GameRecord[Any], base: str) -> ShareLink:
     """The link to a copy of ``record`` (players as :func:`public_spec` shows them): the one this
     browser made of the same copy while it lasts, else a new one within the bounds (TooManyShares)."""
     row = {
@@ -156,7 +158,7 @@ def share(service: WebService, owner: str, record: GameRecord[Any], base: str) -
             token = store.find_share(owner, source, since)
             if token is None:
                 token = new_share(service, owner, source, GameRecord.from_dict(service.load_game(record.game), row))
-    return {"token": token, "url": f"{base.rstrip('/')}/?shared={token}"}
+    return ShareLink(token=token, url=f"{base.rstrip('/')}/?shared={token}")
 
 
 def new_share(service: WebService, owner: str, source: str, shown: GameRecord[Any]) -> str:
@@ -190,7 +192,7 @@ def share_game(game_id: str, request: Request) -> ShareLink:
     service = service_of(request)
     owner = cookie_owner(request)
     record = finished_record(service, owner, game_id)
-    return ShareLink(**share(service, owner, record, str(request.base_url)))
+    return share(service, owner, record, str(request.base_url))
 
 
 @router.post("/api/records/{record_id}/share", summary="A read-only link to a kept game", responses=ERRORS)
@@ -198,7 +200,7 @@ def share_record(record_id: int, request: Request) -> ShareLink:
     service = service_of(request)
     owner = cookie_owner(request)
     record, _ = kept_record(service, owner, record_id)
-    return ShareLink(**share(service, owner, record, str(request.base_url)))
+    return share(service, owner, record, str(request.base_url))
 
 
 def shared_row(service: WebService, token: str) -> dict[str, Any]:
@@ -214,21 +216,22 @@ def shared_row(service: WebService, token: str) -> dict[str, Any]:
     "/api/shared/{token}",
     summary="A shared game's review",
     responses=ERRORS,
-    response_model=Review,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
-def shared_review(token: str, request: Request) -> dict[str, Any]:
+def shared_review(token: str, request: Request) -> Review:
     """The shared game graded, read-only, for any browser: players shown by kind and options
     (no learner's name), no owner."""
     service = service_of(request)
     row = shared_row(service, token)
-    return review(service.load_game(row["game"]), row["moves"]) | {"players": row["players"], "shared": token}
+    answer = review(service.load_game(row["game"]), row["moves"])
+    answer.players, answer.shared = row["players"], token
+    return answer
 
 
 @router.get(
     "/api/shared/{token}/record",
     summary="A shared game's text record",
-    responses=ERRORS | {200: {"content": {"text/plain": {}}}},
+    responses=raw_answer("text/plain"),
     response_class=Response,
 )
 def shared_record_text(token: str, request: Request) -> Response:

@@ -3,7 +3,7 @@ browser's finished games, and the solved tables the grades need (Teeko's is buil
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -12,7 +12,7 @@ from ..keeper import Keeper
 from ..players.knowledge import Learner
 from .analysis_board import analysis_board
 from .errors import ERRORS
-from .models import SENT_AS_BUILT, AnalysisBoard, RecordRow, Review, TableStatus
+from .models import AnalysisBoard, RecordRow, Review, TableStatus
 from .review import review
 from .routing import analyst_of, check_id, cookie_owner, learners_of, owner_of, service_of
 
@@ -25,47 +25,57 @@ RECORDS_LISTED = 200
     "/api/games/{game_id}/review",
     summary="A game graded move by move",
     responses=ERRORS,
-    response_model=Review,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
-def review_game(game_id: str, request: Request) -> dict[str, Any]:
+def review_game(game_id: str, request: Request) -> Review:
     """Each position's exact value (from the first player's side) and each move's grade
     against the perfect player (best, keeps, mistake, blunder), with the best moves."""
     web_game = service_of(request).get(owner_of(request), check_id(game_id))
-    return review(web_game.game, web_game.moves) | {"id": web_game.id, "players": web_game.specs()}
+    answer = review(web_game.game, web_game.moves)
+    answer.id, answer.players = web_game.id, web_game.specs()
+    return answer
 
 
-@router.get("/api/records", summary="This browser's finished games", response_model=list[RecordRow])
-def records(request: Request, game: str | None = Query(None, max_length=100)) -> list[dict[str, Any]]:
+@router.get("/api/records", summary="This browser's finished games")
+def records(request: Request, game: str | None = Query(None, max_length=100)) -> list[RecordRow]:
     service = service_of(request)
     # records carry the game's spec (a form of Teeko is named as played)
     spec = service.load_game(game).spec if game is not None else None
     rows = service.reader.records(game=spec, owner=owner_of(request), limit=RECORDS_LISTED)
-    return [{k: row[k] for k in ("id", "game", "players", "winner", "end", "plies")} for row in reversed(rows)]
+    return [
+        RecordRow(
+            id=row["id"],
+            game=row["game"],
+            players=row["players"],
+            winner=row["winner"],
+            end=row["end"],
+            plies=row["plies"],
+        )
+        for row in reversed(rows)
+    ]
 
 
 @router.get(
     "/api/records/{record_id}/review",
     summary="A kept game graded",
     responses=ERRORS,
-    response_model=Review,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
-def review_record(record_id: int, request: Request) -> dict[str, Any]:
+def review_record(record_id: int, request: Request) -> Review:
     service = service_of(request)
     row = service.record(owner_of(request), record_id)
-    return review(service.load_game(row["game"]), row["moves"]) | {"record": record_id, "players": row["players"]}
+    answer = review(service.load_game(row["game"]), row["moves"])
+    answer.record, answer.players = record_id, row["players"]
+    return answer
 
 
-@router.get("/api/tables/{game}", summary="Whether the game's solved table is ready", response_model=TableStatus)
-def table_status(game: str, request: Request) -> dict[str, Any]:
+@router.get("/api/tables/{game}", summary="Whether the game's solved table is ready")
+def table_status(game: str, request: Request) -> TableStatus:
     return service_of(request).tables.status(game[:100])
 
 
-@router.post(
-    "/api/tables/{game}/build", summary="Build the game's solved table", responses=ERRORS, response_model=TableStatus
-)
-def table_build(game: str, request: Request) -> dict[str, Any]:
+@router.post("/api/tables/{game}/build", summary="Build the game's solved table", responses=ERRORS)
+def table_build(game: str, request: Request) -> TableStatus:
     """Starts the build (about 20 s for Teeko on an idle server); poll GET /api/tables/{game}.
     One build at a time in all, for a browser with its cookie (403 without); another table
     being built is a 409."""
@@ -87,13 +97,9 @@ class AnalysisIn(BaseModel):
 
 
 @router.post(
-    "/api/analysis",
-    summary="A position of the analysis board",
-    responses=ERRORS,
-    response_model=AnalysisBoard,
-    **SENT_AS_BUILT,
+    "/api/analysis", summary="A position of the analysis board", responses=ERRORS, response_model_exclude_unset=True
 )
-def analysis_position(body: AnalysisIn, request: Request) -> dict[str, Any]:
+def analysis_position(body: AnalysisIn, request: Request) -> AnalysisBoard:
     """The position after `moves` played from the start by the game's rules (a move they refuse
     is a 400 naming it), its legal moves, each move's perfect value where the game's solution is
     ready here (`perfect.available` false and why where it is not: Teeko before its table), and

@@ -4,10 +4,8 @@ and the check of a game id in a path."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
 
 from .analysis import Analyst
 from .errors import NoCookie
@@ -34,14 +32,6 @@ def check_id(game_id: str) -> str:
     if not re.match(GAME_ID, game_id):
         raise NotFound(f"no game {game_id[:40]!r} here")
     return game_id
-
-
-def as_built(answer: dict[str, Any]) -> JSONResponse:
-    """An answer the service built, sent as it is: the route's ``response_model`` documents it in
-    /openapi.json, but FastAPI does not validate it again (for a move, that and the thread hop it
-    takes cost as much as the move itself).  tests/web/test_web_openapi.py checks such answers
-    against their models."""
-    return JSONResponse(answer)
 
 
 def service_of(request: Request) -> WebService:

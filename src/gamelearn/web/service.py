@@ -19,6 +19,7 @@ from collections.abc import Hashable, Iterator
 from typing import Any
 
 from ..games import GAME_NAMES, Game, get_game
+from ..games.specs import spec_name
 from ..keeper import Keeper, LearnerInTraining
 from ..match import DEFAULT_MAX_PLIES, End
 from ..players.base import Player, seat_seed
@@ -29,8 +30,9 @@ from ..store.failures import StoreError, StoreLocked
 from ..store.store import Store
 from .guards import public_message
 from .knowledge_views import learner_knowledge
-from .learners import NO_LEARNER, Decision, explain, export_label, lesson_for_page, spec_kind, web_name, words_for
+from .learners import NO_LEARNER, explain, export_label, lesson_for_page, web_name, words_for
 from .live import GameFeed, news
+from .models import AdviceOut, Decision, GameView, LearnerPanel
 from .pool import MoveInFlight, MovePool, PoolFull
 from .sessions import GameExtras, GameTable, NotYourTurn, PlyEvent, Seat, WebGame
 from .settings import HEAVY_KINDS, WebSettings
@@ -65,7 +67,7 @@ class StaleMove(NotYourTurn):
     """A move made on a ply the game has left (another tab moved first); ``game`` is the game
     as it is now, for the page to redraw."""
 
-    def __init__(self, message: str, game: dict[str, Any]) -> None:
+    def __init__(self, message: str, game: GameView) -> None:
         super().__init__(message)
         self.game = game
 
@@ -128,7 +130,7 @@ class WebService:
                 raise  # a 409 in its own words: not the moment, the learner is being trained
             except TableError:  # the page offers the build, where the player is chosen
                 raise NeedsTable(
-                    f"player {index + 1} ({game.symbols[index]}), {spec_kind(spec)}, plays from the solved "
+                    f"player {index + 1} ({game.symbols[index]}), {spec_name(spec)}, plays from the solved "
                     f"table of {game.spec}, which this server has not built yet",
                     game.spec,
                 ) from None
@@ -219,36 +221,39 @@ class WebService:
             raise NotFound(public_message(f"game {game_id!r} was kept but cannot be resumed: {error}")) from None
         return web_game
 
-    def view(self, web_game: WebGame, events: list[PlyEvent] | None = None) -> dict[str, Any]:
+    def view(self, web_game: WebGame, events: list[PlyEvent] | None = None) -> GameView:
         extras = web_game.extras
         view = game_view(web_game)
-        view["events"] = [event.to_dict() for event in (events or [])]
-        view["learning"] = extras.learning
-        view["learners"] = [self.learner_panel(web_game, side, player) for side, player in extras.learners]
-        view["no_learner"] = "" if extras.learners else NO_LEARNER
+        view.events = [event.answer() for event in (events or [])]
+        view.learning = list(extras.learning)
+        view.learners = [self.learner_panel(web_game, side, player) for side, player in extras.learners]
+        view.no_learner = "" if extras.learners else NO_LEARNER
         return view
 
-    def learner_panel(self, web_game: WebGame, side: int, player: Learner[Any, Any]) -> dict[str, object]:
+    def learner_panel(self, web_game: WebGame, side: int, player: Learner[Any, Any]) -> LearnerPanel:
+        """A learner at the table: the server's words about it, then what its ``view`` gives (its
+        own keys, its counts), and its advice where it is stuck."""
         extras = web_game.extras
-        kind = spec_kind(web_game.seats[side].spec)
+        kind = spec_name(web_game.seats[side].spec)
         words = words_for(kind)
-        panel: dict[str, object] = {
+        said: dict[str, object] = {
             "side": side,
             "kind": kind,
             "name": words.name,
             "learns_when": words.learns_when,
             "export_label": export_label(player),
         }
+        panel = LearnerPanel.model_validate(said)
         try:
-            panel.update(learner_knowledge(player, extras.opened.get(side, [])))
+            panel = LearnerPanel.model_validate(said | learner_knowledge(player, extras.opened.get(side, [])))
             advice = player.advice()
             if advice is not None:
-                panel["advice"] = advice.to_dict()
+                panel.advice = AdviceOut.model_validate(advice, from_attributes=True)
         except Exception as error:  # a learner module's view must never break the game page
-            panel["error"] = public_message(f"the learner's view failed: {error}")
+            panel.error = public_message(f"the learner's view failed: {error}")
         return panel
 
-    def human_move(self, owner: str, game_id: str, move: str, ply: int | None = None) -> dict[str, Any]:
+    def human_move(self, owner: str, game_id: str, move: str, ply: int | None = None) -> GameView:
         """``ply``: the number of moves the page showed when the move was made; a move made on a
         ply the game has left (another tab of it moved) is a StaleMove, and changes nothing."""
         web_game = self.get(owner, game_id)
@@ -270,7 +275,7 @@ class WebService:
             self._keep(web_game)
             return self.view(web_game, events)
 
-    def computer_move(self, owner: str, game_id: str, ply: int | None = None) -> dict[str, Any]:
+    def computer_move(self, owner: str, game_id: str, ply: int | None = None) -> GameView:
         """One computer move (the page steps computer-against-computer games with this); ``ply``
         as for ``human_move``: asked on a ply the game has left, a StaleMove, and no move."""
         web_game = self.get(owner, game_id)
@@ -288,9 +293,9 @@ class WebService:
             self._keep(web_game)
             return self.view(web_game, [event] if event is not None else [])
 
-    def start(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> dict[str, Any]:
+    def start(self, owner: str, game_name: str, specs: list[str], seed: int | None, max_plies: int) -> GameView:
         # Making an az player loads JAX and its network: that too is heavy work, done in the lane.
-        heavy_kind = any(spec_kind(spec) in HEAVY_KINDS for spec in specs)
+        heavy_kind = any(spec_name(spec) in HEAVY_KINDS for spec in specs)
         with self.pool.slot(owner, heavy=True) if heavy_kind else contextlib.nullcontext():
             web_game = self.new_game(owner, game_name, specs, seed, max_plies)
             events: list[PlyEvent] = []
@@ -315,7 +320,7 @@ class WebService:
         self.table.remove(owner, game_id)
         self.feed.publish(owner, game_id, {"gone": True})
 
-    def resign(self, owner: str, game_id: str) -> dict[str, Any]:
+    def resign(self, owner: str, game_id: str) -> GameView:
         """The person gives up: the computer wins, and learns from it as from any game."""
         web_game = self.get(owner, game_id)
         with web_game.lock, self._undone_unless_kept(web_game):
@@ -323,7 +328,7 @@ class WebService:
             self._keep(web_game)
             return self.view(web_game, web_game.events[-1:])
 
-    def take_back(self, owner: str, game_id: str) -> dict[str, Any]:
+    def take_back(self, owner: str, game_id: str) -> GameView:
         """The person's last move goes back, with the computer's answer to it."""
         web_game = self.get(owner, game_id)
         with web_game.lock, self._undone_unless_kept(web_game):
@@ -377,10 +382,9 @@ class WebService:
             try:
                 decision = explain(player, state, move)
             except Exception as error:  # the view of a learner never stops its play
-                return {"error": public_message(f"the learner's view failed: {error}")}
-            box = None if decision is None else decision.get("box")
-            if isinstance(box, str) and box:
-                extras.opened.setdefault(side, []).append(box)
+                return Decision(error=public_message(f"the learner's view failed: {error}"))
+            if decision is not None and decision.box:
+                extras.opened.setdefault(side, []).append(decision.box)
             return decision
 
         event = web_game.play_computer(probe)
@@ -409,7 +413,7 @@ class WebService:
         for item in web_game.match.lessons:
             side = 0 if item.side is None else item.side
             lost = record.winner is not None and (item.side is None or record.winner != item.side)
-            kind = spec_kind(web_game.seats[side].spec)
+            kind = spec_name(web_game.seats[side].spec)
             extras.learning.append(lesson_for_page(item, side, kind, lost=lost if item.side is not None else False))
 
 

@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any
 
 from ..games import Game
 from ..keeper import Keeper
@@ -28,6 +28,7 @@ from ..match import DEFAULT_MAX_PLIES, End, GameRecord, Match
 from ..players.base import Player
 from ..players.knowledge import Learner
 from .guards import public_message
+from .models import Decision, LessonOut, PlyEventOut
 
 
 class NotYourTurn(ValueError):
@@ -56,37 +57,12 @@ class PlyEvent:
     move: str
     by: str
     human: bool
-    decision: dict[str, object] | None = None
+    decision: Decision | None = None
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "ply": self.ply,
-            "side": self.side,
-            "move": self.move,
-            "by": self.by,
-            "human": self.human,
-            "decision": self.decision,
-        }
-
-
-class BeadChange(TypedDict, total=False):
-    """One line of a lesson on the page: the beads taken out of and put into a box (``box`` None
-    and ``text`` for a lesson that is not about beads: a memory's records, a table's values)."""
-
-    box: str | None
-    removed: list[str]
-    added: list[str]
-    text: str
-
-
-class PageLesson(TypedDict):
-    """What one learner learned from the game that just ended, as the page shows it."""
-
-    side: int
-    kind: str
-    text: str
-    lost: bool
-    changes: list[BeadChange]
+    def answer(self) -> PlyEventOut:
+        return PlyEventOut(
+            ply=self.ply, side=self.side, move=self.move, by=self.by, human=self.human, decision=self.decision
+        )
 
 
 @dataclass
@@ -94,13 +70,13 @@ class GameExtras:
     """What the web app keeps beside a game: the learner players and what they learned."""
 
     learners: list[tuple[int, Learner]] = field(default_factory=list)
-    learning: list[PageLesson] = field(default_factory=list)
+    learning: list[LessonOut] = field(default_factory=list)
     opened: dict[int, list[str]] = field(default_factory=dict)  # side -> boxes the learner opened
 
 
 #: A function that looks at a computer player just before and after its choice and describes the
 #: decision for the page (HER's box and bead, the thesis memory's recall); see web/learners.py.
-DecisionProbe = Callable[[Player[Any], Hashable, str | None], dict[str, object] | None]
+DecisionProbe = Callable[[Player[Any], Hashable, str | None], Decision | None]
 
 
 @dataclass
@@ -254,7 +230,7 @@ class WebGame:
                 return index
         return None
 
-    def _event(self, side: int, move: str, human: bool, decision: dict[str, object] | None) -> PlyEvent:
+    def _event(self, side: int, move: str, human: bool, decision: Decision | None) -> PlyEvent:
         event = PlyEvent(len(self.moves), side, move, self.seats[side].spec, human, decision)
         self.events.append(event)
         return event

@@ -26,14 +26,18 @@ from typing import Any
 
 from ..experiments.training import grade_learner
 from ..games import Game
+from ..games.specs import spec_name, split_spec
 from ..keeper import Keeper
 from ..match import End, Match
 from ..players.knowledge import Learner
 from ..players.registry import make_player
+from .guards import public_message
 from .knowledge_views import BoxLearner
-from .learners import browser_learner, spec_kind
+from .learners import browser_learner
+from .models import AdviceOut, EveryBox, EveryBoxOut, TrainingPoint, TrainingRunOut, TrainingStatus
 from .pool import PoolFull
 from .service import RECORD_CONTEXT, WebService
+from .views import game_info
 
 #: The most games one run may ask for, per game (a tic-tac-toe game and its lesson take a few ms).
 MAX_GAMES = {"hexapawn": 1000, "tictactoe": 1000}
@@ -76,50 +80,51 @@ class TrainingRun:
     error: str | None = None
     #: The yardstick's grade before the first game and at each checkpoint: (games trained in this
     #: browser's runs, keeps, best, blunders) -- shares of the suite's positions.
-    points: list[dict[str, Any]] = field(default_factory=list)
+    points: list[TrainingPoint] = field(default_factory=list)
     suite: str = ""
     #: The learner's options in this run (``restock=on``), as its spec gives them.
     options: str = ""
     #: This browser's earlier runs of the learner (opponent, options, results), oldest first.
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[TrainingRunOut] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "game": self.game,
-            "opponent": self.opponent,
-            "side": self.side,
-            "games": self.games,
-            "seed": self.seed,
-            "played": self.played,
-            "fraction": self.played / self.games if self.games else 1.0,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
-            "running": self.running,
-            "error": self.error,
-            "suite": self.suite,
-            "points": list(self.points),
-            "options": self.options,
-            "runs": [*self.history, self.result()],
-        }
+    def status(self) -> TrainingStatus:
+        return TrainingStatus(
+            kind=self.kind,
+            game=self.game,
+            opponent=self.opponent,
+            side=self.side,
+            games=self.games,
+            seed=self.seed,
+            played=self.played,
+            fraction=self.played / self.games if self.games else 1.0,
+            wins=self.wins,
+            losses=self.losses,
+            draws=self.draws,
+            running=self.running,
+            error=self.error,
+            suite=self.suite,
+            points=list(self.points),
+            options=self.options,
+            runs=[*self.history, self.result()],
+        )
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> TrainingRunOut:
         """This run's line of the chart of runs."""
-        return {
-            "opponent": self.opponent,
-            "options": self.options,
-            "played": self.played,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
-        }
+        return TrainingRunOut(
+            opponent=self.opponent,
+            options=self.options,
+            played=self.played,
+            wins=self.wins,
+            losses=self.losses,
+            draws=self.draws,
+        )
 
 
 def check_options(kind: str, options: str) -> None:
     """ValueError if a run's learner ``options`` set one of :data:`FIXED_OPTIONS`."""
+    keys = {option.key for option in split_spec(f"{kind}:{options}").options}
     for fixed in FIXED_OPTIONS:
-        if any(part.strip().partition("=")[0] == fixed for part in options.split(",")):
+        if fixed in keys:
             raise ValueError(f"option {fixed!r} is the page's own: a run trains the browser's {kind}")
 
 
@@ -143,21 +148,23 @@ class Trainer:
         self._runs: OrderedDict[tuple[str, str, str], TrainingRun] = OrderedDict()
         self._slots = threading.BoundedSemaphore(RUNS_AT_ONCE)
 
-    def status(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
+    def status(self, owner: str, kind: str, game_name: str) -> TrainingStatus:
         """The latest run of this browser's learner (``running`` False and no points: none yet)."""
         learner, game = self._learner(kind, game_name)
         with self._lock:
             run = self._runs.get((owner, kind, game.name))
             if run is None:
-                found = {"kind": kind, "game": game.name, "running": False, "played": 0, "games": 0, "points": []}
+                found = TrainingStatus(kind=kind, game=game.name, running=False, played=0, games=0, points=[])
             else:
-                found = run.to_dict()
-        if not found["running"]:  # the learner as kept: why it is stuck, if it is
+                found = run.status()
+        if not found.running:  # the learner as kept: why it is stuck, if it is
             Keeper(self.service.store, owner).attach(learner)
             advice = learner.advice()
-            found["advice"] = advice.to_dict() if advice is not None else None
-        specs = {name: spec or kind for name, spec in OPPONENTS.items()}
-        return found | {"max_games": MAX_GAMES[game.name], "opponents": list(OPPONENTS), "opponent_specs": specs}
+            found.advice = AdviceOut.model_validate(advice, from_attributes=True) if advice is not None else None
+        found.max_games = MAX_GAMES[game.name]
+        found.opponents = list(OPPONENTS)
+        found.opponent_specs = {name: spec or kind for name, spec in OPPONENTS.items()}
+        return found
 
     def start(
         self,
@@ -169,7 +176,7 @@ class Trainer:
         side: int | None,
         seed: int | None,
         options: str = "",
-    ) -> dict[str, Any]:
+    ) -> TrainingStatus:
         """Start a run in the background, the learner made with ``options`` (its spec's, such as
         ``restock=on``); ValueError for a bad request, PoolFull when the server runs as many as
         it may."""
@@ -184,7 +191,7 @@ class Trainer:
         self._register(owner, run)
         thread = threading.Thread(target=self._run, args=(owner, learner, game, run), daemon=True)
         thread.start()
-        return run.to_dict()
+        return run.status()
 
     def _side_of(self, game: Game, kind: str, opponent: str, side: int | None) -> int | None:
         """The learner's side in a run: None against itself, else ``side`` (0 or 1) or its usual one."""
@@ -198,7 +205,7 @@ class Trainer:
 
     def _usual_side(self, game: Game, kind: str) -> int:
         """The side ``kind`` plays on the game's page by default (0 when it plays neither)."""
-        defaults = [spec_kind(spec) for spec in self.service_defaults(game)]
+        defaults = [spec_name(spec) for spec in self.service_defaults(game)]
         return defaults.index(kind) if kind in defaults else 0
 
     def _register(self, owner: str, run: TrainingRun) -> None:
@@ -214,7 +221,7 @@ class Trainer:
             if not self._slots.acquire(blocking=False):
                 raise PoolFull(RETRY_AFTER_SECONDS)
             if before is not None:
-                run.points = [dict(p) for p in before.points]  # the chart goes on from the last run
+                run.points = list(before.points)  # the chart goes on from the last run
                 run.history = [*before.history, before.result()]
             self._runs[key] = run
             self._runs.move_to_end(key)
@@ -224,7 +231,7 @@ class Trainer:
                     break
                 del self._runs[oldest]
 
-    def stop(self, owner: str, kind: str, game_name: str) -> dict[str, Any]:
+    def stop(self, owner: str, kind: str, game_name: str) -> TrainingStatus:
         """Ask a run to stop after its current game (what it learned so far is kept)."""
         _, game = self._learner(kind, game_name)
         with self._lock:
@@ -233,9 +240,7 @@ class Trainer:
                 run.stopping = True
         return self.status(owner, kind, game.name)
 
-    def every_box(
-        self, owner: str, kind: str, game_name: str, side: int | None, offset: int, limit: int
-    ) -> dict[str, Any]:
+    def every_box(self, owner: str, kind: str, game_name: str, side: int | None, offset: int, limit: int) -> EveryBox:
         """Every box a matchbox learner can have for ``side`` (its usual side when None), with its
         beads as the store keeps them, a box it has not opened yet as it would open it: MENACE's
         304 as X (Michie 1961), HER's 19 as Black (Gardner 1962), on view before the first game."""
@@ -250,23 +255,12 @@ class Trainer:
         shown = []
         for board in boards[offset : offset + max(1, min(limit, BOXES_PAGE))]:
             box = learner.box(board)
-            shown.append(
-                {"board": board, "beads": [list(p) for p in box.beads], "count": box.count, "opened": box.opened}
-            )
-        return {
-            "kind": kind,
-            "side": side,
-            "total": len(boards),
-            "opened": len(opened),
-            "offset": offset,
-            "boxes": shown,
-        }
+            shown.append(EveryBoxOut(board=board, beads=list(box.beads), count=box.count, opened=box.opened))
+        return EveryBox(kind=kind, side=side, total=len(boards), opened=len(opened), offset=offset, boxes=shown)
 
     @staticmethod
     def service_defaults(game: Game) -> list[str]:
-        from .views import game_info
-
-        return list(game_info(game)["defaults"])
+        return list(game_info(game).defaults)
 
     def _learner(self, kind: str, game_name: str, options: str = "") -> tuple[Learner, Game]:
         # Checked before any player is made: asking every kind whether it learns (the service's
@@ -288,8 +282,6 @@ class Trainer:
         try:
             self._train(owner, learner, game, run)
         except Exception as error:  # a run must end, saying why, whatever a learner raises
-            from .guards import public_message
-
             run.error = public_message(f"training stopped: {error}")
         finally:
             run.running = False
@@ -298,7 +290,7 @@ class Trainer:
     def _train(self, owner: str, learner: Learner, game: Game, run: TrainingRun) -> None:
         keeper = Keeper(self.service.store, owner)
         keeper.attach(learner)
-        start = run.points[-1]["games"] if run.points else 0
+        start = run.points[-1].games if run.points else 0
         if not run.points:
             self._grade(learner, game, run, start)
         every = max(1, run.games // CHECKPOINTS)
@@ -342,16 +334,16 @@ class Trainer:
         # hexapawn's 27 positions), as ``gamelearn grade`` grades it; against itself, everywhere.
         report = grade_learner(game, learner.kind, learner, seed=0, side=run.side)
         run.suite = report.yardstick()
-        point = {
-            "games": games,
-            "keeps": report.keeps,
-            "best": report.best,
-            "blunders": report.blunders,
-            "run": len(run.history),
-            "side": report.side,
-            "positions": report.size,
-        }
-        if run.points and run.points[-1]["games"] == games:
+        point = TrainingPoint(
+            games=games,
+            keeps=report.keeps,
+            best=report.best,
+            blunders=report.blunders,
+            run=len(run.history),
+            side=report.side,
+            positions=report.size,
+        )
+        if run.points and run.points[-1].games == games:
             run.points[-1] = point
         else:
             run.points.append(point)

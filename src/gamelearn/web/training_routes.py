@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import ERRORS
-from .models import SENT_AS_BUILT, EveryBox, TrainingStatus
+from .models import EveryBox, TrainingStatus
 from .routing import owner_of
 from .training import BOXES_PAGE, MAX_GAMES, OPPONENTS, Trainer
 
@@ -35,10 +33,9 @@ def trainer_of(request: Request) -> Trainer:
     "/api/learners/{kind}/training",
     summary="A learner's training run from the page",
     responses=ERRORS,
-    response_model=TrainingStatus,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
-def training(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
+def training(kind: str, request: Request, game: str = Query(..., max_length=40)) -> TrainingStatus:
     """The latest run: games played of games asked for, wins, losses, draws, and `points`, the
     yardstick's grade (`keeps`, `best`, `blunders`: shares of the suite's positions) before
     its first game and at each checkpoint, against the games trained."""
@@ -49,10 +46,9 @@ def training(kind: str, request: Request, game: str = Query(..., max_length=40))
     "/api/learners/{kind}/training",
     summary="Train a learner against random, perfect, mixed or itself for N games",
     responses=ERRORS,
-    response_model=TrainingStatus,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
-def train(kind: str, body: TrainingIn, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
+def train(kind: str, body: TrainingIn, request: Request, game: str = Query(..., max_length=40)) -> TrainingStatus:
     """Runs on the server in the background (poll the GET); each game is kept by the keeper
     as a game played on the page is.  One run per browser; 503 when the server runs as many
     as it may."""
@@ -66,10 +62,9 @@ def train(kind: str, body: TrainingIn, request: Request, game: str = Query(..., 
     "/api/learners/{kind}/training",
     summary="Stop a training run after its current game",
     responses=ERRORS,
-    response_model=TrainingStatus,
-    **SENT_AS_BUILT,
+    response_model_exclude_unset=True,
 )
-def stop(kind: str, request: Request, game: str = Query(..., max_length=40)) -> dict[str, Any]:
+def stop(kind: str, request: Request, game: str = Query(..., max_length=40)) -> TrainingStatus:
     return trainer_of(request).stop(owner_of(request), kind, game)
 
 
@@ -77,8 +72,6 @@ def stop(kind: str, request: Request, game: str = Query(..., max_length=40)) -> 
     "/api/learners/{kind}/every-box",
     summary="Every box a matchbox learner can have, opened or not",
     responses=ERRORS,
-    response_model=EveryBox,
-    **SENT_AS_BUILT,
 )
 def every_box(
     kind: str,
@@ -87,6 +80,6 @@ def every_box(
     side: int | None = Query(None, ge=0, le=1),
     offset: int = Query(0, ge=0, le=100_000),
     limit: int = Query(BOXES_PAGE, ge=1, le=BOXES_PAGE),
-) -> dict[str, Any]:
+) -> EveryBox:
     """Each box with its beads as kept (`opened` false: not met yet, its beads as it will open)."""
     return trainer_of(request).every_box(owner_of(request), kind, game, side, offset, limit)

@@ -1,4 +1,5 @@
-"""What the page is sent: plain JSON descriptions of games, players and results.
+"""What the page is sent of games and players (the models of models.py): a game as the page draws
+it, each game with the players it accepts and their options.
 
 Notation (docs/api.md): Teeko names a square ``rc`` (two digits), hexapawn and tic-tac-toe by one
 digit 0-8; a move is one square (a placement) or two (from, to).  The page composes moves from
@@ -7,13 +8,16 @@ these names and highlights squares from them; whether a move is legal is only ev
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from ..games import Game
-from ..games.specs import split_spec
+from ..games.specs import spec_name, split_spec
 from ..match import End
-from ..players.registry import IntRange, Option, kinds_for, parse_switch
-from .learners import spec_kind, words_for
+from ..players.ntuple.settings import default_search
+from ..players.registry import IntRange, Option, PlayerKind, kinds_for, parse_switch
+from .learners import words_for
+from .models import GameInfo, GameView, OptionOut, PlayerInfo
 from .sessions import WebGame
 
 #: The players the page offers first for each game (the seeds' learners against a person).
@@ -32,7 +36,7 @@ WEB_REFUSED_OPTIONS = ("name", "memory", "store", "owner")
 
 
 def player_name(spec: str) -> str:
-    return words_for(spec_kind(spec)).name
+    return words_for(spec_name(spec)).name
 
 
 def square_names(game: Game) -> list[str]:
@@ -119,57 +123,66 @@ def check_web_ranges(game: Game, spec: str, work_bounds: dict[str, dict[str, int
             raise ValueError(f"option {key}={said}") from None
 
 
-def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> dict[str, Any]:
+def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> OptionOut:
     """An option as the page's picker offers it: its default and the values it allows."""
     default = option.default
     if default is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
-        from ..players.ntuple.settings import default_search
-
         default = default_search(game)
-    info: dict[str, Any] = {"name": option.name, "default": default, "help": option.help}
+    shown = default
     if isinstance(default, tuple):
-        info["default"] = "-".join(str(v) for v in default)
+        shown = "-".join(str(v) for v in default)
     elif isinstance(default, float):
-        info["default"] = round(default, 4)
+        shown = round(default, 4)
     allowed = web_range(option, game, work_bounds)
     if allowed is not None:
-        info.update(type="int", min=allowed[0], max=allowed[1])
-    elif option.parse is parse_switch:
-        info.update(type="switch", values=["on", "off"], default="on" if default else "off")
-    else:
-        info["type"] = "text"
+        return OptionOut(name=option.name, default=shown, help=option.help, type="int", min=allowed[0], max=allowed[1])
+    if option.parse is parse_switch:
+        return OptionOut(
+            name=option.name, default="on" if default else "off", help=option.help, type="switch", values=["on", "off"]
+        )
+    return OptionOut(name=option.name, default=shown, help=option.help, type="text")
+
+
+def player_info(
+    kind: PlayerKind, game: Game, work_bounds: dict[str, dict[str, int]] | None, trains: bool, options: bool
+) -> PlayerInfo:
+    """A player kind as the page offers it; ``trains`` said only where true, and its summary and
+    options only with ``options`` (the page's first load asks without them)."""
+    words = words_for(kind.name)
+    info = PlayerInfo(name=kind.name, title=words.name, first_move_wait=words.first_move_wait)
+    if options:
+        info.summary = kind.summary
+        info.options = [option_info(o, game, work_bounds) for o in kind.options if o.name not in WEB_REFUSED_OPTIONS]
+    if trains:
+        info.trains = True
     return info
 
 
-def game_info(game: Game, work_bounds: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+def game_info(
+    game: Game,
+    work_bounds: dict[str, dict[str, int]] | None = None,
+    trains: Collection[str] = (),
+    options: bool = True,
+) -> GameInfo:
+    """A game and the players it accepts (``trains``: the kinds that train from the page in this
+    game; ``options`` False: each player by its name and words only)."""
     kinds = kinds_for(game)
     names = {kind.name for kind in kinds}
     defaults = [spec if spec in names else "random" for spec in DEFAULT_SEATS.get(game.spec, ("human", "random"))]
-    return {
-        "name": game.name,
-        "spec": game.spec,
+    return GameInfo(
+        name=game.name,
+        spec=game.spec,
         # the game's options (Teeko's forms): name, default, allowed values (or a pattern), help
-        "options": [option.to_dict() for option in game.game_options],
-        "symbols": list(game.symbols),
-        "rows": game.facts.rows,
-        "columns": game.facts.columns,
-        "square_names": square_names(game),
-        "rules": game.rules_text(),
-        "players": [
-            {
-                "name": kind.name,
-                "title": words_for(kind.name).name,
-                "first_move_wait": words_for(kind.name).first_move_wait,
-                "summary": kind.summary,
-                "options": [
-                    option_info(o, game, work_bounds) for o in kind.options if o.name not in WEB_REFUSED_OPTIONS
-                ],
-            }
-            for kind in kinds
-        ],
-        "defaults": defaults,
-        "form_defaults": list(FORM_SEATS.get(game.name, defaults)) if game.game_options else defaults,
-    }
+        options=[OptionOut.model_validate(option.to_dict()) for option in game.game_options],
+        symbols=list(game.symbols),
+        rows=game.facts.rows,
+        columns=game.facts.columns,
+        square_names=square_names(game),
+        rules=game.rules_text(),
+        players=[player_info(kind, game, work_bounds, kind.name in trains, options) for kind in kinds],
+        defaults=defaults,
+        form_defaults=list(FORM_SEATS.get(game.name, defaults)) if game.game_options else defaults,
+    )
 
 
 def end_why(web_game: WebGame) -> str:
@@ -198,7 +211,7 @@ def end_why(web_game: WebGame) -> str:
         loser = web_game.seats[1 - winner]
         if loser.human:
             return "resigned"
-        pronoun = words_for(spec_kind(loser.spec)).pronoun
+        pronoun = words_for(spec_name(loser.spec)).pronoun
         return f"{pronoun} box is empty"
     return (
         {
@@ -282,41 +295,42 @@ def _ending_text(web_game: WebGame, you: int | None) -> str:
     return f"{game.symbols[winner]} wins: {why}"
 
 
-def game_view(web_game: WebGame) -> dict[str, Any]:
+def game_view(web_game: WebGame) -> GameView:
+    """The game as the page draws it (the service adds what happened and the learners)."""
     game = web_game.game
     last = web_game.moves[-1] if web_game.moves else None
-    return {
-        "id": web_game.id,
-        "game": game.name,
-        "spec": game.spec,
-        "players": [seat.spec for seat in web_game.seats],
-        "humans": [seat.human for seat in web_game.seats],
-        "symbols": list(game.symbols),
-        "rows": game.facts.rows,
-        "columns": game.facts.columns,
-        "square_names": square_names(game),
+    return GameView(
+        id=web_game.id,
+        game=game.name,
+        spec=game.spec,
+        players=[seat.spec for seat in web_game.seats],
+        humans=[seat.human for seat in web_game.seats],
+        symbols=list(game.symbols),
+        rows=game.facts.rows,
+        columns=game.facts.columns,
+        square_names=square_names(game),
         # this form's rules (Teeko's forms differ from the game's rules that /api/games lists)
-        "rules": game.rules_text(),
-        "board": game.board(web_game.state),
-        "to_move": None if web_game.over else web_game.to_move,
+        rules=game.rules_text(),
+        board=game.board(web_game.state),
+        to_move=None if web_game.over else web_game.to_move,
         # whose pawn the next ply puts down or moves: not the side to move in an Alternate drop round
-        "pawn_side": None if web_game.over else game.pawn_side(web_game.state),
-        "legal_moves": web_game.legal_moves(),
-        "human_to_move": web_game.human_to_move(),
-        "computer_to_move": web_game.computer_to_move(),
-        "moves": list(web_game.moves),
-        "last_move": last,
-        "last_squares": played_squares(game, web_game.match.states[-2], last) if last else [],
+        pawn_side=None if web_game.over else game.pawn_side(web_game.state),
+        legal_moves=web_game.legal_moves(),
+        human_to_move=web_game.human_to_move(),
+        computer_to_move=web_game.computer_to_move(),
+        moves=list(web_game.moves),
+        last_move=last,
+        last_squares=played_squares(game, web_game.match.states[-2], last) if last else [],
         # a column game's legal moves and the square each one's disc lands on (else empty)
-        "drops": drops(game, web_game.state),
-        "over": web_game.over,
-        "winner": web_game.winner,
-        "end": web_game.end.value if web_game.end is not None else None,
-        "result": result_text(web_game),
-        "why": end_why(web_game) if web_game.over else "",
+        drops=drops(game, web_game.state),
+        over=web_game.over,
+        winner=web_game.winner,
+        end=web_game.end.value if web_game.end is not None else None,
+        result=result_text(web_game),
+        why=end_why(web_game) if web_game.over else "",
         # the rules' own goal (this form's, for Teeko), so the page lights what the rules counted
-        "winning_squares": list(game.winning_squares(web_game.state)) if web_game.end is End.WIN else [],
-        "can_take_back": not web_game.over and web_game.last_human_ply() is not None,
-        "seed": web_game.seed,
-        "max_plies": web_game.max_plies,
-    }
+        winning_squares=list(game.winning_squares(web_game.state)) if web_game.end is End.WIN else [],
+        can_take_back=not web_game.over and web_game.last_human_ply() is not None,
+        seed=web_game.seed,
+        max_plies=web_game.max_plies,
+    )

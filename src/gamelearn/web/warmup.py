@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from ..games import GAME_NAMES, Game, get_game
 from ..players.base import Player
 from ..players.knowledge import Learner
+from ..players.matchbox.tables import position_table
 from ..players.registry import kinds_for, make_player
 
 #: What ``WarmUp.states`` says of a kind in a game.
@@ -118,8 +119,6 @@ def settle() -> None:
     (every player module, the matchbox tables), collect what is garbage now, and freeze the rest
     out of the garbage collector's full passes.  Called again after az's warm-up (JAX's objects).
     Not for a test process or a library: a frozen object in a reference cycle is never freed."""
-    from ..players.matchbox.tables import position_table
-
     for name in GAME_NAMES:
         game = get_game(name)
         kinds_for(game)  # imports every player module, as the first game started would

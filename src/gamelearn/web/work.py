@@ -4,9 +4,8 @@ on the work of one move (the server's settings, web/settings.py)."""
 from __future__ import annotations
 
 from ..games import Game
-from ..games.specs import split_spec
+from ..games.specs import spec_name, split_spec
 from ..players.base import Player
-from .learners import spec_kind
 from .sessions import Seat
 from .settings import DEFAULT_WORK_BOUNDS, HEAVY_KINDS
 
@@ -60,7 +59,7 @@ def heavy_work(game: Game, seats: tuple[Seat, Seat], ordinary: dict[str, dict[st
     for seat in seats:
         if seat.human:
             continue
-        if spec_kind(seat.spec) in HEAVY_KINDS:
+        if spec_name(seat.spec) in HEAVY_KINDS:
             return True
         for option, per_game in ordinary.items():
             bound, value = per_game.get(game.name), work_value(seat.player, option)

@@ -51,7 +51,7 @@ def test_training_her_moves_a_bar_changes_her_beads_and_charts_her_grade(
     assert "30 of 30 games" in status
     # No seed typed: the server drew one, and the status line names it.
     owner = owner_of(context)
-    assert f"seed {web_app.state.trainer.status(owner, 'her', 'hexapawn')['seed']}." in status
+    assert f"seed {web_app.state.trainer.status(owner, 'her', 'hexapawn').seed}." in status
     # Every game went through the keeper as a page game: its record is kept, and HER's boxes in
     # the store are what the page draws.
     store = web_app.state.store
