@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from gamelearn import get_game, make_player
-from gamelearn.players.thesis.board import digits_key, from_digits, successors
-from gamelearn.players.thesis.engine import Decision, Settings, decide, play
-from gamelearn.players.thesis.evaluation import evaluate, has_four
-from gamelearn.players.thesis.fixes import Fixes
-from gamelearn.players.thesis.heuristics import NoMoveError, random_move
-from gamelearn.players.thesis.memory import Memory
-from gamelearn.players.thesis.opening import OpeningHang
-from gamelearn.players.thesis.rng import MicrosoftRand, SeededDraws
+from gamelearn.thesis.board import digits_key, from_digits, successors
+from gamelearn.thesis.engine import Decision, Settings, decide, play
+from gamelearn.thesis.evaluation import evaluate, has_four
+from gamelearn.thesis.fixes import Fixes
+from gamelearn.thesis.heuristics import NoMoveError, random_move
+from gamelearn.thesis.memory import Memory
+from gamelearn.thesis.opening import OpeningHang
+from gamelearn.thesis.rng import MicrosoftRand, SeededDraws
 
 FIXED, ORIGINAL = Fixes(), Fixes.original()
 ALL = Settings(True, True, True)
@@ -81,7 +81,7 @@ def test_player_o_reads_memory_from_its_own_side() -> None:
 
 
 def digits_of(position: tuple[int, int]) -> str:
-    from gamelearn.players.thesis.board import digits
+    from gamelearn.thesis.board import digits
 
     return digits(*position)
 

@@ -9,13 +9,13 @@ import random
 import pytest
 
 import gamelearn
-from gamelearn.players.thesis.board import digits, digits_key, from_digits, key, key_digits, successors, swap_key
-from gamelearn.players.thesis.evaluation import evaluate
-from gamelearn.players.thesis.fixes import Fixes
-from gamelearn.players.thesis.memory import Memory
-from gamelearn.players.thesis.rng import MicrosoftRand
-from gamelearn.players.thesis.rules import draw_reason, learned_winner, person_game_depths
-from gamelearn.players.thesis.search import new_move_buffer, two_ply
+from gamelearn.thesis.board import digits, digits_key, from_digits, key, key_digits, successors, swap_key
+from gamelearn.thesis.evaluation import evaluate
+from gamelearn.thesis.fixes import Fixes
+from gamelearn.thesis.memory import Memory
+from gamelearn.thesis.rng import MicrosoftRand
+from gamelearn.thesis.rules import draw_reason, learned_winner, person_game_depths
+from gamelearn.thesis.search import new_move_buffer, two_ply
 
 Grid = list[list[int]]
 
@@ -257,9 +257,9 @@ def test_fixes_switches(mode: Fixes) -> None:
 
 
 def test_every_switch_combination_plays_a_legal_step_in_both_modes() -> None:
-    from gamelearn.players.thesis.engine import Settings, decide
-    from gamelearn.players.thesis.evaluation import has_four
-    from gamelearn.players.thesis.rng import SeededDraws
+    from gamelearn.thesis.engine import Settings, decide
+    from gamelearn.thesis.evaluation import has_four
+    from gamelearn.thesis.rng import SeededDraws
 
     rng = random.Random(5)
     memory = Memory()

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow  # the thesis experiment: batches of games, a Dask
 
 
 def test_conditions_map_to_the_programs_fixes():
-    from gamelearn.players.thesis.fixes import Fixes
+    from gamelearn.thesis.fixes import Fixes
 
     assert te.fixes_for("original", "none") == Fixes.original()
     assert te.fixes_for("original", "fixed-sign") == Fixes.original().but(memory_sign_by_side=True)

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelearn.players.thesis.board import digits_key
-from gamelearn.players.thesis.memory import Memory
 from gamelearn.store import thesis_memories as tm
 from gamelearn.store.store import Store
+from gamelearn.thesis.board import digits_key
+from gamelearn.thesis.memory import Memory
 
 # (file, records, sum of field 1, sum of field 2) from thesis-data/README.md
 README_TABLE = [

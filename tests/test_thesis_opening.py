@@ -14,10 +14,10 @@ import pytest
 from gamelearn import get_game
 from gamelearn.games.teeko import Teeko, TeekoState
 from gamelearn.games.teeko_forms import goal_masks
-from gamelearn.players.thesis.engine import Decision, Settings, decide
-from gamelearn.players.thesis.fixes import Fixes
-from gamelearn.players.thesis.opening import OpeningHang, place
-from gamelearn.players.thesis.rng import MicrosoftRand, SeededDraws
+from gamelearn.thesis.engine import Decision, Settings, decide
+from gamelearn.thesis.fixes import Fixes
+from gamelearn.thesis.opening import OpeningHang, place
+from gamelearn.thesis.rng import MicrosoftRand, SeededDraws
 
 FIXED = Fixes()
 BEFORE = Fixes().but(placement_fours_every_goal=False)  # the fixed program without fix 15

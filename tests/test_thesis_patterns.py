@@ -3,8 +3,8 @@ original's tables against the fixed ones: they differ exactly where section i sa
 
 from __future__ import annotations
 
-from gamelearn.players.thesis.fixes import Fixes
-from gamelearn.players.thesis.heuristics import COLUMNS, TAGS, tables
+from gamelearn.thesis.fixes import Fixes
+from gamelearn.thesis.heuristics import COLUMNS, TAGS, tables
 
 EMPTY, TARGET, G2 = COLUMNS.index("empty"), COLUMNS.index("target"), COLUMNS.index("g2")
 KEEPS = slice(COLUMNS.index("k1"), COLUMNS.index("k3") + 1)

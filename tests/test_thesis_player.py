@@ -8,9 +8,9 @@ import pytest
 
 import gamelearn
 from gamelearn.experiments.thesis_batch import BatchConfig, run_batch, trace_text
-from gamelearn.players.thesis.board import key
-from gamelearn.players.thesis.engine import Settings
 from gamelearn.store.store import Store
+from gamelearn.thesis.board import key
+from gamelearn.thesis.engine import Settings
 
 TEEKO = gamelearn.get_game("teeko")
 
@@ -106,7 +106,7 @@ def test_fixed_batch_is_seeded_and_both_learning_memories_stay_identical() -> No
 def test_batch_refuses_bad_settings() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         run_batch(BatchConfig(games=0))
-    from gamelearn.players.thesis.memory import Memory
+    from gamelearn.thesis.memory import Memory
 
     shared = Memory()
     with pytest.raises(ValueError, match="their own memory"):

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from gamelearn.experiments.thesis_batch import BatchConfig, trace_text
-from gamelearn.players.thesis.engine import Settings
 from gamelearn.store.thesis_files import format_memory, format_stat
+from gamelearn.thesis.engine import Settings
 
 SETTINGS = {  # setting: player I flags, player II flags, player II's memory at start, games
     "A": ("+h+s+l", "+h+s+l", None, 30),

@@ -34,7 +34,7 @@ from .players.knowledge import AnyLearner, Knowledge, KnowledgeFormat, ThesisMem
 from .store.store import MemoryEntry, Store
 
 if TYPE_CHECKING:
-    from .players.thesis.memory import Memory
+    from .thesis.memory import Memory
 
 #: The store itself, or how to open it when first needed (the keeper opens its store lazily).
 StoreSource = Store | Callable[[], Store]
@@ -178,7 +178,7 @@ class ThesisMemory(KeptKnowledge):
 
     @classmethod
     def for_learner(cls, store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
-        from .players.thesis.player import ThesisPlayer  # loaded already: the learner is one
+        from .thesis.player import ThesisPlayer  # loaded already: the learner is one
 
         if isinstance(learner, ThesisPlayer) and learner.memory_path is not None:
             return ThesisMemoryFile(Path(learner.memory_path), learner.kind)
@@ -237,7 +237,7 @@ class ThesisMemory(KeptKnowledge):
         that one nobody wrote since, and the reload is skipped (a large memory is not read again
         every few seconds).  Returns the memory as written; MemoryFull (nothing written) for a
         count past the format's 9999."""
-        from .players.thesis.memory import Memory
+        from .thesis.memory import Memory
 
         with self.store.transaction():
             version = self.version()

@@ -17,8 +17,8 @@ import gamelearn
 from gamelearn.cli.main import app
 from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
 from gamelearn.experiments.thesis_batch_run import BatchPlan, BatchRun
-from gamelearn.players.thesis.engine import Settings
 from gamelearn.store.store import Store
+from gamelearn.thesis.engine import Settings
 
 runner = CliRunner()
 

@@ -51,8 +51,55 @@ ALLOWED: dict[str, set[str]] = {
 #: The one import between interfaces: `gamelearn serve` starts the web app.
 EXCEPTIONS = {("cli/web.py", "web")}
 
+#: The 1999 thesis program is one package, gamelearn.thesis, whose modules stand at the layers of
+#: what they do: its engine and player at the players' (the registry loads the player by name, as
+#: it loads its own modules), its files and memory tables at the store's, its kept memory at the
+#: play layer's, its batch, experiment and console game at the experiments', its commands at the
+#: CLI's and its console page at the web's.  Each module imports what its layer may, of
+#: gamelearn and of the package alike.
+THESIS_LAYERS = {
+    **dict.fromkeys(
+        (
+            "board",
+            "engine",
+            "evaluation",
+            "fixes",
+            "heuristics",
+            "memory",
+            "opening",
+            "player",
+            "rng",
+            "rules",
+            "search",
+        ),
+        "players",
+    ),
+    "files": "store",
+    "memories": "store",
+    "kept": "knowledge_formats",
+    **dict.fromkeys(
+        ("batch", "batch_run", "brain", "chart", "console", "experiment", "runs", "trace", "transcript"),
+        "experiments",
+    ),
+    "commands": "cli",
+    "web": "web",
+    # the package's own __init__: the player, and its kept memory registered with the play layer
+    "__init__": "knowledge_formats",
+}
+#: The only modules outside gamelearn.thesis that import it: the interfaces wire its commands
+#: and its page in, as they do their own (the registry and the knowledge formats are told of it
+#: by the package itself).
+THESIS_DOORS = {"cli/main.py", "web/app.py"}
+
+
+def thesis_layer(parts: list[str]) -> str:
+    """The layer of the module of gamelearn.thesis that ``parts`` (after ``thesis``) name."""
+    return THESIS_LAYERS[parts[0].removesuffix(".py") if parts else "__init__"]
+
 
 def part_of(relative: Path) -> str:
+    if relative.parts[0] == "thesis":
+        return thesis_layer(list(relative.parts[1:]))
     return relative.parts[0].removesuffix(".py")
 
 
@@ -77,13 +124,21 @@ def imported_parts(path: Path, source: Path = SOURCE) -> set[str]:
             else:
                 continue
             # `from .. import __version__` names the package itself, not a part of it
-            found.update(name[0] for name in names if name and is_part(source, name[0]))
+            found.update(layer_of(name, source) for name in names if name and is_part(source, name[0]))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "gamelearn" and len(parts) > 1:
-                    found.add(parts[1])
+                    found.add(layer_of(parts[1:], source))
     return found
+
+
+def layer_of(name: list[str], source: Path) -> str:
+    """The part a module's name (under gamelearn) stands in: a thesis module's layer."""
+    if name[0] != "thesis" or not (source / "thesis").is_dir():
+        return name[0]
+    inner = name[1:2] if len(name) > 1 and is_part(source / "thesis", name[1]) else []
+    return thesis_layer(inner)
 
 
 def test_no_module_imports_up_the_layers() -> None:
@@ -98,6 +153,10 @@ def test_no_module_imports_up_the_layers() -> None:
             if target not in ALLOWED[part] and key not in EXCEPTIONS:
                 wrong.append(f"{relative}: {part} imports {target}")
     assert wrong == []
+
+
+def test_every_thesis_module_has_a_layer() -> None:
+    assert {path.stem for path in (SOURCE / "thesis").glob("*.py")} <= set(THESIS_LAYERS)
 
 
 def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> None:

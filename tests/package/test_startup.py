@@ -89,10 +89,9 @@ def test_the_kind_table_names_the_module_that_registers_each_kind() -> None:
     registry._load_all()
     for name, kind in registry._KINDS.items():
         if kind.factory.__module__.startswith("gamelearn."):  # not a test's stand-in
-            module = kind.factory.__module__.split(".players.", 1)[1].split(".", 1)[0]
-            assert registry.KIND_MODULES.get(name) == module, name
+            assert registry.KIND_MODULES.get(name) == registry.module_of(kind), name
     for name, module in registry.KIND_MODULES.items():
-        if importlib.util.find_spec(f"gamelearn.players.{module}") is not None:
+        if importlib.util.find_spec(registry.module_path(module)) is not None:
             assert name in registry._KINDS, f"{module} does not register {name!r}"
         assert module in registry.PLAYER_MODULES or module == "ntuple", module
 
@@ -122,7 +121,7 @@ def test_kernels_still_run_where_numba_can_write_no_cache(tmp_path: Path) -> Non
     )
     assert plain.returncode != 0 and "cannot cache function" in plain.stderr  # numba's own refusal
     ours = subprocess.run(
-        [sys.executable, "-c", "from gamelearn.players.thesis.evaluation import popcount\nprint(popcount(0b1011))"],
+        [sys.executable, "-c", "from gamelearn.thesis.evaluation import popcount\nprint(popcount(0b1011))"],
         capture_output=True,
         text=True,
         env=env,
@@ -139,7 +138,7 @@ def test_a_kernel_runs_without_scipy_linalg_and_numba_keeps_blas_for_others() ->
             sys.executable,
             "-c",
             "import sys\n"
-            "from gamelearn.players.thesis.evaluation import popcount\n"
+            "from gamelearn.thesis.evaluation import popcount\n"
             "print(popcount(0b1011), 'scipy.linalg' in sys.modules)\n"
             "import numpy as np\n"
             "from numba import njit\n"

@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 
 from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
-from gamelearn.players.thesis.board import digits_key, swap_key
-from gamelearn.players.thesis.memory import Memory
 from gamelearn.store.store import Store
 from gamelearn.store.thesis_memories import load_stat
+from gamelearn.thesis.board import digits_key, swap_key
+from gamelearn.thesis.memory import Memory
 from reliability_support import gamelearn, memory_file, one_error_line, start_gamelearn
 
 pytestmark = [

@@ -16,7 +16,7 @@ always first) against player II (side -1, O), each with its own h/s/l switches a
   ply is odd: the original's parity rule, right in batch since player I always begins);
 * stat.m's fields 1-3 count X wins, draws and O wins.
 
-``original=True`` plays the C as it was (every fix off, :class:`~gamelearn.players.thesis.fixes.Fixes`),
+``original=True`` plays the C as it was (every fix off, :class:`~gamelearn.thesis.fixes.Fixes`),
 drawing from Microsoft's rand() seeded with ``seed`` (the traces' TEEKO_TIME); ``original=False``
 plays the fixed program with ``random.Random(seed)``.  What hung the original (an opening pick
 with all four cells taken, a random move with no move) raises :class:`BatchHang` naming the game
@@ -39,16 +39,16 @@ from typing import IO, TYPE_CHECKING
 
 from ..files import AtomicFile
 from ..players.hangs import OpeningHang
-from ..players.thesis.board import digits, key
-from ..players.thesis.engine import EngineState, Settings, decide, play
-from ..players.thesis.evaluation import has_four
-from ..players.thesis.fixes import Fixes
-from ..players.thesis.heuristics import NoMoveError
-from ..players.thesis.memory import Memory
-from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
-from ..players.thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from ..store.thesis_files import read_memory, write_memory, write_stat
 from ..store.thesis_memories import MemoryRef, load_stat, save_stat
+from ..thesis.board import digits, key
+from ..thesis.engine import EngineState, Settings, decide, play
+from ..thesis.evaluation import has_four
+from ..thesis.fixes import Fixes
+from ..thesis.heuristics import NoMoveError
+from ..thesis.memory import Memory
+from ..thesis.rng import Draws, MicrosoftRand, SeededDraws
+from ..thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
 from .interrupts import signals_deferred
 from .thesis_trace import Tracer, ply_line
 
@@ -194,7 +194,7 @@ class _Batch:
 
     def ending(self, game: _Game) -> _Ending | None:
         """Before ply ``n``: from ``n = 7`` a four of the side to move, then of the other side, ends
-        the game; then the draw checks (:func:`~gamelearn.players.thesis.rules.draw_reason`)."""
+        the game; then the draw checks (:func:`~gamelearn.thesis.rules.draw_reason`)."""
         if game.n >= 7:
             mover_four = has_four(game.plus if game.side > 0 else game.minus)
             other_four = has_four(game.minus if game.side > 0 else game.plus)

@@ -34,10 +34,10 @@ from .interrupts import signals_deferred
 
 if TYPE_CHECKING:  # the games' modules load when a batch is planned, not when the command starts
     from ..files import AtomicFile, FileLock
-    from ..players.thesis.engine import Settings
-    from ..players.thesis.memory import Memory
     from ..store.store import Store
     from ..store.thesis_memories import MemoryRef
+    from ..thesis.engine import Settings
+    from ..thesis.memory import Memory
     from .thesis_batch import BatchKeeper, GameSummary
 
 #: The most games one batch plays (a million took the original's machine days).
@@ -91,7 +91,7 @@ class BatchPlan:
     settings: dict[str, Settings] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from ..players.thesis.engine import Settings
+        from ..thesis.engine import Settings
 
         if not 1 <= self.games <= MAX_BATCH_GAMES:
             raise ValueError(f"--games: {self.games} is outside 1..{MAX_BATCH_GAMES:,}")
@@ -218,9 +218,9 @@ class BatchRun:
         self.close()
 
     def open(self) -> None:
-        from ..players.thesis.memory import Memory
         from ..store.thesis_files import read_stat
         from ..store.thesis_memories import STAT_FIELDS, resolve_memory
+        from ..thesis.memory import Memory
         from .thesis_batch import BatchKeeper, KeptMemory
 
         plan = self.plan

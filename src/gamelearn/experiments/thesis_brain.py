@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..players.thesis.memory import Memory
+from ..thesis.memory import Memory
 
 if TYPE_CHECKING:
     from ..store.thesis_memories import Entry
@@ -64,9 +64,9 @@ class EngineBrain:
     def __init__(self, seed: int | None = None, original: bool = False) -> None:
         import time
 
-        from ..players.thesis.engine import EngineState
-        from ..players.thesis.fixes import Fixes
-        from ..players.thesis.rng import Draws, MicrosoftRand, SeededDraws
+        from ..thesis.engine import EngineState
+        from ..thesis.fixes import Fixes
+        from ..thesis.rng import Draws, MicrosoftRand, SeededDraws
 
         self.original = original
         self.fixes = Fixes.original() if original else Fixes.fixed()
@@ -84,8 +84,8 @@ class EngineBrain:
 
     def decide(self, board: str, side: int, ply: int, switches: Switches, memory: Sequence[Entry]) -> Decision:
         from ..players.hangs import NoMoveError
-        from ..players.thesis.board import from_digits, successors
-        from ..players.thesis.engine import MOVING_FROM_PLY, Settings, decide
+        from ..thesis.board import from_digits, successors
+        from ..thesis.engine import MOVING_FROM_PLY, Settings, decide
 
         settings = Settings(switches.heuristics, switches.search, switches.learning)
         position = from_digits(board)

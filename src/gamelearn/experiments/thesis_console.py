@@ -44,11 +44,11 @@ from ..keeper import LOCAL_OWNER
 from ..knowledge_formats import ThesisMemory
 from ..match import End, GameRecord
 from ..players.hangs import NoMoveError, OpeningHang
-from ..players.thesis.board import digits_key
-from ..players.thesis.fixes import Fixes
-from ..players.thesis.memory import Memory, MemoryFull
-from ..players.thesis.rules import learned_winner
 from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, load_stat, save_stat
+from ..thesis.board import digits_key
+from ..thesis.fixes import Fixes
+from ..thesis.memory import Memory, MemoryFull
+from ..thesis.rules import learned_winner
 from . import thesis_console_original as original_rules
 from .thesis_brain import Brain, Decision, EngineBrain, Switches
 from .thesis_screens import HELP_TEXT, MENU_TEXT, Screen, render_board, screen_text, statistics_lines

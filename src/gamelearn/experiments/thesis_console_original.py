@@ -1,20 +1,20 @@
 """The original 1999 console's own rules, over the thesis engine's (Despotović 1999): what
 ``ConsoleSession(original=True)`` (:mod:`.thesis_console`, ``gamelearn teeko console --original``)
 does where the fixed console does otherwise.  The fixes that belong to the console,
-:class:`~gamelearn.players.thesis.fixes.Fixes` 3, 4, 5 and 12, are off, and the program's moves
+:class:`~gamelearn.thesis.fixes.Fixes` 3, 4, 5 and 12, are off, and the program's moves
 come from ``EngineBrain(seed, original=True)``, the engine of batch's original mode:
 
-- moves are checked as getmove() did (:func:`~gamelearn.players.thesis.rules.original_person_move`):
+- moves are checked as getmove() did (:func:`~gamelearn.thesis.rules.original_person_move`):
   a step needs only the first three digits, the fourth's lower bound, the person's pawn and an
   empty target, so ``1344`` jumps, a fourth digit over 4 runs on into the next row, and a target
   past the board takes the pawn off it.  The board is then the engine's two bitboards (held in a
   ``TeekoState``, which is no more than those and the side to move), played on by the engine's
   rules, with the ply counter telling the phases apart;
-- the draw checks are the engine's (:func:`~gamelearn.players.thesis.rules.draw_reason` over its
+- the draw checks are the engine's (:func:`~gamelearn.thesis.rules.draw_reason` over its
   16-slot history): person games ask for cycles 2, 3 and 5, and 5 compares a slot with itself, so
   a draw is offered on every program turn from ply 25; autoplay asks for 2, 3 and 4;
 - a won game is learned for the side the ply parity names (an odd last ply: side 1), the wrong
-  way round when the person began (:func:`~gamelearn.players.thesis.rules.learned_winner`);
+  way round when the person began (:func:`~gamelearn.thesis.rules.learned_winner`);
 - the statistics screen shows the program-first total as the program-second one, and rounds a
   percentage that ends in exactly a half up, as Visual C++ 6's printf did (:mod:`.thesis_screens`);
 - what would have hung the original (an opening pick with its four cells taken, a side with no
@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..games.teeko import TeekoState
-from ..players.thesis.board import digits_key
-from ..players.thesis.evaluation import has_four
-from ..players.thesis.fixes import Fixes
-from ..players.thesis.rules import (
+from ..store.thesis_files import PAWNS_A_SIDE
+from ..thesis.board import digits_key
+from ..thesis.evaluation import has_four
+from ..thesis.fixes import Fixes
+from ..thesis.rules import (
     FIRST_CHECK,
     HISTORY_SLOTS,
     draw_reason,
@@ -37,7 +38,6 @@ from ..players.thesis.rules import (
     original_step,
     person_game_depths,
 )
-from ..store.thesis_files import PAWNS_A_SIDE
 
 MOVING_FROM_PLY = 9
 

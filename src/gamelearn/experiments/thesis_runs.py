@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .statistics import Interval, wilson
 
 if TYPE_CHECKING:
-    from ..players.thesis.fixes import Fixes
+    from ..thesis.fixes import Fixes
 
 MODES = ("original", "fixed")
 VARIANTS = ("none", "original-sign", "fixed-sign")
@@ -71,7 +71,7 @@ class RunResult:
 
 def fixes_for(mode: str, variant: str) -> Fixes:
     """The program of ``mode`` with O's memory sign as ``variant`` says (the author's one-bug study)."""
-    from ..players.thesis.fixes import Fixes
+    from ..thesis.fixes import Fixes
 
     if mode not in MODES or variant not in VARIANTS:
         raise ValueError(f"unknown condition {mode}/{variant}")
@@ -89,8 +89,8 @@ def run_task(task: RunTask) -> RunResult:
     """
     import time
 
-    from ..players.thesis.engine import Settings
-    from ..players.thesis.memory import Memory
+    from ..thesis.engine import Settings
+    from ..thesis.memory import Memory
     from .thesis_batch import BatchConfig, BatchHang, run_batch
 
     started = time.perf_counter()
@@ -121,8 +121,8 @@ def run_task(task: RunTask) -> RunResult:
 def train_memory(games: int, seed: int, checkpoints: Sequence[int]) -> dict[int, tuple[tuple[str, int, int], ...]]:
     """Our fixed program trains a memory by self-play (both sides +h+s+l, both learning, from empty
     memories, which stay identical); the memory at each checkpoint (games played)."""
-    from ..players.thesis.engine import Settings
-    from ..players.thesis.memory import Memory
+    from ..thesis.engine import Settings
+    from ..thesis.memory import Memory
     from .thesis_batch import BatchConfig, BatchHang, run_batch
 
     first, second = Memory(), Memory()

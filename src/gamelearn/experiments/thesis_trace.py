@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import IO
 
-from ..players.thesis.engine import Decision
-from ..players.thesis.rng import Draws
+from ..thesis.engine import Decision
+from ..thesis.rng import Draws
 
 
 class Tracer:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
+from ..jit import njit
 from .board import FULL, NEIGHBOUR_TABLE
 from .evaluation import evaluate
 

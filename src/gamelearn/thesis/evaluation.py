@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
+from ..jit import njit
 from .board import CENTER, RING, SIZE
 
 

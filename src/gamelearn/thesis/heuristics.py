@@ -40,8 +40,8 @@ from functools import cache
 
 import numpy as np
 
-from ...jit import njit
-from ..hangs import NoMoveError
+from ..jit import njit
+from ..players.hangs import NoMoveError
 from .board import FULL, NEIGHBOUR_LISTS, NEIGHBOUR_TABLE, OFF_BOARD, sq
 from .fixes import Fixes
 from .rng import RANDOM_MOVE, Draws

@@ -37,9 +37,10 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...games.teeko import Teeko
-from ..base import OptionValue
-from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, Recall, RecallRow, ThesisMemoryKnowledge
+from ..games.teeko import Teeko
+from ..players.base import OptionValue
+from ..players.knowledge import Change, KnowledgeFormat, Learner, Lesson, Recall, RecallRow, ThesisMemoryKnowledge
+from ..players.registry import Option, PlayerKind, parse_switch, register
 from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
 from .fixes import Fixes
@@ -49,14 +50,14 @@ from .rng import MicrosoftRand, SeededDraws
 from .rules import learned_winner
 
 if TYPE_CHECKING:
-    from ...games.record import GameRecord
-    from ...games.teeko import TeekoState
+    from ..games.record import GameRecord
+    from ..games.teeko import TeekoState
 
 
 def is_memory_path(value: str) -> bool:
     """A memory.m file rather than a store name: the same rule as the CLI's (it holds a folder,
     ends in .m or .txt, as the thesis's saved memories do, or names an existing file)."""
-    from ...paths import looks_like_path
+    from ..paths import looks_like_path
 
     return looks_like_path(value)
 
@@ -303,3 +304,37 @@ def check_entries(knowledge: Any) -> list[tuple[str, int, int]]:
         seen[k] = number
         entries.append((board, first, second))
     return entries
+
+
+def _parse_memory(text: str) -> str:
+    if not text or any(ord(ch) < 32 for ch in text):
+        raise ValueError(f"{text!r} is not a memory name or a path to a memory.m file")
+    return text
+
+
+def _make(game: Teeko, seed: int | None = None, **options: Any) -> ThesisPlayer:
+    return ThesisPlayer(game, seed=seed, **options)
+
+
+register(
+    PlayerKind(
+        name="thesis",
+        factory=_make,
+        summary="the 1999 thesis program: heuristics, 2-ply search and a position memory (fixed or original)",
+        games=frozenset({"teeko"}),
+        options=(
+            Option("heuristics", parse_switch, True, "use the heuristics (on|off)"),
+            Option("search", parse_switch, True, "use the two-ply search (on|off)"),
+            Option("learn", parse_switch, True, "recall from and learn into the memory (on|off)"),
+            Option(
+                "memory",
+                _parse_memory,
+                None,
+                "a memory NAME in the store, or a memory.m PATH (holds '/', ends in .m or .txt, or names an existing file) read-only",
+            ),
+            Option("original", parse_switch, False, "play the 1999 C with its bugs and Microsoft rand() (on|off)"),
+            Option("train", parse_switch, True, "learn into the memory (off: frozen, recall only) (on|off)"),
+        ),
+        learns=True,
+    )
+)

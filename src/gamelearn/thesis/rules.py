@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...games.base import IllegalMove
+from ..games.base import IllegalMove
 from .board import SIZE, SQUARES
 from .fixes import Fixes
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...games.teeko import WIN_MASKS
+from ..games.teeko import WIN_MASKS
 from .board import apply, key
 from .evaluation import NO_CANDIDATE, evaluate, has_four
 from .fixes import Fixes

@@ -26,8 +26,8 @@ returns ``(square, tag)``.
 
 from __future__ import annotations
 
-from ...games.teeko import WIN_MASKS
-from ..hangs import OpeningHang
+from ..games.teeko import WIN_MASKS
+from ..players.hangs import OpeningHang
 from .board import FULL, sq
 from .fixes import Fixes
 from .rng import COIN, CORNER, CROSS, Draws
