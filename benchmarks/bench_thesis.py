@@ -15,7 +15,7 @@ import argparse
 import random
 import time
 
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
+from gamelearn.thesis.batch import BatchConfig, run_batch
 from gamelearn.thesis.board import from_digits
 from gamelearn.thesis.engine import Settings
 from gamelearn.thesis.fixes import Fixes

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from gamelearn.cli.main import app
 from gamelearn.store.store import default_store_path
+from gamelearn.thesis.memories import list_memories, load_memory, save_memory
 
 runner = CliRunner()
 
@@ -117,7 +118,7 @@ def test_console_through_the_command_with_scripted_input():
     assert out.rstrip().endswith("Goodbye.")
     # the same seed plays the same games
     from gamelearn.store.store import Store
-    from gamelearn.store.thesis_memories import load_stat
+    from gamelearn.thesis.memories import load_stat
 
     counts = load_stat(Store())
     assert sum(counts[:3]) == 1 and sum(counts[3:]) == 0
@@ -186,12 +187,12 @@ def test_batch_with_store_memories_learns_into_the_store_and_records_the_result(
     (saved,) = store.results("teeko-batch")
     assert saved["games"] == 12 and saved["x_wins"] + saved["draws"] + saved["o_wins"] == 12
     assert saved["mode"] == "fixed" and saved["first"] == "+h+s+l"
-    from gamelearn.store.thesis_memories import load_stat
+    from gamelearn.thesis.memories import load_stat
 
     assert load_stat(store) == (saved["x_wins"], saved["draws"], saved["o_wins"], 0, 0, 0, 0, 0, 0)
     shown = run("teeko", "stat", "show")
     assert f"{saved['x_wins']} (" in shown.stdout and "self-play" in shown.stdout
-    mine, theirs = store.load_memory("mine"), store.load_memory("theirs")
+    mine, theirs = load_memory(store, "mine"), load_memory(store, "theirs")
     # both sides learn every won game: two memories that start empty stay identical (section f)
     assert mine == theirs
     assert (len(mine) > 0) == (saved["x_wins"] + saved["o_wins"] > 0)
@@ -243,7 +244,7 @@ def test_batch_refuses_bad_arguments_with_one_line(tmp_path: Path):
     assert not Path(missing).exists()
     from gamelearn.store.store import Store
 
-    assert Store().list_memories() == [] and Store().results("teeko-batch") == []
+    assert list_memories(Store()) == [] and Store().results("teeko-batch") == []
 
 
 # --- stat import / export ---------------------------------------------------------------------
@@ -305,14 +306,14 @@ def test_stat_import_refusals_are_one_line_and_change_nothing(thesis_data: Path,
     assert stat_rows() == before
     assert run("teeko", "stat", "import", str(thesis_data / "stat.m"), "--replace").exit_code == 0
     from gamelearn.store.store import Store
-    from gamelearn.store.thesis_memories import load_stat
+    from gamelearn.thesis.memories import load_stat
 
     assert load_stat(Store()) == (3214, 2681, 1106, 0, 0, 0, 0, 0, 0)
 
 
 def test_stat_export_of_a_count_past_9999_is_refused_and_leaves_the_file(tmp_path: Path):
     from gamelearn.store.store import Store
-    from gamelearn.store.thesis_memories import save_stat
+    from gamelearn.thesis.memories import save_stat
 
     save_stat(Store(), (10000, 0, 0, 0, 0, 0, 0, 0, 0))
     target = tmp_path / "stat.m"
@@ -347,7 +348,7 @@ def test_play_with_a_thesis_memory_path_that_holds_blanks(thesis_data: Path, mon
     assert source.read_bytes() == before
     from gamelearn.store.store import Store
 
-    assert Store().list_memories() == []
+    assert list_memories(Store()) == []
 
 
 def test_play_with_a_missing_or_bad_memory_file_is_one_line(tmp_path: Path):
@@ -381,9 +382,9 @@ def test_imported_memory_is_recalled_by_the_console_and_learned_into(thesis_data
     assert matches["thesis10k"] and max(matches["thesis10k"]) > 0
     assert matches["empty"] and max(matches["empty"]) == 0
     from gamelearn.store.store import Store
-    from gamelearn.store.thesis_files import read_memory_entries
+    from gamelearn.thesis.files import read_memory_entries
 
-    kept, imported = Store().load_memory("thesis10k"), read_memory_entries(source)
+    kept, imported = load_memory(Store(), "thesis10k"), read_memory_entries(source)
     assert kept is not None
     assert [e[0] for e in kept[:516]] == [e[0] for e in imported]  # file order kept, appended after
     # seed 2's game is won (seed 3's, drawn, leaves the memory as imported): learning adds one
@@ -399,7 +400,7 @@ def test_imported_memory_is_recalled_by_the_console_and_learned_into(thesis_data
 def hang_after(games: int, monkeypatch) -> None:
     """Make the batch stop as an original-mode hang does, after ``games`` real games (their trace
     lines already written), by wrapping the real run_batch."""
-    from gamelearn.experiments import thesis_batch
+    from gamelearn.thesis import batch as thesis_batch
 
     real = thesis_batch.run_batch
 
@@ -444,7 +445,7 @@ def test_a_batch_that_stops_leaves_the_trace_target_as_it_was(tmp_path: Path, mo
 
 
 def test_run_batch_writes_a_trace_path_whole_or_not_at_all(tmp_path: Path):
-    from gamelearn.experiments.thesis_batch import BatchConfig, run_batch, trace_text
+    from gamelearn.thesis.batch import BatchConfig, run_batch, trace_text
 
     target = tmp_path / "t.txt"
     config = BatchConfig(games=2, original=True, seed=5, trace=target)
@@ -465,8 +466,8 @@ def test_run_batch_writes_a_trace_path_whole_or_not_at_all(tmp_path: Path):
 
 
 def test_experiment_results_are_saved_before_the_chart_is_written(thesis_data: Path, tmp_path: Path, monkeypatch):
-    from gamelearn.experiments import thesis_chart
     from gamelearn.store.store import Store
+    from gamelearn.thesis import chart as thesis_chart
 
     def full_disk(report, path):
         raise OSError(28, "No space left on device")
@@ -482,12 +483,12 @@ def test_experiment_results_are_saved_before_the_chart_is_written(thesis_data: P
 def test_a_mistyped_memory_name_is_refused_naming_the_closest_one():
     from gamelearn.store.store import Store
 
-    Store().save_memory("memory-after-10000-games", [("1" * 25, 1, 0)])
+    save_memory(Store(), "memory-after-10000-games", [("1" * 25, 1, 0)])
     result = run("teeko", "batch", "--games", "2", "--second-memory", "memory-after-10000-game")
     assert result.exit_code == 2
     assert "did you mean 'memory-after-10000-games'?" in result.stderr and "--new" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
-    assert Store().list_memories() == ["memory-after-10000-games"]  # nothing made
+    assert list_memories(Store()) == ["memory-after-10000-games"]  # nothing made
     assert Store().results("teeko-batch") == []
 
 

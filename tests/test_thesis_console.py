@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.experiments.thesis_console import (
+from gamelearn.store.store import Store
+from gamelearn.thesis.console import (
     ConsoleSession,
     Decision,
     Mode,
@@ -20,8 +21,7 @@ from gamelearn.experiments.thesis_console import (
     render_board,
     repeating_cycle,
 )
-from gamelearn.store.store import Store
-from gamelearn.store.thesis_memories import Entry, load_stat
+from gamelearn.thesis.memories import Entry, load_memory, load_stat, save_memory
 
 
 class ScriptedBrain:
@@ -112,7 +112,7 @@ def test_menu_toggles_help_rules_statistics_and_quit(tmp_path: Path):
     play(session, [""])
     assert session.mode is Mode.MENU
     final = session.send("q")
-    assert final.finished and store.load_memory("console") == []  # created empty at start-up
+    assert final.finished and load_memory(store, "console") == []  # created empty at start-up
 
 
 # --- games against a person -------------------------------------------------------------------
@@ -135,7 +135,7 @@ def test_bad_moves_are_refused_with_a_clear_line_and_asked_again(tmp_path: Path)
     out = play(session, ["quit"])
     assert any("abandoned" in line for line in out) and session.mode is Mode.MENU
     assert load_stat(store) == (0,) * 9
-    assert store.load_memory("console") == []
+    assert load_memory(store, "console") == []
     assert [r["end"] for r in store.records(game="teeko", context="teeko-console")] == ["abandoned"]
 
 
@@ -145,7 +145,7 @@ def test_the_person_wins_and_it_is_learned_as_the_persons_win(tmp_path: Path):
     out = play(session, ["1", "00", "01", "02", "14", "1403"])
     assert "You have won. Congratulations!" in out
     # the program (O) is side 1 of the memory, the person (X) side 2: the ply-9 board, won by side 2
-    assert store.load_memory("console") == [("2222000000000001000011100", 0, 1)]
+    assert load_memory(store, "console") == [("2222000000000001000011100", 0, 1)]
     assert load_stat(store) == (0, 0, 0, 0, 0, 0, 0, 0, 1)  # program second, lost
     assert [side for _, side, _ in brain.asked] == [1, 1, 1, 1]  # the program is +1 whoever begins
 
@@ -154,12 +154,12 @@ def test_a_win_whose_count_would_pass_9999_is_not_learned_and_the_game_still_cou
     """The thesis format holds a count in 4 characters: the original stopped with "Learned number
     is too big."; the console says so in one line, keeps the memory as it was, and counts the game."""
     session, _, store = make_session(tmp_path, moves=["40", "41", "42", "30"])
-    store.save_memory("console", [("2222000000000001000011100", 0, 9999)])
+    save_memory(store, "console", [("2222000000000001000011100", 0, 9999)])
     session.start()
     out = play(session, ["1", "00", "01", "02", "14", "1403"])
     assert "You have won. Congratulations!" in out
     assert any(line.startswith("Not learned: record 1: a count would pass 9999") for line in out)
-    assert store.load_memory("console") == [("2222000000000001000011100", 0, 9999)]
+    assert load_memory(store, "console") == [("2222000000000001000011100", 0, 9999)]
     assert load_stat(store) == (0, 0, 0, 0, 0, 0, 0, 0, 1)
     assert session.mode is Mode.MENU
 
@@ -173,7 +173,7 @@ def test_the_program_wins_after_the_person_began_and_learns_it_the_right_way_rou
     after_9 = "0200201110200120000000000"
     assert brain.asked[-1] == (after_9, 1, 10)
     after_10 = "0200201111200020000000000"
-    assert store.load_memory("console") == [(after_9, 1, 0), (after_10, 1, 0)]
+    assert load_memory(store, "console") == [(after_9, 1, 0), (after_10, 1, 0)]
     assert load_stat(store) == (0, 0, 0, 0, 0, 0, 1, 0, 0)  # program second, won
     assert any(line.startswith("Add " + after_9) for line in out)
 
@@ -185,7 +185,7 @@ def test_the_program_begins_and_wins_counting_in_the_program_first_fields(tmp_pa
     assert session.mode is Mode.MOVE
     out = play(session, ["44"])  # the program (X) then steps 23 to 14: 11 12 13 14
     assert "I have won." in out
-    assert store.load_memory("console") == [("2020001111000000000020002", 1, 0)]
+    assert load_memory(store, "console") == [("2020001111000000000020002", 1, 0)]
     assert load_stat(store) == (0, 0, 0, 1, 0, 0, 0, 0, 0)  # program began, won
     assert [ply for _, _, ply in brain.asked] == [1, 3, 5, 7, 9]
 
@@ -207,7 +207,7 @@ def test_no_draw_offer_unless_the_moves_repeat_and_the_cap_draws_at_ply_100(tmp_
     assert not any("offer" in line for line in out)
     assert "100 moves reached! Draw!" in out and "The game has been drawn." in out
     assert load_stat(store) == (0, 0, 0, 0, 0, 0, 0, 1, 0)
-    assert store.load_memory("console") == []  # draws teach nothing
+    assert load_memory(store, "console") == []  # draws teach nothing
 
 
 def five_cycle_session(tmp_path: Path) -> tuple[ConsoleSession, Store, list[str]]:
@@ -299,7 +299,7 @@ def test_any_line_beginning_with_q_abandons(tmp_path: Path, answer: str):
 @pytest.mark.parametrize("command", ["1", "2"])
 def test_a_whole_game_against_the_thesis_engine(tmp_path: Path, command: str):
     """A person who always plays the first legal move and accepts any draw, against the real engine."""
-    from gamelearn.experiments.thesis_console import EngineBrain
+    from gamelearn.thesis.console import EngineBrain
 
     store = Store(tmp_path / "db.sqlite3")
     session = ConsoleSession(store, EngineBrain(seed=2))
@@ -315,7 +315,7 @@ def test_a_whole_game_against_the_thesis_engine(tmp_path: Path, command: str):
     counts = load_stat(store)
     group = counts[3:6] if command == "2" else counts[6:9]
     assert sum(group) == 1 and sum(counts) == 1
-    memory = store.load_memory("console") or []
+    memory = load_memory(store, "console") or []
     (record,) = store.records(game="teeko", context="teeko-console")
     if record["plies"] < 9 or not (group[0] or group[2]):
         assert memory == []  # won while placing, or drawn: nothing to learn

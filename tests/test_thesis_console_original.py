@@ -18,11 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from gamelearn.cli.main import app
-from gamelearn.experiments.thesis_console import ConsoleSession, EngineBrain, Mode, Switches
-from gamelearn.experiments.thesis_screens import percentage
 from gamelearn.store.store import Store
-from gamelearn.store.thesis_files import format_memory, format_stat
-from gamelearn.store.thesis_memories import load_stat, save_stat
+from gamelearn.thesis.console import ConsoleSession, EngineBrain, Mode, Switches
+from gamelearn.thesis.files import format_memory, format_stat
+from gamelearn.thesis.memories import load_memory, load_stat, save_stat
+from gamelearn.thesis.screens import percentage
 from test_thesis_console import make_session, play
 
 #: The person (X) puts pawns on 00 04 30 40, the program (O) on 44 12 21 24: the moving phase at ply 9.
@@ -166,7 +166,7 @@ def test_original_learns_a_game_the_person_began_the_wrong_way_round(tmp_path: P
     out = play(session, ["1", "00", "04", "20", "24", "0001"])
     assert "I have won." in out
     after_9, after_10 = "0200201110200120000000000", "0200201111200020000000000"
-    assert store.load_memory("console") == [(after_9, 0, 1), (after_10, 0, 1)]  # fixed: (1, 0) each
+    assert load_memory(store, "console") == [(after_9, 0, 1), (after_10, 0, 1)]  # fixed: (1, 0) each
     assert any("side 2 won" in line for line in out)
     assert load_stat(store) == (0, 0, 0, 0, 0, 0, 1, 0, 0)  # the score is right: program second, won
 
@@ -176,7 +176,7 @@ def test_original_learns_the_persons_win_as_the_programs(tmp_path: Path) -> None
     session.start()
     out = play(session, ["1", "00", "01", "02", "14", "1403"])  # X (the person) wins on ply 9
     assert "You have won. Congratulations!" in out
-    assert store.load_memory("console") == [("2222000000000001000011100", 1, 0)]  # fixed: (0, 1)
+    assert load_memory(store, "console") == [("2222000000000001000011100", 1, 0)]  # fixed: (0, 1)
 
 
 def test_original_learns_a_game_the_program_began_the_right_way_round(tmp_path: Path) -> None:
@@ -185,7 +185,7 @@ def test_original_learns_a_game_the_program_began_the_right_way_round(tmp_path: 
     session.start()
     out = play(session, ["2", "00", "02", "40", "44"])
     assert "I have won." in out
-    assert store.load_memory("console") == [("2020001111000000000020002", 1, 0)]
+    assert load_memory(store, "console") == [("2020001111000000000020002", 1, 0)]
 
 
 def test_original_does_not_learn_a_board_with_a_pawn_off_the_board(tmp_path: Path) -> None:
@@ -198,7 +198,7 @@ def test_original_does_not_learn_a_board_with_a_pawn_off_the_board(tmp_path: Pat
     out = play(session, ["4049", "3031", "0001"])  # 40 off the board, then two steps
     assert "I have won." in out
     assert "Not learned: a pawn went off the board, and a memory holds four pawns a side." in out
-    assert store.load_memory("console") == []
+    assert load_memory(store, "console") == []
     assert load_stat(store) == (0, 0, 0, 0, 0, 0, 1, 0, 0)
 
 
@@ -279,7 +279,7 @@ def test_original_autoplay_replays_the_original_programs_reference_runs(
         expected = re.findall(rf"^TRACE PLY g={game} n=\d+ side=\S+ mv=(\d+) ", trace, re.MULTILINE)
         played = [m.group(1) for line in session.send("3").lines if (m := re.search(r" plays (\d+)$", line))]
         assert played == expected, f"game {game}"
-    assert format_memory(store.load_memory("console") or []) == (runs / f"run-A-{seed}.memory.m").read_bytes()
+    assert format_memory(load_memory(store, "console") or []) == (runs / f"run-A-{seed}.memory.m").read_bytes()
     assert format_stat(load_stat(store)) == (runs / f"run-A-{seed}.stat.m").read_bytes()
 
 

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from extras import need
-from gamelearn.experiments import thesis_experiment as te
-from gamelearn.experiments.thesis_chart import write_chart
+from gamelearn.thesis import experiment as te
+from gamelearn.thesis.chart import write_chart
 
 pytestmark = pytest.mark.slow  # the thesis experiment: batches of games, a Dask cluster
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelearn.store.thesis_files import (
+from gamelearn.thesis.files import (
     ThesisFormatError,
     format_count,
     format_memory,

@@ -1,4 +1,4 @@
-"""Thesis memory and stat files in and out of the store (store/thesis_memories.py).
+"""Thesis memory and stat files in and out of the store (thesis/memories.py), and the memory tables the package registers with the store.
 
 Oracles: the thesis author's own files (byte for byte) and the record counts and sums that
 ../shared/thesis-data/README.md lists for them, computed there independently.
@@ -7,15 +7,18 @@ Oracles: the thesis author's own files (byte for byte) and the record counts and
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelearn.store import thesis_memories as tm
 from gamelearn.store.store import Store
+from gamelearn.thesis import memories as tm
 from gamelearn.thesis.board import digits_key
+from gamelearn.thesis.memories import list_memories, load_memory, save_memory
 from gamelearn.thesis.memory import Memory
 
 # (file, records, sum of field 1, sum of field 2) from thesis-data/README.md
@@ -109,7 +112,7 @@ def test_refused_import_leaves_the_store_unchanged(tmp_path: Path):
     good = tmp_path / "good.m"
     good.write_bytes(record(BOARD, "   3", "   1") + record(OTHER, "    ", "  12"))
     tm.import_memory(store, good, name="kept")
-    before = (store.list_memories(), store.load_memory("kept"))
+    before = (list_memories(store), load_memory(store, "kept"))
     bad = tmp_path / "bad.m"
     bad.write_bytes(record(BOARD, "   3", "   1") + record(OTHER, "    ", "  1x"))
     for name in ("kept", "new"):
@@ -117,12 +120,12 @@ def test_refused_import_leaves_the_store_unchanged(tmp_path: Path):
             tm.import_memory(store, bad, name=name, replace=True)
     with pytest.raises(ValueError, match="already in the store"):
         tm.import_memory(store, good, name="kept")
-    assert (store.list_memories(), store.load_memory("kept")) == before
+    assert (list_memories(store), load_memory(store, "kept")) == before
 
 
 def test_failed_export_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     store = Store(tmp_path / "db.sqlite3")
-    store.save_memory("m", [(BOARD, 5, 0)])
+    save_memory(store, "m", [(BOARD, 5, 0)])
     target = tmp_path / "out.m"
     target.write_bytes(b"old contents")
 
@@ -235,3 +238,33 @@ def test_regression_a_record_with_both_counts_blank_was_refused(tmp_path: Path):
     memory = Memory(tm.parse_memory_entries(data))
     memory.learn([digits_key(OTHER)], winner=-1)
     assert memory.take_changes() == {1: (OTHER, 0, 1)}
+
+
+def test_the_memory_tables_come_with_the_package_not_the_store(tmp_path: Path) -> None:
+    """The store makes no memory table of its own: a store opened by a process that has not
+    imported the thesis package has none, and gets them (in the same open store) as soon as the
+    package registers them; a store opened after that has them from the start.  In a fresh
+    interpreter, since this one registered them long ago."""
+    program = (
+        "import sqlite3, sys\n"
+        "from gamelearn.store.store import Store\n"
+        "path = sys.argv[1]\n"
+        "def tables():\n"
+        "    db = sqlite3.connect(path)\n"
+        "    found = {row[0] for row in db.execute(\"SELECT name FROM sqlite_master WHERE type='table'\")}\n"
+        "    db.close()\n"
+        "    return found & {'memories', 'memory_entries'}\n"
+        "store = Store(path)\n"
+        "assert 'gamelearn.thesis' not in sys.modules and tables() == set(), tables()\n"
+        "from gamelearn.thesis.memories import list_memories, load_memory, save_memory\n"
+        "save_memory(store, 'late', [('0000002120021000121000000', 3, 1)])\n"
+        "assert tables() == {'memories', 'memory_entries'}\n"
+        "store.close()\n"
+        "fresh = Store(path + '-2')\n"
+        "print(list_memories(store=Store(path)), load_memory(Store(path), 'late'), list_memories(fresh))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", program, str(tmp_path / "store.sqlite3")], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[0] == "['late'] [('0000002120021000121000000', 3, 1)] []"

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 import gamelearn
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch, trace_text
 from gamelearn.store.store import Store
+from gamelearn.thesis.batch import BatchConfig, run_batch, trace_text
 from gamelearn.thesis.board import key
 from gamelearn.thesis.engine import Settings
+from gamelearn.thesis.memories import load_memory
 
 TEEKO = gamelearn.get_game("teeko")
 
@@ -72,7 +73,7 @@ def test_memory_name_is_kept_in_the_store() -> None:
         gamelearn.play_game(TEEKO, [random_player, first], seed=seed)
     assert len(first.memory) > 0
     with Store() as store:
-        assert store.load_memory("trial") == list(first.memory.entries())
+        assert load_memory(store, "trial") == list(first.memory.entries())
     again = gamelearn.make_player(TEEKO, "thesis:memory=trial", seed=4)
     assert list(again.memory.entries()) == list(first.memory.entries())
 

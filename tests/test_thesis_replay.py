@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.experiments.thesis_batch import BatchConfig, trace_text
-from gamelearn.store.thesis_files import format_memory, format_stat
+from gamelearn.thesis.batch import BatchConfig, trace_text
 from gamelearn.thesis.engine import Settings
+from gamelearn.thesis.files import format_memory, format_stat
 
 SETTINGS = {  # setting: player I flags, player II flags, player II's memory at start, games
     "A": ("+h+s+l", "+h+s+l", None, 30),

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn.cli.main import app
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
-from gamelearn.experiments.thesis_batch_run import BatchPlan, BatchRun
 from gamelearn.store.store import Store
+from gamelearn.thesis.batch import BatchConfig, run_batch
+from gamelearn.thesis.batch_run import BatchPlan, BatchRun
 from gamelearn.thesis.engine import Settings
 
 runner = CliRunner()

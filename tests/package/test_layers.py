@@ -78,11 +78,24 @@ THESIS_LAYERS = {
     "memories": "store",
     "kept": "knowledge_formats",
     **dict.fromkeys(
-        ("batch", "batch_run", "brain", "chart", "console", "experiment", "runs", "trace", "transcript"),
+        (
+            "batch",
+            "batch_run",
+            "brain",
+            "chart",
+            "console",
+            "console_original",
+            "experiment",
+            "runs",
+            "screens",
+            "trace",
+            "transcript",
+        ),
         "experiments",
     ),
     "commands": "cli",
     "web": "web",
+    "web_routes": "web",
     # the package's own __init__: the player, and its kept memory registered with the play layer
     "__init__": "knowledge_formats",
 }
@@ -152,6 +165,19 @@ def test_no_module_imports_up_the_layers() -> None:
             key = (relative.as_posix(), target)
             if target not in ALLOWED[part] and key not in EXCEPTIONS:
                 wrong.append(f"{relative}: {part} imports {target}")
+    assert wrong == []
+
+
+def test_only_the_interfaces_import_the_thesis_program() -> None:
+    """Below the interfaces nothing names gamelearn.thesis: the registry loads its player by name
+    and the package registers its knowledge format and its tables itself."""
+    wrong = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        relative = path.relative_to(SOURCE)
+        if relative.parts[0] == "thesis" or relative.as_posix() in THESIS_DOORS:
+            continue
+        if any(module.startswith("thesis/") for module in imported_modules(path)):
+            wrong.append(relative.as_posix())
     assert wrong == []
 
 

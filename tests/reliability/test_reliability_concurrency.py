@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
 from gamelearn.store.store import Store
-from gamelearn.store.thesis_files import read_memory_entries
+from gamelearn.thesis.batch import BatchConfig, run_batch
+from gamelearn.thesis.files import read_memory_entries
 from gamelearn.thesis.memory import Memory
 from reliability_support import REPO, command_env, gamelearn, memory_file, one_error_line, start_gamelearn
 

@@ -16,7 +16,7 @@ import pytest
 from web_support import refused
 
 from gamelearn import get_game
-from gamelearn.store.thesis_files import parse_memory_entries, swap_sides
+from gamelearn.thesis.files import parse_memory_entries, swap_sides
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

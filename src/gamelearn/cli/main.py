@@ -16,6 +16,7 @@ from .. import __version__
 from ..games import Game, get_game
 from ..match import DEFAULT_MAX_PLIES
 from ..players.registry import Option, kinds_for, make_player
+from ..thesis import commands as thesis_commands
 from .common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -53,7 +54,8 @@ app = typer.Typer(
     add_completion=True,
 )
 
-#: Modules of this layer that add commands (each has register(app)).
+#: Modules of this layer that add commands (each has register(app)); ``teeko`` is the thesis
+#: package's (gamelearn.thesis.commands).
 COMMAND_MODULES = ("matchbox", "teeko", "solve", "web", "tournament", "learning", "grading", "check", "records")
 
 
@@ -265,6 +267,9 @@ def _register_commands() -> None:
     app.command("rules")(rules)
     app.command("players")(players)
     for module in COMMAND_MODULES:
+        if module == "teeko":  # the 1999 thesis program's commands live with it
+            thesis_commands.register(app)
+            continue
         name = f"{__package__}.{module}"
         if importlib.util.find_spec(name) is not None:
             importlib.import_module(name).register(app)

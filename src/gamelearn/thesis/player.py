@@ -22,7 +22,7 @@ plays Teeko with the three advisers and their combination of :mod:`.engine`.
   the side that made the last move (fix 3); with ``original=on``, the ply parity (an odd last
   ply: X), which is the same for a game from the initial position.  Unlike batch mode, a player
   learns whether or not its opponent learns (batch's "the winner's flag gates learning" is a
-  property of the shared loop, kept in :mod:`gamelearn.experiments.thesis_batch`).
+  property of the shared loop, kept in :mod:`gamelearn.thesis.batch`).
 * Randomness: fixed mode draws from the player's seeded ``rng`` (``random.Random``); original mode
   from Microsoft's rand() seeded with ``seed`` (1 when none is given).  ``reseed`` restarts either.
 * When the side to move has no move at all the fixed player resigns (``None``); the original
@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..games.teeko import Teeko
+from ..paths import looks_like_path
 from ..players.base import OptionValue
 from ..players.knowledge import Change, KnowledgeFormat, Learner, Lesson, Recall, RecallRow, ThesisMemoryKnowledge
 from ..players.registry import Option, PlayerKind, parse_switch, register
@@ -57,8 +58,6 @@ if TYPE_CHECKING:
 def is_memory_path(value: str) -> bool:
     """A memory.m file rather than a store name: the same rule as the CLI's (it holds a folder,
     ends in .m or .txt, as the thesis's saved memories do, or names an existing file)."""
-    from ..paths import looks_like_path
-
     return looks_like_path(value)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from ..knowledge_formats import kept_names
 from .errors import ERRORS
 from .models import SENT_AS_BUILT, BoxesPage, Chart, FirstBox, KeptLearner, MemoryPage, ResetAnswer
 from .routing import check_id, learners_of, owner_of, service_of
@@ -18,9 +19,7 @@ router = APIRouter(tags=["learners"])
 @router.get("/api/learners", summary="This browser's learners", response_model=list[KeptLearner])
 def learners(request: Request) -> list[dict[str, Any]]:
     owner, reader = owner_of(request), service_of(request).reader
-    return [{"kind": kind, "name": name} for kind, name in reader.list_learners(owner=owner)] + [
-        {"kind": "thesis-memory", "name": name} for name in reader.list_memories(owner=owner)
-    ]
+    return [{"kind": kind, "name": name} for kind, name in kept_names(reader, owner)]
 
 
 @router.post(

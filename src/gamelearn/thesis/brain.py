@@ -1,17 +1,23 @@
-"""The program behind the console game (:mod:`.thesis_console`): the switches a person toggles,
+"""The program behind the console game (:mod:`.console`): the switches a person toggles,
 what the program decided, and the thesis engine that decides it (Despotović 1999), behind the
 :class:`Brain` protocol so that the console's rules can be tested with a scripted brain."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..thesis.memory import Memory
+from ..players.hangs import NoMoveError
+from .board import from_digits, successors
+from .engine import MOVING_FROM_PLY, EngineState, Settings, decide
+from .fixes import Fixes
+from .memory import Memory
+from .rng import Draws, MicrosoftRand, SeededDraws
 
 if TYPE_CHECKING:
-    from ..store.thesis_memories import Entry
+    from .memories import Entry
 
 
 @dataclass(frozen=True)
@@ -62,12 +68,6 @@ class EngineBrain:
     """
 
     def __init__(self, seed: int | None = None, original: bool = False) -> None:
-        import time
-
-        from ..thesis.engine import EngineState
-        from ..thesis.fixes import Fixes
-        from ..thesis.rng import Draws, MicrosoftRand, SeededDraws
-
         self.original = original
         self.fixes = Fixes.original() if original else Fixes.fixed()
         self.draws: Draws = MicrosoftRand(int(time.time()) if seed is None else seed) if original else SeededDraws(seed)
@@ -83,10 +83,6 @@ class EngineBrain:
         return self._memory
 
     def decide(self, board: str, side: int, ply: int, switches: Switches, memory: Sequence[Entry]) -> Decision:
-        from ..players.hangs import NoMoveError
-        from ..thesis.board import from_digits, successors
-        from ..thesis.engine import MOVING_FROM_PLY, Settings, decide
-
         settings = Settings(switches.heuristics, switches.search, switches.learning)
         position = from_digits(board)
         own, opp = position if side > 0 else position[::-1]

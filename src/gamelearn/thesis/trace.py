@@ -1,13 +1,13 @@
 """The reference traces' lines of a thesis batch (Despotović 1999; the format is
-:mod:`.thesis_batch`'s): ``TRACE RAND`` per draw, ``TRACE PLY`` per ply, ``TRACE OOB`` per
+:mod:`.batch`'s): ``TRACE RAND`` per draw, ``TRACE PLY`` per ply, ``TRACE OOB`` per
 layout-sensitive off-board read, written to a text stream as the compiled original wrote them."""
 
 from __future__ import annotations
 
 from typing import IO
 
-from ..thesis.engine import Decision
-from ..thesis.rng import Draws
+from .engine import Decision
+from .rng import Draws
 
 
 class Tracer:

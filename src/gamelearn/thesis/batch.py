@@ -32,28 +32,30 @@ the reference runs of the compiled original.  ``progress`` is called with each :
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from ..experiments.interrupts import signals_deferred
 from ..files import AtomicFile
+from ..keeper import LOCAL_OWNER
 from ..players.hangs import OpeningHang
-from ..store.thesis_files import read_memory, write_memory, write_stat
-from ..store.thesis_memories import MemoryRef, load_stat, save_stat
-from ..thesis.board import digits, key
-from ..thesis.engine import EngineState, Settings, decide, play
-from ..thesis.evaluation import has_four
-from ..thesis.fixes import Fixes
-from ..thesis.heuristics import NoMoveError
-from ..thesis.memory import Memory
-from ..thesis.rng import Draws, MicrosoftRand, SeededDraws
-from ..thesis.rules import HISTORY_SLOTS, draw_reason, learned_winner, push
-from .interrupts import signals_deferred
-from .thesis_trace import Tracer, ply_line
+from .board import digits, key
+from .engine import EngineState, Settings, decide, play
+from .evaluation import has_four
+from .files import read_memory, write_memory, write_stat
+from .fixes import Fixes
+from .heuristics import NoMoveError
+from .kept import ThesisMemory
+from .memories import MemoryRef, load_stat, save_stat
+from .memory import Memory
+from .rng import Draws, MicrosoftRand, SeededDraws
+from .rules import HISTORY_SLOTS, draw_reason, learned_winner, push
+from .trace import Tracer, ply_line
 
 if TYPE_CHECKING:
-    from ..knowledge_formats import ThesisMemory
     from ..store.store import Store
 
 MemorySource = Memory | Mapping[str, tuple[int, int]] | str | Path | None
@@ -342,8 +344,6 @@ class BatchKeeper:
         record: Mapping[str, object],
         clock: Callable[[], float] | None = None,
     ) -> None:
-        import time
-
         self.store = store
         self.memories = list(memories)
         self.stat_at_start = tuple(stat_at_start)
@@ -443,9 +443,6 @@ class BatchKeeper:
 
     def _kept(self, name: str) -> ThesisMemory:
         """Where the store keeps memory ``name``: its lessons go through the play layer's storage."""
-        from ..keeper import LOCAL_OWNER
-        from ..knowledge_formats import ThesisMemory
-
         return ThesisMemory(self.store, LOCAL_OWNER, name)
 
     def _save_memory(self, kept: KeptMemory, new: Sequence[GameSummary]) -> None:

@@ -5,7 +5,7 @@ Games", Belgrade 1999).  The store keeps a memory as ordered entries ``(board, x
 order matters, because recall breaks ties by the earliest record; it keeps the score as nine
 counts.  This module moves both between the store and the thesis files, byte for byte: importing
 a thesis file and exporting it again gives the identical file.  Parsing and formatting are
-:mod:`.thesis_files`'s (the one parser, with its one policy of what is refused); this module only
+:mod:`.files`'s (the one parser, with its one policy of what is refused); this module only
 adds the store.
 
 A refused file changes nothing in the store (it is read and checked whole first); an export is
@@ -15,13 +15,16 @@ half-written file.
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..paths import looks_like_path
-from .thesis_files import (
+from ..store.store import Store, check_name, register_tables
+from .files import (
     MAX_COUNT,
     RECORD_BYTES,
     STAT_BYTES,
@@ -40,9 +43,6 @@ from .thesis_files import (
     write_memory,
     write_stat,
 )
-
-if TYPE_CHECKING:
-    from .store import Store
 
 #: The store keeps the console's score as a learner payload of this kind (nine counts).
 STAT_KIND = "thesis-stat"
@@ -70,10 +70,20 @@ __all__ = [
     "STAT_KIND",
     "DEFAULT_STAT_NAME",
     "Entry",
+    "MEMORY_TABLES",
+    "MemoryEntry",
     "MemoryRef",
     "MemorySummary",
     "ThesisFormatError",
     "add_to_stat",
+    "delete_memory",
+    "has_memory",
+    "iter_memory",
+    "list_memories",
+    "load_memory",
+    "memory_version",
+    "save_memory",
+    "update_memory",
     "export_memory",
     "export_stat",
     "format_memory",
@@ -89,6 +99,114 @@ __all__ = [
     "summarize",
     "swap_sides",
 ]
+
+
+# --- the store's memory tables, registered with it -------------------------------------------
+
+#: A memory in the store is its entries with their position in the file, because the thesis's
+#: recall breaks ties by "the earliest in the file" (Despotović 1999): the order is data, not an
+#: accident of storage.  The tables are this package's, registered with the store, which knows
+#: nothing of them.
+MEMORY_TABLES = """
+CREATE TABLE IF NOT EXISTS memories (
+    owner TEXT NOT NULL, name TEXT NOT NULL, updated REAL NOT NULL,
+    PRIMARY KEY (owner, name));
+CREATE TABLE IF NOT EXISTS memory_entries (
+    owner TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
+    board TEXT NOT NULL, x_wins INTEGER NOT NULL, o_wins INTEGER NOT NULL,
+    PRIMARY KEY (owner, name, position));
+"""
+register_tables(MEMORY_TABLES)
+
+#: One entry of a memory in the store: (board, X's wins, O's wins), a memory.m record.
+MemoryEntry = Entry
+_BOARD = re.compile("[012]{25}")
+
+
+def _tables(store: Store) -> Store:
+    """``store``, with the memory tables made in it if it was opened before they were registered."""
+    store.make_registered_tables()
+    return store
+
+
+def _check_entry(entry: Any) -> MemoryEntry:
+    try:
+        board, x_wins, o_wins = entry
+    except (TypeError, ValueError):
+        raise ValueError(f"a memory entry is (board, x_wins, o_wins), not {entry!r}") from None
+    if not isinstance(board, str) or _BOARD.fullmatch(board) is None:
+        raise ValueError(f"a memory board is 25 digits 0/1/2, not {board!r}")
+    for count in (x_wins, o_wins):
+        if not isinstance(count, int) or count < 0:
+            raise ValueError(f"a memory count is a whole number >= 0, not {count!r}")
+    return board, x_wins, o_wins
+
+
+def save_memory(store: Store, name: str, entries: Iterable[MemoryEntry], owner: str = "local") -> None:
+    """Replace the memory ``name`` with ``entries`` (in file order), atomically.
+
+    ``entries`` may be a stream (an iterator): it is written as it comes, so memory stays
+    bounded; an error raised while it is consumed rolls everything back."""
+    check_name("a memory name", name)
+    rows = ((owner, name, index, *_check_entry(entry)) for index, entry in enumerate(entries))
+    with _tables(store).transaction() as db:
+        db.execute("DELETE FROM memory_entries WHERE owner=? AND name=?", (owner, name))
+        db.execute("INSERT OR REPLACE INTO memories VALUES (?, ?, ?)", (owner, name, time.time()))
+        db.executemany("INSERT INTO memory_entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def memory_version(store: Store, name: str, owner: str = "local") -> float | None:
+    """When memory ``name`` was last written (None if there is none): equal versions, equal contents."""
+    with _tables(store).reading() as db:
+        row = db.execute("SELECT updated FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone()
+    return None if row is None else float(row[0])
+
+
+def has_memory(store: Store, name: str, owner: str = "local") -> bool:
+    with _tables(store).reading() as db:
+        return db.execute("SELECT 1 FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone() is not None
+
+
+def iter_memory(store: Store, name: str, owner: str = "local", batch: int = 10000) -> Iterator[MemoryEntry]:
+    """The entries of memory ``name`` in order, ``batch`` rows at a time (memory stays bounded
+    for an export of any size); nothing if there is no such memory.  Read in one transaction,
+    so a writer in between changes nothing of what is read."""
+    query = "SELECT board, x_wins, o_wins FROM memory_entries WHERE owner=? AND name=? ORDER BY position"
+    rows = _tables(store).iter_rows(query, (owner, name), batch)
+    return ((str(board), int(x_wins), int(o_wins)) for board, x_wins, o_wins in rows)
+
+
+def load_memory(store: Store, name: str, owner: str = "local") -> list[MemoryEntry] | None:
+    with _tables(store).reading() as db:
+        if db.execute("SELECT 1 FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone() is None:
+            return None
+        rows = db.execute(
+            "SELECT board, x_wins, o_wins FROM memory_entries WHERE owner=? AND name=? ORDER BY position",
+            (owner, name),
+        ).fetchall()
+    return [(board, x, o) for board, x, o in rows]
+
+
+def update_memory(store: Store, name: str, changes: dict[int, MemoryEntry], owner: str = "local") -> None:
+    """Write changed entries by position (a position past the end appends), in one transaction."""
+    check_name("a memory name", name)
+    rows = [(owner, name, int(position), *_check_entry(entry)) for position, entry in sorted(changes.items())]
+    with _tables(store).transaction() as db:
+        db.execute("INSERT OR REPLACE INTO memories VALUES (?, ?, ?)", (owner, name, time.time()))
+        db.executemany("INSERT OR REPLACE INTO memory_entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def delete_memory(store: Store, name: str, owner: str = "local") -> bool:
+    with _tables(store).transaction() as db:
+        db.execute("DELETE FROM memory_entries WHERE owner=? AND name=?", (owner, name))
+        cursor = db.execute("DELETE FROM memories WHERE owner=? AND name=?", (owner, name))
+    return cursor.rowcount > 0
+
+
+def list_memories(store: Store, owner: str = "local") -> list[str]:
+    with _tables(store).reading() as db:
+        rows = db.execute("SELECT name FROM memories WHERE owner=? ORDER BY name", (owner,)).fetchall()
+    return [row[0] for row in rows]
 
 
 # --- the store --------------------------------------------------------------------------------
@@ -144,10 +262,10 @@ def import_memory(store: Store, path: Path | str, name: str | None = None, repla
             yield entry
 
     with open_memory_file(path) as stream, store.transaction():
-        if not replace and store.has_memory(target):
+        if not replace and has_memory(store, target):
             raise ValueError(f"a memory named {target!r} is already in the store (choose --name, or --replace)")
         try:
-            store.save_memory(target, counted(iter_memory_entries(stream, source=str(path))))
+            save_memory(store, target, counted(iter_memory_entries(stream, source=str(path))))
         except OSError as error:
             raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
     return MemorySummary(target, *totals)
@@ -155,9 +273,9 @@ def import_memory(store: Store, path: Path | str, name: str | None = None, repla
 
 def export_memory(store: Store, name: str, path: Path | str) -> MemorySummary:
     """Write the stored memory ``name`` to ``path`` in the thesis format, atomically, as a stream."""
-    if not store.has_memory(name):
+    if not has_memory(store, name):
         raise ValueError(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
-    records, x_wins, o_wins = write_memory(store.iter_memory(name), path)
+    records, x_wins, o_wins = write_memory(iter_memory(store, name), path)
     return MemorySummary(name, records, x_wins, o_wins)
 
 
@@ -239,9 +357,9 @@ class MemoryRef:
                 write_memory(entries, self.path)
         elif self.name is not None and (changes or self.created):
             if self.created:
-                store.save_memory(self.name, list(entries))
+                save_memory(store, self.name, list(entries))
             else:
-                store.update_memory(self.name, changes)
+                update_memory(store, self.name, changes)
 
 
 def resolve_memory(store: Store, spec: str) -> MemoryRef:
@@ -253,7 +371,7 @@ def resolve_memory(store: Store, spec: str) -> MemoryRef:
             raise ValueError(f"memory file {spec} does not exist (a store memory's name has no '/' or .m/.txt)")
         return MemoryRef(spec, path, None, tuple(read_memory_entries(path)))  # a FIFO, folder...: named
     name = validate_name(spec)
-    entries = store.load_memory(name)
+    entries = load_memory(store, name)
     if entries is None:
         return MemoryRef(spec, None, name, (), created=True)
     return MemoryRef(spec, None, name, tuple(entries))

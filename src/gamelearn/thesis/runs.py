@@ -2,19 +2,20 @@
 a memory by our fixed program (Despotović 1999: player O reads the memory backwards).
 
 A run is a picklable task with its own seed (:class:`RunTask`), so the runners
-(:mod:`.runners`) may play it anywhere; :mod:`.thesis_experiment` plans and summarises them.
+(:mod:`gamelearn.experiments.runners`) may play it anywhere; :mod:`.experiment` plans and summarises them.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from .statistics import Interval, wilson
-
-if TYPE_CHECKING:
-    from ..thesis.fixes import Fixes
+from ..experiments.statistics import Interval, wilson
+from .batch import BatchConfig, BatchHang, run_batch
+from .engine import Settings
+from .fixes import Fixes
+from .memory import Memory
 
 MODES = ("original", "fixed")
 VARIANTS = ("none", "original-sign", "fixed-sign")
@@ -71,8 +72,6 @@ class RunResult:
 
 def fixes_for(mode: str, variant: str) -> Fixes:
     """The program of ``mode`` with O's memory sign as ``variant`` says (the author's one-bug study)."""
-    from ..thesis.fixes import Fixes
-
     if mode not in MODES or variant not in VARIANTS:
         raise ValueError(f"unknown condition {mode}/{variant}")
     base = Fixes.original() if mode == "original" else Fixes.fixed()
@@ -87,12 +86,6 @@ def run_task(task: RunTask) -> RunResult:
     Where the original would have hung (original mode: an opening pick with its four cells taken,
     a random move with no move), the run stops there and reports the games it finished.
     """
-    import time
-
-    from ..thesis.engine import Settings
-    from ..thesis.memory import Memory
-    from .thesis_batch import BatchConfig, BatchHang, run_batch
-
     started = time.perf_counter()
     o_learns = task.variant != "none"
     tally = {"X": 0, "D": 0, "O": 0}
@@ -121,10 +114,6 @@ def run_task(task: RunTask) -> RunResult:
 def train_memory(games: int, seed: int, checkpoints: Sequence[int]) -> dict[int, tuple[tuple[str, int, int], ...]]:
     """Our fixed program trains a memory by self-play (both sides +h+s+l, both learning, from empty
     memories, which stay identical); the memory at each checkpoint (games played)."""
-    from ..thesis.engine import Settings
-    from ..thesis.memory import Memory
-    from .thesis_batch import BatchConfig, BatchHang, run_batch
-
     first, second = Memory(), Memory()
     snapshots: dict[int, tuple[tuple[str, int, int], ...]] = {0: ()}
     played = [0]  # games finished so far, counted as they end (a hang ends a stage early)

@@ -1,28 +1,329 @@
-"""``gamelearn teeko console``, ``batch`` and ``experiment``: the thesis program at play.
+"""``gamelearn teeko``: the tools around the 1999 thesis program (Despotović 1999), every command
+of it registered in one place (:func:`register`):
 
-The console game is experiments.thesis_console's (one session the web app's console page drives
-too: this command only prints its screens and reads lines), the games of batch and experiment are experiments.thesis_batch_run's (a plan and its runner) and
-thesis_experiment's.  This module parses the options, refuses bad ones in one line (exit 2) and
-renders.
+* ``memory import/export/list/show/delete`` and ``stat show/reset/import/export``: the thesis's
+  memory.m and stat.m in and out of the store.  Parsing is :mod:`.files`' (one policy: a file the
+  original could not have written is refused naming the record, its byte offset and what is
+  wrong); the store's side is :mod:`.memories`'.  A refused file is one line on stderr, exit
+  status 2, nothing changed.
+* ``console``, ``batch`` and ``experiment``: the program at play.  The console game is
+  :mod:`.console`'s (one session the web app's console page drives too: this command only prints
+  its screens and reads lines); the games of batch and experiment are :mod:`.batch_run`'s (a plan
+  and its runner) and :mod:`.experiment`'s.
+
+The commands only parse, validate and render.  The modules that play load the thesis engine
+(numba), so each playing command imports its own when it runs, not when the CLI starts.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich import box
 from rich.table import Table
 
-from ..experiments.thesis_batch_run import MAX_BATCH_GAMES
-from .common import SEED_MAX, SEED_MIN, check_name, console, err_console, fail, output_dir, print_json
-from .progress import QUIET_HELP, progress_bar
-from .stops import kept_when_stopped
-from .teeko_common import open_store, percent
+from ..cli.common import (
+    HELP_MARKUP,
+    SEED_MAX,
+    SEED_MIN,
+    check_name,
+    console,
+    err_console,
+    fail,
+    output_dir,
+    print_json,
+)
+from ..cli.common import open_store as open_checked
+from ..cli.progress import QUIET_HELP, progress_bar
+from ..cli.stops import kept_when_stopped
+from ..experiments.runners import Interrupted
+from ..files import MissingFolderError, NotWritableTargetError
+from .batch_run import MAX_BATCH_GAMES
+from .memories import (
+    STAT_FIELDS,
+    MemorySummary,
+    delete_memory,
+    export_memory,
+    export_stat,
+    has_memory,
+    import_memory,
+    import_stat,
+    iter_memory,
+    list_memories,
+    load_stat,
+    read_memory_entries,
+    read_stat,
+    save_stat,
+    write_stat,
+)
 
 if TYPE_CHECKING:
-    from ..experiments.thesis_batch_run import BatchOutcome
+    from ..store.store import Store
+    from .batch_run import BatchOutcome
+
+
+TEEKO_HELP = (
+    "The 1999 thesis Teeko program: its memories and scores, batch self-play, the console game, the experiment."
+)
+
+
+def register(app: typer.Typer) -> None:
+    teeko_app = typer.Typer(rich_markup_mode=HELP_MARKUP, name="teeko", help=TEEKO_HELP, no_args_is_help=True)
+    memory_app = typer.Typer(
+        rich_markup_mode=HELP_MARKUP,
+        help="Thesis memories (memory.m) in the store: import, export, list, show, delete.",
+        no_args_is_help=True,
+    )
+    stat_app = typer.Typer(
+        rich_markup_mode=HELP_MARKUP,
+        help="The thesis score (stat.m): show, reset, import or export, in the store or in a file.",
+        no_args_is_help=True,
+    )
+    memory_app.command("import")(memory_import)
+    memory_app.command("export")(memory_export)
+    memory_app.command("list")(memory_list)
+    memory_app.command("show")(memory_show)
+    memory_app.command("delete")(memory_delete)
+    stat_app.command("show")(stat_show)
+    stat_app.command("reset")(stat_reset)
+    stat_app.command("import")(stat_import)
+    stat_app.command("export")(stat_export)
+    teeko_app.add_typer(memory_app, name="memory")
+    teeko_app.add_typer(stat_app, name="stat")
+    teeko_app.command("console")(console_game)
+    teeko_app.command("batch")(batch)
+    teeko_app.command("experiment")(experiment)
+    app.add_typer(teeko_app, name="teeko")
+
+
+# --- what the commands share ------------------------------------------------------------------
+
+
+def open_store(readonly: bool = False, check: bool = True) -> Store:
+    """The store (cli.common.open_store, checked whole unless ``check=False``): ``readonly`` for
+    commands that only read; one line naming the cause where it cannot be used."""
+    store: Store = open_checked(readonly=readonly, check=check)
+    return store
+
+
+def percent(part: int, whole: int) -> str:
+    """A percentage with 2 decimals, as the original's statistics screen showed it."""
+    return f"{100.0 * part / whole:.2f}%" if whole else "-"
+
+
+# --- memory and stat ------------------------------------------------------------------------
+
+
+def writable_file(path: Path) -> None:
+    """Refuse, in one line, a target that is a folder or lies in a folder that does not exist."""
+    if path.is_dir():
+        fail(f"{path} is a folder; give the file to write")
+    if not path.absolute().parent.is_dir():
+        fail(f"folder {path.parent} does not exist")
+
+
+# --- memory -----------------------------------------------------------------------------------
+
+#: What the sums of a memory's counts are: a won game adds one to the record of every position it
+#: went through (Despotović 1999), so they count positions of won games, not games (issue 50: a
+#: batch that X won 716 times read "16242 wins of side 1").
+SUMMED = (
+    "Summed over the records, side 1's wins come to {first:,} and side 2's to {second:,}: a won game "
+    "counts once in the record of each of its positions (some 20 a game), so these are no count of games."
+)
+
+
+def memory_import(
+    path: Annotated[Path, typer.Argument(help="a thesis memory file (memory.m format: 33-byte records)")],
+    name: str | None = typer.Option(None, "--name", help="the name in the store (default: the file's name)"),
+    replace: bool = typer.Option(False, "--replace", help="replace a memory of that name already in the store"),
+) -> None:
+    """Import a thesis memory file into the store; a bad file is refused and nothing changes."""
+    store = open_store()
+    try:
+        summary = import_memory(store, path, name=name, replace=replace)
+    except ValueError as error:
+        fail(str(error))
+    console.print(
+        f"Imported {summary.records:,} records from {path} as [bold]{summary.name}[/bold]: each a position and "
+        "the won games that went through it, by side 1 and by side 2."
+    )
+    console.print(SUMMED.format(first=summary.x_wins, second=summary.o_wins), markup=False)
+
+
+def memory_export(
+    name: Annotated[str, typer.Argument(help="a memory in the store (see: gamelearn teeko memory list)")],
+    path: Annotated[Path, typer.Argument(help="the file to write, in the thesis format (written atomically)")],
+) -> None:
+    """Write a stored memory to PATH byte for byte in the thesis format."""
+    writable_file(path)
+    store = open_store(readonly=True)
+    try:
+        summary = export_memory(store, name, path)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    except ValueError as error:
+        fail(str(error))
+    console.print(f"Wrote {summary.records} records ({summary.bytes} bytes) of {name} to {path}.")
+
+
+def memory_list() -> None:
+    """The memories in the store, with their sizes."""
+    store = open_store(readonly=True)
+    names = list_memories(store)
+    if not names:
+        console.print("No memories in the store (import one: gamelearn teeko memory import PATH).")
+        return
+    table = Table("name", "records", "side 1's wins, summed", "side 2's wins, summed")
+    for name in names:
+        summary, _ = streamed_summary(store, name)
+        table.add_row(name, f"{summary.records:,}", f"{summary.x_wins:,}", f"{summary.o_wins:,}")
+    console.print(table)
+    console.print(
+        "A won game counts once in the record of each of its positions (some 20 a game): the sums are no "
+        "count of games.",
+        markup=False,
+    )
+
+
+def streamed_summary(store: Any, name: str, keep: int = 0) -> tuple[Any, list[Any]]:
+    """A stored memory's summary and its first ``keep`` entries, read as a stream: the memory held
+    is the ``keep`` entries and a batch of rows, not the whole memory as Python tuples (several
+    times the memory's size)."""
+    records = x_wins = o_wins = 0
+    first: list[Any] = []
+    for entry in iter_memory(store, name):
+        records, x_wins, o_wins = records + 1, x_wins + entry[1], o_wins + entry[2]
+        if len(first) < keep:
+            first.append(entry)
+    return MemorySummary(name, records, x_wins, o_wins), first
+
+
+def memory_show(
+    name: str = typer.Argument(..., help="a memory in the store"),
+    records: int = typer.Option(0, "--records", min=0, max=1_000_000, help="also list the first N records"),
+) -> None:
+    """A stored memory: its records and the sums of both counts."""
+    store = open_store(readonly=True)
+    if not has_memory(store, name):
+        fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
+    summary, entries = streamed_summary(store, name, keep=records)
+    console.print(f"[bold]{name}[/bold]: {summary.records} records ({summary.bytes} bytes as memory.m)")
+    console.print(SUMMED.format(first=summary.x_wins, second=summary.o_wins), markup=False)
+    if records:
+        table = Table("#", "board (rows from the top)", "side 1", "side 2")
+        for index, (board, x_wins, o_wins) in enumerate(entries[:records]):
+            rows = " ".join(board[r * 5 : r * 5 + 5] for r in range(5))
+            table.add_row(str(index + 1), rows, str(x_wins), str(o_wins))
+        console.print(table)
+
+
+def memory_delete(name: str = typer.Argument(..., help="a memory in the store")) -> None:
+    """Delete a stored memory."""
+    store = open_store()
+    if not delete_memory(store, name):
+        fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
+    console.print(f"Deleted {name}.")
+
+
+# --- stat -------------------------------------------------------------------------------------
+
+
+def stat_table(counts: tuple[int, ...]) -> Table:
+    """The statistics screen: self-play, games the program began, games it played second."""
+    table = Table("games", "total", "won / X wins", "drawn", "lost / O wins")
+    groups = (("self-play (X, draws, O)", 0), ("against you, program began", 3), ("against you, program second", 6))
+    for label, start in groups:
+        a, d, b = counts[start : start + 3]
+        total = a + d + b
+        table.add_row(
+            label,
+            str(total),
+            f"{a} ({percent(a, total)})",
+            f"{d} ({percent(d, total)})",
+            f"{b} ({percent(b, total)})",
+        )
+    return table
+
+
+def stat_show(
+    file: Annotated[
+        Path | None, typer.Option("--file", help="a thesis stat.m file instead of the store's score")
+    ] = None,
+) -> None:
+    """The score: self-play results and games against people, with percentages."""
+    if file is not None:
+        try:
+            counts = read_stat(file)
+        except ValueError as error:
+            fail(str(error))
+        source = str(file)
+    else:
+        try:
+            counts = load_stat(open_store(readonly=True))
+        except ValueError as error:
+            fail(str(error))
+        source = "the store"
+    console.print(f"Statistics from {source}:")
+    console.print(stat_table(counts))
+
+
+def stat_reset(
+    file: Annotated[
+        Path | None, typer.Option("--file", help="reset this stat.m file (36 spaces) instead of the store's score")
+    ] = None,
+) -> None:
+    """Reset the score to nothing, as the original's ? then r did."""
+    zeros = (0,) * STAT_FIELDS
+    if file is not None:
+        if file.is_dir():
+            fail(f"{file} is a folder")
+        try:
+            write_stat(zeros, file)
+        except OSError as error:
+            fail(f"cannot write {file}: {error.strerror or error}")
+        except ValueError as error:  # a FIFO, a device or a socket: refused, nothing written
+            fail(str(error))
+        console.print(f"Reset {file}.")
+        return
+    save_stat(open_store(), zeros)
+    console.print("Reset the score in the store.")
+
+
+def stat_import(
+    path: Annotated[Path, typer.Argument(help="a thesis stat.m file (nine 4-character counts, 36 bytes)")],
+    replace: bool = typer.Option(False, "--replace", help="overwrite a score in the store that already counts games"),
+) -> None:
+    """Make a thesis stat.m the store's score; a bad file is refused and nothing changes."""
+    store = open_store()
+    try:
+        counts = import_stat(store, path, replace=replace)
+    except ValueError as error:
+        fail(str(error))
+    console.print(f"Imported the score from {path}: {sum(counts)} games.")
+    console.print(stat_table(counts))
+
+
+def stat_export(
+    path: Annotated[Path, typer.Argument(help="the stat.m file to write (written atomically)")],
+) -> None:
+    """Write the store's score to PATH byte for byte in the thesis's stat.m format."""
+    writable_file(path)
+    store = open_store(readonly=True)
+    try:
+        counts = export_stat(store, path)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    except NotWritableTargetError as error:  # it names the path itself
+        fail(str(error))
+    except ValueError as error:
+        fail(f"cannot write {path}: {error}")
+    console.print(f"Wrote the score ({sum(counts)} games, 36 bytes) to {path}.")
 
 
 # --- console ----------------------------------------------------------------------------------
@@ -44,7 +345,7 @@ def console_game(
     ] = False,
 ) -> None:
     """The thesis program's console game: you against it, or autoplay; it learns as it plays."""
-    from ..experiments.thesis_console import ConsoleSession, EngineBrain, screen_text
+    from .console import ConsoleSession, EngineBrain, screen_text  # the thesis engine (numba): this command's alone
 
     store = open_store()
     try:
@@ -113,7 +414,7 @@ def batch(
 
     A memory FILE is updated in place after the run, as the original did; a NAME in the store.
     """
-    from ..experiments.thesis_batch_run import BatchInterrupted, BatchPlan, BatchRun
+    from .batch_run import BatchInterrupted, BatchPlan, BatchRun  # the thesis engine (numba): this command's alone
 
     try:
         plan = BatchPlan(games, first, second, first_memory, second_memory, stat, seed, original, trace, new)
@@ -212,18 +513,10 @@ def experiment(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
     """Rerun the thesis's memory experiment over several seeds, with 95% intervals and a chart."""
-    import os
-
-    from ..experiments import thesis_experiment
-    from ..experiments.runners import Interrupted
-    from ..experiments.thesis_chart import write_chart
-    from ..experiments.thesis_experiment import (
-        ExperimentConfig,
-        RunResult,
-        run_experiment,
-        stopped_payload,
-    )
-    from ..files import MissingFolderError
+    # the thesis engine (numba) loads for the command that plays it, not for every command
+    from . import experiment as thesis_experiment
+    from .chart import write_chart
+    from .experiment import ExperimentConfig, RunResult, run_experiment, stopped_payload
 
     if first_seed + seeds - 1 > SEED_MAX:
         fail(f"--first-seed {first_seed} with --seeds {seeds} runs past the last seed, {SEED_MAX}")
@@ -237,13 +530,9 @@ def experiment(
     folder = output_dir(out, "plots")
     chart = folder / f"teeko-experiment-seed{first_seed}.png"
     if dask is not None:
-        import importlib.util
-
         if importlib.util.find_spec("dask") is None or importlib.util.find_spec("dask.distributed") is None:
             fail("--dask needs dask[distributed] (pip install 'gamelearn[dask]')")
     try:
-        from ..store.thesis_memories import read_memory_entries
-
         read_memory_entries(memory_path)  # a bad file is refused before any run starts
         config = ExperimentConfig(
             thesis_memory=memory_path,
@@ -308,8 +597,6 @@ def experiment(
 def compact_table(*headers: str, title: str | None = None) -> Table:
     """A table of figures that fits 80 columns: rules under the header only, one space between
     columns; the figures never wrap or shrink."""
-    from rich import box
-
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for header in headers:
         table.add_column(header, no_wrap=True)

@@ -2,7 +2,7 @@
 (Despotović, "Machine Learning in Strategic Games", Belgrade 1999).
 
 This module is the one place that parses and formats them; the engine, the trace replay, the
-store's import/export (:mod:`.thesis_memories`) and the web export all go through it.
+store's import/export (:mod:`.memories`) and the web export all go through it.
 
 * memory.m: 33-byte ASCII records back to back, no separators: 25 board digits (row by row; '0'
   empty, '1' side +1, '2' side -1), then the games side '1' won and the games side '2' won from

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .thesis_runs import AUTHOR_FIGURES, CHART_SERIES
+from ..files import atomic_write_bytes
+from .runs import AUTHOR_FIGURES, CHART_SERIES
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from .thesis_experiment import ExperimentReport
+    from .experiment import ExperimentReport
 
 
 def write_chart(report: ExperimentReport, path: Path | str) -> None:
@@ -19,14 +21,11 @@ def write_chart(report: ExperimentReport, path: Path | str) -> None:
     than the data; the runs themselves show the spread); rendered to bytes (matplotlib's Agg), then
     written whole by files.atomic_write_bytes: a new file gets open()'s mode, a missing folder
     is a ValueError."""
-    import io
-
+    # matplotlib is heavy and only the experiment's chart needs it: imported when one is drawn
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
-
-    from ..files import atomic_write_bytes
 
     figure = Figure(figsize=(9, 5), dpi=100, layout="constrained")
     axes = figure.add_subplot()

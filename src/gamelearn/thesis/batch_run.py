@@ -3,7 +3,7 @@ before any game, and a runner that plays it and keeps what it played.
 
 ``gamelearn teeko batch`` parses its options into a :class:`BatchPlan`, opens the store, and plays
 it with a :class:`BatchRun`; it renders the :class:`BatchOutcome`.  The games themselves are
-:func:`~.thesis_batch.run_batch`'s; what a run keeps as it goes is :class:`~.thesis_batch.BatchKeeper`'s.
+:func:`~.batch.run_batch`'s; what a run keeps as it goes is :class:`~.batch.BatchKeeper`'s.
 
 What the runner promises (docs/store.md):
 
@@ -28,17 +28,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..experiments.interrupts import signals_deferred
 from ..paths import looks_like_path
 from ..store.failures import StoreError
-from .interrupts import signals_deferred
+from .memories import list_memories
 
 if TYPE_CHECKING:  # the games' modules load when a batch is planned, not when the command starts
     from ..files import AtomicFile, FileLock
     from ..store.store import Store
-    from ..store.thesis_memories import MemoryRef
-    from ..thesis.engine import Settings
-    from ..thesis.memory import Memory
-    from .thesis_batch import BatchKeeper, GameSummary
+    from .batch import BatchKeeper, GameSummary
+    from .engine import Settings
+    from .memories import MemoryRef
+    from .memory import Memory
 
 #: The most games one batch plays (a million took the original's machine days).
 MAX_BATCH_GAMES = 1_000_000
@@ -91,7 +92,7 @@ class BatchPlan:
     settings: dict[str, Settings] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from ..thesis.engine import Settings
+        from .engine import Settings
 
         if not 1 <= self.games <= MAX_BATCH_GAMES:
             raise ValueError(f"--games: {self.games} is outside 1..{MAX_BATCH_GAMES:,}")
@@ -218,10 +219,10 @@ class BatchRun:
         self.close()
 
     def open(self) -> None:
-        from ..store.thesis_files import read_stat
-        from ..store.thesis_memories import STAT_FIELDS, resolve_memory
-        from ..thesis.memory import Memory
-        from .thesis_batch import BatchKeeper, KeptMemory
+        from .batch import BatchKeeper, KeptMemory
+        from .files import read_stat
+        from .memories import STAT_FIELDS, resolve_memory
+        from .memory import Memory
 
         plan = self.plan
         if plan.stat is not None:
@@ -267,7 +268,7 @@ class BatchRun:
 
     def _check_memory(self, option: str, ref: MemoryRef) -> None:
         if ref.created and not self.plan.new:
-            known = self.store.list_memories()
+            known = list_memories(self.store)
             close = difflib.get_close_matches(ref.spec, known, n=1, cutoff=0.6)
             hint = f"did you mean {close[0]!r}? " if close else f"known: {', '.join(known)}; " if known else ""
             raise ValueError(f"{option}: no memory named {ref.spec!r} in the store ({hint}--new starts an empty one)")
@@ -302,8 +303,8 @@ class BatchRun:
         9999, fatal in the original too) stops the run with what finished kept: the outcome says
         so.  ^C or SIGTERM (a KeyboardInterrupt) does too, and raises :class:`BatchInterrupted`
         once it is kept.  A ValueError if the store cannot keep it."""
-        from .thesis_batch import BatchConfig, BatchHang, run_batch
-        from .thesis_transcript import Transcript, settings_table
+        from .batch import BatchConfig, BatchHang, run_batch
+        from .transcript import Transcript, settings_table
 
         plan, keeper = self.plan, self._keeper
         assert keeper is not None, "open the run first"

@@ -1,7 +1,7 @@
 """The 1999 thesis program's console on the page: each browser's console session, its screens as
 text, and its memory.m and stat.m in and out of the store.
 
-The session is the one ``gamelearn teeko console`` drives (experiments.thesis_console, Despotović
+The session is the one ``gamelearn teeko console`` drives (thesis.console, Despotović
 1999): the page only shows text and sends the lines a person types, and the server answers with
 the screens the terminal would print (``screen_text``), each answered prompt followed by what was
 typed, as a terminal's scrollback.  The program's memory and score are the browser's in the store
@@ -12,7 +12,7 @@ memory.m or stat.m uploaded replaces the browser's (checked whole first: a refus
 nothing), and both download byte for byte in the thesis format.
 
 Each session runs the fixed program or, switched on the page, the original 1999 console (the
-session's ``original``, experiments.thesis_console's original mode, as ``gamelearn teeko console
+session's ``original``, thesis.console's original mode, as ``gamelearn teeko console
 --original``).  The mode is the browser's: a restart keeps it unless the restart names one, and a
 session started again after it was put out of memory (or on first sight) takes the browser's last.
 
@@ -27,11 +27,11 @@ import threading
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
-from ..experiments.thesis_console import ConsoleSession, EngineBrain, Screen, screen_text
-from ..store.thesis_files import format_memory, format_stat, parse_memory_entries, parse_stat
-from ..store.thesis_memories import DEFAULT_STAT_NAME, load_stat, save_stat, summarize
-from .models import ConsoleFiles, ConsoleView
-from .service import WebService
+from ..web.models import ConsoleFiles, ConsoleView
+from ..web.service import WebService
+from .console import ConsoleSession, EngineBrain, Screen, screen_text
+from .files import format_memory, format_stat, parse_memory_entries, parse_stat
+from .memories import DEFAULT_STAT_NAME, load_memory, load_stat, save_memory, save_stat, summarize
 
 #: The browser's memory and score in the store (the command's defaults, under the browser's owner).
 MEMORY_NAME = "console"
@@ -164,7 +164,7 @@ class ConsoleService:
 
     def files(self, owner: str) -> ConsoleFiles:
         store = self.service.reader
-        summary = summarize(MEMORY_NAME, store.load_memory(MEMORY_NAME, owner=owner) or [])
+        summary = summarize(MEMORY_NAME, load_memory(store, MEMORY_NAME, owner=owner) or [])
         return ConsoleFiles(
             memory_records=summary.records,
             memory_bytes=summary.bytes,
@@ -175,7 +175,7 @@ class ConsoleService:
 
     def memory_file(self, owner: str) -> bytes:
         """The browser's memory as the thesis program's memory.m, byte for byte."""
-        return format_memory(self.service.reader.load_memory(MEMORY_NAME, owner=owner) or [])
+        return format_memory(load_memory(self.service.reader, MEMORY_NAME, owner=owner) or [])
 
     def stat_file(self, owner: str) -> bytes:
         return format_stat(load_stat(self.service.reader, STAT_NAME, owner=owner))
@@ -186,7 +186,7 @@ class ConsoleService:
         entries = parse_memory_entries(data, source=source)
         store = self.service.store
         with self.service.owner_lock(owner), store.transaction():
-            store.save_memory(MEMORY_NAME, entries, owner=owner)
+            save_memory(store, MEMORY_NAME, entries, owner=owner)
         return self.files(owner)
 
     def load_stat(self, owner: str, data: bytes, source: str) -> ConsoleFiles:

@@ -27,7 +27,7 @@ come from a ``Brain`` (the thesis engine), so this module holds only the console
   person began; Despotović 1999, "When you move first...").  In person games side 1 of the memory is the
   program, as in the original; in autoplay it is player I (X).
 
-``original=True`` is the console of the 1999 C as it was: :mod:`.thesis_console_original`.
+``original=True`` is the console of the 1999 C as it was: :mod:`.console_original`.
 """
 
 from __future__ import annotations
@@ -41,17 +41,17 @@ from ..games import get_game
 from ..games.base import IllegalMove
 from ..games.teeko import Teeko, TeekoState
 from ..keeper import LOCAL_OWNER
-from ..knowledge_formats import ThesisMemory
 from ..match import End, GameRecord
 from ..players.hangs import NoMoveError, OpeningHang
-from ..store.thesis_memories import DEFAULT_STAT_NAME, Entry, add_to_stat, load_stat, save_stat
-from ..thesis.board import digits_key
-from ..thesis.fixes import Fixes
-from ..thesis.memory import Memory, MemoryFull
-from ..thesis.rules import learned_winner
-from . import thesis_console_original as original_rules
-from .thesis_brain import Brain, Decision, EngineBrain, Switches
-from .thesis_screens import HELP_TEXT, MENU_TEXT, Screen, render_board, screen_text, statistics_lines
+from . import console_original as original_rules
+from .board import digits_key
+from .brain import Brain, Decision, EngineBrain, Switches
+from .fixes import Fixes
+from .kept import ThesisMemory
+from .memories import DEFAULT_STAT_NAME, Entry, add_to_stat, has_memory, load_memory, load_stat, save_memory, save_stat
+from .memory import Memory, MemoryFull
+from .rules import learned_winner
+from .screens import HELP_TEXT, MENU_TEXT, Screen, render_board, screen_text, statistics_lines
 
 __all__ = [
     "Brain",
@@ -142,8 +142,8 @@ class ConsoleSession:
         self.game: Teeko = get_game("teeko")  # type: ignore[assignment]
         self.mode = Mode.MENU
         self.current: GameInProgress | None = None
-        if not store.has_memory(memory_name, owner=owner):  # created empty at start-up if missing
-            store.save_memory(memory_name, [], owner=owner)
+        if not has_memory(store, memory_name, owner=owner):  # created empty at start-up if missing
+            save_memory(store, memory_name, [], owner=owner)
 
     # --- screens ------------------------------------------------------------------------------
 
@@ -301,7 +301,7 @@ class ConsoleSession:
         mover = self.game.to_move(current.state)
         program = self._program_symbol()
         side = 1 if (program is None and mover == 0) or mover == program else -1
-        memory = self.store.load_memory(self.memory_name, owner=self.owner) or []
+        memory = load_memory(self.store, self.memory_name, owner=self.owner) or []
         decision = self.brain.decide(self.memory_board(current.state), side, n, self.switches, memory)
         # OpeningHang and NoMoveError (where the original loops for ever) go to _continue's caller
         if self.switches.thinking:
@@ -416,7 +416,7 @@ class ConsoleSession:
             return ["Not learned: a pawn went off the board, and a memory holds four pawns a side."]
         kept = ThesisMemory(self.store, self.owner, self.memory_name)
         version = kept.version()
-        before = self.store.load_memory(self.memory_name, owner=self.owner) or []
+        before = load_memory(self.store, self.memory_name, owner=self.owner) or []
         keys = [digits_key(board) for board in current.history]
         lesson = [(keys, 1 if winner_digit == 1 else -1)]
         try:

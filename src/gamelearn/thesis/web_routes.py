@@ -10,14 +10,16 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from .console import LINE_LIMIT, MEMORY_NAME, SEED_LIMIT, ConsoleService
-from .errors import ERRORS
-from .models import ConsoleFiles, ConsoleView
-from .routing import cookie_owner, service_of
+from ..web.errors import ERRORS
+from ..web.models import ConsoleFiles, ConsoleView
+from ..web.routing import cookie_owner, service_of
+from .memories import has_memory
+from .web import LINE_LIMIT, MEMORY_NAME, SEED_LIMIT, ConsoleService
 
 router = APIRouter(tags=["console"])
 
-PAGE = Path(__file__).resolve().parent / "static" / "console.html"
+#: The page is the web app's, with its other pages (web/static).
+PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "console.html"
 MEMORY_PATH = "/api/console/memory.m"
 STAT_PATH = "/api/console/stat.m"
 #: The paths that take a file, each with the larger body limit (WebSettings.upload_limit).
@@ -49,7 +51,7 @@ def owner_here(request: Request) -> str:
     its address's limit of new browsers, as its first game does."""
     owner = cookie_owner(request)
     console, service = console_of(request), service_of(request)
-    if not console.knows(owner) and not service.reader.has_memory(MEMORY_NAME, owner=owner):
+    if not console.knows(owner) and not has_memory(service.reader, MEMORY_NAME, owner=owner):
         if service.is_new_owner(owner):
             request.app.state.newcomers.admit(request.client.host if request.client else "unknown")
     return owner

@@ -19,8 +19,8 @@ memory.m in every run, as in the reference traces' setting C.  Learning stays on
 run (as in the original's batch mode), so each run starts from the same memory and then learns.
 
 Runs are independent, so they go to local processes (concurrent.futures) or a Dask cluster
-(:mod:`.runners`).  The parts: :mod:`.statistics` (the intervals), :mod:`.thesis_runs` (the
-conditions, one run, the training), :mod:`.thesis_chart` (the chart); this module plans the runs
+(:mod:`gamelearn.experiments.runners`).  The parts: :mod:`gamelearn.experiments.statistics` (the intervals), :mod:`.runs` (the
+conditions, one run, the training), :mod:`.chart` (the chart); this module plans the runs
 and summarises them.
 """
 
@@ -32,9 +32,17 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from .runners import Interrupted, check_workers, executor, finished_results, result_while_others_finish, wait_all
-from .statistics import Z_95, Interval, mean_interval, t_quantile_975, wilson
-from .thesis_runs import (
+from ..experiments.runners import (
+    Interrupted,
+    check_workers,
+    executor,
+    finished_results,
+    result_while_others_finish,
+    wait_all,
+)
+from ..experiments.statistics import Z_95, Interval, mean_interval, t_quantile_975, wilson
+from .memories import read_memory_entries
+from .runs import (
     AUTHOR_FIGURES,
     CHART_SERIES,
     MEMORIES,
@@ -187,8 +195,6 @@ def summarize_runs(runs: Sequence[RunResult]) -> list[ConditionSummary]:
 
 def _thesis_checkpoints(thesis_memory: Path) -> dict[int, tuple[tuple[str, int, int], ...]]:
     """The thesis's memories after 2000, 2500, 3000 and 10,000 games, where they lie beside it."""
-    from ..store.thesis_memories import read_memory_entries
-
     found = {}
     for games, name in THESIS_CHECKPOINTS.items():
         path = thesis_memory.parent / name
@@ -199,8 +205,6 @@ def _thesis_checkpoints(thesis_memory: Path) -> dict[int, tuple[tuple[str, int, 
 
 def run_experiment(config: ExperimentConfig, progress: Callable[[int, int], None] | None = None) -> ExperimentReport:
     """Every run of the experiment (see the module docstring), summarised per condition."""
-    from ..store.thesis_memories import read_memory_entries
-
     thesis = tuple(read_memory_entries(config.thesis_memory))
     chart_games = config.chart_games or config.games
     steps = sorted({round(config.train_games * k / config.chart_steps) for k in range(config.chart_steps + 1)})

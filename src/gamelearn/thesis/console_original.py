@@ -1,5 +1,5 @@
 """The original 1999 console's own rules, over the thesis engine's (Despotović 1999): what
-``ConsoleSession(original=True)`` (:mod:`.thesis_console`, ``gamelearn teeko console --original``)
+``ConsoleSession(original=True)`` (:mod:`.console`, ``gamelearn teeko console --original``)
 does where the fixed console does otherwise.  The fixes that belong to the console,
 :class:`~gamelearn.thesis.fixes.Fixes` 3, 4, 5 and 12, are off, and the program's moves
 come from ``EngineBrain(seed, original=True)``, the engine of batch's original mode:
@@ -16,7 +16,7 @@ come from ``EngineBrain(seed, original=True)``, the engine of batch's original m
 - a won game is learned for the side the ply parity names (an odd last ply: side 1), the wrong
   way round when the person began (:func:`~gamelearn.thesis.rules.learned_winner`);
 - the statistics screen shows the program-first total as the program-second one, and rounds a
-  percentage that ends in exactly a half up, as Visual C++ 6's printf did (:mod:`.thesis_screens`);
+  percentage that ends in exactly a half up, as Visual C++ 6's printf did (:mod:`.screens`);
 - what would have hung the original (an opening pick with its four cells taken, a side with no
   move) is said in one line and the game abandoned.
 """
@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..games.teeko import TeekoState
-from ..store.thesis_files import PAWNS_A_SIDE
-from ..thesis.board import digits_key
-from ..thesis.evaluation import has_four
-from ..thesis.fixes import Fixes
-from ..thesis.rules import (
+from .board import digits_key
+from .evaluation import has_four
+from .files import PAWNS_A_SIDE
+from .fixes import Fixes
+from .rules import (
     FIRST_CHECK,
     HISTORY_SLOTS,
     draw_reason,

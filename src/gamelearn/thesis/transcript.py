@@ -5,9 +5,9 @@ last move and the result line (and "100 moves reached! Draw!" when the ply cap d
 reference traces of the compiled original are that output with the TRACE lines of
 the instrumented build interleaved (its README): ``TRACE SEED`` first, the settings table, then
 per game its own lines followed by that game's TRACE lines.  :class:`Transcript` rebuilds exactly
-that stream from :func:`~.thesis_batch.run_batch`'s trace lines and game summaries, so a run in
+that stream from :func:`~.batch.run_batch`'s trace lines and game summaries, so a run in
 ``original`` mode can be compared with the reference byte for byte.  The batch's runner
-(:mod:`.thesis_batch_run`) writes it to the file ``--trace`` names.
+(:mod:`.batch_run`) writes it to the file ``--trace`` names.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .thesis_batch import GameSummary
+    from .batch import GameSummary
 
 #: The original's result line per game result (X won, O won, drawn).
 RESULT_LINES = {"X": "Player I (X) has won.", "O": "Player II (O) has won.", "D": "The game has been drawn."}

@@ -1,6 +1,6 @@
 """The screens of the thesis program's console (Despotović 1999): what a step shows, the board as
 the console drew it, the menu, the help and the statistics screen, as text for the terminal and
-the web page alike (:mod:`.thesis_console` is the console's logic)."""
+the web page alike (:mod:`.console` is the console's logic)."""
 
 from __future__ import annotations
 
