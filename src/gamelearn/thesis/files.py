@@ -36,7 +36,7 @@ foreign or damaged file is caught early.  The rules, from the thesis program's r
    equal to the board or its swap, so a second one is never appended.
 
 stat.m: exactly 36 bytes, nine counts under rule 3.  Every memory the thesis's saved files and
-its reference runs hold passes (tests/test_thesis_files.py).
+its reference runs hold passes (tests/thesis/test_thesis_files.py).
 Anything else raises :class:`ThesisFormatError` (a ValueError) naming the record number (from 1),
 its byte offset, the offending byte's offset where there is one, and what is wrong.  Writing
 refuses, with the same words, what reading would refuse, before a byte is written.

@@ -4,7 +4,7 @@ console --original``): one test per quirk of the original's console, each agains
 against the real original program's own output (its reference runs).
 
 The program's moves come from a scripted brain where a test needs an exact position (the same
-test double as tests/test_thesis_console.py), and from the thesis engine in original mode
+test double as tests/thesis/test_thesis_console.py), and from the thesis engine in original mode
 (``EngineBrain(seed, original=True)``, the engine of ``batch --original``) where the original's
 own moves matter.
 """
@@ -120,7 +120,7 @@ def test_original_offers_a_draw_on_every_program_turn_from_ply_25(tmp_path: Path
     there is an offer on every program turn from ply 25 (the seed: "on all 1,134 of its turns past
     move 24, and the position was repeating in none of them").  X walks a 3-move loop and O a
     2-move loop: nothing repeats within 8 moves, and the fixed console never offers
-    (tests/test_thesis_console.py); the 100-ply cap ends the game."""
+    (tests/thesis/test_thesis_console.py); the 100-ply cap ends the game."""
     o_loop = ["4443", "4344"] * 40
     session, _, store = make_session(tmp_path, moves=PROGRAM_PLACES + o_loop, original=True)
     session.start()
