@@ -29,16 +29,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..experiments.interrupts import signals_deferred
+from ..files import AtomicFile, FileLock
 from ..paths import looks_like_path
 from ..store.failures import StoreError
-from .memories import list_memories
+from .files import read_stat
+from .memories import STAT_FIELDS, MemoryRef, list_memories, resolve_memory
+from .transcript import Transcript, settings_table
 
-if TYPE_CHECKING:  # the games' modules load when a batch is planned, not when the command starts
-    from ..files import AtomicFile, FileLock
+# The engine's modules (numba) load when a batch is planned, not when the command starts: every
+# `gamelearn` command imports this module for its bound, MAX_BATCH_GAMES.
+if TYPE_CHECKING:
     from ..store.store import Store
     from .batch import BatchKeeper, GameSummary
     from .engine import Settings
-    from .memories import MemoryRef
     from .memory import Memory
 
 #: The most games one batch plays (a million took the original's machine days).
@@ -92,7 +95,7 @@ class BatchPlan:
     settings: dict[str, Settings] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from .engine import Settings
+        from .engine import Settings  # the engine (numba): see the imports
 
         if not 1 <= self.games <= MAX_BATCH_GAMES:
             raise ValueError(f"--games: {self.games} is outside 1..{MAX_BATCH_GAMES:,}")
@@ -219,9 +222,7 @@ class BatchRun:
         self.close()
 
     def open(self) -> None:
-        from .batch import BatchKeeper, KeptMemory
-        from .files import read_stat
-        from .memories import STAT_FIELDS, resolve_memory
+        from .batch import BatchKeeper, KeptMemory  # the engine (numba): see the imports
         from .memory import Memory
 
         plan = self.plan
@@ -255,8 +256,6 @@ class BatchRun:
     def _lock(self, option: str, path: Path, shown: str) -> None:
         """Lock ``path`` until the run is closed (or the process dies), or refuse: another
         gamelearn is using it.  The same file twice in one run is refused by what it names."""
-        from ..files import FileLock
-
         lock = FileLock(path, shown)
         if lock.path in self._locks:
             return
@@ -277,8 +276,6 @@ class BatchRun:
                              "(copy it, or import it: gamelearn teeko memory import FILE)")  # fmt: skip
 
     def _open_trace(self) -> None:
-        from ..files import AtomicFile
-
         trace = self.plan.trace
         if trace is None:
             return
@@ -303,8 +300,7 @@ class BatchRun:
         9999, fatal in the original too) stops the run with what finished kept: the outcome says
         so.  ^C or SIGTERM (a KeyboardInterrupt) does too, and raises :class:`BatchInterrupted`
         once it is kept.  A ValueError if the store cannot keep it."""
-        from .batch import BatchConfig, BatchHang, run_batch
-        from .transcript import Transcript, settings_table
+        from .batch import BatchConfig, BatchHang, run_batch  # the engine (numba): see the imports
 
         plan, keeper = self.plan, self._keeper
         assert keeper is not None, "open the run first"

@@ -43,7 +43,7 @@ from ..cli.progress import QUIET_HELP, progress_bar
 from ..cli.stops import kept_when_stopped
 from ..experiments.runners import Interrupted
 from ..files import MissingFolderError, NotWritableTargetError
-from .batch_run import MAX_BATCH_GAMES
+from .batch_run import MAX_BATCH_GAMES, BatchInterrupted, BatchPlan, BatchRun
 from .memories import (
     STAT_FIELDS,
     MemorySummary,
@@ -414,7 +414,6 @@ def batch(
 
     A memory FILE is updated in place after the run, as the original did; a NAME in the store.
     """
-    from .batch_run import BatchInterrupted, BatchPlan, BatchRun  # the thesis engine (numba): this command's alone
 
     try:
         plan = BatchPlan(games, first, second, first_memory, second_memory, stat, seed, original, trace, new)
