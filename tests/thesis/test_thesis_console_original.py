@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_thesis_console import make_session, play
 from typer.testing import CliRunner
 
 from gamelearn.cli.main import app
@@ -23,7 +24,6 @@ from gamelearn.thesis.console import ConsoleSession, EngineBrain, Mode, Switches
 from gamelearn.thesis.files import format_memory, format_stat
 from gamelearn.thesis.memories import load_memory, load_stat, save_stat
 from gamelearn.thesis.screens import percentage
-from test_thesis_console import make_session, play
 
 #: The person (X) puts pawns on 00 04 30 40, the program (O) on 44 12 21 24: the moving phase at ply 9.
 PERSON_PLACES = ["1", "00", "04", "30", "40"]
