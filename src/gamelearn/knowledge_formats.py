@@ -51,6 +51,8 @@ class KeptKnowledge(ABC):
 
     #: False for knowledge that is read and never written (a thesis memory.m file).
     writable: ClassVar[bool] = True
+    #: What an export downloads, as a link's label names it ("Export JSON").
+    file_label: ClassVar[str] = "JSON"
 
     def __init__(self, store: StoreSource, owner: str) -> None:
         self._store = store

@@ -47,6 +47,8 @@ def _entries(knowledge: Knowledge) -> list[MemoryEntry]:
 class ThesisMemory(KeptKnowledge):
     """A thesis memory in the store: its records in file order, written record by record."""
 
+    file_label = "memory.m"
+
     def __init__(self, store: StoreSource, owner: str, name: str, what: str = "thesis") -> None:
         super().__init__(store, owner)
         self.name = name
@@ -137,6 +139,7 @@ class ThesisMemoryFile(KeptKnowledge):
     """A thesis memory.m file a learner reads once and never writes (the thesis's own files)."""
 
     writable = False
+    file_label = "memory.m"
 
     def __init__(self, path: Path, what: str = "thesis") -> None:
         super().__init__(Store, "")  # no store: the file is the place
