@@ -204,6 +204,23 @@ def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> N
     assert imported_parts(module, tmp_path) == {"players", "solver", "store", "match", "web"}
 
 
+def test_the_walker_gives_each_thesis_module_its_layer(tmp_path: Path) -> None:
+    """An import of a thesis module counts as an import of its module's layer: the engine may not
+    reach the batch (experiments) or the store, nor the package's __init__ (the play layer's)."""
+    package = tmp_path / "thesis"
+    package.mkdir()
+    for name in ("__init__", "engine", "batch", "memories", "commands"):
+        (package / f"{name}.py").touch()
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "store.py").touch()
+    (package / "engine.py").write_text(
+        "from .batch import run\nfrom ..store.store import Store\nfrom . import memories\nimport gamelearn.thesis\n",
+        encoding="utf-8",
+    )
+    assert part_of(Path("thesis/engine.py")) == "players"
+    assert imported_parts(package / "engine.py", tmp_path) == {"experiments", "store", "knowledge_formats"}
+
+
 def test_match_and_keeper_never_import_each_other() -> None:
     """Match keeps only through a keeper it is given (a protocol), and the keeper knows no match:
     not at run time, not for types."""
