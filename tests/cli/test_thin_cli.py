@@ -1,5 +1,5 @@
 """The CLI renders what experiments do: a thesis batch is a plan checked before any game and a
-runner (experiments.thesis_batch_run), and `gamelearn train` runs gamelearn.train's one loop.
+runner (thesis.batch_run), and `gamelearn train` runs gamelearn.train's one loop.
 
 Oracles: the plan's refusals name the option in one line; the runner's outcome is what
 ``run_batch`` (the games themselves, called directly) plays for the same plan; the command's

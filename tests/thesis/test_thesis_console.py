@@ -1,4 +1,4 @@
-"""The console game's logic (experiments/thesis_console.py), driven by scripted input.
+"""The console game's logic (thesis/console.py), driven by scripted input.
 
 The program's moves come from a scripted brain here (a test double: it plays a given list of moves,
 then the first legal move), so that each test sets up exactly the position it needs; the CLI test

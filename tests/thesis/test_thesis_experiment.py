@@ -1,4 +1,4 @@
-"""The thesis experiment (experiments/thesis_experiment.py and its parts): a tiny experiment for
+"""The thesis experiment (thesis/experiment.py and its parts): a tiny experiment for
 structure, determinism by seed and the runners (the intervals are tests/test_statistics.py's)."""
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ class Brain(Protocol):
 
 
 class EngineBrain:
-    """The thesis engine (players/thesis/engine.py) behind the Brain protocol: the fixed program,
+    """The thesis engine (thesis/engine.py) behind the Brain protocol: the fixed program,
     or with ``original`` the 1999 C as batch's original mode plays it (every fix off, Microsoft's
     rand()).
 

@@ -3,7 +3,7 @@
 A ``ConsoleSession`` is a small state machine: ``start()`` gives the first screen, ``send(line)``
 takes one line a person typed and gives the next screen (text lines, the board, the prompt).  The
 command line renders the screens in a terminal (``gamelearn teeko console``) and the web app the
-same screens on its console page (web/console.py): both drive this one session, which holds no
+same screens on its console page (thesis/web.py): both drive this one session, which holds no
 terminal or web code, and ``screen_text`` is the text both show.  The memory and the score are the
 store's, under the session's ``owner`` (the command line's, or a browser's).  The program's moves
 come from a ``Brain`` (the thesis engine), so this module holds only the console's own rules:

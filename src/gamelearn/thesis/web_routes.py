@@ -1,5 +1,5 @@
 """The routes of the thesis program's console page (/console): its screen, a typed line, starting
-the program again, and its memory.m and stat.m downloaded and uploaded (web/console.py)."""
+the program again, and its memory.m and stat.m downloaded and uploaded (thesis/web.py)."""
 
 from __future__ import annotations
 
