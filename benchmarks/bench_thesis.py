@@ -15,12 +15,12 @@ import argparse
 import random
 import time
 
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
-from gamelearn.players.thesis.board import from_digits
-from gamelearn.players.thesis.engine import Settings
-from gamelearn.players.thesis.fixes import Fixes
-from gamelearn.players.thesis.heuristics import heuristic_move, tables
-from gamelearn.players.thesis.search import new_move_buffer, two_ply
+from gamelearn.thesis.batch import BatchConfig, run_batch
+from gamelearn.thesis.board import from_digits
+from gamelearn.thesis.engine import Settings
+from gamelearn.thesis.fixes import Fixes
+from gamelearn.thesis.heuristics import heuristic_move, tables
+from gamelearn.thesis.search import new_move_buffer, two_ply
 
 
 def batch(label: str, games: int, seed: int, settings: Settings, original: bool) -> list[str]:
@@ -64,8 +64,8 @@ def original_search_share(games: int) -> None:
     """
     from io import StringIO
 
-    from gamelearn.players.thesis.board import successors
-    from gamelearn.players.thesis.evaluation import evaluate
+    from gamelearn.thesis.board import successors
+    from gamelearn.thesis.evaluation import evaluate
 
     searches = best = 0
     buffer = new_move_buffer()

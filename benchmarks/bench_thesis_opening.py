@@ -17,10 +17,10 @@ import argparse
 
 import gamelearn
 from gamelearn.games.teeko import Teeko, TeekoState
-from gamelearn.players.thesis.engine import Settings, decide
-from gamelearn.players.thesis.fixes import Fixes
-from gamelearn.players.thesis.opening import OpeningHang
-from gamelearn.players.thesis.rng import Draws, MicrosoftRand, SeededDraws
+from gamelearn.thesis.engine import Settings, decide
+from gamelearn.thesis.fixes import Fixes
+from gamelearn.thesis.opening import OpeningHang
+from gamelearn.thesis.rng import Draws, MicrosoftRand, SeededDraws
 
 FIXED, ORIGINAL, RANDOM = "thesis:train=off", "thesis:train=off,original=on", "random"
 PAIRINGS = ((RANDOM, FIXED), (FIXED, RANDOM), (RANDOM, ORIGINAL), (ORIGINAL, RANDOM), (FIXED, FIXED), (RANDOM, RANDOM))

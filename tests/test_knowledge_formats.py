@@ -17,13 +17,12 @@ from gamelearn.knowledge_formats import (
     NetworkWeights,
     NtupleWeights,
     TDTable,
-    ThesisMemory,
-    ThesisMemoryFile,
     kept_knowledge,
 )
 from gamelearn.players.knowledge import KnowledgeFormat
 from gamelearn.store.store import Store
-from gamelearn.store.thesis_files import format_memory, write_memory
+from gamelearn.thesis.files import format_memory, write_memory
+from gamelearn.thesis.kept import ThesisMemory, ThesisMemoryFile
 
 #: Three boards of four pawns a side (the thesis memory's records), none the side swap of another.
 BOARD_A, BOARD_B, BOARD_C = "11112222" + "0" * 17, "111102222" + "0" * 16, "011112222" + "0" * 16

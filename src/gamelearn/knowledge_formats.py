@@ -14,27 +14,24 @@ keeper and the web ask:
 * ``describe()``: the place, for a message; and the class's ``to_file`` for an export.
 
 Boxes, TD tables, network weights and n-tuple weights are one JSON document each, under the
-owner, the learner's kind and its name.  A thesis memory is its ordered records (the store's
-memory tables, which ``gamelearn teeko memory import/export`` share), because the thesis's recall
-breaks ties by "the earliest in the file" (Despotovic 1999); a lesson writes only the records it
-changed, so a 10,000-game memory is not rewritten per game.  A thesis memory read from a memory.m
-file is read, never written: the batch command, not a player, writes thesis files.
+owner, the learner's kind and its name.  A package whose learners keep their knowledge otherwise
+registers its format's storage (:func:`register_format`): the 1999 thesis program keeps its
+memory as ordered records in tables of its own (gamelearn.thesis).
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from .players.knowledge import AnyLearner, Knowledge, KnowledgeFormat, ThesisMemoryKnowledge
-from .store.store import MemoryEntry, Store
+from .players.knowledge import AnyLearner, Knowledge, KnowledgeFormat
+from .store.store import Store
 
 if TYPE_CHECKING:
-    from .players.thesis.memory import Memory
+    pass
 
 #: The store itself, or how to open it when first needed (the keeper opens its store lazily).
 StoreSource = Store | Callable[[], Store]
@@ -54,6 +51,8 @@ class KeptKnowledge(ABC):
 
     #: False for knowledge that is read and never written (a thesis memory.m file).
     writable: ClassVar[bool] = True
+    #: What an export downloads, as a link's label names it ("Export JSON").
+    file_label: ClassVar[str] = "JSON"
 
     def __init__(self, store: StoreSource, owner: str) -> None:
         self._store = store
@@ -72,6 +71,12 @@ class KeptKnowledge(ABC):
     @abstractmethod
     def to_file(cls, learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
         """``knowledge`` as the file an export downloads."""
+
+    @classmethod
+    def kept_names(cls, store: Store, owner: str) -> list[tuple[str, str]]:
+        """(kind, name) of what this format keeps for ``owner`` outside the learners' documents
+        (:func:`kept_names`); none for a document, which the store lists itself."""
+        return []
 
     @abstractmethod
     def describe(self) -> str:
@@ -157,151 +162,29 @@ class NtupleWeights(_Document):
     """An n-tuple network's look-up tables (Thill et al.)."""
 
 
-def _records(knowledge: Knowledge) -> ThesisMemoryKnowledge:
-    """``knowledge`` as a thesis memory's records; TypeError for another format's (a document)."""
-    if not isinstance(knowledge, list):
-        raise TypeError("a thesis memory is a list of records, not a document")
-    return knowledge
-
-
-def _entries(knowledge: Knowledge) -> list[MemoryEntry]:
-    return [(str(board), int(x_wins), int(o_wins)) for board, x_wins, o_wins in _records(knowledge)]
-
-
-class ThesisMemory(KeptKnowledge):
-    """A thesis memory in the store: its records in file order, written record by record."""
-
-    def __init__(self, store: StoreSource, owner: str, name: str, what: str = "thesis") -> None:
-        super().__init__(store, owner)
-        self.name = name
-        self.what = what
-
-    @classmethod
-    def for_learner(cls, store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
-        from .players.thesis.player import ThesisPlayer  # loaded already: the learner is one
-
-        if isinstance(learner, ThesisPlayer) and learner.memory_path is not None:
-            return ThesisMemoryFile(Path(learner.memory_path), learner.kind)
-        name = learner.keep_name()
-        return None if name is None else cls(store, owner, name, learner.kind)
-
-    @classmethod
-    def to_file(cls, learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
-        from .store.thesis_files import format_memory
-
-        return KnowledgeFile("memory.m", "application/octet-stream", format_memory(_entries(knowledge)))
-
-    def describe(self) -> str:
-        return f"{self.what} {self.name!r} in the store"
-
-    def load(self) -> object | None:
-        entries = self.store.load_memory(self.name, owner=self.owner)
-        return None if entries is None else [list(entry) for entry in entries]
-
-    def exists(self) -> bool:
-        return self.name in self.store.list_memories(owner=self.owner)
-
-    def forget(self) -> bool:
-        return self.store.delete_memory(self.name, owner=self.owner)
-
-    def save(self, knowledge: Knowledge) -> None:
-        self.store.save_memory(self.name, _entries(knowledge), owner=self.owner)
-
-    def apply(self, before: Knowledge | None, after: Knowledge) -> None:
-        if before is None:
-            self.save(after)
-            return
-        entries = _entries(after)
-        old = [tuple(entry) for entry in _records(before)]
-        # The memory only grows and changes in place (a board keeps its record number), so only
-        # the records that differ are written.
-        changes = {i: entry for i, entry in enumerate(entries) if i >= len(old) or old[i] != entry}
-        if changes:
-            self.store.update_memory(self.name, changes, owner=self.owner)
-
-    def version(self) -> float | None:
-        """When the memory was last written (None: not kept); equal versions, equal contents."""
-        return self.store.memory_version(self.name, owner=self.owner)
-
-    def learn(
-        self, lessons: Iterable[tuple[Sequence[int], int]], cached: tuple[float | None, Memory] | None = None
-    ) -> Memory:
-        """Apply thesis-engine lessons to the latest kept memory, in one transaction (the
-        caller's, when it holds one: a batch saves its memories, score and result together):
-        reload, learn each lesson in order (``Memory.learn``), write the changed records; a
-        memory not kept yet is created.  A lesson is the boards after plies 9.. of a won game
-        (keys) and the side (+1/-1) it is learned as won by.
-
-        ``cached`` is (version, memory) of what the caller last got back, with the
-        :meth:`version` read after its transaction committed: when the store's version is still
-        that one nobody wrote since, and the reload is skipped (a large memory is not read again
-        every few seconds).  Returns the memory as written; MemoryFull (nothing written) for a
-        count past the format's 9999."""
-        from .players.thesis.memory import Memory
-
-        with self.store.transaction():
-            version = self.version()
-            if cached is not None and version is not None and cached[0] == version:
-                memory = cached[1]
-            else:  # another process wrote it since (or nothing is cached): reload
-                memory = Memory(self.store.load_memory(self.name, owner=self.owner) or [])
-            for boards, winner in lessons:
-                memory.learn(boards, winner)
-            changes = memory.take_changes()
-            if version is None:
-                self.store.save_memory(self.name, list(memory.entries()), owner=self.owner)
-            elif changes:
-                self.store.update_memory(self.name, changes, owner=self.owner)
-        return memory
-
-
-class ThesisMemoryFile(KeptKnowledge):
-    """A thesis memory.m file a learner reads once and never writes (the thesis's own files)."""
-
-    writable = False
-
-    def __init__(self, path: Path, what: str = "thesis") -> None:
-        super().__init__(Store, "")  # no store: the file is the place
-        self.path = path
-        self.what = what
-
-    @classmethod
-    def for_learner(cls, store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:
-        return ThesisMemory.for_learner(store, owner, learner)
-
-    @classmethod
-    def to_file(cls, learner: AnyLearner, knowledge: Knowledge) -> KnowledgeFile:
-        return ThesisMemory.to_file(learner, knowledge)
-
-    def describe(self) -> str:
-        return f"{self.what} memory file {self.path}"
-
-    def load(self) -> object | None:
-        from .store.thesis_files import read_memory_entries
-
-        return [list(entry) for entry in read_memory_entries(self.path)]
-
-    def exists(self) -> bool:
-        return self.path.is_file()
-
-    def forget(self) -> bool:
-        return False  # the file is the user's: nothing of it is the store's to delete
-
-    def save(self, knowledge: Knowledge) -> None:
-        raise ValueError(f"{self.describe()} is read, never written (gamelearn teeko batch writes thesis files)")
-
-    def apply(self, before: Knowledge | None, after: Knowledge) -> None:
-        self.save(after)
-
-
-#: Each format's storage, in one place.
+#: Each format's storage, in one place: the formats of this module, and those a package keeps its
+#: own way registered by it (:func:`register_format`; the thesis program's memory).
 FORMATS: dict[KnowledgeFormat, type[KeptKnowledge]] = {
     KnowledgeFormat.BOXES: Boxes,
     KnowledgeFormat.TD_TABLE: TDTable,
     KnowledgeFormat.NETWORK_WEIGHTS: NetworkWeights,
-    KnowledgeFormat.THESIS_MEMORY: ThesisMemory,
     KnowledgeFormat.NTUPLE_WEIGHTS: NtupleWeights,
 }
+
+
+def register_format(knowledge_format: KnowledgeFormat, storage: type[KeptKnowledge]) -> None:
+    """Keep ``knowledge_format`` with ``storage``: a package whose learners keep their knowledge
+    their own way registers it when it is imported, before any of its learners exists."""
+    FORMATS[knowledge_format] = storage
+
+
+def kept_names(store: Store, owner: str) -> list[tuple[str, str]]:
+    """(kind, name) of everything the owner keeps: the learners' documents, then what each
+    registered format lists of its own (:meth:`KeptKnowledge.kept_names`)."""
+    names = store.list_learners(owner=owner)
+    for storage in FORMATS.values():
+        names += storage.kept_names(store, owner)
+    return names
 
 
 def kept_knowledge(store: StoreSource, owner: str, learner: AnyLearner) -> KeptKnowledge | None:

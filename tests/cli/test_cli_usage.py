@@ -21,6 +21,7 @@ from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments import runners
 from gamelearn.games import get_game
+from gamelearn.thesis.memories import update_memory
 
 runner = CliRunner()
 #: The characters of Typer's boxed panels: never in an error.
@@ -183,12 +184,12 @@ def test_memory_show_streams_the_memory_and_sums_it_right(monkeypatch: pytest.Mo
 
     entries = {i: (f"{i % 3}" * 25, i, 2 * i) for i in range(30)}
     with Store() as store:
-        store.update_memory("m", entries)
+        update_memory(store, "m", entries)
 
     def whole(*args: object, **kwargs: object) -> None:
         raise AssertionError("the whole memory was loaded")
 
-    monkeypatch.setattr(Store, "load_memory", whole)
+    monkeypatch.setattr("gamelearn.thesis.memories.load_memory", whole)
     done = runner.invoke(app, ["teeko", "memory", "show", "m", "--records", "2"])
     assert done.exit_code == 0, done.output
     assert "m: 30 records" in done.stdout
@@ -235,8 +236,8 @@ def test_the_solve_bars_have_their_totals_from_the_first_update(monkeypatch: pyt
 
 
 def test_a_batch_holds_no_second_list_and_no_moves_of_its_games() -> None:
-    from gamelearn.experiments.thesis_batch import BatchConfig, BatchKeeper, run_batch
     from gamelearn.store.store import Store
+    from gamelearn.thesis.batch import BatchConfig, BatchKeeper, run_batch
 
     heard: list[object] = []
     result = run_batch(BatchConfig(games=3, progress=heard.append, keep_games=False))

@@ -1,5 +1,5 @@
 """The CLI renders what experiments do: a thesis batch is a plan checked before any game and a
-runner (experiments.thesis_batch_run), and `gamelearn train` runs gamelearn.train's one loop.
+runner (thesis.batch_run), and `gamelearn train` runs gamelearn.train's one loop.
 
 Oracles: the plan's refusals name the option in one line; the runner's outcome is what
 ``run_batch`` (the games themselves, called directly) plays for the same plan; the command's
@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn.cli.main import app
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
-from gamelearn.experiments.thesis_batch_run import BatchPlan, BatchRun
-from gamelearn.players.thesis.engine import Settings
 from gamelearn.store.store import Store
+from gamelearn.thesis.batch import BatchConfig, run_batch
+from gamelearn.thesis.batch_run import BatchPlan, BatchRun
+from gamelearn.thesis.engine import Settings
 
 runner = CliRunner()
 

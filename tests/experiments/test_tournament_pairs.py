@@ -258,7 +258,7 @@ def test_a_player_that_would_hang_loses_by_forfeit(monkeypatch: pytest.MonkeyPat
     """The original thesis program raises OpeningHang where it would loop for ever (a book's
     opening can bring that about); in a tournament it then loses that game, which goes on."""
     from gamelearn.players.basic import RandomPlayer
-    from gamelearn.players.thesis.opening import OpeningHang
+    from gamelearn.thesis.opening import OpeningHang
 
     def hang(self, state):
         raise OpeningHang("all four cells taken")

@@ -51,8 +51,68 @@ ALLOWED: dict[str, set[str]] = {
 #: The one import between interfaces: `gamelearn serve` starts the web app.
 EXCEPTIONS = {("cli/web.py", "web")}
 
+#: The 1999 thesis program is one package, gamelearn.thesis, whose modules stand at the layers of
+#: what they do: its engine and player at the players' (the registry loads the player by name, as
+#: it loads its own modules), its files and memory tables at the store's, its kept memory at the
+#: play layer's, its batch, experiment and console game at the experiments', its commands at the
+#: CLI's and its console page at the web's.  Each module imports what its layer may, of
+#: gamelearn and of the package alike.
+THESIS_LAYERS = {
+    **dict.fromkeys(
+        (
+            "board",
+            "engine",
+            "evaluation",
+            "fixes",
+            "heuristics",
+            "memory",
+            "opening",
+            "player",
+            "rng",
+            "rules",
+            "search",
+        ),
+        "players",
+    ),
+    "files": "store",
+    "memories": "store",
+    "kept": "knowledge_formats",
+    **dict.fromkeys(
+        (
+            "batch",
+            "batch_run",
+            "brain",
+            "chart",
+            "console",
+            "console_original",
+            "experiment",
+            "runs",
+            "screens",
+            "trace",
+            "transcript",
+        ),
+        "experiments",
+    ),
+    "commands": "cli",
+    "web": "web",
+    "web_routes": "web",
+    # the package's own __init__: the player, and its kept memory registered with the play layer
+    "__init__": "knowledge_formats",
+}
+#: The only modules outside gamelearn.thesis that import it: the interfaces wire its commands
+#: and its page in, as they do their own (the registry and the knowledge formats are told of it
+#: by the package itself).
+THESIS_DOORS = {"cli/main.py", "web/app.py"}
+
+
+def thesis_layer(parts: list[str]) -> str:
+    """The layer of the module of gamelearn.thesis that ``parts`` (after ``thesis``) name."""
+    return THESIS_LAYERS[parts[0].removesuffix(".py") if parts else "__init__"]
+
 
 def part_of(relative: Path) -> str:
+    if relative.parts[0] == "thesis":
+        return thesis_layer(list(relative.parts[1:]))
     return relative.parts[0].removesuffix(".py")
 
 
@@ -77,13 +137,21 @@ def imported_parts(path: Path, source: Path = SOURCE) -> set[str]:
             else:
                 continue
             # `from .. import __version__` names the package itself, not a part of it
-            found.update(name[0] for name in names if name and is_part(source, name[0]))
+            found.update(layer_of(name, source) for name in names if name and is_part(source, name[0]))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "gamelearn" and len(parts) > 1:
-                    found.add(parts[1])
+                    found.add(layer_of(parts[1:], source))
     return found
+
+
+def layer_of(name: list[str], source: Path) -> str:
+    """The part a module's name (under gamelearn) stands in: a thesis module's layer."""
+    if name[0] != "thesis" or not (source / "thesis").is_dir():
+        return name[0]
+    inner = name[1:2] if len(name) > 1 and is_part(source / "thesis", name[1]) else []
+    return thesis_layer(inner)
 
 
 def test_no_module_imports_up_the_layers() -> None:
@@ -98,6 +166,23 @@ def test_no_module_imports_up_the_layers() -> None:
             if target not in ALLOWED[part] and key not in EXCEPTIONS:
                 wrong.append(f"{relative}: {part} imports {target}")
     assert wrong == []
+
+
+def test_only_the_interfaces_import_the_thesis_program() -> None:
+    """Below the interfaces nothing names gamelearn.thesis: the registry loads its player by name
+    and the package registers its knowledge format and its tables itself."""
+    wrong = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        relative = path.relative_to(SOURCE)
+        if relative.parts[0] == "thesis" or relative.as_posix() in THESIS_DOORS:
+            continue
+        if any(module.startswith("thesis/") for module in imported_modules(path)):
+            wrong.append(relative.as_posix())
+    assert wrong == []
+
+
+def test_every_thesis_module_has_a_layer() -> None:
+    assert {path.stem for path in (SOURCE / "thesis").glob("*.py")} <= set(THESIS_LAYERS)
 
 
 def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> None:
@@ -117,6 +202,23 @@ def test_the_walker_sees_relative_absolute_and_lazy_imports(tmp_path: Path) -> N
         (module.parent / name).parent.mkdir(exist_ok=True)
         (module.parent / name).touch()
     assert imported_parts(module, tmp_path) == {"players", "solver", "store", "match", "web"}
+
+
+def test_the_walker_gives_each_thesis_module_its_layer(tmp_path: Path) -> None:
+    """An import of a thesis module counts as an import of its module's layer: the engine may not
+    reach the batch (experiments) or the store, nor the package's __init__ (the play layer's)."""
+    package = tmp_path / "thesis"
+    package.mkdir()
+    for name in ("__init__", "engine", "batch", "memories", "commands"):
+        (package / f"{name}.py").touch()
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "store.py").touch()
+    (package / "engine.py").write_text(
+        "from .batch import run\nfrom ..store.store import Store\nfrom . import memories\nimport gamelearn.thesis\n",
+        encoding="utf-8",
+    )
+    assert part_of(Path("thesis/engine.py")) == "players"
+    assert imported_parts(package / "engine.py", tmp_path) == {"experiments", "store", "knowledge_formats"}
 
 
 def test_match_and_keeper_never_import_each_other() -> None:

@@ -15,6 +15,7 @@ from extras import needs
 from gamelearn.keeper import Keeper
 from gamelearn.players.knowledge import Learner
 from gamelearn.store.store import Store
+from gamelearn.thesis.memories import list_memories
 
 #: (game, learner spec, opponent): every kind of learner on every game it learns.
 LEARNERS = [
@@ -150,7 +151,7 @@ def test_frozen_and_file_learners_are_never_written(thesis_data: Any, tmp_path: 
         ttt = gamelearn.get_game("tictactoe")
         gamelearn.play_game(ttt, [frozen_menace, gamelearn.make_player(ttt, "random")], seed=seed, keeper=keeper)
     assert copy_path.read_bytes() == source.read_bytes()
-    assert store.list_memories() == [] and store.list_learners() == []
+    assert list_memories(store) == [] and store.list_learners() == []
 
 
 def test_an_import_under_a_taken_name_is_refused_inside_the_write() -> None:

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
-from gamelearn.players.thesis.board import digits_key, swap_key
-from gamelearn.players.thesis.memory import Memory
 from gamelearn.store.store import Store
-from gamelearn.store.thesis_memories import load_stat
+from gamelearn.thesis.batch import BatchConfig, run_batch
+from gamelearn.thesis.board import digits_key, swap_key
+from gamelearn.thesis.memories import load_memory, load_stat
+from gamelearn.thesis.memory import Memory
 from reliability_support import gamelearn, memory_file, one_error_line, start_gamelearn
 
 pytestmark = [
@@ -44,7 +44,7 @@ def kept_state(home: Path) -> tuple[int, tuple[int, ...], list[tuple[str, int, i
         if results:
             record = results[-1]
             assert len(record["per_game"]) == games == record["x_wins"] + record["draws"] + record["o_wins"]
-        return games, load_stat(store), store.load_memory("probe")
+        return games, load_stat(store), load_memory(store, "probe")
 
 
 def replay(games: int, seed: int) -> tuple[tuple[int, ...], list[tuple[str, int, int]]]:
@@ -227,7 +227,7 @@ def test_four_concurrent_batches_on_one_memory_lose_no_lesson(tmp_path: Path):
     exported = gamelearn(home, "teeko", "memory", "export", "probe", str(tmp_path / "probe.m"))
     assert exported.returncode == 0, exported.stderr  # no board stored twice
     with Store(home / "gamelearn.sqlite3", readonly=True) as store:
-        stored = store.load_memory("probe")
+        stored = load_memory(store, "probe")
         assert stored is not None
         assert load_stat(store)[:3] == tuple(
             sum(r[k] for r in store.results("teeko-batch")) for k in ("x_wins", "draws", "o_wins")

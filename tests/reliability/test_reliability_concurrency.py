@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.experiments.thesis_batch import BatchConfig, run_batch
-from gamelearn.players.thesis.memory import Memory
 from gamelearn.store.store import Store
-from gamelearn.store.thesis_files import read_memory_entries
+from gamelearn.thesis.batch import BatchConfig, run_batch
+from gamelearn.thesis.files import read_memory_entries
+from gamelearn.thesis.memory import Memory
 from reliability_support import REPO, command_env, gamelearn, memory_file, one_error_line, start_gamelearn
 
 pytestmark = pytest.mark.slow  # real processes side by side

@@ -19,8 +19,8 @@ import pytest
 
 from gamelearn.cli.main import main
 from gamelearn.files import NotARegularFileError, open_regular_file
-from gamelearn.store import thesis_files
-from gamelearn.store.thesis_files import MAX_MEMORY_BYTES, ThesisFormatError, parse_memory_entries
+from gamelearn.thesis import files as thesis_files
+from gamelearn.thesis.files import MAX_MEMORY_BYTES, ThesisFormatError, parse_memory_entries
 from reliability_support import REPO, gamelearn, memory_file, one_error_line
 
 pytestmark = [
@@ -99,7 +99,7 @@ def test_open_regular_file_does_not_block_on_a_fifo_without_a_writer(tmp_path: P
 PEAK_PROBE = """
 import resource, sys
 from gamelearn.store.store import Store
-from gamelearn.store.thesis_memories import import_memory, export_memory
+from gamelearn.thesis.memories import import_memory, export_memory
 store = Store(sys.argv[1])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 import_memory(store, sys.argv[2])

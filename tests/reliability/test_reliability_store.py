@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gamelearn.store.store import Store, StoreError
+from gamelearn.thesis.memories import list_memories, load_memory, save_memory
 from reliability_support import fill, gamelearn, make_read_only, memory_file, one_error_line, small_file_system
 
 pytestmark = pytest.mark.slow  # real processes and file systems
@@ -113,7 +114,7 @@ def test_a_lock_held_by_another_process_is_named_after_a_short_wait(tmp_path: Pa
         with pytest.raises(StoreError, match=r"locked by another process \(no write finished for 0\.2 s\); try again"):
             Store(path, lock_wait=0.2)
         with Store(path, readonly=True, lock_wait=0.2) as reader:  # readers are never blocked (WAL)
-            assert reader.list_memories() == []
+            assert list_memories(reader) == []
     finally:
         holder.kill()
         holder.wait()
@@ -122,9 +123,9 @@ def test_a_lock_held_by_another_process_is_named_after_a_short_wait(tmp_path: Pa
 def test_a_read_only_store_that_does_not_exist_reads_as_empty_and_is_not_created(tmp_path: Path):
     path = tmp_path / "nothing" / "gamelearn.sqlite3"
     with Store(path, readonly=True) as store:
-        assert store.list_memories() == [] and store.load_memory("x") is None
+        assert list_memories(store) == [] and load_memory(store, "x") is None
         with pytest.raises(StoreError, match="opened read-only"):
-            store.save_memory("x", [])
+            save_memory(store, "x", [])
     assert not path.parent.exists()
 
 

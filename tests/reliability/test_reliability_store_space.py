@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from gamelearn.store.store import Store, StoreError
+from gamelearn.thesis.memories import list_memories
 from reliability_support import gamelearn, one_error_line, small_file_system
 
 BATCH = ("teeko", "batch", "--first-memory", "a", "--second-memory", "b", "--new", "--quiet")
@@ -106,7 +107,7 @@ def test_a_reader_behind_an_exclusive_lock_waits_as_long_as_it_says(tmp_path: Pa
         started = time.monotonic()
         with pytest.raises(StoreError, match=r"locked by another process \(no write finished for 0\.6 s\)"):
             with Store(path, readonly=True, lock_wait=0.6) as reader:
-                reader.list_memories()
+                list_memories(reader)
         assert time.monotonic() - started >= 0.6  # it waited what it says it did
     finally:
         holder.kill()

@@ -8,6 +8,7 @@ import pytest
 
 import gamelearn
 from gamelearn.store.store import Store, default_store_path
+from gamelearn.thesis.memories import list_memories, load_memory, save_memory, update_memory
 
 BOARD_A = "0000000000001111222200000"
 BOARD_B = "1111000000002222000000000"
@@ -33,29 +34,29 @@ def test_learner_round_trip_and_owners_are_separate(tmp_path):
 def test_data_survives_reopening(tmp_path):
     path = tmp_path / "db.sqlite3"
     with Store(path) as store:
-        store.save_memory("thesis", [(BOARD_A, 3, 1)])
+        save_memory(store, "thesis", [(BOARD_A, 3, 1)])
     with Store(path) as store:
-        assert store.load_memory("thesis") == [(BOARD_A, 3, 1)]
+        assert load_memory(store, "thesis") == [(BOARD_A, 3, 1)]
 
 
 def test_memory_keeps_file_order_and_updates_in_place(tmp_path):
     store = Store(tmp_path / "db.sqlite3")
-    store.save_memory("m", [(BOARD_B, 1, 0), (BOARD_A, 0, 2)])
-    store.update_memory("m", {1: (BOARD_A, 0, 3), 2: ("2" * 4 + "0" * 17 + "1" * 4, 1, 0)})
-    assert store.load_memory("m") == [(BOARD_B, 1, 0), (BOARD_A, 0, 3), ("2222" + "0" * 17 + "1111", 1, 0)]
-    assert store.list_memories() == ["m"]
-    assert store.load_memory("missing") is None
+    save_memory(store, "m", [(BOARD_B, 1, 0), (BOARD_A, 0, 2)])
+    update_memory(store, "m", {1: (BOARD_A, 0, 3), 2: ("2" * 4 + "0" * 17 + "1" * 4, 1, 0)})
+    assert load_memory(store, "m") == [(BOARD_B, 1, 0), (BOARD_A, 0, 3), ("2222" + "0" * 17 + "1111", 1, 0)]
+    assert list_memories(store) == ["m"]
+    assert load_memory(store, "missing") is None
 
 
 def test_a_failed_transaction_changes_nothing(tmp_path):
     store = Store(tmp_path / "db.sqlite3")
-    store.save_memory("m", [(BOARD_A, 1, 0)])
+    save_memory(store, "m", [(BOARD_A, 1, 0)])
     with pytest.raises(RuntimeError):
         with store.transaction():
-            store.save_memory("m", [(BOARD_B, 5, 5)])
+            save_memory(store, "m", [(BOARD_B, 5, 5)])
             store.save_learner("menace", "x", {})
             raise RuntimeError("crash in the middle")
-    assert store.load_memory("m") == [(BOARD_A, 1, 0)]
+    assert load_memory(store, "m") == [(BOARD_A, 1, 0)]
     assert store.list_learners() == []
 
 
@@ -65,10 +66,10 @@ def test_a_failed_transaction_changes_nothing(tmp_path):
 )
 def test_bad_memory_entries_are_refused_and_nothing_is_written(tmp_path, entry):
     store = Store(tmp_path / "db.sqlite3")
-    store.save_memory("m", [(BOARD_A, 1, 0)])
+    save_memory(store, "m", [(BOARD_A, 1, 0)])
     with pytest.raises(ValueError):
-        store.save_memory("m", [(BOARD_B, 1, 0), entry])
-    assert store.load_memory("m") == [(BOARD_A, 1, 0)]
+        save_memory(store, "m", [(BOARD_B, 1, 0), entry])
+    assert load_memory(store, "m") == [(BOARD_A, 1, 0)]
 
 
 def test_records_and_results(tmp_path):

@@ -1,4 +1,4 @@
-"""The thesis program's console on the page (web/console.py): the screens are the terminal's
+"""The thesis program's console on the page (thesis/web.py): the screens are the terminal's
 `gamelearn teeko console`, byte for byte; the memory and score are the browser's, in the store;
 a thesis memory.m or stat.m uploads and downloads byte for byte; a bad upload is one 4xx line."""
 
@@ -16,7 +16,7 @@ import pytest
 from web_support import refused
 
 from gamelearn import get_game
-from gamelearn.store.thesis_files import parse_memory_entries, swap_sides
+from gamelearn.thesis.files import parse_memory_entries, swap_sides
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -61,8 +61,8 @@ from gamelearn.web.warmup import settle
 assert gc.get_freeze_count() == 0
 settle()
 from gamelearn.players.matchbox import tables as matchbox_tables
-from gamelearn.players.thesis import search
-print(gc.get_freeze_count() > 0, "gamelearn.players.matchbox" in sys.modules, "gamelearn.players.thesis" in sys.modules)
+from gamelearn.thesis import search
+print(gc.get_freeze_count() > 0, "gamelearn.players.matchbox" in sys.modules, "gamelearn.thesis" in sys.modules)
 print(len(matchbox_tables.TABLES), len(search.two_ply.signatures))
 """
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)

@@ -19,7 +19,8 @@ from ..players.evaluation import default_evaluation
 from ..players.knowledge import Learner
 from ..players.registry import Option, kinds_for, make_player
 from ..store.store import StoreError
-from . import check, grading, learning, matchbox, quiet_start_handler, records, solve, teeko, tournament, web
+from ..thesis import commands as thesis_commands
+from . import check, grading, learning, matchbox, quiet_start_handler, records, solve, tournament, web
 from .common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -58,8 +59,9 @@ app = typer.Typer(
     add_completion=True,
 )
 
-#: Modules of this layer that add commands (each has register(app)), in the order of --help.
-COMMAND_MODULES = (matchbox, teeko, solve, web, tournament, learning, grading, check, records)
+#: Modules that add commands (each has register(app)), in the order of --help; the thesis
+#: program's ``teeko`` commands live with it (gamelearn.thesis.commands).
+COMMAND_MODULES = (matchbox, thesis_commands, solve, web, tournament, learning, grading, check, records)
 
 
 #: The most plies `--max-plies` allows (a game that long is a draw anyway).

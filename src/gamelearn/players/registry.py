@@ -84,11 +84,21 @@ def register(kind: PlayerKind) -> None:
     _KINDS[kind.name] = kind
 
 
+def module_of(kind: PlayerKind) -> str:
+    """The name in PLAYER_MODULES of the module that registers ``kind`` (its factory's module)."""
+    where = kind.factory.__module__
+    for module, path in MODULE_PATHS.items():
+        if where == path:
+            return module
+    module = where.rsplit(".", 1)[-1]
+    if module not in PLAYER_MODULES:  # a package (players/ntuple/player.py): its package's name
+        module = where.split(".players.", 1)[-1].split(".", 1)[0]
+    return module
+
+
 def _module_rank(kind: PlayerKind) -> int:
     """Where the kind's module stands in PLAYER_MODULES, so listings do not depend on import order."""
-    module = kind.factory.__module__.rsplit(".", 1)[-1]
-    if module not in PLAYER_MODULES:  # a package (players/thesis/player.py): its package's name
-        module = kind.factory.__module__.split(".players.", 1)[-1].split(".", 1)[0]
+    module = module_of(kind)
     return PLAYER_MODULES.index(module) if module in PLAYER_MODULES else len(PLAYER_MODULES)
 
 
@@ -160,6 +170,15 @@ def parse_switch(text: str) -> bool:
 
 #: The modules of this layer that register player kinds, imported on first use.
 PLAYER_MODULES = ("basic", "search", "mcts", "td", "perfect", "thesis", "matchbox", "az", "ntuple")
+#: The modules of PLAYER_MODULES that are not under players/: the 1999 thesis program is a package
+#: of its own (gamelearn.thesis), whose player is of this layer (tests/test_layers.py).
+MODULE_PATHS = {"thesis": "gamelearn.thesis.player"}
+
+
+def module_path(module: str) -> str:
+    """The full name of the player module ``module`` (a name in PLAYER_MODULES)."""
+    return MODULE_PATHS.get(module, f"{__package__}.{module}")
+
 
 #: Which module registers each kind, so that making a player imports only its own module (a random
 #: player needs neither numba nor JAX).  Listing every kind still imports them all (:func:`kinds_for`);
@@ -184,7 +203,7 @@ KIND_MODULES = {
 
 def _load(module: str) -> None:
     """Import one player module (which registers its kinds), if this install has it."""
-    name = f"{__package__}.{module}"
+    name = module_path(module)
     try:
         importlib.import_module(name)
     except ModuleNotFoundError as missing:

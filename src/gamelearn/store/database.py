@@ -5,6 +5,7 @@ and the transactions every write runs in, each failure named by its real cause
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -15,7 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from ..files import path_problem, remove_stale_temporaries
 from ..paths import data_dir
@@ -52,13 +53,6 @@ CREATE INDEX IF NOT EXISTS records_by_owner ON records (owner, game, context);
 CREATE TABLE IF NOT EXISTS results (
     id INTEGER PRIMARY KEY AUTOINCREMENT, experiment TEXT NOT NULL,
     payload TEXT NOT NULL, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS memories (
-    owner TEXT NOT NULL, name TEXT NOT NULL, updated REAL NOT NULL,
-    PRIMARY KEY (owner, name));
-CREATE TABLE IF NOT EXISTS memory_entries (
-    owner TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
-    board TEXT NOT NULL, x_wins INTEGER NOT NULL, o_wins INTEGER NOT NULL,
-    PRIMARY KEY (owner, name, position));
 CREATE TABLE IF NOT EXISTS web_games (
     owner TEXT NOT NULL, id TEXT NOT NULL, game TEXT NOT NULL, payload TEXT NOT NULL,
     finished INTEGER NOT NULL, updated REAL NOT NULL,
@@ -76,6 +70,25 @@ CREATE TABLE IF NOT EXISTS lease_starts (
     owner TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, pid INTEGER NOT NULL,
     started TEXT NOT NULL, PRIMARY KEY (owner, kind, name));
 """
+#: The tables a package outside the store keeps in it (the thesis program's memories), each
+#: registered once by that package (:func:`register_tables`) and made with the store's own.
+_REGISTERED: list[str] = []
+
+
+def register_tables(schema: str) -> None:
+    """Keep the tables ``schema`` creates (``CREATE TABLE IF NOT EXISTS`` statements, ';' between
+    them) in every store: made with the store's own tables in a store opened from now on, and by
+    :meth:`Database.make_registered_tables` in one opened before."""
+    if schema not in _REGISTERED:
+        _REGISTERED.append(schema)
+
+
+def _statements(schemas: list[str] | None = None) -> Iterator[str]:
+    """The statements of ``schemas``; by default the store's own tables, then the registered ones."""
+    for schema in [_SCHEMA, *_REGISTERED] if schemas is None else schemas:
+        yield from (statement for statement in schema.strip().split(";") if statement.strip())
+
+
 #: A chart's reset in a store written without chart_starts: a learner of this kind named
 #: LEARNER-GAME, moved into chart_starts when the store is opened.
 _OLD_CHART_RESET_KIND = "web-chart-reset"
@@ -129,9 +142,8 @@ def _create_whole(path: Path, pause: float = 0.0) -> None:
         db = sqlite3.connect(temporary, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode=WAL")
-            for statement in _SCHEMA.strip().split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            for statement in _statements():
+                db.execute(statement)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             if pause:
                 time.sleep(pause)
@@ -177,6 +189,8 @@ class Database:
         self.lock_wait = lock_wait
         self._lock = threading.RLock()
         self._depth = 0
+        self._made = 0  # how many of the registered schemas this store has made (_create_schema)
+        self._in_memory = False
         self._pause_after_commit = _test_pause_after_commit()
         problem = _folder_problem(self.path.parent)
         if problem:
@@ -245,9 +259,9 @@ class Database:
         self._db.execute(f"PRAGMA journal_size_limit={pages * page}")
 
     def _create_schema(self) -> None:
-        for statement in _SCHEMA.strip().split(";"):
-            if statement.strip():
-                self._db.execute(statement)
+        for statement in _statements():
+            self._db.execute(statement)
+        self._made = len(_REGISTERED)
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -330,6 +344,7 @@ class Database:
                 raise StoreError(f"{self.path}: not a gamelearn database (it has no gamelearn tables)")
         db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self._db = db
+        self._in_memory = True  # an empty store held in memory: registered tables are made in it
         self._create_schema()
         return db
 
@@ -447,6 +462,41 @@ class Database:
     def _rollback(self) -> None:
         if self._db.in_transaction:
             self._db.execute("ROLLBACK")
+
+    def make_registered_tables(self) -> None:
+        """Make the tables registered since this store was opened (:func:`register_tables`) where
+        it is written; a read-only store reads the tables it has."""
+        if self._made >= len(_REGISTERED) or (self.readonly and not self._in_memory):
+            return
+        # an empty read-only store is held in memory, never written to disk: no transaction of its own
+        with self._lock if self.readonly else self.transaction():
+            for statement in _statements(_REGISTERED[self._made :]):
+                self._db.execute(statement)
+            self._made = len(_REGISTERED)
+
+    def reading(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """The connection for a read (under the store's lock), its failures named as a
+        transaction's are: the reads of the tables a package registers, made by that package."""
+        return self._reading()
+
+    def iter_rows(self, query: str, args: tuple[object, ...], batch: int = 10000) -> Iterator[tuple[Any, ...]]:
+        """The rows ``query`` selects, ``batch`` at a time (memory stays bounded for a read of any
+        size), read in one transaction, so a writer in between changes nothing of what is read."""
+        with self._lock:
+            cursor = self._db.cursor()
+            own = not self._db.in_transaction
+            try:
+                if own:
+                    cursor.execute("BEGIN")
+                cursor.execute(query, args)
+                while rows := cursor.fetchmany(batch):
+                    yield from rows
+            except sqlite3.Error as error:
+                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
+            finally:
+                cursor.close()
+                if own and self._db.in_transaction:
+                    self._db.execute("ROLLBACK")  # a read: nothing to keep
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:

@@ -1,56 +1,36 @@
-"""The store's tables, read and written: learners' knowledge, thesis memories, game records,
-experiment results and the web app's games (:class:`Store`).
+"""The store's tables, read and written: learners' knowledge, game records, experiment results
+and the web app's games (:class:`Store`); a package may keep tables of its own in the same file
+(:func:`~gamelearn.store.database.register_tables`), read and written by that package.
 
 One database file under the data directory (opened, checked and written in transactions by
 :mod:`gamelearn.store.database`).  Every write is one transaction, so a crash loses at most the
 game in progress, never a memory.  ``owner`` separates people (the web app's browser id; "local"
 for the command line): one owner can neither read nor change another's rows.
-
-Teeko thesis memories are stored entry by entry with their position in the file, because the
-thesis's recall breaks ties by "the earliest in the file" (Despotović 1999): the order is
-data, not an accident of storage.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import time
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import SCHEMA_VERSION, Database, default_store_path
-from .failures import StoreError, describe_failure
+from .database import SCHEMA_VERSION, Database, default_store_path, register_tables
+from .failures import StoreError
 from .processes import is_process, process_start
 
 if TYPE_CHECKING:
     from ..games.record import GameRecord
 
-__all__ = ["SCHEMA_VERSION", "MemoryEntry", "Store", "StoreError", "check_store", "default_store_path"]
-
-MemoryEntry = tuple[str, int, int]
-_BOARD = re.compile("[012]{25}")
+__all__ = ["SCHEMA_VERSION", "Store", "StoreError", "check_store", "default_store_path", "register_tables"]
 
 
-def _check_name(what: str, value: str) -> None:
+def check_name(what: str, value: str) -> None:
     if not isinstance(value, str) or not value or len(value) > 200:
         raise ValueError(f"{what} must be a non-empty name of at most 200 characters, not {value!r}")
-
-
-def _check_entry(entry: Any) -> MemoryEntry:
-    try:
-        board, x_wins, o_wins = entry
-    except (TypeError, ValueError):
-        raise ValueError(f"a memory entry is (board, x_wins, o_wins), not {entry!r}") from None
-    if not isinstance(board, str) or _BOARD.fullmatch(board) is None:
-        raise ValueError(f"a memory board is 25 digits 0/1/2, not {board!r}")
-    for count in (x_wins, o_wins):
-        if not isinstance(count, int) or count < 0:
-            raise ValueError(f"a memory count is a whole number >= 0, not {count!r}")
-    return board, x_wins, o_wins
 
 
 def check_store(path: str | Path | None = None, readonly: bool = False) -> None:
@@ -62,8 +42,7 @@ def check_store(path: str | Path | None = None, readonly: bool = False) -> None:
 
 
 class Store(Database):
-    """The store's tables: learners, game records, experiment results, thesis memories and the
-    web app's games.  Safe to share between threads (one connection, serialised by a lock); see
+    """The store's tables: learners, game records, experiment results and the web app's games.  Safe to share between threads (one connection, serialised by a lock); see
     :class:`~gamelearn.store.database.Database` for how it is opened (``readonly``) and how its
     failures are named.
     """
@@ -71,8 +50,8 @@ class Store(Database):
     # Learners (any JSON payload) --------------------------------------------------------------
 
     def save_learner(self, kind: str, name: str, payload: Mapping[str, object], owner: str = "local") -> None:
-        _check_name("a learner kind", kind)
-        _check_name("a learner name", name)
+        check_name("a learner kind", kind)
+        check_name("a learner name", name)
         text = json.dumps(payload, separators=(",", ":"))
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO learners VALUES (?, ?, ?, ?, ?)", (owner, kind, name, text, time.time()))
@@ -107,8 +86,8 @@ class Store(Database):
         by its number and by when it started (``lease_starts``, :func:`files.process_start`), so
         that another process given the same number later holds nothing.  (A table of its own, not
         a column of ``leases``: a gamelearn that knows only ``leases`` writes it as it did.)"""
-        _check_name("a learner kind", kind)
-        _check_name("a learner name", name)
+        check_name("a learner kind", kind)
+        check_name("a learner name", name)
         pid = os.getpid() if pid is None else int(pid)
         started = process_start(pid)
         with self.transaction() as db:
@@ -220,7 +199,7 @@ class Store(Database):
     # Experiment results -----------------------------------------------------------------------
 
     def save_result(self, experiment: str, payload: dict[str, Any]) -> int:
-        _check_name("an experiment name", experiment)
+        check_name("an experiment name", experiment)
         with self.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO results (experiment, payload, created) VALUES (?, ?, ?)",
@@ -248,86 +227,10 @@ class Store(Database):
             ).fetchall()
         return [json.loads(row[0]) for row in rows]
 
-    # Teeko thesis memories --------------------------------------------------------------------
-
-    def save_memory(self, name: str, entries: Iterable[MemoryEntry], owner: str = "local") -> None:
-        """Replace the memory ``name`` with ``entries`` (in file order), atomically.
-
-        ``entries`` may be a stream (an iterator): it is written as it comes, so memory stays
-        bounded; an error raised while it is consumed rolls everything back."""
-        _check_name("a memory name", name)
-        rows = ((owner, name, index, *_check_entry(entry)) for index, entry in enumerate(entries))
-        with self.transaction() as db:
-            db.execute("DELETE FROM memory_entries WHERE owner=? AND name=?", (owner, name))
-            db.execute("INSERT OR REPLACE INTO memories VALUES (?, ?, ?)", (owner, name, time.time()))
-            db.executemany("INSERT INTO memory_entries VALUES (?, ?, ?, ?, ?, ?)", rows)
-
-    def memory_version(self, name: str, owner: str = "local") -> float | None:
-        """When memory ``name`` was last written (None if there is none): equal versions, equal contents."""
-        with self._reading() as db:
-            row = db.execute("SELECT updated FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone()
-        return None if row is None else float(row[0])
-
-    def has_memory(self, name: str, owner: str = "local") -> bool:
-        with self._reading() as db:
-            return db.execute("SELECT 1 FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone() is not None
-
-    def iter_memory(self, name: str, owner: str = "local", batch: int = 10000) -> Iterator[MemoryEntry]:
-        """The entries of memory ``name`` in order, ``batch`` rows at a time (memory stays bounded
-        for an export of any size); nothing if there is no such memory.  Read in one transaction,
-        so a writer in between changes nothing of what is read."""
-        with self._lock:
-            cursor = self._db.cursor()
-            own = not self._db.in_transaction
-            try:
-                if own:
-                    cursor.execute("BEGIN")
-                cursor.execute(
-                    "SELECT board, x_wins, o_wins FROM memory_entries WHERE owner=? AND name=? ORDER BY position",
-                    (owner, name),
-                )
-                while rows := cursor.fetchmany(batch):
-                    yield from rows
-            except sqlite3.Error as error:
-                raise StoreError(describe_failure(self.path, error, self.lock_wait)) from None
-            finally:
-                cursor.close()
-                if own and self._db.in_transaction:
-                    self._db.execute("ROLLBACK")  # a read: nothing to keep
-
-    def load_memory(self, name: str, owner: str = "local") -> list[MemoryEntry] | None:
-        with self._reading():
-            if self._db.execute("SELECT 1 FROM memories WHERE owner=? AND name=?", (owner, name)).fetchone() is None:
-                return None
-            rows = self._db.execute(
-                "SELECT board, x_wins, o_wins FROM memory_entries WHERE owner=? AND name=? ORDER BY position",
-                (owner, name),
-            ).fetchall()
-        return [(board, x, o) for board, x, o in rows]
-
-    def update_memory(self, name: str, changes: dict[int, MemoryEntry], owner: str = "local") -> None:
-        """Write changed entries by position (a position past the end appends), in one transaction."""
-        _check_name("a memory name", name)
-        rows = [(owner, name, int(position), *_check_entry(entry)) for position, entry in sorted(changes.items())]
-        with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO memories VALUES (?, ?, ?)", (owner, name, time.time()))
-            db.executemany("INSERT OR REPLACE INTO memory_entries VALUES (?, ?, ?, ?, ?, ?)", rows)
-
-    def delete_memory(self, name: str, owner: str = "local") -> bool:
-        with self.transaction() as db:
-            db.execute("DELETE FROM memory_entries WHERE owner=? AND name=?", (owner, name))
-            cursor = db.execute("DELETE FROM memories WHERE owner=? AND name=?", (owner, name))
-        return cursor.rowcount > 0
-
-    def list_memories(self, owner: str = "local") -> list[str]:
-        with self._reading():
-            rows = self._db.execute("SELECT name FROM memories WHERE owner=? ORDER BY name", (owner,)).fetchall()
-        return [row[0] for row in rows]
-
     # The web app's games (in progress and lately finished), so a restart resumes them ----------
 
     def save_web_game(self, owner: str, game_id: str, game: str, payload: dict[str, Any], finished: bool) -> None:
-        _check_name("a game id", game_id)
+        check_name("a game id", game_id)
         text = json.dumps(payload, separators=(",", ":"))
         with self.transaction() as db:
             db.execute(

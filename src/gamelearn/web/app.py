@@ -26,9 +26,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..store.store import Store
-from . import console_routes, game_routes, learner_routes, record_routes, review_routes, training_routes
+from ..thesis import web_routes as console_routes  # the 1999 thesis program's console page, wired in here
+from ..thesis.web import ConsoleService
+from . import game_routes, learner_routes, record_routes, review_routes, training_routes
 from .analysis import Analyst
-from .console import ConsoleService
 from .errors import add_error_handlers
 from .guards import (
     OWNER_COOKIE,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from ..knowledge_formats import kept_names
 from .errors import ERRORS, raw_answer
 from .models import BoxesPage, Chart, FirstBox, KeptLearner, MemoryPage, ResetAnswer
 from .routing import check_id, learners_of, owner_of, service_of
@@ -16,9 +17,7 @@ router = APIRouter(tags=["learners"])
 @router.get("/api/learners", summary="This browser's learners")
 def learners(request: Request) -> list[KeptLearner]:
     owner, reader = owner_of(request), service_of(request).reader
-    return [KeptLearner(kind=kind, name=name) for kind, name in reader.list_learners(owner=owner)] + [
-        KeptLearner(kind="thesis-memory", name=name) for name in reader.list_memories(owner=owner)
-    ]
+    return [KeptLearner(kind=kind, name=name) for kind, name in kept_names(reader, owner)]
 
 
 @router.post("/api/learners/{kind}/reset", summary="Forget what a learner learned", responses=ERRORS)

@@ -16,8 +16,9 @@ from typing import Any
 
 from ..games import Game, broken_games, game_names, get_game
 from ..keeper import Keeper, Kept
+from ..knowledge_formats import FORMATS
 from ..players.base import Player
-from ..players.knowledge import KnowledgeFormat, Learner
+from ..players.knowledge import Learner
 from ..players.registry import kinds_for, make_player
 from .knowledge_views import decision
 from .models import BeadChangeOut, Decision, LessonOut
@@ -59,7 +60,7 @@ def words_for(kind: str) -> PlayerWords:
 
 def export_label(learner: Learner) -> str:
     """The label of the link that downloads the learner (see :func:`export`)."""
-    return "Export memory.m" if learner.knowledge_format is KnowledgeFormat.THESIS_MEMORY else "Export JSON"
+    return f"Export {FORMATS[learner.knowledge_format].file_label}"
 
 
 def web_name(game: Game) -> str:

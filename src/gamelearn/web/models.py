@@ -494,7 +494,7 @@ class EveryBox(Answer):
     boxes: list[EveryBoxOut]
 
 
-# The thesis program's console (web/console.py) ------------------------------------------------
+# The thesis program's console (thesis/web.py) ------------------------------------------------
 
 
 class ConsoleFiles(Answer):

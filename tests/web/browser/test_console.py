@@ -16,7 +16,7 @@ from browser_support import screenshot, watched
 from test_look import axe_problems
 
 from gamelearn import get_game
-from gamelearn.store.thesis_files import parse_memory_entries, swap_sides
+from gamelearn.thesis.files import parse_memory_entries, swap_sides
 
 pytestmark = pytest.mark.browser
 

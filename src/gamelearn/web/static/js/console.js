@@ -1,6 +1,6 @@
 // @ts-check
 // The 1999 thesis program's console page (/console; docs/thesis-tools.md).  The server runs the
-// program (web/console.py, the same session as `gamelearn teeko console`): this page knows no
+// program (thesis/web.py, the same session as `gamelearn teeko console`): this page knows no
 // rule of Teeko nor of the console.  It shows the lines the server sends, in a monospace screen,
 // and sends each line typed at the prompt; the program's memory.m and stat.m download and load.
 import { $ } from "./dom.js";
