@@ -131,6 +131,21 @@ def test_a_cookie_less_flood_cannot_put_out_another_browsers_game() -> None:
         assert len(app.state.service.table) == 20
 
 
+def test_a_newcomer_that_asks_again_after_a_busy_answer_is_still_one_newcomer() -> None:
+    # A first game refused 503 (the pool full) gave the browser its id; asking again, as the page
+    # does after Retry-After, is the same newcomer: eight such browsers once used up 50 places.
+    app = create_app(settings=WebSettings(new_owners_per_address=2, move_workers=1, move_wait_seconds=0.01))
+    pool = app.state.service.pool
+    body = {"game": "tictactoe", "players": ["menace", "human"]}
+    with TestClient(app) as first, TestClient(app) as second, TestClient(app) as third:
+        with pool.slot("someone"):
+            for _ in range(5):
+                assert first.post("/api/games", json=body).status_code == 503
+        assert first.post("/api/games", json=body).status_code == 200
+        assert second.post("/api/games", json=body).status_code == 200
+        assert third.post("/api/games", json=body).status_code == 429  # the third newcomer is one too many
+
+
 def test_a_full_server_puts_out_finished_games_first_and_never_a_game_in_progress_for_a_newcomer() -> None:
     app = create_app(settings=WebSettings(total_games=6, new_owners_per_address=1000))
     service = app.state.service

@@ -53,7 +53,7 @@ def owner_here(request: Request) -> str:
     console, service = console_of(request), service_of(request)
     if not console.knows(owner) and not has_memory(service.reader, MEMORY_NAME, owner=owner):
         if service.is_new_owner(owner):
-            request.app.state.newcomers.admit(request.client.host if request.client else "unknown")
+            request.app.state.newcomers.admit(request.client.host if request.client else "unknown", owner)
     return owner
 
 

@@ -89,7 +89,7 @@ async def start_game(body: NewGame, request: Request) -> GameView:
 def start(body: NewGame, request: Request) -> GameView:
     owner, service = owner_of(request), service_of(request)
     if service.is_new_owner(owner):
-        request.app.state.newcomers.admit(request.client.host if request.client else "unknown")
+        request.app.state.newcomers.admit(request.client.host if request.client else "unknown", owner)
     return service.start(owner, body.game, body.players, body.seed, body.max_plies)
 
 

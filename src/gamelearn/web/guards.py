@@ -75,7 +75,9 @@ def how_long(seconds: float) -> str:
 
 class NewOwnerLimit:
     """At most ``limit`` new owners (browsers that start their first game) per client address in
-    any ``window`` seconds, so one client cannot fill the server with games of made-up browsers."""
+    any ``window`` seconds, so one client cannot fill the server with games of made-up browsers.
+    A browser counts once: its first game asked for again (after a 503 from a busy server, whose
+    answer already gave it its id) is the same newcomer, not another."""
 
     #: Addresses remembered at most (the oldest are dropped past it).
     MAX_ADDRESSES = 10_000
@@ -83,18 +85,20 @@ class NewOwnerLimit:
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
         self.window = window
-        self._seen: dict[str, deque[float]] = {}
+        self._seen: dict[str, deque[tuple[float, str]]] = {}
         self._lock = threading.Lock()
 
-    def admit(self, address: str) -> None:
+    def admit(self, address: str, owner: str) -> None:
         now = time.monotonic()
         with self._lock:
-            times = self._seen.setdefault(address, deque())
-            while times and now - times[0] > self.window:
-                times.popleft()
-            if len(times) >= self.limit:
-                raise TooManyNewOwners(max(1, int(self.window - (now - times[0])) + 1))
-            times.append(now)
+            admitted = self._seen.setdefault(address, deque())
+            while admitted and now - admitted[0][0] > self.window:
+                admitted.popleft()
+            if any(known == owner for _, known in admitted):
+                return
+            if len(admitted) >= self.limit:
+                raise TooManyNewOwners(max(1, int(self.window - (now - admitted[0][0])) + 1))
+            admitted.append((now, owner))
             if len(self._seen) > self.MAX_ADDRESSES:
                 for stale in list(self._seen)[: len(self._seen) - self.MAX_ADDRESSES]:
                     del self._seen[stale]
