@@ -11,10 +11,9 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..web.errors import ERRORS, raw_answer
-from ..web.models import ConsoleFiles, ConsoleView
 from ..web.routing import cookie_owner, service_of
 from .memories import has_memory
-from .web import LINE_LIMIT, MEMORY_NAME, SEED_LIMIT, ConsoleService
+from .web import LINE_LIMIT, MEMORY_NAME, SEED_LIMIT, ConsoleFiles, ConsoleService, ConsoleView
 
 router = APIRouter(tags=["console"])
 

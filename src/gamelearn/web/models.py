@@ -492,27 +492,3 @@ class EveryBox(Answer):
     opened: int
     offset: int
     boxes: list[EveryBoxOut]
-
-
-# The thesis program's console (thesis/web.py) ------------------------------------------------
-
-
-class ConsoleFiles(Answer):
-    """The browser's memory.m and stat.m as the store keeps them."""
-
-    memory_records: int = Field(description="33-byte records in memory.m")
-    memory_bytes: int
-    side1_wins: int = Field(description="the sum of the records' first counts (games side '1' won)")
-    side2_wins: int = Field(description="the sum of the records' second counts")
-    stat: list[int] = Field(description="stat.m's nine counts, in the file's order")
-
-
-class ConsoleView(Answer):
-    """The console's screen: what the terminal's `gamelearn teeko console` prints, line by line."""
-
-    screen: list[str] = Field(description="the lines shown so far, each answered prompt with what was typed")
-    prompt: str = Field(description="the prompt waiting for a line (empty once the program has ended)")
-    finished: bool = Field(description="the program has ended (q): it can be started again")
-    seed: int = Field(description="the seed of the program's random choices in this session")
-    original: bool = Field(description="the original 1999 console, its bugs included (else the fixed program)")
-    files: ConsoleFiles
