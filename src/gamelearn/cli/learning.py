@@ -329,7 +329,7 @@ def curves(
     check_store()  # the result is kept there: a store that cannot be opened is named before any game
     keeping = _CurvesFiles(game.name, *_curves_destination(out, force), x_axis)
 
-    def run(on_learner: Callable[[list[curves_module.Point]], None]) -> curves_module.CurvesResult:
+    def run(on_learner: Callable[[list[curves_output.Point]], None]) -> curves_output.CurvesResult:
         return api.curves(
             game,
             specs,
@@ -396,7 +396,7 @@ class _CurvesFiles:
     def seconds(self) -> float:
         return time.perf_counter() - self.started
 
-    def save(self, result: curves_module.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
+    def save(self, result: curves_output.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
         stem = self.chosen or curves_output.free_stem(
             self.folder, curves_output.default_stem(self.game, result.specs, self.stamp)
         )
@@ -420,12 +420,12 @@ def _run_curves(
     keeping: _CurvesFiles,
     specs: list[str],
     learners: int,
-    run: Callable[[Callable[[list[curves_module.Point]], None]], curves_module.CurvesResult],
-) -> curves_module.CurvesResult:
+    run: Callable[[Callable[[list[curves_output.Point]], None]], curves_output.CurvesResult],
+) -> curves_output.CurvesResult:
     """``run`` under a progress bar that notes each finished learner; ^C keeps what had finished."""
     with progress_bar(shown, "learners", learners, "learners", quiet) as progress:
 
-        def on_learner(found: list[curves_module.Point]) -> None:
+        def on_learner(found: list[curves_output.Point]) -> None:
             last = found[-1]
             progress.note(
                 f"{specs[last.spec_index].strip()} seed {last.learner} finished: {last.games:,} games, "
@@ -440,7 +440,7 @@ def _run_curves(
                 fail(str(error))
 
 
-def curves_table(game: str, result: curves_module.CurvesResult, against: str, games: int | None,
+def curves_table(game: str, result: curves_output.CurvesResult, against: str, games: int | None,
                  seconds: float | None, seeds: int) -> Table:  # fmt: skip
     """A row a spec at its last point: games, time, keeps (its band over seeds), best, blunders, score."""
     budget = f"{games:,} games" if seconds is None else f"{seconds:g} wall seconds of training"
@@ -451,7 +451,7 @@ def curves_table(game: str, result: curves_module.CurvesResult, against: str, ga
         table.add_column(heading, justify="left" if heading == "spec" else "right")
     for row in result.rows():
         cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f} s"]
-        for measure in curves_module.MEASURES:
+        for measure in curves_output.MEASURES:
             mean, low, high = row[f"{measure}_mean"], row[f"{measure}_low"], row[f"{measure}_high"]
             if mean != mean:  # NaN
                 cells.append("-")

@@ -27,7 +27,8 @@ from ..match import DEFAULT_MAX_PLIES
 from .api_frames import dataframe
 from .api_progress import progress_of
 from .budget import Budget
-from .curves import CurvesResult, Point, run_curves
+from .curves import run_curves
+from .curves_output import CurvesResult, Point
 from .grading import GradeReport
 from .grading import grade as grade_specs
 from .pairs import Sprt
