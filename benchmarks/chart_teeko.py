@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 import gamelearn
-from gamelearn.experiments.grading import grade
+from gamelearn.experiments.api import grade
 from gamelearn.experiments.suites import VALIDATION_NAME, keeps_interval
 
 

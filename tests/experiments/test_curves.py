@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.experiments.curves import CurveTask, run_curve, run_curves
+from gamelearn.experiments.api import curves as run_curves
+from gamelearn.experiments.curves import CurveTask, run_curve
 from gamelearn.experiments.curves_output import CSV_COLUMNS, POINT_COLUMNS, band, to_csv, to_points_csv
 
 DOCUMENTED = (

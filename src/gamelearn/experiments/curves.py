@@ -178,59 +178,102 @@ def run_curve(task: CurveTask, on_game: Callable[[GameRecord[Any], int], None] |
 
 # Running -------------------------------------------------------------------------------------------
 
+#: Training games a learner plays when neither ``games`` nor ``seconds`` is given.
+DEFAULT_GAMES = 100
+#: The most independent learners a spec of curves trains: each is a task with its own points
+#: (unbounded, ``--seeds 1000000000`` grows by 90 MB/s before any game).
+MAX_SEEDS = 1000
 
-def check_arguments(
-    game: Game[Any],
-    specs: Sequence[str],
-    against: str,
-    games: int | None,
-    every: int,
-    seeds: int,
-    eval_games: int,
-    workers: int,
-    seconds: float | None = None,
-    points: int = 10,
-    side: str = "usual",
-) -> None:
-    """ValueError naming what is wrong, before anything is played."""
-    if not specs:
-        raise ValueError("name at least one learner spec")
-    if (games is None) == (seconds is None):
-        raise ValueError("give one budget per learner: --games N or --seconds S")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"--seconds must be above 0, not {seconds}")
-    if side not in SIDES:
-        raise ValueError(f"--side is usual, first, second or alternate, not {side!r}")
-    for name, value, low in (
-        ("--games", 1 if games is None else games, 1),
-        ("--every", every, 1),
-        ("--points", points, 1),
-        ("--seeds", seeds, 1),
-        ("--eval-games", eval_games, 1),
-        ("--workers", workers, 1),
-    ):
-        if value < low:
-            raise ValueError(f"{name} must be at least {low}, not {value}")
-    for spec in specs:
-        player = make_player(game, spec, seed=0)
-        if not isinstance(player, Learner):
+
+@dataclass(frozen=True)
+class CurvesOptions:
+    """What a learning-curves run is asked, each default written here once: ``gamelearn curves``
+    fills it from its options, ``gamelearn.curves`` from its arguments.  ``games`` training games a
+    learner (:data:`DEFAULT_GAMES` when neither it nor ``seconds`` is given) or ``seconds`` of
+    training, measured every ``every`` games or ``points`` times evenly in the time; ``seeds``
+    learners a spec, each seated by ``side`` against ``against``; ``eval_games`` games a score;
+    ``workers`` local processes (None: the machine's), or a ``dask`` cluster."""
+
+    game: Game[Any] | str
+    specs: Sequence[str]
+    against: str = "random"
+    games: int | None = None
+    seconds: float | None = None
+    every: int = 10
+    points: int = 10
+    seeds: int = 5
+    side: str = "usual"
+    eval_games: int = 20
+    seed: int = 0
+    max_plies: int = DEFAULT_MAX_PLIES
+    workers: int | None = None
+    dask: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "specs", tuple(spec.strip() for spec in self.specs))
+        if self.games is None and self.seconds is None:
+            object.__setattr__(self, "games", DEFAULT_GAMES)
+
+    @property
+    def chosen(self) -> Game[Any]:
+        """The game, made from its name where a name was given."""
+        return get_game(self.game) if isinstance(self.game, str) else self.game
+
+    @property
+    def learners(self) -> int:
+        """The learners trained in all: ``seeds`` a spec."""
+        return len(self.specs) * self.seeds
+
+    def check(self) -> None:
+        """ValueError naming what is wrong, before anything is played."""
+        if not 1 <= self.seeds <= MAX_SEEDS:
             raise ValueError(
-                f"{spec!r} is not a learner: curves measure players that learn (her, him, menace, td, thesis, az)"
+                f"seeds: {self.seeds} is outside 1..{MAX_SEEDS} (each seed is a learner trained and kept in memory)"
             )
-        if player.keep_name() is not None:
-            raise ValueError(f"{spec!r}: curves train fresh learners in memory; drop the stored name from the spec")
-        if not player.trains:
-            raise ValueError(f"{spec!r}: a frozen learner (train=off) learns nothing; drop train=off")
-        make_player(game, graded_spec(game, spec), seed=0)
-    opponent = make_player(game, against, seed=0)
-    if opponent.is_human:
-        raise ValueError("--against: curves play machines only, not a person")
-    try:
-        get_suite(game)
-    except ValueError as error:
+        if not self.specs:
+            raise ValueError("name at least one learner spec")
+        if (self.games is None) == (self.seconds is None):
+            raise ValueError("give one budget per learner: --games N or --seconds S")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"--seconds must be above 0, not {self.seconds}")
+        if self.side not in SIDES:
+            raise ValueError(f"--side is usual, first, second or alternate, not {self.side!r}")
+        if self.max_plies < 1:
+            raise ValueError(f"--max-plies must be at least 1, not {self.max_plies}")
+        for name, value in (
+            ("--games", 1 if self.games is None else self.games),
+            ("--every", self.every),
+            ("--points", self.points),
+            ("--eval-games", self.eval_games),
+            ("--workers", 1 if self.workers is None else self.workers),
+        ):
+            if value < 1:
+                raise ValueError(f"{name} must be at least 1, not {value}")
+        game = self.chosen
+        for spec in self.specs:
+            _check_learner(game, spec)
+        opponent = make_player(game, self.against, seed=0)
+        if opponent.is_human:
+            raise ValueError("--against: curves play machines only, not a person")
+        try:
+            get_suite(game)
+        except ValueError as error:
+            raise ValueError(
+                f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
+            ) from None
+
+
+def _check_learner(game: Game[Any], spec: str) -> None:
+    player = make_player(game, spec, seed=0)
+    if not isinstance(player, Learner):
         raise ValueError(
-            f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
-        ) from None
+            f"{spec!r} is not a learner: curves measure players that learn (her, him, menace, td, thesis, az)"
+        )
+    if player.keep_name() is not None:
+        raise ValueError(f"{spec!r}: curves train fresh learners in memory; drop the stored name from the spec")
+    if not player.trains:
+        raise ValueError(f"{spec!r}: a frozen learner (train=off) learns nothing; drop train=off")
+    make_player(game, graded_spec(game, spec), seed=0)
 
 
 class CurvesInterrupted(KeyboardInterrupt):
@@ -242,39 +285,21 @@ class CurvesInterrupted(KeyboardInterrupt):
         self.result, self.finished, self.total = result, finished, total
 
 
-def run_curves(
-    game: Game[Any] | str,
-    specs: Sequence[str],
-    against: str,
-    games: int | None = None,
-    every: int = 10,
-    seeds: int = 5,
-    seed: int = 0,
-    eval_games: int = 20,
-    max_plies: int = DEFAULT_MAX_PLIES,
-    workers: int | None = None,
-    dask: str | None = None,
-    progress: Callable[[list[Point]], None] | None = None,
-    seconds: float | None = None,
-    points: int = 10,
-    side: str = "usual",
-) -> CurvesResult:
-    """The learning curves of ``specs`` (see the module's text).  ``progress(points)`` hears each
-    learner's points as it finishes.  ValueError for bad arguments, before anything is played;
+def run_curves(options: CurvesOptions, progress: Callable[[list[Point]], None] | None = None) -> CurvesResult:
+    """The learning curves ``options`` ask for (see the module's text).  ``progress(points)`` hears
+    each learner's points as it finishes.  ValueError for bad options, before anything is played;
     :class:`CurvesInterrupted` on ^C, with the learners that had finished."""
-    if isinstance(game, str):
-        game = get_game(game)
-    workers = default_workers() if workers is None else workers
-    specs = [spec.strip() for spec in specs]
-    check_arguments(game, specs, against, games, every, seeds, eval_games, workers, seconds, points, side)
-    seats = [seat_of_spec(game, spec, side) for spec in specs]
+    options.check()
+    game, specs, seconds, points = options.chosen, list(options.specs), options.seconds, options.points
+    workers = default_workers() if options.workers is None else options.workers
+    seats = [seat_of_spec(game, spec, options.side) for spec in specs]
     tasks = [
         CurveTask(
-            game.name, spec, index, learner, against, games, seconds, every, points, eval_games, seed, max_plies,
-            seats[index],
+            game.name, spec, index, learner, options.against, options.games, seconds, options.every, points,
+            options.eval_games, options.seed, options.max_plies, seats[index],
         )
         for index, spec in enumerate(specs)
-        for learner in range(seeds)
+        for learner in range(options.seeds)
     ]  # fmt: skip
     suite = get_suite(game)
     graded_sides = [GRADED_SIDE.get(seat) for seat in seats]
@@ -282,14 +307,14 @@ def run_curves(
     def result(found: list[Point]) -> CurvesResult:
         found.sort(key=lambda p: (p.spec_index, p.learner, p.point))
         return CurvesResult(
-            game.name, suite.name, len(suite), tuple(specs), against, games, seconds, every,
-            None if seconds is None else points, seeds, side,
-            eval_games, seed, max_plies, tuple(found), tuple(seats),
+            game.name, suite.name, len(suite), tuple(specs), options.against, options.games, seconds, options.every,
+            None if seconds is None else points, options.seeds, options.side,
+            options.eval_games, options.seed, options.max_plies, tuple(found), tuple(seats),
             tuple(len(suite.of_side(s)) for s in graded_sides), tuple(side_name(game, s) for s in graded_sides),
         )  # fmt: skip
 
     try:
-        ran = run_all(run_curve, tasks, workers, dask, on_done=progress)
+        ran = run_all(run_curve, tasks, workers, options.dask, on_done=progress)
     except Interrupted as stopped:  # keep what finished: the learners measured to the end
         kept = [points for points in stopped.finished if points is not None]
         raise CurvesInterrupted(result([p for points in kept for p in points]), len(kept), len(tasks)) from None
