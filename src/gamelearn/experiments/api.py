@@ -28,7 +28,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..keeper import Keeper, default_keeper
-from .api_progress import Milestones, progress_of
 from .budget import Budget
 from .curves import MAX_SEEDS, CurvesInterrupted, CurvesOptions, run_curves
 from .curves_output import MEASURES, X_AXES, CurvesResult, Point, default_stem, free_stem, keep_run, taken
@@ -36,6 +35,7 @@ from .grading import GradeOptions, GradeReport, Grades, check_arguments, grade_p
 from .interrupts import Stop, signals_deferred, stopping_on_signals
 from .matchbox import HerOptions, MatchboxInterrupted, MenaceOptions, chart, plot_learning_curve, run_her, run_menace
 from .pairs import Sprt
+from .progress import Milestones, progress_of
 from .review import GameReview, review_moves
 from .runners import default_workers
 from .suites import Suite, get_suite

@@ -20,9 +20,8 @@ from typing import Any
 
 from ..files import atomic_write_bytes
 from ..store.store import Store
-from .api_frames import dataframe
 from .grading import yardstick_words
-from .html import percent, png_image, table
+from .notebook import dataframe, percent, png_image, table
 from .statistics import mean_interval
 
 #: The measures of a point, in the CSV's order (docs/curves.md documents them).

@@ -39,8 +39,7 @@ from ..keeper import Keeper, default_keeper, reading_keeper
 from ..players.base import Player
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
-from .api_frames import dataframe
-from .html import percent, table
+from .notebook import dataframe, percent, table
 from .runners import default_workers, run_all
 from .suites import Suite, SuitePosition, get_suite
 

@@ -47,6 +47,7 @@ from ..match import play_game
 from ..players.base import Player
 from ..players.registry import make_player
 from ..solver import Solution, solve
+from . import suites_connect4 as shipped
 from .statistics import Interval, wilson
 
 #: The version of the suites' recipe: a change of recipe is a new version, never the same name.
@@ -179,9 +180,7 @@ def phase_of(game: Game[Any], state: Any) -> str:
         return "placement" if game.placing(state) else "moving"  # type: ignore[attr-defined]
     pieces = sum(cell != "." for cell in game.board(state))
     if game.name == "connect4":  # by ply, as its shipped suites are drawn (.suites_connect4)
-        from .suites_connect4 import phase_of_ply
-
-        return phase_of_ply(pieces)
+        return shipped.phase_of_ply(pieces)
     if game.name == "tictactoe":
         return "opening" if pieces <= 3 else "endgame"
     if game.name == "hexapawn":
@@ -243,8 +242,6 @@ def get_suite(game: Game[Any] | str, name: str | None = None) -> Suite:
 def _shipped_suite(game: Game[Any], name: str | None) -> Suite:
     """Connect Four's suite ``name`` (``connect4-v1`` when None), read from the file the package
     ships (:mod:`.suites_connect4`: its positions cost the solver too long to draw on the spot)."""
-    from . import suites_connect4 as shipped
-
     if not shipped.applies(game):
         raise ValueError(f"{game.spec} has no suite: Connect Four's suites are of the standard 7x6 board")
     chosen = name or shipped.REPORT_NAME

@@ -53,10 +53,10 @@ from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
 from ..players.hangs import NoMoveError, OpeningHang
 from ..players.registry import make_player
 from ..solver import Solution, solve
-from .api_progress import GameCounter
 from .grading import GradeOptions, run_grade
 from .openings import choose_book, parse_openings
 from .pairs import Sprt, pentanomial
+from .progress import GameCounter
 from .ratings import bradley_terry_ratings as bradley_terry_ratings
 from .runners import Interrupted, default_workers, run_all
 from .tournament_games import TournamentInterrupted, game_channel, kept_games

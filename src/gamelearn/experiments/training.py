@@ -35,10 +35,10 @@ from ..keeper import Keeper
 from ..players.knowledge import K, Learner
 from ..players.registry import graded_spec, make_player, with_options
 from ..store.failures import StoreError
-from .api_frames import dataframe
 from .budget import Budget
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
+from .notebook import dataframe
 from .suites import get_suite
 
 #: Between checkpoints, a training run keeps its learner at least this often (seconds).
