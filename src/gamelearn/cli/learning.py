@@ -254,7 +254,7 @@ def curves(
             "--games",
             min=1,
             max=MAX_LEARNER_GAMES,
-            help="training games per learner (default 100 without --seconds)",
+            help=f"training games per learner (default {api.DEFAULT_CURVE_GAMES} without --seconds)",
         ),
     ] = None,
     seconds: Annotated[

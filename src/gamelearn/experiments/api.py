@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from ..keeper import Keeper, default_keeper
 from .budget import Budget
+from .curves import DEFAULT_GAMES as DEFAULT_CURVE_GAMES
 from .curves import MAX_SEEDS, CurvesInterrupted, CurvesOptions, run_curves
 from .curves_output import MEASURES, X_AXES, CurvesResult, Point, default_stem, free_stem, keep_run, taken
 from .grading import GradeOptions, GradeReport, Grades, check_arguments, grade_player, graded_player, run_grade
@@ -57,6 +58,7 @@ from .training import (
 #: experiments and their options, their results, and what the command needs to check, render and
 #: stop them.
 __all__ = [
+    "DEFAULT_CURVE_GAMES",
     "MAX_PARALLEL",
     "MAX_SEEDS",
     "MAX_TRAIN_MINUTES",
