@@ -22,7 +22,8 @@ import time
 from typing import Any
 
 import gamelearn
-from gamelearn.experiments.grading import grade, grade_player
+from gamelearn.experiments.api import grade
+from gamelearn.experiments.grading import grade_player
 from gamelearn.experiments.suites import get_suite
 from gamelearn.players.registry import graded_spec, make_player
 

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 
 import gamelearn
-from gamelearn.experiments.grading import grade
-from gamelearn.experiments.suites_validation import VALIDATION_NAME, keeps_interval
+from gamelearn.experiments.api import grade
+from gamelearn.experiments.suites import VALIDATION_NAME, keeps_interval
 
 
 def curve_label(data: dict[str, Any], path: Path) -> str:

@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import cast
 
 import gamelearn
-from gamelearn.experiments.suites import get_suite
-from gamelearn.experiments.suites_validation import VALIDATION_NAME
+from gamelearn.experiments.suites import VALIDATION_NAME, get_suite
 from gamelearn.players.ntuple.player import NtuplePlayer
 from gamelearn.players.ntuple.search_kernels import MATE
 from gamelearn.players.registry import make_player

@@ -31,8 +31,7 @@ from numba import njit
 
 import gamelearn
 from gamelearn.experiments.grading import grade_player
-from gamelearn.experiments.suites import get_suite
-from gamelearn.experiments.suites_validation import VALIDATION_NAME
+from gamelearn.experiments.suites import VALIDATION_NAME, get_suite
 from gamelearn.games.teeko import TeekoState
 from gamelearn.players.ntuple import kernels as kernels
 from gamelearn.players.ntuple.layout import Features

@@ -33,8 +33,7 @@ from numba import njit
 
 import gamelearn
 from gamelearn.experiments.grading import choose_all
-from gamelearn.experiments.suites import get_suite
-from gamelearn.experiments.suites_validation import VALIDATION_NAME
+from gamelearn.experiments.suites import VALIDATION_NAME, get_suite
 from gamelearn.players.ntuple import kernels as kernels
 from gamelearn.players.ntuple.layout import Features, neighbours, pieces, win_masks
 from gamelearn.players.registry import make_player

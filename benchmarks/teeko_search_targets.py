@@ -31,8 +31,7 @@ import numpy as np
 from numba import njit
 
 import gamelearn
-from gamelearn.experiments.suites import get_suite
-from gamelearn.experiments.suites_validation import VALIDATION_NAME
+from gamelearn.experiments.suites import VALIDATION_NAME, get_suite
 from gamelearn.players.ntuple import kernels as kernels
 from gamelearn.players.ntuple import search_kernels as search
 from gamelearn.players.ntuple.search import TeekoSearch

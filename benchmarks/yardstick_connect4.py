@@ -32,8 +32,7 @@ from typing import Any
 
 import gamelearn
 from gamelearn.experiments import suites_connect4 as shipped
-from gamelearn.experiments.suites import SuitePosition, draw_stratified, graded_position
-from gamelearn.experiments.suites_validation import keeps_interval
+from gamelearn.experiments.suites import SuitePosition, draw_stratified, graded_position, keeps_interval
 from gamelearn.players.registry import make_player
 from gamelearn.solver import solve
 

@@ -36,8 +36,7 @@ from typing import Any
 import gamelearn
 from gamelearn.experiments.grading import grade_player
 from gamelearn.experiments.openings import balanced_openings
-from gamelearn.experiments.suites import get_suite
-from gamelearn.experiments.suites_validation import VALIDATION_NAME, keeps_interval
+from gamelearn.experiments.suites import VALIDATION_NAME, get_suite, keeps_interval
 from gamelearn.experiments.yardstick import PLIES, games_lost_to_perfect
 from gamelearn.match import play_game
 from gamelearn.players.registry import make_player

@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 import gamelearn
 from extras import need
 from gamelearn.cli.main import app
-from gamelearn.experiments.api_progress import Milestones
 from gamelearn.experiments.budget import Budget
+from gamelearn.experiments.progress import Milestones
 
 runner = CliRunner()
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gamelearn.experiments.curves import CSV_COLUMNS, POINT_COLUMNS, CurveTask, band, run_curve, run_curves
-from gamelearn.experiments.curves_output import to_csv, to_points_csv
+from gamelearn.experiments.api import curves as run_curves
+from gamelearn.experiments.curves import CurveTask, run_curve
+from gamelearn.experiments.curves_output import CSV_COLUMNS, POINT_COLUMNS, band, to_csv, to_points_csv
 
 DOCUMENTED = (
     "spec,point,games,seconds,seeds,keeps_mean,keeps_low,keeps_high,best_mean,best_low,best_high,"

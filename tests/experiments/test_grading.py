@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn.cli.main import app
-from gamelearn.experiments.grading import grade, grade_player, graded_player, judge, position_seed, spec_side
+from gamelearn.experiments.api import grade
+from gamelearn.experiments.grading import grade_player, graded_player, judge, position_seed, spec_side
 from gamelearn.experiments.suites import TEEKO_SUITE_SIZE, get_suite
 from gamelearn.players.registry import graded_spec
 
@@ -203,9 +204,9 @@ def test_one_spec_twice_is_graded_twice_alike() -> None:
 
 @pytest.mark.slow  # a graded tournament
 def test_a_graded_tournament_reports_the_suite_beside_the_games() -> None:
-    from gamelearn.experiments.tournament import run_tournament
+    from gamelearn.experiments.api import tournament
 
-    result = run_tournament("tictactoe", ["perfect", "random"], games_per_pair=4, seed=1, grade=True, workers=1)
+    result = tournament("tictactoe", ["perfect", "random"], games=4, seed=1, grade=True, workers=1)
     suite = {report.spec: report for report in result.suite_grades}
     assert suite["perfect"].keeps == 1.0 and suite["random"].keeps < 0.5
     assert result.to_dict()["suite_grades"][0]["suite"] == "tictactoe-v1"

@@ -21,8 +21,8 @@ import gamelearn
 from extras import need
 from gamelearn.cli.main import app
 from gamelearn.experiments import api
-from gamelearn.experiments.api_frames import PANDAS_MISSING
-from gamelearn.experiments.api_progress import Milestones
+from gamelearn.experiments.notebook import PANDAS_MISSING
+from gamelearn.experiments.progress import Milestones
 from gamelearn.experiments.tournament import TournamentResult
 
 runner = CliRunner()
@@ -160,7 +160,7 @@ def test_the_tournament_counts_progress_a_game_at_a_time() -> None:
 
 
 def test_a_game_heard_after_its_pair_finished_is_not_counted_twice() -> None:
-    from gamelearn.experiments.api_progress import GameCounter
+    from gamelearn.experiments.progress import GameCounter
 
     heard: list[int] = []
     counter = GameCounter(heard.append, processes=False)
@@ -177,7 +177,7 @@ def test_dask_workers_games_are_heard_once_even_from_a_rerun_pair() -> None:
     tells its games again, and a game told after its pair's result is dropped."""
     import pickle
 
-    from gamelearn.experiments.api_progress import GameCounter
+    from gamelearn.experiments.progress import GameCounter
 
     class Client:  # what the counter uses of dask.distributed's Client
         def subscribe_topic(self, topic: str, handler) -> None:  # type: ignore[no-untyped-def]

@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 import gamelearn
 from extras import need
 from gamelearn.cli.main import app
+from gamelearn.experiments.api import tournament as run_tournament
 from gamelearn.experiments.tournament import (
     GRADES,
     bradley_terry_ratings,
     game_seed,
-    run_tournament,
     wilson_interval,
 )
 from gamelearn.store.store import Store
@@ -144,18 +144,18 @@ def test_colours_alternate_and_points_add_up() -> None:
 
 @pytest.mark.slow  # local processes and a Dask cluster
 def test_runners_give_identical_results() -> None:
-    arguments = dict(game="tictactoe", specs=["random", "menace", "perfect"], games_per_pair=4, seed=21, grade=True)
-    alone = run_tournament(**arguments, workers=1)  # type: ignore[arg-type]
-    processes = run_tournament(**arguments, workers=2)  # type: ignore[arg-type]
+    arguments = dict(game="tictactoe", specs=["random", "menace", "perfect"], games=4, seed=21, grade=True)
+    alone = run_tournament(**arguments, workers=1)
+    processes = run_tournament(**arguments, workers=2)
     assert processes == alone
     need("dask", "distributed")
     heard: list[int] = []
-    on_dask = run_tournament(**arguments, workers=2, dask="local", progress=heard.append)  # type: ignore[arg-type]
+    on_dask = run_tournament(**arguments, workers=2, dask="local", progress=heard.append)
     assert on_dask == alone
     # Each game reaches the bar from the Dask workers as it ends, not a pair at a time: a worker
     # logs a game's event before its pair's result, on the same stream, so none is left to the result.
     assert heard == [1] * len(alone.games)
-    other_seed = run_tournament(**{**arguments, "seed": 22}, workers=1)  # type: ignore[arg-type]
+    other_seed = run_tournament(**{**arguments, "seed": 22}, workers=1)
     assert [g.moves for g in other_seed.games] != [g.moves for g in alone.games]
 
 

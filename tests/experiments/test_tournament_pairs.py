@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 import gamelearn
 from gamelearn.cli.main import app
+from gamelearn.experiments.api import tournament as run_tournament
 from gamelearn.experiments.openings import balanced_openings
 from gamelearn.experiments.pairs import Sprt
-from gamelearn.experiments.tournament import run_tournament
 from gamelearn.games import IllegalMove
 
 runner = CliRunner()

@@ -11,8 +11,7 @@ from scipy.stats import binomtest
 
 import gamelearn
 from gamelearn.experiments.openings import balanced_openings
-from gamelearn.experiments.suites import get_suite
-from gamelearn.experiments.suites_validation import VALIDATION_NAME, VALIDATION_SIZE, keeps_interval
+from gamelearn.experiments.suites import VALIDATION_NAME, VALIDATION_SIZE, get_suite, keeps_interval
 from gamelearn.experiments.yardstick import games_lost_to_perfect
 
 

@@ -264,12 +264,9 @@ def imported_modules(path: Path, source: Path = SOURCE) -> set[str]:
     return {module.relative_to(source).as_posix() for module in found if module is not None} - {relative.as_posix()}
 
 
-#: The pairs of modules that still import each other (issue "a house by its parts"): each is to be
-#: cut along its seam, and none may be added.
-STILL_MUTUAL = {
-    ("experiments/curves.py", "experiments/curves_output.py"),
-    ("experiments/suites.py", "experiments/suites_validation.py"),
-}
+#: The pairs of modules that still import each other: none (issue "a house by its parts" cut the
+#: last of them along their seams), and none may be added.
+STILL_MUTUAL: set[tuple[str, str]] = set()
 
 
 def mutual_pairs(source: Path = SOURCE) -> set[tuple[str, str]]:

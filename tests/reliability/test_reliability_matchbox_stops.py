@@ -66,28 +66,28 @@ def stopped_run(home: Path, how: signal.Signals, background: bool, *args: str) -
     ids=["SIGINT", "SIGINT-background", "SIGTERM-background"],
 )
 def test_a_stopped_menace_experiment_keeps_the_learners_that_finished(how, background, tmp_path: Path):
-    from gamelearn.experiments.matchbox import run_menace
+    from gamelearn.experiments.matchbox import MenaceOptions, run_menace
 
     args = ("menace", "--learners", "400", "--games", "100", "--against", "random", "--seed", "3")
     result = stopped_run(tmp_path / "home", how, background, *args)
     (kept,) = result["opponents"]
     assert 0 < kept["learners"] < 400
-    (replayed,) = run_menace(kept["learners"], 100, ["random"], 3)["opponents"]
+    (replayed,) = run_menace(MenaceOptions(kept["learners"], 100, ["random"], 3))["opponents"]
     assert kept == replayed
 
 
 @pytest.mark.slow  # a gamelearn started and stopped, and the replay
 @pytest.mark.parametrize("kind", ["her", "him"])
 def test_a_stopped_her_or_him_experiment_keeps_the_learners_that_finished(kind: str, tmp_path: Path):
-    from gamelearn.experiments.matchbox import run_her
+    from gamelearn.experiments.matchbox import HerOptions, run_her
 
     args = (kind, "--learners", "400", "--games", "100", "--against", "random", "--seed", "3")
     result = stopped_run(tmp_path / "home", signal.SIGTERM, False, *args)
     (kept,) = result["opponents"]
     assert 0 < kept["learners"] <= 400  # HIM's own learners may all have finished, HER's not
-    (replayed,) = run_her(kind, kept["learners"], 100, ["random"], 3)["opponents"]
+    (replayed,) = run_her(HerOptions(kind, kept["learners"], 100, ["random"], 3))["opponents"]
     assert kept == replayed
     if kind == "him":
         for theirs in result.get("her_for_comparison", []):  # HER's, as far as it had come
-            (again,) = run_her("her", theirs["learners"], 100, ["random"], 3)["opponents"]
+            (again,) = run_her(HerOptions("her", theirs["learners"], 100, ["random"], 3))["opponents"]
             assert theirs["average_losses"] == again["average_losses"]

@@ -198,7 +198,8 @@ def curves_args(seed: int, out: Path) -> tuple[str, ...]:
 
 
 def _curve_points(seed: int, learner: int) -> list[tuple]:
-    from gamelearn.experiments.curves import MEASURES, CurveTask, run_curve, seat_of_spec
+    from gamelearn.experiments.curves import CurveTask, run_curve, seat_of_spec
+    from gamelearn.experiments.curves_output import MEASURES
     from gamelearn.games import get_game
     from gamelearn.match import DEFAULT_MAX_PLIES
 

@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..experiments.grading import grade_player, graded_player
-from ..experiments.suites import get_suite
+from ..experiments.api import get_suite, grade_player, graded_player
 from ..games import Game, get_game
 from ..games.contract import problems
 from ..match import play_game  # unnamed players: nothing to keep

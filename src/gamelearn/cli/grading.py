@@ -11,8 +11,7 @@ from rich import box
 from rich.table import Table
 
 from ..experiments import api
-from ..experiments.grading import GradeReport, check_arguments, spec_side
-from ..experiments.suites import Suite, get_suite
+from ..experiments.api import GradeOptions, GradeReport, Suite
 from ..games import get_game
 from .common import (
     GAME_HELP,
@@ -103,7 +102,9 @@ def grade_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)],
     specs: Annotated[list[str], typer.Argument(metavar="SPEC [SPEC...]", help="player specs to grade")],
     suite: Annotated[str | None, typer.Option("--suite", help="the suite (default: the game's, e.g. teeko-v1)")] = None,
-    seed: Annotated[int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of stochastic players")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of stochastic players")
+    ] = GradeOptions.seed,
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
     ] = None,
@@ -115,20 +116,19 @@ def grade_command(
     or a draw to a loss (blunders)."""
     try:
         game = get_game(game_name)
-        chosen = check_arguments(game, specs, suite)
+        api.check_arguments(game, specs, suite)
     except ValueError as error:
         fail(str(error))
     check_store(readonly=True)  # stored learners are read from it
     try:
-        sides = [spec_side(game, spec.strip()) for spec in specs]
+        chosen, sides = GradeOptions(game, specs, suite, seed, workers).check()
     except ValueError as error:
         fail(str(error))
+    options = GradeOptions(game, specs, chosen.name, seed, workers, sides=sides)
     total = sum(len(chosen.of_side(side)) for side in sides)
     with progress_bar(err_console, "positions", total, "positions", quiet) as progress:
         try:
-            reports = api.grade(
-                game, specs, chosen.name, seed=seed, workers=workers, progress=progress.advance, sides=sides
-            )
+            reports = api.grade(options, progress=progress.advance)
         except ValueError as error:
             fail(str(error))
     if as_json:
@@ -155,7 +155,7 @@ def suite_command(
     """What the game's suite of graded positions holds: how it was drawn, and its counts by
     phase, value and how many moves keep the value."""
     try:
-        chosen = get_suite(get_game(game_name))
+        chosen = api.get_suite(get_game(game_name))
     except ValueError as error:
         fail(str(error))
     summary = chosen.summary()

@@ -17,15 +17,21 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ..experiments import api, curves_output
-from ..experiments import curves as curves_module
-from ..experiments.budget import Budget
-from ..experiments.training import Training, TrainingInterrupted, TrainingResult
+from ..experiments import api
+from ..experiments.api import (
+    Budget,
+    Checkpoint,
+    CurvesInterrupted,
+    CurvesOptions,
+    CurvesResult,
+    Point,
+    TrainingInterrupted,
+    TrainingResult,
+    TrainOptions,
+)
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
-from ..match import DEFAULT_MAX_PLIES
 from ..store.store import Store
-from .checkpoints import checkpoint_header, checkpoint_line
 from .common import (
     MAX_LEARNER_GAMES,
     SEED_MAX,
@@ -88,11 +94,15 @@ def train(
         int | None,
         typer.Option("--games", min=1, max=MAX_TRAIN_GAMES, help="train for exactly this many self-play games"),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="seed of a new learner (a kept one goes on with its own)")
+    ] = TrainOptions.seed,
     checkpoints: Annotated[
         int, typer.Option("--checkpoints", min=1, max=MAX_CHECKPOINTS, help="graded checkpoints along the way")
-    ] = 5,
-    grade: Annotated[bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")] = True,
+    ] = TrainOptions.checkpoints,
+    grade: Annotated[
+        bool, typer.Option("--grade/--no-grade", help="grade checkpoints on the game's suite")
+    ] = TrainOptions.grade,
     full_grade: Annotated[
         bool,
         typer.Option(
@@ -100,7 +110,7 @@ def train(
             help="grade every checkpoint as the learner plays, search and all (Teeko's ntuple: minutes of CPU a "
             "checkpoint, outside the budget); by default a learner that searches is graded as its raw network",
         ),
-    ] = False,
+    ] = TrainOptions.full_grade,
     parallel: Annotated[
         int | None,
         typer.Option(
@@ -124,15 +134,19 @@ def train(
     except ValueError as error:
         fail(str(error))
     name = check_name("--name", name)
+    cpu_seconds = None if cpu_minutes is None else 60 * cpu_minutes
+    options = TrainOptions(
+        game, learner, name, games, minutes, cpu_seconds, seed, checkpoints, grade, parallel, full_grade
+    )
     try:
-        api.check_training(minutes, games, checkpoints, parallel, None if cpu_minutes is None else 60 * cpu_minutes)
+        options.check()
     except ValueError as error:
         fail(str(error))
     check_store()  # a store that cannot be opened is named before any training
     shown: Console = err_console if as_json else console
     kind = learner.strip().partition(":")[0]
 
-    def on_start(training: Training) -> None:
+    def on_start(training: api.Training) -> None:
         counts = training.player.describe()
         shown.print(
             f"{'Going on with' if training.resumed else 'A new'} {kind} {name!r} for {game.name}: "
@@ -172,27 +186,17 @@ def train(
         if as_json and isinstance(stopped, TrainingInterrupted):
             print_json(train_json(game.name, name, stopped.result))
 
-    budget = Budget(None if minutes is None else 60 * minutes, None if cpu_minutes is None else 60 * cpu_minutes, games)
+    budget = options.budget
     clock = budget.clock
     with Store() as store, progress_bar(shown, "self-play", budget.total, budget.unit, quiet) as progress:
         with kept_when_stopped(progress, kept, stopped_json):
             try:
                 result = api.train(
-                    game,
-                    learner,
-                    name=name,
-                    games=games,
-                    minutes=minutes,
-                    cpu_seconds=budget.cpu_seconds,
-                    seed=seed,
-                    checkpoints=checkpoints,
-                    grade=grade,
-                    parallel=parallel,
+                    options,
                     progress=progress.advance,
                     on_checkpoint=lambda point: progress.print(checkpoint_line(point, clock)),
                     keeper=Keeper(store),
                     on_start=on_start,
-                    full_grade=full_grade,
                 )
             except ValueError as error:
                 fail(str(error))
@@ -243,14 +247,14 @@ def curves(
     ],
     against: Annotated[
         str, typer.Option("--against", help="the opponent they train against (self-play learners: only measured)")
-    ] = "random",
+    ] = CurvesOptions.against,
     games: Annotated[
         int | None,
         typer.Option(
             "--games",
             min=1,
             max=MAX_LEARNER_GAMES,
-            help="training games per learner (default 100 without --seconds)",
+            help=f"training games per learner (default {api.DEFAULT_CURVE_GAMES} without --seconds)",
         ),
     ] = None,
     seconds: Annotated[
@@ -265,11 +269,13 @@ def curves(
     every: Annotated[
         int,
         typer.Option("--every", max=MAX_LEARNER_GAMES, help="with --games: measure every this many games"),
-    ] = 10,
+    ] = CurvesOptions.every,
     points: Annotated[
         int, typer.Option("--points", min=1, max=MAX_POINTS, help="with --seconds: measurements, evenly in time")
-    ] = 10,
-    seeds: Annotated[int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")] = 5,
+    ] = CurvesOptions.points,
+    seeds: Annotated[
+        int, typer.Option("--seeds", min=1, max=api.MAX_SEEDS, help="independent learners per spec")
+    ] = CurvesOptions.seeds,
     side: Annotated[
         str,
         typer.Option(
@@ -278,17 +284,19 @@ def curves(
             help="the learner's seat in every game (usual: its own, HER's and HIM's second, MENACE's first, "
             "the others alternating); a learner on one side is graded on its side's positions",
         ),
-    ] = "usual",
+    ] = CurvesOptions.side,
     x_axis: Annotated[
         str | None, typer.Option("--x", metavar="games|seconds", help="the chart's x axis (default: the budget's)")
     ] = None,
     eval_games: Annotated[
         int, typer.Option("--eval-games", min=1, max=MAX_EVAL_GAMES, help="games a score measurement plays")
-    ] = 20,
+    ] = CurvesOptions.eval_games,
     seed: Annotated[
         int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same curves)")
-    ] = 0,
-    max_plies: Annotated[int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")] = DEFAULT_MAX_PLIES,
+    ] = CurvesOptions.seed,
+    max_plies: Annotated[
+        int, typer.Option("--max-plies", help="ply limit; reaching it is a draw")
+    ] = CurvesOptions.max_plies,
     workers: Annotated[int | None, typer.Option("--workers", help="local processes (1: in this process)")] = None,
     dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS|local", help="run on a Dask cluster")] = None,
     out: Annotated[
@@ -312,45 +320,25 @@ def curves(
         game = get_game(game_name)
     except ValueError as error:
         fail(str(error))
-    if max_plies < 1:
-        fail(f"--max-plies must be at least 1, not {max_plies}")
-    if games is None and seconds is None:
-        games = 100
+    options = CurvesOptions(
+        game, specs, against, games, seconds, every, points, seeds, side, eval_games, seed, max_plies, workers, dask
+    )
     if x_axis is None:
         x_axis = "games" if seconds is None else "seconds"
-    if x_axis not in curves_output.X_AXES:
+    if x_axis not in api.X_AXES:
         fail(f"--x is games or seconds, not {x_axis!r}")
     try:
-        curves_module.check_arguments(
-            game, specs, against, games, every, seeds, eval_games, workers or 1, seconds, points, side
-        )
+        options.check()
     except ValueError as error:
         fail(str(error))
     check_store()  # the result is kept there: a store that cannot be opened is named before any game
     keeping = _CurvesFiles(game.name, *_curves_destination(out, force), x_axis)
 
-    def run(on_learner: Callable[[list[curves_module.Point]], None]) -> curves_module.CurvesResult:
-        return api.curves(
-            game,
-            specs,
-            against,
-            games=games,
-            every=every,
-            seeds=seeds,
-            seed=seed,
-            eval_games=eval_games,
-            max_plies=max_plies,
-            workers=workers,
-            dask=dask,
-            progress=None,
-            on_learner=on_learner,
-            seconds=seconds,
-            points=points,
-            side=side,
-        )
+    def run(on_learner: Callable[[list[Point]], None]) -> CurvesResult:
+        return api.curves(options, on_learner=on_learner)
 
     shown: Console = err_console if as_json else console
-    result = _run_curves(shown, quiet, keeping, specs, len(specs) * seeds, run)
+    result = _run_curves(shown, quiet, keeping, list(options.specs), options.learners, run)
     number, files = keeping.save(result, stopped=False)
     if isinstance(files, str):
         fail(files)
@@ -359,7 +347,7 @@ def curves(
         print_json({**payload, "result_id": number, "files": [str(path) for path in files]})
         return
     csv_path, points_path, png_path = files
-    console.print(curves_table(game.name, result, against, games, seconds, seeds))
+    console.print(curves_table(game.name, result, against, options.games, seconds, seeds))
     console.print(
         f"In %: keeps (mean [95% band]), best, blunders: shares of {result.yardsticks()}; "
         f"score: against {against}, {eval_games} games a point.",
@@ -376,8 +364,8 @@ def _curves_destination(out: Path | None, force: bool) -> tuple[Path, Path | Non
     stem = out.with_suffix("") if out.suffix in (".csv", ".png") else out
     if not stem.parent.is_dir():
         fail(f"--out: no such folder {stem.parent}")
-    if curves_output.taken(stem) and not force:
-        fail(f"--out: {curves_output.taken(stem)[0]} exists; give another name, or --force to replace it")
+    if api.taken(stem) and not force:
+        fail(f"--out: {api.taken(stem)[0]} exists; give another name, or --force to replace it")
     return stem.parent.resolve(), stem.resolve()
 
 
@@ -396,15 +384,13 @@ class _CurvesFiles:
     def seconds(self) -> float:
         return time.perf_counter() - self.started
 
-    def save(self, result: curves_module.CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
-        stem = self.chosen or curves_output.free_stem(
-            self.folder, curves_output.default_stem(self.game, result.specs, self.stamp)
-        )
-        return curves_output.keep_run(result, self.seconds(), stopped, stem, self.x_axis)
+    def save(self, result: CurvesResult, stopped: bool) -> tuple[int, tuple[Path, Path, Path] | str]:
+        stem = self.chosen or api.free_stem(self.folder, api.default_stem(self.game, result.specs, self.stamp))
+        return api.keep_run(result, self.seconds(), stopped, stem, self.x_axis)
 
     def kept(self, stopped: KeyboardInterrupt) -> str:
         """^C or SIGTERM: the finished learners are kept; what was kept, in a sentence."""
-        if not isinstance(stopped, curves_module.CurvesInterrupted):
+        if not isinstance(stopped, CurvesInterrupted):
             return "Interrupted before the first learner; nothing to keep"
         kept = "nothing to keep"
         if stopped.finished:
@@ -420,12 +406,12 @@ def _run_curves(
     keeping: _CurvesFiles,
     specs: list[str],
     learners: int,
-    run: Callable[[Callable[[list[curves_module.Point]], None]], curves_module.CurvesResult],
-) -> curves_module.CurvesResult:
+    run: Callable[[Callable[[list[Point]], None]], CurvesResult],
+) -> CurvesResult:
     """``run`` under a progress bar that notes each finished learner; ^C keeps what had finished."""
     with progress_bar(shown, "learners", learners, "learners", quiet) as progress:
 
-        def on_learner(found: list[curves_module.Point]) -> None:
+        def on_learner(found: list[Point]) -> None:
             last = found[-1]
             progress.note(
                 f"{specs[last.spec_index].strip()} seed {last.learner} finished: {last.games:,} games, "
@@ -440,7 +426,7 @@ def _run_curves(
                 fail(str(error))
 
 
-def curves_table(game: str, result: curves_module.CurvesResult, against: str, games: int | None,
+def curves_table(game: str, result: CurvesResult, against: str, games: int | None,
                  seconds: float | None, seeds: int) -> Table:  # fmt: skip
     """A row a spec at its last point: games, time, keeps (its band over seeds), best, blunders, score."""
     budget = f"{games:,} games" if seconds is None else f"{seconds:g} wall seconds of training"
@@ -451,7 +437,7 @@ def curves_table(game: str, result: curves_module.CurvesResult, against: str, ga
         table.add_column(heading, justify="left" if heading == "spec" else "right")
     for row in result.rows():
         cells = [row["spec"], f"{row['games']:,.0f}", f"{row['seconds']:.{2 if row['seconds'] < 10 else 0}f} s"]
-        for measure in curves_module.MEASURES:
+        for measure in api.MEASURES:
             mean, low, high = row[f"{measure}_mean"], row[f"{measure}_low"], row[f"{measure}_high"]
             if mean != mean:  # NaN
                 cells.append("-")
@@ -461,3 +447,47 @@ def curves_table(game: str, result: curves_module.CurvesResult, against: str, ga
                 cells.append(f"{100 * mean:.0f}")
         table.add_row(*cells)
     return table
+
+
+# The lines `train` prints at each checkpoint, under their header, in columns that fit 80 and stay
+# put however large the counts grow.
+
+
+def checkpoint_header(clock: str = "wall") -> str:
+    """The checkpoint lines' header, aligned with checkpoint_line (fits 80 columns); the time
+    column is named by its clock, the budget's."""
+    return (
+        f"{clock + ' s':>7} {'games':>9} {'steps':>9} {'loss':>6} {'v.loss':>6} {'games/s':>7} {'pos/s':>8} "
+        f"{'keeps':>6} {'best':>6} {'blund.':>6}"
+    )
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def count(value: float, width: int) -> str:
+    """``value`` with thousands separators, right-aligned in ``width``; where that is too wide (ten
+    million steps in 9 columns), in millions, so that the columns never shift.
+
+    >>> count(9_999_999, 9), count(12_345_678, 9), count(1_234_567_890, 9)
+    ('9,999,999', '   12.35M', '1,234.57M')
+    """
+    whole = f"{value:,.0f}"
+    if len(whole) <= width:
+        return whole.rjust(width)
+    for decimals in (2, 1, 0):
+        millions = f"{value / 1e6:,.{decimals}f}M"
+        if len(millions) <= width:
+            return millions.rjust(width)
+    return millions
+
+
+def checkpoint_line(point: Checkpoint, clock: str = "wall") -> str:
+    """One checkpoint, its time on ``clock`` ('wall' or 'CPU'), under :func:`checkpoint_header`."""
+    seconds = point.cpu_seconds if clock == "CPU" else point.seconds
+    return (
+        f"{seconds:>6.0f}s {count(point.games, 9)} {count(point.steps, 9)} {point.loss:>6.4f} "
+        f"{point.value_loss:>6.4f} {count(point.games_per_second, 7)} {count(point.positions_per_second, 8)} "
+        f"{_share(point.keeps):>6} {_share(point.best):>6} {_share(point.blunders):>6}"
+    )

@@ -18,6 +18,7 @@ from typing import Annotated, Any, get_args, get_origin
 import typer
 from rich.table import Table
 
+from ..experiments.api import HerOptions, MenaceOptions
 from ..files import MissingFolderError
 from ..games import get_game
 from ..keeper import Keeper
@@ -49,9 +50,6 @@ MAX_REWARD = 100
 OUT_HELP = "folder for the learning-curve PNG (default: plots/ in the data directory)"
 JSON_HELP = "print the result as one JSON object on stdout (the figures of the tables, the plot's path)"
 
-#: The opponents of a MENACE run by default (experiments.matchbox.MENACE_OPPONENTS, kept here so
-#: that `gamelearn --help` does not import the experiments).
-MENACE_OPPONENTS = ("random", "perfect", "self")
 
 HER_HELP = "Gardner's HER (1962): train fresh HERs as Black against Random and Sharp; export/import named ones."
 HIM_HELP = (
@@ -168,8 +166,10 @@ def menace_experiment(
     learners: Annotated[
         int,
         typer.Option("--learners", min=1, max=MAX_LEARNERS, help="fresh MENACEs per opponent; " + SIZE_HELP),
-    ] = 10,
-    games: Annotated[int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each MENACE plays")] = 1000,
+    ] = MenaceOptions.learners,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each MENACE plays")
+    ] = MenaceOptions.games,
     against: Annotated[
         list[str] | None,
         typer.Option(
@@ -188,24 +188,26 @@ def menace_experiment(
             "resigning (the page's remedy, menace:restock=on)",
         ),
     ] = "off",
-    beads: Annotated[str, typer.Option("--beads", help="beads per colour at its 1st, 2nd, ... move")] = "4-3-2-1",
+    beads: Annotated[str, typer.Option("--beads", help="beads per colour at its 1st, 2nd, ... move")] = "-".join(
+        map(str, MenaceOptions.beads)
+    ),
     win: Annotated[
         int,
         typer.Option("--win", min=-MAX_REWARD, max=MAX_REWARD, help="beads added per bead drawn after a win"),
-    ] = 3,
+    ] = MenaceOptions.rewards[0],
     draw: Annotated[
         int,
         typer.Option(
             "--draw", min=-MAX_REWARD, max=MAX_REWARD, help="after a draw (the page's remedy: 3, a draw worth a win)"
         ),
-    ] = 1,
+    ] = MenaceOptions.rewards[1],
     loss: Annotated[
         int,
         typer.Option("--loss", min=-MAX_REWARD, max=MAX_REWARD, help="after a loss (negative: taken out)"),
-    ] = -1,
+    ] = MenaceOptions.rewards[2],
     seed: Annotated[
         int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="same seed, same games, same results")
-    ] = 1,
+    ] = MenaceOptions.seed,
     out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help=OUT_HELP)] = None,
     chart: Annotated[
         bool, typer.Option("--chart/--no-chart", help="print the chart of one MENACE per opponent")
@@ -226,20 +228,17 @@ def menace_experiment(
         restocks = parse_switch(restock)
     except ValueError as error:
         fail(f"--restock: {error}")
-    run_menace_command(
+    options = MenaceOptions(
         learners,
         games,
-        against or list(MENACE_OPPONENTS),
+        against or MenaceOptions.opponents,
+        seed,
         0 if side.upper() == "X" else 1,
         bead_stages,
         (win, draw, loss),
-        seed,
-        out,
-        chart and not as_json,
-        as_json,
-        quiet,
         restocks,
     )
+    run_menace_command(options, out, chart and not as_json, as_json, quiet)
 
 
 def her_experiment(
@@ -248,8 +247,10 @@ def her_experiment(
     learners: Annotated[
         int,
         typer.Option("--learners", min=1, max=MAX_LEARNERS, help="fresh {KIND}s per opponent; " + SIZE_HELP),
-    ] = 50,
-    games: Annotated[int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each one plays")] = 200,
+    ] = HerOptions.learners,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=MAX_LEARNER_GAMES, help="games each one plays")
+    ] = HerOptions.games,
     against: Annotated[
         list[str] | None,
         typer.Option(
@@ -261,7 +262,7 @@ def her_experiment(
     side: Annotated[str, typer.Option("--side", help="B: the learner plays Black, second (Gardner's); W: White")] = "B",
     seed: Annotated[
         int, typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="same seed, same games, same results")
-    ] = 1,
+    ] = HerOptions.seed,
     out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help=OUT_HELP)] = None,
     chart: Annotated[
         bool, typer.Option("--chart/--no-chart", help="print Gardner's chart of one learner per opponent")
@@ -273,18 +274,8 @@ def her_experiment(
         return
     if side.upper() not in ("W", "B"):
         fail(f"--side must be W or B, not {side!r}")
-    run_her_command(
-        kind,
-        learners,
-        games,
-        against or ["random", "sharp"],
-        seed,
-        out,
-        chart and not as_json,
-        "WB".index(side.upper()),
-        as_json,
-        quiet,
-    )
+    options = HerOptions(kind, learners, games, against or HerOptions.opponents, seed, "WB".index(side.upper()))
+    run_her_command(options, out, chart and not as_json, as_json, quiet)
 
 
 #: The game option of export and show: a learner of another game is kept apart from the built-in one's.

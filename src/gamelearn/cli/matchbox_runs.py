@@ -3,13 +3,22 @@
 charts of one learner per opponent, the learning curve's PNG, the result kept in the store."""
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rich import box
 from rich.table import Table
 
-from ..experiments.matchbox import MatchboxInterrupted, chart, plot_learning_curve, run_her, run_menace
+from ..experiments.api import (
+    HerOptions,
+    MatchboxInterrupted,
+    MenaceOptions,
+    chart,
+    plot_learning_curve,
+    run_her,
+    run_menace,
+)
 from ..files import MissingFolderError
 from ..players.matchbox.fast import check_opponent
 from .common import check_store, console, err_console, fail, open_store, output_dir, print_json, spec_column
@@ -107,18 +116,12 @@ def check_size(learners: int, games: int) -> None:
 
 
 def run_her_command(
-    kind: str,
-    learners: int,
-    games: int,
-    against: list[str],
-    seed: int,
-    out: Path | None,
-    chart: bool,
-    side: int = 1,
-    as_json: bool = False,
-    quiet: bool = False,
+    asked: HerOptions, out: Path | None, charts: bool, as_json: bool = False, quiet: bool = False
 ) -> None:
-    opponents = check_opponents(against, ("random", "sharp", "perfect"))
+    options = replace(asked, opponents=check_opponents(list(asked.opponents), ("random", "sharp", "perfect")))
+    kind, learners, games, opponents, seed, side = (
+        options.kind, options.learners, options.games, options.opponents, options.seed, options.side
+    )  # fmt: skip
     check_size(learners, games)
     if out is not None:
         output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
@@ -130,9 +133,9 @@ def run_her_command(
     stop = StoppedRun(kind, folder, title, as_json)
     with progress_bar(err_console, "games", runs * learners * games, "games", quiet) as bar:
         with kept_when_stopped(bar, stop.keep, stop.then):
-            result = run_her(kind, learners, games, opponents, seed, side=side, progress=bar.advance)
+            result = run_her(options, progress=bar.advance)
             if kind == "him":
-                compare_with_her(result, learners, games, opponents, seed, side, quiet=True, progress=bar.advance)
+                compare_with_her(result, options, quiet=True, progress=bar.advance)
     if as_json:
         save_and_plot(kind, result, folder, title, as_json=True)
         return
@@ -181,7 +184,7 @@ def run_her_command(
     )
     if kind == "him":
         tell_him_against_her(result)
-    if chart:
+    if charts:
         for item in result["opponents"]:
             letters = item["chart"]
             print_chart(
@@ -193,22 +196,16 @@ def run_her_command(
 
 
 def compare_with_her(
-    him: dict[str, Any],
-    learners: int,
-    games: int,
-    opponents: list[str],
-    seed: int,
-    side: int,
-    quiet: bool = False,
-    progress: Callable[[int], None] | None = None,
+    him: dict[str, Any], options: HerOptions, quiet: bool = False, progress: Callable[[int], None] | None = None
 ) -> None:
     """The classroom page's question: does HIM lose more games than HER, or fewer?  The same seeds for both."""
     try:
-        her = run_her("her", learners, games, opponents, seed, side=side, progress=progress)
+        her = run_her(replace(options, kind="her"), progress=progress)
     except MatchboxInterrupted as stopped:  # HIM's run is whole: kept, with what HER had finished
         him["stopped"] = True
         him["her_for_comparison"] = [] if stopped.result is None else comparison(stopped.result)
-        raise MatchboxInterrupted(him, learners * len(opponents), learners * len(opponents)) from None
+        learners = options.learners * len(options.opponents)
+        raise MatchboxInterrupted(him, learners, learners) from None
     him["her_for_comparison"] = comparison(her)
     if not quiet:
         tell_him_against_her(him)
@@ -240,20 +237,13 @@ def tell_him_against_her(him: dict[str, Any]) -> None:
 
 
 def run_menace_command(
-    learners: int,
-    games: int,
-    against: list[str],
-    side: int,
-    beads: tuple[int, ...],
-    rewards: tuple[int, int, int],
-    seed: int,
-    out: Path | None,
-    chart: bool,
-    as_json: bool = False,
-    quiet: bool = False,
-    restock: bool = False,
+    asked: MenaceOptions, out: Path | None, charts: bool, as_json: bool = False, quiet: bool = False
 ) -> None:
-    opponents = check_opponents(against, ("random", "perfect", "self", "sharp"))
+    options = replace(asked, opponents=check_opponents(list(asked.opponents), ("random", "perfect", "self", "sharp")))
+    learners, games, opponents, seed, side = (
+        options.learners, options.games, options.opponents, options.seed, options.side
+    )  # fmt: skip
+    beads, rewards, restock = options.beads, options.rewards, options.restock
     check_size(learners, games)
     if out is not None:
         output_dir(out, "plots")  # a --out folder that is not there is refused before the store is made
@@ -264,17 +254,7 @@ def run_menace_command(
     stop = StoppedRun("menace", folder, title, as_json)
     with progress_bar(err_console, "games", len(opponents) * learners * games, "games", quiet) as bar:
         with kept_when_stopped(bar, stop.keep, stop.then):
-            result = run_menace(
-                learners,
-                games,
-                opponents,
-                seed,
-                side=side,
-                beads=beads,
-                rewards=rewards,
-                progress=bar.advance,
-                restock=restock,
-            )
+            result = run_menace(options, progress=bar.advance)
     if as_json:
         save_and_plot("menace", result, folder, title, as_json=True)
         return
@@ -319,7 +299,7 @@ def run_menace_command(
         f"MENACE's boxes as {symbol}, counted without playing: {counted['boxes']} boxes, {counted['colours']} bead colours."
     )
     console.print("In self-play one MENACE plays both sides; its letters are X's results.")
-    if chart:
+    if charts:
         for item in result["opponents"]:
             letters = item["chart"]
             shown = letters[:200]

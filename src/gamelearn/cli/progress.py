@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ..experiments.api_progress import Milestones
+from ..experiments.api import Milestones
 
 #: --quiet's help, the same on every long command.
 QUIET_HELP = "no progress: the result only (errors still go to stderr)"

@@ -14,7 +14,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from ..experiments.review import review_moves
+from ..experiments.api import review_moves
 from ..files import (
     FileTooLargeError,
     NotARegularFileError,

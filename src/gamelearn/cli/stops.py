@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import typer
 
-from ..experiments.interrupts import Stop, signals_deferred, stopping_on_signals
+from ..experiments.api import Stop, signals_deferred, stopping_on_signals
 from .common import err_console
 from .progress import Bar
 

@@ -12,15 +12,8 @@ from rich import box
 from rich.table import Table
 
 from ..experiments import api
-from ..experiments.openings import max_plies as max_opening_plies
-from ..experiments.pairs import Sprt
-from ..experiments.runners import default_workers
-from ..experiments.suites import get_suite
-from ..experiments.tournament import check_arguments
-from ..experiments.tournament_games import TournamentInterrupted
-from ..experiments.tournament_summary import TournamentResult
+from ..experiments.api import Sprt, TournamentInterrupted, TournamentOptions, TournamentResult
 from ..games import Game, get_game
-from ..match import DEFAULT_MAX_PLIES
 from ..store.store import Store
 from .common import (
     GAME_HELP,
@@ -184,21 +177,6 @@ def sprt_line(result: TournamentResult) -> str:
     )
 
 
-def parse_openings(text: str, game_spec: str, limit: int) -> tuple[str, int | None]:
-    """``--openings`` text: "balanced", "balanced:plies=K" or "none"; ValueError, one line."""
-    name, _, options = text.strip().partition(":")
-    if name == "none" and not options:
-        return "none", None
-    if name != "balanced":
-        raise ValueError(f"--openings: {text!r} is not 'balanced', 'balanced:plies=K' or 'none'")
-    if not options:
-        return "balanced", None
-    key, _, value = options.partition("=")
-    if key.strip() != "plies" or not value.strip().isdigit() or not 1 <= int(value) <= limit:
-        raise ValueError(f"--openings: {text!r}: give balanced:plies=K with K from 1 to {limit} for {game_spec}")
-    return "balanced", int(value)
-
-
 def parse_sprt(text: str) -> Sprt:
     """``--sprt ELO0,ELO1`` (alpha = beta = 0.05); ValueError, one line."""
     parts = text.split(",")
@@ -244,15 +222,17 @@ def tournament(
             max=MAX_PAIR_GAMES,
             help="games per pair of players, colours alternating; with a book, 2 an opening",
         ),
-    ] = 10,
+    ] = TournamentOptions.games,
     seed: Annotated[
         int,
         typer.Option("--seed", min=SEED_MIN, max=SEED_MAX, help="seed of every game (same seed, same tournament)"),
-    ] = 0,
+    ] = TournamentOptions.seed,
     max_plies: Annotated[
         int, typer.Option("--max-plies", min=1, max=MAX_PLIES_LIMIT, help="ply limit; reaching it is a draw")
-    ] = DEFAULT_MAX_PLIES,
-    grade: Annotated[bool, typer.Option("--grade", help="grade every move against the perfect player")] = False,
+    ] = TournamentOptions.max_plies,
+    grade: Annotated[
+        bool, typer.Option("--grade", help="grade every move against the perfect player")
+    ] = TournamentOptions.grade,
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, help="local processes (1: in this process)")
     ] = None,
@@ -287,39 +267,27 @@ def tournament(
     except ValueError as error:
         fail(str(error))
     try:  # every bad argument is refused before the progress bar shows
-        mode, plies = (
-            ("auto", None) if openings is None else parse_openings(openings, game.spec, max_opening_plies(game))
-        )
         test = None if sprt is None else parse_sprt(sprt)
-        check_arguments(game, specs, games, max_plies, grade, workers or 1, test)
+        options = TournamentOptions(
+            game, specs, games, "auto" if openings is None else openings, seed, max_plies, grade, test, workers, dask
+        )
+        options.check()
     except ValueError as error:
         fail(str(error))
     check_store()  # the result is kept there: a store that cannot be opened is named before any game
     started = time.perf_counter()
-    total = len(specs) * (len(specs) - 1) // 2 * games
+    total = options.total_games
     # progress on stderr, so that stdout holds the result alone (the tables, or the JSON)
     with progress_bar(err_console, "games", total, "games", quiet) as progress:
         with kept_when_stopped(progress, lambda stopped: kept_when_interrupted(stopped, total)):
             try:
-                result = api.tournament(
-                    game,
-                    specs,
-                    games,
-                    seed=seed,
-                    max_plies=max_plies,
-                    grade=grade,
-                    workers=workers,
-                    dask=dask,
-                    progress=progress.advance,
-                    openings=mode if plies is None else f"balanced:plies={plies}",
-                    sprt=test,
-                )
+                result = api.tournament(options, progress=progress.advance)
             except ValueError as error:
                 fail(str(error))
     seconds = time.perf_counter() - started
     payload = result.to_dict()
     payload["seconds"] = round(seconds, 3)
-    payload["runner"] = f"dask {dask}" if dask else f"{workers or default_workers()} worker(s)"
+    payload["runner"] = f"dask {dask}" if dask else f"{workers or api.default_workers()} worker(s)"
     with Store() as store:
         number = store.save_result("tournament", payload)
     if as_json:
@@ -364,7 +332,7 @@ def print_tables(game: Game, result: TournamentResult, grade: bool) -> None:
     if grade:
         console.print(GRADES_LEGEND)
     if result.suite_grades:
-        console.print(grades_table(get_suite(game), list(result.suite_grades)))
+        console.print(grades_table(api.get_suite(game), list(result.suite_grades)))
         console.print(SUITE_LEGEND.format(game=game.spec, seed=result.seed), markup=False)
     forfeits = sum(g.end == "forfeit" for g in result.games)
     if forfeits:

@@ -1,16 +1,22 @@
-"""The experiments, callable from Python (a notebook, a script) as the command runs them:
+"""The experiments, one door to each: Python (a notebook, a script), the command and the page
+start them here, as one options object each.
 
 >>> import gamelearn
 >>> result = gamelearn.tournament("tictactoe", ["random", "perfect"], games=4)
 >>> [s.spec for s in result.standings]
 ['random', 'perfect']
 
-``tournament``, ``curves``, ``grade`` and ``train`` take the command's options as keyword
-arguments, check them before any work (a ValueError naming what is wrong, in one line) and return
-typed results: each has ``to_dict()`` (the command's ``--json``) and ``to_dataframe()`` (pandas,
-imported only then).  ``progress=True`` prints a few plain lines as the work goes (a notebook keeps
-them all: no redrawn bar); a function instead hears each count of work done.  The command line
-(``gamelearn tournament``, ``curves``, ``grade``, ``train``) renders these same results.
+``tournament``, ``curves``, ``grade`` and ``train`` take their options as one object
+(:class:`TournamentOptions`, :class:`CurvesOptions`, :class:`GradeOptions`,
+:class:`TrainOptions`, where each default is written once), or as its fields, positional or by
+keyword, from which they build it: ``gamelearn.curves("hexapawn", ["her"], games=9)`` is
+``gamelearn.curves(CurvesOptions("hexapawn", ["her"], games=9))``.  They check the options before
+any work (a ValueError naming what is wrong, in one line) and return typed results: each has
+``to_dict()`` (the command's ``--json``) and ``to_dataframe()`` (pandas, imported only then).
+``progress=True`` prints a few plain lines as the work goes (a notebook keeps them all: no
+redrawn bar); a function instead hears each count of work done.  The command line
+(``gamelearn tournament``, ``curves``, ``grade``, ``train``) fills the same options from its own
+and renders these same results.
 
 Nothing here writes the store except ``train`` with a ``name`` (the learner is kept under it, as
 ``gamelearn train`` keeps it); the command keeps its tournaments and curves in the store itself.
@@ -18,115 +24,132 @@ Nothing here writes the store except ``train`` with a ``name`` (the learner is k
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from ..games import Game, get_game
-from ..keeper import Keeper
-from ..match import DEFAULT_MAX_PLIES
-from .api_frames import dataframe
-from .api_progress import progress_of
+from ..keeper import Keeper, default_keeper
 from .budget import Budget
-from .curves import CurvesResult, Point, run_curves
-from .grading import GradeReport
-from .grading import grade as grade_specs
+from .curves import DEFAULT_GAMES as DEFAULT_CURVE_GAMES
+from .curves import MAX_SEEDS, CurvesInterrupted, CurvesOptions, run_curves
+from .curves_output import MEASURES, X_AXES, CurvesResult, Point, default_stem, free_stem, keep_run, taken
+from .grading import GradeOptions, GradeReport, Grades, check_arguments, grade_player, graded_player, run_grade
+from .interrupts import Stop, signals_deferred, stopping_on_signals
+from .matchbox import HerOptions, MatchboxInterrupted, MenaceOptions, chart, plot_learning_curve, run_her, run_menace
 from .pairs import Sprt
-from .tournament import run_tournament
+from .progress import Milestones, progress_of
+from .review import GameReview, review_moves
+from .runners import default_workers
+from .suites import Suite, get_suite
+from .tournament import TournamentOptions, run_tournament
+from .tournament_games import TournamentInterrupted
 from .tournament_summary import TournamentResult
-from .training import Checkpoint, Training, TrainingResult
+from .training import (
+    MAX_PARALLEL,
+    MAX_TRAIN_MINUTES,
+    Checkpoint,
+    Training,
+    TrainingInterrupted,
+    TrainingResult,
+    TrainOptions,
+    grade_learner,
+)
 
-#: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
-MAX_TRAIN_MINUTES = 7 * 24 * 60
-#: The most self-play games played at once: a GPU's batch holds hundreds to a few thousand; more
-#: only exhausts its memory (unbounded, ``--parallel 100000000`` ends in JAX's out-of-memory error).
-MAX_PARALLEL = 4096
-#: The most independent learners a spec of curves trains: each is a task with its own points
-#: (unbounded, ``--seeds 1000000000`` grows by 90 MB/s before any game).
-MAX_SEEDS = 1000
+#: What the interfaces (the command, the page) and Python take from the experiments: the four
+#: experiments and their options, their results, and what the command needs to check, render and
+#: stop them.
+__all__ = [
+    "DEFAULT_CURVE_GAMES",
+    "MAX_PARALLEL",
+    "MAX_SEEDS",
+    "MAX_TRAIN_MINUTES",
+    "MEASURES",
+    "X_AXES",
+    "Budget",
+    "Checkpoint",
+    "CurvesInterrupted",
+    "CurvesOptions",
+    "CurvesResult",
+    "GameReview",
+    "GradeOptions",
+    "GradeReport",
+    "Grades",
+    "HerOptions",
+    "MatchboxInterrupted",
+    "MenaceOptions",
+    "Milestones",
+    "Point",
+    "Sprt",
+    "Stop",
+    "Suite",
+    "TournamentInterrupted",
+    "TournamentOptions",
+    "TournamentResult",
+    "TrainOptions",
+    "Training",
+    "TrainingInterrupted",
+    "TrainingResult",
+    "chart",
+    "check_arguments",
+    "curves",
+    "default_stem",
+    "default_workers",
+    "free_stem",
+    "get_suite",
+    "grade",
+    "grade_learner",
+    "grade_player",
+    "graded_player",
+    "keep_run",
+    "plot_learning_curve",
+    "review_moves",
+    "run_her",
+    "run_menace",
+    "signals_deferred",
+    "stopping_on_signals",
+    "taken",
+    "tournament",
+    "train",
+]
+
+#: What ``progress=`` may be: None or False (nothing), True (a few lines), or a function of a count.
+Progress = bool | Callable[[int], None] | None
+
+Options = TypeVar("Options")
 
 
-def _game(game: Game[Any] | str) -> Game[Any]:
-    return get_game(game) if isinstance(game, str) else game
+def _options(kind: type[Options], args: tuple[Any, ...], fields: dict[str, Any]) -> Options:
+    """The options object given, or the one its fields build (TypeError for a field it has not)."""
+    if args and isinstance(args[0], kind):
+        if len(args) > 1 or fields:
+            raise TypeError(f"give a {kind.__name__} alone, or its fields as arguments, not both")
+        return args[0]
+    return kind(*args, **fields)
 
 
-def parse_openings(openings: str | Sequence[Sequence[str]]) -> tuple[str | Sequence[Sequence[str]], int | None]:
-    """``openings`` as the tournament takes it: "auto", "balanced", "balanced:plies=K", "none", or
-    a list of move sequences; (mode or book, plies or None).  ValueError, one line."""
-    if not isinstance(openings, str):
-        return openings, None
-    name, _, options = openings.strip().partition(":")
-    if name in ("auto", "balanced", "none") and not options:
-        return name, None
-    key, _, value = options.partition("=")
-    if name == "balanced" and key.strip() == "plies" and value.strip().isdigit():
-        return "balanced", int(value)
-    raise ValueError(f"openings: {openings!r} is not 'balanced', 'balanced:plies=K', 'none' or 'auto'")
-
-
-def tournament(
-    game: Game[Any] | str,
-    specs: Sequence[str],
-    games: int = 10,
-    *,
-    openings: str | Sequence[Sequence[str]] = "auto",
-    seed: int = 0,
-    max_plies: int = DEFAULT_MAX_PLIES,
-    grade: bool = False,
-    sprt: tuple[float, float] | Sprt | None = None,
-    workers: int | None = None,
-    dask: str | None = None,
-    progress: bool | Callable[[int], None] | None = None,
-) -> TournamentResult:
-    """A round robin between ``specs``, ``games`` games per pair (docs/tournament.md): as
-    ``gamelearn tournament``, whose options these are.  ``sprt=(elo0, elo1)`` stops a two-player
-    match when the pentanomial GSPRT decides.  ``progress`` counts games."""
-    chosen = _game(game)
-    mode, plies = parse_openings(openings)
-    test = Sprt(*sprt) if isinstance(sprt, tuple) else sprt
-    pairs = len(specs) * (len(specs) - 1) // 2
-    return run_tournament(
-        chosen,
-        list(specs),
-        games,
-        seed,
-        max_plies=max_plies,
-        grade=grade,
-        workers=workers,
-        dask=dask,
-        progress=progress_of(progress, "tournament", pairs * games, "games"),
-        openings=mode,
-        opening_plies=plies,
-        sprt=test,
-    )
+def tournament(*args: Any, progress: Progress = None, **fields: Any) -> TournamentResult:
+    """A round robin (docs/tournament.md), as ``gamelearn tournament``: a :class:`TournamentOptions`,
+    or its fields (``game, specs, games=10, *, openings, seed, max_plies, grade, sprt, workers,
+    dask``).  ``sprt=(elo0, elo1)`` stops a two-player match when the pentanomial GSPRT decides.
+    ``progress`` counts games."""
+    options = _options(TournamentOptions, args, fields)
+    return run_tournament(options, progress_of(progress, "tournament", options.total_games, "games"))
 
 
 def curves(
-    game: Game[Any] | str,
-    specs: Sequence[str],
-    against: str = "random",
-    *,
-    games: int | None = None,
-    seconds: float | None = None,
-    every: int = 10,
-    points: int = 10,
-    seeds: int = 5,
-    side: str = "usual",
-    eval_games: int = 20,
-    seed: int = 0,
-    max_plies: int = DEFAULT_MAX_PLIES,
-    workers: int | None = None,
-    dask: str | None = None,
-    progress: bool | Callable[[int], None] | None = None,
+    *args: Any,
+    progress: Progress = None,
     on_learner: Callable[[list[Point]], None] | None = None,
+    **fields: Any,
 ) -> CurvesResult:
-    """Learning curves of the learner ``specs`` against ``against`` (docs/curves.md), as
-    ``gamelearn curves``: ``games`` training games a learner (100 when neither it nor ``seconds``
-    is given), measured every ``every`` games, ``seeds`` learners a spec.  ``progress`` counts
-    learners finished; ``on_learner`` hears each learner's points as it finishes."""
-    if games is None and seconds is None:
-        games = 100
-    check_seeds(seeds)
-    told = progress_of(progress, "curves", len(specs) * seeds, "learners")
+    """Learning curves of learner specs (docs/curves.md), as ``gamelearn curves``: a
+    :class:`CurvesOptions`, or its fields (``game, specs, against="random", *, games, seconds,
+    every, points, seeds, side, eval_games, seed, max_plies, workers, dask``): ``games`` training
+    games a learner (100 when neither it nor ``seconds`` is given), measured every ``every`` games,
+    ``seeds`` learners a spec.  ``progress`` counts learners finished; ``on_learner`` hears each
+    learner's points as it finishes."""
+    options = _options(CurvesOptions, args, fields)
+    options.check()
+    told = progress_of(progress, "curves", options.learners, "learners")
 
     def finished(found: list[Point]) -> None:
         if on_learner is not None:
@@ -134,125 +157,40 @@ def curves(
         if told is not None:
             told(1)
 
-    return run_curves(
-        _game(game),
-        list(specs),
-        against,
-        games,
-        every,
-        seeds,
-        seed=seed,
-        eval_games=eval_games,
-        max_plies=max_plies,
-        workers=workers,
-        dask=dask,
-        progress=finished,
-        seconds=seconds,
-        points=points,
-        side=side,
-    )
+    return run_curves(options, finished)
 
 
-def check_seeds(seeds: int) -> None:
-    """ValueError, one line, for learners a spec outside 1..MAX_SEEDS."""
-    if not 1 <= seeds <= MAX_SEEDS:
-        raise ValueError(
-            f"seeds: {seeds} is outside 1..{MAX_SEEDS} (each seed is a learner trained and kept in memory)"
-        )
-
-
-class Grades(list[GradeReport]):
-    """``grade``'s reports, one a spec in the order given (a list), as a table too."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"grades": [report.to_dict() for report in self]}
-
-    def _repr_html_(self) -> str:
-        from .grading import grades_html
-
-        return grades_html(self)
-
-    def to_dataframe(self) -> Any:
-        """A row a spec: its suite, the side graded ("" for both), the positions graded, and the
-        shares keeps, best, blunders."""
-        columns = ("spec", "suite", "side_name", "size", "keeps", "best", "blunders")
-        return dataframe([{key: report.to_dict()[key] for key in columns} for report in self], columns)
-
-
-def grade(
-    game: Game[Any] | str,
-    specs: Sequence[str],
-    suite: str | None = None,
-    seed: int = 0,
-    workers: int | None = None,
-    dask: str | None = None,
-    progress: bool | Callable[[int], None] | None = None,
-    sides: Sequence[int | None] | None = None,
-) -> Grades:
+def grade(*args: Any, progress: Progress = None, **fields: Any) -> Grades:
     """Each spec, frozen and greedy, graded on the game's suite (docs/grading.md), as
-    ``gamelearn grade``: a player that plays one side on its side's positions
-    (``sides``, one a spec, 0 moves first, None both; by default each player's own word).
-    ``progress`` counts positions graded."""
-    chosen = _game(game)
-    told: Callable[[int], None] | None = None
-    if progress is not None and progress is not False:
-        from .grading import check_arguments, spec_side
-
-        graded = check_arguments(chosen, [spec.strip() for spec in specs], suite)
-        if sides is None:
-            sides = [spec_side(chosen, spec.strip()) for spec in specs]
-        told = progress_of(progress, "grade", sum(len(graded.of_side(side)) for side in sides), "positions")
-    return Grades(grade_specs(chosen, specs, suite, seed=seed, workers=workers, dask=dask, progress=told, sides=sides))
-
-
-def check_training(
-    minutes: float | None,
-    games: int | None,
-    checkpoints: int,
-    parallel: int | None,
-    cpu_seconds: float | None = None,
-) -> None:
-    """ValueError, one line, for a budget or a batch outside what a run can hold."""
-    if minutes is None and games is None and cpu_seconds is None:
-        raise ValueError("say how long to train: --minutes M (wall), --cpu-minutes M or --games N")
-    if minutes is not None and not 0 < minutes <= MAX_TRAIN_MINUTES:
-        raise ValueError(f"--minutes: {minutes:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)")
-    if cpu_seconds is not None and not 0 < cpu_seconds <= 60 * MAX_TRAIN_MINUTES:
-        raise ValueError(f"--cpu-minutes: {cpu_seconds / 60:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)")
-    if games is not None and games < 1:
-        raise ValueError(f"--games must be at least 1, not {games}")
-    if checkpoints < 1:
-        raise ValueError(f"--checkpoints must be at least 1, not {checkpoints}")
-    if parallel is not None and not 1 <= parallel <= MAX_PARALLEL:
-        raise ValueError(f"--parallel: {parallel} is outside 1..{MAX_PARALLEL} (games a batch holds in memory)")
+    ``gamelearn grade``: a :class:`GradeOptions`, or its fields (``game, specs, suite=None,
+    seed=0, workers, dask, sides``): a player that plays one side is graded on its side's positions
+    (``sides``, one a spec, 0 moves first, None both; by default each player's own
+    word).  ``progress`` counts positions graded."""
+    options = _options(GradeOptions, args, fields)
+    told = (
+        None
+        if progress is None or progress is False
+        else progress_of(progress, "grade", options.positions(), "positions")
+    )
+    return run_grade(options, told)
 
 
 def train(
-    game: Game[Any] | str,
-    learner: str = "az",
-    *,
-    name: str | None = None,
-    games: int | None = None,
-    minutes: float | None = None,
-    cpu_seconds: float | None = None,
-    seed: int = 0,
-    checkpoints: int = 5,
-    grade: bool = True,
-    parallel: int | None = None,
-    progress: bool | Callable[[int], None] | None = None,
+    *args: Any,
+    progress: Progress = None,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
     keeper: Keeper | None = None,
     on_start: Callable[[Training], None] | None = None,
-    full_grade: bool = False,
+    **fields: Any,
 ) -> TrainingResult:
-    """Train a self-play learner (``az``, ``ntuple``: a spec) for exactly ``games`` games,
-    ``minutes`` of training on the wall clock or ``cpu_seconds`` of this process's CPU time (the
-    first reached when several are given; docs/az.md), its checkpoints graded on the game's suite
-    unless ``grade=False``: as the learner plays, or where that searches (ntuple on Teeko) as its
-    raw network, unless ``full_grade`` (grading is outside the budget: Teeko's search takes minutes
-    a checkpoint).  With a ``name`` it goes on from what the store keeps under that name
-    and is kept there as it goes (every checkpoint, at least every 30 s, at the end; the ``keeper``
-    given, else the default store's), as ``gamelearn train`` does; without one it learns in memory
+    """Train a self-play learner (docs/az.md), as ``gamelearn train``: a :class:`TrainOptions`, or
+    its fields (``game, learner="az", *, name, games, minutes, cpu_seconds, seed, checkpoints,
+    grade, parallel, full_grade``): for exactly ``games`` games, ``minutes`` of training on the
+    wall clock or ``cpu_seconds`` of this process's CPU time (the first reached when several are
+    given), its checkpoints graded on the game's suite unless ``grade=False`` (grading is outside
+    the budget).  With a ``name`` it goes on from what the store keeps under that name and is kept
+    there as it goes (every checkpoint, at least every 30 s, at the end; the ``keeper`` given, else
+    the default store's), as ``gamelearn train`` does; without one it learns in memory
     (``result.player``).  ``progress`` counts the budget's unit (games, or whole seconds of
     training on its clock); ``on_start`` hears the :class:`~.training.Training` once it is set up
     (``resumed``, the learner), before the first game.  ^C keeps what it learnt and raises
@@ -262,12 +200,10 @@ def train(
     >>> run.games_after - run.games_before
     300
     """
-    chosen = _game(game)
-    check_training(minutes, games, checkpoints, parallel, cpu_seconds)
-    budget = Budget(None if minutes is None else 60 * minutes, cpu_seconds, games)
-    if name is not None and keeper is None:
-        from ..keeper import default_keeper
-
+    options = _options(TrainOptions, args, fields)
+    options.check()
+    budget = options.budget
+    if options.name is not None and keeper is None:
         keeper = default_keeper()
     told = progress_of(progress, "train", budget.total, budget.unit)
     shown = [0]
@@ -281,15 +217,22 @@ def train(
             shown[0] = whole
 
     with Training(
-        chosen, learner, name=name, keeper=keeper, seed=seed, grade=grade, parallel=parallel, full_grade=full_grade
+        options.chosen,
+        options.learner,
+        name=options.name,
+        keeper=keeper,
+        seed=options.seed,
+        grade=options.grade,
+        parallel=options.parallel,
+        full_grade=options.full_grade,
     ) as training:
         if on_start is not None:
             on_start(training)
         return training.run(
-            minutes,
-            games,
-            checkpoints,
+            options.minutes,
+            options.games,
+            options.checkpoints,
             on_batch=on_batch,
             on_checkpoint=on_checkpoint,
-            cpu_minutes=None if cpu_seconds is None else cpu_seconds / 60,
+            cpu_minutes=None if options.cpu_seconds is None else options.cpu_seconds / 60,
         )

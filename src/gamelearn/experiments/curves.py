@@ -35,7 +35,6 @@ but how many fit in the time depends on the machine).  ^C keeps the learners tha
 from __future__ import annotations
 
 import hashlib
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -46,25 +45,17 @@ from ..match import DEFAULT_MAX_PLIES, GameRecord
 from ..play import play_and_keep
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
-from .grading import grade_player, side_name, yardstick_words
+from .curves_output import CurvesResult, Point
+from .grading import grade_player, side_name
 from .runners import Interrupted, default_workers, run_all
-from .statistics import mean_interval
 from .suites import get_suite
 from .training import SelfPlaying, frozen_copy, self_play_games
 
-#: The measures of a point, in the CSV's order (docs/curves.md documents them).
-MEASURES = ("keeps", "best", "blunders", "score")
 #: Where the learner sits: in training games against the opponent, and in the score's games
 #: (``usual``: its kind's own side, :func:`seat_of_spec`).
 SIDES = ("usual", "first", "second", "alternate")
 #: The side (0 moves first) a seat grades, None for both.
 GRADED_SIDE = {"first": 0, "second": 1}
-#: The summary CSV's columns, in order: one row per spec and checkpoint.
-CSV_COLUMNS = ("spec", "point", "games", "seconds", "seeds") + tuple(
-    f"{measure}_{part}" for measure in MEASURES for part in ("mean", "low", "high")
-)
-#: The per-seed CSV's columns: one row per spec, seed and checkpoint.
-POINT_COLUMNS = ("spec", "seed", "point", "games", "seconds", *MEASURES)
 
 
 def curve_seed(seed: int, spec: int, learner: int, index: int) -> int:
@@ -109,25 +100,6 @@ class CurveTask:
     seed: int
     max_plies: int
     side: str = "alternate"
-
-
-@dataclass(frozen=True)
-class Point:
-    """One measurement of one learner: checkpoint ``point`` (0 before training), after ``games``
-    games and ``seconds`` of training; the suite's shares and the score against the opponent."""
-
-    spec_index: int
-    learner: int
-    point: int
-    games: int
-    seconds: float
-    keeps: float
-    best: float
-    blunders: float
-    score: float
-
-    def value(self, measure: str) -> float:
-        return float(getattr(self, measure))
 
 
 def measure(task: CurveTask, learner: Learner[Any, Any], point: int, games: int, seconds: float) -> Point:
@@ -204,188 +176,104 @@ def run_curve(task: CurveTask, on_game: Callable[[GameRecord[Any], int], None] |
     return found
 
 
-# Statistics over seeds ----------------------------------------------------------------------------
+# Running -------------------------------------------------------------------------------------------
 
-
-def band(values: Sequence[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with a 95% Student-t interval cut to [0, 1]; one value: no band.
-    Values that are NaN are left out."""
-    clean = [v for v in values if not math.isnan(v)]
-    if not clean:
-        return (math.nan, math.nan, math.nan)
-    interval = mean_interval(clean)
-    return (interval.estimate, interval.low, interval.high)
+#: Training games a learner plays when neither ``games`` nor ``seconds`` is given.
+DEFAULT_GAMES = 100
+#: The most independent learners a spec of curves trains: each is a task with its own points
+#: (unbounded, ``--seeds 1000000000`` grows by 90 MB/s before any game).
+MAX_SEEDS = 1000
 
 
 @dataclass(frozen=True)
-class CurvesResult:
-    game: str
-    suite: str
-    suite_size: int
-    specs: tuple[str, ...]
-    against: str
-    games: int | None
-    seconds: float | None
-    every: int
-    checkpoints: int | None  # a timed run's measurements, evenly in time
-    seeds: int
-    side: str
-    eval_games: int
-    seed: int
-    max_plies: int
-    points: tuple[Point, ...]
-    #: Each spec's seat (``side`` resolved: first, second or alternate), and the suite's positions
-    #: its grade is a share of (its side's, :meth:`Suite.of_side`; all of them when it alternates).
-    seats: tuple[str, ...] = ()
-    graded: tuple[int, ...] = ()
-    side_names: tuple[str, ...] = ()
+class CurvesOptions:
+    """What a learning-curves run is asked, each default written here once: ``gamelearn curves``
+    fills it from its options, ``gamelearn.curves`` from its arguments.  ``games`` training games a
+    learner (:data:`DEFAULT_GAMES` when neither it nor ``seconds`` is given) or ``seconds`` of
+    training, measured every ``every`` games or ``points`` times evenly in the time; ``seeds``
+    learners a spec, each seated by ``side`` against ``against``; ``eval_games`` games a score;
+    ``workers`` local processes (None: the machine's), or a ``dask`` cluster."""
 
-    def yardstick(self, spec_index: int) -> str:
-        """What a spec's shares are of: 'hexapawn-v1, 27 positions', or for a learner seated on
-        one side 'hexapawn-v1, Black's 15 of 27 positions'."""
-        if spec_index >= len(self.graded):
-            return yardstick_words(self.suite, self.suite_size, self.suite_size)
-        return yardstick_words(self.suite, self.graded[spec_index], self.suite_size, self.side_names[spec_index])
+    game: Game[Any] | str
+    specs: Sequence[str]
+    against: str = "random"
+    games: int | None = None
+    seconds: float | None = None
+    every: int = 10
+    points: int = 10
+    seeds: int = 5
+    side: str = "usual"
+    eval_games: int = 20
+    seed: int = 0
+    max_plies: int = DEFAULT_MAX_PLIES
+    workers: int | None = None
+    dask: str | None = None
 
-    def yardsticks(self) -> str:
-        """The yardsticks of every spec in a phrase: one where they share it, else each named."""
-        found = [self.yardstick(index) for index in range(len(self.specs))]
-        if len(set(found)) <= 1:
-            return found[0] if found else self.suite
-        return "; ".join(f"{spec}: {words}" for spec, words in zip(self.specs, found, strict=True))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "specs", tuple(spec.strip() for spec in self.specs))
+        if self.games is None and self.seconds is None:
+            object.__setattr__(self, "games", DEFAULT_GAMES)
 
-    def rows(self) -> list[dict[str, Any]]:
-        """One row per spec and checkpoint: the CSV_COLUMNS (games and seconds: means over seeds)."""
-        rows = []
-        for spec_index, spec in enumerate(self.specs):
-            for point in sorted({p.point for p in self.points if p.spec_index == spec_index}):
-                here = [p for p in self.points if p.spec_index == spec_index and p.point == point]
-                games = sum(p.games for p in here) / len(here)
-                row: dict[str, Any] = {
-                    "spec": spec,
-                    "point": point,
-                    "games": int(games) if games == int(games) else round(games, 1),
-                    "seconds": round(sum(p.seconds for p in here) / len(here), 3),
-                    "seeds": len(here),
-                }
-                for name in MEASURES:
-                    mean, low, high = band([p.value(name) for p in here])
-                    row |= {f"{name}_mean": mean, f"{name}_low": low, f"{name}_high": high}
-                rows.append(row)
-        return rows
+    @property
+    def chosen(self) -> Game[Any]:
+        """The game, made from its name where a name was given."""
+        return get_game(self.game) if isinstance(self.game, str) else self.game
 
-    def seed_rows(self) -> list[dict[str, Any]]:
-        """One row per spec, seed and checkpoint: the POINT_COLUMNS."""
-        return [
-            {"spec": self.specs[p.spec_index], "seed": p.learner, **{k: getattr(p, k) for k in POINT_COLUMNS[2:]}}
-            for p in self.points
-        ]
+    @property
+    def learners(self) -> int:
+        """The learners trained in all: ``seeds`` a spec."""
+        return len(self.specs) * self.seeds
 
-    def finished_learners(self) -> int:
-        return len({(p.spec_index, p.learner) for p in self.points})
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {key: value for key, value in asdict(self).items() if key != "points"}
-        data["specs"] = list(self.specs)
-        for key in ("seats", "graded", "side_names"):
-            data[key] = list(data[key])
-        data["columns"] = list(CSV_COLUMNS)
-        data["rows"] = [{k: _number(v) for k, v in row.items()} for row in self.rows()]
-        data["points"] = [{k: _number(v) for k, v in row.items()} for row in self.seed_rows()]
-        return data
-
-    def _repr_html_(self) -> str:
-        """The chart (an inline PNG, x the budget's axis) over a table of each spec's last point:
-        games, wall seconds of training, keeps with its 95% band over seeds, best, blunders, score."""
-        from .curves_output import render_png
-        from .html import percent, png_image, table
-
-        last: dict[str, dict[str, Any]] = {}
-        for row in self.rows():
-            last[row["spec"]] = row
-        columns = ["spec", "games", "wall s", "keeps", "95% band", "best", "blunders", "score"]
-        rows = [
-            [spec, f"{row['games']:,}", f"{row['seconds']:.1f}", percent(row["keeps_mean"])]
-            + [f"{percent(row['keeps_low'])}-{percent(row['keeps_high'])}", percent(row["best_mean"])]
-            + [percent(row["blunders_mean"]), percent(row["score_mean"])]
-            for spec, row in last.items()
-        ]
-        x_axis = "games" if self.seconds is None else "seconds"
-        caption = f"{self.game}, at the last point; {self.seeds} seeds, against {self.against}; {self.yardsticks()}"
-        return png_image(render_png(self, x_axis), f"learning curves, {self.game}") + table(columns, rows, caption)
-
-    def to_dataframe(self, per_seed: bool = False) -> Any:
-        """The curves as a pandas DataFrame (pandas imported here): a row a spec and checkpoint,
-        means and 95% bands over seeds (the CSV_COLUMNS), or with ``per_seed`` a row a learner and
-        checkpoint (the POINT_COLUMNS)."""
-        from .api_frames import dataframe
-
-        if per_seed:
-            return dataframe(self.seed_rows(), POINT_COLUMNS)
-        return dataframe(self.rows(), CSV_COLUMNS)
-
-
-def _number(value: Any) -> Any:
-    if isinstance(value, float):
-        return None if math.isnan(value) else round(value, 5)
-    return value
-
-
-# Running -------------------------------------------------------------------------------------------
-
-
-def check_arguments(
-    game: Game[Any],
-    specs: Sequence[str],
-    against: str,
-    games: int | None,
-    every: int,
-    seeds: int,
-    eval_games: int,
-    workers: int,
-    seconds: float | None = None,
-    points: int = 10,
-    side: str = "usual",
-) -> None:
-    """ValueError naming what is wrong, before anything is played."""
-    if not specs:
-        raise ValueError("name at least one learner spec")
-    if (games is None) == (seconds is None):
-        raise ValueError("give one budget per learner: --games N or --seconds S")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"--seconds must be above 0, not {seconds}")
-    if side not in SIDES:
-        raise ValueError(f"--side is usual, first, second or alternate, not {side!r}")
-    for name, value, low in (
-        ("--games", 1 if games is None else games, 1),
-        ("--every", every, 1),
-        ("--points", points, 1),
-        ("--seeds", seeds, 1),
-        ("--eval-games", eval_games, 1),
-        ("--workers", workers, 1),
-    ):
-        if value < low:
-            raise ValueError(f"{name} must be at least {low}, not {value}")
-    for spec in specs:
-        player = make_player(game, spec, seed=0)
-        if not isinstance(player, Learner):
+    def check(self) -> None:
+        """ValueError naming what is wrong, before anything is played."""
+        if not 1 <= self.seeds <= MAX_SEEDS:
             raise ValueError(
-                f"{spec!r} is not a learner: curves measure players that learn (her, him, menace, td, thesis, az)"
+                f"seeds: {self.seeds} is outside 1..{MAX_SEEDS} (each seed is a learner trained and kept in memory)"
             )
-        if player.keep_name() is not None:
-            raise ValueError(f"{spec!r}: curves train fresh learners in memory; drop the stored name from the spec")
-        if not player.trains:
-            raise ValueError(f"{spec!r}: a frozen learner (train=off) learns nothing; drop train=off")
-        make_player(game, graded_spec(game, spec), seed=0)
-    opponent = make_player(game, against, seed=0)
-    if opponent.is_human:
-        raise ValueError("--against: curves play machines only, not a person")
-    try:
-        get_suite(game)
-    except ValueError as error:
+        if not self.specs:
+            raise ValueError("name at least one learner spec")
+        if (self.games is None) == (self.seconds is None):
+            raise ValueError("give one budget per learner: --games N or --seconds S")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"--seconds must be above 0, not {self.seconds}")
+        if self.side not in SIDES:
+            raise ValueError(f"--side is usual, first, second or alternate, not {self.side!r}")
+        if self.max_plies < 1:
+            raise ValueError(f"--max-plies must be at least 1, not {self.max_plies}")
+        for name, value in (
+            ("--games", 1 if self.games is None else self.games),
+            ("--every", self.every),
+            ("--points", self.points),
+            ("--eval-games", self.eval_games),
+            ("--workers", 1 if self.workers is None else self.workers),
+        ):
+            if value < 1:
+                raise ValueError(f"{name} must be at least 1, not {value}")
+        game = self.chosen
+        for spec in self.specs:
+            _check_learner(game, spec)
+        opponent = make_player(game, self.against, seed=0)
+        if opponent.is_human:
+            raise ValueError("--against: curves play machines only, not a person")
+        try:
+            get_suite(game)
+        except ValueError as error:
+            raise ValueError(
+                f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
+            ) from None
+
+
+def _check_learner(game: Game[Any], spec: str) -> None:
+    player = make_player(game, spec, seed=0)
+    if not isinstance(player, Learner):
         raise ValueError(
-            f"grading {game.name} needs its solved table: run `gamelearn solve {game.name}` first ({error})"
-        ) from None
+            f"{spec!r} is not a learner: curves measure players that learn (her, him, menace, td, thesis, az)"
+        )
+    if player.keep_name() is not None:
+        raise ValueError(f"{spec!r}: curves train fresh learners in memory; drop the stored name from the spec")
+    if not player.trains:
+        raise ValueError(f"{spec!r}: a frozen learner (train=off) learns nothing; drop train=off")
+    make_player(game, graded_spec(game, spec), seed=0)
 
 
 class CurvesInterrupted(KeyboardInterrupt):
@@ -397,39 +285,21 @@ class CurvesInterrupted(KeyboardInterrupt):
         self.result, self.finished, self.total = result, finished, total
 
 
-def run_curves(
-    game: Game[Any] | str,
-    specs: Sequence[str],
-    against: str,
-    games: int | None = None,
-    every: int = 10,
-    seeds: int = 5,
-    seed: int = 0,
-    eval_games: int = 20,
-    max_plies: int = DEFAULT_MAX_PLIES,
-    workers: int | None = None,
-    dask: str | None = None,
-    progress: Callable[[list[Point]], None] | None = None,
-    seconds: float | None = None,
-    points: int = 10,
-    side: str = "usual",
-) -> CurvesResult:
-    """The learning curves of ``specs`` (see the module's text).  ``progress(points)`` hears each
-    learner's points as it finishes.  ValueError for bad arguments, before anything is played;
+def run_curves(options: CurvesOptions, progress: Callable[[list[Point]], None] | None = None) -> CurvesResult:
+    """The learning curves ``options`` ask for (see the module's text).  ``progress(points)`` hears
+    each learner's points as it finishes.  ValueError for bad options, before anything is played;
     :class:`CurvesInterrupted` on ^C, with the learners that had finished."""
-    if isinstance(game, str):
-        game = get_game(game)
-    workers = default_workers() if workers is None else workers
-    specs = [spec.strip() for spec in specs]
-    check_arguments(game, specs, against, games, every, seeds, eval_games, workers, seconds, points, side)
-    seats = [seat_of_spec(game, spec, side) for spec in specs]
+    options.check()
+    game, specs, seconds, points = options.chosen, list(options.specs), options.seconds, options.points
+    workers = default_workers() if options.workers is None else options.workers
+    seats = [seat_of_spec(game, spec, options.side) for spec in specs]
     tasks = [
         CurveTask(
-            game.name, spec, index, learner, against, games, seconds, every, points, eval_games, seed, max_plies,
-            seats[index],
+            game.name, spec, index, learner, options.against, options.games, seconds, options.every, points,
+            options.eval_games, options.seed, options.max_plies, seats[index],
         )
         for index, spec in enumerate(specs)
-        for learner in range(seeds)
+        for learner in range(options.seeds)
     ]  # fmt: skip
     suite = get_suite(game)
     graded_sides = [GRADED_SIDE.get(seat) for seat in seats]
@@ -437,14 +307,14 @@ def run_curves(
     def result(found: list[Point]) -> CurvesResult:
         found.sort(key=lambda p: (p.spec_index, p.learner, p.point))
         return CurvesResult(
-            game.name, suite.name, len(suite), tuple(specs), against, games, seconds, every,
-            None if seconds is None else points, seeds, side,
-            eval_games, seed, max_plies, tuple(found), tuple(seats),
+            game.name, suite.name, len(suite), tuple(specs), options.against, options.games, seconds, options.every,
+            None if seconds is None else points, options.seeds, options.side,
+            options.eval_games, options.seed, options.max_plies, tuple(found), tuple(seats),
             tuple(len(suite.of_side(s)) for s in graded_sides), tuple(side_name(game, s) for s in graded_sides),
         )  # fmt: skip
 
     try:
-        ran = run_all(run_curve, tasks, workers, dask, on_done=progress)
+        ran = run_all(run_curve, tasks, workers, options.dask, on_done=progress)
     except Interrupted as stopped:  # keep what finished: the learners measured to the end
         kept = [points for points in stopped.finished if points is not None]
         raise CurvesInterrupted(result([p for points in kept for p in points]), len(kept), len(tasks)) from None

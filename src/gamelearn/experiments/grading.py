@@ -39,7 +39,7 @@ from ..keeper import Keeper, default_keeper, reading_keeper
 from ..players.base import Player
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
-from .html import percent, table
+from .notebook import dataframe, percent, table
 from .runners import default_workers, run_all
 from .suites import Suite, SuitePosition, get_suite
 
@@ -285,28 +285,70 @@ def check_arguments(game: Game[Any], specs: Sequence[str], suite: str | None) ->
     return get_suite(game, suite)
 
 
-def grade(
-    game: Game[Any] | str,
-    specs: Sequence[str],
-    suite: str | None = None,
-    seed: int = 0,
-    workers: int | None = None,
-    dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    sides: Sequence[int | None] | None = None,
-) -> list[GradeReport]:
-    """Grade each spec, frozen and greedy, on the suite (the game's default suite when None): on
-    the positions where the side it plays moves (``sides``, one a spec; by default each player's
-    own word, :func:`spec_side`).  ``progress(n)`` after each slice of ``n`` positions.
+@dataclass(frozen=True)
+class GradeOptions:
+    """What grading is asked, each default written here once: ``gamelearn grade`` fills it from its
+    options, ``gamelearn.grade`` from its arguments.  Each of ``specs``, frozen and greedy, on
+    ``suite`` (the game's default suite when None), on the positions of the side it plays
+    (:meth:`.suites.Suite.of_side`; ``sides``, one a spec, 0 moves first, None both; by default each player's own word,
+    :func:`spec_side`); ``workers`` local processes (None: Teeko's the machine's, the small games'
+    one), or a ``dask`` cluster."""
+
+    game: Game[Any] | str
+    specs: Sequence[str]
+    suite: str | None = None
+    seed: int = 0
+    workers: int | None = None
+    dask: str | None = None
+    sides: Sequence[int | None] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "specs", tuple(spec.strip() for spec in self.specs))
+        if self.sides is not None:
+            object.__setattr__(self, "sides", tuple(self.sides))
+
+    @property
+    def chosen(self) -> Game[Any]:
+        """The game, made from its name where a name was given."""
+        return get_game(self.game) if isinstance(self.game, str) else self.game
+
+    def check(self) -> tuple[Suite, list[int | None]]:
+        """The suite and each spec's side, once every spec is known to make a machine player
+        (ValueError naming what is wrong, before anything is graded)."""
+        game = self.chosen
+        chosen = check_arguments(game, self.specs, self.suite)
+        sides = [spec_side(game, spec) for spec in self.specs] if self.sides is None else list(self.sides)
+        if len(sides) != len(self.specs):
+            raise ValueError(f"give one side a spec: {len(sides)} sides for {len(self.specs)} specs")
+        return chosen, sides
+
+    def positions(self) -> int:
+        """The positions graded in all (what progress counts); ValueError as :meth:`check`."""
+        chosen, sides = self.check()
+        return sum(len(chosen.of_side(side)) for side in sides)
+
+
+class Grades(list[GradeReport]):
+    """Grading's reports, one a spec in the order given (a list), as a table too."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grades": [report.to_dict() for report in self]}
+
+    def _repr_html_(self) -> str:
+        return grades_html(self)
+
+    def to_dataframe(self) -> Any:
+        """A row a spec: its suite, the side graded ("" for both), the positions graded, and the
+        shares keeps, best, blunders."""
+        columns = ("spec", "suite", "side_name", "size", "keeps", "best", "blunders")
+        return dataframe([{key: report.to_dict()[key] for key in columns} for report in self], columns)
+
+
+def run_grade(options: GradeOptions, progress: Callable[[int], None] | None = None) -> Grades:
+    """Grade each spec as ``options`` ask.  ``progress(n)`` after each slice of ``n`` positions.
     ValueError for a bad spec or suite, before anything is graded."""
-    if isinstance(game, str):
-        game = get_game(game)
-    specs = [spec.strip() for spec in specs]
-    chosen = check_arguments(game, specs, suite)
-    if sides is None:
-        sides = [spec_side(game, spec) for spec in specs]
-    if len(sides) != len(specs):
-        raise ValueError(f"give one side a spec: {len(sides)} sides for {len(specs)} specs")
+    game, specs, seed, workers, dask = options.chosen, list(options.specs), options.seed, options.workers, options.dask
+    chosen, sides = options.check()
     if workers is None:  # Teeko's players think for long: spread them; the small games' are quicker in-process
         workers = default_workers() if game.name == "teeko" else 1
     # Slices small enough to spread over the workers and show progress, large enough that making
@@ -332,4 +374,4 @@ def grade(
             tally for (owner, _, _), found in zip(slices, results, strict=True) if owner == index for tally in found
         ]
         reports.append(report(spec, chosen, tallies, sides[index]))
-    return reports
+    return Grades(reports)

@@ -128,23 +128,39 @@ class _HerTally:
         return HerOpponentResult(self.opponent, tuple(self.losses), self.good, self.bad, self.last, tuple(self.records))
 
 
-def run_her(
-    kind: str,
-    learners: int,
-    games: int,
-    opponents: Sequence[str],
-    seed: int,
-    side: int = 1,
-    progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Train ``learners`` fresh HERs (``kind`` "her") or HIMs ("him") for ``games`` games against
-    each opponent, seeded, playing ``side`` (1, Black, as in Gardner 1962; 0 for White); check every
-    bead taken out against the exact solution.  ``progress(games)`` after each learner.  ^C or
-    SIGTERM: :class:`MatchboxInterrupted`, with the result of the learners that had finished."""
-    if kind not in ("her", "him"):
-        raise ValueError(f"kind must be her or him, not {kind!r}")
-    if learners < 1 or games < 1:
-        raise ValueError("learners and games must be at least 1")
+@dataclass(frozen=True)
+class HerOptions:
+    """What a HER or HIM experiment is asked (Gardner 1962), each default written here once:
+    ``gamelearn her`` and ``gamelearn him`` fill it from their options.  ``learners`` fresh HERs
+    (``kind`` "her") or HIMs ("him") play ``games`` games against each of ``opponents``, seeded,
+    on ``side`` (1, Black, as in Gardner 1962; 0 for White)."""
+
+    kind: str = "her"
+    learners: int = 50
+    games: int = 200
+    opponents: Sequence[str] = ("random", "sharp")
+    seed: int = 1
+    side: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "opponents", tuple(self.opponents))
+
+    def check(self) -> None:
+        """ValueError, one line, for options no run can take."""
+        if self.kind not in ("her", "him"):
+            raise ValueError(f"kind must be her or him, not {self.kind!r}")
+        if self.learners < 1 or self.games < 1:
+            raise ValueError("learners and games must be at least 1")
+
+
+def run_her(options: HerOptions, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Train the HERs or HIMs ``options`` ask for against each opponent; check every bead taken out
+    against the exact solution.  ``progress(games)`` after each learner.  ^C or SIGTERM:
+    :class:`MatchboxInterrupted`, with the result of the learners that had finished."""
+    options.check()
+    kind, learners, games, opponents, seed, side = (
+        options.kind, options.learners, options.games, options.opponents, options.seed, options.side
+    )  # fmt: skip
     verdict: dict[tuple[int, str], bool] = {}
     tallies: list[_HerTally] = []
     opened: set[int] = set()
@@ -199,25 +215,44 @@ def _her_result(
 # MENACE -----------------------------------------------------------------------------------------
 
 
-def run_menace(
-    learners: int,
-    games: int,
-    opponents: Sequence[str],
-    seed: int,
-    side: int = 0,
-    beads: Sequence[int] = MENACE_BEADS,
-    rewards: Sequence[int] = MENACE_REWARDS,
-    progress: Callable[[int], None] | None = None,
-    restock: bool = False,
-) -> dict[str, Any]:
-    """Train ``learners`` fresh MENACEs for ``games`` games against each opponent (MENACE plays
-    ``side``: 0 first, as Michie's did; in self-play one MENACE plays both sides; an opponent may be
-    a mixed teacher, ``perfect:random=P``); with ``restock`` an emptied box is filled again with its
-    first beads when MENACE next meets it (the page's remedy, ``menace:restock=on``).
-    ``progress(games)`` after each learner.  ^C or SIGTERM: :class:`MatchboxInterrupted`, with the
-    result of the learners that had finished."""
-    if learners < 1 or games < 1:
-        raise ValueError("learners and games must be at least 1")
+@dataclass(frozen=True)
+class MenaceOptions:
+    """What a MENACE experiment is asked (Michie 1961), each default written here once:
+    ``gamelearn menace`` fills it from its options.  ``learners`` fresh MENACEs play ``games``
+    games against each of ``opponents`` (an opponent may be a mixed teacher,
+    ``perfect:random=P``; in self-play one MENACE plays both sides), seeded, on ``side`` (0 first,
+    as Michie's did), starting with ``beads`` a colour by stage and adding ``rewards`` (win, draw,
+    loss) per bead drawn; with ``restock`` an emptied box is filled again with its first beads
+    when MENACE next meets it (the page's remedy, ``menace:restock=on``)."""
+
+    learners: int = 10
+    games: int = 1000
+    opponents: Sequence[str] = MENACE_OPPONENTS
+    seed: int = 1
+    side: int = 0
+    beads: Sequence[int] = MENACE_BEADS
+    rewards: Sequence[int] = MENACE_REWARDS
+    restock: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("opponents", "beads", "rewards"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    def check(self) -> None:
+        """ValueError, one line, for options no run can take."""
+        if self.learners < 1 or self.games < 1:
+            raise ValueError("learners and games must be at least 1")
+
+
+def run_menace(options: MenaceOptions, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Train the MENACEs ``options`` ask for against each opponent.  ``progress(games)`` after each
+    learner.  ^C or SIGTERM: :class:`MatchboxInterrupted`, with the result of the learners that
+    had finished."""
+    options.check()
+    learners, games, opponents, seed, side = (
+        options.learners, options.games, options.opponents, options.seed, options.side
+    )  # fmt: skip
+    beads, rewards, restock = options.beads, options.rewards, options.restock
     runs: list[tuple[str, list[Any]]] = []
     try:
         for number, opponent in enumerate(opponents):

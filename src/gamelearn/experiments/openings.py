@@ -128,6 +128,26 @@ class Book:
         }
 
 
+def parse_openings(
+    openings: str | Sequence[Sequence[str]], game: Game[Any]
+) -> tuple[str | Sequence[Sequence[str]], int | None]:
+    """A tournament's ``openings`` (``--openings``): "auto", "balanced", "balanced:plies=K" (K from
+    1 to the game's limit), "none", or a list of move sequences; (mode or book, plies or None).
+    ValueError, one line."""
+    if not isinstance(openings, str):
+        return openings, None
+    name, _, options = openings.strip().partition(":")
+    if name in ("auto", "balanced", "none") and not options:
+        return name, None
+    if name != "balanced":
+        raise ValueError(f"--openings: {openings!r} is not 'balanced', 'balanced:plies=K', 'none' or 'auto'")
+    key, _, value = options.partition("=")
+    limit = max_plies(game)
+    if key.strip() != "plies" or not value.strip().isdigit() or not 1 <= int(value) <= limit:
+        raise ValueError(f"--openings: {openings!r}: give balanced:plies=K with K from 1 to {limit} for {game.spec}")
+    return "balanced", int(value)
+
+
 def choose_book(
     game: Game[Any],
     openings: str | Sequence[Sequence[str]],

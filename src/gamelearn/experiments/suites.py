@@ -23,6 +23,14 @@ The suites, built from the exact solution on the spot, deterministically (``SUIT
   equal share of :data:`TEEKO_SUITE_SIZE` where it has that many positions; what a small stratum
   cannot fill goes to the others, in turn.  Within a stratum the draw is a seeded shuffle of the
   positions sorted by their board.
+* **Teeko's held-out suite**, ``teeko-val-v1``: every choice of a learner's settings is made on it,
+  so that ``teeko-v1`` stays a test set, graded only to report.  It is drawn the way ``teeko-v1``
+  is, but independently of it: from the games of *other* players (the 1999 thesis program,
+  alpha-beta over the open-lines evaluation at depths 1 and 3, MCTS with 30 random playouts,
+  uniform random, and the perfect player slipping into a random move a fifth or a half of the
+  time), another seed, and with every position of ``teeko-v1`` (up to symmetry) left out, so the
+  two suites share no position.  It holds :data:`VALIDATION_SIZE` positions: at 95% a keeps
+  figure on it is good to about three points (Wilson's interval, :func:`keeps_interval`).
 """
 
 from __future__ import annotations
@@ -39,6 +47,8 @@ from ..match import play_game
 from ..players.base import Player
 from ..players.registry import make_player
 from ..solver import Solution, solve
+from . import suites_connect4 as shipped
+from .statistics import Interval, wilson
 
 #: The version of the suites' recipe: a change of recipe is a new version, never the same name.
 SUITE_VERSION = "v1"
@@ -170,9 +180,7 @@ def phase_of(game: Game[Any], state: Any) -> str:
         return "placement" if game.placing(state) else "moving"  # type: ignore[attr-defined]
     pieces = sum(cell != "." for cell in game.board(state))
     if game.name == "connect4":  # by ply, as its shipped suites are drawn (.suites_connect4)
-        from .suites_connect4 import phase_of_ply
-
-        return phase_of_ply(pieces)
+        return shipped.phase_of_ply(pieces)
     if game.name == "tictactoe":
         return "opening" if pieces <= 3 else "endgame"
     if game.name == "hexapawn":
@@ -207,14 +215,12 @@ _SUITES: dict[str, Suite] = {}
 
 def get_suite(game: Game[Any] | str, name: str | None = None) -> Suite:
     """The suite ``name`` of ``game`` (its default suite when None; Standard Teeko also has the
-    held-out ``teeko-val-v1``, :mod:`.suites_validation`), built once a process.
+    held-out ``teeko-val-v1``), built once a process.
     ValueError naming the suites there are for an unknown name, and how to build a missing table."""
     if isinstance(game, str):
         game = get_game(game)
     if game.name == "connect4":
         return _shipped_suite(game, name)
-    from .suites_validation import validation_names, validation_suite
-
     expected = suite_name(game)
     held_out = validation_names(game)
     if name is not None and name != expected and name not in held_out:
@@ -236,8 +242,6 @@ def get_suite(game: Game[Any] | str, name: str | None = None) -> Suite:
 def _shipped_suite(game: Game[Any], name: str | None) -> Suite:
     """Connect Four's suite ``name`` (``connect4-v1`` when None), read from the file the package
     ships (:mod:`.suites_connect4`: its positions cost the solver too long to draw on the spot)."""
-    from . import suites_connect4 as shipped
-
     if not shipped.applies(game):
         raise ValueError(f"{game.spec} has no suite: Connect Four's suites are of the standard 7x6 board")
     chosen = name or shipped.REPORT_NAME
@@ -340,6 +344,82 @@ def _teeko_suite(game: Game[Any], solution: Solution, name: str) -> Suite:
         f"symmetry ({len(pool)} distinct) and drawn evenly over phase x value x moves that hold"
     )
     return Suite(name, game.spec, description, tuple(chosen))
+
+
+# The held-out suite ----------------------------------------------------------------------------
+
+#: The validation suite's name, positions, games and seed.
+VALIDATION_NAME = "teeko-val-v1"
+VALIDATION_SIZE = 1000
+VALIDATION_GAMES = 500
+VALIDATION_SEED = 2026
+#: The players whose games give its positions: none of them gives ``teeko-v1``'s.
+VALIDATION_PLAYERS = (
+    "random",
+    "thesis:train=off",
+    "alphabeta:depth=1,eval=lines",
+    "alphabeta:depth=3,eval=lines",
+    "mcts:playouts=30",
+)
+VALIDATION_SLIPS = (0.2, 0.5)
+
+
+def validation_names(game: Game[Any]) -> tuple[str, ...]:
+    """The held-out suites of ``game`` (Standard Teeko's one; none for the other games)."""
+    return (VALIDATION_NAME,) if game.spec == "teeko" else ()
+
+
+def keeps_interval(keeps: int, positions: int) -> Interval:
+    """The 95% Wilson interval of a keeps figure: ``keeps`` of ``positions``.
+
+    >>> keeps_interval(900, 1000).percent()
+    '90.0 (88.0-91.7)'
+    """
+    return wilson(keeps, positions)
+
+
+def _validation_seats(game: Game[Any], solution: Solution, index: int) -> list[Player[Any]]:
+    kinds: list[str | float] = [*VALIDATION_PLAYERS, *VALIDATION_SLIPS]
+    seats: list[Player[Any]] = []
+    for side in (0, 1):
+        kind = kinds[_teeko_seed(VALIDATION_SEED, index, side) % len(kinds)]
+        seed = _teeko_seed(VALIDATION_SEED, index, side, "player")
+        if isinstance(kind, float):
+            seats.append(_SlippingPerfect(game, solution, kind, seed))
+        else:
+            seats.append(make_player(game, kind, seed=seed))
+    return seats
+
+
+def validation_suite(game: Game[Any], solution: Solution) -> Suite:
+    """The suite ``teeko-val-v1`` of Standard Teeko (see the module's text), built afresh."""
+    held_out = {position.state for position in get_suite(game).positions}
+    pool: dict[Hashable, SuitePosition] = {}
+    looked_at: set[Hashable] = set()
+    for index in range(VALIDATION_GAMES):
+        record = play_game(
+            game,
+            _validation_seats(game, solution, index),
+            seed=_teeko_seed(VALIDATION_SEED, index),
+            max_plies=TEEKO_MAX_PLIES,
+            learn=False,
+        )
+        for state in record.states:
+            canonical, _ = game.canonical(state)
+            if canonical in looked_at or canonical in held_out:
+                continue
+            looked_at.add(canonical)
+            graded = graded_position(game, solution, canonical)
+            if graded is not None:
+                pool[canonical] = graded
+    chosen = draw_stratified(game, list(pool.values()), VALIDATION_SEED, VALIDATION_SIZE)
+    description = (
+        f"{len(chosen)} {game.spec} positions where a move loses value, held out from teeko-v1: from "
+        f"{VALIDATION_GAMES} seeded games (seed {VALIDATION_SEED}) between {', '.join(VALIDATION_PLAYERS)} and the "
+        f"perfect player slipping {', '.join(f'{s:.0%}' for s in VALIDATION_SLIPS)} of the time; merged by symmetry, "
+        f"teeko-v1's positions left out ({len(pool)} distinct), drawn evenly over phase x value x moves that hold"
+    )
+    return Suite(VALIDATION_NAME, game.spec, description, tuple(chosen))
 
 
 def _stratified_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:

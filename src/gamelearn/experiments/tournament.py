@@ -53,10 +53,10 @@ from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
 from ..players.hangs import NoMoveError, OpeningHang
 from ..players.registry import make_player
 from ..solver import Solution, solve
-from .api_progress import GameCounter
-from .grading import grade as grade_on_suite
-from .openings import choose_book
+from .grading import GradeOptions, run_grade
+from .openings import choose_book, parse_openings
 from .pairs import Sprt, pentanomial
+from .progress import GameCounter
 from .ratings import bradley_terry_ratings as bradley_terry_ratings
 from .runners import Interrupted, default_workers, run_all
 from .tournament_games import TournamentInterrupted, game_channel, kept_games
@@ -201,75 +201,100 @@ def _pentanomial_of(results: Sequence[GameResult]) -> tuple[int, int, int, int, 
 # Checking the arguments, then the runners ----------------------------------------------------------
 
 
-def check_arguments(
-    game: Game[Any],
-    specs: Sequence[str],
-    games_per_pair: int,
-    max_plies: int,
-    grade: bool,
-    workers: int,
-    sprt: Sprt | None = None,
-) -> None:
-    """ValueError, naming what is wrong, before any game is played."""
-    if len(specs) < 2:
-        raise ValueError(f"a tournament needs at least 2 player specs, not {len(specs)}")
-    if sprt is not None and len(specs) != 2:
-        raise ValueError(f"--sprt tests one player against another: give exactly 2 specs, not {len(specs)}")
-    if games_per_pair < 1:
-        raise ValueError(f"games per pair must be at least 1, not {games_per_pair}")
-    if max_plies < 1:
-        raise ValueError(f"max plies must be at least 1, not {max_plies}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
-    for spec in specs:
-        player = make_player(game, spec, seed=0)  # ValueError for an unknown spec or option
-        if player.is_human:
-            raise ValueError(f"{spec!r}: a tournament plays machines only, not a person")
-        # A stored learner may be measured as it is kept (frozen: train=off, or a memory file).  One
-        # that learns would be taught by every pair at once, each from its own copy, so its score
-        # would measure no one learner: refused.
-        if Keeper.is_kept(player) and getattr(player, "trains", False):
-            raise ValueError(
-                f"{spec!r}: a stored learner that learns would be taught by every pair at once; "
-                "add train=off to measure it as stored, or drop its name to let it learn in memory"
-            )
-        if Keeper.is_kept(player):
-            if not default_keeper().exists(player):  # type: ignore[arg-type]
-                raise ValueError(f"{spec!r}: nothing is kept in the store under that name")
-    if grade:
-        try:
-            solve(game)
-        except ValueError as error:
-            raise ValueError(
-                f"grading {game.spec} needs its solved table: run `gamelearn solve {game.spec}` first ({error})"
-            ) from None
+@dataclass(frozen=True)
+class TournamentOptions:
+    """What a tournament is asked, each default written here once: ``gamelearn tournament`` fills
+    it from its options, ``gamelearn.tournament`` from its arguments.  ``games`` games a pair of
+    ``specs``; ``openings`` "auto" (the balanced book where the game has one, else the start),
+    "balanced", "balanced:plies=K", "none" or a list of move sequences (:mod:`.openings`);
+    ``sprt`` (ELO0, ELO1) or a :class:`~.pairs.Sprt` stops a two-spec match when the GSPRT
+    decides; ``workers`` local processes (None: the machine's), or a ``dask`` cluster."""
+
+    game: Game[Any] | str
+    specs: Sequence[str]
+    games: int = 10
+    openings: str | Sequence[Sequence[str]] = "auto"
+    seed: int = 0
+    max_plies: int = DEFAULT_MAX_PLIES
+    grade: bool = False
+    sprt: tuple[float, float] | Sprt | None = None
+    workers: int | None = None
+    dask: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "specs", tuple(spec.strip() for spec in self.specs))
+        if isinstance(self.sprt, tuple):
+            object.__setattr__(self, "sprt", Sprt(*self.sprt))
+
+    @property
+    def chosen(self) -> Game[Any]:
+        """The game, made from its name where a name was given."""
+        return get_game(self.game) if isinstance(self.game, str) else self.game
+
+    @property
+    def test(self) -> Sprt | None:
+        """The sequential test, if any."""
+        return self.sprt if isinstance(self.sprt, Sprt) else None
+
+    @property
+    def total_games(self) -> int:
+        """The games of every pair, when none stops early."""
+        return len(self.specs) * (len(self.specs) - 1) // 2 * self.games
+
+    def check(self) -> tuple[str | Sequence[Sequence[str]], int | None]:
+        """ValueError, naming what is wrong, before any game is played; the openings read (mode or
+        book, plies or None)."""
+        game = self.chosen
+        book = parse_openings(self.openings, game)
+        specs, test = self.specs, self.test
+        if len(specs) < 2:
+            raise ValueError(f"a tournament needs at least 2 player specs, not {len(specs)}")
+        if test is not None and len(specs) != 2:
+            raise ValueError(f"--sprt tests one player against another: give exactly 2 specs, not {len(specs)}")
+        if self.games < 1:
+            raise ValueError(f"games per pair must be at least 1, not {self.games}")
+        if self.max_plies < 1:
+            raise ValueError(f"max plies must be at least 1, not {self.max_plies}")
+        if self.workers is not None and self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
+        for spec in specs:
+            _check_player(game, spec)
+        if self.grade:
+            try:
+                solve(game)
+            except ValueError as error:
+                raise ValueError(
+                    f"grading {game.spec} needs its solved table: run `gamelearn solve {game.spec}` first ({error})"
+                ) from None
+        return book
 
 
-def run_tournament(
-    game: Game[Any] | str,
-    specs: Sequence[str],
-    games_per_pair: int,
-    seed: int,
-    max_plies: int = DEFAULT_MAX_PLIES,
-    grade: bool = False,
-    workers: int | None = None,
-    dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    openings: str | Sequence[Sequence[str]] = "auto",
-    opening_plies: int | None = None,
-    sprt: Sprt | None = None,
-) -> TournamentResult:
-    """A round robin between ``specs`` (see the module's text for the policy).  ``progress(n)`` is
-    called with the number of games just finished (one as each game ends, wherever it runs; the
-    rest of a pair whose result comes first).  ``openings``: "auto" (the balanced book
-    ``opening_plies`` deep where the game has one, else the start), "balanced", "none" or a list of
-    move sequences (:func:`.openings.choose_book`).  ``sprt``: stop a two-spec
-    match when the GSPRT decides.  ValueError for bad arguments, before anything is played."""
-    if isinstance(game, str):
-        game = get_game(game)
-    workers = default_workers() if workers is None else workers
-    specs = [spec.strip() if isinstance(spec, str) else spec for spec in specs]
-    check_arguments(game, specs, games_per_pair, max_plies, grade, workers, sprt)
+def _check_player(game: Game[Any], spec: str) -> None:
+    player = make_player(game, spec, seed=0)  # ValueError for an unknown spec or option
+    if player.is_human:
+        raise ValueError(f"{spec!r}: a tournament plays machines only, not a person")
+    # A stored learner may be measured as it is kept (frozen: train=off, or a memory file).  One
+    # that learns would be taught by every pair at once, each from its own copy, so its score
+    # would measure no one learner: refused.
+    if Keeper.is_kept(player) and getattr(player, "trains", False):
+        raise ValueError(
+            f"{spec!r}: a stored learner that learns would be taught by every pair at once; "
+            "add train=off to measure it as stored, or drop its name to let it learn in memory"
+        )
+    if Keeper.is_kept(player) and not default_keeper().exists(player):  # type: ignore[arg-type]
+        raise ValueError(f"{spec!r}: nothing is kept in the store under that name")
+
+
+def run_tournament(options: TournamentOptions, progress: Callable[[int], None] | None = None) -> TournamentResult:
+    """The round robin ``options`` ask for (see the module's text for the policy).  ``progress(n)``
+    is called with the number of games just finished (one as each game ends, wherever it runs; the
+    rest of a pair whose result comes first).  ValueError for bad options, before anything is
+    played; :class:`~.tournament_games.TournamentInterrupted` on ^C, with the games that had
+    finished."""
+    openings, opening_plies = options.check()
+    game, specs, sprt, dask = options.chosen, list(options.specs), options.test, options.dask
+    games_per_pair, seed, max_plies, grade = options.games, options.seed, options.max_plies, options.grade
+    workers = default_workers() if options.workers is None else options.workers
     book = choose_book(game, openings, opening_plies, games_per_pair, seed)
     pairs = pairings(len(specs))
     inline = dask is None and min(workers, len(pairs)) == 1
@@ -305,4 +330,5 @@ def run_tournament(
     if not grade:
         return result
     # The yardstick beside the in-game grades: every spec as given (a learner in memory as it starts).
-    return replace(result, suite_grades=tuple(grade_on_suite(game, specs, seed=seed, workers=workers, dask=dask)))
+    graded = run_grade(GradeOptions(game, specs, seed=seed, workers=workers, dask=dask))
+    return replace(result, suite_grades=tuple(graded))

@@ -15,12 +15,10 @@ from __future__ import annotations
 import queue
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .runners import started_manager
-
-if TYPE_CHECKING:
-    from .tournament_summary import GameResult, TournamentResult
+from .tournament_summary import GameResult, TournamentResult
 
 
 @contextmanager

@@ -12,9 +12,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..solver import Grade
-from .api_frames import dataframe
 from .grading import GradeReport
-from .html import percent, table
+from .notebook import dataframe, percent, table
 from .openings import Book
 from .pairs import Sprt, pair_interval, pentanomial
 from .ratings import bootstrap_ratings, bradley_terry_ratings

@@ -30,15 +30,15 @@ from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from ..games import Game
+from ..games import Game, get_game
 from ..keeper import Keeper
 from ..players.knowledge import K, Learner
 from ..players.registry import graded_spec, make_player, with_options
 from ..store.failures import StoreError
-from .api_frames import dataframe
 from .budget import Budget
 from .grading import GradeReport, grade_player
 from .interrupts import signals_deferred
+from .notebook import dataframe
 from .suites import get_suite
 
 #: Between checkpoints, a training run keeps its learner at least this often (seconds).
@@ -387,6 +387,64 @@ class TrainingRun:
         now = int(self.player.describe()["games"])
         lost = f"; the {now - self.games:,} games trained after it are not kept" if now > self.games else ""
         return f"{name} is kept as of the run's last keep, at {self.games:,} games (train #{self.result_id}){lost}"
+
+
+#: The most minutes one training run may be asked for: a week.  A longer run is a typo (``1e12``).
+MAX_TRAIN_MINUTES = 7 * 24 * 60
+#: The most self-play games played at once: a GPU's batch holds hundreds to a few thousand; more
+#: only exhausts its memory (unbounded, ``--parallel 100000000`` ends in JAX's out-of-memory error).
+MAX_PARALLEL = 4096
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    """What a self-play training run is asked, each default written here once: ``gamelearn train``
+    fills it from its options, ``gamelearn.train`` from its arguments.  The ``learner`` (a spec:
+    ``az``, ``ntuple``) is kept under ``name`` (None: it learns in memory) and trains for exactly
+    ``games`` games, ``minutes`` on the wall clock or ``cpu_seconds`` of the process's CPU time
+    (the first reached when several are given), ``parallel`` games at once (None: the game's
+    default); ``checkpoints`` are graded on the game's suite unless ``grade`` is off, as the learner
+    plays or, where that searches (ntuple on Teeko), as its raw network unless ``full_grade``."""
+
+    game: Game[Any] | str
+    learner: str = "az"
+    name: str | None = None
+    games: int | None = None
+    minutes: float | None = None
+    cpu_seconds: float | None = None
+    seed: int = 0
+    checkpoints: int = 5
+    grade: bool = True
+    parallel: int | None = None
+    full_grade: bool = False
+
+    @property
+    def chosen(self) -> Game[Any]:
+        """The game, made from its name where a name was given."""
+        return get_game(self.game) if isinstance(self.game, str) else self.game
+
+    @property
+    def budget(self) -> Budget:
+        """The run's budget: games, or seconds on the wall or the CPU clock."""
+        return Budget(None if self.minutes is None else 60 * self.minutes, self.cpu_seconds, self.games)
+
+    def check(self) -> None:
+        """ValueError, one line, for a budget or a batch outside what a run can hold."""
+        minutes, cpu_seconds, games, parallel = self.minutes, self.cpu_seconds, self.games, self.parallel
+        if minutes is None and games is None and cpu_seconds is None:
+            raise ValueError("say how long to train: --minutes M (wall), --cpu-minutes M or --games N")
+        if minutes is not None and not 0 < minutes <= MAX_TRAIN_MINUTES:
+            raise ValueError(f"--minutes: {minutes:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)")
+        if cpu_seconds is not None and not 0 < cpu_seconds <= 60 * MAX_TRAIN_MINUTES:
+            raise ValueError(
+                f"--cpu-minutes: {cpu_seconds / 60:g} is outside (0, {MAX_TRAIN_MINUTES}] (a week at most)"
+            )
+        if games is not None and games < 1:
+            raise ValueError(f"--games must be at least 1, not {games}")
+        if self.checkpoints < 1:
+            raise ValueError(f"--checkpoints must be at least 1, not {self.checkpoints}")
+        if parallel is not None and not 1 <= parallel <= MAX_PARALLEL:
+            raise ValueError(f"--parallel: {parallel} is outside 1..{MAX_PARALLEL} (games a batch holds in memory)")
 
 
 class Training:

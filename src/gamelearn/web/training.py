@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..experiments.training import grade_learner
+from ..experiments.api import grade_learner
 from ..games import Game
 from ..games.specs import spec_name, split_spec
 from ..keeper import Keeper

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import gamelearn
-from gamelearn.experiments.matchbox import bead_is_bad, run_her, run_menace
+from gamelearn.experiments.matchbox import HerOptions, MenaceOptions, bead_is_bad, run_her, run_menace
 from gamelearn.match import play_game
 from gamelearn.players.matchbox import HerPlayer, HimPlayer, MenacePlayer
 from gamelearn.players.matchbox.fast import fast_tables, game_seed, train_her, train_menace
@@ -84,7 +84,7 @@ def test_menace_fast_path_plays_play_games_games(opponent: str, side: int, games
 
 
 def test_seed_003_claims_come_out_of_the_runs() -> None:
-    result = run_her("her", learners=50, games=200, opponents=("random", "sharp"), seed=1)
+    result = run_her(HerOptions("her", learners=50, games=200, opponents=("random", "sharp"), seed=1))
     assert result["boxes_counted"] == {"boxes": 19, "beads": 47, "bad_beads": 17}
     assert result["boxes_opened"] == {"boxes": 19, "beads": 47, "bad_beads": 17}
     assert result["good_beads_taken_out"] == 0
@@ -94,11 +94,13 @@ def test_seed_003_claims_come_out_of_the_runs() -> None:
         assert item["bad_beads_taken_out"] == sum(item["losses"])
         assert max(item["losses"]) <= 17  # no HER ever loses an 18th game
         assert 8 <= item["average_losses"] <= 17
-    assert run_her("her", learners=50, games=200, opponents=("random", "sharp"), seed=1) == result  # same seed
+    assert (
+        run_her(HerOptions("her", learners=50, games=200, opponents=("random", "sharp"), seed=1)) == result
+    )  # same seed
 
 
 def test_her_as_white_throws_away_only_bad_beads_too() -> None:
-    result = run_her("her", learners=10, games=100, opponents=("random", "sharp"), seed=4, side=0)
+    result = run_her(HerOptions("her", learners=10, games=100, opponents=("random", "sharp"), seed=4, side=0))
     assert result["side"] == "W"
     assert result["boxes_counted"] == {"boxes": 18, "beads": 39, "bad_beads": 19}
     assert result["good_beads_taken_out"] == 0
@@ -119,7 +121,7 @@ def test_bead_check_is_the_solvers() -> None:
 
 
 def test_menace_experiment_learns_against_random() -> None:
-    result = run_menace(learners=3, games=600, opponents=("random",), seed=2)
+    result = run_menace(MenaceOptions(learners=3, games=600, opponents=("random",), seed=2))
     item = result["opponents"][0]
     assert result["boxes_counted"]["boxes"] == 304
     assert item["loss_rate_last"] < item["loss_rate_first"]

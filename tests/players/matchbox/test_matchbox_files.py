@@ -41,7 +41,7 @@ def mode(path: Path) -> int:
 
 
 def small_result() -> dict[str, Any]:
-    return experiments.run_her("her", 2, 10, ["random"], seed=1)
+    return experiments.run_her(experiments.HerOptions("her", 2, 10, ["random"], seed=1))
 
 
 def test_exported_json_has_a_plain_files_mode_and_keeps_an_existing_ones(tmp_path: Path, umask_022: None) -> None:
@@ -96,7 +96,7 @@ def test_a_plot_that_fails_late_loses_no_result(
     def full_disk(result: dict[str, Any], path: Path, title: str) -> Path:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(matchbox_runs, "plot_learning_curve", full_disk)
+    monkeypatch.setattr(matchbox_runs, "plot_learning_curve", full_disk)  # where the command finds it
     result = runner.invoke(app, [kind, "--learners", "2", "--games", "10", "--no-chart", "--out", str(isolated_home)])
     assert result.exit_code == 2 and "No space left on device" in result.output
     saved = Store().results(kind)

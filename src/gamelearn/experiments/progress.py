@@ -6,10 +6,14 @@ time tells each game through :class:`GameCounter`)."""
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 from uuid import uuid4
+
+from .runners import started_manager
 
 #: How many lines a run with a known total prints: at 25%, 50%, 75% and 100%.
 MILESTONES = 4
@@ -67,8 +71,6 @@ class GameCounter:
     once."""
 
     def __init__(self, progress: Callable[[int], None], processes: bool, dask: bool = False) -> None:
-        import threading
-
         self.progress = progress
         self.lock = threading.Lock()
         self.heard: dict[int, set[int]] = {}
@@ -83,16 +85,12 @@ class GameCounter:
         if not processes:  # the tasks run here, one after another: each game is heard at once
             self.queue = _Direct(self._hear)
             return
-        from .runners import started_manager
-
         self.manager = started_manager()  # a queue the worker processes can reach, picklable
         self.queue = self.manager.Queue()
         self.thread = threading.Thread(target=self._drain, daemon=True)
         self.thread.start()
 
     def _drain(self) -> None:
-        import queue
-
         while not self.stopping.is_set():
             try:
                 task, game = self.queue.get(timeout=0.1)
@@ -151,7 +149,7 @@ class DaskEvents:
         self.topic = topic
 
     def put(self, item: tuple[int, int]) -> None:
-        from distributed import get_worker
+        from distributed import get_worker  # the optional extra gamelearn[dask]: only on a Dask worker
 
         try:
             worker = get_worker()

@@ -1,6 +1,9 @@
 """Results as a notebook shows them: ``_repr_html_`` of a tournament, a grade and a set of curves
 is an HTML table (and, for curves, their chart as an inline PNG), built here from the same rows
-their ``to_dict()`` holds.  Plain HTML, every cell escaped, nothing fetched."""
+their ``to_dict()`` holds (plain HTML, every cell escaped, nothing fetched); ``to_dataframe()`` of
+every experiment's result is a pandas DataFrame of those rows.  pandas is imported only when one
+is asked for (``gamelearn[pandas]``, which ``[dask]`` and ``[test]`` include); without it the call
+says so in one line."""
 
 from __future__ import annotations
 
@@ -46,3 +49,17 @@ def png_image(data: bytes, alt: str) -> str:
     """An ``<img>`` holding the PNG ``data`` itself (a data URI): the notebook keeps the picture."""
     encoded = base64.b64encode(data).decode("ascii")
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{encoded}" style="max-width:100%"/>'
+
+
+#: What a missing pandas is told, in one line: the package and how to get it.
+PANDAS_MISSING = "to_dataframe() needs pandas, which is not installed: pip install 'gamelearn[pandas]'"
+
+
+def dataframe(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> Any:
+    """A pandas DataFrame of ``rows`` (one dict a row), columns in ``columns``' order when given
+    (so that an empty result still has its columns).  ImportError, one line, without pandas."""
+    try:
+        import pandas  # the optional extra gamelearn[pandas], only when a table is asked for
+    except ImportError:
+        raise ImportError(PANDAS_MISSING) from None
+    return pandas.DataFrame(list(rows), columns=list(columns) if columns is not None else None)
