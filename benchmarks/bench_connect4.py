@@ -5,9 +5,17 @@ table (the cold case: a perfect player in a game has the table of its earlier mo
     python benchmarks/bench_connect4.py --positions 200 --plies 8-20 --seed 1
 
 prints the median, the 90th percentile and the worst, overall and for each ply, and with --json one
-JSON object.  With --best it times a perfect player's question instead: every legal move's value
-and distance (``best_moves``), the moves searched one after the other on one table.  A position is drawn by playing random moves from the start up to a ply drawn
-uniformly from the range; a game that ends sooner is drawn again.
+JSON object.  With --best it times a perfect player's question instead: the position's value and
+distance and its best moves (``best_moves``), on one table.  A position is drawn by playing random
+moves from the start up to a ply drawn uniformly from the range; a game that ends sooner is drawn
+again.  The positions depend only on --seed and --plies, so the first 200 of a 1,000-position run
+are the positions of a 200-position run.  --moves times given positions instead (a game as its
+columns, ``4453``), e.g. the first plies:
+
+    python benchmarks/bench_connect4.py --best --plies 8 --positions 1000 --seed 2
+    python benchmarks/bench_connect4.py --best --moves 4444 --moves 3344
+
+Every figure is CPU seconds of this process (``time.process_time``): run it on one core.
 """
 
 from __future__ import annotations
@@ -34,6 +42,13 @@ def draw_position(game, rng: random.Random, plies: int):  # type: ignore[no-unty
             return state
 
 
+def position_of(game, moves: str):  # type: ignore[no-untyped-def]
+    state = game.initial()
+    for move in moves:
+        state = game.play(state, move)
+    return len(moves), state
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200)
@@ -42,6 +57,7 @@ def main() -> None:
     parser.add_argument("--game", default="connect4")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--best", action="store_true", help="time best_moves (every move's outcome), as perfect asks")
+    parser.add_argument("--moves", action="append", help="a position to time, as its columns (4453); repeatable")
     args = parser.parse_args()
     low, _, high = args.plies.partition("-")
     plies_range = range(int(low), int(high or low) + 1)
@@ -50,9 +66,15 @@ def main() -> None:
     searcher = solution.searcher
     rng = random.Random(args.seed)
     rows = []
-    for index in range(args.positions):
-        plies = rng.choice(plies_range)
-        state = draw_position(game, rng, plies)
+    given = [position_of(game, moves) for moves in args.moves or []]
+    if given:
+        plies_range = range(min(p for p, _ in given), max(p for p, _ in given) + 1)
+    for index in range(len(given) or args.positions):
+        if given:
+            plies, state = given[index]
+        else:
+            plies = rng.choice(plies_range)
+            state = draw_position(game, rng, plies)
         clear_table(searcher.keys, searcher.bounds)  # a cold table for each position
         solution._kept.clear()
         before = searcher.searched
@@ -70,6 +92,7 @@ def main() -> None:
                 flush=True,
             )
     times = sorted(row["cpu_s"] for row in rows)
+    label = ", ".join(args.moves) if given else args.plies
 
     def summary(values: list[float]) -> dict[str, float]:
         values = sorted(values)
@@ -89,7 +112,7 @@ def main() -> None:
     report = {
         "game": game.spec,
         "seed": args.seed,
-        "plies": args.plies,
+        "plies": label,
         "asked": "best_moves" if args.best else "outcome",
         "all": summary(times),
         "by_ply": by_ply,
@@ -99,7 +122,7 @@ def main() -> None:
         return
     overall = report["all"]
     print(
-        f"{game.spec}, {report['asked']} of {overall['count']} positions of plies {args.plies} (seed {args.seed}): median "
+        f"{game.spec}, {report['asked']} of {overall['count']} positions of plies {label} (seed {args.seed}): median "
         f"{overall['median_cpu_s']:.3f}, 90th percentile {overall['p90_cpu_s']:.3f}, worst {overall['worst_cpu_s']:.3f} "
         f"CPU s; {overall['over_1_cpu_s']} over 1 CPU s"
     )

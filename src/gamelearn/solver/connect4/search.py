@@ -18,12 +18,17 @@ The search:
   block when the opponent threatens one square, a loss when it threatens two, and never a disc
   under an opponent's winning square);
 * a **transposition table** keyed by the position (``own + both``, unique), keeping a lower and an
-  upper bound of each score it has proved, two slots a key (the larger subtree kept in the first,
-  the latest in the second), and probed for every child before any is searched (the enhanced
-  transposition cutoff of Plaat et al. 1996);
-* **move ordering**: the moves that make the most new winning squares for the mover first, a
-  square on the mover's own kind of row counting double (Allis 1988: the first player's threats
-  pay on odd rows, the second's on even rows), ties broken towards the centre;
+  upper bound of each score it has proved and the move that last refuted it, two slots a key (the
+  larger subtree kept in the first, the latest in the second), and probed for every child before
+  any is searched (the enhanced transposition cutoff of Plaat et al. 1996).  Where the search can
+  meet a position and its mirror image both (from a root whose two sides' discs do not clash with
+  its mirror's: the first plies), the key is the lesser of the two, so each pair is searched once;
+* **move ordering**: the move that refuted the position before first, then the moves that make
+  the most new winning squares for the mover, a square on the mover's own kind of row counting
+  double (Allis 1988: the first player's threats pay on odd rows, the second's on even rows), ties
+  broken towards the centre;
+* a **bound from the lines still open**: a side none of whose lines of four is free of the other
+  side's discs cannot win;
 * the exact score by **null-window searches**: first the sign (a win? a loss?), then each halving
   the interval the score can lie in, aimed near the draw where most scores are, each on the table
   the earlier ones filled (the iterative deepening of the score's bounds).
@@ -35,13 +40,13 @@ import numpy as np
 
 from ...jit import njit
 
-#: The transposition table's slots (a power of two): 2^22 slots of 11 bytes, 46 MB.
+#: The transposition table's slots (a power of two): 2^22 slots of 12 bytes, 50 MB.
 TABLE_BITS = 22
 #: The enhanced transposition cutoff probes the children's slots where more than this many squares
 #: are empty (nearer the end a child's search costs less than the probes).
 ETC_LEFT = 8
 #: The columns of a slot's bounds.
-LOWER, UPPER, DISCS = 0, 1, 2
+LOWER, UPPER, DISCS, BEST = 0, 1, 2, 3
 #: A slot's bounds when nothing is known (every score lies within +-64).
 NO_LOWER, NO_UPPER = -100, 100
 
@@ -50,7 +55,7 @@ def new_table(bits: int = TABLE_BITS) -> tuple[np.ndarray, np.ndarray]:
     """An empty transposition table: the keys (0: an empty slot), and a slot's lower bound, upper
     bound and the discs down in its position."""
     keys = np.zeros(1 << bits, np.int64)
-    bounds = np.empty((1 << bits, 3), np.int8)
+    bounds = np.empty((1 << bits, 4), np.int8)
     clear_table(keys, bounds)
     return keys, bounds
 
@@ -61,6 +66,7 @@ def clear_table(keys: np.ndarray, bounds: np.ndarray) -> None:
     bounds[:, LOWER] = NO_LOWER
     bounds[:, UPPER] = NO_UPPER
     bounds[:, DISCS] = 127
+    bounds[:, BEST] = -1
 
 
 @njit(cache=True)
@@ -86,6 +92,36 @@ def popcount(bits: int) -> int:
     bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
     bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
     return ((bits * 0x0101010101010101) >> 56) & 0xFF
+
+
+@njit(cache=True)
+def has_line(bits: int, height: int) -> bool:
+    """Whether ``bits`` hold four squares in a row (across, down or on a diagonal)."""
+    for step in (1, height, height - 1, height + 1):
+        pairs = bits & (bits >> step)
+        if pairs & (pairs >> 2 * step):
+            return True
+    return False
+
+
+@njit(cache=True)
+def mirror(bits: int, columns: int, height: int) -> int:
+    """The bitboard (or key) of the mirror image: the columns in the reverse order."""
+    column = (1 << height) - 1
+    image = 0
+    for index in range(columns):
+        image |= ((bits >> (index * height)) & column) << ((columns - 1 - index) * height)
+    return image
+
+
+@njit(cache=True)
+def may_meet_its_mirror(own: int, both: int, columns: int, height: int) -> bool:
+    """Whether a position searched from this one can meet its own mirror image in the same search:
+    only if no square holds one side's disc here and the other side's in the mirror image (else
+    keying the table by the lesser of a position's key and its mirror's buys nothing and costs the
+    mirroring)."""
+    other = own ^ both
+    return (own & mirror(other, columns, height)) == 0 and (other & mirror(own, columns, height)) == 0
 
 
 @njit(cache=True)
@@ -138,6 +174,7 @@ def negamax(
     keys: np.ndarray,
     bounds: np.ndarray,
     work: np.ndarray,
+    mirrored: bool,
 ) -> int:
     """The score of the position if it lies in (alpha, beta); else a bound beyond the window on
     the side it fails.  The side to move has no four at hand (its caller made sure).  ``work``:
@@ -156,7 +193,14 @@ def negamax(
         if alpha >= beta:
             return alpha
     most = (squares - 1 - discs) // 2  # nor can the side to move with this one
-    key = own + both
+    if most > 0 and not has_line(board & ~(own ^ both), height):
+        most = 0  # no line of four is free of the opponent's discs: the side to move cannot win
+    if alpha < 0 and not has_line(board & ~own, height):
+        alpha = 0  # nor the opponent
+        if alpha >= beta:
+            return alpha
+    key = table_key(own + both, columns, height, mirrored)
+    flipped = key != own + both  # the table holds this position as its mirror image
     slot = find(keys, key)
     if slot >= 0:
         if bounds[slot, UPPER] < most:
@@ -171,27 +215,85 @@ def negamax(
         return alpha
     moves = work[discs, :columns]
     count = order_moves(own, both, discs, safe, columns, height, board, bottom, order, moves, work[discs, columns:])
+    if slot >= 0 and bounds[slot, BEST] >= 0:
+        # The move that refuted this position before (a null window away) first: it most often
+        # refutes it again.
+        best = bounds[slot, BEST]
+        _to_front(moves, count, ((1 << (height - 1)) - 1) << ((columns - 1 - best if flipped else best) * height))
     if discs < squares - ETC_LEFT:
         # Enhanced transposition cutoff: a child the table already bounds low enough for the
         # opponent refutes this position without a search.
-        for index in range(count):
-            disc = moves[index]
-            child = find(keys, (own ^ both) + (both | disc))
-            if child >= 0 and -bounds[child, UPPER] >= beta:
-                return -bounds[child, UPPER]
+        refuted = _refuted(own, both, moves, count, beta, columns, height, keys, bounds, mirrored)
+        if refuted >= beta:
+            return refuted
     for index in range(count):
         disc = moves[index]
         score = -negamax(
             own ^ both, both | disc, discs + 1, -beta, -alpha,
-            columns, height, board, bottom, order, keys, bounds, work,
+            columns, height, board, bottom, order, keys, bounds, work, mirrored,
         )  # fmt: skip
         if score >= beta:
-            _keep(keys, bounds, key, discs, score, NO_UPPER)
+            column = column_of(disc, height)
+            _keep(keys, bounds, key, discs, score, NO_UPPER, columns - 1 - column if flipped else column)
             return score
         if score > alpha:
             alpha = score
-    _keep(keys, bounds, key, discs, NO_LOWER, alpha)
+    _keep(keys, bounds, key, discs, NO_LOWER, alpha, -1)
     return alpha
+
+
+@njit(cache=True)
+def table_key(key: int, columns: int, height: int, mirrored: bool) -> int:
+    """The key the table holds a position by: its own, or with ``mirrored`` the lesser of its own
+    and its mirror image's (``own + both`` mirrors column by column: no column's sum carries)."""
+    if mirrored:
+        image = mirror(key, columns, height)
+        if image < key:
+            return image
+    return key
+
+
+@njit(cache=True)
+def _refuted(
+    own: int,
+    both: int,
+    moves: np.ndarray,
+    count: int,
+    beta: int,
+    columns: int,
+    height: int,
+    keys: np.ndarray,
+    bounds: np.ndarray,
+    mirrored: bool,
+) -> int:
+    """The score (at least ``beta``) that a child's bound in the table proves, else NO_LOWER."""
+    for index in range(count):
+        child = find(keys, table_key((own ^ both) + (both | moves[index]), columns, height, mirrored))
+        if child >= 0 and -bounds[child, UPPER] >= beta:
+            return -bounds[child, UPPER]
+    return NO_LOWER
+
+
+@njit(cache=True)
+def column_of(disc: int, height: int) -> int:
+    """The column of a single disc."""
+    column = 0
+    while disc >> ((column + 1) * height):
+        column += 1
+    return column
+
+
+@njit(cache=True)
+def _to_front(moves: np.ndarray, count: int, column_bits: int) -> None:
+    """Move the disc in ``column_bits`` (if among the moves) to the front, the others keeping their order."""
+    for index in range(count):
+        if moves[index] & column_bits:
+            disc = moves[index]
+            while index > 0:
+                moves[index] = moves[index - 1]
+                index -= 1
+            moves[0] = disc
+            return
 
 
 @njit(cache=True)
@@ -235,7 +337,7 @@ def order_moves(
 
 
 @njit(cache=True)
-def _keep(keys: np.ndarray, bounds: np.ndarray, key: int, discs: int, low: int, high: int) -> None:
+def _keep(keys: np.ndarray, bounds: np.ndarray, key: int, discs: int, low: int, high: int, best: int) -> None:
     """Keep a proved bound, tightening what the table knew of the same position.  A new position
     takes the first slot of its pair where its subtree is at least as large (as few discs or fewer)
     as the one there, else the second."""
@@ -248,6 +350,9 @@ def _keep(keys: np.ndarray, bounds: np.ndarray, key: int, discs: int, low: int, 
         bounds[slot, LOWER] = NO_LOWER
         bounds[slot, UPPER] = NO_UPPER
         bounds[slot, DISCS] = discs
+        bounds[slot, BEST] = -1
+    if best >= 0:
+        bounds[slot, BEST] = best
     if low > bounds[slot, LOWER]:
         bounds[slot, LOWER] = low
     if high < bounds[slot, UPPER]:
@@ -277,6 +382,7 @@ def exact_score(
         return 0
     low = -((squares - discs) // 2)
     high = (squares + 1 - discs) // 2
+    mirrored = may_meet_its_mirror(own, both, columns, height)
     while low < high:
         # First the sign (is it a win? then is it a loss?), each null window about 0 the cheapest
         # question; then halve what is left.
@@ -290,7 +396,7 @@ def exact_score(
             middle = high - 1 - (high - low) // 4
         found = negamax(
             own, both, discs, middle, middle + 1,
-            columns, height, board, bottom, order, keys, bounds, work,
+            columns, height, board, bottom, order, keys, bounds, work, mirrored,
         )  # fmt: skip
         if found <= middle:
             high = found
@@ -323,6 +429,6 @@ def score_at_most(
         return value >= 0
     found = negamax(
         own, both, discs, value, value + 1,
-        columns, height, board, bottom, order, keys, bounds, work,
+        columns, height, board, bottom, order, keys, bounds, work, may_meet_its_mirror(own, both, columns, height),
     )  # fmt: skip
     return found <= value
