@@ -56,6 +56,7 @@ def make_player(game: Game[S], spec: str, seed: int | None = None, keeper: Keepe
     if is_learner(player) and keeper is not None:
         keeper.attach(player)
     elif is_learner(player):
+        # the keeper and its store (SQLite) only for a learner: a program of random players loads none
         from .keeper import Keeper, default_keeper, reading_keeper
         from .store.database import default_store_path
         from .store.store import Store
@@ -110,6 +111,6 @@ def _default_keeper_for(players: Sequence[Player[S]]) -> MatchKeeper | None:
     and the store are not even imported (a game of random players loads no SQLite)."""
     if not any(is_learner(player) for player in players):
         return None
-    from .keeper import keeper_for
+    from .keeper import keeper_for  # as make_player: the store only where a learner is kept
 
     return keeper_for(players)

@@ -51,10 +51,9 @@ def test_the_kind_table_names_the_module_that_registers_each_kind() -> None:
     registry._load_all()
     for name, kind in registry._KINDS.items():
         if kind.factory.__module__.startswith("gamelearn."):  # not a test's stand-in
-            module = kind.factory.__module__.split(".players.", 1)[1].split(".", 1)[0]
-            assert registry.KIND_MODULES.get(name) == module, name
+            assert registry.KIND_MODULES.get(name) == registry.module_of(kind), name
     for name, module in registry.KIND_MODULES.items():
-        if importlib.util.find_spec(f"gamelearn.players.{module}") is not None:
+        if importlib.util.find_spec(registry.module_path(module)) is not None:
             assert name in registry._KINDS, f"{module} does not register {name!r}"
         assert module in registry.PLAYER_MODULES or module == "ntuple", module
 
