@@ -23,6 +23,7 @@ from gamelearn.players.knowledge import KnowledgeFormat
 from gamelearn.store.store import Store
 from gamelearn.thesis.files import format_memory, write_memory
 from gamelearn.thesis.kept import ThesisMemory, ThesisMemoryFile
+from gamelearn.thesis.knowledge import THESIS_MEMORY
 
 #: Three boards of four pawns a side (the thesis memory's records), none the side swap of another.
 BOARD_A, BOARD_B, BOARD_C = "11112222" + "0" * 17, "111102222" + "0" * 16, "011112222" + "0" * 16
@@ -52,7 +53,8 @@ def values_for(kept: KeptKnowledge) -> tuple[Any, Any]:
 
 
 def test_every_format_has_one_storage_class() -> None:
-    assert set(FORMATS) == set(KnowledgeFormat)
+    # the built-in learners' formats, and the one the thesis package registers (imported above)
+    assert set(FORMATS) == set(KnowledgeFormat) | {THESIS_MEMORY}
     assert len(set(FORMATS.values())) == len(FORMATS)
 
 

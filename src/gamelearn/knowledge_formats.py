@@ -164,7 +164,7 @@ class NtupleWeights(_Document):
 
 #: Each format's storage, in one place: the formats of this module, and those a package keeps its
 #: own way registered by it (:func:`register_format`; the thesis program's memory).
-FORMATS: dict[KnowledgeFormat, type[KeptKnowledge]] = {
+FORMATS: dict[str, type[KeptKnowledge]] = {
     KnowledgeFormat.BOXES: Boxes,
     KnowledgeFormat.TD_TABLE: TDTable,
     KnowledgeFormat.NETWORK_WEIGHTS: NetworkWeights,
@@ -172,7 +172,7 @@ FORMATS: dict[KnowledgeFormat, type[KeptKnowledge]] = {
 }
 
 
-def register_format(knowledge_format: KnowledgeFormat, storage: type[KeptKnowledge]) -> None:
+def register_format(knowledge_format: str, storage: type[KeptKnowledge]) -> None:
     """Keep ``knowledge_format`` with ``storage``: a package whose learners keep their knowledge
     their own way registers it when it is imported, before any of its learners exists."""
     FORMATS[knowledge_format] = storage

@@ -65,6 +65,7 @@ THESIS_LAYERS = {
             "evaluation",
             "fixes",
             "heuristics",
+            "knowledge",
             "memory",
             "opening",
             "player",

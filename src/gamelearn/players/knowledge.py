@@ -69,11 +69,9 @@ class TDTableKnowledge(TypedDict):
     values: dict[str, float]
 
 
-#: A thesis memory record: [the 25-digit board, the games won from it by '1' (X), by '2' (O)],
-#: a list so that JSON reads it back equal.
-MemoryRecord = list[str | int]
-#: A thesis memory (Despotovic 1999): its records in file order.
-ThesisMemoryKnowledge = list[MemoryRecord]
+#: A learner's knowledge as records in order, each a position and its counts (a list, so that
+#: JSON reads it back equal): a memory of positions met and games won from them.
+RecordsKnowledge = list[list[str | int]]
 
 
 class NtupleKnowledge(TypedDict):
@@ -110,19 +108,19 @@ class NetworkKnowledge(TypedDict):
 
 
 #: A learner's knowledge, in one of the formats.
-Knowledge = BoxesKnowledge | TDTableKnowledge | ThesisMemoryKnowledge | NtupleKnowledge | NetworkKnowledge
+Knowledge = BoxesKnowledge | TDTableKnowledge | RecordsKnowledge | NtupleKnowledge | NetworkKnowledge
 #: The knowledge of one learner class.
 K = TypeVar("K", bound=Knowledge)
 
 
 class KnowledgeFormat(StrEnum):
-    """The shape of a learner's knowledge, which says how it is kept: each learner class names
-    one, and the play layer maps each to the storage that keeps it (``gamelearn.knowledge_formats``)."""
+    """The shapes of the built-in learners' knowledge, which say how it is kept: each learner class
+    names one (a package of its own may name another, and register its storage), and the play
+    layer maps each to the storage that keeps it (``gamelearn.knowledge_formats``)."""
 
     BOXES = "boxes"  # matchboxes and their beads (Michie 1961; Gardner 1962's HER and HIM)
     TD_TABLE = "td-table"  # a table of position values (Sutton & Barto's TD(0))
     NETWORK_WEIGHTS = "network-weights"  # a policy-value network's weights (the az learner)
-    THESIS_MEMORY = "thesis-memory"  # the thesis memory's ordered records (Despotovic 1999)
     NTUPLE_WEIGHTS = "ntuple-weights"  # n-tuple look-up tables' weights (Thill et al.)
 
 
@@ -187,7 +185,7 @@ class AnyLearner(Protocol):
     def trains(self) -> bool: ...
 
     @property
-    def knowledge_format(self) -> KnowledgeFormat: ...
+    def knowledge_format(self) -> str: ...
 
     def keep_kind(self) -> str: ...
 
@@ -308,7 +306,7 @@ class Learner(Player[S], Generic[S, K]):
 
     #: The shape of the knowledge, chosen once by each learner class; the play layer keeps each
     #: format its own way (the thesis memory's records in order, the others as one JSON value).
-    knowledge_format: ClassVar[KnowledgeFormat]
+    knowledge_format: ClassVar[str]  # a KnowledgeFormat, or a format a package registers
 
     #: The name the keeper keeps this learner under (None: it lives as long as the player).
     name: str | None = None

@@ -1,6 +1,6 @@
 """The thesis memory kept by the play layer: a player's memory in the store (its records in file
 order, written record by record) or a memory.m file it reads once and never writes, registered
-with :mod:`gamelearn.knowledge_formats` as the storage of ``KnowledgeFormat.THESIS_MEMORY``.
+with :mod:`gamelearn.knowledge_formats` as the storage of the thesis memory's format (:data:`.knowledge.THESIS_MEMORY`).
 
 A memory is its ordered records (the memory tables of :mod:`.memories`, which ``gamelearn teeko
 memory import/export`` share), because the thesis's recall breaks ties by "the earliest in the
@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..knowledge_formats import KeptKnowledge, KnowledgeFile, StoreSource, register_format
-from ..players.knowledge import AnyLearner, Knowledge, KnowledgeFormat, ThesisMemoryKnowledge
+from ..players.knowledge import AnyLearner, Knowledge
 from ..store.store import Store
 from .files import format_memory, read_memory_entries
+from .knowledge import THESIS_MEMORY, ThesisMemoryKnowledge
 from .memories import (
     MemoryEntry,
     delete_memory,
@@ -69,7 +70,7 @@ class ThesisMemory(KeptKnowledge):
 
     @classmethod
     def kept_names(cls, store: Store, owner: str) -> list[tuple[str, str]]:
-        return [(KnowledgeFormat.THESIS_MEMORY.value, name) for name in list_memories(store, owner=owner)]
+        return [(THESIS_MEMORY, name) for name in list_memories(store, owner=owner)]
 
     def describe(self) -> str:
         return f"{self.what} {self.name!r} in the store"
@@ -173,4 +174,4 @@ class ThesisMemoryFile(KeptKnowledge):
         self.save(after)
 
 
-register_format(KnowledgeFormat.THESIS_MEMORY, ThesisMemory)
+register_format(THESIS_MEMORY, ThesisMemory)

@@ -40,12 +40,13 @@ from typing import TYPE_CHECKING, Any
 from ..games.teeko import Teeko
 from ..paths import looks_like_path
 from ..players.base import OptionValue
-from ..players.knowledge import Change, KnowledgeFormat, Learner, Lesson, Recall, RecallRow, ThesisMemoryKnowledge
+from ..players.knowledge import Change, Learner, Lesson, Recall, RecallRow
 from ..players.registry import Option, PlayerKind, parse_switch, register
 from .board import digits_key, key, swap_key
 from .engine import Decision, EngineState, Settings, decide
 from .fixes import Fixes
 from .heuristics import NoMoveError, has_move
+from .knowledge import THESIS_MEMORY, ThesisMemoryKnowledge
 from .memory import MAX_COUNT, Memory
 from .rng import MicrosoftRand, SeededDraws
 from .rules import learned_winner
@@ -63,7 +64,7 @@ def is_memory_path(value: str) -> bool:
 
 class ThesisPlayer(Learner["TeekoState", ThesisMemoryKnowledge]):
     kind = "thesis"
-    knowledge_format = KnowledgeFormat.THESIS_MEMORY
+    knowledge_format = THESIS_MEMORY
 
     def __init__(
         self,
