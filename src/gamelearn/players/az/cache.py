@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import jax
-
 from ...paths import data_dir
 
 #: The cache's folder under the data directory.
@@ -24,6 +22,9 @@ def enable_compilation_cache() -> Path | None:
     """Point JAX's persistent compilation cache at the data directory's ``jax-cache`` folder (once
     a process: JAX reads the setting when it first compiles); the folder, or None where JAX already
     has one or the folder cannot be made (the cache is then left off: only slower)."""
+    # JAX, the az extra: this module's constants are read without it (the tests' shared cache)
+    import jax
+
     if getattr(jax.config, "jax_compilation_cache_dir", None):  # noqa: B009 - not in JAX's type stubs
         return None
     folder = data_dir() / FOLDER
