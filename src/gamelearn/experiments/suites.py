@@ -312,30 +312,56 @@ def _teeko_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big")
 
 
-def _teeko_suite(game: Game[Any], solution: Solution, name: str) -> Suite:
-    kinds: list[str | float] = [*TEEKO_PLAYERS, *PERFECT_SLIPS]
+def _seats(
+    game: Game[Any], solution: Solution, kinds: list[str | float], suite_seed: int, index: int
+) -> list[Player[Any]]:
+    """The two players of a suite's game ``index``, each drawn from ``kinds`` (a player spec, or a
+    perfect player's chance of slipping) by the suite's seed."""
+    seats: list[Player[Any]] = []
+    for side in (0, 1):
+        kind = kinds[_teeko_seed(suite_seed, index, side) % len(kinds)]
+        seed = _teeko_seed(suite_seed, index, side, "player")
+        if isinstance(kind, float):
+            seats.append(_SlippingPerfect(game, solution, kind, seed))
+        else:
+            seats.append(make_player(game, kind, seed=seed))
+    return seats
+
+
+def _positions_met(
+    game: Game[Any],
+    solution: Solution,
+    kinds: list[str | float],
+    suite_seed: int,
+    games: int,
+    left_out: set[Hashable] | frozenset[Hashable] = frozenset(),
+) -> dict[Hashable, SuitePosition]:
+    """The positions where a move loses value met in ``games`` seeded games between ``kinds``,
+    merged by symmetry (each by its canonical board), less those of ``left_out``."""
     pool: dict[Hashable, SuitePosition] = {}
     looked_at: set[Hashable] = set()
-    for index in range(TEEKO_GAMES):
-        seats: list[Player[Any]] = []
-        for side in (0, 1):
-            kind = kinds[_teeko_seed(TEEKO_SUITE_SEED, index, side) % len(kinds)]
-            seed = _teeko_seed(TEEKO_SUITE_SEED, index, side, "player")
-            if isinstance(kind, float):
-                seats.append(_SlippingPerfect(game, solution, kind, seed))
-            else:
-                seats.append(make_player(game, kind, seed=seed))
+    for index in range(games):
         record = play_game(
-            game, seats, seed=_teeko_seed(TEEKO_SUITE_SEED, index), max_plies=TEEKO_MAX_PLIES, learn=False
+            game,
+            _seats(game, solution, kinds, suite_seed, index),
+            seed=_teeko_seed(suite_seed, index),
+            max_plies=TEEKO_MAX_PLIES,
+            learn=False,
         )
         for state in record.states:
             canonical, _ = game.canonical(state)
-            if canonical in looked_at:
+            if canonical in looked_at or canonical in left_out:
                 continue
             looked_at.add(canonical)
             graded = graded_position(game, solution, canonical)
             if graded is not None:
                 pool[canonical] = graded
+    return pool
+
+
+def _teeko_suite(game: Game[Any], solution: Solution, name: str) -> Suite:
+    kinds: list[str | float] = [*TEEKO_PLAYERS, *PERFECT_SLIPS]
+    pool = _positions_met(game, solution, kinds, TEEKO_SUITE_SEED, TEEKO_GAMES)
     chosen = draw_stratified(game, list(pool.values()), TEEKO_SUITE_SEED, TEEKO_SUITE_SIZE)
     description = (
         f"{len(chosen)} {game.spec} positions where a move loses value, from {TEEKO_GAMES} seeded games "
@@ -378,40 +404,11 @@ def keeps_interval(keeps: int, positions: int) -> Interval:
     return wilson(keeps, positions)
 
 
-def _validation_seats(game: Game[Any], solution: Solution, index: int) -> list[Player[Any]]:
-    kinds: list[str | float] = [*VALIDATION_PLAYERS, *VALIDATION_SLIPS]
-    seats: list[Player[Any]] = []
-    for side in (0, 1):
-        kind = kinds[_teeko_seed(VALIDATION_SEED, index, side) % len(kinds)]
-        seed = _teeko_seed(VALIDATION_SEED, index, side, "player")
-        if isinstance(kind, float):
-            seats.append(_SlippingPerfect(game, solution, kind, seed))
-        else:
-            seats.append(make_player(game, kind, seed=seed))
-    return seats
-
-
 def validation_suite(game: Game[Any], solution: Solution) -> Suite:
     """The suite ``teeko-val-v1`` of Standard Teeko (see the module's text), built afresh."""
     held_out = {position.state for position in get_suite(game).positions}
-    pool: dict[Hashable, SuitePosition] = {}
-    looked_at: set[Hashable] = set()
-    for index in range(VALIDATION_GAMES):
-        record = play_game(
-            game,
-            _validation_seats(game, solution, index),
-            seed=_teeko_seed(VALIDATION_SEED, index),
-            max_plies=TEEKO_MAX_PLIES,
-            learn=False,
-        )
-        for state in record.states:
-            canonical, _ = game.canonical(state)
-            if canonical in looked_at or canonical in held_out:
-                continue
-            looked_at.add(canonical)
-            graded = graded_position(game, solution, canonical)
-            if graded is not None:
-                pool[canonical] = graded
+    kinds: list[str | float] = [*VALIDATION_PLAYERS, *VALIDATION_SLIPS]
+    pool = _positions_met(game, solution, kinds, VALIDATION_SEED, VALIDATION_GAMES, held_out)
     chosen = draw_stratified(game, list(pool.values()), VALIDATION_SEED, VALIDATION_SIZE)
     description = (
         f"{len(chosen)} {game.spec} positions where a move loses value, held out from teeko-v1: from "
