@@ -10,6 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+import gamelearn
 from gamelearn.cli.main import app
 from gamelearn.games import GAME_NAMES
 
@@ -223,3 +224,17 @@ def test_play_keeps_what_an_unnamed_learner_learns() -> None:
     frozen = runner.invoke(app, ["play", "tictactoe", "--first", "random", "--second", "menace:train=off"])
     assert frozen.exit_code == 0 and "kept in the store" not in frozen.output
     assert Store().load_learner("menace", "play")["games"] == 2  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("game", "search"),
+    # docs/ntuple.md's defaults: Teeko's and 7x6's own searches, the compiled games greedy, any
+    # other board (read by the generic layout) a 2-ply search
+    [("teeko", "8"), ("connect4", "8"), ("tictactoe", "1"), ("hexapawn", "1"), ("connect4:columns=5,rows=4", "2")],
+)
+def test_players_shows_the_search_an_ntuple_player_plays_with(game: str, search: str) -> None:
+    listed = runner.invoke(app, ["players", game], terminal_width=200)
+    assert listed.exit_code == 0
+    ntuple_row = next(line for line in listed.stdout.splitlines() if line.startswith("│ ntuple"))
+    assert f"search={search}," in ntuple_row
+    assert gamelearn.make_player(gamelearn.get_game(game), "ntuple", seed=0).search_spelling == search

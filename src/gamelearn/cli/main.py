@@ -205,11 +205,11 @@ def shown_default(game: Game, option: Option) -> str:
     value = option.default
     if isinstance(value, bool):
         return "on" if value else "off"
-    if value is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
+    if value is None and option.name == "search":  # ntuple's, which depends on the game
         # `gamelearn players` alone asks this: the ntuple module would bring numba (0.2 CPU s) to every start
         from ..players.ntuple.settings import default_search
 
-        return str(default_search(game))
+        return default_search(game)
     if value is None or value == "":
         return option.name.upper()  # no default: a placeholder, as in `her:name=NAME`
     if option.name == "eval" and value == "default":

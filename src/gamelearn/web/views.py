@@ -126,7 +126,7 @@ def check_web_ranges(game: Game, spec: str, work_bounds: dict[str, dict[str, int
 def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> OptionOut:
     """An option as the page's picker offers it: its default and the values it allows."""
     default = option.default
-    if default is None and option.name == "search":  # ntuple's: 1, or 2 for a game without compiled self-play
+    if default is None and option.name == "search":  # ntuple's, which depends on the game
         default = default_search(game)
     shown = default
     if isinstance(default, tuple):

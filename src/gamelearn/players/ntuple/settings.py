@@ -28,11 +28,14 @@ PLAIN_PLIES = 3
 CONNECT4_PLIES = 12
 
 
-def default_search(game: Any) -> int:
-    """The default ``search`` of an ntuple player: 1 (greedy) for the games with compiled self-play,
-    2 for any other, whose self-play in Python plays far fewer games a minute (docs/own-game.md
-    measures both)."""
-    return 1 if game.name in GAME_IDS else 2
+def default_search(game: Any) -> str:
+    """The ``search`` an ntuple player of ``game`` plays with when its spec names none: the game's
+    own (:data:`DEFAULT_SEARCH`) where it has compiled self-play and search, otherwise 1 (greedy)
+    for the games with compiled self-play and 2 for any other, whose self-play in Python plays far
+    fewer games a minute (docs/own-game.md measures both)."""
+    if game.name in DEFAULT_SEARCH and compiled(game):
+        return DEFAULT_SEARCH[game.name]
+    return "1" if game.name in GAME_IDS else "2"
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,7 @@ def search_of(game: Any, search: str | int | None) -> tuple[str, str]:
     """(the spec's ``search=`` checked, the game's default): ValueError for a budget the game's
     search cannot play (any game's but Teeko's searches 0..:data:`PLAIN_PLIES` plies)."""
     own = game.name in DEFAULT_SEARCH and compiled(game)
-    default = DEFAULT_SEARCH[game.name] if own else str(default_search(game))
+    default = default_search(game)
     spelling = default if search is None else parse_search(str(search))
     plies, _ = budget_of(spelling)
     deepest = CONNECT4_PLIES if game.name == "connect4" and own else PLAIN_PLIES
