@@ -3,7 +3,8 @@ player: the project's own solver, or BitBully (Markus Thill's solver, ``pip inst
 bitbully-databases``; AGPL-3.0, so a benchmark and test oracle only, reached through
 ``benchmarks/connect4_bitbully.py`` and never imported by gamelearn).  On positions the project's
 solver answers quickly (ply 12 on, where BitBully reads its book of 12-disc positions or searches)
-both name the same value, distance and best moves, and the same games are played with either."""
+both name the same value, distance and best moves, and the same games are played with either; a
+kept learner's spec plays what the store keeps."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from typing import Any
 import pytest
 
 import gamelearn
+from gamelearn.experiments.grading import graded_player
 from gamelearn.experiments.versus_perfect import against_perfect
 from gamelearn.players.perfect import PerfectPlayer
+from gamelearn.players.registry import graded_spec, make_player
 from gamelearn.solver.connect4 import Connect4Solution
 
 GAME = gamelearn.get_game("connect4")
@@ -92,3 +95,19 @@ def test_the_games_are_the_same_with_either_perfect_player(
     assert 0 <= ours["move_cpu_mean"] <= ours["move_cpu_worst"] <= ours["cpu_seconds"]
     if side == 0:
         assert ours["openings_won"] == 4 and ours["won"] == 0  # random never beats perfect from a won opening
+
+
+@pytest.mark.slow
+def test_a_kept_learner_plays_from_the_store_by_its_spec() -> None:
+    """The spec of a kept learner plays what the store keeps (frozen, greedy): the same games as
+    the learner loaded by hand, and from won openings of tic-tac-toe it wins every game, which the
+    same spec unloaded (an untrained learner) does not."""
+    game = gamelearn.get_game("tictactoe")
+    gamelearn.train(game, "ntuple", name="k", games=20_000, grade=False, seed=1, checkpoints=1)
+    by_spec = against_perfect(game, "ntuple:name=k", 0, games=10, plies=2, seed=1)
+    loaded = against_perfect(game, graded_player(game, "ntuple:name=k", seed=1), 0, games=10, plies=2, seed=1)
+    clocks = {"cpu_seconds", "move_cpu_mean", "move_cpu_worst"}
+    assert {k: v for k, v in by_spec.items() if k not in clocks} == {k: v for k, v in loaded.items() if k not in clocks}
+    assert by_spec["openings_won"] == by_spec["won"] == 10 and by_spec["short"] == 0
+    untrained = make_player(game, graded_spec(game, "ntuple:name=k"), seed=1)  # not loaded from the store
+    assert against_perfect(game, untrained, 0, games=10, plies=2, seed=1)["won"] < 10
