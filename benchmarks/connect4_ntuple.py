@@ -1,8 +1,10 @@
-"""The ``ntuple`` learner on Connect Four (7x6): its compiled self-play's speed, and a kept
-learner's games moving first against a fixed opponent.  Prints figures and asserts nothing.
+"""The ``ntuple`` learner on Connect Four (7x6): its compiled self-play's speed, a kept learner's
+games moving first against a fixed opponent, and its grade against perfect play.  Prints figures
+and asserts nothing.
 
     python benchmarks/connect4_ntuple.py speed --games 20000 [--name a5]
     python benchmarks/connect4_ntuple.py match --name a5 --search 0 --opponent alphabeta:depth=4,eval=none --games 100
+    python benchmarks/connect4_ntuple.py perfect --name a5 --games 100 --perfect bitbully
 
 ``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
 size after one batch to warm up (numba compiled and the weights' pages touched); games and
@@ -14,17 +16,34 @@ plies per CPU second of this process (``time.process_time``) and per wall second
 (the same openings for every learner, so the figures compare), and the opponent is reseeded each
 game.  ``--seed`` picks the set of openings: the validation runs use seed 1000, the reported ones
 seed 0.  Games won, drawn and lost, and the learner's CPU seconds a move (mean and worst).
+
+``perfect``: the learner kept under ``--name`` (the store of ``$GAMELEARN_HOME``), frozen and
+greedy, against perfect play moving first and then second over ``--games`` openings of two
+uniformly random plies (seeded by ``--seed``; moving first, only openings the first player wins:
+:func:`gamelearn.experiments.versus_perfect.against_perfect`), with its default play (or
+``--search S``) and with the raw network (``search=0``); then the raw network's keeps on
+``connect4-val-v1``.  ``--perfect ours`` (the default) is the project's own ``perfect``, which
+needs the opening book (``gamelearn solve connect4``) for two-ply openings to be quick;
+``--perfect bitbully`` is BitBully's (``benchmarks/connect4_bitbully.py``; ``pip install bitbully
+bitbully-databases``), which answers every position at once from its book.  For each: won, drawn,
+lost, the share won with its 95% Wilson interval, the learner's CPU seconds a move (mean and
+worst) and the games' CPU seconds (this process: both players); ``--json FILE`` keeps them all.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
+from pathlib import Path
+from typing import Any
 
 import gamelearn
+from gamelearn.experiments.statistics import Interval, wilson
 from gamelearn.match import Match
 from gamelearn.players.ntuple.player import NtuplePlayer
+from gamelearn.solver import Solution
 
 
 def speed(games: int, name: str) -> None:
@@ -74,19 +93,106 @@ def match(name: str, search: int, opponent: str, games: int, seed: int) -> None:
     )
 
 
+def perfect_solution(which: str) -> Solution | None:
+    """The perfect player's solution: None for the project's own (``against_perfect``'s default),
+    or BitBully's, an independent oracle the package never imports (AGPL)."""
+    if which == "ours":
+        return None
+    from connect4_bitbully import BitBullySolution  # beside this file: benchmarks/ is on the path
+
+    return BitBullySolution(gamelearn.get_game("connect4"))
+
+
+def percent(interval: Interval) -> str:
+    return f"{100 * interval.estimate:.1f}% ({100 * interval.low:.1f}-{100 * interval.high:.1f})"
+
+
+def result_line(result: dict[str, Any], oracle: str) -> str:
+    """One game series in words: the openings, the games' outcome, the share won, the clocks."""
+    if result["side"] == "first":
+        openings = f"{result['games']} won openings"
+    else:
+        openings = (
+            f"{result['games']} openings ({result['openings_won']} won, {result['openings_drawn']} drawn, "
+            f"{result['openings_lost']} lost for it)"
+        )
+    won = Interval(result["won_share"], result["won_low"], result["won_high"])
+    return (
+        f"{result['spec']} moving {result['side']} against perfect ({oracle}), {openings} of {result['plies']} "
+        f"random plies (seed {result['seed']}): won {result['won']}, drawn {result['drawn']}, lost {result['lost']}, "
+        f"short of the opening {result['short']}; won {percent(won)}; "
+        f"CPU s a move: mean {result['move_cpu_mean']:.4f}, worst {result['move_cpu_worst']:.3f} "
+        f"({result['moves']} moves); the games {result['cpu_seconds']:.1f} CPU s"
+    )
+
+
+def versus_perfect(args: argparse.Namespace) -> None:
+    from gamelearn.experiments.grading import graded_player
+    from gamelearn.experiments.versus_perfect import against_perfect
+
+    game = gamelearn.get_game("connect4")
+    solution = perfect_solution(args.perfect)
+    default = f"ntuple:name={args.name}" + ("" if args.search is None else f",search={args.search}")
+    raw = f"ntuple:name={args.name},search=0"
+    found: list[dict[str, Any]] = []
+    # The grade first: it refuses a name nothing is kept under, before any game is played.
+    cpu = time.process_time()
+    (report,) = gamelearn.grade(game, [raw], suite=args.suite, seed=args.seed, workers=1)
+    cpu = time.process_time() - cpu
+    keeps = wilson(report.counts["keeps"], report.size)
+    graded = f"{raw} keeps {percent(keeps)} of {report.suite} ({report.size} positions, {cpu:.1f} CPU s)"
+    grade = {
+        "spec": raw,
+        "suite": report.suite,
+        "keeps": keeps.estimate,
+        "keeps_low": keeps.low,
+        "keeps_high": keeps.high,
+        "positions": report.size,
+        "cpu_seconds": cpu,
+    }
+    for spec in dict.fromkeys((default, raw)):
+        player = graded_player(game, spec, seed=args.seed)
+        player.choose(game.initial())  # warm: the compiled kernels loaded before any move is timed
+        for side in args.side:
+            result = against_perfect(game, player, side, args.games, plies=2, seed=args.seed, solution=solution)
+            result["perfect"] = args.perfect
+            found.append(result)
+            print(result_line(result, args.perfect), flush=True)
+    print(graded, flush=True)
+    found.append(grade)
+    if args.json:
+        args.json.write_text(json.dumps(found, indent=1) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("speed", "match"))
+    parser.add_argument("what", choices=("speed", "match", "perfect"))
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--name", default="")
-    parser.add_argument("--search", type=int, default=0)
+    parser.add_argument(
+        "--search", type=int, default=None, help="plies of search (match: 0 unless given; perfect: the default play)"
+    )
     parser.add_argument("--opponent", default="alphabeta:depth=4,eval=none")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--perfect", choices=("ours", "bitbully"), default="ours", help="perfect: whose perfect player")
+    parser.add_argument(
+        "--side", action="append", choices=("first", "second"), default=[], help="perfect: both unless given"
+    )
+    parser.add_argument("--suite", default="connect4-val-v1", help="perfect: where the raw network's keeps are graded")
+    parser.add_argument("--json", type=Path, default=None, help="perfect: write every figure to this file")
     args = parser.parse_args()
+    if args.what != "speed" and not args.name:
+        parser.error(f"{args.what} needs --name, the learner kept in the store")
     if args.what == "speed":
         speed(args.games, args.name)
+    elif args.what == "match":
+        match(args.name, args.search or 0, args.opponent, args.games, args.seed)
     else:
-        match(args.name, args.search, args.opponent, args.games, args.seed)
+        args.side = [0 if side == "first" else 1 for side in args.side or ("first", "second")]
+        try:
+            versus_perfect(args)
+        except ValueError as error:  # an unknown name, suite or spec: one line, exit 2
+            parser.error(str(error))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ the CPU clock, and play players against ``perfect`` from seeded random openings.
     python benchmarks/yardstick_connect4.py build --size 1000 --val-size 1000
     python benchmarks/yardstick_connect4.py grade random alphabeta:depth=4 mcts:playouts=1000 perfect
     python benchmarks/yardstick_connect4.py grade random --suite connect4-val-v1
-    python benchmarks/yardstick_connect4.py perfect random --side first --games 100 --plies 2
+    python benchmarks/yardstick_connect4.py perfect random --side first --games 100 --plies 2 --perfect bitbully
 
 ``build``: draws ``connect4-v1`` and then ``connect4-val-v1`` (:mod:`gamelearn.experiments.suites_connect4`
 says how), every candidate position solved by the project's solver (the position, then each of its
@@ -14,8 +14,11 @@ stopped half-way goes on where it was and the two suites' builds share nothing b
 ``grade``: each spec graded frozen and greedy (``gamelearn.grade``), keeps with its 95% Wilson
 interval, best and blunders, by phase and by value, and the CPU seconds a move (this process and
 its finished children, user + system).  ``perfect``: :func:`gamelearn.experiments.versus_perfect.against_perfect`
-for the spec moving first, or second; the openings' values need the book for 2-ply openings
-(``gamelearn solve connect4``) to be quick.  Prints figures and asserts nothing.
+for the spec moving first, or second, against the project's own ``perfect`` (``--perfect ours``,
+the default), whose 2-ply openings need the book (``gamelearn solve connect4``) to be quick, or
+BitBully's (``--perfect bitbully``: ``benchmarks/connect4_bitbully.py``, an independent oracle
+the package never imports), which answers every position at once.  Prints figures and asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -190,8 +193,16 @@ def perfect(args: argparse.Namespace) -> None:
     from gamelearn.experiments.versus_perfect import against_perfect
 
     game = gamelearn.get_game("connect4")
+    solution = None  # the project's own
+    if args.perfect == "bitbully":
+        from connect4_bitbully import BitBullySolution  # beside this file: benchmarks/ is on the path
+
+        solution = BitBullySolution(game)
     for side in args.side:
-        result = against_perfect(game, args.spec, 0 if side == "first" else 1, args.games, args.plies, args.seed)
+        result = against_perfect(
+            game, args.spec, 0 if side == "first" else 1, args.games, args.plies, args.seed, solution=solution
+        )
+        result["perfect"] = args.perfect
         print(json.dumps(result), flush=True)
 
 
@@ -212,6 +223,7 @@ def main() -> None:
     playing.add_argument("--games", type=int, default=100)
     playing.add_argument("--plies", type=int, default=2, help="random plies of each opening")
     playing.add_argument("--seed", type=int, default=0)
+    playing.add_argument("--perfect", choices=("ours", "bitbully"), default="ours", help="whose perfect player")
     args = parser.parse_args()
     if args.command == "perfect" and not args.side:
         args.side = ["first", "second"]

@@ -9,6 +9,10 @@ mistake: ``won`` of ``games`` is the measure, ``short`` counts the games that en
 opening's value for it.  Moving second, the openings are drawn as they come and each game is
 measured against its opening's value the same way.  ``perfect`` keeps the value, wins fastest and
 postpones a loss longest (:mod:`gamelearn.players.perfect`).
+
+The perfect player and the openings' values come from one :class:`~gamelearn.solver.Solution`,
+the project's own by default; any other exact solution of the game can take its place (the
+benchmarks give an independent solver's: ``benchmarks/connect4_bitbully.py``).
 """
 
 from __future__ import annotations
@@ -18,11 +22,11 @@ import time
 from typing import Any
 
 from ..games import Game
-from ..match import play_game
+from ..match import Match
 from ..players.base import Player
 from ..players.perfect import PerfectPlayer
-from ..players.registry import graded_spec, make_player
 from ..solver import Solution, solve
+from .grading import graded_player
 from .statistics import wilson
 
 #: The plies a game may last (Connect Four's board fills in 42).
@@ -69,31 +73,41 @@ def against_perfect(
     won_only: bool | None = None,
     solution: Solution | None = None,
 ) -> dict[str, Any]:
-    """``player`` (a player, or a spec made frozen and greedy) as ``side`` (0 moves first) against
-    ``perfect`` over ``games`` seeded random openings of ``plies`` plies, each opening's value
-    known first (``won_only``, by default when moving first: only openings ``side`` wins).
+    """``player`` (a player, or a spec made frozen and greedy, a kept learner loaded from the
+    store) as ``side`` (0 moves first) against ``perfect`` over ``games`` seeded random openings
+    of ``plies`` plies, each opening's value known first (``won_only``, by default when moving
+    first: only openings ``side`` wins).  ``solution`` (by default the game's own) is the perfect
+    player's and gives the openings' values.
     Returns the games won, drawn, lost, those that fell short of the opening's value, the share
-    won with its 95% Wilson interval, and the CPU seconds of this process the games took (the
-    openings' solving left out)."""
+    won with its 95% Wilson interval, the CPU seconds of this process the games took (the
+    openings' solving left out) and the player's own CPU seconds a move (mean and worst)."""
     if side not in (0, 1):
         raise ValueError(f"side is 0 (moving first) or 1 (moving second), not {side!r}")
     solution = solution or solve(game)
     if isinstance(player, str):
-        player = make_player(game, graded_spec(game, player), seed=seed)
+        player = graded_player(game, player, seed=seed)
     won_only = side == 0 if won_only is None else won_only
     openings = random_openings(game, games, plies, seed, side, won_only, solution)
     won = drawn = lost = short = 0
     shortfalls: list[dict[str, Any]] = []
+    own: list[float] = []  # the player's CPU seconds, move by move
     cpu = time.process_time()
     for index, (opening, value) in enumerate(openings):
         oracle: Player[Any] = PerfectPlayer(game, seed=seed + index, solution=solution)
         seats: list[Player[Any]] = [player, oracle] if side == 0 else [oracle, player]
-        record = play_game(game, seats, seed=seed + 2 * index, max_plies=MAX_PLIES, learn=False, opening=opening)
-        result = 0 if record.winner is None else 1 if record.winner == side else -1
+        match = Match(game, seats, seed=seed + 2 * index, max_plies=MAX_PLIES, learn=False, opening=opening)
+        while match.end is None:
+            mine = match.to_move == side
+            started = time.process_time()
+            match.advance()
+            if mine:
+                own.append(time.process_time() - started)
+        winner = match.winner
+        result = 0 if winner is None else 1 if winner == side else -1
         won, drawn, lost = won + (result > 0), drawn + (result == 0), lost + (result < 0)
         if result < value:
             short += 1
-            shortfalls.append({"opening": "".join(opening), "value": value, "result": result, "plies": record.plies})
+            shortfalls.append({"opening": "".join(opening), "value": value, "result": result, "plies": match.plies})
     cpu = time.process_time() - cpu
     interval = wilson(won, len(openings))
     return {
@@ -114,5 +128,8 @@ def against_perfect(
         "won_low": interval.low,
         "won_high": interval.high,
         "cpu_seconds": cpu,
+        "moves": len(own),
+        "move_cpu_mean": sum(own) / len(own) if own else 0.0,
+        "move_cpu_worst": max(own, default=0.0),
         "shortfalls": shortfalls,
     }
