@@ -4,6 +4,8 @@ so that a policy network has one output per action.  The one numbering of record
 
 * tic-tac-toe: action ``a`` (0-8) is the move ``str(a)``, the square;
 * hexapawn: action ``9 * a + b`` (0-80) is the move ``"ab"``, from square a to square b;
+* Connect Four: action ``c`` (0 up) is the move ``str(c + 1)``, the column from the left (its
+  ``action_moves()``, one action a column of the board's size);
 * any other game (docs/own-game.md): its ``action_moves()`` in order, or every move found in the
   positions reachable from the start, shortest first and then in text order (:func:`found_moves`);
 * Teeko: actions 0-24 put a pawn down on square ``5 * r + c`` (move ``"rc"``); action

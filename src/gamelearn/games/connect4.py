@@ -224,6 +224,11 @@ class Connect4(Game[Connect4State]):
     def is_over(self, state: Connect4State) -> bool:
         return (state[0] | state[1]) == self.full or self._won(state) is not None
 
+    def action_moves(self) -> tuple[str, ...]:
+        """Every move as an action number (:mod:`gamelearn.games.actions`): action ``c`` is column
+        ``c + 1``, so a policy over the columns reads left to right."""
+        return self.move_names
+
     def legal_moves(self, state: Connect4State) -> list[str]:
         both = state[0] | state[1]
         if both == self.full or self._won(state) is not None:

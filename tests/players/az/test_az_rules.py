@@ -1,6 +1,7 @@
 """The az player's JAX rules agree with the rules of record (gamelearn.games): on every reachable
 tic-tac-toe and hexapawn position (legal moves, winner, the end, every move's result) and along
-random Teeko games."""
+random Teeko and Connect Four games (Connect Four's Python rules are themselves checked against
+OpenSpiel's ``connect_four``, tests/games/)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def reachable(game):
 
 def check_positions(game, states):
     """Every state, and every move from it, against the Python rules (batched: one call each)."""
-    rules = rules_for(game.name)
+    rules = rules_for(game)
     encoded = [rules.encode(game, state) for state in states]
     batch = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *encoded)
     legal = np.asarray(jax.jit(jax.vmap(rules.legal))(batch))
@@ -92,14 +93,113 @@ def test_random_teeko_games():
     check_positions(game, states)
 
 
+def random_game(game, rng):
+    """A random game of ``game``: (its states start to end, its moves)."""
+    states, moves = [game.initial()], []
+    while not game.is_over(states[-1]):
+        moves.append(rng.choice(game.legal_moves(states[-1])))
+        states.append(game.play(states[-1], moves[-1]))
+    return states, moves
+
+
+def random_games(game, seed, count, drawn=False):
+    """``count`` seeded random games of ``game``, each (its states start to end, its moves); with
+    ``drawn``, the first drawn game of the same seed's games too (one in about 200 on 7x6)."""
+    rng = random.Random(seed)
+    games = [random_game(game, rng) for _ in range(count)]
+    while drawn:
+        states, moves = random_game(game, rng)
+        if game.winner(states[-1]) is None:
+            games.append((states, moves))
+            drawn = False
+    return games
+
+
+def play_in_lockstep(game, games):
+    """Play ``games`` (states and moves) at once, move by move, by the JAX rules alone (one vmapped
+    ``step`` a ply from the JAX start, the Python rules only choosing the moves), checking after
+    every ply each game's position, side to move, plies, winner, end and legal actions against the
+    Python rules; a finished game's slot must stay as it is, whatever action it is given."""
+    rules = rules_for(game)
+    step, legal = jax.jit(jax.vmap(rules.step)), jax.jit(jax.vmap(rules.legal))
+    positions = jax.vmap(lambda _: rules.initial())(np.arange(len(games)))
+    for ply in range(max(len(states) for states, _ in games)):
+        now = [states[min(ply, len(states) - 1)] for states, _ in games]
+        got = jax.tree_util.tree_map(np.asarray, positions)
+        allowed = np.asarray(legal(positions))
+        for k, state in enumerate(now):
+            expected = rules.encode(game, state)
+            assert np.array_equal(got.board[k], expected.board), (ply, k, game.board(state))
+            assert (got.to_move[k], got.plies[k], got.winner[k]) == (
+                expected.to_move,
+                expected.plies,
+                expected.winner,
+            )
+            assert bool(got.over[k]) == game.is_over(state)
+            assert [rules.moves[a] for a in np.flatnonzero(allowed[k])] == game.legal_moves(state)
+        # a finished game is given column 0 (any action): its slot must not change
+        actions = np.array([rules.action_of(moves[ply]) if ply < len(moves) else 0 for _, moves in games])
+        positions, reward = step(positions, actions)
+        for k, (states, _) in enumerate(games):
+            won = ply + 1 < len(states) and game.winner(states[ply + 1]) == game.to_move(states[ply])
+            assert float(reward[k]) == (1.0 if won else 0.0)
+    return rules
+
+
+@pytest.mark.parametrize(
+    ("spec", "count", "drawn"),
+    [("connect4", 24, True), ("connect4:columns=4,rows=4", 24, True), ("connect4:columns=9,rows=8", 8, False)],
+)
+def test_random_connect4_games_move_by_move(spec, count, drawn):
+    """Seeded random games, played at once by the JAX rules from their own start (a vmapped batch,
+    ply by ply), agree with the Python rules at every ply; and every move from every position met
+    gives the Python rules' next position, winner, end and reward."""
+    game = get_game(spec)
+    games = random_games(game, seed=11, count=count, drawn=drawn)
+    ends = [game.winner(states[-1]) for states, _ in games]
+    assert {0, 1} <= set(ends) and (None in ends or not drawn)  # wins by both sides, a full board drawn
+    rules = play_in_lockstep(game, games)
+    assert (rules.rows, rules.columns, rules.actions, rules.max_plies) == (
+        game.rows,
+        game.columns,
+        game.columns,
+        game.rows * game.columns,
+    )
+    check_positions(game, [state for states, _ in games for state in states])
+
+
+def test_connect4_lines_are_the_games_fours():
+    """On boards of one side's discs strewn at random (any board, not only reachable ones), the JAX
+    rules see a winner exactly where the game's own bitboard test (shifts, no table) finds four."""
+    from gamelearn.games.connect4 import has_four
+
+    rng = np.random.default_rng(5)
+    for spec in ("connect4", "connect4:columns=4,rows=4", "connect4:columns=9,rows=8"):
+        game = get_game(spec)
+        rules = rules_for(game)
+        discs = rng.random((600, rules.squares)) < rng.uniform(0.1, 0.5, (600, 1))
+        fours = [
+            has_four(sum(bit for bit, on in zip(game.square_bits, row, strict=True) if on), game.height)
+            for row in discs
+        ]
+        assert 0 < sum(fours) < len(fours)
+        for disc, side in ((1, 0), (-1, 1)):
+            winners = jax.vmap(rules._winner, in_axes=(0, None))(disc * discs.astype(np.int8), np.int32(0))
+            assert np.array_equal(np.asarray(winners) == side, np.array(fours))
+            assert np.all(np.asarray(winners)[~np.array(fours)] == -1)
+
+
 def test_action_numbers_are_the_environments():
-    from gamelearn.envs.actions import codec
+    from gamelearn.envs.actions import codec, codec_for
 
     for name in ("tictactoe", "hexapawn", "teeko"):
         assert action_moves(name) == codec(name).moves
+    for spec in ("connect4", "connect4:columns=5,rows=4"):
+        game = get_game(spec)
+        assert rules_for(game).moves == codec_for(game).moves == tuple(game.legal_moves(game.initial()))
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "hexapawn", "teeko"])
+@pytest.mark.parametrize("name", ["tictactoe", "hexapawn", "teeko", "connect4"])
 def test_the_rules_commute_with_the_symmetries(name):
     """For each symmetry: the legal actions of the transformed position are the transformed legal
     actions, and every move played then transformed is the transformed move played on the
@@ -108,7 +208,9 @@ def test_the_rules_commute_with_the_symmetries(name):
 
     game = get_game(name)
     rules = rules_for(name)
-    if name == "teeko":
+    if name == "connect4":
+        states = [state for states, _ in random_games(game, seed=3, count=6) for state in states]
+    elif name == "teeko":
         rng = random.Random(3)
         states = []
         for _ in range(6):
@@ -121,7 +223,7 @@ def test_the_rules_commute_with_the_symmetries(name):
     else:
         states = reachable(game)
     found = symmetries(rules)
-    assert len(found) == (2 if name == "hexapawn" else 8)
+    assert len(found) == (2 if name in ("hexapawn", "connect4") else 8)
     assert len({tuple(s.squares) for s in found}) == len(found)  # all different
     batch = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *(rules.encode(game, s) for s in states))
     legal = np.asarray(jax.vmap(rules.legal)(batch))
@@ -138,3 +240,7 @@ def test_the_rules_commute_with_the_symmetries(name):
         assert np.array_equal(np.asarray(turned_after.board), np.asarray(after.board)[:, symmetry.squares])
         assert np.array_equal(np.asarray(turned_after.winner), np.asarray(after.winner))
         assert np.array_equal(np.asarray(turned_after.over), np.asarray(after.over))
+    if name == "connect4":  # the mirror is the game's own (its transform)
+        mirrored = [rules.encode(game, game.transform(state, 1)).board for state in states]
+        assert np.array_equal(batch.board[:, found[1].squares], np.stack(mirrored))
+        assert [rules.moves[a] for a in found[1].actions] == [game.transform_move(m, 1) for m in rules.moves]

@@ -107,3 +107,19 @@ def test_the_same_seed_plays_the_same_games(busy):
     assert flat(first) == flat(again)
     assert [len(b) for b in first] == [len(b) for b in again]
     assert flat(first) != flat(other)
+
+
+def test_connect4_self_play_plays_legal_games_through_the_search():
+    """mctx's search over Connect Four's JAX rules (a small net, busy slots): every game collected
+    replays move by move by the game's own rules and ends as they say (the ply limit is the full
+    board, so no game is cut off), the mirror augmenting the buffer."""
+    from gamelearn.players.az.network import NetworkShape
+
+    game = gamelearn.get_game("connect4")
+    rules = rules_for(game)
+    settings = Settings(4, 4, rules.max_plies, 2_000, 16, 1, 1e-2, random_plies=4, considered=8, plies_per_batch=12)
+    trainer = Trainer(game, 5, shape=NetworkShape("resnet", 8, 1), settings=settings)
+    games = [g for _ in range(4) for g in trainer.play_games()]
+    assert len(games) >= 2 and len(trainer.buffer.square_tables) == 2
+    for trajectory in games:
+        assert game.is_over(replay(game, rules, trajectory, settings.max_plies))

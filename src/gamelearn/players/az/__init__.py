@@ -2,10 +2,10 @@
 2022): a small network per game, trained by self-play with tree search, built on JAX, Equinox,
 Optax and DeepMind's mctx (the ``neural`` extra: ``pip install 'gamelearn[neural]'``).
 
-It plays tic-tac-toe, hexapawn and Teeko over rules written again in JAX, and any other game
-(docs/own-game.md) over its own rules tabulated on every position reachable from the start, for a
-game that always ends and fits the solver's limit (:mod:`gamelearn.players.az.tabulated`).
-Connect Four, built in but far too large to tabulate, has no JAX rules yet, so az is not offered there.
+It plays tic-tac-toe, hexapawn, Teeko and Connect Four (every size) over rules written again in
+JAX, and any other game (docs/own-game.md) over its own rules tabulated on every position
+reachable from the start, for a game that always ends and fits the solver's limit
+(:mod:`gamelearn.players.az.tabulated`).
 
 This module only registers the player kind, so that listing players needs no JAX; the player
 itself is in :mod:`gamelearn.players.az.player`.
@@ -53,7 +53,7 @@ register(
         make_az,
         "AlphaZero-style self-play learner: a small network and Gumbel tree search (JAX, mctx)",
         # The built-in games whose rules are written in JAX, and every game of another author (tabulated).
-        frozenset({"tictactoe", "hexapawn", "teeko"}),
+        frozenset({"tictactoe", "hexapawn", "teeko", "connect4"}),
         (
             Option("name", parse_name, "", "keep the network under this name in the store"),
             Option("simulations", parse_int(0, 10_000), 32, "search simulations a move (0: the raw policy)"),

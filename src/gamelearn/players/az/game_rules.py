@@ -1,5 +1,5 @@
-"""Which JAX rules a game is played by: the hand-written ones of tic-tac-toe, hexapawn and Teeko
-(:mod:`.rules`), or, for a game of another author, its own rules tabulated over every reachable
+"""Which JAX rules a game is played by: the hand-written ones of tic-tac-toe, hexapawn, Teeko and
+Connect Four, each of its sizes (:mod:`.rules`), or, for a game of another author, its own rules tabulated over every reachable
 position (:mod:`.tabulated`)."""
 
 from __future__ import annotations
@@ -7,22 +7,29 @@ from __future__ import annotations
 from typing import Any
 
 from ...games import Game
-from .rules import HexapawnRules, JaxRules, TeekoRules, TicTacToeRules
+from .rules import ConnectFourRules, HexapawnRules, JaxRules, TeekoRules, TicTacToeRules
 from .tabulated import tabulate
 
 _RULES: dict[str, JaxRules] = {}
 #: A game of another author's tabulated rules, by spec, with the game object they were made from.
 _TABULATED: dict[str, tuple[Game[Any], JaxRules]] = {}
 #: The games whose JAX rules are written by hand above.
-BUILT_IN = ("tictactoe", "hexapawn", "teeko")
+BUILT_IN = ("tictactoe", "hexapawn", "teeko", "connect4")
 
 
 def rules_for(game: str | Game[Any]) -> JaxRules:
-    """The JAX rules of ``game`` (one object per game, so jit caches are shared): the hand-written
-    ones of tic-tac-toe, hexapawn and Teeko (by name or game), or, for any other game object,
-    its own rules tabulated over every reachable position (:mod:`.tabulated`; ValueError in one
-    line where they do not fit)."""
+    """The JAX rules of ``game`` (one object per game and size, so jit caches are shared): the
+    hand-written ones of tic-tac-toe, hexapawn, Teeko and Connect Four (by name or game; the name
+    "connect4" is the standard 7x6 board, a game object its own size), or, for any other game
+    object, its own rules tabulated over every reachable position (:mod:`.tabulated`; ValueError
+    in one line where they do not fit)."""
     name = game if isinstance(game, str) else game.name
+    if name == "connect4":
+        columns, rows = (7, 6) if isinstance(game, str) else (game.facts.columns, game.facts.rows)
+        key = f"connect4:{columns}x{rows}"
+        if key not in _RULES:
+            _RULES[key] = ConnectFourRules(columns, rows)
+        return _RULES[key]
     if name in BUILT_IN:
         if name not in _RULES:
             makers = {"tictactoe": TicTacToeRules, "hexapawn": HexapawnRules, "teeko": TeekoRules}

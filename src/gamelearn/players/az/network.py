@@ -40,6 +40,8 @@ SHAPES: dict[str, NetworkShape] = {
     "tictactoe": NetworkShape("mlp", 64, 2),
     "hexapawn": NetworkShape("mlp", 64, 2),
     "teeko": NetworkShape("resnet", 32, 3),
+    # Connect Four (42 squares on 7x6; the net is the same on every size): Teeko's residual net.
+    "connect4": NetworkShape("resnet", 32, 3),
 }
 
 

@@ -1,15 +1,16 @@
-"""The three games' rules again, in JAX, so that thousands of self-play games and search trees run
-at once on the device (``jax.vmap``, ``jax.lax.scan``).  The rules of record stay in
+"""The built-in games' rules again, in JAX, so that thousands of self-play games and search trees
+run at once on the device (``jax.vmap``, ``jax.lax.scan``).  The rules of record stay in
 ``gamelearn.games`` (pure Python, no dependency); this copy lives with the ``az`` player that needs
 it, and ``tests/players/az/test_az_rules.py`` checks it against them on every reachable tic-tac-toe and
-hexapawn position and on random Teeko games.  A game of another author is not written again: its
+hexapawn position and on random Teeko and Connect Four games.  A game of another author is not written again: its
 own rules are tabulated (:mod:`.tabulated`), behind the same :class:`JaxRules` interface.
 
 A position is a :class:`Position` of arrays: the board (one int8 a square: +1 a pawn or mark of the
 first player, -1 of the second, 0 empty), the side to move, the plies played, whether the game is
 over and who won (-1 nobody).  Actions are numbered as ``gamelearn.games.actions`` numbers them for
 every interface (tic-tac-toe: the square; hexapawn: ``9 * from + to``; Teeko: 0-24 put a pawn
-down, ``25 + 8 * square + direction`` steps it), so a policy output means the same move everywhere.
+down, ``25 + 8 * square + direction`` steps it; Connect Four: the column from the left, 0 up, the
+move ``str(column + 1)``), so a policy output means the same move everywhere.
 
 Teeko in this copy has no repetition draw (the play layer's rule, which needs a game's history); a
 self-play game that reaches ``max_plies`` is a draw, as in the play layer.
@@ -27,6 +28,7 @@ import numpy as np
 
 from ...games import Game
 from ...games.actions import TEEKO_DIRECTIONS, codec
+from ...games.connect4 import geometry
 from ...games.teeko import WIN_MASKS
 
 
@@ -253,3 +255,40 @@ class TeekoRules(JaxRules):
     def _winner(self, board: jax.Array, next_to_move: jax.Array) -> jax.Array:
         cells = board[self.tables["wins"]].astype(jnp.int32).sum(axis=1)  # type: ignore[attr-defined]
         return jnp.where(jnp.any(cells == 4), 0, jnp.where(jnp.any(cells == -4), 1, -1))
+
+
+class ConnectFourRules(JaxRules):
+    """Connect Four on ``columns`` x ``rows`` (7 x 6, the standard board, by default; any size the
+    game takes, :mod:`gamelearn.games.connect4`).  The board is the game's ``board()`` order: rows
+    from the top, ``square = row * columns + column``.  Action ``c`` drops a disc into column ``c``
+    (the move ``str(c + 1)``), where it falls to the lowest empty square; four in a row across,
+    down or diagonally wins (the game's own table of lines, :func:`gamelearn.games.connect4.geometry`);
+    a full board is a draw, so the longest game is ``columns * rows`` plies."""
+
+    def __init__(self, columns: int = 7, rows: int = 6) -> None:
+        moves = tuple(str(column + 1) for column in range(columns))
+        super().__init__("connect4", rows, columns, columns, columns * rows, moves)
+        _, lines = geometry(columns, rows)
+        object.__setattr__(self, "lines", np.array([squares for _, squares in lines]))
+
+    def initial(self) -> Position:
+        return Position(jnp.zeros(self.squares, jnp.int8), jnp.int32(0), jnp.int32(0), jnp.bool_(False), jnp.int32(-1))
+
+    def legal(self, position: Position) -> jax.Array:
+        # A column takes a disc while its top square (row 0) is empty.
+        return (position.board[: self.columns] == 0) & ~position.over
+
+    def _after(self, board: jax.Array, to_move: jax.Array, action: jax.Array) -> jax.Array:
+        column = board.reshape(self.rows, self.columns)[:, action]
+        row = self.rows - 1 - jnp.sum(column != 0)
+        # A full column (never legal) would give row -1: the index is sent off the board and dropped,
+        # rather than wrapping round to the bottom row.
+        square = jnp.where(row >= 0, row * self.columns + action, self.squares)
+        return board.at[square].set(jnp.where(to_move == 0, 1, -1).astype(jnp.int8), mode="drop")
+
+    def _winner(self, board: jax.Array, next_to_move: jax.Array) -> jax.Array:
+        sums = board[self.lines].astype(jnp.int32).sum(axis=1)  # type: ignore[attr-defined]
+        return jnp.where(jnp.any(sums == 4), 0, jnp.where(jnp.any(sums == -4), 1, -1))
+
+    def _drawn(self, board: jax.Array) -> jax.Array:
+        return jnp.all(board != 0)

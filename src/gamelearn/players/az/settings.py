@@ -4,7 +4,7 @@ default simulations."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from .rules import JaxRules
@@ -51,10 +51,13 @@ SETTINGS: dict[str, Settings] = {
     # 27-40 plies), so the 8 gradient steps a batch see as many new positions as whole games give,
     # for about half the search.
     "teeko": Settings(32, 16, 60, 60_000, 256, 8, 1e-3, random_plies=6, considered=8, plies_per_batch=32),
+    # Connect Four on 7x6 (other sizes: the same, their longest game the ply limit, settings_for):
+    # Teeko's busy slots and steps; its 7 columns are all considered at the root.
+    "connect4": Settings(32, 16, 42, 60_000, 256, 8, 1e-3, random_plies=4, considered=8, plies_per_batch=32),
 }
 
 #: The simulations an az player searches with when its spec does not say.
-DEFAULT_SIMULATIONS = {"tictactoe": 32, "hexapawn": 32, "teeko": 32}
+DEFAULT_SIMULATIONS = {"tictactoe": 32, "hexapawn": 32, "teeko": 32, "connect4": 32}
 
 
 def settings_for(rules: JaxRules) -> Settings:
@@ -64,6 +67,8 @@ def settings_for(rules: JaxRules) -> Settings:
     ply limit is the longest game, so no game is cut short; a game of up to 32 plies is played
     whole in a batch, a longer one in busy slots of 32 plies; each opens with up to a quarter of
     its longest game in random moves (tic-tac-toe: 4 of 9)."""
+    if rules.name == "connect4":  # every size: a full board, columns x rows plies, ends the game
+        return replace(SETTINGS["connect4"], max_plies=rules.max_plies)
     if rules.name in SETTINGS:
         return SETTINGS[rules.name]
     longest = rules.max_plies

@@ -3,8 +3,8 @@ AlphaGo Zero's training did, Silver et al. 2017: a position drawn from the repla
 under a random symmetry of the board).
 
 Tic-tac-toe and Teeko keep their rules under the 8 symmetries of the square (4 rotations, 4
-reflections: the dihedral group); hexapawn's pawns move up and down the board, so only the mirror
-that swaps its left and right columns keeps its rules.  Each symmetry is a pair of gather tables:
+reflections: the dihedral group); hexapawn's pawns move up and down the board and Connect Four's
+discs fall down it, so only the mirror that swaps the left and right columns keeps their rules.  Each symmetry is a pair of gather tables:
 the transformed board is ``board[squares]`` and the transformed policy (or legal actions) is
 ``policy[actions]``; ``tests/players/az/test_az_rules.py`` checks that the rules commute with them.  A game
 of another author brings its own symmetries (docs/own-game.md), tabulated with its rules.
@@ -70,10 +70,18 @@ def _action_map(rules: JaxRules, point: PointMap) -> tuple[np.ndarray, np.ndarra
 
 def symmetries(rules: JaxRules) -> tuple[Symmetry, ...]:
     """The symmetries of ``rules``' game, the identity first: a tabulated game's own (its
-    ``symmetries`` with ``transform_move``, players/az/tabulated.py), else the square's above."""
+    ``symmetries`` with ``transform_move``, players/az/tabulated.py), Connect Four's mirror (any
+    size), else the square's above."""
     own = getattr(rules, "symmetry_tables", None)
     if own is not None:
         return tuple(Symmetry(squares, actions) for squares, actions in own)
+    if rules.name == "connect4":  # discs fall down the board: only the left-right mirror keeps the rules
+        columns = np.arange(rules.columns)
+        mirror = np.array(
+            [row * rules.columns + rules.columns - 1 - column for row in range(rules.rows) for column in columns]
+        )
+        identity = Symmetry(np.arange(rules.squares), columns)
+        return identity, Symmetry(mirror, columns[::-1].copy())  # a mirror is its own inverse
     if rules.rows != rules.columns:
         raise ValueError(f"{rules.name}'s board is not square")
     points = DIHEDRAL[::4] if rules.name == "hexapawn" else DIHEDRAL  # hexapawn: identity, left-right
