@@ -94,6 +94,17 @@ def test_hexapawn_has_no_balanced_openings_and_plays_its_pairs_from_the_start() 
         assert first.players == second.players[::-1]
 
 
+def test_connect4_without_its_opening_book_plays_from_the_start_and_says_why() -> None:
+    """A position two discs into the standard board takes the solver CPU minutes to hours; the
+    default book is not walked then (the tournament would not start) but named as missing."""
+    game = gamelearn.get_game("connect4")
+    result = run_tournament(game, ["random", "alphabeta:depth=1"], 2, seed=4, workers=1, grade=False)
+    assert result.book.used == () and all(g.opening == () for g in result.games)
+    assert "opening book" in result.book.note and "gamelearn solve connect4" in result.book.note
+    with pytest.raises(ValueError, match="opening book to that ply"):
+        run_tournament(game, ["random", "random"], 2, seed=4, workers=1, openings="balanced", grade=False)
+
+
 def test_each_opening_is_played_with_both_colours_and_deterministic_players_vary() -> None:
     game = gamelearn.get_game("tictactoe")
     specs = ["minimax:depth=2,eval=better", "alphabeta:depth=3,eval=simple"]

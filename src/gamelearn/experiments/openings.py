@@ -34,6 +34,11 @@ DEFAULT_PLIES: dict[str, int] = {"tictactoe": 3, "teeko": 2, "hexapawn": 2}
 MAX_PLIES: dict[str, int] = {"tictactoe": 8, "teeko": 4, "hexapawn": 8}
 
 
+class NoQuickSolution(ValueError):
+    """The solution a balanced book needs is not at hand: no solved table, or (Connect Four) no
+    opening book for the book's ply, whose positions would each take a long search."""
+
+
 def default_plies(game: Game[Any]) -> int:
     return DEFAULT_PLIES.get(game.name, 2)
 
@@ -61,10 +66,15 @@ def _book(spec: str, plies: int) -> tuple[tuple[str, ...], ...]:
     try:
         solution = solve(game)
     except ValueError as error:
-        raise ValueError(
+        raise NoQuickSolution(
             f"balanced openings for {spec} need its solved table: run `gamelearn solve {spec}` first, "
             f"or give --openings none ({error})"
         ) from None
+    if not solution.answers_at_once(plies):
+        raise NoQuickSolution(
+            f"balanced openings for {spec} {plies} plies in need its opening book to that ply: "
+            f"run `gamelearn solve {spec}` first, or give --openings none"
+        )
     seen: set[Hashable] = set()
     book: list[tuple[str, ...]] = []
 
@@ -167,10 +177,10 @@ def choose_book(
         depth = default_plies(game) if plies is None else plies
         try:
             book = balanced_openings(game, depth)
-        except ValueError as error:
-            if openings == "balanced" or "solved table" not in str(error):
+        except NoQuickSolution as error:
+            if openings == "balanced":
                 raise
-            return Book(note=f"no balanced openings: {game.spec} has no solved table (`gamelearn solve {game.spec}`)")
+            return Book(note=f"no balanced openings, every game from the start: {error}")
         if not book:
             start = game.facts.value_of_start
             why = {

@@ -128,6 +128,11 @@ class Solution(ABC):
         rows.sort(key=lambda row: outcome_key((row.value, row.distance)), reverse=True)
         return rows
 
+    def answers_at_once(self, plies: int) -> bool:
+        """Whether every position ``plies`` plies from the start is answered without a long search:
+        a table holds every position; a solution that searches says for itself."""
+        return True
+
     def _size_text(self) -> str:
         """How big the solution is, in words (subclasses say what they count)."""
         return "size unknown"

@@ -119,6 +119,11 @@ class Connect4Solution(Solution):
         discs = (state[0] | state[1]).bit_count()  # type: ignore[index]
         return outcome_of_score(self.score(state), discs, self.searcher.squares)
 
+    def answers_at_once(self, plies: int) -> bool:
+        """Small boards are searched whole in moments; on larger ones a position of the first plies
+        costs CPU minutes to hours of search unless the opening book holds its ply."""
+        return self.searcher.squares <= 30 or (self.book is not None and plies <= self.book.plies)
+
     def _size_text(self) -> str:
         if self.book is None:
             return "searched on demand, no opening book"
