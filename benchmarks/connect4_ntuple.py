@@ -21,13 +21,15 @@ seed 0.  Games won, drawn and lost, and the learner's CPU seconds a move (mean a
 greedy, against perfect play moving first and then second over ``--games`` openings of two
 uniformly random plies (seeded by ``--seed``; moving first, only openings the first player wins:
 :func:`gamelearn.experiments.versus_perfect.against_perfect`), with its default play (or
-``--search S``) and with the raw network (``search=0``); then the raw network's keeps on
-``connect4-val-v1``.  ``--perfect ours`` (the default) is the project's own ``perfect``, which
+``--search S``) and with the raw network (``search=0``), after both are graded on
+``connect4-val-v1`` (``--suite``).  ``--perfect ours`` (the default) is the project's own ``perfect``, which
 needs the opening book (``gamelearn solve connect4``) for two-ply openings to be quick;
 ``--perfect bitbully`` is BitBully's (``benchmarks/connect4_bitbully.py``; ``pip install bitbully
 bitbully-databases``), which answers every position at once from its book.  For each: won, drawn,
 lost, the share won with its 95% Wilson interval, the learner's CPU seconds a move (mean and
-worst) and the games' CPU seconds (this process: both players); ``--json FILE`` keeps them all.
+worst) and the games' CPU seconds (this process: both players); ``--json FILE`` keeps them all,
+with the games the learner has trained and what ``--trained seed=S,cpu_minutes=M`` says of its
+training, for ``benchmarks/chart_connect4.py``.
 """
 
 from __future__ import annotations
@@ -126,6 +128,18 @@ def result_line(result: dict[str, Any], oracle: str) -> str:
     )
 
 
+def trained_facts(text: str) -> dict[str, float]:
+    """``seed=1,cpu_minutes=15``: how a learner was trained (the store keeps its games, not its
+    seed or its CPU time)."""
+    facts = {}
+    for item in text.split(","):
+        key, _, value = item.partition("=")
+        if key not in ("seed", "cpu_minutes"):
+            raise argparse.ArgumentTypeError(f"--trained takes seed=S,cpu_minutes=M, not {item!r}")
+        facts[key] = float(value)
+    return facts
+
+
 def versus_perfect(args: argparse.Namespace) -> None:
     from gamelearn.experiments.grading import graded_player
     from gamelearn.experiments.versus_perfect import against_perfect
@@ -135,21 +149,27 @@ def versus_perfect(args: argparse.Namespace) -> None:
     default = f"ntuple:name={args.name}" + ("" if args.search is None else f",search={args.search}")
     raw = f"ntuple:name={args.name},search=0"
     found: list[dict[str, Any]] = []
-    # The grade first: it refuses a name nothing is kept under, before any game is played.
-    cpu = time.process_time()
-    (report,) = gamelearn.grade(game, [raw], suite=args.suite, seed=args.seed, workers=1)
-    cpu = time.process_time() - cpu
-    keeps = wilson(report.counts["keeps"], report.size)
-    graded = f"{raw} keeps {percent(keeps)} of {report.suite} ({report.size} positions, {cpu:.1f} CPU s)"
-    grade = {
-        "spec": raw,
-        "suite": report.suite,
-        "keeps": keeps.estimate,
-        "keeps_low": keeps.low,
-        "keeps_high": keeps.high,
-        "positions": report.size,
-        "cpu_seconds": cpu,
-    }
+    # The grades first: they refuse a name nothing is kept under, before any game is played.
+    grades = []
+    for spec in dict.fromkeys((raw, default)):
+        cpu = time.process_time()
+        (report,) = gamelearn.grade(game, [spec], suite=args.suite, seed=args.seed, workers=1)
+        cpu = time.process_time() - cpu
+        keeps = wilson(report.counts["keeps"], report.size)
+        grades.append(f"{spec} keeps {percent(keeps)} of {report.suite} ({report.size} positions, {cpu:.1f} CPU s)")
+        found.append(
+            {
+                "spec": spec,
+                "suite": report.suite,
+                "keeps": keeps.estimate,
+                "keeps_low": keeps.low,
+                "keeps_high": keeps.high,
+                "positions": report.size,
+                "cpu_seconds": cpu,
+            }
+        )
+    trained = graded_player(game, raw, seed=args.seed).describe()
+    found.append({"learner": args.name, "games_trained": trained["games"], **args.trained})
     for spec in dict.fromkeys((default, raw)):
         player = graded_player(game, spec, seed=args.seed)
         player.choose(game.initial())  # warm: the compiled kernels loaded before any move is timed
@@ -158,8 +178,8 @@ def versus_perfect(args: argparse.Namespace) -> None:
             result["perfect"] = args.perfect
             found.append(result)
             print(result_line(result, args.perfect), flush=True)
-    print(graded, flush=True)
-    found.append(grade)
+    for line in grades:
+        print(line, flush=True)
     if args.json:
         args.json.write_text(json.dumps(found, indent=1) + "\n")
 
@@ -178,8 +198,15 @@ def main() -> None:
     parser.add_argument(
         "--side", action="append", choices=("first", "second"), default=[], help="perfect: both unless given"
     )
-    parser.add_argument("--suite", default="connect4-val-v1", help="perfect: where the raw network's keeps are graded")
+    parser.add_argument("--suite", default="connect4-val-v1", help="perfect: the suite both plays are graded on")
     parser.add_argument("--json", type=Path, default=None, help="perfect: write every figure to this file")
+    parser.add_argument(
+        "--trained",
+        type=trained_facts,
+        default={},
+        metavar="seed=S,cpu_minutes=M",
+        help="perfect: how the learner was trained, kept in the JSON for benchmarks/chart_connect4.py",
+    )
     args = parser.parse_args()
     if args.what != "speed" and not args.name:
         parser.error(f"{args.what} needs --name, the learner kept in the store")
