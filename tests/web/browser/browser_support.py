@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -159,3 +159,22 @@ def watched(tab: Any, server_url: str) -> tuple[list[str], list[str]]:
         ),
     )
     return failures, outside
+
+
+def side_by_side(flows: Iterable[Iterator[None]]) -> None:
+    """Runs each flow (a generator: one size's whole test) up to its next ``yield``, in turn, until
+    every one has ended.  A flow yields where it is about to wait on the page's own clocks (its 5 s
+    of silence, its 2 s beats, its server probes): the pages of the other flows keep their clocks
+    running meanwhile, so the sizes' waits overlap instead of adding up, and each size still goes
+    through every step and every assert of its own flow.  An error ends the others (closed)."""
+    running = list(flows)
+    try:
+        while running:
+            for flow in list(running):
+                try:
+                    next(flow)
+                except StopIteration:
+                    running.remove(flow)
+    finally:
+        for flow in running:
+            flow.close()
