@@ -122,14 +122,22 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: How long a test's server, told to stop, waits for its requests still open before it ends them.
+#: An open page's live stream never ends by itself (it lasts 25 s), so a server stopped under an
+#: open page always waits this long: a tenth of a second, as a stopped process ends them at once.
+STOP_GRACE_SECONDS = 0.1
+
+
 @contextmanager
 def serving(app: Any, port: int | None = None) -> Iterator[str]:
     """The app served on a loopback port (a free one unless given) while the block runs; its
-    address.  At the end the server waits at most a second for open pages' live streams."""
+    address.  At the end the server waits at most STOP_GRACE_SECONDS for open pages' live streams."""
     import uvicorn
 
     port = port or free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=STOP_GRACE_SECONDS
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
