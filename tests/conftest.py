@@ -96,6 +96,35 @@ def teeko_table(built_teeko_table: Path, isolated_home: Path) -> Path:
     return target
 
 
+@pytest.fixture
+def teeko_suite(teeko_table: Path) -> object:
+    """Standard Teeko's suite ``teeko-v1``, drawn once for the whole run (about 9 CPU s, and every
+    test that grades on it would draw it again in its own worker): the first test that needs it,
+    holding the lock of the folder the run's table is in, draws it with ``get_suite`` from that
+    table and leaves it there pickled; the tests after it, in any worker, take it from there
+    into the process's own suites (``get_suite`` then returns it, as for a suite drawn there)."""
+    import fcntl
+    import pickle
+
+    import gamelearn
+    from gamelearn.experiments import suites
+
+    game = gamelearn.get_game("teeko")
+    name = suites.suite_name(game)
+    folder = teeko_table.resolve().parent
+    kept = folder / f"{name}.pickle"
+    with open(folder / "suite.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if name not in suites._SUITES and kept.is_file():
+            suites._SUITES[name] = pickle.loads(kept.read_bytes())
+        suite = suites.get_suite(game)
+        if not kept.is_file():
+            partial = kept.with_suffix(".partial")
+            partial.write_bytes(pickle.dumps(suite))
+            partial.replace(kept)
+    return suite
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto` (pyproject's addopts): a worker for each core this run may use, so that a run

@@ -96,6 +96,7 @@ def test_a_learner_that_searches_is_graded_as_its_raw_network_unless_asked_in_fu
 
 
 @pytest.mark.slow  # Teeko's table and suite, and its ntuple compiled
+@pytest.mark.usefixtures("teeko_suite")  # drawn once a run
 def test_teekos_ntuple_checkpoints_are_the_raw_networks_grade(teeko_table) -> None:  # type: ignore[no-untyped-def]
     from gamelearn.experiments.grading import grade_player
     from gamelearn.experiments.suites import get_suite

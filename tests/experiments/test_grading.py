@@ -172,7 +172,8 @@ def test_teeko_without_its_table_says_how_to_build_it() -> None:
     assert result.exit_code == 2 and "gamelearn solve teeko" in result.stderr
 
 
-@pytest.mark.slow  # reads the solved Teeko table, built once a run
+@pytest.mark.slow  # reads the solved Teeko table, built once a run, and the suite drawn from it once a run
+@pytest.mark.usefixtures("teeko_suite")
 def test_the_teeko_suite_is_stratified_deterministic_and_exact(teeko_table: Path) -> None:
     game = gamelearn.get_game("teeko")
     solution = gamelearn.solve(game)

@@ -40,6 +40,7 @@ def test_perfect_play_loses_nothing_over_the_book_and_random_play_does() -> None
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("teeko_suite")  # teeko-v1, whose positions it leaves out, drawn once a run
 def test_the_held_out_suite_shares_no_position_and_is_exact(teeko_table: Path) -> None:
     game = gamelearn.get_game("teeko")
     solution = gamelearn.solve(game)

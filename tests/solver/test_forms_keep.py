@@ -1,10 +1,15 @@
 """`gamelearn solve teeko --variants` keeps the tables a player uses (standard and Advanced Teeko,
 `keep_only`), so that perfect play works after it; a table already there is left as it is.  And
-`solve` tells the first moves' results in words."""
+`solve` tells the first moves' results in words.
+
+The standard goals' moving phase is the one the run's solved table of Standard Teeko was built with
+(tests/conftest.py, built once a run by the same `build_moving`), taken from that table as
+`gamelearn solve teeko` shares it and checked whole, instead of a second build of it."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,8 +19,26 @@ from gamelearn.solver.forms import solve_forms
 from gamelearn.solver.teeko import solve_teeko
 
 
+@pytest.fixture
+def standard_moving_from_the_run(built_teeko_table: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """solve_forms' moving phase of the standard goals: the run's table's (see the module's text)."""
+    from gamelearn.solver import forms
+    from gamelearn.solver.teeko import shared_moving_phase
+    from gamelearn.solver.variant import Variant
+
+    def from_the_run(variant: Variant) -> tuple[Any, dict[str, Any]]:
+        shared = shared_moving_phase(variant, built_teeko_table.parent)
+        assert shared is not None, f"{variant.name}: the run's table has no moving phase of these goals and steps"
+        rows, facts = shared
+        facts.pop("moving_from")  # the facts build_moving gives: the table's own
+        return rows, facts
+
+    monkeypatch.setattr(forms, "build_moving", from_the_run)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
+@pytest.mark.usefixtures("standard_moving_from_the_run")
 def test_the_forms_keep_only_the_tables_asked_for_and_leave_one_there(tmp_path: Path) -> None:
     there = tmp_path / "teeko_drops=aaaa.table"
     there.write_bytes(b"kept before")  # a file already there is not written over

@@ -48,17 +48,20 @@ def oracle_placing(variant: Variant, pattern: str, centre: bool, moving: dict) -
     n = variant.squares
     full = (1 << n) - 1
     memo: dict[tuple[int, int], Result] = {}
+    # Whether a set of pawns holds a row depends on the set alone: each set is looked at once, not
+    # at every one of the million visits that meet it (a few hundred sets on the small board).
+    four = cache(variant.has_four)
 
     def for_x(x: int, o: int) -> Result:
-        if variant.has_four(x):
+        if (x, o) in memo:  # a position kept is one still being placed: no row, not all down
+            return memo[(x, o)]
+        if four(x):
             return (1, 0)
-        if variant.has_four(o):
+        if four(o):
             return (-1, 0)
         placed = (x | o).bit_count()
         if placed == 2 * PAWNS:
             return moving[(x, o)]  # X steps first: its own view is X's
-        if (x, o) in memo:
-            return memo[(x, o)]
         options = []
         forbidden = CENTRE if placed == 0 and not centre else 0
         for sq in range(n):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -122,14 +122,22 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: How long a test's server, told to stop, waits for its requests still open before it ends them.
+#: An open page's live stream never ends by itself (it lasts 25 s), so a server stopped under an
+#: open page always waits this long: a tenth of a second, as a stopped process ends them at once.
+STOP_GRACE_SECONDS = 0.1
+
+
 @contextmanager
 def serving(app: Any, port: int | None = None) -> Iterator[str]:
     """The app served on a loopback port (a free one unless given) while the block runs; its
-    address.  At the end the server waits at most a second for open pages' live streams."""
+    address.  At the end the server waits at most STOP_GRACE_SECONDS for open pages' live streams."""
     import uvicorn
 
     port = port or free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=STOP_GRACE_SECONDS
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -159,3 +167,22 @@ def watched(tab: Any, server_url: str) -> tuple[list[str], list[str]]:
         ),
     )
     return failures, outside
+
+
+def side_by_side(flows: Iterable[Iterator[None]]) -> None:
+    """Runs each flow (a generator: one size's whole test) up to its next ``yield``, in turn, until
+    every one has ended.  A flow yields where it is about to wait on the page's own clocks (its 5 s
+    of silence, its 2 s beats, its server probes): the pages of the other flows keep their clocks
+    running meanwhile, so the sizes' waits overlap instead of adding up, and each size still goes
+    through every step and every assert of its own flow.  An error ends the others (closed)."""
+    running = list(flows)
+    try:
+        while running:
+            for flow in list(running):
+                try:
+                    next(flow)
+                except StopIteration:
+                    running.remove(flow)
+    finally:
+        for flow in running:
+            flow.close()

@@ -86,16 +86,36 @@ def size(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-def context(browser: Any, size: str) -> Iterator[Any]:
+def open_context(browser: Any, size: str) -> Any:
+    """A fresh browser context (cookies, storage) with the viewport of ``size``."""
     width, height = SIZES[size]
     fresh = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
     fresh.set_default_timeout(PAGE_WAIT_MS)
     fresh.set_default_navigation_timeout(PAGE_WAIT_MS)
+    return fresh
+
+
+@pytest.fixture
+def context(browser: Any, size: str) -> Iterator[Any]:
+    fresh = open_context(browser, size)
     try:
         yield fresh
     finally:
         fresh.close()
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[dict[str, Any]]:
+    """A fresh context at each size at once, for a test that drives both sizes side by side
+    (browser_support.side_by_side): one whose flow waits on the page's own clocks."""
+    made: dict[str, Any] = {}
+    try:
+        for size in sorted(SIZES):
+            made[size] = open_context(browser, size)
+        yield made
+    finally:
+        for fresh in made.values():
+            fresh.close()
 
 
 @pytest.fixture

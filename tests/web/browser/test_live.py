@@ -1,14 +1,30 @@
 """Issue 24, point 1: open tabs of one game follow it live (server-sent events), a click made on a
 board another tab has changed gets the fresh board instead of a lie, the connection indicator
 says "reconnecting…" and retries, and a stopped server gets one banner, not "Failed to fetch" in
-every panel.  The oracle is the server's own view of the game (GET /api/games/{id})."""
+every panel.  The oracle is the server's own view of the game (GET /api/games/{id}).
+
+The tests that wait on the page's own clocks (5 s of silence before "reconnecting", a beat every
+2 s, a probe of the server every 2 s) drive the two sizes side by side: each size's flow is the
+whole test, run in turn up to its next wait, so that the two sizes wait at the same time."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from browser_support import click_move, current_view, free_port, new_game, rendered, screenshot, serving, watched
+from browser_support import (
+    click_move,
+    current_view,
+    free_port,
+    new_game,
+    rendered,
+    screenshot,
+    serving,
+    side_by_side,
+    watched,
+)
 
 from gamelearn.web import create_app
 
@@ -22,9 +38,32 @@ def open_tab(context: Any, url: str) -> Any:
     return tab
 
 
+@contextmanager
+def served_page(context: Any, server_url: str) -> Iterator[Any]:
+    """A tab of the session's server, as the ``page`` fixture opens it: no error in the page and
+    nothing fetched from outside the app by the end."""
+    tab = context.new_page()
+    failures, outside = watched(tab, server_url)
+    tab.goto(server_url + "/")
+    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square', timeout=60_000)
+    yield tab
+    tab.close()
+    assert not failures, f"errors in the page: {failures}"
+    assert not outside, f"the page fetched from outside the app: {outside}"
+
+
 def test_two_tabs_of_one_game_stay_in_step_and_a_stale_click_gets_the_fresh_board(
-    page: Any, context: Any, size: str
+    contexts: dict[str, Any], server_url: str
 ) -> None:
+    side_by_side(two_tabs_in_step(context, server_url, size) for size, context in contexts.items())
+
+
+def two_tabs_in_step(context: Any, server_url: str, size: str) -> Iterator[None]:
+    with served_page(context, server_url) as page:
+        yield from two_tabs_of_one_page(page, context, size)
+
+
+def two_tabs_of_one_page(page: Any, context: Any, size: str) -> Iterator[None]:
     view = new_game(page, "teeko", "human", "random", seed=4)
     page.wait_for_selector('#connection[data-state="live"]')
     # A second tab of the same game, whose live stream is cut off for now: it will go stale.
@@ -35,6 +74,7 @@ def test_two_tabs_of_one_game_stay_in_step_and_a_stale_click_gets_the_fresh_boar
     # A move in the first tab: the computer answers, and the stale tab does not know.
     status, view = click_move(page, view, "22")
     assert status == 200 and len(view["moves"]) == 2
+    yield  # the stale tab's 5 s of silence
     stale.wait_for_selector('#connection[data-state="reconnecting"]')
     assert stale.get_attribute("#board", "data-plies") == "0"
     # The stale tab's click is refused with the game as it is, and that is what it now shows.
@@ -49,6 +89,7 @@ def test_two_tabs_of_one_game_stay_in_step_and_a_stale_click_gets_the_fresh_boar
     screenshot(stale, "live-stale-click", size)
     # Its stream comes back: the indicator says live again, and the two tabs are in step from now on.
     stale.unroute("**/api/games/*/events")
+    yield  # its next probe of the server opens the stream again
     stale.wait_for_selector('#connection[data-state="live"]')
     status, after = click_move(stale, view, target)
     assert status == 200
@@ -83,9 +124,13 @@ def test_a_stale_tabs_computer_move_gets_the_fresh_board_not_a_second_move(page:
 
 
 def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
-    context: Any, size: str, tmp_path: Any
+    contexts: dict[str, Any], tmp_path: Any
 ) -> None:
-    store, port = tmp_path / "away.sqlite3", free_port()
+    side_by_side(stopped_server(context, size, tmp_path) for size, context in contexts.items())
+
+
+def stopped_server(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
+    store, port = tmp_path / f"away-{size}.sqlite3", free_port()
     with serving(create_app(store), port=port) as url:
         tab = open_tab(context, url + "/")
         failures, outside = watched(tab, url)
@@ -108,6 +153,7 @@ def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
     assert "Failed to fetch" not in body and body.lower().count("can't reach") == 1
     screenshot(tab, "live-server-away", size)
     with serving(create_app(store), port=port):  # back on the same address, the same store
+        yield  # the page's next probe finds it
         tab.wait_for_selector("#offline[hidden]", state="attached")
         tab.wait_for_selector('#connection[data-state="live"]')
         # The server back: the box list asks again by itself, before any click.
@@ -140,9 +186,13 @@ def heard(tab: Any) -> int:
 
 
 def test_a_quiet_page_stays_live_on_its_beats_and_a_server_gone_is_said_without_a_click(
-    context: Any, size: str, tmp_path: Any
+    contexts: dict[str, Any], tmp_path: Any
 ) -> None:
-    store, port = tmp_path / "quiet.sqlite3", free_port()
+    side_by_side(quiet_page(context, size, tmp_path) for size, context in contexts.items())
+
+
+def quiet_page(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
+    store, port = tmp_path / f"quiet-{size}.sqlite3", free_port()
     context.add_init_script(RECORD_STATES)
     with serving(create_app(store), port=port) as url:
         tab = open_tab(context, url + "/")
@@ -150,22 +200,34 @@ def test_a_quiet_page_stays_live_on_its_beats_and_a_server_gone_is_said_without_
         tab.wait_for_selector('#connection[data-state="live"]')
         # Nothing happens in the game: the stream's beats keep it live, beat after beat.
         count = heard(tab)
+        yield  # four beats of 2 s
         tab.wait_for_function("n => Number(document.getElementById('connection').dataset.heard) >= n", arg=count + 4)
         states = tab.evaluate("window.__states")
         assert states[-1] == "live" and "reconnecting" not in states[states.index("live") :]
     # The server is gone and nobody clicks: the indicator and the banner say so by themselves,
     # within the page's 5 s of silence and 3 s of asking (10 s allowed, and some slack for a
     # loaded machine's timers).
+    yield
     tab.wait_for_selector('#connection[data-state="reconnecting"]', timeout=15_000)
     tab.wait_for_selector("#offline:not([hidden])", timeout=15_000)
     screenshot(tab, "live-server-gone-unclicked", size)
     with serving(create_app(store), port=port):
+        yield  # the page's next probe finds it
         tab.wait_for_selector("#offline[hidden]", state="attached")
         tab.wait_for_selector('#connection[data-state="live"]')
     tab.close()
 
 
-def test_a_tab_whose_stream_is_stalled_never_says_live(page: Any, context: Any, size: str) -> None:
+def test_a_tab_whose_stream_is_stalled_never_says_live(contexts: dict[str, Any], server_url: str) -> None:
+    side_by_side(stalled_stream(context, server_url, size) for size, context in contexts.items())
+
+
+def stalled_stream(context: Any, server_url: str, size: str) -> Iterator[None]:
+    with served_page(context, server_url) as page:
+        yield from stalled_stream_beside(page, context, size)
+
+
+def stalled_stream_beside(page: Any, context: Any, size: str) -> Iterator[None]:
     view = new_game(page, "tictactoe", "human", "random", seed=3)
     context.add_init_script(RECORD_STATES)
     stalled = context.new_page()
@@ -173,6 +235,7 @@ def test_a_tab_whose_stream_is_stalled_never_says_live(page: Any, context: Any, 
     stalled.route("**/api/games/*/events", lambda route: held.append(route))  # answered never: the socket just hangs
     stalled.goto(page.url)
     rendered(stalled, view)
+    yield  # its 5 s of silence
     stalled.wait_for_selector('#connection[data-state="reconnecting"]')
     status, after = click_move(page, view, "4")  # two plies: the person's and the computer's
     assert status == 200 and len(after["moves"]) == 2
@@ -184,9 +247,13 @@ def test_a_tab_whose_stream_is_stalled_never_says_live(page: Any, context: Any, 
 
 
 def test_a_page_opened_while_the_server_is_down_fetches_its_game_when_it_is_back(
-    context: Any, size: str, tmp_path: Any
+    contexts: dict[str, Any], tmp_path: Any
 ) -> None:
-    store, port = tmp_path / "later.sqlite3", free_port()
+    side_by_side(opened_offline(context, size, tmp_path) for size, context in contexts.items())
+
+
+def opened_offline(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
+    store, port = tmp_path / f"later-{size}.sqlite3", free_port()
     with serving(create_app(store), port=port) as url:
         tab = open_tab(context, url + "/")
         view = new_game(tab, "hexapawn", "human", "her", seed=5)
@@ -202,6 +269,7 @@ def test_a_page_opened_while_the_server_is_down_fetches_its_game_when_it_is_back
     assert tab.get_attribute("#connection", "data-state") == "reconnecting"
     screenshot(tab, "live-opened-offline", size)
     with serving(create_app(store), port=port):
+        yield  # the page's next probe finds it
         rendered(tab, view)  # the game in the address, fetched by itself once the server answers
         tab.wait_for_selector("#offline[hidden]", state="attached")
         tab.wait_for_selector('#connection[data-state="live"]')
