@@ -27,6 +27,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(lambda: shutil.rmtree(run_home, ignore_errors=True))
     os.environ["GAMELEARN_HOME"] = str(run_home)
     share_jax_compilation_cache(run_home / "jax-cache")
+    write_bytecode()
+
+
+def write_bytecode() -> None:
+    """The suite starts hundreds of Python processes (the command, servers, workers): where the
+    environment says never to write bytecode (PYTHONDONTWRITEBYTECODE), each compiles gamelearn's
+    modules again and pytest rewrites every test module again in each worker, a fifth of the CPU of
+    a file of command-line tests.  The run writes it (into __pycache__, which git ignores)."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 def share_jax_compilation_cache(folder: Path) -> None:
