@@ -28,7 +28,6 @@ import time
 
 from gamelearn import get_game
 from gamelearn.solver.connect4 import Connect4Solution
-from gamelearn.solver.connect4.search import clear_table
 
 
 def draw_position(game, rng: random.Random, plies: int):  # type: ignore[no-untyped-def]
@@ -75,7 +74,7 @@ def main() -> None:
         else:
             plies = rng.choice(plies_range)
             state = draw_position(game, rng, plies)
-        clear_table(searcher.keys, searcher.bounds)  # a cold table for each position
+        searcher.clear()  # a cold table for each position
         solution._kept.clear()
         before = searcher.searched
         started = time.process_time()
