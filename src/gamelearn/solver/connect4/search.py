@@ -42,19 +42,21 @@ from numba.extending import intrinsic
 
 from ...jit import njit
 
-#: The transposition table's slots (about a power of two): 2^23 slots of 8 bytes, 64 MB.
-TABLE_BITS = 23
+#: The transposition table's slots (a power of two): 2^18 slots of 8 bytes, 2 MB, most of it in the
+#: processor's caches (a larger table saves few positions and waits on memory for each).
+TABLE_BITS = 18
 #: The enhanced transposition cutoff probes the children's slots where more than this many squares
 #: are empty (nearer the end a child's search costs less than the probes).
-ETC_LEFT = 8
-#: A slot is one 64-bit word: the key's low KEY_BITS bits above, then the discs down (6 bits), the
-#: refuting column plus one (4 bits, 0: none), the upper and the lower bound (6 bits each, stored
-#: plus BIAS).  The slot's pair is the key modulo an odd number of pairs (a prime) at least
-#: 2^(63 - KEY_BITS), so the key's remainder and its low bits together tell it from every other
-#: key (the Chinese remainder theorem; Pons' partial keys).
-KEY_BITS = 42
-KEY_SHIFT = 22
-KEY_MASK = (1 << KEY_BITS) - 1
+ETC_LEFT = 12
+#: A slot is one 64-bit word.  A key of K bits (the board's bitboard) is first mixed by a bijection
+#: of the K-bit numbers (a multiplication by an odd number, modulo 2^K); the mix's top bits choose
+#: the pair of slots and its other bits (at most KEY_BITS) are kept in the slot, above the discs
+#: down (6 bits), the refuting column plus one (4 bits, 0: none), and the upper and the lower
+#: bound (6 bits each, stored plus BIAS).  The pair and the kept bits make the whole mix, so no two
+#: keys are taken for one another (Pons' partial keys, by a bijection where he takes a prime).
+KEY_BITS = 41
+KEY_SHIFT = 22  # KEY_BITS + KEY_SHIFT = 63: a slot is never negative
+MIX = -7046029254386353131  # 0x9E3779B97F4A7C15 (odd) as a signed 64-bit number
 BIAS = 32
 #: A slot's bounds when nothing is known (every score lies within +-28 on a board of 63 bits).
 NO_LOWER, NO_UPPER = -32, 31
@@ -62,19 +64,16 @@ NO_LOWER, NO_UPPER = -32, 31
 MOST_COLUMNS = 9
 
 
-def table_pairs(bits: int) -> int:
-    """The number of slot pairs of a table of about ``2 ** bits`` slots: the largest prime below
-    ``2 ** (bits - 1)``, and never fewer than the keys' remainders need (2^21)."""
-    bits = max(bits, 22)
-    candidate = (1 << (bits - 1)) - 1
-    while any(candidate % divisor == 0 for divisor in range(3, int(candidate**0.5) + 1, 2)):
-        candidate -= 2
-    return candidate
+def table_size(bits: int, key_bits: int) -> int:
+    """The slots of a table of about ``2 ** bits`` for keys of ``key_bits`` bits: at least the
+    pairs that leave KEY_BITS to keep, at most a pair a key."""
+    bits = max(bits, key_bits - KEY_BITS + 1)
+    return 1 << min(bits, key_bits + 1)
 
 
-def new_table(bits: int = TABLE_BITS) -> np.ndarray:
-    """An empty transposition table (every slot 0: empty)."""
-    return np.zeros(2 * table_pairs(bits), np.int64)
+def new_table(bits: int = TABLE_BITS, key_bits: int = 63) -> np.ndarray:
+    """An empty transposition table (every slot 0: empty) for keys of ``key_bits`` bits."""
+    return np.zeros(table_size(bits, key_bits), np.int64)
 
 
 def clear_table(table: np.ndarray) -> None:
@@ -180,15 +179,30 @@ def safe_moves(own: int, both: int, height: int, board: int, bottom: int) -> int
 
 
 @njit(cache=True)
-def probe(table: np.ndarray, key: int) -> int:
+def shift_of(table: np.ndarray, key_bits: int) -> int:
+    """How many low bits of a key's mix a slot keeps: those the pair's number does not say."""
+    pairs_bits = 0
+    while (2 << pairs_bits) < table.shape[0]:
+        pairs_bits += 1
+    return key_bits - pairs_bits
+
+
+@njit(cache=True)
+def pair_of(key: int, key_bits: int, shift: int) -> tuple[int, int]:
+    """The first slot of the key's pair, and the bits of the key's mix a slot keeps."""
+    mixed = (key * MIX) & ((1 << key_bits) - 1)
+    return (mixed >> shift) << 1, mixed & ((1 << shift) - 1)
+
+
+@njit(cache=True)
+def probe(table: np.ndarray, key: int, key_bits: int, shift: int) -> int:
     """The slot (the whole word) that holds ``key``, or 0."""
-    pair = (key % (table.shape[0] >> 1)) << 1
-    tag = key & KEY_MASK
+    pair, tag = pair_of(key, key_bits, shift)
     word = table[pair]
-    if word != 0 and (word >> KEY_SHIFT) & KEY_MASK == tag:
+    if word != 0 and word >> KEY_SHIFT == tag:
         return word
     word = table[pair + 1]
-    if word != 0 and (word >> KEY_SHIFT) & KEY_MASK == tag:
+    if word != 0 and word >> KEY_SHIFT == tag:
         return word
     return 0
 
@@ -211,17 +225,16 @@ def best_of(word: int) -> int:
 
 
 @njit(cache=True)
-def keep(table: np.ndarray, key: int, discs: int, low: int, high: int, best: int) -> None:
+def keep(table: np.ndarray, key: int, key_bits: int, shift: int, discs: int, low: int, high: int, best: int) -> None:
     """Keep a proved bound, tightening what the table knew of the same position.  A new position
     takes the first slot of its pair where its subtree is at least as large (as few discs or fewer)
     as the one there, else the second (the latest)."""
-    pair = (key % (table.shape[0] >> 1)) << 1
-    tag = key & KEY_MASK
+    pair, tag = pair_of(key, key_bits, shift)
     first = table[pair]
     second = table[pair + 1]
-    if first != 0 and (first >> KEY_SHIFT) & KEY_MASK == tag:
+    if first != 0 and first >> KEY_SHIFT == tag:
         slot, word = pair, first
-    elif second != 0 and (second >> KEY_SHIFT) & KEY_MASK == tag:
+    elif second != 0 and second >> KEY_SHIFT == tag:
         slot, word = pair + 1, second
     else:
         slot = pair if first == 0 or discs <= (first >> 16) & 63 else pair + 1
@@ -269,6 +282,8 @@ def negamax(  # noqa: C901 (one loop over an explicit stack: a kernel, not split
     stack_moves = np.empty(levels * MOST_COLUMNS, np.int64)
     values = np.empty(MOST_COLUMNS, np.int64)
     column_mask = (1 << (height - 1)) - 1
+    key_bits = columns * height
+    shift = shift_of(table, key_bits)
     odd_rows = 0  # the first player's kind of rows (1, 3, 5 counted from 1 at the bottom)
     for row in range(0, height - 1, 2):
         odd_rows |= bottom << row
@@ -308,7 +323,7 @@ def negamax(  # noqa: C901 (one loop over an explicit stack: a kernel, not split
                     continue
             key = table_key(own + both, columns, height, mirrored)
             flipped = key != own + both  # the table holds this position as its mirror image
-            word = probe(table, key)
+            word = probe(table, key, key_bits, shift)
             best = -1
             if word != 0:
                 if upper_of(word) < most:
@@ -361,9 +376,8 @@ def negamax(  # noqa: C901 (one loop over an explicit stack: a kernel, not split
                 # the opponent refutes this position without a search.
                 refuted = NO_LOWER
                 for index in range(count):
-                    child = probe(
-                        table, table_key((own ^ both) + (both | stack_moves[base + index]), columns, height, mirrored)
-                    )
+                    child_key = table_key((own ^ both) + (both | stack_moves[base + index]), columns, height, mirrored)
+                    child = probe(table, child_key, key_bits, shift)
                     if child != 0 and -upper_of(child) >= beta:
                         refuted = -upper_of(child)
                         break
@@ -383,7 +397,7 @@ def negamax(  # noqa: C901 (one loop over an explicit stack: a kernel, not split
             beta = stack_beta[level]
             if value >= beta:
                 column = column_of(stack_moves[level * MOST_COLUMNS + stack_next[level]], height)
-                keep(table, stack_key[level], discs + level, value, NO_UPPER,
+                keep(table, stack_key[level], key_bits, shift, discs + level, value, NO_UPPER,
                      columns - 1 - column if stack_flipped[level] else column)  # fmt: skip
                 score = value
                 continue
@@ -393,7 +407,7 @@ def negamax(  # noqa: C901 (one loop over an explicit stack: a kernel, not split
                 stack_alpha[level] = alpha
             following = stack_next[level] + 1
             if following >= stack_count[level]:
-                keep(table, stack_key[level], discs + level, NO_LOWER, alpha, -1)
+                keep(table, stack_key[level], key_bits, shift, discs + level, NO_LOWER, alpha, -1)
                 score = alpha
                 continue
             stack_next[level] = following

@@ -33,7 +33,7 @@ class Connect4Searcher:
         centre = columns // 2
         # The centre first, then outwards, left before right (Allis: the centre is worth most).
         self.order = np.array([centre + (1 - 2 * (k % 2)) * ((k + 1) // 2) for k in range(columns)], np.int64)
-        self.table = new_table(table_bits or TABLE_BITS)
+        self.table = new_table(table_bits or TABLE_BITS, columns * self.height)
         self.counter = np.zeros(1, np.int64)
 
     @property
