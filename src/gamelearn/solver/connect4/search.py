@@ -16,13 +16,17 @@ The search:
 
 * **alpha-beta negamax** over the moves that do not hand the opponent a four at once (a forced
   block when the opponent threatens one square, a loss when it threatens two, and never a disc
-  under an opponent's winning square);
+  under an opponent's winning square), one loop over an explicit stack of frames, a ply a frame
+  (no call a position, and numba keeps no recursive kernel on disk);
 * a **transposition table** keyed by the position (``own + both``, unique), keeping a lower and an
-  upper bound of each score it has proved and the move that last refuted it, two slots a key (the
-  larger subtree kept in the first, the latest in the second), and probed for every child before
-  any is searched (the enhanced transposition cutoff of Plaat et al. 1996).  Where the search can
-  meet a position and its mirror image both (from a root whose two sides' discs do not clash with
-  its mirror's: the first plies), the key is the lesser of the two, so each pair is searched once;
+  upper bound of each score it has proved and the move that last refuted it in one 64-bit word,
+  two slots a key (the larger subtree kept in the first, the latest in the second), and probed for
+  every child before any is searched where 12 or more squares are empty (the enhanced
+  transposition cutoff of Plaat et al. 1996).  It is small, 2^18 slots (2 MB), so that most probes
+  are answered from the processor's caches: a table of 2^22 slots spares a fifth of the positions
+  and takes twice as long over each.  Where the search can meet a position and its mirror image
+  both (from a root whose two sides' discs do not clash with its mirror's: the first plies), the
+  key is the lesser of the two, so each pair is searched once;
 * **move ordering**: the move that refuted the position before first, then the moves that make
   the most new winning squares for the mover, a square on the mover's own kind of row counting
   double (Allis 1988: the first player's threats pay on odd rows, the second's on even rows), ties
