@@ -10,7 +10,8 @@ distance and its best moves (``best_moves``), on one table.  A position is drawn
 moves from the start up to a ply drawn uniformly from the range; a game that ends sooner is drawn
 again.  The positions depend only on --seed and --plies, so the first 200 of a 1,000-position run
 are the positions of a 200-position run.  --moves times given positions instead (a game as its
-columns, ``4453``), e.g. the first plies:
+columns, ``4453``), e.g. the first plies; --first N starts at the N-th position of the draw, so a run
+can be split across processes:
 
     python benchmarks/bench_connect4.py --best --plies 8 --positions 1000 --seed 2
     python benchmarks/bench_connect4.py --best --moves 4444 --moves 3344
@@ -28,7 +29,6 @@ import time
 
 from gamelearn import get_game
 from gamelearn.solver.connect4 import Connect4Solution
-from gamelearn.solver.connect4.search import clear_table
 
 
 def draw_position(game, rng: random.Random, plies: int):  # type: ignore[no-untyped-def]
@@ -58,6 +58,12 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--best", action="store_true", help="time best_moves (every move's outcome), as perfect asks")
     parser.add_argument("--moves", action="append", help="a position to time, as its columns (4453); repeatable")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="start at this position of the seeded draw (to split a run across processes)",
+    )
     args = parser.parse_args()
     low, _, high = args.plies.partition("-")
     plies_range = range(int(low), int(high or low) + 1)
@@ -65,17 +71,20 @@ def main() -> None:
     solution = Connect4Solution(game)  # type: ignore[arg-type]
     searcher = solution.searcher
     rng = random.Random(args.seed)
+    solution.best_moves(position_of(game, "4444443333332222")[1])  # numba compiles or loads the kernels: untimed
     rows = []
     given = [position_of(game, moves) for moves in args.moves or []]
     if given:
         plies_range = range(min(p for p, _ in given), max(p for p, _ in given) + 1)
-    for index in range(len(given) or args.positions):
+    for index in range(len(given) or args.first + args.positions):
         if given:
             plies, state = given[index]
         else:
             plies = rng.choice(plies_range)
             state = draw_position(game, rng, plies)
-        clear_table(searcher.keys, searcher.bounds)  # a cold table for each position
+            if index < args.first:
+                continue
+        searcher.clear()  # a cold table for each position
         solution._kept.clear()
         before = searcher.searched
         started = time.process_time()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -250,3 +252,73 @@ def test_the_solve_command_builds_the_book_and_reads_it_back() -> None:
     assert refused.exit_code == 2 and "connect4 takes --plies" in refused.stderr
     too_large = runner.invoke(app, ["solve", "connect4:columns=9,rows=8"])
     assert too_large.exit_code == 2 and "columns x (rows + 1) <= 63" in too_large.stderr
+
+
+ASK = """
+import json, sys
+import gamelearn
+game = gamelearn.get_game("connect4")
+solution = gamelearn.solve("connect4")
+outcomes = []
+for moves in sys.argv[1:]:
+    state = game.initial()
+    for move in moves:
+        state = game.play(state, move)
+    outcomes.append(solution.outcome(state))
+print(json.dumps({"outcomes": outcomes, "searched": solution.searcher.searched}))
+"""
+
+
+def ask(*games: str) -> subprocess.Popen[str]:
+    """A fresh process that asks gamelearn.solve("connect4") the outcome of each game's position."""
+    return subprocess.Popen(
+        [sys.executable, "-c", ASK, *games], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def answer(process: subprocess.Popen[str]) -> dict:  # type: ignore[type-arg]
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+@pytest.mark.slow
+def test_solved_positions_are_kept_beside_the_book_for_later_processes(isolated_home: Path) -> None:
+    """The positions one process searches are read by the next, which searches none of them;
+    two processes that search at once both add theirs to the file, neither undoing the other's."""
+    game = get_game("connect4")
+    rng = random.Random(47)
+    first = ["".join(moves_to(game, rng, rng.randrange(14, 19))) for _ in range(4)]
+    second = ["".join(moves_to(game, rng, rng.randrange(14, 19))) for _ in range(4)]
+    third = ["".join(moves_to(game, rng, rng.randrange(14, 19))) for _ in range(4)]
+    fresh = Connect4Solution(game, table_bits=18)  # the oracle: a search that keeps nothing
+    expected = {}
+    for moves in first + second + third:
+        state = game.initial()
+        for move in moves:
+            state = game.play(state, move)
+        expected[moves] = list(fresh.outcome(state))
+    path = isolated_home / "solved" / "connect4-7x6.solved"
+
+    one = answer(ask(*first))
+    assert one["searched"] > 0 and one["outcomes"] == [expected[m] for m in first]
+    assert len(Book.from_bytes(path.read_bytes())) >= len(first)
+    again = answer(ask(*first))
+    assert again["searched"] == 0 and again["outcomes"] == one["outcomes"]  # read back, not searched
+
+    both = [ask(*second), ask(*third)]  # at once: each merges into the file under its lock
+    for process, games in zip(both, (second, third), strict=True):
+        told = answer(process)
+        assert told["searched"] > 0 and told["outcomes"] == [expected[m] for m in games]
+    every = answer(ask(*first, *second, *third))
+    assert every["searched"] == 0 and every["outcomes"] == [expected[m] for m in first + second + third]
+
+
+def test_a_damaged_solved_file_is_named_in_one_line(isolated_home: Path) -> None:
+    from gamelearn.solver.connect4 import solve_connect4
+
+    path = isolated_home / "solved" / "connect4-5x4.solved"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a book")
+    with pytest.raises(ValueError, match=r"connect4-5x4\.solved: not a gamelearn Connect Four book; remove it"):
+        solve_connect4(get_game("connect4:columns=5,rows=4"))  # type: ignore[arg-type]

@@ -73,7 +73,7 @@ def solve(game: Game[Any] | str, **options: Any) -> Solution:
             from .connect4 import solve_connect4  # numba, as above
 
             for stale in [k for k, kept in _CACHE.items() if k.startswith("connect4:") and kept.game is game]:
-                del _CACHE[stale]  # one solution a board in memory: its table is 50 MB
+                del _CACHE[stale]  # one solution a board in memory, with its table
             _CACHE[key] = solve_connect4(game, options.get("path"))  # type: ignore[arg-type]
         return _CACHE[key]
     if game.name == "teeko":

@@ -6,18 +6,20 @@ computes with the same search (:mod:`.book`, ``gamelearn solve connect4``).
 leaves out only 8x7, 8x8 and 9x7 up to 9x8) gives a :class:`Connect4Solution`: the value and the
 distance of a position, its best moves (the fastest win, the slowest loss) and the grade of any move,
 as every exact solution of gamelearn gives them.  Every position it solves is kept (in memory, up to
-:data:`KEPT_MOST`), so the second question about it is a look-up.
+:data:`KEPT_MOST`), so the second question about it is a look-up, and, from ``solve``, in a file
+beside the book (:class:`.book.SolvedFile`), so a later process finds it too.
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome, Solution
-from .book import load_book
+from .book import SolvedFile, book_path, load_book, solved_path
 from .searcher import Connect4Searcher, fits
 
 if TYPE_CHECKING:
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
 
 #: The most solved positions kept in memory (about 100 bytes each).
 KEPT_MOST = 2_000_000
+#: The positions searched are written beside the book once their searches have taken this many CPU
+#: seconds since the last write (and when the solution is done with): a write costs a few ms.
+SAVE_AFTER_CPU_S = 1.0
 
 
 def outcome_of_score(score: int, discs: int, squares: int) -> Outcome:
@@ -57,13 +62,28 @@ class Position:
 class Connect4Solution(Solution):
     """The exact solution of a Connect Four board, by search, the first plies from the book."""
 
-    def __init__(self, game: Connect4, book: Any = None, table_bits: int | None = None) -> None:
+    def __init__(
+        self, game: Connect4, book: Any = None, table_bits: int | None = None, solved: SolvedFile | None = None
+    ) -> None:
         super().__init__(game)
         self.searcher = Connect4Searcher(game.columns, game.rows, table_bits)
         self.book = book
+        #: The positions searched before, by this process and earlier ones, and where they are kept.
+        self.solved = solved
         self._kept: dict[int, int] = {}
         #: CPU seconds the search has taken (all questions together).
         self.cpu_seconds = 0.0
+        self._unsaved_cpu = 0.0
+        if solved is not None:  # what is left unsaved is written when the solution goes, or at exit
+            weakref.finalize(self, solved.save, 2.0)
+
+    def save(self) -> bool:
+        """Write the positions searched since the last write beside the book (False where another
+        process is writing there: they are kept for the next write)."""
+        if self.solved is None:
+            return True
+        self._unsaved_cpu = 0.0
+        return self.solved.save()
 
     def score(self, state: Hashable) -> int:
         """The exact score of an unfinished position (:mod:`.search`)."""
@@ -77,12 +97,22 @@ class Connect4Solution(Solution):
             found = self.book.get(key, position.discs)
             if found is not None:
                 return int(found)
+        if self.solved is not None:
+            found = self.solved.get(key)
+            if found is not None:
+                return int(found)
         started = time.process_time()
         score = searcher.score(position.own, position.both, position.discs)
-        self.cpu_seconds += time.process_time() - started
+        spent = time.process_time() - started
+        self.cpu_seconds += spent
         if len(self._kept) >= KEPT_MOST:
             self._kept.clear()
         self._kept[key] = score
+        if self.solved is not None:
+            self.solved.add(key, score)
+            self._unsaved_cpu += spent
+            if self._unsaved_cpu >= SAVE_AFTER_CPU_S:
+                self.save()
         return score
 
     def best_moves(self, state: Hashable) -> list[str]:
@@ -101,7 +131,10 @@ class Connect4Solution(Solution):
                 keeps = game.winner(child) is not None or best == 0  # a win, or the draw of a full board
             else:
                 position = Position(child)
-                known = self._kept.get(searcher.key(position.own, position.both))
+                key = searcher.key(position.own, position.both)
+                known = self._kept.get(key)
+                if known is None and self.solved is not None:
+                    known = self.solved.get(key)
                 if known is not None:
                     keeps = -known == best
                 else:
@@ -153,8 +186,10 @@ def solve_connect4(game: Connect4, path: Any = None) -> Connect4Solution:
     default file in the data directory, or ``path``); ValueError for a board the search does not take."""
     if not fits(game.columns, game.rows):
         Connect4Searcher(game.columns, game.rows)  # raises, saying which boards it takes
-    book = load_book(game.columns, game.rows, Path(path) if path else None)
-    return Connect4Solution(game, book)
+    target = Path(path) if path else book_path(game.columns, game.rows)
+    book = load_book(game.columns, game.rows, target)
+    solved = SolvedFile(solved_path(target), game.columns * game.rows)
+    return Connect4Solution(game, book, solved=solved)
 
 
 __all__ = ["Connect4Searcher", "Connect4Solution", "fits", "outcome_of_score", "solve_connect4"]

@@ -6,6 +6,10 @@ the book itself (or a four at hand).  The book is a file in the data directory,
 ``solved/connect4-7x6.book`` for the standard board: a header line, then the keys (int64, sorted)
 and the scores (int8), so that a look-up is a binary search.  ``gamelearn solve connect4 --plies N``
 builds it, with its progress shown.
+
+Beside it, ``connect4-7x6.solved`` (:class:`SolvedFile`) keeps every position a solution has
+searched, at any ply, in the same format: each process reads what earlier ones solved, so the
+book grows with use.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...files import atomic_write_bytes
+from ...files import FileInUseError, FileLock, atomic_write_bytes
 from ..paths import table_path
 
 if TYPE_CHECKING:
@@ -187,3 +191,81 @@ def load_book(columns: int, rows: int, path: Path | None = None) -> Book | None:
 def save_book(book: Book, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, book.to_bytes())
+
+
+def solved_path(book: Path) -> Path:
+    """The file of the positions searched beside a book: ``connect4-7x6.solved``."""
+    return book.with_suffix(".solved")
+
+
+class SolvedFile:
+    """The scores of positions searched, by key (as the book's), kept in a file beside the book so
+    that a later process finds them: a book of every ply (its ``plies`` the board's squares),
+    rewritten whole and atomically, under the file's lock, merged with what other processes saved
+    since it was read.  A save that finds another process writing leaves its positions for the next."""
+
+    def __init__(self, path: Path, squares: int) -> None:
+        self.path = path
+        self.squares = squares
+        self.known = self._read()
+        #: Positions searched here and not yet in the file.
+        self.fresh: dict[int, int] = {}
+        self.writable = True
+
+    def _read(self) -> Book | None:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise ValueError(f"the solved positions {self.path} cannot be read: {error.strerror or error}") from None
+        try:
+            return Book.from_bytes(data)
+        except ValueError as error:
+            raise ValueError(f"{self.path}: {error}; remove it (it holds only positions searched before)") from None
+
+    def __len__(self) -> int:
+        return (0 if self.known is None else len(self.known)) + len(self.fresh)
+
+    def get(self, key: int) -> int | None:
+        found = self.fresh.get(key)
+        if found is None and self.known is not None:
+            found = self.known.get(key, 0)
+        return found
+
+    def add(self, key: int, score: int) -> None:
+        self.fresh[key] = score
+
+    def save(self, patience: float = 0.0) -> bool:
+        """Write the fresh positions into the file; False where another process held it for
+        ``patience`` seconds (they stay fresh, for the next save) or where it cannot be written (a
+        read-only data directory: the positions are searched again next time, and no later save
+        is tried)."""
+        if not self.fresh or not self.writable:
+            return bool(self.writable or not self.fresh)
+        deadline = time.monotonic() + patience
+        while not self._merge():
+            if not self.writable or time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+    def _merge(self) -> bool:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with FileLock(self.path):
+                current = self._read()
+                scores = (
+                    {} if current is None else dict(zip(current.keys.tolist(), current.scores.tolist(), strict=True))
+                )
+                scores.update(self.fresh)
+                merged = _book_of(self.squares, scores, 0.0)
+                save_book(merged, self.path)
+        except FileInUseError:
+            return False
+        except (OSError, ValueError):
+            self.writable = False
+            return False
+        self.known = merged
+        self.fresh.clear()
+        return True

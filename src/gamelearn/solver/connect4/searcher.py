@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .search import TABLE_BITS, exact_score, new_table, score_at_most
+from .search import TABLE_BITS, clear_table, exact_score, new_table, score_at_most
 
 
 def fits(columns: int, rows: int) -> bool:
@@ -33,13 +33,17 @@ class Connect4Searcher:
         centre = columns // 2
         # The centre first, then outwards, left before right (Allis: the centre is worth most).
         self.order = np.array([centre + (1 - 2 * (k % 2)) * ((k + 1) // 2) for k in range(columns)], np.int64)
-        self.keys, self.bounds = new_table(table_bits or TABLE_BITS)
-        self.work = np.zeros((self.squares + 2, 2 * columns), np.int64)
+        self.table = new_table(table_bits or TABLE_BITS, columns * self.height)
+        self.counter = np.zeros(1, np.int64)
 
     @property
     def searched(self) -> int:
         """How many positions the search has visited so far (all questions together)."""
-        return int(self.work[-1, 0])
+        return int(self.counter[0])
+
+    def clear(self) -> None:
+        """Forget what the transposition table knows (the next question starts cold)."""
+        clear_table(self.table)
 
     def score(self, own: int, both: int, discs: int) -> int:
         """The exact score (:mod:`.search`) of an unfinished position."""
@@ -53,9 +57,8 @@ class Connect4Searcher:
                 self.board,
                 self.bottom,
                 self.order,
-                self.keys,
-                self.bounds,
-                self.work,
+                self.table,
+                self.counter,
             )  # fmt: skip
         )
 
@@ -72,9 +75,8 @@ class Connect4Searcher:
                 self.board,
                 self.bottom,
                 self.order,
-                self.keys,
-                self.bounds,
-                self.work,
+                self.table,
+                self.counter,
             )  # fmt: skip
         )
 
