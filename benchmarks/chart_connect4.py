@@ -89,7 +89,7 @@ def main() -> None:
         )
     keeps_axis.set_ylabel("keeps the value, % of connect4-val-v1")
     keeps_axis.set_title("Connect Four: ntuple self-play, graded by the exact solver")
-    keeps_axis.legend(fontsize=8, loc="lower right")
+    keeps_axis.legend(fontsize=8, loc="center left", ncols=2)  # between the two plays, clear of both
     keeps_axis.grid(alpha=0.3)
     games_axis.set_ylabel("games won of 100, moving first\nagainst perfect play (won openings)")
     games_axis.set_xlabel("CPU minutes of self-play (one core)")
