@@ -186,3 +186,18 @@ def side_by_side(flows: Iterable[Iterator[None]]) -> None:
     finally:
         for flow in running:
             flow.close()
+
+
+@contextmanager
+def served_page(context: Any, server_url: str) -> Iterator[Any]:
+    """A tab of the session's server, the ``page`` fixture's: no error in the page and
+    nothing fetched from outside the app by the end."""
+    tab = context.new_page()
+    failures, outside = watched(tab, server_url)
+    tab.goto(server_url + "/")
+    # the first page of a session waits for the server's first imports (a loaded machine: many seconds)
+    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square', timeout=60_000)
+    yield tab
+    tab.close()
+    assert not failures, f"errors in the page: {failures}"
+    assert not outside, f"the page fetched from outside the app: {outside}"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import free_port, serving, watched
+from browser_support import free_port, served_page, serving
 
 CHROMIUM = Path(os.environ.get("GAMELEARN_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -120,12 +120,5 @@ def contexts(browser: Any) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture
 def page(context: Any, server_url: str) -> Iterator[Any]:
-    tab = context.new_page()
-    failures, outside = watched(tab, server_url)
-    tab.goto(server_url + "/")
-    # the first page of a session waits for the server's first imports (a loaded machine: many seconds)
-    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square', timeout=60_000)
-    yield tab
-    tab.close()
-    assert not failures, f"errors in the page: {failures}"
-    assert not outside, f"the page fetched from outside the app: {outside}"
+    with served_page(context, server_url) as tab:
+        yield tab

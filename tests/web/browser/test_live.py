@@ -10,7 +10,6 @@ whole test, run in turn up to its next wait, so that the two sizes wait at the s
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from browser_support import (
     new_game,
     rendered,
     screenshot,
+    served_page,
     serving,
     side_by_side,
     watched,
@@ -36,20 +36,6 @@ def open_tab(context: Any, url: str) -> Any:
     tab.goto(url)
     tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square')
     return tab
-
-
-@contextmanager
-def served_page(context: Any, server_url: str) -> Iterator[Any]:
-    """A tab of the session's server, as the ``page`` fixture opens it: no error in the page and
-    nothing fetched from outside the app by the end."""
-    tab = context.new_page()
-    failures, outside = watched(tab, server_url)
-    tab.goto(server_url + "/")
-    tab.wait_for_selector('#board[data-id]:not([data-id=""]) .square', timeout=60_000)
-    yield tab
-    tab.close()
-    assert not failures, f"errors in the page: {failures}"
-    assert not outside, f"the page fetched from outside the app: {outside}"
 
 
 def test_two_tabs_of_one_game_stay_in_step_and_a_stale_click_gets_the_fresh_board(
