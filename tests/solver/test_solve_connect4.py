@@ -1,6 +1,7 @@
 """Connect Four's solver (gamelearn.solver.connect4) against independent oracles: the exhaustive
 solver on every position of the small boards, a plain memoised negamax written here on positions
-near the end of 7x6 games, and the results Allis (1988) proved for boards of 6 and 7 columns."""
+near the end of 7x6 games, and the results Allis (1988) proved for boards of 6 and 7 columns (the
+empty board of each size against Tromp's table: tests/solver/test_connect4_sizes.py)."""
 
 from __future__ import annotations
 
@@ -87,12 +88,6 @@ def test_every_position_of_4x4_agrees_with_the_exhaustive_solver() -> None:
         # and perfect play's moves, asked of the search one null window a move
         assert searched.best_moves(position) == exhaustive.best_moves(position), game.board(position)
     assert exhaustive.reachable == 161_029
-
-
-def test_the_small_boards_are_draws() -> None:
-    for size in ("connect4:columns=4,rows=4", "connect4:columns=5,rows=4", "connect4:columns=4,rows=5"):
-        game = get_game(size)
-        assert Connect4Solution(game, table_bits=16).outcome(game.initial()) == (0, None)
 
 
 @pytest.mark.slow
