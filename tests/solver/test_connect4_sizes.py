@@ -2,9 +2,10 @@
 against the published table of values by board size:
 
 - John Tromp, "John's Connect Four Playground", https://tromp.github.io/c4/c4.html (the table of
-  results by width and height, "+ is a first player win, = a tie, and - a second player win"),
-  the results of John Tromp, "Solving Connect-4 on medium board sizes", ICGA Journal 31(2):110-112
-  (2008); width is the columns, height the rows;
+  results by width and height, "+ is a first player win, = a tie, and - a second player win";
+  width is the columns, height the rows); the values up to width + height = 15 are also those of
+  John Tromp, "Solving Connect-4 on medium board sizes", ICGA Journal 31(2):110-112 (2008),
+  doi:10.3233/ICG-2008-31205;
 - and, for the ply a game ends on with best play (the winner hurrying, the loser holding out), the
   "Last Move" table of Christophe Steininger's solver, which repeats Tromp's values and extends
   them, https://github.com/ChristopheSteininger/c4 (readme.md, "Results").
