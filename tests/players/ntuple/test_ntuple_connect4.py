@@ -1,4 +1,4 @@
-"""The ntuple learner on Connect Four (players/ntuple/connect4.py, the layout connect4-snakes70-v1)
+"""The ntuple learner on Connect Four (players/ntuple/connect4.py, the layout connect4-snakes70-sides-v1)
 against independent oracles: the game's own rules (move by move over random games), the literature's
 layout (70 snakes of 8 neighbouring squares), a plain-Python reading of the four-state cells, a
 plain-Python replay of self-play's TD(lambda) and TCL, a plain negamax for the search, and games
@@ -70,9 +70,13 @@ def test_the_kernels_afterstates_are_the_games_successors_over_random_games() ->
 
 
 def test_the_layout_is_seventy_snakes_of_eight_neighbouring_squares() -> None:
-    assert LAYOUT.name == "connect4-snakes70-v1" and KNOWN_LAYOUTS[LAYOUT.name] is LAYOUT
+    assert LAYOUT.name == "connect4-snakes70-sides-v1" and KNOWN_LAYOUTS[LAYOUT.name] is LAYOUT
     assert LAYOUT.tuples == CONNECT4_SNAKES70 and len(CONNECT4_SNAKES70) == 70
-    assert LAYOUT.states == 4 and LAYOUT.weight_count == 70 * 4**8
+    # a weight set for the positions each side has just made: the first player's have odd discs
+    assert LAYOUT.states == 4 and LAYOUT.weight_count == 2 * 70 * 4**8
+    assert [LAYOUT.phase_of[discs] for discs in range(1, 43)] == [1, 0] * 21
+    one_set = KNOWN_LAYOUTS["connect4-snakes70-v1"]  # what learners kept before still load
+    assert one_set.tuples == LAYOUT.tuples and one_set.weight_count == 70 * 4**8
 
     def neighbours(a: int, b: int) -> bool:
         return a != b and abs(a // COLUMNS - b // COLUMNS) <= 1 and abs(a % COLUMNS - b % COLUMNS) <= 1
@@ -103,8 +107,11 @@ def test_the_other_sizes_read_their_boards_layout() -> None:
 def reference_first_value(weights: np.ndarray, state: Hashable) -> float:
     """W read the plain way: the board's text, each square's state (X, O, empty and playable: the
     bottom row or a disc below, else empty), each mirror image made square by square, each tuple's
-    cells read as base-4 digits."""
+    cells read as base-4 digits, in the weight set of the side that has just moved (the first
+    player's after an odd number of discs, the second half of the weights)."""
     board = GAME.board(state)
+    discs = sum(square != "." for square in board)
+    weight_set = LAYOUT.weight_count // 2 if discs % 2 else 0
 
     def state_of(square: int) -> int:
         if board[square] != ".":
@@ -119,7 +126,7 @@ def reference_first_value(weights: np.ndarray, state: Hashable) -> float:
         for square, content in enumerate(cells):
             image[perm[square]] = content
         for offset, squares in zip(LAYOUT.tuple_offsets, LAYOUT.tuples, strict=True):
-            total += float(weights[offset + sum(image[sq] * 4**k for k, sq in enumerate(squares))])
+            total += float(weights[weight_set + offset + sum(image[sq] * 4**k for k, sq in enumerate(squares))])
     return 1.0 / (1.0 + math.exp(-total))
 
 

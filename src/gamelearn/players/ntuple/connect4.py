@@ -1,5 +1,6 @@
 """Connect Four's compiled self-play, values and search for the ``ntuple`` learner (numba,
-``cache=True``), over the layout ``connect4-snakes70-v1`` (:mod:`.layout`).
+``cache=True``), over the layout ``connect4-snakes70-sides-v1`` (:mod:`.layout`) and the others of
+four-state cells.
 
 A position is two bitboards in board order, ``x`` the first player's discs and ``o`` the second's
 (square ``r * columns + c`` is bit ``r * columns + c``, rows from the top, as ``game.board`` writes
@@ -11,7 +12,9 @@ random games (tests/players/ntuple/test_ntuple_connect4.py).
 Each square is read in one of four states, as Thill, Koch & Konen (PPSN 2012) read Connect Four:
 0 empty and not yet playable (the square below it is empty), 1 X, 2 O, 3 empty and playable now
 (a disc dropped in its column lands there); so an n-tuple of 8 squares reads a number in
-``0 .. 4**8 - 1``.  The squares are read as they are, not from the mover's view, and the network's
+``0 .. 4**8 - 1``, in the weight set of its layout's phase for the discs down (``phase_base``:
+the default layout keeps one set for the positions the first player has just made and one for the
+second's).  The squares are read as they are, not from the mover's view, and the network's
 ``W``, the logistic function of the sum of the weights read, is the chance that *the first
 player* wins (a draw counts one half), as in Thill et al.: Connect Four's squares mean one thing for
 the side that moves first and another for the side that moves second (threats on odd rows are
@@ -149,6 +152,16 @@ def afterstates(
 
 
 @njit(cache=True, inline="always")
+def discs(both: int) -> int:
+    """How many discs the bitboard ``both`` holds."""
+    count = 0
+    while both:
+        both &= both - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
 def cell(x: int, o: int, square: int, columns: int, board: int) -> int:
     """A square's state: 0 empty and not yet playable, 1 X, 2 O, 3 empty and playable now."""
     if (x >> square) & 1:
@@ -166,13 +179,14 @@ def read_features(x: int, o: int, features: Features, columns: int, board: int, 
     """The weight index each feature (a tuple on one image of the board) reads in (x, o), into
     ``out``; ``board`` is the board's squares (columns times rows)."""
     squares, lengths, offsets = features.squares, features.lengths, features.offsets
+    base = features.phase_base[discs(x | o)]
     for f in range(lengths.shape[0]):
         index = 0
         scale = 1
         for k in range(lengths[f]):
             index += cell(x, o, squares[0, f, k], columns, board) * scale
             scale *= 4
-        out[f] = offsets[f] + index
+        out[f] = base + offsets[f] + index
 
 
 @njit(cache=True)
@@ -197,8 +211,10 @@ def child_features(
         features.touches_feature,
         features.touches_scale,
     )
+    # the child has one disc more: its weight set (``phase_base``) may differ from the parent's
+    shift = features.phase_base[discs(child_x | child_o)] - features.phase_base[discs(x | o)]
     for f in range(parent.shape[0]):
-        out[f] = parent[f]
+        out[f] = parent[f] + shift
     for changed in (square, square - columns):
         if changed < 0:
             continue

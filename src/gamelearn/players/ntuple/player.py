@@ -272,13 +272,18 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         afters: list[tuple[int, int, int]] = []
         learning: list[bool] = []
         final = result_for_first(record.winner)
+        # A side learns over its own afterstates, each toward the next it made or the game's result
+        # (Sutton & Barto 2018, section 6.8): the other side's positions, which it does not learn,
+        # would stand between its last move and the result that move brought about, and with no
+        # trace (lambda 0) the result would never reach it.
         for parent, child in zip(record.states, record.states[1:], strict=False):
             if game.is_over(child):
                 final = result_for_first(game.winner(child))
                 break
             mover = game.to_move(parent)
-            afters.append((*pieces(game, child), mover))
-            learning.append(mover in sides)
+            if mover in sides:
+                afters.append((*pieces(game, child), mover))
+                learning.append(True)
         if any(learning):
             self.trainer.learn_sequence(afters, learning, final)
 

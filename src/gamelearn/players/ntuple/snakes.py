@@ -1,5 +1,5 @@
 """Connect Four's n-tuples for the ``ntuple`` learner: random snakes as Thill, Koch & Konen (PPSN
-2012) draw them (:func:`draw_snakes`), and the 70 of the 7x6 layout ``connect4-snakes70-v1``
+2012) draw them (:func:`draw_snakes`), and the 70 of the 7x6 layouts ``connect4-snakes70-sides-v1`` and ``connect4-snakes70-v1``
 (:mod:`.layout`), drawn once and written down."""
 
 from __future__ import annotations
