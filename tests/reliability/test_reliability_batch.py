@@ -109,7 +109,7 @@ def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals
 
 #: Seconds each COMMIT of the batch below is followed by a pause (the store's test hook): the window
 #: where a signal landing in COMMIT's fsync is raised, widened from microseconds.
-PAUSE_AFTER_COMMIT = 1.5
+PAUSE_AFTER_COMMIT = 1.0
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -125,7 +125,7 @@ def test_a_signal_just_after_a_save_commits_counts_no_game_twice(how: signal.Sig
     assert "games, fixed mode" in process.stdout.readline()
     first = until_kept(home, process, poll=0.02)  # a save is visible: it has committed, and now pauses
     assert process.poll() is None
-    process.send_signal(how)  # well inside the pause: it follows the COMMIT by at most ~0.1 s
+    process.send_signal(how)  # well inside the 1 s pause: it follows the COMMIT by at most ~0.1 s
     out, err = process.communicate(timeout=60)
     assert process.returncode == 128 + how, err  # 130 for SIGINT, 143 for SIGTERM
     said = re.search(r"Interrupted after (\d+) of 200000 games; all (\d+) are kept", err)
