@@ -207,7 +207,13 @@ def test_gamelearn_train_keeps_the_network_and_goes_on_from_it(tmp_path):
     import subprocess
     import sys
 
-    env = {**__import__("os").environ, "GAMELEARN_HOME": str(tmp_path)}
+    # The run's JAX cache (tests/conftest.py) keeps every function the first command compiles,
+    # however quickly: the second loads them all instead of compiling the small ones again.
+    env = {
+        **__import__("os").environ,
+        "GAMELEARN_HOME": str(tmp_path),
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+    }
     command = [sys.executable, "-m", "gamelearn.cli.main", "train", "hexapawn", "az", "--name", "h", "--games", "64"]
     first = subprocess.run(
         [*command, "--checkpoints", "1", "--json"], capture_output=True, text=True, env=env, timeout=240
