@@ -52,7 +52,7 @@ def check_positions(game, states):
     sources = jax.tree_util.tree_map(lambda x: x[np.array([p[0] for p in pairs])], batch)
     actions = np.array([p[1] for p in pairs])
     after, reward = jax.jit(jax.vmap(rules.step))(sources, actions)
-    after = jax.tree_util.tree_map(np.asarray, after)
+    after, reward = jax.tree_util.tree_map(np.asarray, after), np.asarray(reward)  # read on the host once
     for k, (index, _, state) in enumerate(pairs):
         expected = rules.encode(game, state)
         assert np.array_equal(after.board[k], np.asarray(expected.board))
@@ -140,6 +140,7 @@ def play_in_lockstep(game, games):
         # a finished game is given column 0 (any action): its slot must not change
         actions = np.array([rules.action_of(moves[ply]) if ply < len(moves) else 0 for _, moves in games])
         positions, reward = step(positions, actions)
+        reward = np.asarray(reward)  # read on the host once, not a device slice for each game
         for k, (states, _) in enumerate(games):
             won = ply + 1 < len(states) and game.winner(states[ply + 1]) == game.to_move(states[ply])
             assert float(reward[k]) == (1.0 if won else 0.0)
