@@ -5,6 +5,7 @@ and asserts nothing.
     python benchmarks/connect4_ntuple.py speed --games 20000 [--name a5]
     python benchmarks/connect4_ntuple.py match --name a5 --search 0 --opponent alphabeta:depth=4,eval=none --games 100
     python benchmarks/connect4_ntuple.py perfect --name a5 --games 100 --perfect bitbully
+    python benchmarks/connect4_ntuple.py settings --alpha 3 --trace 0.5 --perfect bitbully --games 50
 
 ``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
 size after one batch to warm up (numba compiled and the weights' pages touched); games and
@@ -30,6 +31,12 @@ lost, the share won with its 95% Wilson interval, the learner's CPU seconds a mo
 worst) and the games' CPU seconds (this process: both players); ``--json FILE`` keeps them all,
 with the games the learner has trained and what ``--trained seed=S,cpu_minutes=M`` says of its
 training, for ``benchmarks/chart_connect4.py``.
+
+``settings``: how the learner's settings were chosen.  A fresh learner (seed ``--train-seed``) with the
+game's settings or ``--layout``, ``--alpha``, ``--trace`` plays self-play for ``--cpu`` CPU
+seconds; every ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1`` and
+plays first against perfect play from ``--games`` won openings of two random plies (seeded by
+``--seed``) and from the empty board (``--empty`` games).
 """
 
 from __future__ import annotations
@@ -184,9 +191,51 @@ def versus_perfect(args: argparse.Namespace) -> None:
         args.json.write_text(json.dumps(found, indent=1) + "\n")
 
 
+def settings(args: argparse.Namespace) -> None:
+    """Self-play with the spec's settings (``--layout``, ``--alpha``, ``--trace``), the raw network
+    measured every ``--every`` CPU seconds of training up to ``--cpu``: its keeps of
+    ``connect4-val-v1``, its games moving first against perfect play from ``--games`` won
+    openings of two random plies (``--seed``) and from the empty board (``--empty`` games, the
+    perfect player's ties broken by each game's seed)."""
+    from gamelearn.experiments.versus_perfect import against_perfect
+
+    game = gamelearn.get_game("connect4")
+    options: dict[str, Any] = {"search": 0}
+    for key in ("alpha", "trace", "layout"):
+        if getattr(args, key) is not None:
+            options[key] = getattr(args, key)
+    learner = NtuplePlayer(game, seed=args.train_seed, **options)
+    frozen = NtuplePlayer(game, seed=args.train_seed, train="off", epsilon=0.0, **options)
+    frozen.trainer.weights = learner.trainer.weights  # the same array: it plays what has been learnt
+    solution = perfect_solution(args.perfect) or gamelearn.solve(game)
+    suite = gamelearn.get_suite(game, args.suite)
+    trainer, trained = learner.trainer, 0.0
+    settings = trainer.settings
+    print(
+        f"layout {trainer.layout.name}, alpha {settings.alpha:g}, lambda {settings.trace:g} "
+        f"(horizon {settings.horizon}), epsilon {settings.epsilon:g}, TCL beta {settings.coherence:g}, "
+        f"seed {args.train_seed}; openings of seed {args.seed}",
+        flush=True,
+    )
+    while trained < args.cpu:
+        started = time.process_time()
+        while time.process_time() - started < args.every:
+            trainer.train_batch()
+        trained += time.process_time() - started
+        keeps = sum(frozen.choose(position.state) in position.keeping for position in suite.positions)
+        opened = against_perfect(game, frozen, 0, args.games, plies=2, seed=args.seed, solution=solution)
+        empty = against_perfect(game, frozen, 0, args.empty, plies=0, seed=args.seed, solution=solution)
+        print(
+            f"{trained:6.0f} CPU s  {trainer.games:>9,} games  keeps {100 * keeps / len(suite.positions):.1f}% "
+            f"of {suite.name}  won {opened['won']} of {args.games} openings, "
+            f"{empty['won']} of {args.empty} from the empty board",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("speed", "match", "perfect"))
+    parser.add_argument("what", choices=("speed", "match", "perfect", "settings"))
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--name", default="")
     parser.add_argument(
@@ -207,11 +256,20 @@ def main() -> None:
         metavar="seed=S,cpu_minutes=M",
         help="perfect: how the learner was trained, kept in the JSON for benchmarks/chart_connect4.py",
     )
+    parser.add_argument("--layout", default=None, help="settings: the network's layout (default: the game's)")
+    parser.add_argument("--alpha", type=float, default=None, help="settings: the step (default: the game's)")
+    parser.add_argument("--trace", type=float, default=None, help="settings: lambda (default: the game's)")
+    parser.add_argument("--cpu", type=float, default=600.0, help="settings: CPU s of self-play in all")
+    parser.add_argument("--every", type=float, default=200.0, help="settings: CPU s of self-play between measures")
+    parser.add_argument("--empty", type=int, default=20, help="settings: games from the empty board")
+    parser.add_argument("--train-seed", type=int, default=1, help="settings: the learner's seed")
     args = parser.parse_args()
-    if args.what != "speed" and not args.name:
+    if args.what not in ("speed", "settings") and not args.name:
         parser.error(f"{args.what} needs --name, the learner kept in the store")
     if args.what == "speed":
         speed(args.games, args.name)
+    elif args.what == "settings":
+        settings(args)
     elif args.what == "match":
         match(args.name, args.search or 0, args.opponent, args.games, args.seed)
     else:

@@ -279,3 +279,12 @@ def test_training_resumed_from_the_knowledge_goes_on_as_if_never_stopped() -> No
     resumed.load(first.knowledge())
     resumed.self_play(1)
     assert resumed.knowledge() == straight.knowledge()
+
+
+def test_a_trace_given_keeps_the_afterstates_whose_share_is_above_the_cut() -> None:
+    # lambda ** k above 0.001: ten afterstates for 0.5 (Teeko's), one with no trace, at most 50
+    for trace, horizon in ((0.0, 1), (0.5, 10), (0.8, 31), (0.9, 50)):
+        player = NtuplePlayer(gamelearn.get_game("connect4"), seed=0, trace=trace)
+        assert player.trainer.settings.horizon == horizon
+        assert trace**horizon <= 0.001 < (trace ** (horizon - 1) if horizon > 1 else 1.0) or horizon == 50
+    assert NtuplePlayer(gamelearn.get_game("teeko"), seed=0).trainer.settings.horizon == 10

@@ -4,6 +4,7 @@ frozen learner plays with."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -14,6 +15,11 @@ from .search import budget_of, parse_search
 #: TCL-EXP's exponent (the exponential transfer of Bagheri, Thill, Koch & Konen 2016): a weight
 #: whose changes have cancelled out moves at exp(-2.7), 7%, of the step.
 TCL_BETA = 2.7
+#: The smallest share of the TD error an afterstate of the trace takes (``lambda ** k``): a trace
+#: keeps the afterstates above it, 10 for a lambda of 0.5 (Teeko's and the small games' horizon).
+TRACE_CUT = 0.001
+#: The most afterstates a trace keeps (a lambda of 1).
+MAX_HORIZON = 50
 #: Each game's ``search=`` when the spec names none (Teeko's: chosen on ``teeko-val-v1``); any
 #: other game's is :func:`default_search`'s.
 DEFAULT_SEARCH = {"tictactoe": "1", "hexapawn": "1", "teeko": "8", "connect4": "8"}
@@ -111,10 +117,23 @@ def search_of(game: Any, search: str | int | None) -> tuple[str, str]:
     return spelling, default
 
 
+def horizon_for(trace: float) -> int:
+    """The afterstates a trace of ``trace`` (lambda) keeps: those whose share is still above
+    :data:`TRACE_CUT` (GBG's horizon cut, Konen 2019), 1 with no trace, at most :data:`MAX_HORIZON`."""
+    if trace <= 0.0:
+        return 1
+    if trace >= 1.0:
+        return MAX_HORIZON
+    return min(MAX_HORIZON, max(1, math.ceil(math.log(TRACE_CUT) / math.log(trace))))
+
+
 def settings_given(game: Any, given: dict[str, float], tcl: bool | None) -> Settings:
-    """``game``'s settings with the spec's alpha, epsilon and trace (``given``) and, unless None,
-    temporal coherence learning on (:data:`TCL_BETA`) or off."""
+    """``game``'s settings with the spec's alpha, epsilon and trace (``given``; a trace given keeps
+    as many afterstates as :func:`horizon_for` says) and, unless None, temporal coherence learning
+    on (:data:`TCL_BETA`) or off."""
     settings = replace(settings_for(game), **given)  # type: ignore[arg-type]  # the float settings only
+    if "trace" in given:
+        settings = replace(settings, horizon=horizon_for(float(given["trace"])))
     if tcl is not None:
         settings = replace(settings, coherence=TCL_BETA if tcl else 0.0)
     return settings
