@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gamelearn
-from extras import need
+from extras import needs
 from gamelearn.cli.main import app
 from gamelearn.experiments.budget import Budget
 from gamelearn.experiments.progress import Milestones
@@ -45,11 +45,12 @@ def test_budgets_that_cannot_be_met_are_refused_in_one_line() -> None:
         gamelearn.train("tictactoe", "ntuple")
 
 
-@pytest.mark.slow  # az: JAX's import and its compilation
+@needs("neural", "jax")  # refused before the network is built: neither JAX's import nor a compilation
 def test_az_with_busy_slots_refuses_a_budget_of_games_naming_its_batch() -> None:
-    need("neural", "jax")
     with pytest.raises(ValueError, match="plays 32 games at once"):
         gamelearn.train("teeko", "az", games=100, grade=False)
+    with pytest.raises(ValueError, match="plays 8 games at once"):
+        gamelearn.train("teeko", "az", games=100, grade=False, parallel=8)
 
 
 def test_the_command_labels_its_clock_and_names_every_learner(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

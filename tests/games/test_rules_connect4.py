@@ -48,8 +48,10 @@ class Grid:
                         return first
         return None
 
-    def moves(self, position: tuple[tuple[str, ...], ...]) -> list[int]:
-        if self.four(position) is not None:
+    def moves(self, position: tuple[tuple[str, ...], ...], four: str | None) -> list[int]:
+        """The columns that take a disc; none once there is a four (``four``: the position's, as
+        :meth:`four` found it: the scan is made once a position)."""
+        if four is not None:
             return []
         return [column for column in range(self.columns) if len(position[column]) < self.rows]
 
@@ -71,14 +73,16 @@ def every_position(columns: int, rows: int, plies: int) -> None:
     ours = {game.initial()}
     theirs = {grid.start()}
     for _ in range(plies + 1):
-        assert sorted(game.board(s) for s in ours) == sorted(grid.board(p) for p in theirs)
+        by_ours = {game.board(s): s for s in ours}
         by_board = {grid.board(p): p for p in theirs}
+        # the same boards, each once: no two states (or positions) drawn alike
+        assert len(by_ours) == len(ours) and len(by_board) == len(theirs) and by_ours.keys() == by_board.keys()
         following, following_theirs = set(), set()
-        for state in ours:
-            position = by_board[game.board(state)]
-            moves = grid.moves(position)
-            assert game.legal_moves(state) == [str(column + 1) for column in moves]
+        for board, state in by_ours.items():
+            position = by_board[board]
             four = grid.four(position)
+            moves = grid.moves(position, four)
+            assert game.legal_moves(state) == [str(column + 1) for column in moves]
             assert game.winner(state) == (None if four is None else "XO".index(four))
             assert game.is_over(state) == (not moves)
             assert game.symbols[game.to_move(state)] == grid.mover(position)

@@ -56,21 +56,39 @@ def replay(games: int, seed: int) -> tuple[tuple[int, ...], list[tuple[str, int,
     return (x, d, o, 0, 0, 0, 0, 0, 0), list(result.second_memory.entries())
 
 
+#: Seconds between the batches' periodic saves here (the batch's test hook; 2 s by default): the
+#: same saves, sooner, and fewer games to replay.
+SAVE_EVERY = 0.5
+#: The tests below signal a batch once a save has kept at least this many games, enough for wins
+#: and lessons (the first save may hold one game: the first game waits for the engine to load).
+KEPT_AT_LEAST = 100
+
+
+def until_kept(home: Path, process: subprocess.Popen, poll: float) -> int:
+    """Waits until the batch's store keeps at least KEPT_AT_LEAST games; returns how many it keeps."""
+    deadline = time.monotonic() + 60  # a guard, not a measurement
+    while time.monotonic() < deadline and process.poll() is None:
+        if (home / "gamelearn.sqlite3").exists():
+            kept = kept_state(home)[0]
+            if kept >= KEPT_AT_LEAST:
+                return kept
+        time.sleep(poll)
+    raise AssertionError(f"no save of {KEPT_AT_LEAST} games within 60 s (exit status {process.poll()})")
+
+
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["SIGINT", "SIGTERM", "SIGKILL"])
 def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals, tmp_path: Path):
     rng = random.Random(f"batch-{how.name}")
     seed = rng.randrange(1, 1000)
     home = tmp_path / "home"
     process = start_gamelearn(
-        home, "teeko", "batch", "--games", "200000", "--seed", str(seed), "--second-memory", "probe", "--new"
-    )
+        home, "teeko", "batch", "--games", "200000", "--seed", str(seed), "--second-memory", "probe", "--new",
+        env={"GAMELEARN_TEST_SAVE_EVERY": str(SAVE_EVERY)},
+    )  # fmt: skip
     assert process.stdout is not None
     assert "games, fixed mode" in process.stdout.readline()  # the header: play begins
-    for _ in range(600):  # until its first save (a guard of 60 s, not a measurement)
-        if (home / "gamelearn.sqlite3").exists() and kept_state(home)[0] > 0:
-            break
-        time.sleep(0.1)
-    time.sleep(rng.uniform(0.0, 2.2))  # then a random moment, before or after its next save (every 2 s)
+    until_kept(home, process, poll=0.1)  # until a save has kept games
+    time.sleep(rng.uniform(0.0, 1.1 * SAVE_EVERY))  # then a random moment, before or after its next save
     assert process.poll() is None, "the batch ended before the signal: give it more games"
     process.send_signal(how)
     out, err = process.communicate(timeout=60)
@@ -91,29 +109,23 @@ def test_a_stopped_or_killed_batch_keeps_a_consistent_prefix(how: signal.Signals
 
 #: Seconds each COMMIT of the batch below is followed by a pause (the store's test hook): the window
 #: where a signal landing in COMMIT's fsync is raised, widened from microseconds.
-PAUSE_AFTER_COMMIT = 1.5
+PAUSE_AFTER_COMMIT = 1.0
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_just_after_a_save_commits_counts_no_game_twice(how: signal.Signals, tmp_path: Path):
-    """The signal lands while the first periodic save has committed and not yet returned: the final
+    """The signal lands while a periodic save has committed and not yet returned: the final
     save must not apply the same games again (the score was once twice the games kept)."""
     home = tmp_path / "home"
-    env = {"GAMELEARN_TEST_PAUSE_AFTER_COMMIT": str(PAUSE_AFTER_COMMIT)}
+    env = {"GAMELEARN_TEST_PAUSE_AFTER_COMMIT": str(PAUSE_AFTER_COMMIT), "GAMELEARN_TEST_SAVE_EVERY": str(SAVE_EVERY)}
     process = start_gamelearn(
         home, "teeko", "batch", "--games", "200000", "--seed", "7", "--second-memory", "probe", "--new", env=env
     )
     assert process.stdout is not None
     assert "games, fixed mode" in process.stdout.readline()
-    first = 0
-    for _ in range(1200):  # until the first save is visible: it has committed, and now pauses
-        if (home / "gamelearn.sqlite3").exists():
-            first = kept_state(home)[0]
-            if first > 0:
-                break
-        time.sleep(0.02)
-    assert first > 0 and process.poll() is None
-    process.send_signal(how)  # well inside the pause: it follows the COMMIT by at most ~0.1 s
+    first = until_kept(home, process, poll=0.02)  # a save is visible: it has committed, and now pauses
+    assert process.poll() is None
+    process.send_signal(how)  # well inside the 1 s pause: it follows the COMMIT by at most ~0.1 s
     out, err = process.communicate(timeout=60)
     assert process.returncode == 128 + how, err  # 130 for SIGINT, 143 for SIGTERM
     said = re.search(r"Interrupted after (\d+) of 200000 games; all (\d+) are kept", err)

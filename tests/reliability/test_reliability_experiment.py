@@ -172,11 +172,12 @@ def test_interrupted_curves_keep_the_learners_that_finished(tmp_path: Path):
 
 @pytest.mark.slow  # az: JAX's import and compilation take most of it
 def test_interrupted_training_keeps_what_the_learner_learnt(tmp_path: Path):
-    # az trains for ten minutes, a graded checkpoint every ~2 s of training: ^C after the first
-    # checkpoint saves the learner (the keeper) with the games it played, and says so; exit 130.
+    # az trains for ten minutes, a graded checkpoint every ~0.6 s of training (the most checkpoints
+    # train takes): ^C after the first checkpoint saves the learner (the keeper) with the games it
+    # played, and says so; exit 130.
     home = tmp_path / "home"
     process = start_gamelearn(
-        home, "train", "hexapawn", "az", "--name", "h", "--minutes", "10", "--checkpoints", "300", "--parallel", "8"
+        home, "train", "hexapawn", "az", "--name", "h", "--minutes", "10", "--checkpoints", "1000", "--parallel", "8"
     )
     assert process.stdout is not None
     lines = wait_for_line(process.stdout, "%", timeout=180)  # a checkpoint line: its grades

@@ -225,6 +225,7 @@ def train(
         grade=options.grade,
         parallel=options.parallel,
         full_grade=options.full_grade,
+        games=options.games,
     ) as training:
         if on_start is not None:
             on_start(training)

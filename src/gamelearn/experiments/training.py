@@ -33,7 +33,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 from ..games import Game, get_game
 from ..keeper import Keeper
 from ..players.knowledge import K, Learner
-from ..players.registry import graded_spec, make_player, with_options
+from ..players.registry import graded_spec, kind_of, make_player, with_options
 from ..store.failures import StoreError
 from .budget import Budget
 from .grading import GradeReport, grade_player
@@ -107,6 +107,15 @@ def self_play_games(player: SelfPlaying) -> int:
     return int(player.trainer.games)
 
 
+def busy_batches_refused(games: int, per_batch: int) -> ValueError:
+    """The one line that refuses ``games`` games to a learner playing ``per_batch`` in busy slots."""
+    return ValueError(
+        f"--games {games:,}: this learner plays {per_batch} games at once and starts "
+        "a new one in a slot as soon as one ends, so a batch ends a varying number of games; "
+        "train it for --minutes or --cpu-minutes"
+    )
+
+
 class _SelfPlayRun:
     """One :func:`train_self_play` run's state, a named step a method: play a batch (the last one
     cut to the games left), take a checkpoint, keep the learner."""
@@ -127,11 +136,7 @@ class _SelfPlayRun:
     def check(self) -> None:
         """Refuse, before any game, a budget of games this learner cannot end on exactly."""
         if self.budget.games is not None and not getattr(self.trainer, "whole_batches", False):
-            raise ValueError(
-                f"--games {self.budget.games:,}: this learner plays {self.per_batch} games at once and starts "
-                "a new one in a slot as soon as one ends, so a batch ends a varying number of games; "
-                "train it for --minutes or --cpu-minutes"
-            )
+            raise busy_batches_refused(self.budget.games, self.per_batch)
 
     def spent(self) -> float:
         """The budget used so far, in its unit (games on top of the start, or seconds on its clock)."""
@@ -452,7 +457,9 @@ class Training:
     the learner made from ``learner`` (a spec; ``name`` added), and, with a ``keeper``, its name
     held for this run alone (``Keeper.writing_whole``: a second trainer of it is refused) and what
     the store keeps under it loaded (``resumed``).  A context manager: the name is released when
-    it closes.  :meth:`run` trains it; ``gamelearn train`` and ``gamelearn.train`` both run it."""
+    it closes.  :meth:`run` trains it; ``gamelearn train`` and ``gamelearn.train`` both run it.
+    ``games``, the budget :meth:`run` will be given, lets a new learner that cannot end on it be
+    refused before it is built."""
 
     def __init__(
         self,
@@ -465,6 +472,7 @@ class Training:
         grade: bool = True,
         parallel: int | None = None,
         full_grade: bool = False,
+        games: int | None = None,
     ) -> None:
         self.game, self.kind = game, learner.strip().partition(":")[0]
         self.learner = learner.strip()
@@ -472,6 +480,14 @@ class Training:
         if name is not None:
             spec = f"{spec}:name={name}" if ":" not in spec else f"{spec},name={name}"
         self.spec, self.name, self.keeper = spec, name, keeper if name is not None else None
+        if games is not None and self.keeper is None:
+            # A new learner's batching is its game's own: a budget of ``games`` it cannot end on is
+            # refused before it is built (az's network, seconds).  One the store keeps may batch
+            # otherwise (kept before busy slots existed): train_self_play checks it once loaded.
+            busy = kind_of(game, spec).busy_batch
+            per_batch = None if busy is None else busy(game)
+            if per_batch is not None:
+                raise busy_batches_refused(games, parallel or per_batch)
         player = make_player(game, spec, seed=seed)
         if not isinstance(player, Learner) or not isinstance(player, SelfPlaying):
             raise ValueError(

@@ -69,6 +69,11 @@ class PlayerKind:
     #: (listing the kinds searches nothing): the matchbox learners take any game of another author
     #: that always ends.  None: only ``games``.
     also_plays: Callable[[Game[Any]], bool] | None = None
+    #: For a learner whose self-play batches end a varying number of games (az's busy slots): the
+    #: games a new learner of ``game`` plays at once, told from the game alone and at once (building
+    #: one takes seconds), so that a budget of games is refused before it is built.  None from it:
+    #: whole batches, or not known until a learner is built.
+    busy_batch: Callable[[Game[Any]], int | None] | None = None
 
     def plays(self, game: Game[Any]) -> bool:
         """Whether the kind is offered for ``game``."""

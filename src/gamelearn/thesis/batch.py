@@ -32,6 +32,7 @@ the reference runs of the compiled original.  ``progress`` is called with each :
 from __future__ import annotations
 
 import io
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -311,6 +312,21 @@ def trace_text(config: BatchConfig) -> tuple[BatchResult, str]:
 #: loses at most this much play.
 SAVE_EVERY_SECONDS = 2.0
 
+#: The test hook of docs/store.md, promise 2: a batch saves this many seconds apart instead (at
+#: least 0.1, never more than :data:`SAVE_EVERY_SECONDS`), so that the reliability tests reach a
+#: batch's first saves, and replay its kept games, in a fraction of the time.  Read once per batch;
+#: unset (the default), a batch saves every :data:`SAVE_EVERY_SECONDS`.
+TEST_SAVE_EVERY_VARIABLE = "GAMELEARN_TEST_SAVE_EVERY"
+
+
+def save_every() -> float:
+    """Seconds between a batch's periodic saves: :data:`SAVE_EVERY_SECONDS`, or the test hook's."""
+    try:
+        seconds = float(os.environ.get(TEST_SAVE_EVERY_VARIABLE, "") or SAVE_EVERY_SECONDS)
+    except ValueError:
+        return SAVE_EVERY_SECONDS
+    return min(max(seconds, 0.1), SAVE_EVERY_SECONDS)
+
 
 @dataclass(frozen=True)
 class KeptMemory:
@@ -325,7 +341,7 @@ class KeptMemory:
 
 class BatchKeeper:
     """Saves a batch's progress: every won game's lesson, the score and the ``teeko-batch`` result,
-    together in one store transaction, at most :data:`SAVE_EVERY_SECONDS` apart.
+    together in one store transaction, at most :data:`SAVE_EVERY_SECONDS` apart (:func:`save_every`).
 
     A memory in the store gets each lesson applied to its latest stored state inside the
     transaction, by its storage (:meth:`gamelearn.knowledge_formats.ThesisMemory.learn`: reload,
@@ -350,6 +366,7 @@ class BatchKeeper:
         self.stat_path = stat_path
         self.record = dict(record)
         self.clock = clock or time.monotonic
+        self.every = save_every()
         self.played: list[GameSummary] = []  # every game, in order; one append per game
         self.saved_games = 0  # how many of them are in the store
         self.result_id: int | None = None
@@ -363,7 +380,7 @@ class BatchKeeper:
         self.played.append(replace(summary, moves=()))
 
     def due(self) -> bool:
-        return self.clock() - self.last_save >= SAVE_EVERY_SECONDS
+        return self.clock() - self.last_save >= self.every
 
     def results(self, games: Sequence[GameSummary]) -> dict[str, int]:
         counts = {"X": 0, "D": 0, "O": 0}

@@ -63,9 +63,12 @@ class Watcher:
 class GameFeed:
     """Who watches which game, and the latest news handed to each."""
 
-    def __init__(self, limit: int = MAX_WATCHERS, per_owner: int = MAX_WATCHERS_PER_OWNER) -> None:
+    def __init__(
+        self, limit: int = MAX_WATCHERS, per_owner: int = MAX_WATCHERS_PER_OWNER, beat_seconds: float | None = None
+    ) -> None:
         self.limit = limit
         self.per_owner = per_owner
+        self.beat_seconds = beat_seconds  # None: HEARTBEAT_SECONDS
         self._lock = threading.Lock()
         self._watchers: dict[tuple[str, str], list[Watcher]] = {}
 
@@ -117,11 +120,12 @@ class GameFeed:
         self, owner: str, game_id: str, first: News, seconds: float = STREAM_SECONDS
     ) -> AsyncIterator[str]:
         """The text of one event stream: the game's news at once and after every change, and an
-        event ``beat`` after every ``HEARTBEAT_SECONDS`` without one.  The watcher is made when
+        event ``beat`` after every ``beat_seconds`` (``HEARTBEAT_SECONDS``) without one.  The watcher is made when
         the stream starts and forgotten when it ends, however it ends."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         watcher = self.watch(owner, game_id, first)
+        beat = self.beat_seconds or HEARTBEAT_SECONDS
         try:
             yield f"retry: {RETRY_MILLISECONDS}\n\n"
             while True:
@@ -129,7 +133,7 @@ class GameFeed:
                 if left <= 0:
                     return
                 try:
-                    await asyncio.wait_for(watcher.changed.wait(), timeout=min(left, HEARTBEAT_SECONDS))
+                    await asyncio.wait_for(watcher.changed.wait(), timeout=min(left, beat))
                 except TimeoutError:
                     yield "event: beat\ndata: {}\n\n"
                     continue

@@ -89,7 +89,8 @@ class WebService:
             settings.heavy_wait_seconds,
         )
         self.tables = TableBuilds()
-        self.feed = GameFeed()  # the open pages that follow a game live (live.py)
+        # the open pages that follow a game live (live.py)
+        self.feed = GameFeed(beat_seconds=settings.heartbeat_seconds)
         # Striped locks: a fixed number however many browsers come (one lock per owner would grow
         # without bound); two owners sharing a stripe only wait for each other.
         self._owner_locks = tuple(threading.Lock() for _ in range(OWNER_LOCK_STRIPES))

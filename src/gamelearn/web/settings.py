@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .live import HEARTBEAT_SECONDS
+
 #: Bounds on the work one computer move may cost the server: option -> (largest value, per game).
 DEFAULT_WORK_BOUNDS: dict[str, dict[str, int]] = {
     "playouts": {"teeko": 10_000, "hexapawn": 20_000, "tictactoe": 20_000},
@@ -78,6 +80,10 @@ class WebSettings:
     #: How long a write waits for the store's lock (another process's write) before the request is
     #: answered 503 with Retry-After, the move undone (the command line waits longer).
     store_wait_seconds: float = 2.0
+    #: A quiet live stream sends an event ``beat`` this often (web/live.py).  The page's own clocks
+    #: are counted in beats (static/js/connection.js: live while heard within 2.5 beats), so a test
+    #: server that beats faster gives its pages the same beat first (tests/web/browser/test_live.py).
+    heartbeat_seconds: float = HEARTBEAT_SECONDS
     #: The largest request body, in bytes (a move or a new game is a few dozen).
     body_limit: int = 16 * 1024
     #: The largest file uploaded to the console page (a thesis memory.m: 33 bytes a record; the

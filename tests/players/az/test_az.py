@@ -207,7 +207,13 @@ def test_gamelearn_train_keeps_the_network_and_goes_on_from_it(tmp_path):
     import subprocess
     import sys
 
-    env = {**__import__("os").environ, "GAMELEARN_HOME": str(tmp_path)}
+    # The run's JAX cache (tests/conftest.py) keeps every function the first command compiles,
+    # however quickly: the second loads them all instead of compiling the small ones again.
+    env = {
+        **__import__("os").environ,
+        "GAMELEARN_HOME": str(tmp_path),
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+    }
     command = [sys.executable, "-m", "gamelearn.cli.main", "train", "hexapawn", "az", "--name", "h", "--games", "64"]
     first = subprocess.run(
         [*command, "--checkpoints", "1", "--json"], capture_output=True, text=True, env=env, timeout=240
@@ -254,9 +260,10 @@ def test_the_channel_last_network_gives_the_channel_first_outputs_for_the_same_w
     positions = Position(
         board, np.int32(np.arange(16) % 2), np.zeros(16, np.int32), np.zeros(16, bool), -np.ones(16, np.int32)
     )
-    planes = jax.vmap(rules.planes)(positions)
-    logits, values = jax.vmap(model)(planes)
-    old_logits, old_values = jax.vmap(lambda p: channel_first_reference(model, p))(planes)
+    # each compiled once, as the player runs its network, not op by op
+    planes = jax.jit(jax.vmap(rules.planes))(positions)
+    logits, values = jax.jit(jax.vmap(model))(planes)
+    old_logits, old_values = jax.jit(jax.vmap(lambda p: channel_first_reference(model, p)))(planes)
     assert logits.shape == (16, rules.actions) and values.shape == (16,)
     np.testing.assert_allclose(np.asarray(logits), np.asarray(old_logits), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(np.asarray(values), np.asarray(old_values), rtol=1e-5, atol=1e-5)
@@ -281,8 +288,9 @@ def test_the_replay_buffer_draws_positions_under_the_symmetries_consistently():
     trainer = tiny(seed=9).trainer
     states = [s for s in reachable(game) if not game.is_over(s)][:300]
     batch = Position(*(np.stack(c) for c in zip(*(rules.encode(game, s) for s in states), strict=True)))
-    planes = np.asarray(jax.vmap(rules.planes)(batch))
-    legal = np.asarray(jax.vmap(rules.legal)(batch))
+    legal_of = jax.jit(jax.vmap(rules.legal))  # compiled once, not op by op
+    planes = np.asarray(jax.jit(jax.vmap(rules.planes))(batch))
+    legal = np.asarray(legal_of(batch))
     policy = legal / legal.sum(axis=1, keepdims=True) * (1 + np.arange(9))  # unequal, so a turn shows
     policy = (policy / policy.sum(axis=1, keepdims=True)).astype(np.float32)
     trainer.add_positions(planes, legal, policy, np.zeros(len(states), np.float32))
@@ -295,7 +303,7 @@ def test_the_replay_buffer_draws_positions_under_the_symmetries_consistently():
         np.zeros(len(board), bool),
         -np.ones(len(board), np.int32),
     )
-    assert np.array_equal(np.asarray(jax.vmap(rules.legal)(again)), drawn_legal)
+    assert np.array_equal(np.asarray(legal_of(again)), drawn_legal)
     assert np.all(drawn_policy[~drawn_legal] == 0)
     first = {p.tobytes() for p in planes}
     assert sum(p.tobytes() not in first for p in drawn_planes) > 0  # some drawn turned, off the buffer's own

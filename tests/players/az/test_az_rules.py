@@ -52,7 +52,7 @@ def check_positions(game, states):
     sources = jax.tree_util.tree_map(lambda x: x[np.array([p[0] for p in pairs])], batch)
     actions = np.array([p[1] for p in pairs])
     after, reward = jax.jit(jax.vmap(rules.step))(sources, actions)
-    after = jax.tree_util.tree_map(np.asarray, after)
+    after, reward = jax.tree_util.tree_map(np.asarray, after), np.asarray(reward)  # read on the host once
     for k, (index, _, state) in enumerate(pairs):
         expected = rules.encode(game, state)
         assert np.array_equal(after.board[k], np.asarray(expected.board))
@@ -140,6 +140,7 @@ def play_in_lockstep(game, games):
         # a finished game is given column 0 (any action): its slot must not change
         actions = np.array([rules.action_of(moves[ply]) if ply < len(moves) else 0 for _, moves in games])
         positions, reward = step(positions, actions)
+        reward = np.asarray(reward)  # read on the host once, not a device slice for each game
         for k, (states, _) in enumerate(games):
             won = ply + 1 < len(states) and game.winner(states[ply + 1]) == game.to_move(states[ply])
             assert float(reward[k]) == (1.0 if won else 0.0)
@@ -183,8 +184,9 @@ def test_connect4_lines_are_the_games_fours():
             for row in discs
         ]
         assert 0 < sum(fours) < len(fours)
+        winner_of = jax.jit(jax.vmap(rules._winner, in_axes=(0, None)))  # compiled once, not op by op
         for disc, side in ((1, 0), (-1, 1)):
-            winners = jax.vmap(rules._winner, in_axes=(0, None))(disc * discs.astype(np.int8), np.int32(0))
+            winners = winner_of(disc * discs.astype(np.int8), np.int32(0))
             assert np.array_equal(np.asarray(winners) == side, np.array(fours))
             assert np.all(np.asarray(winners)[~np.array(fours)] == -1)
 
@@ -226,17 +228,19 @@ def test_the_rules_commute_with_the_symmetries(name):
     assert len(found) == (2 if name in ("hexapawn", "connect4") else 8)
     assert len({tuple(s.squares) for s in found}) == len(found)  # all different
     batch = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *(rules.encode(game, s) for s in states))
-    legal = np.asarray(jax.vmap(rules.legal)(batch))
+    # compiled once each (as check_positions does), not op by op for every symmetry
+    legal_of, step = jax.jit(jax.vmap(rules.legal)), jax.jit(jax.vmap(rules.step))
+    legal = np.asarray(legal_of(batch))
     pairs = [(i, int(a)) for i in range(len(states)) for a in np.flatnonzero(legal[i])]
     sources = jax.tree_util.tree_map(lambda x: x[np.array([i for i, _ in pairs])], batch)
     actions = np.array([a for _, a in pairs])
-    after, _ = jax.vmap(rules.step)(sources, actions)
+    after, _ = step(sources, actions)
     for symmetry in found:
         where_action = np.argsort(symmetry.actions)  # action a becomes where_action[a]
         turned = batch._replace(board=batch.board[:, symmetry.squares])
-        assert np.array_equal(np.asarray(jax.vmap(rules.legal)(turned)), legal[:, symmetry.actions])
+        assert np.array_equal(np.asarray(legal_of(turned)), legal[:, symmetry.actions])
         turned_sources = sources._replace(board=sources.board[:, symmetry.squares])
-        turned_after, _ = jax.vmap(rules.step)(turned_sources, where_action[actions])
+        turned_after, _ = step(turned_sources, where_action[actions])
         assert np.array_equal(np.asarray(turned_after.board), np.asarray(after.board)[:, symmetry.squares])
         assert np.array_equal(np.asarray(turned_after.winner), np.asarray(after.winner))
         assert np.array_equal(np.asarray(turned_after.over), np.asarray(after.over))

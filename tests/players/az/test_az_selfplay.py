@@ -5,6 +5,7 @@ slot is wasted on a finished game; and the same seed plays the same games."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 import numpy as np
 import pytest
@@ -47,16 +48,23 @@ def busy():
     return play(BUSY, seed=3)
 
 
+@cache
+def compiled(rules):
+    """``rules``' planes and legal actions, compiled once (called eagerly, each ply ran them op by op)."""
+    return jax.jit(rules.planes), jax.jit(rules.legal)
+
+
 def replay(game, rules, trajectory, max_plies):
     """Check ``trajectory`` against the Python rules, move by move; the final state."""
+    planes_of, legal_of = compiled(rules)
     state = game.initial()
     for planes, legal, policy, mover, action in zip(
         trajectory.planes, trajectory.legal, trajectory.policy, trajectory.movers, trajectory.actions, strict=True
     ):
         assert not game.is_over(state)
         encoded = rules.encode(game, state)
-        assert np.array_equal(planes, np.asarray(rules.planes(encoded)))
-        assert np.array_equal(legal, np.asarray(rules.legal(encoded)))
+        assert np.array_equal(planes, np.asarray(planes_of(encoded)))
+        assert np.array_equal(legal, np.asarray(legal_of(encoded)))
         assert mover == game.to_move(state)
         assert np.all(policy[~legal] == 0) and abs(float(policy.sum()) - 1) < 1e-5
         move = rules.moves[int(action)]

@@ -122,6 +122,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: The live stream's beat on the test servers (WebSettings.heartbeat_seconds; 2 s by default): the
+#: pages of test_live.py count their clocks in it too (5 s of silence is 2.5 beats), so that their
+#: waits are as many beats, and shorter.
+LIVE_BEAT_SECONDS = 1.0
+
 #: How long a test's server, told to stop, waits for its requests still open before it ends them.
 #: An open page's live stream never ends by itself (it lasts 25 s), so a server stopped under an
 #: open page always waits this long: a tenth of a second, as a stopped process ends them at once.

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import free_port, served_page, serving
+from browser_support import LIVE_BEAT_SECONDS, free_port, served_page, serving
 
 CHROMIUM = Path(os.environ.get("GAMELEARN_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -55,7 +55,12 @@ def web_app(tmp_path_factory: pytest.TempPathFactory, web_port: int) -> Any:
     # Every test opens a fresh browser context, a new browser to the server, all from 127.0.0.1:
     # more than the 50 newcomers an address may bring in 10 minutes, a limit tested on its own.
     # It answers to its own names only, as `gamelearn serve` does.
-    settings = WebSettings(new_owners_per_address=100_000, allowed_hosts=own_hosts("127.0.0.1", web_port))
+    # Its live streams beat every LIVE_BEAT_SECONDS, the beat test_live.py's pages count in.
+    settings = WebSettings(
+        new_owners_per_address=100_000,
+        allowed_hosts=own_hosts("127.0.0.1", web_port),
+        heartbeat_seconds=LIVE_BEAT_SECONDS,
+    )
     return create_app(tmp_path_factory.mktemp("web-store") / "gamelearn.sqlite3", settings)
 
 

@@ -3,9 +3,11 @@ board another tab has changed gets the fresh board instead of a lie, the connect
 says "reconnecting…" and retries, and a stopped server gets one banner, not "Failed to fetch" in
 every panel.  The oracle is the server's own view of the game (GET /api/games/{id}).
 
-The tests that wait on the page's own clocks (5 s of silence before "reconnecting", a beat every
-2 s, a probe of the server every 2 s) drive the two sizes side by side: each size's flow is the
-whole test, run in turn up to its next wait, so that the two sizes wait at the same time."""
+The tests that wait on the page's own clocks (2.5 beats of silence before "reconnecting", a beat
+from the server, a probe of the server every beat) drive the two sizes side by side: each size's
+flow is the whole test, run in turn up to its next wait, so that the two sizes wait at the same
+time.  Their servers beat every LIVE_BEAT_SECONDS instead of 2 s, and their pages are told so
+before any script runs: the same clocks in the same proportions, shorter."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    LIVE_BEAT_SECONDS,
     click_move,
     current_view,
     free_port,
@@ -27,8 +30,25 @@ from browser_support import (
 )
 
 from gamelearn.web import create_app
+from gamelearn.web.settings import WebSettings
 
 pytestmark = pytest.mark.browser
+
+#: The beat the page counts its clocks in (static/js/connection.js), as this file's servers beat.
+PAGE_BEAT = f"globalThis.GAMELEARN_TEST_BEAT_MS = {LIVE_BEAT_SECONDS * 1000:g};"
+
+
+@pytest.fixture
+def contexts(contexts: dict[str, Any]) -> dict[str, Any]:
+    """The two sizes' contexts (conftest.py), their pages counting in the test servers' beat."""
+    for context in contexts.values():
+        context.add_init_script(PAGE_BEAT)
+    return contexts
+
+
+def live_app(store: Any) -> Any:
+    """The app of a test's own server, beating as the session's does."""
+    return create_app(store, WebSettings(heartbeat_seconds=LIVE_BEAT_SECONDS))
 
 
 def open_tab(context: Any, url: str) -> Any:
@@ -60,7 +80,7 @@ def two_tabs_of_one_page(page: Any, context: Any, size: str) -> Iterator[None]:
     # A move in the first tab: the computer answers, and the stale tab does not know.
     status, view = click_move(page, view, "22")
     assert status == 200 and len(view["moves"]) == 2
-    yield  # the stale tab's 5 s of silence
+    yield  # the stale tab's 2.5 beats of silence
     stale.wait_for_selector('#connection[data-state="reconnecting"]')
     assert stale.get_attribute("#board", "data-plies") == "0"
     # The stale tab's click is refused with the game as it is, and that is what it now shows.
@@ -117,7 +137,7 @@ def test_a_stopped_server_gets_one_banner_and_the_page_comes_back_by_itself(
 
 def stopped_server(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
     store, port = tmp_path / f"away-{size}.sqlite3", free_port()
-    with serving(create_app(store), port=port) as url:
+    with serving(live_app(store), port=port) as url:
         tab = open_tab(context, url + "/")
         failures, outside = watched(tab, url)
         new_game(tab, "tictactoe", "human", "menace", seed=2)
@@ -138,7 +158,7 @@ def stopped_server(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
     body = tab.text_content("body") or ""
     assert "Failed to fetch" not in body and body.lower().count("can't reach") == 1
     screenshot(tab, "live-server-away", size)
-    with serving(create_app(store), port=port):  # back on the same address, the same store
+    with serving(live_app(store), port=port):  # back on the same address, the same store
         yield  # the page's next probe finds it
         tab.wait_for_selector("#offline[hidden]", state="attached")
         tab.wait_for_selector('#connection[data-state="live"]')
@@ -180,24 +200,24 @@ def test_a_quiet_page_stays_live_on_its_beats_and_a_server_gone_is_said_without_
 def quiet_page(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
     store, port = tmp_path / f"quiet-{size}.sqlite3", free_port()
     context.add_init_script(RECORD_STATES)
-    with serving(create_app(store), port=port) as url:
+    with serving(live_app(store), port=port) as url:
         tab = open_tab(context, url + "/")
         new_game(tab, "tictactoe", "human", "menace", seed=2)
         tab.wait_for_selector('#connection[data-state="live"]')
         # Nothing happens in the game: the stream's beats keep it live, beat after beat.
         count = heard(tab)
-        yield  # four beats of 2 s
+        yield  # four beats
         tab.wait_for_function("n => Number(document.getElementById('connection').dataset.heard) >= n", arg=count + 4)
         states = tab.evaluate("window.__states")
         assert states[-1] == "live" and "reconnecting" not in states[states.index("live") :]
     # The server is gone and nobody clicks: the indicator and the banner say so by themselves,
-    # within the page's 5 s of silence and 3 s of asking (10 s allowed, and some slack for a
-    # loaded machine's timers).
+    # within the page's 2.5 beats of silence and 1.5 of asking (15 s allowed: slack for a loaded
+    # machine's timers).
     yield
     tab.wait_for_selector('#connection[data-state="reconnecting"]', timeout=15_000)
     tab.wait_for_selector("#offline:not([hidden])", timeout=15_000)
     screenshot(tab, "live-server-gone-unclicked", size)
-    with serving(create_app(store), port=port):
+    with serving(live_app(store), port=port):
         yield  # the page's next probe finds it
         tab.wait_for_selector("#offline[hidden]", state="attached")
         tab.wait_for_selector('#connection[data-state="live"]')
@@ -221,7 +241,7 @@ def stalled_stream_beside(page: Any, context: Any, size: str) -> Iterator[None]:
     stalled.route("**/api/games/*/events", lambda route: held.append(route))  # answered never: the socket just hangs
     stalled.goto(page.url)
     rendered(stalled, view)
-    yield  # its 5 s of silence
+    yield  # its 2.5 beats of silence
     stalled.wait_for_selector('#connection[data-state="reconnecting"]')
     status, after = click_move(page, view, "4")  # two plies: the person's and the computer's
     assert status == 200 and len(after["moves"]) == 2
@@ -240,7 +260,7 @@ def test_a_page_opened_while_the_server_is_down_fetches_its_game_when_it_is_back
 
 def opened_offline(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
     store, port = tmp_path / f"later-{size}.sqlite3", free_port()
-    with serving(create_app(store), port=port) as url:
+    with serving(live_app(store), port=port) as url:
         tab = open_tab(context, url + "/")
         view = new_game(tab, "hexapawn", "human", "her", seed=5)
         tab.evaluate("navigator.serviceWorker.ready")
@@ -254,7 +274,7 @@ def opened_offline(context: Any, size: str, tmp_path: Any) -> Iterator[None]:
     assert "Waiting for the gamelearn server" in (tab.text_content("#status") or "")
     assert tab.get_attribute("#connection", "data-state") == "reconnecting"
     screenshot(tab, "live-opened-offline", size)
-    with serving(create_app(store), port=port):
+    with serving(live_app(store), port=port):
         yield  # the page's next probe finds it
         rendered(tab, view)  # the game in the address, fetched by itself once the server answers
         tab.wait_for_selector("#offline[hidden]", state="attached")

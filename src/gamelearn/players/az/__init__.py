@@ -47,6 +47,19 @@ def make_az(game: Game[Any], seed: int | None = None, **options: Any) -> Any:
     return AzPlayer(game, seed=seed, **options)
 
 
+def busy_batch(game: Game[Any]) -> int | None:
+    """The games a new az learner of a built-in ``game`` plays at once where its batches are busy
+    slots (:data:`.settings.SETTINGS`; Connect Four's every size alike), else None: whole
+    batches, another author's game (its settings follow its longest game, known once its rules
+    are tabulated), or the neural extra missing (that is said first)."""
+    if missing_packages():
+        return None
+    from .settings import SETTINGS  # plain numbers: no JAX
+
+    settings = SETTINGS.get(game.name)
+    return settings.games_per_batch if settings is not None and settings.plies_per_batch > 0 else None
+
+
 register(
     PlayerKind(
         "az",
@@ -61,5 +74,6 @@ register(
         ),
         learns=True,
         also_plays=lambda game: game.name not in GAME_NAMES,
+        busy_batch=busy_batch,
     )
 )

@@ -5,9 +5,10 @@ default simulations."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .rules import JaxRules
+if TYPE_CHECKING:  # the settings are read without JAX (registering the kind, checking a budget)
+    from .rules import JaxRules
 
 
 @dataclass(frozen=True)

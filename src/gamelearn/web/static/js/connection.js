@@ -4,9 +4,14 @@
 import { $ } from "./dom.js";
 import { store } from "./store.js";
 
-const PROBE_MS = 2000;  // how often a server away is asked again
-const STALE_MS = 5000;  // no event nor beat for this long: not live
-const ASK_MS = 3000;    // a probe unanswered this long: the server is away
+// The clocks below are counted in the stream's beats (web/live.py, 2 s).  A test server that beats
+// faster (WebSettings.heartbeat_seconds) gives its pages the same beat before any script runs
+// (tests/web/browser/test_live.py), so that its waits are shorter in the same proportions.
+const BEAT_MS = Number(/** @type {any} */ (globalThis).GAMELEARN_TEST_BEAT_MS) || 2000;
+const PROBE_MS = BEAT_MS;        // how often a server away is asked again (2 s)
+const STALE_MS = 2.5 * BEAT_MS;  // no event nor beat for this long: not live (5 s)
+const ASK_MS = 1.5 * BEAT_MS;    // a probe unanswered this long: the server is away (3 s)
+const WATCH_MS = BEAT_MS / 4;    // how often the silence is looked at (0.5 s)
 const live = () => store.get().live;  // the stream, its timers, and whether the server is away
 const update = (patch) => store.set({ live: { ...live(), ...patch } });
 
@@ -97,7 +102,7 @@ function open() {
     if (now !== id || !onNews) return;
     try { onNews(JSON.parse(event.data)); } catch (error) { /* a garbled event: the next one will do */ }
   });
-  if (!watchdog) update({ watchdog: setInterval(watch, 500) });
+  if (!watchdog) update({ watchdog: setInterval(watch, WATCH_MS) });
 }
 
 // Silence for STALE_MS, whatever the socket says (refused, stalled, cut by a proxy): not live.
