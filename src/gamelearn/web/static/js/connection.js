@@ -4,9 +4,7 @@
 import { $ } from "./dom.js";
 import { store } from "./store.js";
 
-// The clocks below are counted in the stream's beats (web/live.py, 2 s).  A test server that beats
-// faster (WebSettings.heartbeat_seconds) gives its pages the same beat before any script runs
-// (tests/web/browser/test_live.py), so that its waits are shorter in the same proportions.
+// Clocks in the stream's beats (2 s; a test server's faster beat: tests/web/browser/test_live.py).
 const BEAT_MS = Number(/** @type {any} */ (globalThis).GAMELEARN_TEST_BEAT_MS) || 2000;
 const PROBE_MS = BEAT_MS;        // how often a server away is asked again (2 s)
 const STALE_MS = 2.5 * BEAT_MS;  // no event nor beat for this long: not live (5 s)
