@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from ...jit import njit
-from .kernels import Schedule, Td, apply_trace, value_of
+from .kernels import Schedule, Td, apply_trace, popcount, value_of
 
 if TYPE_CHECKING:
     from .layout import Features
@@ -125,11 +125,7 @@ def afterstates(
     columns, rows, lines, counts = grid.columns, grid.rows, grid.lines, grid.counts
     both = x | o
     board = columns * rows
-    filled = 0
-    b = both
-    while b:
-        b &= b - 1
-        filled += 1
+    filled = popcount(both)
     count = 0
     for column in range(columns):
         square = landing(both, column, columns, rows)
@@ -152,16 +148,6 @@ def afterstates(
 
 
 @njit(cache=True, inline="always")
-def discs(both: int) -> int:
-    """How many discs the bitboard ``both`` holds."""
-    count = 0
-    while both:
-        both &= both - 1
-        count += 1
-    return count
-
-
-@njit(cache=True, inline="always")
 def cell(x: int, o: int, square: int, columns: int, board: int) -> int:
     """A square's state: 0 empty and not yet playable, 1 X, 2 O, 3 empty and playable now."""
     if (x >> square) & 1:
@@ -179,7 +165,7 @@ def read_features(x: int, o: int, features: Features, columns: int, board: int, 
     """The weight index each feature (a tuple on one image of the board) reads in (x, o), into
     ``out``; ``board`` is the board's squares (columns times rows)."""
     squares, lengths, offsets = features.squares, features.lengths, features.offsets
-    base = features.phase_base[discs(x | o)]
+    base = features.phase_base[popcount(x | o)]
     for f in range(lengths.shape[0]):
         index = 0
         scale = 1
@@ -212,7 +198,7 @@ def child_features(
         features.touches_scale,
     )
     # the child has one disc more: its weight set (``phase_base``) may differ from the parent's
-    shift = features.phase_base[discs(child_x | child_o)] - features.phase_base[discs(x | o)]
+    shift = features.phase_base[popcount(child_x | child_o)] - features.phase_base[popcount(x | o)]
     for f in range(parent.shape[0]):
         out[f] = parent[f] + shift
     for changed in (square, square - columns):
