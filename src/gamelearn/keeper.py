@@ -50,6 +50,7 @@ __all__ = [
     "Keeper",
     "LearnerInTraining",
     "default_keeper",
+    "is_stored",
     "keeper_for",
     "reading_keeper",
 ]
@@ -76,6 +77,7 @@ class Keeper:
 
     def __init__(self, store: Store | None = None, owner: str = LOCAL_OWNER) -> None:
         self._store = store
+        self._opened = False  # whether it opened the store itself (then close() closes it)
         self.owner = owner
         self._lock = threading.Lock()
         self._attached: weakref.WeakSet[AnyLearner] = weakref.WeakSet()
@@ -84,8 +86,15 @@ class Keeper:
     def store(self) -> Store:
         with self._lock:
             if self._store is None:
-                self._store = Store()
+                self._store, self._opened = Store(), True
             return self._store
+
+    def close(self) -> None:
+        """Close the store this keeper opened itself (a store it was given is its giver's)."""
+        with self._lock:
+            if self._store is not None and self._opened:
+                self._store.close()
+                self._store = None
 
     def for_owner(self, owner: str) -> Keeper:
         """A keeper of the same store for another owner (the web app's browsers)."""
@@ -320,6 +329,14 @@ def reading_keeper() -> Keeper:
         if keeper is None:
             keeper = _READING[path] = Keeper(Store(path, readonly=True))
         return keeper
+
+
+def is_stored(learner: AnyLearner) -> bool:
+    """True if the default store (or the learner's memory file) keeps something for ``learner``,
+    asked through a read-only store opened for the question: a store not made yet keeps nothing,
+    and asking does not make it, so a command that refuses its arguments leaves no store behind."""
+    with Store(readonly=True) as store:
+        return Keeper(store).exists(learner)
 
 
 def keeper_for(players: Iterable[object]) -> Keeper | None:
