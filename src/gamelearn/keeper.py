@@ -117,6 +117,17 @@ class Keeper:
         kept = self.kept(learner)
         return None if kept is None else kept.load()
 
+    def document(self, kind: str, name: str) -> object | None:
+        """What this owner keeps as the document of ``kind`` named ``name`` (None: nothing), read
+        before a learner is built and without making the store: a keeper that has not opened its
+        store yet asks a read-only one."""
+        with self._lock:
+            opened = self._store
+        if opened is not None:
+            return opened.load_learner(kind, name, owner=self.owner)
+        with Store(readonly=True) as store:
+            return store.load_learner(kind, name, owner=self.owner)
+
     def attach(self, player: object) -> bool:
         """Load a kept learner's latest knowledge into it; True if it had any (a new name: False,
         and the learner starts empty).  Other players are left alone.  A stored value the learner
