@@ -50,6 +50,7 @@ __all__ = [
     "Keeper",
     "LearnerInTraining",
     "default_keeper",
+    "is_stored",
     "keeper_for",
     "reading_keeper",
 ]
@@ -76,6 +77,7 @@ class Keeper:
 
     def __init__(self, store: Store | None = None, owner: str = LOCAL_OWNER) -> None:
         self._store = store
+        self._opened = False  # whether it opened the store itself (then close() closes it)
         self.owner = owner
         self._lock = threading.Lock()
         self._attached: weakref.WeakSet[AnyLearner] = weakref.WeakSet()
@@ -84,8 +86,15 @@ class Keeper:
     def store(self) -> Store:
         with self._lock:
             if self._store is None:
-                self._store = Store()
+                self._store, self._opened = Store(), True
             return self._store
+
+    def close(self) -> None:
+        """Close the store this keeper opened itself (a store it was given is its giver's)."""
+        with self._lock:
+            if self._store is not None and self._opened:
+                self._store.close()
+                self._store = None
 
     def for_owner(self, owner: str) -> Keeper:
         """A keeper of the same store for another owner (the web app's browsers)."""
@@ -107,6 +116,17 @@ class Keeper:
         """The latest stored knowledge of ``learner`` (None when nothing is kept under its name)."""
         kept = self.kept(learner)
         return None if kept is None else kept.load()
+
+    def document(self, kind: str, name: str) -> object | None:
+        """What this owner keeps as the document of ``kind`` named ``name`` (None: nothing), read
+        before a learner is built and without making the store: a keeper that has not opened its
+        store yet asks a read-only one."""
+        with self._lock:
+            opened = self._store
+        if opened is not None:
+            return opened.load_learner(kind, name, owner=self.owner)
+        with Store(readonly=True) as store:
+            return store.load_learner(kind, name, owner=self.owner)
 
     def attach(self, player: object) -> bool:
         """Load a kept learner's latest knowledge into it; True if it had any (a new name: False,
@@ -320,6 +340,14 @@ def reading_keeper() -> Keeper:
         if keeper is None:
             keeper = _READING[path] = Keeper(Store(path, readonly=True))
         return keeper
+
+
+def is_stored(learner: AnyLearner) -> bool:
+    """True if the default store (or the learner's memory file) keeps something for ``learner``,
+    asked through a read-only store opened for the question: a store not made yet keeps nothing,
+    and asking does not make it, so a command that refuses its arguments leaves no store behind."""
+    with Store(readonly=True) as store:
+        return Keeper(store).exists(learner)
 
 
 def keeper_for(players: Iterable[object]) -> Keeper | None:

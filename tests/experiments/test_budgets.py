@@ -11,6 +11,7 @@ from extras import needs
 from gamelearn.cli.main import app
 from gamelearn.experiments.budget import Budget
 from gamelearn.experiments.progress import Milestones
+from gamelearn.store.store import Store
 
 runner = CliRunner()
 
@@ -51,6 +52,32 @@ def test_az_with_busy_slots_refuses_a_budget_of_games_naming_its_batch() -> None
         gamelearn.train("teeko", "az", games=100, grade=False)
     with pytest.raises(ValueError, match="plays 8 games at once"):
         gamelearn.train("teeko", "az", games=100, grade=False, parallel=8)
+
+
+@needs("neural", "jax")
+def test_the_command_refuses_a_named_busy_learners_games_as_early_as_an_unnamed_ones(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # one line, before the learner is built or its header printed, and no store made for it
+    home = tmp_path / "new"
+    monkeypatch.setenv("GAMELEARN_HOME", str(home))
+    shown = runner.invoke(app, ["train", "teeko", "az", "--name", "n", "--games", "100", "--no-grade"])
+    assert shown.exit_code == 2
+    assert shown.output.splitlines() == [
+        "gamelearn: error: --games 100: this learner plays 32 games at once and starts a new one in a slot as soon "
+        "as one ends, so a batch ends a varying number of games; train it for --minutes or --cpu-minutes"
+    ]
+    assert not home.exists()
+    # a kept learner batches as it was kept: its settings are read, not the game's, and nothing is written
+    with Store() as store:
+        store.save_learner("az", "k", {"format": "gamelearn-az", "game": "teeko", "settings": KEPT_SETTINGS})
+    before = (home / "gamelearn.sqlite3").stat().st_mtime_ns
+    shown = runner.invoke(app, ["train", "teeko", "az", "--name", "k", "--games", "100", "--no-grade"])
+    assert shown.exit_code == 2
+    assert len(shown.output.splitlines()) == 1 and "plays 12 games at once" in shown.output
+    assert (home / "gamelearn.sqlite3").stat().st_mtime_ns == before
+
+
+#: A kept az learner's settings that batch in 12 busy slots (Teeko's own are 32).
+KEPT_SETTINGS = {"games_per_batch": 12, "plies_per_batch": 32}
 
 
 def test_the_command_labels_its_clock_and_names_every_learner(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -119,3 +119,14 @@ def test_the_page_answers_head_as_it_answers_get(client: TestClient) -> None:
     head, get = client.head("/"), client.get("/")
     assert head.status_code == get.status_code == 200 and head.content == b""
     assert head.headers["content-type"] == get.headers["content-type"]
+
+
+def test_the_page_says_the_beat_its_server_streams_at() -> None:
+    # connection.js counts its live clocks in beats: it reads the beat from the page it came in
+    for seconds, said in ((None, 'data-beat-ms="2000"'), (0.25, 'data-beat-ms="250"'), (3.5, 'data-beat-ms="3500"')):
+        settings = WebSettings() if seconds is None else WebSettings(heartbeat_seconds=seconds)
+        with TestClient(create_app(settings=settings)) as server:
+            page = server.get("/")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert page.text.count("data-beat-ms=") == 1 and said in page.text
+        assert '<span id="connection"' in page.text.split(said)[0].rsplit("\n", 1)[-1]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,7 +32,6 @@ from ..experiments.api import (
 )
 from ..games import GAME_NAMES, get_game
 from ..keeper import Keeper
-from ..store.store import Store
 from .common import (
     MAX_LEARNER_GAMES,
     SEED_MAX,
@@ -142,7 +142,9 @@ def train(
         options.check()
     except ValueError as error:
         fail(str(error))
-    check_store()  # a store that cannot be opened is named before any training
+    # a damaged store is named before the learner is built, and nothing is made: the keeper makes
+    # the store (and finds it read-only or locked) once the learner's arguments have all passed
+    check_store(readonly=True)
     shown: Console = err_console if as_json else console
     kind = learner.strip().partition(":")[0]
 
@@ -188,14 +190,15 @@ def train(
 
     budget = options.budget
     clock = budget.clock
-    with Store() as store, progress_bar(shown, "self-play", budget.total, budget.unit, quiet) as progress:
+    keeper = Keeper()  # opens the store when the run first needs it
+    with closing(keeper), progress_bar(shown, "self-play", budget.total, budget.unit, quiet) as progress:
         with kept_when_stopped(progress, kept, stopped_json):
             try:
                 result = api.train(
                     options,
                     progress=progress.advance,
                     on_checkpoint=lambda point: progress.print(checkpoint_line(point, clock)),
-                    keeper=Keeper(store),
+                    keeper=keeper,
                     on_start=on_start,
                 )
             except ValueError as error:
@@ -331,8 +334,9 @@ def curves(
         options.check()
     except ValueError as error:
         fail(str(error))
+    named = None if out is None else _curves_destination(out, force)  # refused before the store is made
     check_store()  # the result is kept there: a store that cannot be opened is named before any game
-    keeping = _CurvesFiles(game.name, *_curves_destination(out, force), x_axis)
+    keeping = _CurvesFiles(game.name, *(named or _curves_destination(None, force)), x_axis)
 
     def run(on_learner: Callable[[list[Point]], None]) -> CurvesResult:
         return api.curves(options, on_learner=on_learner)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import Game, get_game
-from ..keeper import Keeper, default_keeper, reading_keeper
+from ..keeper import Keeper, is_stored, reading_keeper
 from ..players.base import Player
 from ..players.knowledge import Learner
 from ..players.registry import graded_spec, make_player
@@ -280,7 +280,7 @@ def check_arguments(game: Game[Any], specs: Sequence[str], suite: str | None) ->
         if player.is_human:
             raise ValueError(f"{spec!r}: grading measures machines, not a person")
         if isinstance(player, Learner) and Keeper.is_kept(player):
-            if not default_keeper().exists(player):
+            if not is_stored(player):
                 raise ValueError(f"{spec!r}: nothing is kept in the store under that name")
     return get_suite(game, suite)
 

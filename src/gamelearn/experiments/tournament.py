@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..games import Game, get_game
-from ..keeper import Keeper, default_keeper, reading_keeper
+from ..keeper import Keeper, is_stored, reading_keeper
 from ..match import DEFAULT_MAX_PLIES, GameRecord, Match
 from ..players.hangs import NoMoveError, OpeningHang
 from ..players.registry import make_player
@@ -281,7 +281,7 @@ def _check_player(game: Game[Any], spec: str) -> None:
             f"{spec!r}: a stored learner that learns would be taught by every pair at once; "
             "add train=off to measure it as stored, or drop its name to let it learn in memory"
         )
-    if Keeper.is_kept(player) and not default_keeper().exists(player):  # type: ignore[arg-type]
+    if Keeper.is_kept(player) and not is_stored(player):  # type: ignore[arg-type]
         raise ValueError(f"{spec!r}: nothing is kept in the store under that name")
 
 

@@ -458,7 +458,7 @@ class Training:
     held for this run alone (``Keeper.writing_whole``: a second trainer of it is refused) and what
     the store keeps under it loaded (``resumed``).  A context manager: the name is released when
     it closes.  :meth:`run` trains it; ``gamelearn train`` and ``gamelearn.train`` both run it.
-    ``games``, the budget :meth:`run` will be given, lets a new learner that cannot end on it be
+    ``games``, the budget :meth:`run` will be given, lets a learner that cannot end on it be
     refused before it is built."""
 
     def __init__(
@@ -480,12 +480,14 @@ class Training:
         if name is not None:
             spec = f"{spec}:name={name}" if ":" not in spec else f"{spec},name={name}"
         self.spec, self.name, self.keeper = spec, name, keeper if name is not None else None
-        if games is not None and self.keeper is None:
-            # A new learner's batching is its game's own: a budget of ``games`` it cannot end on is
-            # refused before it is built (az's network, seconds).  One the store keeps may batch
-            # otherwise (kept before busy slots existed): train_self_play checks it once loaded.
-            busy = kind_of(game, spec).busy_batch
-            per_batch = None if busy is None else busy(game)
+        busy = None if games is None else kind_of(game, spec).busy_batch
+        if games is not None and busy is not None:
+            # A budget of ``games`` the learner cannot end on is refused before it is built (az's
+            # network, seconds) and before the store is opened for writing: a new learner batches
+            # as its game does, one the store keeps as it was kept (what it keeps is read, not
+            # loaded).  train_self_play checks the learner again once loaded.
+            kept = None if self.keeper is None or name is None else self.keeper.document(self.kind, name)
+            per_batch = busy(game, kept)
             if per_batch is not None:
                 raise busy_batches_refused(games, parallel or per_batch)
         player = make_player(game, spec, seed=seed)

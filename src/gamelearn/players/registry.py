@@ -70,10 +70,12 @@ class PlayerKind:
     #: that always ends.  None: only ``games``.
     also_plays: Callable[[Game[Any]], bool] | None = None
     #: For a learner whose self-play batches end a varying number of games (az's busy slots): the
-    #: games a new learner of ``game`` plays at once, told from the game alone and at once (building
-    #: one takes seconds), so that a budget of games is refused before it is built.  None from it:
-    #: whole batches, or not known until a learner is built.
-    busy_batch: Callable[[Game[Any]], int | None] | None = None
+    #: games a learner of ``game`` plays at once, told at once without building one (that takes
+    #: seconds), so that a budget of games is refused before it is built: a new learner's from the
+    #: game, a kept one's from what the store keeps as its kind's document under its name (the
+    #: second argument, None for a new one).  None from it: whole batches, or not known until a
+    #: learner is built and loaded.
+    busy_batch: Callable[[Game[Any], object | None], int | None] | None = None
 
     def plays(self, game: Game[Any]) -> bool:
         """Whether the kind is offered for ``game``."""

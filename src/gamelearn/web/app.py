@@ -45,6 +45,7 @@ from .guards import (
     wrong_host,
 )
 from .learner_service import LearnerService
+from .live import HEARTBEAT_SECONDS
 from .service import WebService
 from .settings import WebSettings
 from .static_routes import add_offline_routes
@@ -107,13 +108,24 @@ def owner_cookie_header(owner: str) -> str:
     return probe.headers["set-cookie"]
 
 
-def add_page_routes(app: FastAPI) -> None:
-    """The page, its documentation page and its static files."""
+#: The page's beat as index.html says it (the default stream's, HEARTBEAT_SECONDS).
+PAGE_BEAT = b'data-beat-ms="2000"'
+
+
+def add_page_routes(app: FastAPI, beat_seconds: float = HEARTBEAT_SECONDS) -> None:
+    """The page, its documentation page and its static files.  The page counts its live clocks in
+    the stream's beats (connection.js), and is served saying this server's beat."""
+    page = (STATIC / "index.html").read_bytes()
+    if PAGE_BEAT not in page:
+        raise RuntimeError(f"static/index.html no longer says {PAGE_BEAT.decode()}")
+    said = page.replace(PAGE_BEAT, f'data-beat-ms="{round(beat_seconds * 1000)}"'.encode())
 
     # HEAD too: the page asks it whether the server is back (connection.js), as HTTP lets any GET.
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+    def index() -> Response:
+        if said == page:  # the file as it is, with its validators
+            return FileResponse(STATIC / "index.html", media_type="text/html")
+        return Response(said, media_type="text/html")
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> FileResponse:
@@ -165,7 +177,7 @@ def create_app(store_path: str | Path | None = None, settings: WebSettings | Non
     app.state.warm_up = warm_up(settings.warm_up, delay=settings.warm_up_delay_seconds)
     add_error_handlers(app)
     app.add_middleware(OwnerCookie, allowed_hosts=settings.allowed_hosts)
-    add_page_routes(app)
+    add_page_routes(app, settings.heartbeat_seconds)
     for routes in (game_routes, review_routes, record_routes, learner_routes, training_routes, console_routes):
         app.include_router(routes.router)
     add_offline_routes(app, STATIC)

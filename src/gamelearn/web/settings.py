@@ -81,8 +81,8 @@ class WebSettings:
     #: answered 503 with Retry-After, the move undone (the command line waits longer).
     store_wait_seconds: float = 2.0
     #: A quiet live stream sends an event ``beat`` this often (web/live.py).  The page's own clocks
-    #: are counted in beats (static/js/connection.js: live while heard within 2.5 beats), so a test
-    #: server that beats faster gives its pages the same beat first (tests/web/browser/test_live.py).
+    #: are counted in beats (static/js/connection.js: live while heard within 2.5 beats), so the
+    #: page is served saying it (``data-beat-ms``, web/app.py).
     heartbeat_seconds: float = HEARTBEAT_SECONDS
     #: The largest request body, in bytes (a move or a new game is a few dozen).
     body_limit: int = 16 * 1024

@@ -6,8 +6,9 @@ every panel.  The oracle is the server's own view of the game (GET /api/games/{i
 The tests that wait on the page's own clocks (2.5 beats of silence before "reconnecting", a beat
 from the server, a probe of the server every beat) drive the two sizes side by side: each size's
 flow is the whole test, run in turn up to its next wait, so that the two sizes wait at the same
-time.  Their servers beat every LIVE_BEAT_SECONDS instead of 2 s, and their pages are told so
-before any script runs: the same clocks in the same proportions, shorter."""
+time.  Their servers beat every LIVE_BEAT_SECONDS instead of 2 s (WebSettings.heartbeat_seconds),
+and the page each serves says that beat (``data-beat-ms``), which the page's clocks count in: the
+same clocks in the same proportions, shorter."""
 
 from __future__ import annotations
 
@@ -33,17 +34,6 @@ from gamelearn.web import create_app
 from gamelearn.web.settings import WebSettings
 
 pytestmark = pytest.mark.browser
-
-#: The beat the page counts its clocks in (static/js/connection.js), as this file's servers beat.
-PAGE_BEAT = f"globalThis.GAMELEARN_TEST_BEAT_MS = {LIVE_BEAT_SECONDS * 1000:g};"
-
-
-@pytest.fixture
-def contexts(contexts: dict[str, Any]) -> dict[str, Any]:
-    """The two sizes' contexts (conftest.py), their pages counting in the test servers' beat."""
-    for context in contexts.values():
-        context.add_init_script(PAGE_BEAT)
-    return contexts
 
 
 def live_app(store: Any) -> Any:

@@ -47,17 +47,25 @@ def make_az(game: Game[Any], seed: int | None = None, **options: Any) -> Any:
     return AzPlayer(game, seed=seed, **options)
 
 
-def busy_batch(game: Game[Any]) -> int | None:
-    """The games a new az learner of a built-in ``game`` plays at once where its batches are busy
-    slots (:data:`.settings.SETTINGS`; Connect Four's every size alike), else None: whole
-    batches, another author's game (its settings follow its longest game, known once its rules
-    are tabulated), or the neural extra missing (that is said first)."""
+def busy_batch(game: Game[Any], kept: object | None = None) -> int | None:
+    """The games an az learner of a built-in ``game`` plays at once where its batches are busy
+    slots, else None: a new one's from :data:`.settings.SETTINGS` (Connect Four's every size
+    alike), a kept one's from the settings ``kept`` holds (its knowledge as the store keeps it).
+    None also for whole batches, another author's game (its settings follow its longest game,
+    known once its rules are tabulated), knowledge of another game or not as az keeps it (loading
+    it says what is wrong), or the neural extra missing (that is said first)."""
     if missing_packages():
         return None
+    if kept is not None:
+        settings = kept.get("settings") if isinstance(kept, dict) and kept.get("game") == game.name else None
+        if not isinstance(settings, dict):
+            return None
+        plies, games = settings.get("plies_per_batch", 0), settings.get("games_per_batch")
+        return games if isinstance(plies, int) and plies > 0 and isinstance(games, int) else None
     from .settings import SETTINGS  # plain numbers: no JAX
 
-    settings = SETTINGS.get(game.name)
-    return settings.games_per_batch if settings is not None and settings.plies_per_batch > 0 else None
+    settings_of = SETTINGS.get(game.name)
+    return settings_of.games_per_batch if settings_of is not None and settings_of.plies_per_batch > 0 else None
 
 
 register(

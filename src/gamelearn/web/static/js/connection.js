@@ -4,8 +4,8 @@
 import { $ } from "./dom.js";
 import { store } from "./store.js";
 
-// Clocks in the stream's beats (2 s; a test server's faster beat: tests/web/browser/test_live.py).
-const BEAT_MS = Number(/** @type {any} */ (globalThis).GAMELEARN_TEST_BEAT_MS) || 2000;
+// Clocks in the stream's beats, as the served page says them (2 s by default).
+const BEAT_MS = Number($("connection")?.dataset.beatMs) || 2000;
 const PROBE_MS = BEAT_MS;        // how often a server away is asked again (2 s)
 const STALE_MS = 2.5 * BEAT_MS;  // no event nor beat for this long: not live (5 s)
 const ASK_MS = 1.5 * BEAT_MS;    // a probe unanswered this long: the server is away (3 s)
