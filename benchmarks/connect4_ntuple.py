@@ -33,8 +33,10 @@ with the games the learner has trained and what ``--trained seed=S,cpu_minutes=M
 training, for ``benchmarks/chart_connect4.py``.
 
 ``settings``: how the learner's settings were chosen.  A fresh learner (seed ``--train-seed``) with the
-game's settings or ``--layout``, ``--alpha``, ``--trace`` plays self-play for ``--cpu`` CPU
-seconds; every ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1`` and
+game's settings or ``--layout``, ``--alpha``, ``--trace``, ``--epsilon`` and what no spec sets,
+``--beta`` (TCL's exponent; 0: TCL off), ``--halflife`` (games over which exploration, and without
+TCL the step, halve their way to a tenth) and ``--random-plies`` (self-play opens with 0..N
+random moves), plays self-play for ``--cpu`` CPU seconds; every ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1`` and
 plays first against perfect play from ``--games`` won openings of two random plies (seeded by
 ``--seed``) and from the empty board (``--empty`` games).
 """
@@ -45,6 +47,7 @@ import argparse
 import json
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -192,7 +195,7 @@ def versus_perfect(args: argparse.Namespace) -> None:
 
 
 def settings(args: argparse.Namespace) -> None:
-    """Self-play with the spec's settings (``--layout``, ``--alpha``, ``--trace``), the raw network
+    """Self-play with the given settings (the module's docstring), the raw network
     measured every ``--every`` CPU seconds of training up to ``--cpu``: its keeps of
     ``connect4-val-v1``, its games moving first against perfect play from ``--games`` won
     openings of two random plies (``--seed``) and from the empty board (``--empty`` games, the
@@ -201,10 +204,18 @@ def settings(args: argparse.Namespace) -> None:
 
     game = gamelearn.get_game("connect4")
     options: dict[str, Any] = {"search": 0}
-    for key in ("alpha", "trace", "layout"):
+    for key in ("alpha", "trace", "layout", "epsilon"):
         if getattr(args, key) is not None:
             options[key] = getattr(args, key)
+    if args.beta is not None:
+        options["tcl"] = args.beta > 0
     learner = NtuplePlayer(game, seed=args.train_seed, **options)
+    # what no spec sets: TCL's exponent and the random plies self-play opens with
+    changes = {"coherence": args.beta, "random_plies": args.random_plies, "halflife": args.halflife}
+    learner.trainer.settings = replace(
+        learner.trainer.settings, **{key: value for key, value in changes.items() if value is not None}
+    )
+    options.pop("epsilon", None)
     frozen = NtuplePlayer(game, seed=args.train_seed, train="off", epsilon=0.0, **options)
     frozen.trainer.weights = learner.trainer.weights  # the same array: it plays what has been learnt
     solution = perfect_solution(args.perfect) or gamelearn.solve(game)
@@ -214,6 +225,7 @@ def settings(args: argparse.Namespace) -> None:
     print(
         f"layout {trainer.layout.name}, alpha {settings.alpha:g}, lambda {settings.trace:g} "
         f"(horizon {settings.horizon}), epsilon {settings.epsilon:g}, TCL beta {settings.coherence:g}, "
+        f"random plies 0..{settings.random_plies}, half-life {settings.halflife:g} games, "
         f"seed {args.train_seed}; openings of seed {args.seed}",
         flush=True,
     )
@@ -259,6 +271,14 @@ def main() -> None:
     parser.add_argument("--layout", default=None, help="settings: the network's layout (default: the game's)")
     parser.add_argument("--alpha", type=float, default=None, help="settings: the step (default: the game's)")
     parser.add_argument("--trace", type=float, default=None, help="settings: lambda (default: the game's)")
+    parser.add_argument("--epsilon", type=float, default=None, help="settings: exploration at the start")
+    parser.add_argument("--beta", type=float, default=None, help="settings: TCL's exponent (0: off, alpha decays)")
+    parser.add_argument(
+        "--random-plies", type=int, default=None, help="settings: self-play opens with 0..N random plies"
+    )
+    parser.add_argument(
+        "--halflife", type=float, default=None, help="settings: games over which alpha and epsilon halve"
+    )
     parser.add_argument("--cpu", type=float, default=600.0, help="settings: CPU s of self-play in all")
     parser.add_argument("--every", type=float, default=200.0, help="settings: CPU s of self-play between measures")
     parser.add_argument("--empty", type=int, default=20, help="settings: games from the empty board")
