@@ -6,17 +6,19 @@ placing phase.  The full Teeko build is a command and a benchmark (benchmarks/be
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from gamelearn import get_game
 from gamelearn.games import IllegalMove
 from gamelearn.games.teeko import TeekoState
 from gamelearn.solver import Grade
 from gamelearn.solver.table import TableError, build_layers, open_table, write_table
 from gamelearn.solver.teeko import TableSolution, solve_teeko
-from gamelearn.solver.variant import Variant, small_variant, teeko
+from gamelearn.solver.variant import Variant, small_variant, teeko, teeko_form
 from small_teeko import SmallTeeko
 
 pytestmark = pytest.mark.slow  # retrograde solves of small Teeko boards against a plain solver
@@ -165,6 +167,24 @@ def test_real_teeko_masks_are_the_variant_of_5x5_with_four_pawns() -> None:
     assert set(small_variant(5, 5, 4).win_masks) == set(teeko().win_masks)
     assert small_variant(5, 5, 4).neighbours == teeko().neighbours
     assert teeko().layers() == [(0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]
+
+
+def test_a_set_of_pawns_covers_a_goal_as_the_plain_test_over_every_goal_says() -> None:
+    # has_four answers a set as large as a goal by looking it up among the goals; the plain test
+    # tries the set against each goal: the same on every set of up to six pawns of the small board
+    # and on random sets of Teeko's forms (goals of four, a set larger than a goal included).
+    def plain(variant: Variant, bits: int) -> bool:
+        return any(bits & goal == goal for goal in variant.win_masks)
+
+    for count in range(7):
+        for squares in itertools.combinations(range(SMALL.squares), count):
+            bits = sum(1 << square for square in squares)
+            assert SMALL.has_four(bits) == plain(SMALL, bits)
+    rng = random.Random(5)
+    for variant in (teeko(), teeko_form(get_game("teeko:goals=advanced"))):  # type: ignore[arg-type]
+        for _ in range(20_000):
+            bits = sum(1 << square for square in rng.sample(range(25), rng.randint(0, 6)))
+            assert variant.has_four(bits) == plain(variant, bits)
 
 
 def test_every_moving_position_matches_the_plain_solver(

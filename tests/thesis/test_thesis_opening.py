@@ -132,3 +132,62 @@ def test_placement_fours_read_the_goals_of_the_form() -> None:
     advanced = goal_masks("advanced")
     assert place(own, opp, 7, SeededDraws(0), FIXED, advanced) == (24, "o:make4")
     assert place(own, opp, 7, SeededDraws(0), FIXED) == (7, "o:avoid3")  # Standard: no four, 12
+
+
+def c_patterns_walked(held: int, own: int, opp: int, make: bool) -> int | None:
+    """The C's make-four / block-four walked cell by cell as its source reads: the rows and
+    columns (three, then the gap at the far end or second), the diagonals (omake4 also a long
+    diagonal's corners after its middle three), then each 2x2 square missing D, B, A, then C."""
+
+    def taken(r: int, c: int) -> bool:
+        return bool((own | opp) >> (5 * r + c) & 1)
+
+    def completes(three: list[tuple[int, int]], fourth: tuple[int, int]) -> bool:
+        return all(held >> (5 * r + c) & 1 for r, c in three) and not taken(*fourth)
+
+    tries: list[tuple[list[tuple[int, int]], tuple[int, int]]] = []
+    for i in range(5):
+        tries += [([(i, 0), (i, 1), (i, 2)], (i, 3)), ([(i, 2), (i, 3), (i, 4)], (i, 1))]
+    for j in range(5):
+        tries += [([(0, j), (1, j), (2, j)], (3, j)), ([(2, j), (3, j), (4, j)], (1, j))]
+    diagonals = [
+        [(0, 1), (1, 2), (2, 3), (3, 4)],
+        [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)],
+        [(1, 0), (2, 1), (3, 2), (4, 3)],
+        [(0, 3), (1, 2), (2, 1), (3, 0)],
+        [(0, 4), (1, 3), (2, 2), (3, 1), (4, 0)],
+        [(1, 4), (2, 3), (3, 2), (4, 1)],
+    ]
+    for cells in diagonals:
+        if len(cells) == 4:  # a diagonal of four: the first three then the last, the last three then the first
+            tries += [(cells[:3], cells[3]), (cells[1:], cells[0])]
+        else:  # of five: the first three then the fourth, the last three then the second, then
+            # (omake4) the middle three and each corner
+            tries += [(cells[:3], cells[3]), (cells[2:], cells[1])]
+            if make:
+                tries += [(cells[1:4], cells[0]), (cells[1:4], cells[4])]
+    for i in range(4):
+        for j in range(4):
+            a, b, c, d = (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)
+            tries += [([a, c, b], d), ([a, c, d], b), ([d, c, b], a), ([a, d, b], c)]
+    for three, (r, c) in tries:
+        if completes(three, (r, c)):
+            return 5 * r + c
+    return None
+
+
+def test_the_placement_patterns_are_the_c_s_walk_in_its_order() -> None:
+    # Every set of three to six pawns split between the sides is too many; seeded random ones
+    # with threes made often (each side aims at a goal), and both routines on each.
+    from gamelearn.thesis.opening import _four_placement
+
+    game = get_game("teeko")
+    fired = 0
+    for state in placement_positions(game, POSITIONS, seed=27):
+        for own, opp in ((state.x, state.o), (state.o, state.x)):
+            for held in (own, opp):
+                for make in (False, True):
+                    found = _four_placement(held, own, opp, make)
+                    assert found == c_patterns_walked(held, own, opp, make), (game.board(state), held == own, make)
+                    fired += found is not None
+    assert fired > 1000

@@ -72,7 +72,20 @@ class Variant:
         text = repr((self.moving_signature(), self.drop_pattern, self.first_forbidden))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    @cached_property
+    def _goal_set(self) -> tuple[int | None, frozenset[int]]:
+        """The size the goals share (None where they differ) and the goals as a set."""
+        sizes = {mask.bit_count() for mask in self.win_masks}
+        return (sizes.pop() if len(sizes) == 1 else None), frozenset(self.win_masks)
+
     def has_four(self, bits: int) -> bool:
+        # A table's every lookup asks it: as many pawns as a goal's squares cover a goal only by
+        # being one, and fewer cover none, so only a larger set is tried against each goal.
+        size, goals = self._goal_set
+        if size is not None:
+            count = bits.bit_count()
+            if count <= size:
+                return count == size and bits in goals
         return any(bits & mask == mask for mask in self.win_masks)
 
     def layers(self) -> list[tuple[int, int]]:

@@ -202,11 +202,6 @@ _DIAGONAL_FOURS = (
 )
 
 
-def _completes(held: int, own: int, opp: int, three: tuple[Cell, ...], fourth: Cell) -> bool:
-    """Whether ``held`` has the cells ``three`` and the cell ``fourth`` is free."""
-    return all(held >> sq(*cell) & 1 for cell in three) and _free(own, opp, sq(*fourth))
-
-
 #: The diagonal patterns after which omake4 also tries the long diagonals' ends: after pattern 3
 #: (the middle of the main diagonal held) its corners, after pattern 9 those of the other.
 _DIAGONAL_ENDS = {
@@ -215,47 +210,39 @@ _DIAGONAL_ENDS = {
 }
 
 
-def _line_four(held: int, own: int, opp: int) -> int | None:
-    """The row and column patterns, in the C's order."""
-    for a, b, c, t in _four_lines():
-        if _completes(held, own, opp, (a, b, c), t):
-            return sq(*t)
-    return None
-
-
-def _diagonal_four(held: int, own: int, opp: int, make: bool) -> int | None:
-    """The diagonal patterns, in the C's order; omake4 (``make``) also fills a long diagonal's end."""
+def _patterns(make: bool) -> list[tuple[tuple[Cell, ...], Cell]]:
+    """oavoid4's (``make`` False) or omake4's patterns in the C's order, each (three cells, the
+    fourth): the rows and columns, the diagonals (omake4 also filling a long diagonal's end), then
+    the 2x2 squares, row-major by their top-left cell, each missing D, B, A, then C."""
+    out: list[tuple[tuple[Cell, ...], Cell]] = [((a, b, c), t) for a, b, c, t in _four_lines()]
     for index, (a, b, c, t) in enumerate(_DIAGONAL_FOURS):
-        if _completes(held, own, opp, (a, b, c), t):
-            return sq(*t)
+        out.append(((a, b, c), t))
         if make and index in _DIAGONAL_ENDS:
             middle, ends = _DIAGONAL_ENDS[index]
-            for end in ends:
-                if _completes(held, own, opp, middle, end):
-                    return sq(*end)
-    return None
-
-
-def _square_four(held: int, own: int, opp: int) -> int | None:
-    """The 2x2 squares, row-major by their top-left cell, each missing D, B, A, then C."""
+            out += [(middle, end) for end in ends]
     for i in range(4):
         for j in range(4):
             A, B, C, D = (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)
-            for x, y, z, t in ((A, C, B, D), (A, C, D, B), (D, C, B, A), (A, D, B, C)):
-                if _completes(held, own, opp, (x, y, z), t):
-                    return sq(*t)
-    return None
+            out += [((x, y, z), t) for x, y, z, t in ((A, C, B, D), (A, C, D, B), (D, C, B, A), (A, D, B, C))]
+    return out
+
+
+#: The patterns as (mask of the three cells, the fourth's square), worked out once: every
+#: placement ply of a batch game walks them.
+_PATTERN_MASKS = {
+    make: tuple((sum(1 << sq(*cell) for cell in three), sq(*fourth)) for three, fourth in _patterns(make))
+    for make in (False, True)
+}
 
 
 def _four_placement(held: int, own: int, opp: int, make: bool) -> int | None:
-    """oavoid4 (``held`` = opponent) or omake4 (``held`` = own): three held, the fourth empty; the
-    lines, then the diagonals, then the squares."""
-    cell = _line_four(held, own, opp)
-    if cell is None:
-        cell = _diagonal_four(held, own, opp, make)
-    if cell is None:
-        cell = _square_four(held, own, opp)
-    return cell
+    """oavoid4 (``held`` = opponent) or omake4 (``held`` = own): the fourth cell of the first
+    pattern of which ``held`` has the three cells and the fourth is empty."""
+    occupied = own | opp
+    for three, fourth in _PATTERN_MASKS[make]:
+        if held & three == three and not occupied >> fourth & 1:
+            return fourth
+    return None
 
 
 def _goal_placement(held: int, own: int, opp: int, goals: tuple[int, ...]) -> int | None:
