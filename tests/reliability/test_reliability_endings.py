@@ -104,7 +104,8 @@ def test_a_signal_once_train_has_said_what_it_kept_changes_nothing(tmp_path: Pat
     # handlers put back, and SIGTERM's default action would end it by SIGTERM (status -15).
     trainer = start_gamelearn(tmp_path / "home", *TRAIN)
     assert trainer.stdout is not None and trainer.stderr is not None
-    Lines(trainer.stdout).wait_for("games/s", timeout=300)
+    # the first checkpoint's row (3,000,000 games over 30 checkpoints), not the header: games kept
+    Lines(trainer.stdout).wait_for("100,000", timeout=300)
     err = Lines(trainer.stderr)
     trainer.send_signal(signal.SIGINT)
     err.wait_for("Interrupted after", timeout=300)
