@@ -5,6 +5,7 @@ and asserts nothing.
     python benchmarks/connect4_ntuple.py speed --games 20000 [--name a5]
     python benchmarks/connect4_ntuple.py match --name a5 --search 0 --opponent alphabeta:depth=4,eval=none --games 100
     python benchmarks/connect4_ntuple.py perfect --name a5 --games 100 --perfect bitbully
+    python benchmarks/connect4_ntuple.py perfect --name a5 --games 100 --perfect bitbully --mcts 10000
     python benchmarks/connect4_ntuple.py settings --alpha 3 --trace 0.5 --perfect bitbully --games 50
 
 ``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
@@ -27,7 +28,8 @@ uniformly random plies (seeded by ``--seed``; moving first, only openings the fi
 needs the opening book (``gamelearn solve connect4``) for two-ply openings to be quick;
 ``--perfect bitbully`` is BitBully's (``benchmarks/connect4_bitbully.py``; ``pip install bitbully
 bitbully-databases``), which answers every position at once from its book.  For each: won, drawn,
-lost, the share won with its 95% Wilson interval, the learner's CPU seconds a move (mean and
+lost, the share won with its 95% Wilson interval (``--mcts N``: the PUCT search of ``N``
+iterations a move in place of the default play), the learner's CPU seconds a move (mean and
 worst) and the games' CPU seconds (this process: both players); ``--json FILE`` keeps them all,
 with the games the learner has trained and what ``--trained seed=S,cpu_minutes=M`` says of its
 training, for ``benchmarks/chart_connect4.py``.
@@ -157,6 +159,8 @@ def versus_perfect(args: argparse.Namespace) -> None:
     game = gamelearn.get_game("connect4")
     solution = perfect_solution(args.perfect)
     default = f"ntuple:name={args.name}" + ("" if args.search is None else f",search={args.search}")
+    if args.mcts is not None:
+        default = f"ntuple:name={args.name},mcts={args.mcts}"
     raw = f"ntuple:name={args.name},search=0"
     found: list[dict[str, Any]] = []
     # The grades first: they refuse a name nothing is kept under, before any game is played.
@@ -258,6 +262,9 @@ def main() -> None:
     parser.add_argument("--perfect", choices=("ours", "bitbully"), default="ours", help="perfect: whose perfect player")
     parser.add_argument(
         "--side", action="append", choices=("first", "second"), default=[], help="perfect: both unless given"
+    )
+    parser.add_argument(
+        "--mcts", type=int, default=None, help="perfect: play by this many PUCT iterations (not with --search)"
     )
     parser.add_argument("--suite", default="connect4-val-v1", help="perfect: the suite both plays are graded on")
     parser.add_argument("--json", type=Path, default=None, help="perfect: write every figure to this file")

@@ -7,7 +7,9 @@ of a position (:mod:`.layout`); its value is the chance that the side that has j
 into the position wins.  To move, the player scores each legal move by the value of the position
 it leads to (a finished game by its result) and plays a best one, ties broken at random
 (``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values (Connect Four
-on 7x6: ``2`` .. ``12`` plies of compiled alpha-beta, :mod:`.connect4`, 8 by default).  It explores
+on 7x6: ``2`` .. ``12`` plies of compiled alpha-beta, :mod:`.connect4_search`, 8 by default; or
+``mcts=N``, ``N`` iterations of a compiled PUCT tree search over the same values instead,
+:mod:`.connect4_puct`).  It explores
 with probability epsilon while it trains.  Frozen (``train=off``) on Teeko it searches by
 alpha-beta (:mod:`.search`, ``search=D`` plies, ``1s``, ``nodes=N``; the default chosen on
 ``teeko-val-v1``, docs/ntuple.md); in training it plays one ply deep, as its TD(lambda) learns.
@@ -35,12 +37,13 @@ import numpy as np
 from ..base import S
 from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, MoveScore, MoveScores, NtupleKnowledge
 from ..registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
-from . import connect4_search
+from . import connect4_puct, connect4_search
 from .generic import result_for_first
 from .layout import KNOWN_LAYOUTS, default_layout, fits, layout_named, pieces
 from .search import Searched, TeekoSearch, budget_of, parse_search, searches
 from .settings import (
     MOVE_SECONDS,
+    compiled,
     parse_step,
     search_of,
     settings_given,
@@ -79,16 +82,24 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         layout: str | None = None,
         tcl: bool | None = None,
         nodes: int | None = None,
+        mcts: int | None = None,
     ) -> None:
         if game.name == "teeko" and game.spec != "teeko":
             raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
         spelling, default = search_of(game, search)
+        if mcts:
+            if game.name != "connect4" or not compiled(game):
+                raise ValueError(f"mcts= searches Connect Four on its 7x6 board only, not {game.spec}")
+            if search is not None:
+                raise ValueError("search= and mcts= are two ways to play: give one of them")
         given = {
             key: value for key, value in (("alpha", alpha), ("epsilon", epsilon), ("trace", trace)) if value is not None
         }
         settings = settings_given(game, given, tcl)
         chosen = default_layout(game) if layout is None else layout_named(game, layout)
         options = spec_options(name, None if spelling == default else spelling, nodes, train, given, tcl, layout)
+        if mcts is not None:
+            options["mcts"] = mcts
         plies, seconds = budget_of(spelling)
         #: whether the spec named the layout: then knowledge of another layout is refused, else
         #: the kept layout is taken (weights learnt with an older default still play)
@@ -102,18 +113,24 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         self.nodes, self.search_spelling, self.default_search = nodes, spelling, default
         self.trainer = Trainer(game, 0 if seed is None else seed, settings, chosen)
         self._searcher: TeekoSearch | None = None
+        #: iterations of Connect Four's PUCT search a move (0: off, the plies of ``search`` play)
+        self.mcts = mcts or 0
+        self._puct: tuple[connect4_puct.PuctSearch, connect4_puct.Tree] | None = None
 
     def quick_grade_options(self) -> dict[str, str]:
         """The options that make a graded copy quick where this learner's own play searches
         (Teeko's default 8-ply search takes about a fifth of a CPU second a move, so grading it
         on a 2,000-position suite takes minutes): the raw network, ``search=0``.  Nothing where
         its play is the raw network already."""
+        if self.mcts:
+            return {"mcts": "0", "search": "0"}
         return {"search": "0"} if self.budget is not None or self.search > 1 else {}
 
     def frozen_spec(self) -> str:
         """The spec of a frozen, greedy copy of this learner (for graded checkpoints)."""
         searched = f",search={self.search_spelling}" if self.search_spelling != self.default_search else ""
-        return f"{self.kind}:train=off" + searched + (f",nodes={self.nodes}" if self.nodes is not None else "")
+        tree = f",mcts={self.mcts}" if self.mcts else ""
+        return f"{self.kind}:train=off" + searched + tree + (f",nodes={self.nodes}" if self.nodes is not None else "")
 
     # Values and choosing -----------------------------------------------------------------------
 
@@ -176,6 +193,42 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         self.visited = int(search.stats[0])
         return str(column + 1), {str(c + 1): float(scores[c]) for c in range(columns) if scores[c] > -np.inf}
 
+    @property
+    def puct(self) -> connect4_puct.PuctSearch:
+        """What Connect Four's PUCT search reads (the network, the board, its constants)."""
+        return self._puct_parts()[0]
+
+    def _puct_parts(self) -> tuple[connect4_puct.PuctSearch, connect4_puct.Tree]:
+        """Connect Four's PUCT search and its tree, made once, reading the weights now held."""
+        if self._puct is None:
+            trainer = self.trainer
+            columns = trainer.grid.columns
+            search = connect4_puct.PuctSearch(
+                weights=trainer.weights,
+                features=trainer.features,
+                grid=trainer.grid,
+                order=connect4_search.centre_first(columns),
+                exploration=connect4_puct.EXPLORATION,
+                temperature=connect4_puct.TEMPERATURE,
+                indices=np.empty(trainer.features.lengths.shape[0], np.int64),
+            )
+            self._puct = search, connect4_puct.new_tree(self.mcts + 1, columns)
+        if self._puct[0].weights is not self.trainer.weights:  # weights loaded since: read the new ones
+            self._puct = self._puct[0]._replace(weights=self.trainer.weights), self._puct[1]
+        return self._puct
+
+    def connect4_puct(self, state: S) -> tuple[str, dict[str, float], dict[str, int]]:
+        """Connect Four's PUCT search (:func:`.connect4_puct.puct_root`, ``mcts`` iterations) of an
+        unfinished position: the move it plays, and each legal move's value for the side to move
+        (the mean of what its visits backed up; its child's learnt value if it had none) and visits."""
+        search, tree = self._puct_parts()
+        x, o = pieces(self.game, state)
+        column = connect4_puct.puct_root(x, o, self.game.to_move(state), self.mcts, search, tree)
+        visits, total, first = tree.visits[0], tree.total[0], tree.first[0]
+        legal = [c for c in range(first.shape[0]) if first[c] >= 0.0]
+        values = {str(c + 1): float(total[c] / visits[c]) if visits[c] else float(first[c]) for c in legal}
+        return str(column + 1), values, {str(c + 1): int(visits[c]) for c in legal}
+
     _c4_order: np.ndarray | None = None
     #: the positions the last compiled Connect Four search visited
     visited = 0
@@ -184,6 +237,8 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         """Each legal move's value for the side to move, ``search`` plies deep (Teeko: one ply;
         Connect Four's compiled search: its scores as values, a win 1, a loss 0)."""
         mover = self.game.to_move(state)
+        if self.trainer.connect4 and self.mcts:
+            return self.connect4_puct(state)[1]
         if self.trainer.connect4 and self.search > 1:
             _, scores = self.connect4_search(state)
             return {move: min(1.0, max(0.0, (score + 1.0) / 2.0)) for move, score in scores.items()}
@@ -207,6 +262,8 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             return self.rng.choice(moves)
         if self.budget is not None and not self.trains:
             return self.searched(state).move
+        if self.trainer.connect4 and self.mcts:
+            return self.connect4_puct(state)[0]
         if self.trainer.connect4 and self.search > 1:
             return self.connect4_search(state)[0]
         scored = self.move_values(state)
@@ -217,6 +274,8 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         """The moves a frozen copy chooses in each of ``states`` (greedy: one batched evaluation)."""
         if self.budget is not None:
             return [self.searched(state).move for state in states]
+        if self.trainer.connect4 and self.mcts:
+            return [self.connect4_puct(state)[0] for state in states]
         if self.search > 1:
             return [self._greedy(state) for state in states]
         game = self.game
@@ -378,6 +437,7 @@ register(
             Option("name", parse_name, None, "keep the weights in the store under this name"),
             Option("search", parse_search, None, "plies searched (0, 1: the raw network); Teeko: or a time, 1s"),
             Option("nodes", parse_int(1, 100_000_000), None, "Teeko: the most positions the search visits a move"),
+            Option("mcts", parse_int(0, 1_000_000), None, "Connect Four: PUCT iterations a move, not search="),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),
