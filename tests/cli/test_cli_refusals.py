@@ -46,3 +46,28 @@ def test_a_kept_learner_is_still_found_once_the_store_exists(tmp_path: Path, mon
     graded = runner.invoke(app, ["grade", "tictactoe", "menace:name=kept", "--quiet"])
     assert graded.exit_code == 0, graded.output
     assert "menace:name=kept" in graded.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["teeko", "memory", "import", "{short}"], "cut short"),
+        (["teeko", "memory", "import", "{missing}"], "cannot read"),
+        (["teeko", "memory", "import", "{whole}", "--name", ""], "cannot be empty"),
+        (["teeko", "stat", "import", "{short}"], "a stat file is 36"),
+        (["teeko", "memory", "delete", "nobody"], "no memory named 'nobody'"),
+    ],
+)
+def test_a_refused_thesis_file_or_name_makes_no_store(
+    args: list[str], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "new"
+    monkeypatch.setenv("GAMELEARN_HOME", str(home))
+    files = {"short": tmp_path / "short.m", "missing": tmp_path / "missing.m", "whole": tmp_path / "whole.m"}
+    files["short"].write_bytes(b"xx")  # two bytes of a 33-byte record
+    files["whole"].write_bytes(b"")  # a memory of no records: the name is what is refused
+    result = runner.invoke(app, [arg.format(**{key: str(path) for key, path in files.items()}) for arg in args])
+    assert result.exit_code == 2, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gamelearn: error: ") and said in lines[0], result.output
+    assert not home.exists(), sorted(home.rglob("*"))

@@ -47,6 +47,7 @@ from .batch_run import MAX_BATCH_GAMES, BatchInterrupted, BatchPlan, BatchRun
 from .memories import (
     STAT_FIELDS,
     MemorySummary,
+    check_memory_import,
     delete_memory,
     export_memory,
     export_stat,
@@ -144,6 +145,10 @@ def memory_import(
     replace: bool = typer.Option(False, "--replace", help="replace a memory of that name already in the store"),
 ) -> None:
     """Import a thesis memory file into the store; a bad file is refused and nothing changes."""
+    try:
+        check_memory_import(path, name)  # a refused file or name makes no store
+    except ValueError as error:
+        fail(str(error))
     store = open_store()
     try:
         summary = import_memory(store, path, name=name, replace=replace)
@@ -225,6 +230,8 @@ def memory_show(
 
 def memory_delete(name: str = typer.Argument(..., help="a memory in the store")) -> None:
     """Delete a stored memory."""
+    if not has_memory(open_store(readonly=True), name):  # read-only: a refused delete makes no store
+        fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
     store = open_store()
     if not delete_memory(store, name):
         fail(f"no memory named {name!r} in the store (see: gamelearn teeko memory list)")
@@ -300,6 +307,10 @@ def stat_import(
     replace: bool = typer.Option(False, "--replace", help="overwrite a score in the store that already counts games"),
 ) -> None:
     """Make a thesis stat.m the store's score; a bad file is refused and nothing changes."""
+    try:
+        read_stat(path)  # a refused file makes no store
+    except ValueError as error:
+        fail(str(error))
     store = open_store()
     try:
         counts = import_stat(store, path, replace=replace)

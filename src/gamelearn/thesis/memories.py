@@ -243,6 +243,20 @@ def validate_name(name: str) -> str:
     return cleaned
 
 
+def check_memory_import(path: Path | str, name: str | None = None) -> str:
+    """The name an import of ``path`` would keep it under, once the file has been read whole as
+    :func:`import_memory` reads it (a record at a time, none kept): ValueError naming what is
+    wrong, before any store is opened, so a refused import makes no store."""
+    target = validate_name(name) if name is not None else name_from_path(path)
+    with open_memory_file(path) as stream:
+        try:
+            for _ in iter_memory_entries(stream, source=str(path)):
+                pass
+        except OSError as error:
+            raise ThesisFormatError(f"cannot read {path}: {error.strerror or error}") from None
+    return target
+
+
 def import_memory(store: Store, path: Path | str, name: str | None = None, replace: bool = False) -> MemorySummary:
     """Read a thesis memory file and save it in the store under ``name`` (default: from the file name).
 
