@@ -122,6 +122,21 @@ def test_the_api_refuses_sizes_no_machine_holds_before_any_work() -> None:
         gamelearn.tournament("tictactoe", ["random", "perfect"], openings="book")
 
 
+def test_a_named_training_refused_for_its_learner_makes_no_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "new"
+    monkeypatch.setenv("GAMELEARN_HOME", str(home))
+    with pytest.raises(ValueError, match="self-play"):
+        gamelearn.train("tictactoe", "menace", name="n", games=10, grade=False)
+    with pytest.raises(ValueError, match="unknown option 'bogus'"):
+        gamelearn.train("tictactoe", "ntuple:bogus=1", name="n", games=10, grade=False)
+    assert not home.exists()
+    first = gamelearn.train("tictactoe", "ntuple", name="n", games=100, grade=False)
+    again = gamelearn.train("tictactoe", "ntuple", name="n", games=100, grade=False)
+    assert (first.games_after, again.games_before, again.games_after) == (100, 100, 200)
+
+
 def test_milestones_write_a_line_a_quarter_however_many_steps() -> None:
     lines: list[str] = []
     bar = Milestones("games", 1000, "games", write=lines.append)

@@ -25,9 +25,10 @@ Nothing here writes the store except ``train`` with a ``name`` (the learner is k
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import closing, nullcontext
 from typing import Any, TypeVar
 
-from ..keeper import Keeper, default_keeper
+from ..keeper import Keeper
 from .budget import Budget
 from .curves import DEFAULT_GAMES as DEFAULT_CURVE_GAMES
 from .curves import MAX_SEEDS, CurvesInterrupted, CurvesOptions, run_curves
@@ -203,8 +204,11 @@ def train(
     options = _options(TrainOptions, args, fields)
     options.check()
     budget = options.budget
+    owned = None
     if options.name is not None and keeper is None:
-        keeper = default_keeper()
+        # the default store, opened when the run first needs it: a learner refused for its spec
+        # or its settings makes no store in a fresh data folder
+        keeper = owned = Keeper()
     told = progress_of(progress, "train", budget.total, budget.unit)
     shown = [0]
 
@@ -216,17 +220,20 @@ def train(
             told(whole - shown[0])
             shown[0] = whole
 
-    with Training(
-        options.chosen,
-        options.learner,
-        name=options.name,
-        keeper=keeper,
-        seed=options.seed,
-        grade=options.grade,
-        parallel=options.parallel,
-        full_grade=options.full_grade,
-        games=options.games,
-    ) as training:
+    with (
+        closing(owned) if owned is not None else nullcontext(),
+        Training(
+            options.chosen,
+            options.learner,
+            name=options.name,
+            keeper=keeper,
+            seed=options.seed,
+            grade=options.grade,
+            parallel=options.parallel,
+            full_grade=options.full_grade,
+            games=options.games,
+        ) as training,
+    ):
         if on_start is not None:
             on_start(training)
         return training.run(
