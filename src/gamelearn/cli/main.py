@@ -228,7 +228,9 @@ def players(
     game = load_game(game_name)
     table = Table("spec", "what it is", "options (defaults)")
     for kind in kinds_for(game):
-        options = ", ".join(f"{o.name}={shown_default(game, o)}{shown_range(game, o)}" for o in kind.options)
+        options = ", ".join(
+            f"{o.name}={shown_default(game, o)}{shown_range(game, o)}" for o in kind.options if o.applies_to(game.name)
+        )
         table.add_row(kind.name, kind.summary, options)
     console.print(table)
     console.print(f"A spec is KIND or KIND:OPTION=VALUE,...; e.g. --second {example_spec(game)}", markup=False)

@@ -31,10 +31,16 @@ class Option:
     default: Any
     help: str
     limits: tuple[tuple[str, int], ...] = ()  # (game, largest value) pairs
+    games: tuple[str, ...] = ()  # the games that take it (by name); () every game
+
+    def applies_to(self, game: str) -> bool:
+        """Whether ``game`` takes this option (an option of one game's search is refused elsewhere)."""
+        return not self.games or game in self.games
 
     def bounds(self, game: str) -> tuple[int, int] | None:
-        """The values this option accepts for ``game``, or None if it is not a whole number."""
-        if not isinstance(self.parse, IntRange):
+        """The values this option accepts for ``game``, or None if it is not a whole number or
+        ``game`` does not take it."""
+        if not isinstance(self.parse, IntRange) or not self.applies_to(game):
             return None
         return self.parse.low, min([self.parse.high, *(high for name, high in self.limits if name == game)])
 
@@ -279,6 +285,9 @@ def make_player(game: Game[S], spec: str, seed: int | None = None) -> Player[S]:
             raise ValueError(f"option {key!r} of player {name!r} needs a value: {key}=VALUE")
         if key in given:
             raise ValueError(f"option {key!r} of player {name!r} is given twice")
+        if not known[key].applies_to(game.name):
+            games = ", ".join(known[key].games)
+            raise ValueError(f"option {key!r} of player {name!r} is for {games} only, not {game.name}")
         try:
             given[key] = known[key].parse(value)
         except ValueError as error:

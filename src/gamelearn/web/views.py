@@ -152,7 +152,11 @@ def player_info(
     info = PlayerInfo(name=kind.name, title=words.name, first_move_wait=words.first_move_wait)
     if options:
         info.summary = kind.summary
-        info.options = [option_info(o, game, work_bounds) for o in kind.options if o.name not in WEB_REFUSED_OPTIONS]
+        info.options = [
+            option_info(o, game, work_bounds)
+            for o in kind.options
+            if o.name not in WEB_REFUSED_OPTIONS and o.applies_to(game.name)
+        ]
     if trains:
         info.trains = True
     return info

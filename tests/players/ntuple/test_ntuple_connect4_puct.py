@@ -119,7 +119,8 @@ def test_the_same_position_gets_the_same_move() -> None:
     ("game", "spec", "refusal"),
     [
         ("connect4", "ntuple:mcts=100,search=8", "two ways to play"),
-        ("teeko", "ntuple:mcts=100", "7x6 board only"),
+        ("teeko", "ntuple:mcts=100", "is for connect4 only, not teeko"),
+        ("connect4", "ntuple:mcts=300001", "too large"),
         ("connect4:columns=5,rows=4", "ntuple:mcts=100", "7x6 board only"),
         ("connect4", "ntuple:mcts=-1", "mcts"),
     ],

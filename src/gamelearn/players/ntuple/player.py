@@ -88,7 +88,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             raise ValueError(f"ntuple plays Standard Teeko only, not {game.spec}")
         spelling, default = search_of(game, search)
         if mcts:
-            if game.name != "connect4" or not compiled(game):
+            if not compiled(game):  # the option is Connect Four's (the registry refuses it elsewhere)
                 raise ValueError(f"mcts= searches Connect Four on its 7x6 board only, not {game.spec}")
             if search is not None:
                 raise ValueError("search= and mcts= are two ways to play: give one of them")
@@ -437,7 +437,7 @@ register(
             Option("name", parse_name, None, "keep the weights in the store under this name"),
             Option("search", parse_search, None, "plies searched (0, 1: the raw network); Teeko: or a time, 1s"),
             Option("nodes", parse_int(1, 100_000_000), None, "Teeko: the most positions the search visits a move"),
-            Option("mcts", parse_int(0, 1_000_000), None, "Connect Four: PUCT iterations a move, not search="),
+            Option("mcts", parse_int(0, 300_000), None, "PUCT iterations a move, not search=", games=("connect4",)),
             Option("train", parse_switch, True, "learn from the games it plays (off: frozen and greedy)"),
             Option("alpha", parse_step, None, "step size at the start (default: the game's)"),
             Option("epsilon", parse_fraction, None, "exploring moves' chance at the start (default: the game's)"),
