@@ -7,7 +7,6 @@ against the random player."""
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Hashable
 
 import numpy as np
@@ -19,6 +18,7 @@ from gamelearn.players.ntuple.connect4_search import WIN
 from gamelearn.players.ntuple.layout import KNOWN_LAYOUTS, LAYOUTS, pieces
 from gamelearn.players.ntuple.player import NtuplePlayer
 from gamelearn.players.ntuple.snakes import CONNECT4_SNAKES70, draw_snakes
+from random_games import unfinished_positions
 
 GAME = gamelearn.get_game("connect4")
 COLUMNS, ROWS, BOARD = 7, 6, 42
@@ -28,13 +28,7 @@ LAYOUT = LAYOUTS["connect4"]
 
 def random_states(count: int, seed: int) -> list[Hashable]:
     """Unfinished positions met in seeded random games, every stage of the game."""
-    rng, found = random.Random(seed), []
-    while len(found) < count:
-        state = GAME.initial()
-        while not GAME.is_over(state):
-            found.append(state)
-            state = GAME.play(state, rng.choice(GAME.legal_moves(state)))
-    return found[:count]
+    return unfinished_positions(GAME, count, seed)
 
 
 def trained_weights(player: NtuplePlayer, seed: int) -> None:

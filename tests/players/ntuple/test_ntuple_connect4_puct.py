@@ -5,7 +5,6 @@ positions whose right move is plain: a four to make, a four to stop."""
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Hashable
 
 import numpy as np
@@ -15,19 +14,15 @@ import gamelearn
 from gamelearn.players.ntuple.connect4_search import centre_first
 from gamelearn.players.ntuple.layout import pieces
 from gamelearn.players.ntuple.player import NtuplePlayer
+from random_games import unfinished_positions
 
 GAME = gamelearn.get_game("connect4")
 ORDER = [str(c + 1) for c in centre_first(7)]
 
 
 def random_states(count: int, seed: int) -> list[Hashable]:
-    rng, found = random.Random(seed), []
-    while len(found) < count:
-        state = GAME.initial()
-        while not GAME.is_over(state):
-            found.append(state)
-            state = GAME.play(state, rng.choice(GAME.legal_moves(state)))
-    return found[:count]
+    """Unfinished positions met in seeded random games, every stage of the game."""
+    return unfinished_positions(GAME, count, seed)
 
 
 class PlainNode:
