@@ -300,6 +300,8 @@ def main() -> None:
     elif args.what == "match":
         match(args.name, args.search or 0, args.opponent, args.games, args.seed)
     else:
+        if args.mcts is not None and args.search is not None:
+            parser.error("--mcts and --search are two ways to play: give one of them")
         args.side = [0 if side == "first" else 1 for side in args.side or ("first", "second")]
         try:
             versus_perfect(args)
