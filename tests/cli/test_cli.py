@@ -238,3 +238,19 @@ def test_players_shows_the_search_an_ntuple_player_plays_with(game: str, search:
     ntuple_row = next(line for line in listed.stdout.splitlines() if line.startswith("│ ntuple"))
     assert f"search={search}," in ntuple_row
     assert gamelearn.make_player(gamelearn.get_game(game), "ntuple", seed=0).search_spelling == search
+
+
+@pytest.mark.parametrize("game", ["teeko", "connect4", "tictactoe", "connect4:columns=5,rows=4"])
+def test_players_shows_the_learning_an_ntuple_player_of_the_game_does(game: str) -> None:
+    """The listing's defaults are what a player made with no options trains with, game by game
+    (TCL on for Teeko and 7x6, off for the rest), and Teeko's node cap is offered on Teeko only."""
+    listed = runner.invoke(app, ["players", game])
+    assert listed.exit_code == 0
+    lines = listed.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("│ ntuple"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("│ " + " " * 10))
+    ntuple_row = " ".join(line.split("│")[3].strip() for line in lines[start:end])  # the options cell, unwrapped
+    made = gamelearn.make_player(gamelearn.get_game(game), "ntuple", seed=0).trainer.settings
+    assert f"tcl={'on' if made.coherence > 0 else 'off'}" in ntuple_row
+    assert f"alpha={made.alpha:.3g}," in ntuple_row and f"trace={made.trace:.3g}," in ntuple_row
+    assert ("nodes=" in ntuple_row) == (game == "teeko") and "None" not in ntuple_row

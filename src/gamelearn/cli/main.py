@@ -202,14 +202,9 @@ def shown_range(game: Game, option: Option) -> str:
 
 def shown_default(game: Game, option: Option) -> str:
     """An option's default as a person types it in a spec: on/off, a name, 1.41, the evaluation's name."""
-    value = option.default
+    value = option.default_for(game)
     if isinstance(value, bool):
         return "on" if value else "off"
-    if value is None and option.name == "search":  # ntuple's, which depends on the game
-        # `gamelearn players` alone asks this: the ntuple module would bring numba (0.2 CPU s) to every start
-        from ..players.ntuple.settings import default_search
-
-        return default_search(game)
     if value is None or value == "":
         return option.name.upper()  # no default: a placeholder, as in `her:name=NAME`
     if option.name == "eval" and value == "default":

@@ -32,6 +32,13 @@ class Option:
     help: str
     limits: tuple[tuple[str, int], ...] = ()  # (game, largest value) pairs
     games: tuple[str, ...] = ()  # the games that take it (by name); () every game
+    #: The default where it depends on the game (ntuple's search, step and TCL are each game's
+    #: own), told from the game alone; None: ``default`` for every game.
+    game_default: Callable[[Game[Any]], Any] | None = None
+
+    def default_for(self, game: Game[Any]) -> Any:
+        """What the option is when a spec does not give it, in ``game``."""
+        return self.default if self.game_default is None else self.game_default(game)
 
     def applies_to(self, game: str) -> bool:
         """Whether ``game`` takes this option (an option of one game's search is refused elsewhere)."""

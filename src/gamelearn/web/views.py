@@ -14,7 +14,6 @@ from typing import Any
 from ..games import Game
 from ..games.specs import spec_name, split_spec
 from ..match import End
-from ..players.ntuple.settings import default_search
 from ..players.registry import IntRange, Option, PlayerKind, kinds_for, parse_switch
 from .learners import words_for
 from .models import GameInfo, GameView, OptionOut, PlayerInfo
@@ -125,9 +124,7 @@ def check_web_ranges(game: Game, spec: str, work_bounds: dict[str, dict[str, int
 
 def option_info(option: Option, game: Game, work_bounds: dict[str, dict[str, int]] | None) -> OptionOut:
     """An option as the page's picker offers it: its default and the values it allows."""
-    default = option.default
-    if default is None and option.name == "search":  # ntuple's, which depends on the game
-        default = default_search(game)
+    default = option.default_for(game)
     shown = default
     if isinstance(default, tuple):
         shown = "-".join(str(v) for v in default)

@@ -97,3 +97,27 @@ def test_the_picker_builds_the_spec_from_the_servers_options(page: Any, size: st
     page.wait_for_selector('#message:has-text("characters)")')
     assert len(page.text_content("#message") or "") <= 300
     assert current_view(page)["id"] == view["id"]
+
+
+def test_the_picker_shows_each_games_own_defaults_and_no_empty_ones_as_null(page: Any, size: str) -> None:
+    """ntuple's step, TCL and search depend on the game: the picker shows the game's (TCL on for
+    Teeko, off for tic-tac-toe), an option with no default (Teeko's node cap) an empty field, and
+    the spec stays the bare kind until something is changed."""
+    if not page.evaluate("document.querySelector('#setup').open"):
+        page.click("#setup > summary")
+    page.wait_for_selector('#setup[data-ready="yes"]', state="attached")
+    for game, tcl in (("teeko", "on"), ("tictactoe", "off")):
+        with page.expect_response(is_start) as info:
+            page.select_option("#game-select", game)
+        rendered(page, info.value.json())
+        page.select_option("#second-kind", "ntuple")
+        assert page.input_value("#second-player") == "ntuple"
+        assert page.eval_on_selector("#second-opt-tcl", "e => e.selectedOptions[0].text") == f"{tcl} (default)"
+        placeholders = page.eval_on_selector_all("#second-options input", "els => els.map(e => e.placeholder)")
+        assert not {"null", "None", "undefined"} & set(placeholders)
+        assert page.get_attribute("#second-opt-search", "placeholder") == ("8" if game == "teeko" else "1")
+        assert (page.locator("#second-opt-nodes").count() == 1) == (game == "teeko")
+        if game == "teeko":
+            assert page.get_attribute("#second-opt-nodes", "placeholder") == ""
+            screenshot(page, "picker-ntuple-defaults", size)
+        assert page.input_value("#second-player") == "ntuple"

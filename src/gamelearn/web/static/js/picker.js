@@ -48,12 +48,12 @@ export class Picker {
         input = el("select", { id, "data-option": option.name, "data-default": String(option.default) },
           ...option.values.map((v) => el("option", { value: v, text: v + (v === option.default ? " (default)" : "") })));
         input.value = value || option.default;
-      } else if (option.type === "int") {
-        input = el("input", { id, type: "number", min: option.min, max: option.max, step: 1, "data-option": option.name,
-          "data-default": String(option.default), placeholder: String(option.default), inputmode: "numeric" });
-        input.value = value;
       } else {
-        input = el("input", { id, type: "text", "data-option": option.name, "data-default": String(option.default), placeholder: String(option.default) });
+        // an option with no default (ntuple's nodes: no cap) shows an empty field, not "null"
+        const shown = option.default == null ? "" : String(option.default);
+        const number = option.type === "int"
+          ? { type: "number", min: option.min, max: option.max, step: 1, inputmode: "numeric" } : { type: "text" };
+        input = el("input", { id, ...number, "data-option": option.name, "data-default": shown, placeholder: shown });
         input.value = value;
       }
       input.addEventListener("input", () => this.build(seat));
