@@ -265,32 +265,45 @@ def test_a_short_training_beats_random_more_than_the_untrained_network() -> None
 # The search ------------------------------------------------------------------------------------------
 
 
-def plain_negamax(player: NtuplePlayer, state: Hashable, depth: int, ply: int) -> float:
-    """The search's score by its definition, without pruning, over the game's own rules."""
+def plain_negamax(
+    player: NtuplePlayer, state: Hashable, depth: int, ply: int, known: dict[Hashable, float] | None = None
+) -> float:
+    """The search's score by its definition, without pruning, over the game's own rules; ``known``
+    keeps each position's score (a position is always the same plies from the root: its discs)."""
+    known = {} if known is None else known
+    if state in known:
+        return known[state]
     side = GAME.to_move(state)
     children = GAME.successors(state)
     if not children:
-        return 0.0
-    if any(GAME.winner(child) == side for _, child in children):
-        return WIN - (ply + 1)
-    if depth <= 0:  # 2 V - 1 for the side to move, V being 1 - the other side's value
-        return 1.0 - 2.0 * player.trainer.values([(*pieces(GAME, state), 1 - side)])[0]
-    return max(-plain_negamax(player, child, depth - 1, ply + 1) for _, child in children)
+        score = 0.0
+    elif any(GAME.winner(child) == side for _, child in children):
+        score = WIN - (ply + 1)
+    elif depth <= 0:  # 2 V - 1 for the side to move, V being 1 - the other side's value
+        score = 1.0 - 2.0 * player.trainer.values([(*pieces(GAME, state), 1 - side)])[0]
+    else:
+        score = max(-plain_negamax(player, child, depth - 1, ply + 1, known) for _, child in children)
+    known[state] = score
+    return score
 
 
 @pytest.mark.slow  # a plain negamax without pruning
-@pytest.mark.parametrize("depth", [2, 3])
+@pytest.mark.parametrize("depth", [2, 3, 4, 5])
 def test_the_searchs_best_score_is_the_plain_negamaxs(depth: int) -> None:
+    """The best move's score is the plain negamax's, also where the search's table matters (from
+    3 plies on two orders of the same moves meet, and each pass deepens over the one before), and
+    the move is one of the best."""
     player = NtuplePlayer(GAME, seed=0, search=depth, train=False)
     trained_weights(player, 9)
-    for state in random_states(300, seed=6)[:: 25 if depth == 2 else 50]:
+    for state in random_states(300, seed=6)[:: {2: 25, 3: 25, 4: 10, 5: 10}[depth]]:
         side = GAME.to_move(state)
         move, scores = player.connect4_search(state)
-        plain = {}
+        plain: dict[str, float] = {}
+        known: dict[Hashable, float] = {}
         for name, child in GAME.successors(state):
             won = GAME.winner(child) == side
             full = GAME.is_over(child) and not won
-            plain[name] = WIN - 1 if won else 0.0 if full else -plain_negamax(player, child, depth - 1, 1)
+            plain[name] = WIN - 1 if won else 0.0 if full else -plain_negamax(player, child, depth - 1, 1, known)
         assert scores[move] == pytest.approx(max(plain.values()), abs=1e-9)
         assert plain[move] == pytest.approx(max(plain.values()), abs=1e-9)
         assert all(scores[m] >= plain[m] - 1e-9 for m in plain)  # the others: upper bounds

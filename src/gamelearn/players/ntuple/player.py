@@ -180,6 +180,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         columns = trainer.grid.columns
         if self._c4_order is None:
             self._c4_order = connect4_search.centre_first(columns)
+            self._c4_table = connect4_search.new_table()
         search = connect4_search.Connect4Search(
             weights=trainer.weights,
             features=trainer.features,
@@ -187,7 +188,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
             order=self._c4_order,
             scores=np.zeros(columns),
             stats=np.zeros(1, np.int64),
-            indices=np.empty(trainer.features.lengths.shape[0], np.int64),
+            table=self._c4_table,
         )
         x, o = pieces(game, state)
         column = connect4_search.search_root(x, o, game.to_move(state), self.search, search)
@@ -232,6 +233,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         return str(column + 1), values, {str(c + 1): int(visits[c]) for c in legal}
 
     _c4_order: np.ndarray | None = None
+    _c4_table: connect4_search.Table
     #: the positions the last compiled Connect Four search visited
     visited = 0
 

@@ -29,9 +29,10 @@ MOVE_SECONDS = 1.0
 #: The deepest plain search of the other games.
 PLAIN_PLIES = 3
 #: The deepest search of Connect Four on 7x6 (compiled: :func:`.connect4_search.search_root`, with no
-#: clock); its default (:data:`DEFAULT_SEARCH`, 8) took at most 0.3 CPU s a move where 10 plies
-#: took up to 0.74 (docs/ntuple.md, "Connect Four").
-CONNECT4_PLIES = 12
+#: clock): on 30 positions of random openings 18 plies took 3.7 CPU s a move on average and 23 at
+#: worst, within the minute a range's top may take; 20 would take minutes (docs/ntuple.md,
+#: "Connect Four").
+CONNECT4_PLIES = 18
 
 
 def default_search(game: Any) -> str:
