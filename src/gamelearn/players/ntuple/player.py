@@ -38,6 +38,7 @@ from ..base import S
 from ..knowledge import Change, KnowledgeFormat, Learner, Lesson, MoveScore, MoveScores, NtupleKnowledge
 from ..registry import Option, PlayerKind, parse_fraction, parse_int, parse_name, parse_switch, register
 from . import connect4_puct, connect4_search
+from .connect4_search import Table as Connect4Table
 from .generic import result_for_first
 from .layout import KNOWN_LAYOUTS, default_layout, fits, layout_named, pieces
 from .search import Searched, TeekoSearch, budget_of, parse_search, searches
@@ -233,7 +234,7 @@ class NtuplePlayer(Learner[S, NtupleKnowledge]):
         return str(column + 1), values, {str(c + 1): int(visits[c]) for c in legal}
 
     _c4_order: np.ndarray | None = None
-    _c4_table: connect4_search.Table
+    _c4_table: Connect4Table
     #: the positions the last compiled Connect Four search visited
     visited = 0
 
