@@ -7,6 +7,8 @@ and asserts nothing.
     python benchmarks/connect4_ntuple.py perfect --name a5 --games 100 --perfect bitbully
     python benchmarks/connect4_ntuple.py perfect --name a5 --games 100 --perfect bitbully --mcts 10000
     python benchmarks/connect4_ntuple.py settings --alpha 3 --trace 0.5 --perfect bitbully --games 50
+    python benchmarks/connect4_ntuple.py settings --stages 4 --perfect bitbully --games 50 --cpu 900 --every 300
+    python benchmarks/connect4_ntuple.py settings --from n2 --alpha 15 --perfect bitbully --games 50 --cpu 300 --every 100
 
 ``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
 size after one batch to warm up (numba compiled and the weights' pages touched); games and
@@ -38,9 +40,14 @@ training, for ``benchmarks/chart_connect4.py``.
 game's settings or ``--layout``, ``--alpha``, ``--trace``, ``--epsilon`` and what no spec sets,
 ``--beta`` (TCL's exponent; 0: TCL off), ``--halflife`` (games over which exploration, and without
 TCL the step, halve their way to a tenth) and ``--random-plies`` (self-play opens with 0..N
-random moves), plays self-play for ``--cpu`` CPU seconds; every ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1`` and
-plays first against perfect play from ``--games`` won openings of two random plies (seeded by
-``--seed``) and from the empty board (``--empty`` games).
+random moves), plays self-play for ``--cpu`` CPU seconds; ``--stages N`` gives it a weight set
+for each side and each of ``N`` stages of 10 discs (a layout of this process only), ``--from
+NAME`` starts it from the learner kept under ``NAME`` (read, never written back).  Every
+``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1``, on the opening
+keeps (the positions with the first player to move and a win to keep at 2, 4, 6 and 8 discs along
+perfect play from 100 won two-ply openings of ``--seed``: how many it keeps won) and plays first
+against perfect play from ``--games`` won openings of two random plies (seeded by ``--seed``) and
+from the empty board (``--empty`` games).
 """
 
 from __future__ import annotations
@@ -198,16 +205,62 @@ def versus_perfect(args: argparse.Namespace) -> None:
         args.json.write_text(json.dumps(found, indent=1) + "\n")
 
 
+def opening_positions(solution: Solution, seed: int, openings: int = 100) -> list[Any]:
+    """The positions of the opening keeps: from ``openings`` won two-ply openings of ``seed``, the
+    positions with the first player to move at 2, 4, 6 and 8 discs along perfect play (its ties
+    broken by ``random.Random(seed)``), where the first player has a win to keep."""
+    from gamelearn.experiments.versus_perfect import random_openings
+
+    game = gamelearn.get_game("connect4")
+    rng = random.Random(seed)
+    positions = []
+    for opening, _ in random_openings(game, openings, 2, seed, 0, True, solution):
+        state = game.initial()
+        for move in opening:
+            state = game.play(state, move)
+        for _ in range(4):
+            positions.append(state)
+            for _ in range(2):
+                state = game.play(state, rng.choice(solution.best_moves(state)))
+    return positions
+
+
+def opening_keeps(player: Any, solution: Solution, positions: list[Any]) -> int:
+    """How many of ``positions`` (the first player to move, a win to keep) ``player`` keeps won."""
+    game = gamelearn.get_game("connect4")
+    kept = 0
+    for state in positions:
+        after = game.play(state, player.choose(state))
+        kept += game.is_over(after) or solution.outcome(after)[0] == -1  # the second player, to move, loses
+    return kept
+
+
+def staged_layout(stages: int) -> str:
+    """A layout of the default's tuples with a weight set for each side and each of ``stages``
+    stages of the game (discs 0-9, 10-19, ..., the last stage to the full board), known to this
+    process only: its name."""
+    from gamelearn.players.ntuple import layout
+
+    base = layout.LAYOUTS["connect4"]
+    name = f"{base.name}-stages{stages}-bench"
+    phases = tuple(discs % 2 + 2 * min(discs // 10, stages - 1) for discs in range(base.squares + 1))
+    layout.KNOWN_LAYOUTS[name] = replace(base, name=name, phase_of=phases)
+    return name
+
+
 def settings(args: argparse.Namespace) -> None:
     """Self-play with the given settings (the module's docstring), the raw network
     measured every ``--every`` CPU seconds of training up to ``--cpu``: its keeps of
-    ``connect4-val-v1``, its games moving first against perfect play from ``--games`` won
-    openings of two random plies (``--seed``) and from the empty board (``--empty`` games, the
-    perfect player's ties broken by each game's seed)."""
+    ``connect4-val-v1``, its opening keeps (:func:`opening_positions` of ``--seed``), its games
+    moving first against perfect play from ``--games`` won openings of two random plies
+    (``--seed``) and from the empty board (``--empty`` games, the perfect player's ties broken by
+    each game's seed)."""
     from gamelearn.experiments.versus_perfect import against_perfect
 
     game = gamelearn.get_game("connect4")
     options: dict[str, Any] = {"search": 0}
+    if args.stages is not None:
+        args.layout = staged_layout(args.stages)
     for key in ("alpha", "trace", "layout", "epsilon"):
         if getattr(args, key) is not None:
             options[key] = getattr(args, key)
@@ -221,16 +274,24 @@ def settings(args: argparse.Namespace) -> None:
     )
     options.pop("epsilon", None)
     frozen = NtuplePlayer(game, seed=args.train_seed, train="off", epsilon=0.0, **options)
+    if args.start:  # a kept learner goes on (read from the store, never written back)
+        start = gamelearn.make_player(game, f"ntuple:name={args.start},train=off", seed=0)
+        kept = start.knowledge() if isinstance(start, NtuplePlayer) else None
+        learner.load(kept)
+        frozen.load(kept)
     frozen.trainer.weights = learner.trainer.weights  # the same array: it plays what has been learnt
     solution = perfect_solution(args.perfect) or gamelearn.solve(game)
     suite = gamelearn.get_suite(game, args.suite)
+    positions = opening_positions(solution, args.seed)
     trainer, trained = learner.trainer, 0.0
     settings = trainer.settings
     print(
         f"layout {trainer.layout.name}, alpha {settings.alpha:g}, lambda {settings.trace:g} "
         f"(horizon {settings.horizon}), epsilon {settings.epsilon:g}, TCL beta {settings.coherence:g}, "
         f"random plies 0..{settings.random_plies}, half-life {settings.halflife:g} games, "
-        f"seed {args.train_seed}; openings of seed {args.seed}",
+        f"seed {args.train_seed}"
+        + (f", from {args.start!r} ({trainer.games:,} games)" if args.start else "")
+        + f"; openings of seed {args.seed}",
         flush=True,
     )
     while trained < args.cpu:
@@ -239,12 +300,13 @@ def settings(args: argparse.Namespace) -> None:
             trainer.train_batch()
         trained += time.process_time() - started
         keeps = sum(frozen.choose(position.state) in position.keeping for position in suite.positions)
+        kept_won = opening_keeps(frozen, solution, positions)
         opened = against_perfect(game, frozen, 0, args.games, plies=2, seed=args.seed, solution=solution)
         empty = against_perfect(game, frozen, 0, args.empty, plies=0, seed=args.seed, solution=solution)
         print(
-            f"{trained:6.0f} CPU s  {trainer.games:>9,} games  keeps {100 * keeps / len(suite.positions):.1f}% "
-            f"of {suite.name}  won {opened['won']} of {args.games} openings, "
-            f"{empty['won']} of {args.empty} from the empty board",
+            f"{trained:6.0f} CPU s  {trainer.games:>10,} games  keeps {100 * keeps / len(suite.positions):.1f}% "
+            f"of {suite.name}  opening keeps {kept_won} of {len(positions)}  won {opened['won']} of "
+            f"{args.games} openings, {empty['won']} of {args.empty} from the empty board",
             flush=True,
         )
 
@@ -290,6 +352,12 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=200.0, help="settings: CPU s of self-play between measures")
     parser.add_argument("--empty", type=int, default=20, help="settings: games from the empty board")
     parser.add_argument("--train-seed", type=int, default=1, help="settings: the learner's seed")
+    parser.add_argument(
+        "--stages", type=int, default=None, help="settings: a weight set for each side and each of N stages of 10 discs"
+    )
+    parser.add_argument(
+        "--from", dest="start", default="", help="settings: go on from the learner kept under this name (never written)"
+    )
     args = parser.parse_args()
     if args.what not in ("speed", "settings") and not args.name:
         parser.error(f"{args.what} needs --name, the learner kept in the store")
