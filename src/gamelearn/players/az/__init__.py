@@ -39,11 +39,10 @@ def make_az(game: Game[Any], seed: int | None = None, **options: Any) -> Any:
         raise ValueError(
             f"the az player needs {', '.join(missing)}: install the neural extra, pip install 'gamelearn[neural]'"
         )
-    # the neural extra (JAX, Equinox, Optax, mctx), imported once it is known to be installed
-    from .cache import enable_compilation_cache
+    # the neural extra (JAX, Equinox, Optax, mctx), imported once it is known to be installed; JAX's
+    # compilation cache is switched on when the player first searches or trains (az/cache.py)
     from .player import AzPlayer
 
-    enable_compilation_cache()
     return AzPlayer(game, seed=seed, **options)
 
 

@@ -2,8 +2,10 @@
 
 Compiling the self-play batch and the search takes tens of seconds on a CPU, longer than a short
 training run plays; with the cache a second run (or a player made again) loads the compiled code
-instead.  It is switched on when an az player is made, never when gamelearn is imported, and not
-at all where JAX was already given a cache directory (``JAX_COMPILATION_CACHE_DIR``).
+instead.  It is switched on when an az player first searches or trains, never when gamelearn is
+imported or a player is made (a spec refused once the player is made, such as a name nothing is
+kept under, leaves no folder behind), and not at all where JAX was already given a cache directory
+(``JAX_COMPILATION_CACHE_DIR``).
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ MIN_COMPILE_SECONDS = 0.5
 
 
 def enable_compilation_cache() -> Path | None:
-    """Point JAX's persistent compilation cache at the data directory's ``jax-cache`` folder (once
-    a process: JAX reads the setting when it first compiles); the folder, or None where JAX already
-    has one or the folder cannot be made (the cache is then left off: only slower)."""
+    """Point JAX's persistent compilation cache at the data directory's ``jax-cache`` folder, made
+    here (once a process: later calls find the setting); the folder, or None where JAX already has
+    one or the folder cannot be made (the cache is then left off: only slower)."""
     # JAX, the az extra: this module's constants are read without it (the tests' shared cache)
     import jax
 

@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import mctx
 
+from .cache import enable_compilation_cache
 from .rules import JaxRules, Position
 
 #: The logit given to an illegal action: finite, so a finished position's all-illegal row stays a
@@ -125,4 +126,5 @@ def choose(
 ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """(actions, search policies, network priors, network values) for a batch of positions.  Without
     ``explore`` the choice is deterministic (no Gumbel noise): the best action the search found."""
+    enable_compilation_cache()
     return _choose(rules, model, key, positions, simulations, 1.0 if explore else 0.0, considered)

@@ -24,6 +24,7 @@ import numpy as np
 import optax
 
 from ...games import Game
+from .cache import enable_compilation_cache
 from .game_rules import rules_for
 from .network import NetworkShape, make_network, shape_for
 from .selfplay import SelfPlay, Trajectory, new_slots, play_plies
@@ -186,6 +187,7 @@ class Trainer:
         """Compile the self-play batch and the gradient step now (from JAX's persistent cache when
         they were compiled before), so that a training's clock starts at its first game; nothing
         is played or learnt."""
+        enable_compilation_cache()
         slots, key = new_slots(self.rules, self.settings, jax.random.PRNGKey(0))
         cast(Any, play_plies).lower(self.rules, self.settings, self.model, key, slots).compile()
         count, actions = self.settings.batch_size, self.rules.actions
@@ -205,6 +207,7 @@ class Trainer:
 
     def play_games(self) -> list[Trajectory]:
         """Play one self-play batch; the games it finished, their positions put into the buffer."""
+        enable_compilation_cache()
         key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self.batches)
         games = self.self_play_slots.play(self.rules, self.settings, self.model, key)
         if games:
@@ -226,6 +229,7 @@ class Trainer:
         """``count`` gradient steps on positions drawn from the buffer (none while it is empty)."""
         if self.buffer.size == 0:
             return
+        enable_compilation_cache()
         for _ in range(count):
             rng = np.random.default_rng((self.seed, self.steps))
             planes, legal, policy, value = (
