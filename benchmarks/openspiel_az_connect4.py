@@ -3,8 +3,8 @@
 Four learners: the keeps of the held-out suite ``connect4-val-v1`` and the games moving first
 against perfect play.  Prints figures and asserts nothing.
 
-    python benchmarks/openspiel_az_connect4.py train --path /work/runs/osaz --cpu-minutes 15
-    python benchmarks/openspiel_az_connect4.py grade --path /work/runs/osaz --games 100 [--json FILE]
+    python benchmarks/openspiel_az_connect4.py train --path runs/osaz --cpu-minutes 15
+    python benchmarks/openspiel_az_connect4.py grade --path runs/osaz --games 100 [--json FILE]
     python benchmarks/openspiel_az_connect4.py grade --player mcts:playouts=100 --games 100
 
 ``train``: ``alpha_zero.alpha_zero(Config(...))`` on ``connect_four`` with a residual network of the
@@ -493,7 +493,7 @@ def grade(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("train", "grade", "alphazero"), help="alphazero: what train starts")
-    parser.add_argument("--path", default="/work/runs/osaz", help="OpenSpiel's logs and checkpoints")
+    parser.add_argument("--path", default="runs/osaz", help="OpenSpiel's logs and checkpoints")
     parser.add_argument("--cpu-minutes", type=float, default=15.0, help="train: CPU minutes of the process tree")
     parser.add_argument("--poll", type=float, default=1.0, help="train: seconds between reads of the CPU time")
     parser.add_argument("--report", type=float, default=60.0, help="train: wall seconds between progress lines")
