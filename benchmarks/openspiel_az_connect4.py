@@ -33,7 +33,8 @@ discs of the side that moved last taken off, colours alternating, until the boar
 first, as ``gamelearn.games.connect4`` checks a board is reachable), then played back in order; the
 OpenSpiel board is checked against gamelearn's before every move (OpenSpiel's action ``c`` is the
 column ``c + 1`` of gamelearn's notation).  With ``--player SPEC`` the gamelearn player
-``make_player(game, SPEC, seed=0)`` is graded in its place, the same way.  Printed: the share of
+``SPEC``, frozen and greedy as every grade plays it (a learner's ``train=off``, ``epsilon=0``), is
+graded in its place, the same way.  Printed: the share of
 ``connect4-val-v1`` (``--suite``) where its move keeps the position's value, with its 95% Wilson
 interval, and the CPU seconds a move there (mean, worst); then the games moving first against
 BitBully's perfect play (``benchmarks/connect4_bitbully.py``) from ``--games`` won openings of two
@@ -434,7 +435,9 @@ def grade(args: argparse.Namespace) -> dict[str, Any]:
     game = gamelearn.get_game("connect4")
     player: Player[Any]
     if args.player:
-        player = gamelearn.make_player(game, args.player, seed=0)
+        from gamelearn.experiments.grading import graded_player
+
+        player = graded_player(game, args.player, seed=0)  # frozen and greedy, as every grade plays
         player.choose(game.initial())  # warm, as connect4_ntuple.py does
     else:
         spiel_player = SpielAlphaZeroPlayer(game, Path(args.path).resolve(), seed=0)
