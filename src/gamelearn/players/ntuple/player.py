@@ -7,7 +7,7 @@ of a position (:mod:`.layout`); its value is the chance that the side that has j
 into the position wins.  To move, the player scores each legal move by the value of the position
 it leads to (a finished game by its result) and plays a best one, ties broken at random
 (``search=0``, ``1``); ``search=2``, ``3``: plies of negamax over the same values (Connect Four
-on 7x6: ``2`` .. ``12`` plies of compiled alpha-beta, :mod:`.connect4_search`, 8 by default; or
+on 7x6: ``2`` .. ``18`` plies of compiled alpha-beta, :mod:`.connect4_search`, 8 by default; or
 ``mcts=N``, ``N`` iterations of a compiled PUCT tree search over the same values instead,
 :mod:`.connect4_puct`).  It explores
 with probability epsilon while it trains.  Frozen (``train=off``) on Teeko it searches by
