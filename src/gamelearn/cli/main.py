@@ -221,7 +221,8 @@ def players(
 ) -> None:
     """List the player specs GAME accepts, with their options and defaults."""
     game = load_game(game_name)
-    table = Table("spec", "what it is", "options (defaults)")
+    table = Table("spec", "what it is")
+    table.add_column("options (defaults)", overflow="fold")  # a long default (a layout's name) whole, not cut
     for kind in kinds_for(game):
         options = ", ".join(
             f"{o.name}={shown_default(game, o)}{shown_range(game, o)}" for o in kind.options if o.applies_to(game.name)
