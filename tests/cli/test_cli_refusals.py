@@ -24,6 +24,7 @@ runner = CliRunner()
         (["curves", "tictactoe", "menace", "--games", "10", "--out", "/no/such/folder/stem"], "--out: no such folder"),
         (["train", "tictactoe", "menace", "--name", "n", "--games", "10", "--no-grade"], "does not learn by self-play"),
         (["train", "tictactoe", "ntuple:bogus=1", "--name", "n", "--games", "10", "--no-grade"], "unknown option"),
+        (["train", "tictactoe", "ntuple:nodes=5", "--name", "n", "--games", "10", "--no-grade"], "is for teeko only"),
     ],
 )
 def test_a_refused_command_makes_no_store(
