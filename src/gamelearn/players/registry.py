@@ -51,11 +51,6 @@ class Option:
             return None
         return self.parse.low, min([self.parse.high, *(high for name, high in self.limits if name == game)])
 
-    def describe(self, game: str) -> str:
-        """``name=default``, with the range for ``game`` where there is one: ``depth=2 (1..4)``."""
-        bounds = self.bounds(game)
-        return f"{self.name}={self.default}" + (f" ({bounds[0]}..{bounds[1]})" if bounds else "")
-
 
 #: What a top of a range promises: a move takes at most about a minute (on a 2-core machine shared
 #: with others; a faster one has room to spare; docs/performance.md gives the figures).  Above it a move would take minutes or,
