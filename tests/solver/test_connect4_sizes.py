@@ -57,6 +57,19 @@ def test_the_empty_board_has_its_published_value(columns: int, rows: int) -> Non
         assert distance == LAST_PLY[columns, rows]  # plies from the empty board: the last one's number
 
 
+@pytest.mark.parametrize(("columns", "rows"), QUICK)
+def test_a_size_declares_the_value_its_search_finds(columns: int, rows: int) -> None:
+    game = get_game(f"connect4:columns={columns},rows={rows}")
+    assert game.facts.value_of_start == Connect4Solution(game).outcome(game.initial())[0]
+
+
+def test_every_size_declares_tromps_value_and_no_other() -> None:
+    for columns in range(4, 10):
+        for rows in range(4, 9):
+            game = get_game(f"connect4:columns={columns},rows={rows}")
+            assert game.facts.value_of_start == TROMP.get((columns, rows)), (columns, rows)
+
+
 def test_every_published_win_has_its_last_ply_and_the_tables_agree() -> None:
     """The two sources are read as one table: every win or loss of Tromp's has Steininger's ply,
     a draw has none, and a ply has the winner's parity (odd for the first player, even for the second)."""

@@ -45,13 +45,18 @@ CONNECT4_OPTIONS = (
     ),
 )
 
-#: The value of the empty board for the first player with best play, by (columns, rows), where it
-#: is published: John Tromp, "Solving Connect-4 on medium board sizes", ICGA Journal 31 (2008), and
-#: his table of results (https://tromp.github.io/c4/c4.html); 7x6 by Allis (1988) and Allen (1988).
-#: Each value the project's own solver reaches in a test is checked there (tests/solver/test_solve_connect4.py).
+#: The value of the empty board for the first player with best play (1 a win, 0 a draw, -1 a loss),
+#: by (columns, rows), for every size the table of results of John Tromp gives ("Solving Connect-4
+#: on medium board sizes", ICGA Journal 31, 2008, and https://tromp.github.io/c4/c4.html; 9x7 and
+#: 9x8 are not in it); 7x6 by Allis (1988) and Allen (1988).  A size's ``facts.value_of_start``.
 PUBLISHED_VALUES: dict[tuple[int, int], int] = {
-    (7, 6): 1,
-}
+    **{(4, rows): 0 for rows in range(4, 9)},
+    **{(5, rows): 0 for rows in range(4, 9)},
+    (6, 4): -1, (6, 5): 0, (6, 6): -1, (6, 7): 1, (6, 8): -1,
+    (7, 4): 0, (7, 5): 0, (7, 6): 1, (7, 7): 0, (7, 8): 1,
+    (8, 4): -1, (8, 5): 1, (8, 6): -1, (8, 7): 1, (8, 8): -1,
+    (9, 4): -1, (9, 5): 1, (9, 6): -1,
+}  # fmt: skip
 
 X_SIDE, O_SIDE = 0, 1
 _DEFAULTS = {option.name: option.default for option in CONNECT4_OPTIONS}
