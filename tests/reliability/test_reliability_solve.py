@@ -8,7 +8,9 @@ while it wrote its temporary file (a real SIGKILL) leaves a file the next run re
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -16,7 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import REPO, gamelearn, make_read_only, one_error_line, small_file_system
+from reliability_probes import children
+from reliability_support import (
+    REPO,
+    Lines,
+    command_env,
+    gamelearn,
+    make_read_only,
+    one_error_line,
+    small_file_system,
+)
 
 KILLED_MID_WRITE = """
 import os, signal, sys
@@ -89,3 +100,63 @@ def test_a_read_only_folder_is_refused_before_the_build(tmp_path: Path):
         line = one_error_line(result)
         assert "is on a read-only file system" in line and "nothing was built" in line, line
         assert result.stdout == ""
+
+
+@pytest.mark.slow  # a book of 6x5 to ply 6, about 11 CPU s, searched by two processes
+def test_a_book_build_stopped_by_ctrl_c_keeps_what_it_searched_and_goes_on(tmp_path: Path):
+    """^C reaches the whole process group, as a terminal sends it: the build and its two workers
+    end at once, the positions searched so far are kept and said, and the next build searches
+    only the rest; its book holds what a fresh search finds."""
+    from gamelearn import get_game
+    from gamelearn.solver.connect4 import Connect4Solution
+    from gamelearn.solver.connect4.book import Book, positions_by_ply
+
+    spec, plies = "connect4:columns=6,rows=5", "6"
+    started = subprocess.Popen(
+        [sys.executable, "-m", "gamelearn.cli.main", "solve", spec, "--plies", plies, "--workers", "2"],
+        env=command_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: the ^C below reaches it and its workers only
+    )
+    errors = Lines(started.stderr)  # type: ignore[arg-type]
+    errors.wait_for(" positions, ")  # the first line of progress: a quarter of ply 6 searched
+    assert children(started.pid) == 2
+    os.killpg(started.pid, signal.SIGINT)
+    assert started.wait(timeout=30) == 130
+    said = errors.text()
+    partial = tmp_path / "solved" / "connect4-6x5.book.partial"
+    kept = Book.from_bytes(partial.read_bytes())
+    total = len(positions_by_ply(Connect4Solution(get_game(spec)).searcher, 6)[6])
+    assert 0 < len(kept) < total
+    assert f"stopped: the {len(kept):,} positions of ply 6 searched so far are kept in {partial}" in said, said
+    assert "Traceback" not in said
+    with pytest.raises(ProcessLookupError):  # no worker goes on computing after the build ended
+        os.killpg(started.pid, 0)
+
+    again = gamelearn(tmp_path, "solve", spec, "--plies", plies, "--workers", "2", "--json", timeout=240)
+    assert again.returncode == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["book_plies"] == 6 and not partial.exists()
+    book = Book.from_bytes((tmp_path / "solved" / "connect4-6x5.book").read_bytes())
+    game = get_game(spec)
+    fresh = Connect4Solution(game, table_bits=16)
+    rng = random.Random(6)
+    kept_keys = kept.keys.tolist()
+    for key in [*rng.sample(kept_keys, 5), *rng.sample(book.keys.tolist(), 5)]:
+        own, both = position_of_key(key, game)
+        assert book.get(key, both.bit_count()) == fresh.searcher.score(own, both, both.bit_count())
+
+
+def position_of_key(key: int, game) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """(own, both) of a book's key, ``own + both``: a column of ``k`` discs holds ``2**k - 1`` plus
+    the side to move's discs in it, so ``k`` is the bit length of its part plus one, less one."""
+    height = game.rows + 1
+    own = both = 0
+    for column in range(game.columns):
+        bits = (key >> (column * height)) & ((1 << height) - 1)
+        discs = (bits + 1).bit_length() - 1
+        both |= ((1 << discs) - 1) << (column * height)
+        own |= (bits - ((1 << discs) - 1)) << (column * height)
+    return own, both

@@ -227,6 +227,25 @@ def test_a_book_build_stopped_half_way_goes_on_where_it_was(tmp_path: Path) -> N
     assert not partial.exists()
 
 
+def test_a_book_searched_by_worker_processes_is_the_book_searched_here() -> None:
+    from gamelearn.experiments.runners import run_all
+
+    game = get_game("connect4:columns=5,rows=4")
+    here = build_book(Connect4Solution(game, table_bits=16).searcher, 5)
+    chunks_run = []
+
+    def in_two_processes(search, chunks, on_done) -> None:  # type: ignore[no-untyped-def]
+        chunks_run.extend(chunks)
+        run_all(search, chunks, 2, None, on_done)
+
+    there = build_book(Connect4Solution(game, table_bits=16).searcher, 5, run=in_two_processes, chunk_size=40)
+    sent = [key for chunk in chunks_run for key, _, _ in chunk.positions]
+    assert len(chunks_run) > 2 and len(sent) == len(set(sent))  # several chunks, each position in one
+    assert set(sent) <= set(here.keys.tolist())
+    assert (there.keys == here.keys).all() and (there.scores == here.scores).all()
+    assert there.cpu_seconds > 0  # the workers' CPU is counted
+
+
 def test_the_solve_command_builds_the_book_and_reads_it_back() -> None:
     from typer.testing import CliRunner
 
@@ -245,6 +264,8 @@ def test_the_solve_command_builds_the_book_and_reads_it_back() -> None:
     assert gamelearn.solve(spec).book is not None  # perfect and hints read it
     refused = runner.invoke(app, ["solve", spec, "--variants"])
     assert refused.exit_code == 2 and "connect4 takes --plies" in refused.stderr
+    elsewhere = runner.invoke(app, ["solve", "tictactoe", "--workers", "2"])
+    assert elsewhere.exit_code == 2 and "--workers and --dask are for Connect Four's opening book" in elsewhere.stderr
     too_large = runner.invoke(app, ["solve", "connect4:columns=9,rows=8"])
     assert too_large.exit_code == 2 and "columns x (rows + 1) <= 63" in too_large.stderr
 

@@ -188,6 +188,8 @@ SEED_RANGE = f"{SEED_MIN}..{SEED_MAX}"
 #: The most games one learner plays in a matchbox experiment, and the most of a thesis batch run.
 MAX_LEARNER_GAMES = 500_000
 MAX_BATCH_GAMES = 1_000_000
+#: The most local processes a --workers option takes (the CPUs bound them further: runners.check_workers).
+MAX_WORKERS = 256
 
 
 #: How --help reads docstrings: Markdown joins a paragraph's lines (Rich markup would keep each

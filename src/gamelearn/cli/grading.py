@@ -15,6 +15,7 @@ from ..experiments.api import GradeOptions, GradeReport, Suite
 from ..games import get_game
 from .common import (
     GAME_HELP,
+    MAX_WORKERS,
     SEED_MAX,
     SEED_MIN,
     check_store,
@@ -28,9 +29,6 @@ from .common import (
     title_fits,
 )
 from .progress import QUIET_HELP, progress_bar
-
-#: The most local processes.
-MAX_WORKERS = 256
 
 
 def percent(share: float | None) -> str:

@@ -4,6 +4,7 @@ rendering only: the solving lives in gamelearn.solver."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,8 +21,9 @@ from ..solver.forms import markdown, replace_section, solve_forms
 from ..solver.paths import table_path
 from ..solver.table import TableError, check_moving, check_room, clear_stale_temporaries, table_size
 from ..solver.teeko import build_table, default_path, solve_teeko, variant_of
-from .common import GAME_HELP, complete_game, console, err_console, fail, print_json, title_fits
+from .common import GAME_HELP, MAX_WORKERS, complete_game, console, err_console, fail, print_json, title_fits
 from .progress import progress_bar
+from .stops import kept_when_stopped
 
 GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)]
 
@@ -291,6 +293,16 @@ def solve_command(
             "--plies", min=0, max=12, help="Connect Four: the plies its opening book covers (built with --force)"
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", min=1, max=MAX_WORKERS, help="Connect Four's book: local processes (default: the CPUs)"
+        ),
+    ] = None,
+    dask: Annotated[
+        str | None,
+        typer.Option("--dask", metavar="ADDRESS|local", help="Connect Four's book: search it on a Dask cluster"),
+    ] = None,
 ) -> None:
     """Solve GAME exactly.  Teeko, in any form: build its table (retrograde analysis, about 20 s of
     CPU) into the data directory; --variants: every form of Scarne's book, beside Steele's published
@@ -298,11 +310,11 @@ def solve_command(
     game = _game(game_name)
     if game.name == "connect4":
         if variants or keep or doc is not None or verify or stats:
-            fail("connect4 takes --plies, --force, --table and --json")
-        _solve_connect4_command(game, plies, force, table, as_json)
+            fail("connect4 takes --plies, --force, --table, --workers, --dask and --json")
+        _solve_connect4_command(game, plies, force, table, as_json, workers, dask)
         return
-    if plies is not None:
-        fail("--plies is for Connect Four's opening book")
+    if plies is not None or workers is not None or dask is not None:
+        fail("--plies, --workers and --dask are for Connect Four's opening book")
     if variants:
         if game.name != "teeko":
             fail(f"--variants is for Teeko's forms, not {game.name}")
@@ -327,12 +339,28 @@ def solve_command(
 CONNECT4_BOOK_PLIES = 7
 
 
-def _solve_connect4_command(game: Game, plies: int | None, force: bool, path: Path | None, as_json: bool) -> None:
+def _solve_connect4_command(
+    game: Game,
+    plies: int | None,
+    force: bool,
+    path: Path | None,
+    as_json: bool,
+    workers: int | None = None,
+    dask: str | None = None,
+) -> None:
     """Connect Four's opening book: loaded where built (and the same plies asked for), else built
-    with a progress bar, then the start's value and the first moves' values."""
+    with a progress bar, its deepest ply searched by ``workers`` processes (or on Dask), then the
+    start's value and the first moves' values."""
     # `gamelearn solve connect4` alone: its compiled search would bring numba (0.2 CPU s) to every command
+    from ..experiments.runners import check_workers, max_workers, run_all
     from ..solver.connect4 import Connect4Solution, fits
-    from ..solver.connect4.book import book_path, build_book, load_book, save_book
+    from ..solver.connect4.book import Book, BookChunk, ChunkScores, book_path, build_book, load_book, save_book
+
+    workers = workers or max_workers()
+    try:
+        check_workers(workers, dask)
+    except ValueError as error:
+        fail(str(error))
 
     if not fits(game.columns, game.rows):  # type: ignore[attr-defined]
         fail(str(_solution_error(game)))
@@ -345,6 +373,24 @@ def _solve_connect4_command(game: Game, plies: int | None, force: bool, path: Pa
     built = False
     if book is None or (plies is not None and book.plies != plies):
         solution = Connect4Solution(game)  # type: ignore[arg-type]
+        partial = target.with_name(target.name + ".partial")
+
+        def search_everywhere(
+            search: Callable[[BookChunk], ChunkScores], chunks: list[BookChunk], on_done: Callable[[ChunkScores], None]
+        ) -> None:
+            run_all(search, chunks, workers, dask, on_done)
+
+        def kept(stopped: KeyboardInterrupt) -> str:
+            # build_book has saved what was searched before it let the interrupt through
+            try:
+                searched = len(Book.from_bytes(partial.read_bytes()))
+            except (OSError, ValueError):
+                searched = 0
+            return (
+                f"stopped: the {searched:,} positions of ply {wanted} searched so far are kept in {partial}; "
+                f"`gamelearn solve {game.spec} --plies {wanted}` goes on from there"
+            )
+
         with progress_bar(err_console, "building the opening book", 1, "positions") as progress:
 
             def report(stage: str, done: int, total: int) -> None:
@@ -352,7 +398,14 @@ def _solve_connect4_command(game: Game, plies: int | None, force: bool, path: Pa
 
             # A build of hours can stop half-way: the positions searched so far are kept beside the
             # book and read back by the next build of the same plies.
-            book = build_book(solution.searcher, wanted, report, partial=target.with_name(target.name + ".partial"))
+            with kept_when_stopped(progress, kept):
+                book = build_book(
+                    solution.searcher,
+                    wanted,
+                    report,
+                    partial=partial,
+                    run=None if workers == 1 and dask is None else search_everywhere,
+                )
         save_book(book, target)
         built = True
     solution = Connect4Solution(game, book)  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ from ..games import Game, get_game
 from ..store.store import Store
 from .common import (
     GAME_HELP,
+    MAX_WORKERS,
     SEED_MAX,
     SEED_MIN,
     check_store,
@@ -33,9 +34,8 @@ from .grading import grades_table
 from .progress import QUIET_HELP, progress_bar
 from .stops import kept_when_stopped
 
-#: The most games a pair plays, and the most local processes.
+#: The most games a pair plays.
 MAX_PAIR_GAMES = 1_000_000
-MAX_WORKERS = 256
 #: The most plies --max-plies allows.
 MAX_PLIES_LIMIT = 100_000
 

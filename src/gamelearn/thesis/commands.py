@@ -29,6 +29,7 @@ from rich.table import Table
 
 from ..cli.common import (
     HELP_MARKUP,
+    MAX_WORKERS,
     SEED_MAX,
     SEED_MIN,
     check_name,
@@ -487,7 +488,6 @@ def show_batch(outcome: BatchOutcome | None, as_json: bool) -> None:
 #: Bounds of the experiment's numbers: games a run (and a chart point), seeds, training games, processes.
 MAX_RUN_GAMES = 1_000_000
 MAX_SEEDS = 1000
-MAX_WORKERS = 256
 
 
 def experiment(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -114,17 +115,70 @@ def _has_four(bits: int, height: int) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class BookChunk:
+    """Some of the deepest ply's positions of a book, searched together as one task (picklable, so
+    a worker process or a Dask worker can take it): ``(key, own, both)`` each."""
+
+    columns: int
+    rows: int
+    plies: int
+    positions: tuple[tuple[int, int, int], ...]
+    table_bits: int | None = None
+
+
+@dataclass(frozen=True)
+class ChunkScores:
+    """A chunk's exact scores by key, the CPU seconds its process spent on them and the positions
+    its search visited."""
+
+    scores: tuple[tuple[int, int], ...]
+    cpu_seconds: float
+    searched: int
+
+
+#: Runs ``search(chunk)`` for every chunk, anywhere (this process, worker processes, a Dask
+#: cluster), handing each result to ``on_done`` as it comes in this process; an interrupt stops it.
+ChunkRunner = Callable[[Callable[[BookChunk], ChunkScores], list[BookChunk], Callable[[ChunkScores], None]], object]
+
+#: A worker's searcher for each board (and table), kept from one chunk to the next: positions
+#: searched one after another share much of their trees.
+_searchers: dict[tuple[int, int, int | None], Connect4Searcher] = {}
+
+
+def search_chunk(chunk: BookChunk) -> ChunkScores:
+    """The exact score of each of the chunk's positions, by this process's searcher of that board."""
+    from .searcher import Connect4Searcher  # the compiled search: only where a chunk is searched
+
+    started = time.process_time()
+    board = (chunk.columns, chunk.rows, chunk.table_bits)
+    searcher = _searchers.get(board)
+    if searcher is None:
+        searcher = _searchers[board] = Connect4Searcher(chunk.columns, chunk.rows, chunk.table_bits)
+    before = searcher.searched
+    scores = tuple((key, searcher.score(own, both, chunk.plies)) for key, own, both in chunk.positions)
+    return ChunkScores(scores, time.process_time() - started, searcher.searched - before)
+
+
 def build_book(
     searcher: Connect4Searcher,
     plies: int,
     report: Report | None = None,
     partial: Path | None = None,
     save_every: int = 500,
+    run: ChunkRunner | None = None,
+    chunk_size: int = 50,
+    table_bits: int | None = None,
 ) -> Book:
     """Every position up to ``plies`` discs scored: the last ply by search, the others from their
-    children.  With ``partial``, the deepest ply's scores found so far are saved there every
-    ``save_every`` positions and read back when the build starts again, so a build stopped
-    half-way (hours on the standard board) goes on where it was."""
+    children.  The last ply is searched here, one position after another on ``searcher``'s table,
+    or with ``run`` in chunks of ``chunk_size`` positions (in the order the plies' moves make them,
+    so that a chunk's positions share their trees) wherever ``run`` runs them, each worker on a
+    table of ``2**table_bits`` slots.  With ``partial``, the deepest ply's scores found so far are
+    saved there every ``save_every`` positions and when the build is stopped (an interrupt, an
+    error), and read back when the build starts again, so a build stopped half-way (hours on the
+    standard board) goes on where it was.  The book's CPU seconds are this process's and the
+    workers'."""
     started = time.process_time()
     levels = positions_by_ply(searcher, plies)
     squares, height, board, bottom = searcher.squares, searcher.height, searcher.board, searcher.bottom
@@ -137,15 +191,41 @@ def build_book(
             earlier = kept.cpu_seconds
     deepest = levels[plies]
     stage = f"searching the {len(deepest):,} positions of ply {plies}"
-    for done, (key, (own, both)) in enumerate(deepest.items()):
+    workers_cpu = 0.0
+    saved = len(scores)
+
+    def spent() -> float:
+        return earlier + workers_cpu + time.process_time() - started
+
+    def take(found: tuple[tuple[int, int], ...], cpu_seconds: float) -> None:
+        nonlocal workers_cpu, saved
+        scores.update(found)
+        workers_cpu += cpu_seconds
         if report:
-            report(stage, done, len(deepest))
-        if key in scores:
-            continue
-        scores[key] = searcher.score(own, both, plies)
-        if partial is not None and len(scores) % save_every == 0:
-            spent = earlier + time.process_time() - started
-            save_book(_book_of(plies, scores, spent), partial)
+            report(stage, len(scores), len(deepest))  # so far the scores are the deepest ply's
+        if partial is not None and len(scores) - saved >= save_every:
+            save_book(_book_of(plies, scores, spent()), partial)
+            saved = len(scores)
+
+    pending = [(key, own, both) for key, (own, both) in deepest.items() if key not in scores]
+    if report:
+        report(stage, len(deepest) - len(pending), len(deepest))
+    try:
+        if run is None:
+            for key, own, both in pending:
+                take(((key, searcher.score(own, both, plies)),), 0.0)
+        else:
+            chunks = [
+                BookChunk(
+                    searcher.columns, searcher.rows, plies, tuple(pending[start : start + chunk_size]), table_bits
+                )
+                for start in range(0, len(pending), chunk_size)
+            ]
+            run(search_chunk, chunks, lambda result: take(result.scores, result.cpu_seconds))
+    except BaseException:
+        if partial is not None and len(scores) > saved:  # what was searched is not searched again
+            save_book(_book_of(plies, scores, spent()), partial)
+        raise
     if report:
         report(stage, len(deepest), len(deepest))
     for ply in range(plies - 1, -1, -1):
@@ -161,7 +241,7 @@ def build_book(
                 child = scores[searcher.key(own ^ both, both | disc)]
                 best = max(best, -child)
             scores[key] = best
-    book = _book_of(plies, scores, earlier + time.process_time() - started)
+    book = _book_of(plies, scores, spent())
     if partial is not None:
         partial.unlink(missing_ok=True)
     return book
