@@ -9,6 +9,10 @@ and asserts nothing.
     python benchmarks/connect4_ntuple.py settings --alpha 3 --trace 0.5 --perfect bitbully --games 50
     python benchmarks/connect4_ntuple.py settings --stages 4 --perfect bitbully --games 50 --cpu 900 --every 300
     python benchmarks/connect4_ntuple.py settings --from n2 --alpha 15 --perfect bitbully --games 50 --cpu 300 --every 100
+    python benchmarks/connect4_ntuple.py settings --snakes 140,8 --halflife 1e12 --epsilon 0.2 --cpu 3600 --every 900 \
+        --perfect bitbully --games 50 --save w.npy
+    python benchmarks/connect4_ntuple.py keep --weights w.npy --snakes 140,8 --name w140
+    python benchmarks/connect4_ntuple.py perfect --name w140 --snakes 140,8 --games 100 --perfect bitbully --seed 1
 
 ``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
 size after one batch to warm up (numba compiled and the weights' pages touched); games and
@@ -41,13 +45,19 @@ game's settings or ``--layout``, ``--alpha``, ``--trace``, ``--epsilon`` and wha
 ``--beta`` (TCL's exponent; 0: TCL off), ``--halflife`` (games over which exploration, and without
 TCL the step, halve their way to a tenth) and ``--random-plies`` (self-play opens with 0..N
 random moves), plays self-play for ``--cpu`` CPU seconds; ``--stages N`` gives it a weight set
-for each side and each of ``N`` stages of 10 discs (a layout of this process only), ``--from
+for each side and each of ``N`` stages of 10 discs and ``--snakes N,L`` ``N`` random snakes of ``L``
+squares (layouts of this process only), ``--from
 NAME`` starts it from the learner kept under ``NAME`` (read, never written back).  Every
 ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1``, on the opening
 keeps (the positions with the first player to move and a win to keep at 2, 4, 6 and 8 discs along
 perfect play from 100 won two-ply openings of ``--seed``: how many it keeps won) and plays first
 against perfect play from ``--games`` won openings of two random plies (seeded by ``--seed``) and
-from the empty board (``--empty`` games).
+from the empty board (``--empty`` games); ``--save FILE`` writes its weights there (numpy's ``.npy``)
+after each measure.
+
+``keep``: the weights a ``settings`` run saved (``--weights``) kept in the store under ``--name``
+(with ``--snakes N,L``, as a learner of that layout), so that ``perfect --name NAME --snakes N,L``
+grades it as it grades a trained learner.
 """
 
 from __future__ import annotations
@@ -59,6 +69,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 import gamelearn
 from gamelearn.experiments.statistics import Interval, wilson
@@ -248,6 +260,19 @@ def staged_layout(stages: int) -> str:
     return name
 
 
+def snake_layout(count: int, length: int) -> str:
+    """A layout of ``count`` random snakes of ``length`` squares (``draw_snakes(7, 6, count, length,
+    2012)``: with 8 squares its first 70 are the default's) on the default's cells and two weight
+    sets, known to this process only: its name."""
+    from gamelearn.players.ntuple import layout
+    from gamelearn.players.ntuple.snakes import draw_snakes
+
+    base = layout.LAYOUTS["connect4"]
+    name = f"connect4-snakes{count}x{length}-sides-bench"
+    layout.KNOWN_LAYOUTS[name] = replace(base, name=name, tuples=draw_snakes(7, 6, count, length, 2012))
+    return name
+
+
 def settings(args: argparse.Namespace) -> None:
     """Self-play with the given settings (the module's docstring), the raw network
     measured every ``--every`` CPU seconds of training up to ``--cpu``: its keeps of
@@ -261,6 +286,8 @@ def settings(args: argparse.Namespace) -> None:
     options: dict[str, Any] = {"search": 0}
     if args.stages is not None:
         args.layout = staged_layout(args.stages)
+    if args.snakes is not None:
+        args.layout = snake_layout(*args.snakes)
     for key in ("alpha", "trace", "layout", "epsilon"):
         if getattr(args, key) is not None:
             options[key] = getattr(args, key)
@@ -309,11 +336,39 @@ def settings(args: argparse.Namespace) -> None:
             f"{args.games} openings, {empty['won']} of {args.empty} from the empty board",
             flush=True,
         )
+        if args.save is not None:  # the weights as they are now, whole (numpy's .npy), for a later grade
+            written = args.save.with_name(args.save.name + ".part")
+            with written.open("wb") as stream:
+                np.save(stream, trainer.weights)
+            written.replace(args.save)
+
+
+def keep(args: argparse.Namespace) -> None:
+    """Keep the weights a ``settings`` run saved (``--weights``) in the store under ``--name``, as
+    a learner of the default layout or of ``--snakes``' (which ``perfect --snakes`` loads again)."""
+    from gamelearn.keeper import Keeper
+
+    game = gamelearn.get_game("connect4")
+    options = {} if args.snakes is None else {"layout": snake_layout(*args.snakes)}
+    learner = NtuplePlayer(game, seed=args.train_seed, name=args.name, **options)
+    weights = np.load(args.weights)
+    if weights.shape != learner.trainer.weights.shape:
+        raise SystemExit(
+            f"{args.weights}: {weights.shape} weights, where the layout has {learner.trainer.weights.shape}"
+        )
+    learner.trainer.weights[...] = weights
+    learner.trainer.games = args.games_trained
+    keeper = Keeper()
+    try:
+        keeper.save(learner)
+    finally:
+        keeper.close()
+    print(f"kept {args.weights} as ntuple:name={args.name} ({learner.trainer.layout.name})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("speed", "match", "perfect", "settings"))
+    parser.add_argument("what", choices=("speed", "match", "perfect", "settings", "keep"))
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--name", default="")
     parser.add_argument(
@@ -356,12 +411,34 @@ def main() -> None:
         "--stages", type=int, default=None, help="settings: a weight set for each side and each of N stages of 10 discs"
     )
     parser.add_argument(
+        "--snakes",
+        type=lambda text: tuple(int(part) for part in text.split(",")),
+        default=None,
+        metavar="N,L",
+        help="settings: N random snakes of L squares in place of the default's 70 of 8",
+    )
+    parser.add_argument("--weights", type=Path, default=None, help="keep: the weights a settings run saved")
+    parser.add_argument("--games-trained", type=int, default=0, help="keep: the games those weights learnt from")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="settings: write the weights there at each measure (.npy)",
+    )
+    parser.add_argument(
         "--from", dest="start", default="", help="settings: go on from the learner kept under this name (never written)"
     )
     args = parser.parse_args()
     if args.what not in ("speed", "settings") and not args.name:
         parser.error(f"{args.what} needs --name, the learner kept in the store")
-    if args.what == "speed":
+    if args.snakes is not None and args.what != "settings":
+        snake_layout(*args.snakes)  # known to this process, so that a learner kept with it loads
+    if args.what == "keep":
+        if args.weights is None:
+            parser.error("keep needs --weights, the file a settings run saved")
+        keep(args)
+    elif args.what == "speed":
         speed(args.games, args.name)
     elif args.what == "settings":
         settings(args)
