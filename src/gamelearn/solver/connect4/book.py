@@ -124,26 +124,23 @@ class BookChunk:
     rows: int
     plies: int
     positions: tuple[tuple[int, int, int], ...]
-    table_bits: int | None = None
 
 
 @dataclass(frozen=True)
 class ChunkScores:
-    """A chunk's exact scores by key, the CPU seconds its process spent on them and the positions
-    its search visited."""
+    """A chunk's exact scores by key, and the CPU seconds its process spent on them."""
 
     scores: tuple[tuple[int, int], ...]
     cpu_seconds: float
-    searched: int
 
 
 #: Runs ``search(chunk)`` for every chunk, anywhere (this process, worker processes, a Dask
 #: cluster), handing each result to ``on_done`` as it comes in this process; an interrupt stops it.
 ChunkRunner = Callable[[Callable[[BookChunk], ChunkScores], list[BookChunk], Callable[[ChunkScores], None]], object]
 
-#: A worker's searcher for each board (and table), kept from one chunk to the next: positions
-#: searched one after another share much of their trees.
-_searchers: dict[tuple[int, int, int | None], Connect4Searcher] = {}
+#: A worker's searcher for each board, kept from one chunk to the next: positions searched one
+#: after another share much of their trees.
+_searchers: dict[tuple[int, int], Connect4Searcher] = {}
 
 
 def search_chunk(chunk: BookChunk) -> ChunkScores:
@@ -151,13 +148,12 @@ def search_chunk(chunk: BookChunk) -> ChunkScores:
     from .searcher import Connect4Searcher  # the compiled search: only where a chunk is searched
 
     started = time.process_time()
-    board = (chunk.columns, chunk.rows, chunk.table_bits)
+    board = (chunk.columns, chunk.rows)
     searcher = _searchers.get(board)
     if searcher is None:
-        searcher = _searchers[board] = Connect4Searcher(chunk.columns, chunk.rows, chunk.table_bits)
-    before = searcher.searched
+        searcher = _searchers[board] = Connect4Searcher(chunk.columns, chunk.rows)
     scores = tuple((key, searcher.score(own, both, chunk.plies)) for key, own, both in chunk.positions)
-    return ChunkScores(scores, time.process_time() - started, searcher.searched - before)
+    return ChunkScores(scores, time.process_time() - started)
 
 
 def build_book(
@@ -168,13 +164,12 @@ def build_book(
     save_every: int = 500,
     run: ChunkRunner | None = None,
     chunk_size: int = 50,
-    table_bits: int | None = None,
 ) -> Book:
     """Every position up to ``plies`` discs scored: the last ply by search, the others from their
     children.  The last ply is searched here, one position after another on ``searcher``'s table,
     or with ``run`` in chunks of ``chunk_size`` positions (in the order the plies' moves make them,
     so that a chunk's positions share their trees) wherever ``run`` runs them, each worker on a
-    table of ``2**table_bits`` slots.  With ``partial``, the deepest ply's scores found so far are
+    table of its own.  With ``partial``, the deepest ply's scores found so far are
     saved there every ``save_every`` positions and when the build is stopped (an interrupt, an
     error), and read back when the build starts again, so a build stopped half-way (hours on the
     standard board) goes on where it was.  The book's CPU seconds are this process's and the
@@ -216,9 +211,7 @@ def build_book(
                 take(((key, searcher.score(own, both, plies)),), 0.0)
         else:
             chunks = [
-                BookChunk(
-                    searcher.columns, searcher.rows, plies, tuple(pending[start : start + chunk_size]), table_bits
-                )
+                BookChunk(searcher.columns, searcher.rows, plies, tuple(pending[start : start + chunk_size]))
                 for start in range(0, len(pending), chunk_size)
             ]
             run(search_chunk, chunks, lambda result: take(result.scores, result.cpu_seconds))
