@@ -47,7 +47,7 @@ class BitBullySolution(Solution):
         if game.name != "connect4" or (getattr(game, "columns", 0), getattr(game, "rows", 0)) != (7, 6):
             raise ValueError(f"BitBully solves the standard 7x6 board only, not {game.spec}")
         super().__init__(game)
-        self.agent = bitbully.BitBully(book)  # type: ignore[arg-type]
+        self.agent = bitbully.BitBully(book)
         self._scores: dict[Hashable, dict[str, int]] = {}
 
     def board(self, state: Hashable) -> bitbully.Board:

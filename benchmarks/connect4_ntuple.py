@@ -73,17 +73,27 @@ from typing import Any
 import numpy as np
 
 import gamelearn
+from gamelearn.experiments.grading import graded_player
 from gamelearn.experiments.statistics import Interval, wilson
 from gamelearn.match import Match
 from gamelearn.players.ntuple.player import NtuplePlayer
 from gamelearn.solver import Solution
 
 
+def kept_learner(game: Any, spec: str, seed: int = 0) -> NtuplePlayer:
+    """The ``ntuple`` learner ``spec`` names, frozen and loaded from the store; SystemExit where the
+    spec makes another kind of player."""
+    player = graded_player(game, spec, seed=seed)
+    if not isinstance(player, NtuplePlayer):
+        raise SystemExit(f"{spec}: not an ntuple learner")
+    return player
+
+
 def speed(games: int, name: str) -> None:
     game = gamelearn.get_game("connect4")
     player = NtuplePlayer(game, seed=1)
     if name:  # from a kept learner's weights: games as long as a trained learner's
-        player.load(gamelearn.make_player(game, f"ntuple:name={name},train=off", seed=0).knowledge())
+        player.load(kept_learner(game, f"ntuple:name={name},train=off").knowledge())
     trainer = player.trainer
     trainer.compile()
     player.self_play(1)  # warm: one batch
@@ -172,7 +182,6 @@ def trained_facts(text: str) -> dict[str, float]:
 
 
 def versus_perfect(args: argparse.Namespace) -> None:
-    from gamelearn.experiments.grading import graded_player
     from gamelearn.experiments.versus_perfect import against_perfect
 
     game = gamelearn.get_game("connect4")
@@ -201,7 +210,7 @@ def versus_perfect(args: argparse.Namespace) -> None:
                 "cpu_seconds": cpu,
             }
         )
-    trained = graded_player(game, raw, seed=args.seed).describe()
+    trained = kept_learner(game, raw, args.seed).describe()
     found.append({"learner": args.name, "games_trained": trained["games"], **args.trained})
     for spec in dict.fromkeys((default, raw)):
         player = graded_player(game, spec, seed=args.seed)
@@ -300,10 +309,9 @@ def settings(args: argparse.Namespace) -> None:
         learner.trainer.settings, **{key: value for key, value in changes.items() if value is not None}
     )
     options.pop("epsilon", None)
-    frozen = NtuplePlayer(game, seed=args.train_seed, train="off", epsilon=0.0, **options)
+    frozen = NtuplePlayer(game, seed=args.train_seed, train=False, epsilon=0.0, **options)
     if args.start:  # a kept learner goes on (read from the store, never written back)
-        start = gamelearn.make_player(game, f"ntuple:name={args.start},train=off", seed=0)
-        kept = start.knowledge() if isinstance(start, NtuplePlayer) else None
+        kept = kept_learner(game, f"ntuple:name={args.start},train=off").knowledge()
         learner.load(kept)
         frozen.load(kept)
     frozen.trainer.weights = learner.trainer.weights  # the same array: it plays what has been learnt
@@ -349,8 +357,8 @@ def keep(args: argparse.Namespace) -> None:
     from gamelearn.keeper import Keeper
 
     game = gamelearn.get_game("connect4")
-    options = {} if args.snakes is None else {"layout": snake_layout(*args.snakes)}
-    learner = NtuplePlayer(game, seed=args.train_seed, name=args.name, **options)
+    layout = None if args.snakes is None else snake_layout(*args.snakes)
+    learner = NtuplePlayer(game, seed=args.train_seed, name=args.name, layout=layout)
     weights = np.load(args.weights)
     if weights.shape != learner.trainer.weights.shape:
         raise SystemExit(
