@@ -105,6 +105,18 @@ def test_allis_black_holds_six_columns_and_seven_unless_white_starts_in_the_midd
     assert solution.best_moves(seven.initial()) == ["4"]
 
 
+def test_the_moves_of_the_book_s_positions_are_read_from_it_not_searched() -> None:
+    """Allis (1988): on 7x4 only the middle column keeps the draw for X.  With a book to ply 3, the
+    best moves of a position of the first plies are read from its children's scores in the book."""
+    game = get_game("connect4:columns=7,rows=4")
+    book = build_book(Connect4Solution(game, table_bits=16).searcher, 3)
+    solution = Connect4Solution(game, book, table_bits=16)
+    assert solution.best_moves(game.initial()) == ["4"]
+    after = game.play(game.initial(), "3")
+    assert solution.best_moves(after) == Connect4Solution(game, table_bits=16).best_moves(after)
+    assert solution.searcher.searched == 0
+
+
 def test_perfect_plays_connect4_by_the_search() -> None:
     game = get_game("connect4:columns=5,rows=4")
     perfect = make_player(game, "perfect", seed=1)

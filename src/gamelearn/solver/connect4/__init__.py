@@ -90,17 +90,9 @@ class Connect4Solution(Solution):
         position = Position(state)
         searcher = self.searcher
         key = searcher.key(position.own, position.both)
-        known = self._kept.get(key)
+        known = self.known_score(key, position.discs)
         if known is not None:
             return known
-        if self.book is not None:
-            found = self.book.get(key, position.discs)
-            if found is not None:
-                return int(found)
-        if self.solved is not None:
-            found = self.solved.get(key)
-            if found is not None:
-                return int(found)
         started = time.process_time()
         score = searcher.score(position.own, position.both, position.discs)
         spent = time.process_time() - started
@@ -114,6 +106,16 @@ class Connect4Solution(Solution):
             if self._unsaved_cpu >= SAVE_AFTER_CPU_S:
                 self.save()
         return score
+
+    def known_score(self, key: int, discs: int) -> int | None:
+        """The score of the position with that key, where it is known without a search: solved in
+        this process, in the book, or kept beside the book by an earlier one."""
+        known = self._kept.get(key)
+        if known is None and self.book is not None:
+            known = self.book.get(key, discs)
+        if known is None and self.solved is not None:
+            known = self.solved.get(key)
+        return None if known is None else int(known)
 
     def best_moves(self, state: Hashable) -> list[str]:
         """As :meth:`Solution.best_moves` (the fastest win, else the draws, else the slowest loss),
@@ -131,10 +133,7 @@ class Connect4Solution(Solution):
                 keeps = game.winner(child) is not None or best == 0  # a win, or the draw of a full board
             else:
                 position = Position(child)
-                key = searcher.key(position.own, position.both)
-                known = self._kept.get(key)
-                if known is None and self.solved is not None:
-                    known = self.solved.get(key)
+                known = self.known_score(searcher.key(position.own, position.both), position.discs)
                 if known is not None:
                     keeps = -known == best
                 else:
