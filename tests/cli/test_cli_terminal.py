@@ -100,8 +100,6 @@ def small(args: list[str]) -> list[str] | None:
     needs_table = teeko and ("perfect" in args or args[0] in ("grade", "suite", "analyze"))
     if args[0] == "serve" or (args[:2] == ["solve", "teeko"]) or needs_table:
         return None
-    if args[:2] == ["play", "connect4"]:  # `hint` on the empty board waits for the opening book
-        return None
     out = []
     for index, arg in enumerate(args):
         previous = args[index - 1] if index else ""

@@ -94,10 +94,25 @@ def test_hexapawn_has_no_balanced_openings_and_plays_its_pairs_from_the_start() 
         assert first.players == second.players[::-1]
 
 
-def test_connect4_without_its_opening_book_plays_from_the_start_and_says_why() -> None:
-    """A position two discs into the standard board takes the solver CPU minutes to hours; the
-    default book is not walked then (the tournament would not start) but named as missing."""
+def test_connect4_s_balanced_openings_come_from_its_shipped_book() -> None:
+    """The standard board's book ships with the package, so its balanced openings are read from
+    it: every drawn position two plies in, one a mirror pair, and no other."""
     game = gamelearn.get_game("connect4")
+    book = balanced_openings(game, 2)
+    value = gamelearn.solve(game).value
+    positions = positions_at(game, 2)
+    assert book and all(value(positions[moves]) == 0 for moves in book)
+    drawn = {game.canonical(state)[0] for state in positions.values() if value(state) == 0}
+    assert len(book) == len(drawn)
+    result = run_tournament(game, ["random", "alphabeta:depth=1"], 4, seed=4, workers=1, grade=False)
+    assert result.book.used and all(g.opening in book for g in result.games)
+
+
+def test_connect4_without_an_opening_book_plays_from_the_start_and_says_why() -> None:
+    """A position two discs into a board of 40 squares takes the solver long searches, and no book
+    ships for it: the default book is not walked then (the tournament would not start) but named
+    as missing."""
+    game = gamelearn.get_game("connect4:columns=8,rows=5")
     result = run_tournament(game, ["random", "alphabeta:depth=1"], 2, seed=4, workers=1, grade=False)
     assert result.book.used == () and all(g.opening == () for g in result.games)
     assert "opening book" in result.book.note and "gamelearn solve connect4" in result.book.note

@@ -4,8 +4,8 @@ a grid kept here (a disc falls to the lowest empty square of its column), the wi
 the perfect values of the moves, each with its distance, and a review graded move by move, checked
 against a plain negamax over grids written here (independent of gamelearn's solver).
 
-Solved positions are kept small (5 columns by 4 rows, or a 7x6 position a few plies from its end):
-the start of 7x6 is a search of minutes without the opening book."""
+Solved positions are kept small (5 columns by 4 rows, or a 7x6 position a few plies from its end),
+or read from the standard board's shipped opening book (its first seven plies)."""
 
 from __future__ import annotations
 
@@ -149,3 +149,20 @@ def test_a_review_grades_every_move_and_marks_where_each_disc_fell(client: TestC
         assert (position["value"], position["distance"]) == (first_side, distance), index
     assert review["positions"][-1]["over"] and review["positions"][-1]["winning_squares"] == [0, 5, 10, 15]
     assert {p["grade"] for p in review["plies"]} <= {"best", "keeps", "mistake", "blunder"}
+
+
+def test_a_review_of_the_standard_board_reads_its_first_plies_from_the_shipped_book(client: TestClient) -> None:
+    import gamelearn
+
+    view = start(client, "connect4", ["human", "human"])
+    line = "4141414"  # X's four up column 4, O's discs in column 1: over at ply 7
+    for column in line:
+        view = move(client, view["id"], column)
+    assert view["over"] and view["winner"] == 0
+    review = client.get(f"/api/games/{view['id']}/review").json()
+    assert review["available"], review
+    first, last = review["plies"][0], review["plies"][-1]
+    assert first["best"] == ["4"] and first["grade"] == "best"  # only the middle column wins (Allis 1988)
+    assert last["move"] == "4" and last["grade"] == "best"  # the four
+    assert review["positions"][0]["value"] == 1 and review["positions"][0]["distance"] == 41
+    assert gamelearn.solve("connect4").searcher.searched == 0  # every position read from the book

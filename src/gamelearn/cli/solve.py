@@ -365,8 +365,8 @@ def _solve_connect4_command(
     if not fits(game.columns, game.rows):  # type: ignore[attr-defined]
         fail(str(_solution_error(game)))
     target = path or book_path(game.columns, game.rows)  # type: ignore[attr-defined]
-    try:
-        book = None if force else load_book(game.columns, game.rows, target)  # type: ignore[attr-defined]
+    try:  # the data directory's book or the one shipped with the package, unless a file is named
+        book = None if force else load_book(game.columns, game.rows, path)  # type: ignore[attr-defined]
     except ValueError as error:
         fail(str(error))
     wanted = CONNECT4_BOOK_PLIES if plies is None else plies
@@ -407,6 +407,7 @@ def _solve_connect4_command(
                     run=None if workers == 1 and dask is None else search_everywhere,
                 )
         save_book(book, target)
+        book.source = str(target)
         built = True
     solution = Connect4Solution(game, book)  # type: ignore[arg-type]
     start = game.initial()
@@ -416,10 +417,11 @@ def _solve_connect4_command(
         print_json(
             {
                 "game": game.spec,
-                "book": str(target.absolute()),
+                "book": str(Path(book.source).absolute()),
+                "book_shipped": book.shipped,
                 "book_plies": book.plies,
                 "book_positions": len(book),
-                "book_bytes": target.stat().st_size,
+                "book_bytes": len(book.to_bytes()),
                 "book_cpu_seconds": round(book.cpu_seconds, 1),
                 "start_value": value,
                 "start_distance": distance,
@@ -427,10 +429,10 @@ def _solve_connect4_command(
             }
         )
         return
-    verb = "Built" if built else "Read"
+    verb = "Built the" if built else "Read the shipped" if book.shipped else "Read the"
     console.print(
-        f"{verb} the opening book of {game.spec} to ply {book.plies}: {len(book):,} positions, "
-        f"{target.stat().st_size / 1e3:.1f} kB, {book.cpu_seconds:.1f} CPU s to build: {target}",
+        f"{verb} opening book of {game.spec} to ply {book.plies}: {len(book):,} positions, "
+        f"{len(book.to_bytes()) / 1e3:.1f} kB, {book.cpu_seconds:.1f} CPU s to build: {book.source}",
         markup=False,
     )
     console.print(f"The start: {describe(game, 0, value, distance)}.")

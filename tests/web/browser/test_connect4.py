@@ -115,3 +115,25 @@ def test_reduced_motion_stills_the_fall_and_a_small_board_is_reviewed(page: Any,
     assert marks(page) == game.board(game.play(state, column))
     screenshot(page, "connect4-review", size)
     assert axe_problems(page) == []
+
+
+def test_the_standard_board_is_hinted_and_reviewed_from_the_shipped_book(page: Any, size: str) -> None:
+    """The first moves' values as published (Allis 1988; Pascal Pons' scores -2 -1 0 1 0 -1 -2),
+    hinted from the opening book that ships with the package, and a game of seven plies reviewed
+    move by move from it."""
+    view = new_game(page, "connect4", "human", "human")
+    page.check("#analysis-toggle")
+    page.wait_for_selector('#analysis .mv[data-move="7"]', timeout=60_000)
+    hinted = {column: page.text_content(f'#analysis .mv[data-move="{column}"]') or "" for column in "1234567"}
+    assert hinted["4"].endswith("X wins in 41") and hinted["3"].endswith("draw") and hinted["5"].endswith("draw")
+    assert hinted["1"].endswith("O wins in 40") and hinted["2"].endswith("O wins in 42"), hinted
+    page.uncheck("#analysis-toggle")
+    for column in "4141414":  # X's four up the middle column
+        view = drop(page, view, column)
+    assert view["over"] and page.text_content("#status") == "X wins: four in a row"
+    page.click("#review-open")
+    page.wait_for_selector('#review[data-state="ready"]', timeout=60_000)
+    grades = page.eval_on_selector_all("#review-moves li[data-ply]", "els => els.map(e => e.dataset.grade)")
+    assert len(grades) == 7 and grades[0] == "best" and grades[-1] == "best"
+    screenshot(page, "connect4-review-standard", size)
+    assert axe_problems(page) == []

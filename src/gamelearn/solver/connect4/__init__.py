@@ -1,6 +1,7 @@
 """Connect Four's exact solution: no table holds its 4.5 x 10^12 positions, so each position asked
 for is searched (:mod:`.search`, numba), the first plies read from an opening book the project
-computes with the same search (:mod:`.book`, ``gamelearn solve connect4``).
+computes with the same search (:mod:`.book`: the standard board's ships with the package, and
+``gamelearn solve connect4 --force`` builds one for any board).
 
 ``solve("connect4")`` (any board whose bitboard fits 63 bits: columns x (rows + 1) <= 63, which
 leaves out only 8x7, 8x8 and 9x7 up to 9x8) gives a :class:`Connect4Solution`: the value and the
@@ -181,12 +182,13 @@ class Connect4Solution(Solution):
 
 
 def solve_connect4(game: Connect4, path: Any = None) -> Connect4Solution:
-    """The solution of a Connect Four board, with its opening book where one has been built (the
-    default file in the data directory, or ``path``); ValueError for a board the search does not take."""
+    """The solution of a Connect Four board, with its opening book (``path``; else the data
+    directory's or the one shipped with the package, :func:`.book.load_book`), keeping the positions
+    it searches beside the data directory's book; ValueError for a board the search does not take."""
     if not fits(game.columns, game.rows):
         Connect4Searcher(game.columns, game.rows)  # raises, saying which boards it takes
+    book = load_book(game.columns, game.rows, Path(path) if path else None)
     target = Path(path) if path else book_path(game.columns, game.rows)
-    book = load_book(game.columns, game.rows, target)
     solved = SolvedFile(solved_path(target), game.columns * game.rows)
     return Connect4Solution(game, book, solved=solved)
 

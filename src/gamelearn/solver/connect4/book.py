@@ -2,10 +2,12 @@
 the project's own search (:mod:`.search`), one position and its mirror image once.
 
 The deepest ply's positions are searched; each earlier one is the best of its children, read from
-the book itself (or a four at hand).  The book is a file in the data directory,
-``solved/connect4-7x6.book`` for the standard board: a header line, then the keys (int64, sorted)
-and the scores (int8), so that a look-up is a binary search.  ``gamelearn solve connect4 --plies N``
-builds it, with its progress shown.
+the book itself (or a four at hand).  A book is a file: a header line, then the keys (int64, sorted)
+and the scores (int8), so that a look-up is a binary search.  The standard board's book to ply 7
+ships with the package (``books/connect4-7x6.book`` beside this module); ``gamelearn solve connect4
+--plies N --force`` builds one, with its progress shown, in the data directory
+(``solved/connect4-7x6.book``), where it is read in preference to the shipped one if it covers as
+many plies or more.
 
 Beside it, ``connect4-7x6.solved`` (:class:`SolvedFile`) keeps every position a solution has
 searched, at any ply, in the same format: each process reads what earlier ones solved, so the
@@ -18,6 +20,7 @@ import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +37,10 @@ Report = Callable[[str, int, int], None]
 MAGIC = b"gamelearn connect4 book 1\n"
 
 
+#: The folder, beside this module, of the books shipped with the package.
+SHIPPED = "books"
+
+
 def book_path(columns: int, rows: int) -> Path:
     """The default file of a board's book, in the data directory."""
     return table_path(f"connect4-{columns}x{rows}").with_suffix(".book")
@@ -43,13 +50,19 @@ class Book:
     """The scores of every position up to ``plies`` discs, by key (the lesser of a position's and
     its mirror image's: :meth:`Connect4Searcher.key`)."""
 
-    def __init__(self, plies: int, keys: np.ndarray, scores: np.ndarray, cpu_seconds: float = 0.0) -> None:
+    def __init__(
+        self, plies: int, keys: np.ndarray, scores: np.ndarray, cpu_seconds: float = 0.0, source: str = ""
+    ) -> None:
         order = np.argsort(keys)
         self.plies = plies
         self.keys = np.ascontiguousarray(keys[order], np.int64)
         self.scores = np.ascontiguousarray(scores[order], np.int8)
         #: The CPU seconds the build took (as the file records it).
         self.cpu_seconds = cpu_seconds
+        #: Where the book was read from ("" for one built in this process).
+        self.source = source
+        #: Whether it is the book shipped with the package.
+        self.shipped = False
 
     def __len__(self) -> int:
         return int(self.keys.size)
@@ -68,7 +81,7 @@ class Book:
         return MAGIC + header + self.keys.astype("<i8").tobytes() + self.scores.astype("i1").tobytes()
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> Book:
+    def from_bytes(cls, data: bytes, source: str = "") -> Book:
         """The book a file holds; ValueError in one line for a file that is not one."""
         if not data.startswith(MAGIC):
             raise ValueError("not a gamelearn Connect Four book")
@@ -83,7 +96,7 @@ class Book:
             raise ValueError(f"a Connect Four book cut short: {len(body)} bytes for {count} positions")
         keys = np.frombuffer(body[: 8 * count], "<i8").astype(np.int64)
         scores = np.frombuffer(body[8 * count :], "i1").astype(np.int8)
-        return cls(plies, keys, scores, cpu)
+        return cls(plies, keys, scores, cpu, source)
 
 
 def positions_by_ply(searcher: Connect4Searcher, plies: int) -> list[dict[int, tuple[int, int]]]:
@@ -247,8 +260,34 @@ def _book_of(plies: int, scores: dict[int, int], cpu_seconds: float) -> Book:
 
 
 def load_book(columns: int, rows: int, path: Path | None = None) -> Book | None:
-    """The board's book from its file, or None where there is none (the search answers alone)."""
-    target = path or book_path(columns, rows)
+    """The board's book: the file at ``path`` where one is given; else the data directory's, where
+    a book is built there that covers as many plies as the one shipped with the package or more;
+    else the shipped one; None where there is none (the search answers alone)."""
+    if path is not None:
+        return _read_book(path)
+    built = _read_book(book_path(columns, rows))
+    shipped = shipped_book(columns, rows)
+    if built is None or (shipped is not None and shipped.plies > built.plies):
+        return shipped
+    return built
+
+
+def shipped_book(columns: int, rows: int) -> Book | None:
+    """The book of that board shipped with the package, or None where none is."""
+    resource = resources.files(__package__).joinpath(SHIPPED, f"connect4-{columns}x{rows}.book")
+    try:
+        data = resource.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        book = Book.from_bytes(data, str(resource))
+    except ValueError as error:  # a damaged installation: say which file
+        raise ValueError(f"{resource}: {error}; reinstall gamelearn") from None
+    book.shipped = True
+    return book
+
+
+def _read_book(target: Path) -> Book | None:
     try:
         data = target.read_bytes()
     except FileNotFoundError:
@@ -256,7 +295,7 @@ def load_book(columns: int, rows: int, path: Path | None = None) -> Book | None:
     except OSError as error:
         raise ValueError(f"the Connect Four book {target} cannot be read: {error.strerror or error}") from None
     try:
-        return Book.from_bytes(data)
+        return Book.from_bytes(data, str(target))
     except ValueError as error:
         raise ValueError(f"{target}: {error}; rebuild it with gamelearn solve connect4 --force") from None
 
