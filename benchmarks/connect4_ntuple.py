@@ -46,7 +46,8 @@ game's settings or ``--layout``, ``--alpha``, ``--trace``, ``--epsilon`` and wha
 TCL the step, halve their way to a tenth) and ``--random-plies`` (self-play opens with 0..N
 random moves), plays self-play for ``--cpu`` CPU seconds; ``--stages N`` gives it a weight set
 for each side and each of ``N`` stages of 10 discs and ``--snakes N,L`` ``N`` random snakes of ``L``
-squares (layouts of this process only), ``--from
+squares, ``--split D`` weight sets of their own for the positions of fewer than ``D`` discs
+(layouts of this process only), ``--from
 NAME`` starts it from the learner kept under ``NAME`` (read, never written back).  Every
 ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1``, on the opening
 keeps (the positions with the first player to move and a win to keep at 2, 4, 6 and 8 discs along
@@ -282,6 +283,19 @@ def snake_layout(count: int, length: int) -> str:
     return name
 
 
+def split_layout(name: str | None, split: int) -> str:
+    """The layout ``name`` (None: the default) with weight sets of their own for the positions of
+    fewer than ``split`` discs (so the opening and the rest of the game share no weight), known to
+    this process only: its name."""
+    from gamelearn.players.ntuple import layout
+
+    base = layout.LAYOUTS["connect4"] if name is None else layout.KNOWN_LAYOUTS[name]
+    split_name = f"{base.name}-split{split}-bench"
+    phases = tuple(phase + base.phases * (discs >= split) for discs, phase in enumerate(base.phase_of))
+    layout.KNOWN_LAYOUTS[split_name] = replace(base, name=split_name, phase_of=phases)
+    return split_name
+
+
 def settings(args: argparse.Namespace) -> None:
     """Self-play with the given settings (the module's docstring), the raw network
     measured every ``--every`` CPU seconds of training up to ``--cpu``: its keeps of
@@ -297,6 +311,8 @@ def settings(args: argparse.Namespace) -> None:
         args.layout = staged_layout(args.stages)
     if args.snakes is not None:
         args.layout = snake_layout(*args.snakes)
+    if args.split is not None:
+        args.layout = split_layout(args.layout, args.split)
     for key in ("alpha", "trace", "layout", "epsilon"):
         if getattr(args, key) is not None:
             options[key] = getattr(args, key)
@@ -424,6 +440,9 @@ def main() -> None:
         default=None,
         metavar="N,L",
         help="settings: N random snakes of L squares in place of the default's 70 of 8",
+    )
+    parser.add_argument(
+        "--split", type=int, default=None, help="settings: weight sets of their own below this many discs"
     )
     parser.add_argument("--weights", type=Path, default=None, help="keep: the weights a settings run saved")
     parser.add_argument("--games-trained", type=int, default=0, help="keep: the games those weights learnt from")
