@@ -9,10 +9,10 @@ A self-taught learner loses its games against perfect play in the first moves af
 (docs/ntuple.md, *Where the learner loses*).  To tell a training signal that never teaches those
 moves from a network too small to hold them, this fits the raw network (``search=0``) of the
 learner kept under ``--name`` (``$GAMELEARN_HOME``'s store, read and never written back) to the
-exact values of every position of the first seven plies (every afterstate of plies 1 to 7, 76,958
-positions, the values read from the opening book that ships with the package), by ``--epochs``
-passes of stochastic gradient descent on the squared error of its logistic value, in a seeded
-random order.  Before the fit and after every ``--every`` passes it reports:
+exact values of every position of the first seven plies (every unfinished afterstate of plies 1
+to 7, 76,230 positions, the values read from the opening book that ships with the package), by
+``--epochs`` passes of stochastic gradient descent on the squared error of its logistic value, in
+a seeded random order.  Before the fit and after every ``--every`` passes it reports:
 
 * the **book keeps**: of every position of plies 0 to 6 with a move to make, the share where the
   network's move keeps the position's value, the first player's and the second's apart;
@@ -181,6 +181,7 @@ def main() -> None:
     x = np.array([pieces(game, state)[0] for state in states], np.int64)
     o = np.array([pieces(game, state)[1] for state in states], np.int64)
     indices = connect4.features_of(trainer.features, trainer.grid, x, o)
+    print(f"{len(states):,} of them unfinished, fitted")
     target = np.array([values[state] for state in states])
     positions = opening_positions(solution, args.seed)
     report("before", game, player, values, positions, solution)
