@@ -22,8 +22,8 @@ a seeded random order.  Before the fit and after every ``--every`` passes it rep
 * its keeps of ``connect4-val-v1`` (the positions from ply 10 on, which the fit never sees);
 * once before and once after the fit, its games moving first against perfect play from ``--games``
   won openings of two random plies (``--seed``), raw and with ``--search``; and for the raw
-  network's games not won, the discs down after its first move that gave the win away (the same
-  games played again).
+  network's games not won, the discs down after its first move that gave the win away (each
+  game replayed from ``against_perfect``'s moves).
 """
 
 from __future__ import annotations
@@ -45,12 +45,10 @@ from connect4_ntuple import (
     snake_layout,
     split_layout,
 )
-from gamelearn.experiments.versus_perfect import MAX_PLIES, against_perfect, random_openings
-from gamelearn.match import Match
+from gamelearn.experiments.versus_perfect import against_perfect
 from gamelearn.players.ntuple import connect4, kernels
 from gamelearn.players.ntuple.layout import pieces
 from gamelearn.players.ntuple.player import NtuplePlayer
-from gamelearn.players.perfect import PerfectPlayer
 
 #: The positions fitted: every afterstate of the plies the opening book holds.
 LAST_PLY = 7
@@ -144,24 +142,22 @@ def report(label: str, game: Any, player: Any, values: dict[Any, float], positio
     )
 
 
-def first_slips(game: Any, player: Any, solution: Any, games: int, seed: int) -> tuple[int, Counter[int]]:
-    """The games of ``against_perfect(game, player, 0, games, plies=2, seed=seed)`` played again,
-    move for move (the same openings, seats and seeds): how many the player won, and for each game
-    it did not, the discs down after its first move that gave the win away."""
-    won, slips = 0, Counter[int]()
-    for index, (opening, _) in enumerate(random_openings(game, games, 2, seed, 0, True, solution)):
-        oracle: Any = PerfectPlayer(game, seed=seed + index, solution=solution)
-        match = Match(game, [player, oracle], seed=seed + 2 * index, max_plies=MAX_PLIES, learn=False, opening=opening)
-        slipped = None
-        while match.end is None:
-            mine = match.to_move == 0
-            match.advance()
-            if mine and slipped is None and match.end is None and solution.outcome(match.state)[0] != -1:
-                slipped = len(opening) + match.plies  # the second player, to move, no longer loses
-        won += match.winner == 0
-        if slipped is not None:
-            slips[slipped] += 1
-    return won, slips
+def first_slips(game: Any, result: dict[str, Any], solution: Any) -> Counter[int]:
+    """For each game of ``against_perfect``'s ``result`` (moving first from won openings) that the
+    player did not win, the discs down after its first move that gave the win away, read by
+    replaying the game's moves."""
+    slips = Counter[int]()
+    for shortfall in result["shortfalls"]:
+        state = game.initial()
+        for move in shortfall["opening"]:
+            state = game.play(state, move)
+        for move in shortfall["moves"]:
+            mine = game.to_move(state) == 0
+            state = game.play(state, move)
+            if mine and (game.is_over(state) or solution.outcome(state)[0] != -1):
+                break  # the second player, to move, no longer loses (or the game ended without the win)
+        slips[(state[0] | state[1]).bit_count()] += 1
+    return slips
 
 
 def games(label: str, game: Any, player: Any, args: argparse.Namespace, solution: Any) -> None:
@@ -173,9 +169,8 @@ def games(label: str, game: Any, player: Any, args: argparse.Namespace, solution
             f"won {result['won']}, drawn {result['drawn']}, lost {result['lost']}",
             flush=True,
         )
-    won, slips = first_slips(game, player, solution, args.games, args.seed)
-    if won != against_perfect(game, player, 0, args.games, plies=2, seed=args.seed, solution=solution)["won"]:
-        raise SystemExit("the games played again are not against_perfect's: the slips would not be theirs")
+        if search == 0:
+            slips = first_slips(game, result, solution)
     where = ", ".join(f"{discs} discs: {count}" for discs, count in sorted(slips.items()))
     print(f"{label}, search=0: the first move that gave the win away left {where}", flush=True)
 

@@ -152,6 +152,12 @@ def test_random_moving_first_from_won_openings_loses_them_to_perfect() -> None:
     assert result["games"] == result["openings_won"] == 3
     assert result["won"] == 0 and result["short"] == 3 and result["lost"] >= 1
     assert result["won_low"] == pytest.approx(0.0, abs=1e-9) and result["cpu_seconds"] > 0
+    for shortfall in result["shortfalls"]:  # each game replays, by the rules, to its result
+        state = GAME.initial()
+        for move in shortfall["opening"] + shortfall["moves"]:
+            state = GAME.play(state, move)
+        assert GAME.is_over(state) and len(shortfall["moves"]) == shortfall["plies"]
+        assert shortfall["result"] == {None: 0, 0: 1, 1: -1}[GAME.winner(state)]
 
 
 @pytest.mark.slow

@@ -78,8 +78,9 @@ def against_perfect(
     of ``plies`` plies, each opening's value known first (``won_only``, by default when moving
     first: only openings ``side`` wins).  ``solution`` (by default the game's own) is the perfect
     player's and gives the openings' values.
-    Returns the games won, drawn, lost, those that fell short of the opening's value, the share
-    won with its 95% Wilson interval, the CPU seconds of this process the games took (the
+    Returns the games won, drawn, lost, those that fell short of the opening's value (``short``,
+    and ``shortfalls``: each one's opening, value, result and the moves played after the opening,
+    so that it can be replayed), the share won with its 95% Wilson interval, the CPU seconds of this process the games took (the
     openings' solving left out) and the player's own CPU seconds a move (mean and worst)."""
     if side not in (0, 1):
         raise ValueError(f"side is 0 (moving first) or 1 (moving second), not {side!r}")
@@ -107,7 +108,15 @@ def against_perfect(
         won, drawn, lost = won + (result > 0), drawn + (result == 0), lost + (result < 0)
         if result < value:
             short += 1
-            shortfalls.append({"opening": "".join(opening), "value": value, "result": result, "plies": match.plies})
+            shortfalls.append(
+                {
+                    "opening": "".join(opening),
+                    "value": value,
+                    "result": result,
+                    "plies": match.plies,
+                    "moves": "".join(match.moves),
+                }
+            )
     cpu = time.process_time() - cpu
     interval = wilson(won, len(openings))
     return {
