@@ -80,8 +80,9 @@ def against_perfect(
     player's and gives the openings' values.
     Returns the games won, drawn, lost, those that fell short of the opening's value (``short``,
     and ``shortfalls``: each one's opening, value, result and the moves played after the opening,
-    so that it can be replayed), the share won with its 95% Wilson interval, the CPU seconds of this process the games took (the
-    openings' solving left out) and the player's own CPU seconds a move (mean and worst)."""
+    so that it can be replayed), the share won with its 95% Wilson interval, the CPU seconds of
+    this process the games took (the openings' solving left out) and the player's own CPU seconds
+    a move (mean and worst)."""
     if side not in (0, 1):
         raise ValueError(f"side is 0 (moving first) or 1 (moving second), not {side!r}")
     solution = solution or solve(game)
