@@ -337,7 +337,7 @@ def bench_teeko(
         )
 
     train_self_play(
-        player, lambda learnt: grade_learner(game, "az", learnt), minutes=minutes, checkpoints=checkpoints,
+        player, lambda: grade_learner(game, "az", player), minutes=minutes, checkpoints=checkpoints,
         on_checkpoint=on_checkpoint,
     )  # fmt: skip
     figures["teeko"] = rows
