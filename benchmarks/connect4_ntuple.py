@@ -48,7 +48,8 @@ random moves), plays self-play for ``--cpu`` CPU seconds; ``--stages N`` gives i
 for each side and each of ``N`` stages of 10 discs and ``--snakes N,L`` ``N`` random snakes of ``L``
 squares, ``--split D`` weight sets of their own for the positions of fewer than ``D`` discs
 (layouts of this process only), ``--result-below D`` the game's result as the target of the
-afterstates of fewer than ``D`` discs (``benchmarks/connect4_result_targets.py``), ``--from
+afterstates of fewer than ``D`` discs and ``--discount G`` each TD target moved toward the draw by
+``G`` (``benchmarks/connect4_td_targets.py``), ``--from
 NAME`` starts it from the learner kept under ``NAME`` (read, never written back).  Every
 ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1``, on the opening
 keeps (the positions with the first player to move and a win to keep at 2, 4, 6 and 8 discs along
@@ -325,10 +326,10 @@ def settings(args: argparse.Namespace) -> None:
     learner.trainer.settings = replace(
         learner.trainer.settings, **{key: value for key, value in changes.items() if value is not None}
     )
-    if args.result_below:  # a variant of self-play, measured and not kept
-        from connect4_result_targets import use_result_targets
+    if args.result_below or args.discount < 1:  # a variant of self-play, measured and not kept
+        from connect4_td_targets import use_variant
 
-        use_result_targets(learner.trainer, args.result_below)
+        use_variant(learner.trainer, args.result_below, args.discount)
     options.pop("epsilon", None)
     frozen = NtuplePlayer(game, seed=args.train_seed, train=False, epsilon=0.0, **options)
     if args.start:  # a kept learner goes on (read from the store, never written back)
@@ -436,7 +437,13 @@ def main() -> None:
         "--result-below",
         type=int,
         default=0,
-        help="settings: afterstates of fewer discs learn the game's result (benchmarks/connect4_result_targets.py)",
+        help="settings: afterstates of fewer discs learn the game's result (benchmarks/connect4_td_targets.py)",
+    )
+    parser.add_argument(
+        "--discount",
+        type=float,
+        default=1.0,
+        help="settings: each TD target moves toward the draw by this factor (benchmarks/connect4_td_targets.py)",
     )
     parser.add_argument("--cpu", type=float, default=600.0, help="settings: CPU s of self-play in all")
     parser.add_argument("--every", type=float, default=200.0, help="settings: CPU s of self-play between measures")

@@ -1,19 +1,24 @@
-"""Connect Four's self-play with the game's result as the target of the opening's afterstates
-(lambda 1 for the first plies, TD(0) after them): a variant of the ``ntuple`` learner's kernel,
-measured and not kept (docs/ntuple.md, *The game's result for the opening*).
+"""Connect Four's self-play with other targets than the ``ntuple`` learner's: the game's result
+for the opening's afterstates, or a discount a ply.  A variant of the learner's kernel, measured
+and not kept (docs/ntuple.md, *The game's result for the opening* and *A discount a ply*).
 
-    python benchmarks/connect4_result_targets.py check
+    python benchmarks/connect4_td_targets.py check
     python benchmarks/connect4_ntuple.py settings --result-below 12 --perfect bitbully --games 50 --cpu 900 --every 300
+    python benchmarks/connect4_ntuple.py settings --discount 0.99 --perfect bitbully --games 50 --cpu 900 --every 300
 
-The variant (:func:`self_play_results`) is the package's ``connect4.self_play`` with one change.
-An afterstate with fewer than ``result_below`` discs does not learn the value of the next greedy
-choice (TD(0), the default's target); it is kept, and when the game ends it learns the game's
-result, the Monte-Carlo return (Sutton & Barto 2018, chapter 5), through the same temporal
-coherence learning.  Where an exploring move ends the greedy line first, the kept afterstates
-learn the value the greedy move had there, where the default's trace is cut too.  With
-``result_below`` 0 it is the default.  ``check`` proves that: with 0 it plays the same games and
-leaves the same weights as the package's kernel, and with 12 it plays the same first batch's
-games until the weights differ and leaves other weights.  Prints, asserts only in ``check``.
+The variant (:func:`self_play_variant`) is the package's ``connect4.self_play`` with two changes.
+
+* An afterstate with fewer than ``result_below`` discs does not learn the value of the next
+  greedy choice (TD(0), the default's target).  It is kept, and when the game ends it learns the
+  game's result, the Monte-Carlo return (Sutton & Barto 2018, chapter 5), through the same
+  temporal coherence learning.  Where an exploring move ends the greedy line first, the kept
+  afterstates learn the value the greedy move had there, where the default's trace is cut too.
+* Each TD target ``W`` moves toward the draw by ``discount``, to ``1/2 + discount (W - 1/2)``:
+  a win ``k`` plies away is worth ``1/2 + discount^k / 2``, so the sooner the better.
+
+With ``result_below`` 0 and ``discount`` 1 it is the default.  ``check`` proves that: it plays the
+same games and leaves the same weights and TCL sums as the package's kernel, and either change
+alone leaves other weights.  Prints; asserts only in ``check``.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ def learn_result(
 
 
 @njit
-def self_play_results(  # noqa: C901 (the package's kernel, one loop, and the change)
+def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the change)
     games: int,
     seed: int,
     weights: np.ndarray,
@@ -61,9 +66,11 @@ def self_play_results(  # noqa: C901 (the package's kernel, one loop, and the ch
     td: Td,
     log: np.ndarray,
     result_below: int,
+    discount: float,
 ) -> np.ndarray:
     """``connect4.self_play`` (same arguments, same returns), the afterstates of fewer than
-    ``result_below`` discs learning the game's result (the module's docstring)."""
+    ``result_below`` discs learning the game's result and each target discounted by ``discount``
+    (the module's docstring)."""
     np.random.seed(seed)
     columns, rows = grid.columns, grid.rows
     board = columns * rows
@@ -120,6 +127,8 @@ def self_play_results(  # noqa: C901 (the package's kernel, one loop, and the ch
             if logging:
                 log[g, ply] = child_square[chosen] % columns
             target = best_value if mover == 0 else 1.0 - best_value
+            if discount < 1.0:  # each ply toward the draw: the sooner a win, the more it is worth
+                target = 0.5 + discount * (target - 0.5)
             if length > 0 and ply >= result_below:  # the previous afterstate has `ply` discs
                 delta = target - value_of(weights, trace_indices[head])
                 apply_trace(weights, trace_indices, trace_grads, head, length, alpha * delta, td)
@@ -150,15 +159,15 @@ def self_play_results(  # noqa: C901 (the package's kernel, one loop, and the ch
     return out
 
 
-def use_result_targets(trainer: Any, result_below: int) -> None:
+def use_variant(trainer: Any, result_below: int, discount: float = 1.0) -> None:
     """Make ``trainer`` (a Connect Four ntuple trainer) play its self-play by the variant,
     compiled."""
 
     def self_play(games: int, seed: int, log: np.ndarray | None = None) -> tuple[int, int, float]:
         played = np.zeros((0, 0), np.int64) if log is None else log
-        plies, updates, squared = self_play_results(
+        plies, updates, squared = self_play_variant(
             games, seed, trainer.weights, trainer.features, trainer.grid, trainer.schedule(), trainer.td(), played,
-            result_below,
+            result_below, discount,
         )  # fmt: skip
         return int(plies), int(updates), float(squared)
 
@@ -167,26 +176,32 @@ def use_result_targets(trainer: Any, result_below: int) -> None:
 
 
 def check(games: int) -> None:
-    """With ``result_below`` 0 the variant is the package's kernel: the same games, the same
-    weights and TCL sums; with 12 the weights differ."""
+    """With ``result_below`` 0 and ``discount`` 1 the variant is the package's kernel: the same
+    games, the same weights and TCL sums; with either change the weights differ."""
     from gamelearn.players.ntuple import NtuplePlayer
 
     game = gamelearn.get_game("connect4")
     runs = {}
-    for label, below in (("package", None), ("variant 0", 0), ("variant 12", 12)):
+    for label, below, discount in (
+        ("package", None, 1.0),
+        ("variant, neither change", 0, 1.0),
+        ("variant, the result below 12 discs", 12, 1.0),
+        ("variant, discount 0.99", 0, 0.99),
+    ):
         trainer = NtuplePlayer(game, seed=5).trainer
         if below is not None:
-            use_result_targets(trainer, below)
+            use_variant(trainer, below, discount)
         log = np.zeros((games, 42), np.int64)
         returned = trainer._self_play(games, 11, log)
         runs[label] = (trainer.weights.copy(), trainer.coherence.copy(), log, returned)
-        print(f"{label}: {games} games, plies, updates, squared TD errors {returned}")
-    package, same, other = runs["package"], runs["variant 0"], runs["variant 12"]
-    assert np.array_equal(package[2], same[2]), "result_below 0 played other games"
+        print(f"{label}: {games} games; plies, updates, squared TD errors {returned}")
+    package, same = runs["package"], runs["variant, neither change"]
+    assert np.array_equal(package[2], same[2]), "the variant with neither change played other games"
     assert np.array_equal(package[0], same[0]) and np.array_equal(package[1], same[1]), "other weights"
     assert package[3] == same[3]
-    assert not np.array_equal(package[0], other[0]), "result_below 12 changed no weight"
-    print("result_below 0 is the package's self-play: the same games, weights and TCL sums")
+    for label in ("variant, the result below 12 discs", "variant, discount 0.99"):
+        assert not np.array_equal(package[0], runs[label][0]), f"{label} changed no weight"
+    print("with neither change the variant is the package's self-play: the same games, weights and TCL sums")
 
 
 def main() -> None:
