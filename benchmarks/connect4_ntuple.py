@@ -477,6 +477,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.what not in ("speed", "settings") and not args.name:
         parser.error(f"{args.what} needs --name, the learner kept in the store")
+    if not 0 < args.discount <= 1:
+        parser.error(f"--discount must be above 0 and at most 1, not {args.discount:g}")
+    if args.result_below < 0:
+        parser.error(f"--result-below is a number of discs, 0 or more, not {args.result_below}")
     if args.snakes is not None and args.what != "settings":
         snake_layout(*args.snakes)  # known to this process, so that a learner kept with it loads
     if args.what == "keep":

@@ -56,7 +56,7 @@ def learn_result(
 
 
 @njit
-def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the change)
+def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the two changes)
     games: int,
     seed: int,
     weights: np.ndarray,
