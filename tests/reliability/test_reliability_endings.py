@@ -6,6 +6,8 @@ honest disk-full").
 * SIGINT then SIGTERM 0.05 s apart (or the other way round) end ``train`` with the first one's
   status, wherever they land: while the kernels compile (numba would wrap the interrupt in an
   error of its own), while it plays, once it has stopped.
+* Each says how it stopped in one line of its own (what ``train`` kept; "Game abandoned." at
+  ``play``'s prompt), with no second line after it.
 * A disk that fills while ``train`` runs: one line that says the disk is full and how many games
   the store keeps, which is what it holds.
 
@@ -24,7 +26,15 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import Lines, fill, gamelearn, one_error_line, small_file_system, start_gamelearn
+from reliability_support import (
+    Lines,
+    command_env,
+    fill,
+    gamelearn,
+    one_error_line,
+    small_file_system,
+    start_gamelearn,
+)
 
 pytestmark = [
     pytest.mark.slow,  # real processes, trainers among them
@@ -88,6 +98,27 @@ def test_two_signals_end_train_with_the_first_ones_status(tmp_path: Path, first:
     status, err = stopped_by_two_signals(tmp_path / "home", first, second)
     assert status == 128 + first, (status, err)
     assert "Interrupted" in err and "internal error" not in err and "Traceback" not in err, err
+    assert "gamelearn: interrupted" not in err, err  # the line that says what was kept is the only one
+
+
+def test_ctrl_c_at_plays_prompt_abandons_the_game_in_one_line(tmp_path: Path):
+    player = subprocess.Popen(
+        [sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--seed", "1"],
+        env=command_env(tmp_path / "home"),
+        stdin=subprocess.PIPE,  # open, never written: the prompt waits
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert player.stdout is not None and player.stderr is not None
+    out = Lines(player.stdout)
+    out.wait_for("6 7 8", timeout=120)  # the board of the first move, drawn inside the game
+    player.send_signal(signal.SIGINT)
+    player.wait(timeout=120)
+    err = player.stderr.read()
+    assert player.returncode == 130, (player.returncode, err)
+    out.reader.join(timeout=60)
+    assert "Game abandoned." in out.text() and err.strip() == "", (out.text(), err)
 
 
 def test_two_signals_while_the_kernels_compile_end_train_with_the_first_ones_status(tmp_path: Path):

@@ -182,6 +182,12 @@ EXIT_INTERNAL = 1
 #: Exit status after Ctrl-C, as shells report a process stopped by SIGINT (128 + 2).
 EXIT_INTERRUPTED = 130
 
+
+class SaidWhy(int):
+    """An exit status (130, 143) of a command that has already said how it stopped ("Game
+    abandoned.", what was kept): the entry point adds no line of its own."""
+
+
 #: Every seed is a whole number in this range, as numpy's and the thesis's srand take (one rule).
 SEED_MIN, SEED_MAX = 0, 2**32 - 1
 SEED_RANGE = f"{SEED_MIN}..{SEED_MAX}"

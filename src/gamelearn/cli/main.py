@@ -29,6 +29,7 @@ from .common import (
     HELP_MARKUP,
     SEED_MAX,
     SEED_MIN,
+    SaidWhy,
     UserError,
     check_store,
     complete_game,
@@ -317,7 +318,7 @@ def _run_app() -> None:
     try:
         app()  # Typer shows usage errors itself (exit 2) and exits with the command's status
     except SystemExit as stop:
-        if stop.code == EXIT_INTERRUPTED:  # Typer's status for Ctrl-C: end the line the cursor was on
+        if stop.code == EXIT_INTERRUPTED and not isinstance(stop.code, SaidWhy):  # ^C: end the cursor's line
             err_console.print("\ngamelearn: interrupted", markup=False)
         if stop.code in (EXIT_INTERRUPTED, 128 + signal.SIGTERM):
             _exit_now(int(stop.code))

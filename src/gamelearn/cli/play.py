@@ -20,7 +20,7 @@ import typer
 from ..games import Game, IllegalMove
 from ..match import End, GameRecord, Match
 from ..solver import solve
-from .common import EXIT_INTERRUPTED, console
+from .common import EXIT_INTERRUPTED, SaidWhy, console
 from .solve import describe
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -165,7 +165,7 @@ class TerminalGame:
             console.print("\nGame abandoned.")  # a newline first: ^C and ^D leave the cursor on the prompt
             self.match.abandon()
             if isinstance(stop, KeyboardInterrupt):  # ^C: the status a shell reports for it, as every command
-                raise typer.Exit(EXIT_INTERRUPTED) from None
+                raise typer.Exit(SaidWhy(EXIT_INTERRUPTED)) from None
             return None
         if self.learn:
             # the game is kept with its lessons (gamelearn records list/export reads it back)

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import typer
 
 from ..experiments.api import Stop, signals_deferred, stopping_on_signals
-from .common import err_console
+from .common import SaidWhy, err_console
 from .progress import Bar
 
 
@@ -35,4 +35,4 @@ def kept_when_stopped(
             err_console.print(said, markup=False, soft_wrap=True)
             if then is not None:
                 then(stopped)
-            raise typer.Exit(stop.status) from None
+            raise typer.Exit(SaidWhy(stop.status)) from None
