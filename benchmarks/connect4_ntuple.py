@@ -12,6 +12,7 @@ and asserts nothing.
     python benchmarks/connect4_ntuple.py settings --snakes 140,8 --halflife 1e12 --epsilon 0.2 --cpu 3600 --every 900 \
         --perfect bitbully --games 50 --save w.npy
     python benchmarks/connect4_ntuple.py keep --weights w.npy --snakes 140,8 --name w140
+    python benchmarks/connect4_ntuple.py average --name n1,n2,n3 --perfect bitbully --games 50
     python benchmarks/connect4_ntuple.py perfect --name w140 --snakes 140,8 --games 100 --perfect bitbully --seed 1
 
 ``speed``: a fresh learner (seed 1), or with ``--name`` the one kept under that name, plays ``--games`` self-play games in batches of the game's
@@ -48,8 +49,9 @@ random moves), plays self-play for ``--cpu`` CPU seconds; ``--stages N`` gives i
 for each side and each of ``N`` stages of 10 discs and ``--snakes N,L`` ``N`` random snakes of ``L``
 squares, ``--split D`` weight sets of their own for the positions of fewer than ``D`` discs
 (layouts of this process only), ``--result-below D`` the game's result as the target of the
-afterstates of fewer than ``D`` discs and ``--discount G`` each TD target moved toward the draw by
-``G`` (``benchmarks/connect4_td_targets.py``), ``--from
+afterstates of fewer than ``D`` discs, ``--discount G`` each TD target moved toward the draw by
+``G`` and ``--lookahead 2`` each move chosen and each target valued by a two-ply search
+(``benchmarks/connect4_td_targets.py``), ``--from
 NAME`` starts it from the learner kept under ``NAME`` (read, never written back).  Every
 ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1``, on the opening
 keeps (the positions with the first player to move and a win to keep at 2, 4, 6 and 8 discs along
@@ -61,6 +63,10 @@ after each measure.
 ``keep``: the weights a ``settings`` run saved (``--weights``) kept in the store under ``--name``
 (with ``--snakes N,L``, as a learner of that layout), so that ``perfect --name NAME --snakes N,L``
 grades it as it grades a trained learner.
+
+``average``: the learners kept under ``--name`` (names joined by commas, one layout), their
+weights averaged into one network, graded as ``settings`` grades (the suite, the opening keeps,
+``--games`` won openings of ``--seed``) with the raw network and ``--search`` (8 unless given).
 """
 
 from __future__ import annotations
@@ -85,10 +91,13 @@ from gamelearn.solver import Solution
 
 def kept_learner(game: Any, spec: str, seed: int = 0) -> NtuplePlayer:
     """The ``ntuple`` learner ``spec`` names, frozen and loaded from the store; SystemExit where the
-    spec makes another kind of player."""
+    spec makes another kind of player, or names no learner the store keeps (the spec would make a
+    fresh one)."""
     player = graded_player(game, spec, seed=seed)
     if not isinstance(player, NtuplePlayer):
         raise SystemExit(f"{spec}: not an ntuple learner")
+    if player.trainer.games == 0:
+        raise SystemExit(f"{spec}: no trained learner is kept under that name in $GAMELEARN_HOME's store")
     return player
 
 
@@ -259,6 +268,22 @@ def opening_keeps(player: Any, solution: Solution, positions: list[Any]) -> int:
     return kept
 
 
+def validation_measures(
+    player: Any, suite: Any, solution: Solution, positions: list[Any], games: int, seed: int
+) -> tuple[str, dict[str, Any]]:
+    """``player``'s keeps of ``suite`` and opening keeps of ``positions`` in words, and its games
+    moving first against perfect play from ``games`` won two-ply openings of ``seed``."""
+    from gamelearn.experiments.versus_perfect import against_perfect
+
+    keeps = sum(player.choose(position.state) in position.keeping for position in suite.positions)
+    kept_won = opening_keeps(player, solution, positions)
+    opened = against_perfect(gamelearn.get_game("connect4"), player, 0, games, plies=2, seed=seed, solution=solution)
+    said = (
+        f"keeps {100 * keeps / len(suite.positions):.1f}% of {suite.name}  opening keeps {kept_won} of {len(positions)}"
+    )
+    return said, opened
+
+
 def staged_layout(stages: int) -> str:
     """A layout of the default's tuples with a weight set for each side and each of ``stages``
     stages of the game (discs 0-9, 10-19, ..., the last stage to the full board), known to this
@@ -326,16 +351,16 @@ def settings(args: argparse.Namespace) -> None:
     learner.trainer.settings = replace(
         learner.trainer.settings, **{key: value for key, value in changes.items() if value is not None}
     )
-    if args.result_below or args.discount < 1:  # a variant of self-play, measured and not kept
-        from connect4_td_targets import use_variant
-
-        use_variant(learner.trainer, args.result_below, args.discount)
     options.pop("epsilon", None)
     frozen = NtuplePlayer(game, seed=args.train_seed, train=False, epsilon=0.0, **options)
     if args.start:  # a kept learner goes on (read from the store, never written back)
         kept = kept_learner(game, f"ntuple:name={args.start},train=off").knowledge()
         learner.load(kept)
         frozen.load(kept)
+    if args.result_below or args.discount < 1 or args.lookahead > 1:  # a variant, measured and not kept
+        from connect4_td_targets import use_variant
+
+        use_variant(learner.trainer, args.result_below, args.discount, args.lookahead)
     frozen.trainer.weights = learner.trainer.weights  # the same array: it plays what has been learnt
     solution = perfect_solution(args.perfect) or gamelearn.solve(game)
     suite = gamelearn.get_suite(game, args.suite)
@@ -356,13 +381,10 @@ def settings(args: argparse.Namespace) -> None:
         while time.process_time() - started < args.every:
             trainer.train_batch()
         trained += time.process_time() - started
-        keeps = sum(frozen.choose(position.state) in position.keeping for position in suite.positions)
-        kept_won = opening_keeps(frozen, solution, positions)
-        opened = against_perfect(game, frozen, 0, args.games, plies=2, seed=args.seed, solution=solution)
+        said, opened = validation_measures(frozen, suite, solution, positions, args.games, args.seed)
         empty = against_perfect(game, frozen, 0, args.empty, plies=0, seed=args.seed, solution=solution)
         print(
-            f"{trained:6.0f} CPU s  {trainer.games:>10,} games  keeps {100 * keeps / len(suite.positions):.1f}% "
-            f"of {suite.name}  opening keeps {kept_won} of {len(positions)}  won {opened['won']} of "
+            f"{trained:6.0f} CPU s  {trainer.games:>10,} games  {said}  won {opened['won']} of "
             f"{args.games} openings, {empty['won']} of {args.empty} from the empty board",
             flush=True,
         )
@@ -371,6 +393,33 @@ def settings(args: argparse.Namespace) -> None:
             with written.open("wb") as stream:
                 np.save(stream, trainer.weights)
             written.replace(args.save)
+
+
+def average(args: argparse.Namespace) -> None:
+    """The learners kept under ``--name`` (names joined by commas, one layout), their weights
+    averaged into one network, graded on the validation measures of ``settings`` (the raw network
+    and ``--search``, 8 unless given): keeps of ``connect4-val-v1``, opening keeps, games moving
+    first against perfect play from ``--games`` won two-ply openings of ``--seed``."""
+
+    game = gamelearn.get_game("connect4")
+    names = args.name.split(",")
+    learners = [kept_learner(game, f"ntuple:name={name},train=off") for name in names]
+    if len({learner.trainer.layout.name for learner in learners}) > 1:
+        raise ValueError(f"--name {args.name}: the learners' layouts differ; only one layout's weights average")
+    mean = np.mean([learner.trainer.weights for learner in learners], axis=0).astype(np.float32)
+    solution = perfect_solution(args.perfect) or gamelearn.solve(game)
+    suite = gamelearn.get_suite(game, args.suite)
+    positions = opening_positions(solution, args.seed)
+    for search in dict.fromkeys((0, 8 if args.search is None else args.search)):
+        player = NtuplePlayer(game, seed=0, train=False, epsilon=0.0, search=search)
+        player.load(learners[0].knowledge())
+        player.trainer.weights[...] = mean
+        said, opened = validation_measures(player, suite, solution, positions, args.games, args.seed)
+        print(
+            f"{' + '.join(names)}, search={search}: {said}  won {opened['won']}, drawn {opened['drawn']} of "
+            f"{args.games} openings",
+            flush=True,
+        )
 
 
 def keep(args: argparse.Namespace) -> None:
@@ -398,7 +447,7 @@ def keep(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("speed", "match", "perfect", "settings", "keep"))
+    parser.add_argument("what", choices=("speed", "match", "perfect", "settings", "keep", "average"))
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--name", default="")
     parser.add_argument(
@@ -444,6 +493,13 @@ def main() -> None:
         type=float,
         default=1.0,
         help="settings: each TD target moves toward the draw by this factor (benchmarks/connect4_td_targets.py)",
+    )
+    parser.add_argument(
+        "--lookahead",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="settings: 2: each self-play move chosen and valued by a two-ply search (connect4_td_targets.py)",
     )
     parser.add_argument("--cpu", type=float, default=600.0, help="settings: CPU s of self-play in all")
     parser.add_argument("--every", type=float, default=200.0, help="settings: CPU s of self-play between measures")
@@ -493,6 +549,11 @@ def main() -> None:
         settings(args)
     elif args.what == "match":
         match(args.name, args.search or 0, args.opponent, args.games, args.seed)
+    elif args.what == "average":
+        try:
+            average(args)
+        except ValueError as error:  # an unknown name or suite: one line, exit 2
+            parser.error(str(error))
     else:
         if args.mcts is not None and args.search is not None:
             parser.error("--mcts and --search are two ways to play: give one of them")

@@ -1,12 +1,14 @@
 """Connect Four's self-play with other targets than the ``ntuple`` learner's: the game's result
-for the opening's afterstates, or a discount a ply.  A variant of the learner's kernel, measured
-and not kept (docs/ntuple.md, *The game's result for the opening* and *A discount a ply*).
+for the opening's afterstates, a discount a ply, or a two-ply search's.  A variant of the
+learner's kernel, measured and not kept (docs/ntuple.md, *The game's result for the opening*, *A
+discount a ply* and *Self-play that looks two plies ahead*).
 
     python benchmarks/connect4_td_targets.py check
     python benchmarks/connect4_ntuple.py settings --result-below 12 --perfect bitbully --games 50 --cpu 900 --every 300
     python benchmarks/connect4_ntuple.py settings --discount 0.99 --perfect bitbully --games 50 --cpu 900 --every 300
+    python benchmarks/connect4_ntuple.py settings --lookahead 2 --perfect bitbully --games 50 --cpu 900 --every 300
 
-The variant (:func:`self_play_variant`) is the package's ``connect4.self_play`` with two changes.
+The variant (:func:`self_play_variant`) is the package's ``connect4.self_play`` with three changes.
 
 * An afterstate with fewer than ``result_below`` discs does not learn the value of the next
   greedy choice (TD(0), the default's target).  It is kept, and when the game ends it learns the
@@ -15,10 +17,16 @@ The variant (:func:`self_play_variant`) is the package's ``connect4.self_play`` 
   afterstates learn the value the greedy move had there, where the default's trace is cut too.
 * Each TD target ``W`` moves toward the draw by ``discount``, to ``1/2 + discount (W - 1/2)``:
   a win ``k`` plies away is worth ``1/2 + discount^k / 2``, so the sooner the better.
+* With ``lookahead`` 2 each move is chosen by a two-ply search: a column is worth its worst reply
+  for the mover (a four made by the reply: a loss; a full board: a draw; else the network's
+  value), and the best of those is also the previous afterstate's target, the search's value at
+  the root (Veness, Silver, Uther & Blair 2009, TreeStrap's root value).
 
-With ``result_below`` 0 and ``discount`` 1 it is the default.  ``check`` proves that: it plays the
-same games and leaves the same weights and TCL sums as the package's kernel, and either change
-alone leaves other weights.  Prints; asserts only in ``check``.
+With ``result_below`` 0, ``discount`` 1 and ``lookahead`` 1 it is the default.  ``check`` proves
+that: it plays the same games and leaves the same weights and TCL sums as the package's kernel, and
+each change alone leaves other weights; and with nothing learnt, the two-ply moves are a plain
+two-ply choice over the game's own rules (:func:`check_lookahead`).  Prints; asserts only in
+``check``.
 """
 
 from __future__ import annotations
@@ -67,10 +75,12 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
     log: np.ndarray,
     result_below: int,
     discount: float,
+    lookahead: int,
 ) -> np.ndarray:
     """``connect4.self_play`` (same arguments, same returns), the afterstates of fewer than
-    ``result_below`` discs learning the game's result and each target discounted by ``discount``
-    (the module's docstring)."""
+    ``result_below`` discs learning the game's result, each target discounted by ``discount``,
+    and with ``lookahead`` 2 each move chosen and each target valued by a two-ply search (the
+    module's docstring)."""
     np.random.seed(seed)
     columns, rows = grid.columns, grid.rows
     board = columns * rows
@@ -82,6 +92,12 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
     child_square = np.empty(MAX_COLUMNS, np.int64)
     child_indices = np.empty((MAX_COLUMNS, count_of_features), np.int64)
     child_value = np.empty(MAX_COLUMNS)
+    child_raw = np.empty(MAX_COLUMNS)  # the network's own value, where child_value is searched
+    reply_x = np.empty(MAX_COLUMNS, np.int64)
+    reply_o = np.empty(MAX_COLUMNS, np.int64)
+    reply_result = np.empty(MAX_COLUMNS, np.int64)
+    reply_square = np.empty(MAX_COLUMNS, np.int64)
+    reply_indices = np.empty(count_of_features, np.int64)
     parent = np.empty(count_of_features, np.int64)
     trace_indices = np.empty((horizon, count_of_features), np.int64)
     trace_grads = np.zeros(horizon)
@@ -115,6 +131,28 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
                     )  # fmt: skip
                     first = value_of(weights, child_indices[i])
                     child_value[i] = first if mover == 0 else 1.0 - first
+                child_raw[i] = child_value[i]
+                if lookahead == 2 and child_result[i] == ONGOING:  # the worst reply, for the mover
+                    replies = afterstates(
+                        child_x[i], child_o[i], 1 - mover, grid, reply_x, reply_o, reply_result, reply_square
+                    )
+                    worst = 1.0
+                    for j in range(replies):
+                        if reply_result[j] == WON:
+                            worst = 0.0
+                            break
+                        if reply_result[j] == DRAWN:
+                            reply_value = 0.5
+                        else:
+                            child_features(
+                                child_x[i], child_o[i], reply_x[j], reply_o[j], reply_square[j], child_indices[i],
+                                features, columns, board, reply_indices,
+                            )  # fmt: skip
+                            first = value_of(weights, reply_indices)
+                            reply_value = first if mover == 0 else 1.0 - first
+                        worst = min(worst, reply_value)
+                    child_value[i] = worst
+            for i in range(n):
                 if child_value[i] > best_value:
                     best, best_value, ties = i, child_value[i], 1
                 elif child_value[i] == best_value:
@@ -144,7 +182,7 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
                 final = child_value[chosen] if mover == 0 else 1.0 - child_value[chosen]
                 learn_result(weights, kept, kept_grads, count, final, alpha, td)
                 break
-            first = child_value[chosen] if mover == 0 else 1.0 - child_value[chosen]
+            first = child_raw[chosen] if mover == 0 else 1.0 - child_raw[chosen]
             head = (head + 1) % horizon
             trace_indices[head] = child_indices[chosen]
             trace_grads[head] = first * (1.0 - first)
@@ -159,7 +197,7 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
     return out
 
 
-def use_variant(trainer: Any, result_below: int, discount: float = 1.0) -> None:
+def use_variant(trainer: Any, result_below: int, discount: float = 1.0, lookahead: int = 1) -> None:
     """Make ``trainer`` (a Connect Four ntuple trainer) play its self-play by the variant,
     compiled."""
 
@@ -167,7 +205,7 @@ def use_variant(trainer: Any, result_below: int, discount: float = 1.0) -> None:
         played = np.zeros((0, 0), np.int64) if log is None else log
         plies, updates, squared = self_play_variant(
             games, seed, trainer.weights, trainer.features, trainer.grid, trainer.schedule(), trainer.td(), played,
-            result_below, discount,
+            result_below, discount, lookahead,
         )  # fmt: skip
         return int(plies), int(updates), float(squared)
 
@@ -176,32 +214,86 @@ def use_variant(trainer: Any, result_below: int, discount: float = 1.0) -> None:
 
 
 def check(games: int) -> None:
-    """With ``result_below`` 0 and ``discount`` 1 the variant is the package's kernel: the same
-    games, the same weights and TCL sums; with either change the weights differ."""
+    """With ``result_below`` 0, ``discount`` 1 and ``lookahead`` 1 the variant is the package's
+    kernel: the same games, the same weights and TCL sums; with any one change the weights differ."""
     from gamelearn.players.ntuple import NtuplePlayer
 
     game = gamelearn.get_game("connect4")
     runs = {}
-    for label, below, discount in (
-        ("package", None, 1.0),
-        ("variant, neither change", 0, 1.0),
-        ("variant, the result below 12 discs", 12, 1.0),
-        ("variant, discount 0.99", 0, 0.99),
+    for label, below, discount, lookahead in (
+        ("package", None, 1.0, 1),
+        ("variant, no change", 0, 1.0, 1),
+        ("variant, the result below 12 discs", 12, 1.0, 1),
+        ("variant, discount 0.99", 0, 0.99, 1),
+        ("variant, a two-ply lookahead", 0, 1.0, 2),
     ):
         trainer = NtuplePlayer(game, seed=5).trainer
         if below is not None:
-            use_variant(trainer, below, discount)
+            use_variant(trainer, below, discount, lookahead)
         log = np.zeros((games, 42), np.int64)
         returned = trainer._self_play(games, 11, log)
         runs[label] = (trainer.weights.copy(), trainer.coherence.copy(), log, returned)
         print(f"{label}: {games} games; plies, updates, squared TD errors {returned}")
-    package, same = runs["package"], runs["variant, neither change"]
-    assert np.array_equal(package[2], same[2]), "the variant with neither change played other games"
+    package, same = runs["package"], runs["variant, no change"]
+    assert np.array_equal(package[2], same[2]), "the variant with no change played other games"
     assert np.array_equal(package[0], same[0]) and np.array_equal(package[1], same[1]), "other weights"
     assert package[3] == same[3]
-    for label in ("variant, the result below 12 discs", "variant, discount 0.99"):
+    for label in ("variant, the result below 12 discs", "variant, discount 0.99", "variant, a two-ply lookahead"):
         assert not np.array_equal(package[0], runs[label][0]), f"{label} changed no weight"
-    print("with neither change the variant is the package's self-play: the same games, weights and TCL sums")
+    print("with no change the variant is the package's self-play: the same games, weights and TCL sums")
+
+
+def check_lookahead(games: int) -> None:
+    """With ``lookahead`` 2 and nothing learnt (α 0, random weights, no exploration past 6
+    random opening plies), every move from the 7th on is a plain two-ply choice over the game's
+    own rules and the network read whole: the column whose worst reply (a four: 0, a full board:
+    1/2, else the network's value for the mover) is best."""
+    from dataclasses import replace
+
+    from gamelearn.players.ntuple import NtuplePlayer
+    from gamelearn.players.ntuple.layout import pieces
+
+    game = gamelearn.get_game("connect4")
+    player = NtuplePlayer(game, seed=5)
+    trainer = player.trainer
+    trainer.settings = replace(trainer.settings, alpha=0.0, epsilon=0.0, random_plies=6)
+    trainer.weights = (np.random.default_rng(7).standard_normal(trainer.weights.size) * 0.3).astype(np.float32)
+    before = trainer.weights.copy()
+    use_variant(trainer, 0, 1.0, 2)
+    log = np.zeros((games, 42), np.int64)
+    trainer._self_play(games, 13, log)
+    assert np.array_equal(before, trainer.weights), "alpha 0 moved a weight"
+    grid = connect4.geometry(7, 6)
+
+    def mover_value(state: Any, mover: int) -> float:
+        if game.is_over(state):
+            return 0.5 if game.winner(state) is None else float(game.winner(state) == mover)
+        x, o = pieces(game, state)
+        movers = np.array([1 - game.to_move(state)])
+        value = connect4.values_of(trainer.weights, trainer.features, grid, np.array([x]), np.array([o]), movers)
+        return float(value[0]) if movers[0] == mover else 1.0 - float(value[0])
+
+    checked = 0
+    for row in log:
+        state = game.initial()
+        for ply, column in enumerate(row):
+            if column < 0:
+                break
+            if ply >= 6:
+                mover = game.to_move(state)
+                searched = {}
+                for move in game.legal_moves(state):
+                    child = game.play(state, move)
+                    replies = [game.play(child, reply) for reply in game.legal_moves(child)]
+                    worst = min((mover_value(reply, mover) for reply in replies), default=mover_value(child, mover))
+                    searched[move] = worst
+                best = max(searched.values())
+                assert searched[str(column + 1)] == best or np.isclose(searched[str(column + 1)], best, atol=1e-6), (
+                    f"ply {ply}: column {column + 1} ({searched[str(column + 1)]}), best {best}"
+                )
+                checked += 1
+            state = game.play(state, str(column + 1))
+    print(f"with a two-ply lookahead, {checked} moves of {games} games are the plain two-ply choice")
 
 
 def main() -> None:
@@ -210,6 +302,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000)
     args = parser.parse_args()
     check(args.games)
+    check_lookahead(args.games // 10)
 
 
 if __name__ == "__main__":
