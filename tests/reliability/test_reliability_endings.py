@@ -102,6 +102,9 @@ def test_two_signals_end_train_with_the_first_ones_status(tmp_path: Path, first:
 
 
 def test_ctrl_c_at_plays_prompt_abandons_the_game_in_one_line(tmp_path: Path):
+    def as_from_a_terminal() -> None:  # ^C's default action, whatever this test inherited (a `&`
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # ignores it, and the game would ignore it too)
+
     player = subprocess.Popen(
         [sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--seed", "1"],
         env=command_env(tmp_path / "home"),
@@ -109,6 +112,7 @@ def test_ctrl_c_at_plays_prompt_abandons_the_game_in_one_line(tmp_path: Path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_from_a_terminal,
     )
     assert player.stdout is not None and player.stderr is not None
     out = Lines(player.stdout)
