@@ -50,8 +50,9 @@ for each side and each of ``N`` stages of 10 discs and ``--snakes N,L`` ``N`` ra
 squares, ``--split D`` weight sets of their own for the positions of fewer than ``D`` discs
 (layouts of this process only), ``--result-below D`` the game's result as the target of the
 afterstates of fewer than ``D`` discs, ``--discount G`` each TD target moved toward the draw by
-``G`` and ``--lookahead 2`` each move chosen and each target valued by a two-ply search
-(``benchmarks/connect4_td_targets.py``), ``--from
+``G``, ``--lookahead 2`` each move chosen and each target valued by a two-ply search and
+``--temperature T`` each move drawn with a chance that grows as ``exp(value / T)``, in place of
+ε-greedy (``benchmarks/connect4_td_targets.py``), ``--from
 NAME`` starts it from the learner kept under ``NAME`` (read, never written back).  Every
 ``--every`` seconds its raw network, frozen, is graded on ``connect4-val-v1``, on the opening
 keeps (the positions with the first player to move and a win to keep at 2, 4, 6 and 8 discs along
@@ -357,10 +358,10 @@ def settings(args: argparse.Namespace) -> None:
         kept = kept_learner(game, f"ntuple:name={args.start},train=off").knowledge()
         learner.load(kept)
         frozen.load(kept)
-    if args.result_below or args.discount < 1 or args.lookahead > 1:  # a variant, measured and not kept
+    if args.result_below or args.discount < 1 or args.lookahead > 1 or args.temperature > 0:  # a variant, not kept
         from connect4_td_targets import use_variant
 
-        use_variant(learner.trainer, args.result_below, args.discount, args.lookahead)
+        use_variant(learner.trainer, args.result_below, args.discount, args.lookahead, args.temperature)
     frozen.trainer.weights = learner.trainer.weights  # the same array: it plays what has been learnt
     solution = perfect_solution(args.perfect) or gamelearn.solve(game)
     suite = gamelearn.get_suite(game, args.suite)
@@ -373,6 +374,10 @@ def settings(args: argparse.Namespace) -> None:
         f"random plies 0..{settings.random_plies}, half-life {settings.halflife:g} games, "
         f"seed {args.train_seed}"
         + (f", from {args.start!r} ({trainer.games:,} games)" if args.start else "")
+        + (f"; the variant: result below {args.result_below}" if args.result_below else "")
+        + (f"; the variant: discount {args.discount:g}" if args.discount < 1 else "")
+        + (f"; the variant: lookahead {args.lookahead}" if args.lookahead > 1 else "")
+        + (f"; the variant: temperature {args.temperature:g} (no epsilon)" if args.temperature > 0 else "")
         + f"; openings of seed {args.seed}",
         flush=True,
     )
@@ -501,6 +506,12 @@ def main() -> None:
         default=1,
         help="settings: 2: each self-play move chosen and valued by a two-ply search (connect4_td_targets.py)",
     )
+    parser.add_argument(
+        "--temperature",
+        type=float,
+        default=0.0,
+        help="settings: each self-play move drawn by exp(value / this), in place of epsilon (connect4_td_targets.py)",
+    )
     parser.add_argument("--cpu", type=float, default=600.0, help="settings: CPU s of self-play in all")
     parser.add_argument("--every", type=float, default=200.0, help="settings: CPU s of self-play between measures")
     parser.add_argument("--empty", type=int, default=20, help="settings: games from the empty board")
@@ -535,6 +546,8 @@ def main() -> None:
         parser.error(f"{args.what} needs --name, the learner kept in the store")
     if not 0 < args.discount <= 1:
         parser.error(f"--discount must be above 0 and at most 1, not {args.discount:g}")
+    if args.temperature < 0:
+        parser.error(f"--temperature must be 0 (epsilon-greedy) or more, not {args.temperature:g}")
     if args.result_below < 0:
         parser.error(f"--result-below is a number of discs, 0 or more, not {args.result_below}")
     if args.snakes is not None and args.what != "settings":

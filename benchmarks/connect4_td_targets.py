@@ -1,14 +1,16 @@
-"""Connect Four's self-play with other targets than the ``ntuple`` learner's: the game's result
-for the opening's afterstates, a discount a ply, or a two-ply search's.  A variant of the
-learner's kernel, measured and not kept (docs/ntuple.md, *The game's result for the opening*, *A
-discount a ply* and *Self-play that looks two plies ahead*).
+"""Connect Four's self-play with other targets or moves than the ``ntuple`` learner's: the game's
+result for the opening's afterstates, a discount a ply, a two-ply search's, or Boltzmann
+exploration.  A variant of the learner's kernel, measured and not kept (docs/ntuple.md, *The
+game's result for the opening*, *A discount a ply*, *Self-play that looks two plies ahead* and
+*Boltzmann exploration*).
 
     python benchmarks/connect4_td_targets.py check
     python benchmarks/connect4_ntuple.py settings --result-below 12 --perfect bitbully --games 50 --cpu 900 --every 300
     python benchmarks/connect4_ntuple.py settings --discount 0.99 --perfect bitbully --games 50 --cpu 900 --every 300
     python benchmarks/connect4_ntuple.py settings --lookahead 2 --perfect bitbully --games 50 --cpu 900 --every 300
+    python benchmarks/connect4_ntuple.py settings --temperature 0.02 --perfect bitbully --games 50 --cpu 900 --every 300
 
-The variant (:func:`self_play_variant`) is the package's ``connect4.self_play`` with three changes.
+The variant (:func:`self_play_variant`) is the package's ``connect4.self_play`` with four changes.
 
 * An afterstate with fewer than ``result_below`` discs does not learn the value of the next
   greedy choice (TD(0), the default's target).  It is kept, and when the game ends it learns the
@@ -21,11 +23,16 @@ The variant (:func:`self_play_variant`) is the package's ``connect4.self_play`` 
   for the mover (a four made by the reply: a loss; a full board: a draw; else the network's
   value), and the best of those is also the previous afterstate's target, the search's value at
   the root (Veness, Silver, Uther & Blair 2009, TreeStrap's root value).
+* With a ``temperature`` ``T`` above 0, each move after the random opening plies is drawn with a
+  chance proportional to ``exp(value / T)`` (soft-max, or Boltzmann, action selection: Sutton &
+  Barto 2018, sections 2.8 and 13.1) in place of ε-greedy: near-best moves are explored often,
+  blunders seldom.  The targets stay greedy.
 
-With ``result_below`` 0, ``discount`` 1 and ``lookahead`` 1 it is the default.  ``check`` proves
-that: it plays the same games and leaves the same weights and TCL sums as the package's kernel, and
-each change alone leaves other weights; and with nothing learnt, the two-ply moves are a plain
-two-ply choice over the game's own rules (:func:`check_lookahead`).  Prints; asserts only in
+With ``result_below`` 0, ``discount`` 1, ``lookahead`` 1 and ``temperature`` 0 it is the
+default.  ``check`` proves that: it plays the same games and leaves the same weights and TCL sums
+as the package's kernel, and each change alone leaves other weights; and with nothing learnt, the two-ply moves are a plain
+two-ply choice over the game's own rules (:func:`check_lookahead`), and the first moves drawn at a
+temperature fall as a softmax says (:func:`check_temperature`).  Prints; asserts only in
 ``check``.
 """
 
@@ -64,7 +71,7 @@ def learn_result(
 
 
 @njit
-def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the two changes)
+def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the changes)
     games: int,
     seed: int,
     weights: np.ndarray,
@@ -76,11 +83,12 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
     result_below: int,
     discount: float,
     lookahead: int,
+    temperature: float,
 ) -> np.ndarray:
     """``connect4.self_play`` (same arguments, same returns), the afterstates of fewer than
     ``result_below`` discs learning the game's result, each target discounted by ``discount``,
-    and with ``lookahead`` 2 each move chosen and each target valued by a two-ply search (the
-    module's docstring)."""
+    with ``lookahead`` 2 each move chosen and each target valued by a two-ply search, and with a
+    ``temperature`` each move drawn by its value in place of ε-greedy (the module's docstring)."""
     np.random.seed(seed)
     columns, rows = grid.columns, grid.rows
     board = columns * rows
@@ -93,6 +101,7 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
     child_indices = np.empty((MAX_COLUMNS, count_of_features), np.int64)
     child_value = np.empty(MAX_COLUMNS)
     child_raw = np.empty(MAX_COLUMNS)  # the network's own value, where child_value is searched
+    child_weight = np.empty(MAX_COLUMNS)
     reply_x = np.empty(MAX_COLUMNS, np.int64)
     reply_o = np.empty(MAX_COLUMNS, np.int64)
     reply_result = np.empty(MAX_COLUMNS, np.int64)
@@ -160,7 +169,21 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
                     if np.random.randint(0, ties) == 0:
                         best = i
             chosen = best
-            if ply < opening or np.random.random() < epsilon:
+            if ply < opening:
+                chosen = np.random.randint(0, n)
+            elif temperature > 0:  # Boltzmann: each move by exp(its value / temperature)
+                weight_sum = 0.0
+                for i in range(n):
+                    child_weight[i] = np.exp((child_value[i] - best_value) / temperature)
+                    weight_sum += child_weight[i]
+                draw = np.random.random() * weight_sum
+                chosen = n - 1
+                for i in range(n):
+                    draw -= child_weight[i]
+                    if draw < 0:
+                        chosen = i
+                        break
+            elif np.random.random() < epsilon:
                 chosen = np.random.randint(0, n)
             if logging:
                 log[g, ply] = child_square[chosen] % columns
@@ -197,7 +220,9 @@ def self_play_variant(  # noqa: C901 (the package's kernel, one loop, and the tw
     return out
 
 
-def use_variant(trainer: Any, result_below: int, discount: float = 1.0, lookahead: int = 1) -> None:
+def use_variant(
+    trainer: Any, result_below: int, discount: float = 1.0, lookahead: int = 1, temperature: float = 0.0
+) -> None:
     """Make ``trainer`` (a Connect Four ntuple trainer) play its self-play by the variant,
     compiled."""
 
@@ -205,7 +230,7 @@ def use_variant(trainer: Any, result_below: int, discount: float = 1.0, lookahea
         played = np.zeros((0, 0), np.int64) if log is None else log
         plies, updates, squared = self_play_variant(
             games, seed, trainer.weights, trainer.features, trainer.grid, trainer.schedule(), trainer.td(), played,
-            result_below, discount, lookahead,
+            result_below, discount, lookahead, temperature,
         )  # fmt: skip
         return int(plies), int(updates), float(squared)
 
@@ -220,16 +245,17 @@ def check(games: int) -> None:
 
     game = gamelearn.get_game("connect4")
     runs = {}
-    for label, below, discount, lookahead in (
-        ("package", None, 1.0, 1),
-        ("variant, no change", 0, 1.0, 1),
-        ("variant, the result below 12 discs", 12, 1.0, 1),
-        ("variant, discount 0.99", 0, 0.99, 1),
-        ("variant, a two-ply lookahead", 0, 1.0, 2),
+    for label, below, discount, lookahead, temperature in (
+        ("package", None, 1.0, 1, 0.0),
+        ("variant, no change", 0, 1.0, 1, 0.0),
+        ("variant, the result below 12 discs", 12, 1.0, 1, 0.0),
+        ("variant, discount 0.99", 0, 0.99, 1, 0.0),
+        ("variant, a two-ply lookahead", 0, 1.0, 2, 0.0),
+        ("variant, Boltzmann exploration", 0, 1.0, 1, 0.05),
     ):
         trainer = NtuplePlayer(game, seed=5).trainer
         if below is not None:
-            use_variant(trainer, below, discount, lookahead)
+            use_variant(trainer, below, discount, lookahead, temperature)
         log = np.zeros((games, 42), np.int64)
         returned = trainer._self_play(games, 11, log)
         runs[label] = (trainer.weights.copy(), trainer.coherence.copy(), log, returned)
@@ -238,7 +264,12 @@ def check(games: int) -> None:
     assert np.array_equal(package[2], same[2]), "the variant with no change played other games"
     assert np.array_equal(package[0], same[0]) and np.array_equal(package[1], same[1]), "other weights"
     assert package[3] == same[3]
-    for label in ("variant, the result below 12 discs", "variant, discount 0.99", "variant, a two-ply lookahead"):
+    for label in (
+        "variant, the result below 12 discs",
+        "variant, discount 0.99",
+        "variant, a two-ply lookahead",
+        "variant, Boltzmann exploration",
+    ):
         assert not np.array_equal(package[0], runs[label][0]), f"{label} changed no weight"
     print("with no change the variant is the package's self-play: the same games, weights and TCL sums")
 
@@ -296,6 +327,38 @@ def check_lookahead(games: int) -> None:
     print(f"with a two-ply lookahead, {checked} moves of {games} games are the plain two-ply choice")
 
 
+def check_temperature(games: int, temperature: float = 0.05) -> None:
+    """With a ``temperature`` and nothing learnt (α 0, random weights, no random opening plies),
+    the first move of ``games`` games falls on each column as often as the softmax of the seven
+    afterstates' values, read whole, says (a chi-square test, scipy.stats)."""
+    from dataclasses import replace
+
+    from scipy.stats import chisquare
+
+    from gamelearn.players.ntuple import NtuplePlayer
+    from gamelearn.players.ntuple.layout import pieces
+
+    game = gamelearn.get_game("connect4")
+    trainer = NtuplePlayer(game, seed=5).trainer
+    trainer.settings = replace(trainer.settings, alpha=0.0, random_plies=0)
+    trainer.weights = (np.random.default_rng(8).standard_normal(trainer.weights.size) * 0.05).astype(np.float32)
+    use_variant(trainer, 0, 1.0, 1, temperature)
+    log = np.zeros((games, 42), np.int64)
+    trainer._self_play(games, 17, log)
+    children = [game.play(game.initial(), move) for move in game.legal_moves(game.initial())]
+    x = np.array([pieces(game, child)[0] for child in children])
+    o = np.array([pieces(game, child)[1] for child in children])
+    grid = connect4.geometry(7, 6)
+    values = connect4.values_of(trainer.weights, trainer.features, grid, x, o, np.zeros(7, np.int64))
+    chances = np.exp(values / temperature) / np.exp(values / temperature).sum()
+    seen = np.bincount(log[:, 0], minlength=7)
+    test = chisquare(seen, chances * games)
+    print(
+        f"first moves {seen.tolist()}, softmax expects {np.round(chances * games).astype(int).tolist()}; p {test.pvalue:.3f}"
+    )
+    assert test.pvalue > 1e-3, "the first moves are not the softmax's"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("check",))
@@ -303,6 +366,7 @@ def main() -> None:
     args = parser.parse_args()
     check(args.games)
     check_lookahead(args.games // 10)
+    check_temperature(20 * args.games)
 
 
 if __name__ == "__main__":
