@@ -142,6 +142,33 @@ def test_a_deeper_book_built_in_the_data_directory_is_read_before_the_shipped_on
     assert load_book(7, 6, built).plies == 3  # type: ignore[union-attr]  # unless named
 
 
+def test_a_book_file_is_compressed_and_reads_back_whole() -> None:
+    shipped = book()
+    data = shipped.to_bytes()
+    assert len(data) < len(shipped) * 9 / 5  # the keys' steps and the scores compressed, not 9 bytes each
+    again = Book.from_bytes(data)
+    assert again.plies == shipped.plies and again.cpu_seconds == shipped.cpu_seconds
+    assert again.keys.tolist() == shipped.keys.tolist() and again.scores.tolist() == shipped.scores.tolist()
+
+
+def test_a_book_of_the_first_format_still_reads() -> None:
+    # Books, solved positions and half-built books written before the compressed format: the
+    # header line, then every key (little-endian int64) and every score (int8) as they are.
+    keys, scores = [5, 3, 1 << 40], [2, -1, 0]
+    header = b"gamelearn connect4 book 1\nplies=4 positions=3 cpu_seconds=1.5\n"
+    data = header + b"".join(key.to_bytes(8, "little") for key in keys) + bytes(score & 0xFF for score in scores)
+    old = Book.from_bytes(data)
+    assert old.plies == 4 and old.cpu_seconds == 1.5
+    assert [old.get(key, 4) for key in keys] == scores and old.get(4, 4) is None and old.get(5, 5) is None
+
+
+@pytest.mark.parametrize("cut", [1, 200, 20_000])
+def test_a_book_cut_short_is_refused_in_one_line(cut: int) -> None:
+    data = book().to_bytes()
+    with pytest.raises(ValueError, match=r"^a Connect Four book cut short"):
+        Book.from_bytes(data[:-cut])
+
+
 def test_the_solve_command_reads_the_shipped_book() -> None:
     from typer.testing import CliRunner
 

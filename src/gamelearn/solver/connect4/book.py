@@ -2,8 +2,10 @@
 the project's own search (:mod:`.search`), one position and its mirror image once.
 
 The deepest ply's positions are searched; each earlier one is the best of its children, read from
-the book itself (or a four at hand).  A book is a file: a header line, then the keys (int64, sorted)
-and the scores (int8), so that a look-up is a binary search.  The standard board's book to ply 7
+the book itself (or a four at hand).  A book is a file: a header line, then the keys (sorted, each
+written as its difference from the one before) and the scores (int8), each zlib-compressed; read,
+the keys are a sorted array, so that a look-up is a binary search.  The keys of one ply lie close
+together, so their differences compress about tenfold.  The standard board's book to ply 7
 ships with the package (``books/connect4-7x6.book`` beside this module); ``gamelearn solve connect4
 --plies N --force`` builds one, with its progress shown, in the data directory
 (``solved/connect4-7x6.book``), where it is read in preference to the shipped one if it covers as
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import io
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -34,7 +37,10 @@ if TYPE_CHECKING:
 
 #: What a build reports as it goes: (what it is doing, done, total).
 Report = Callable[[str, int, int], None]
-MAGIC = b"gamelearn connect4 book 1\n"
+MAGIC = b"gamelearn connect4 book 2\n"
+#: The first format (keys and scores as they are, 9 bytes a position), still read: books, solved
+#: positions and half-built books written before.
+MAGIC_UNCOMPRESSED = b"gamelearn connect4 book 1\n"
 
 
 #: The folder, beside this module, of the books shipped with the package.
@@ -53,10 +59,14 @@ class Book:
     def __init__(
         self, plies: int, keys: np.ndarray, scores: np.ndarray, cpu_seconds: float = 0.0, source: str = ""
     ) -> None:
-        order = np.argsort(keys)
+        keys = np.asarray(keys, np.int64)
+        scores = np.asarray(scores, np.int8)
+        if keys.size > 1 and not bool(np.all(keys[1:] > keys[:-1])):  # read from a file: sorted already
+            order = np.argsort(keys)
+            keys, scores = keys[order], scores[order]
         self.plies = plies
-        self.keys = np.ascontiguousarray(keys[order], np.int64)
-        self.scores = np.ascontiguousarray(scores[order], np.int8)
+        self.keys = np.ascontiguousarray(keys, np.int64)
+        self.scores = np.ascontiguousarray(scores, np.int8)
         #: The CPU seconds the build took (as the file records it).
         self.cpu_seconds = cpu_seconds
         #: Where the book was read from ("" for one built in this process).
@@ -77,25 +87,40 @@ class Book:
         return None
 
     def to_bytes(self) -> bytes:
-        header = f"plies={self.plies} positions={len(self)} cpu_seconds={self.cpu_seconds:.1f}\n".encode()
-        return MAGIC + header + self.keys.astype("<i8").tobytes() + self.scores.astype("i1").tobytes()
+        steps = np.diff(self.keys, prepend=np.int64(0)).astype("<i8")  # sorted: each step positive
+        keys = zlib.compress(steps.tobytes())
+        scores = zlib.compress(self.scores.astype("i1").tobytes())
+        header = (
+            f"plies={self.plies} positions={len(self)} cpu_seconds={self.cpu_seconds:.1f} key_bytes={len(keys)}\n"
+        ).encode()
+        return MAGIC + header + keys + scores
 
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "") -> Book:
         """The book a file holds; ValueError in one line for a file that is not one."""
-        if not data.startswith(MAGIC):
+        compressed = data.startswith(MAGIC)
+        if not compressed and not data.startswith(MAGIC_UNCOMPRESSED):
             raise ValueError("not a gamelearn Connect Four book")
-        stream = io.BytesIO(data[len(MAGIC) :])
+        stream = io.BytesIO(data[len(MAGIC) :])  # both magics are as long
         try:
             fields = dict(part.split("=") for part in stream.readline().decode().split())
             plies, count, cpu = int(fields["plies"]), int(fields["positions"]), float(fields["cpu_seconds"])
+            key_bytes = int(fields["key_bytes"]) if compressed else 8 * count
         except (ValueError, KeyError, UnicodeDecodeError):
             raise ValueError("a Connect Four book with a damaged header") from None
         body = stream.read()
-        if len(body) != 9 * count:
+        try:
+            keys_data, scores_data = body[:key_bytes], body[key_bytes:]
+            if compressed:
+                keys_data, scores_data = zlib.decompress(keys_data), zlib.decompress(scores_data)
+        except zlib.error:
+            raise ValueError("a Connect Four book cut short or damaged (its data does not decompress)") from None
+        if len(keys_data) != 8 * count or len(scores_data) != count:
             raise ValueError(f"a Connect Four book cut short: {len(body)} bytes for {count} positions")
-        keys = np.frombuffer(body[: 8 * count], "<i8").astype(np.int64)
-        scores = np.frombuffer(body[8 * count :], "i1").astype(np.int8)
+        keys = np.frombuffer(keys_data, "<i8").astype(np.int64)
+        if compressed:
+            keys = np.cumsum(keys)
+        scores = np.frombuffer(scores_data, "i1").astype(np.int8)
         return cls(plies, keys, scores, cpu, source)
 
 
