@@ -208,8 +208,8 @@ def build_book(
     or with ``run`` in chunks of ``chunk_size`` positions (in the order the plies' moves make them,
     so that a chunk's positions share their trees) wherever ``run`` runs them, each worker on a
     table of its own.  With ``partial``, the deepest ply's scores found so far are
-    saved there every ``save_every`` positions and when the build is stopped (an interrupt, an
-    error), and read back when the build starts again, so a build stopped half-way (hours on the
+    saved there every ``save_every`` positions (every thousandth of the ply's, where that is more:
+    each save writes them all) and when the build is stopped (an interrupt, an error), and read back when the build starts again, so a build stopped half-way (hours on the
     standard board) goes on where it was.  The book's CPU seconds are this process's and the
     workers'."""
     started = time.process_time()
@@ -223,6 +223,7 @@ def build_book(
             scores.update(zip(kept.keys.tolist(), kept.scores.tolist(), strict=True))
             earlier = kept.cpu_seconds
     deepest = levels[plies]
+    save_every = max(save_every, len(deepest) // 1000)
     stage = f"searching the {len(deepest):,} positions of ply {plies}"
     workers_cpu = 0.0
     saved = len(scores)
