@@ -7,7 +7,8 @@ honest disk-full").
   status, wherever they land: while the kernels compile (numba would wrap the interrupt in an
   error of its own), while it plays, once it has stopped.
 * Each says how it stopped in one line of its own (what ``train`` kept; "Game abandoned." at
-  ``play``'s prompt), with no second line after it.
+  ``play``'s prompt; "gamelearn: interrupted" at the Teeko console's, right under it, typed at a
+  terminal), with no second line after it.
 * A disk that fills while ``train`` runs: one line that says the disk is full and how many games
   the store keeps, which is what it holds.
 
@@ -16,11 +17,15 @@ Real processes, real signals, a real full file system (a small tmpfs; root).
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pty
+import select
 import signal
 import sqlite3
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -123,6 +128,52 @@ def test_ctrl_c_at_plays_prompt_abandons_the_game_in_one_line(tmp_path: Path):
     assert player.returncode == 130, (player.returncode, err)
     out.reader.join(timeout=60)
     assert "Game abandoned." in out.text() and err.strip() == "", (out.text(), err)
+
+
+def test_ctrl_c_typed_at_the_teeko_console_ends_it_on_the_next_line(tmp_path: Path):
+    # Typed at a terminal: the console runs on a pty that is its controlling terminal, and ^C
+    # written to it is the terminal's SIGINT to the console's process group.
+    leader, follower = pty.openpty()
+
+    def on_that_terminal() -> None:  # a session of its own (start_new_session) whose terminal it is
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    console = subprocess.Popen(
+        [sys.executable, "-m", "gamelearn.cli.main", "teeko", "console"],
+        env={**command_env(tmp_path / "home"), "TERM": "dumb"},
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        start_new_session=True,
+        preexec_fn=on_that_terminal,
+    )
+    os.close(follower)
+    seen = b""
+
+    def read_until(marker: bytes, guard: float = 120) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + guard
+        while marker not in seen and time.monotonic() < deadline:
+            if select.select([leader], [], [], 0.5)[0]:
+                try:
+                    seen += os.read(leader, 4096)
+                except OSError:  # the console has ended and closed its side
+                    break
+
+    try:
+        read_until(b"Your choice: ", guard=300)  # the thesis engine may compile first
+        os.write(leader, b"\x03")
+        read_until(b"interrupted\r\n")
+        status = console.wait(timeout=120)
+    finally:
+        if console.poll() is None:
+            console.kill()
+        os.close(leader)
+    text = seen.decode(errors="replace")
+    assert status == 130, text[-500:]
+    after_prompt = text[text.rindex("Your choice: ") + len("Your choice: ") :]
+    assert after_prompt.replace("^C", "") == "\r\ngamelearn: interrupted\r\n", repr(after_prompt)
 
 
 def test_two_signals_while_the_kernels_compile_end_train_with_the_first_ones_status(tmp_path: Path):

@@ -374,11 +374,11 @@ def console_game(
             return
         try:
             text = console.input(screen.prompt, markup=False)
-        except (EOFError, KeyboardInterrupt) as stop:  # Ctrl-D, Ctrl-C: leave as q would, on a line of its own
+        except EOFError:  # Ctrl-D: leave as q would, on a line of its own
             console.print()
-            if isinstance(stop, KeyboardInterrupt):  # ^C: the status a shell reports for it
-                raise typer.Exit(130) from None
             return
+        except KeyboardInterrupt:  # ^C: the status a shell reports for it; the entry point ends the
+            raise typer.Exit(130) from None  # prompt's line and says "interrupted" on the next
         screen = session.send(text)
 
 
