@@ -282,6 +282,51 @@ def test_the_solve_command_builds_the_book_and_reads_it_back() -> None:
     assert too_large.exit_code == 2 and "columns x (rows + 1) <= 63" in too_large.stderr
 
 
+def test_a_half_built_book_is_told_kept_from_other_builds_and_named_when_damaged(isolated_home: Path) -> None:
+    """Hours of search kept half-way: ``solve`` says what is kept and how to go on, a build of other
+    plies refuses to overwrite it, a build of its plies goes on from it, and a damaged one is named."""
+    from typer.testing import CliRunner
+
+    from gamelearn.cli.main import app
+
+    runner, spec = CliRunner(), "connect4:columns=5,rows=4"
+    assert runner.invoke(app, ["solve", spec, "--plies", "3"]).exit_code == 0  # a book to ply 3
+    partial = isolated_home / "solved" / "connect4-5x4.book.partial"
+
+    def stop_at_40(stage: str, done: int, total: int) -> None:
+        if done == 40:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # a build to ply 4 stopped half-way, as ^C stops it
+        build_book(Connect4Solution(get_game(spec), table_bits=16).searcher, 4, stop_at_40, partial=partial)
+    kept = partial.read_bytes()
+
+    told = runner.invoke(app, ["solve", spec])
+    assert told.exit_code == 0 and "Read the opening book of connect4:columns=5,rows=4 to ply 3" in told.stdout
+    assert "A half-built book to ply 4 is kept: 40 positions of ply 4 searched so far" in told.stdout
+    assert f"`gamelearn solve {spec} --plies 4` goes on from there" in told.stdout
+    report = json.loads(runner.invoke(app, ["solve", spec, "--json"]).stdout)
+    assert report["half_built"] == {"plies": 4, "positions": 40, "path": str(partial.absolute())}
+
+    other = runner.invoke(app, ["solve", spec, "--plies", "5"])
+    assert other.exit_code == 2 and other.stdout == "", other.stdout
+    assert "a half-built book of connect4:columns=5,rows=4 to ply 4 is kept in" in other.stderr
+    assert "go on with --plies 4, or remove it to build another" in other.stderr
+    assert partial.read_bytes() == kept  # not overwritten
+
+    partial.write_bytes(kept[:-10])  # cut short
+    damaged = runner.invoke(app, ["solve", spec])
+    assert damaged.exit_code == 2 and len(damaged.stderr.strip().splitlines()) == 1, damaged.stderr
+    assert "connect4-5x4.book.partial: a Connect Four book cut short" in damaged.stderr
+    assert "remove it and the build starts afresh" in damaged.stderr
+
+    partial.write_bytes(kept)
+    went_on = runner.invoke(app, ["solve", spec, "--plies", "4"])
+    assert went_on.exit_code == 0 and "Built the opening book of connect4:columns=5,rows=4 to ply 4" in went_on.stdout
+    assert "half-built" not in went_on.stdout and not partial.exists()
+    assert json.loads(runner.invoke(app, ["solve", spec, "--json"]).stdout)["half_built"] is None
+
+
 ASK = """
 import json, sys
 import gamelearn

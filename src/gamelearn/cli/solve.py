@@ -354,7 +354,16 @@ def _solve_connect4_command(
     # `gamelearn solve connect4` alone: its compiled search would bring numba (0.2 CPU s) to every command
     from ..experiments.runners import check_workers, max_workers, run_all
     from ..solver.connect4 import Connect4Solution, fits
-    from ..solver.connect4.book import Book, BookChunk, ChunkScores, book_path, build_book, load_book, save_book
+    from ..solver.connect4.book import (
+        BookChunk,
+        ChunkScores,
+        book_path,
+        build_book,
+        load_book,
+        partial_path,
+        read_partial,
+        save_book,
+    )
 
     workers = workers or max_workers()
     try:
@@ -371,9 +380,19 @@ def _solve_connect4_command(
         fail(str(error))
     wanted = CONNECT4_BOOK_PLIES if plies is None else plies
     built = False
+    partial = partial_path(target)
+    try:  # what a build stopped half-way kept (a damaged file is named before any search)
+        half_built = read_partial(partial)
+    except ValueError as error:
+        fail(str(error))
     if book is None or (plies is not None and book.plies != plies):
+        if half_built is not None and half_built.plies != wanted:  # hours of search: never overwritten
+            fail(
+                f"a half-built book of {game.spec} to ply {half_built.plies} is kept in {partial} "
+                f"({len(half_built):,} positions of ply {half_built.plies} searched): go on with "
+                f"--plies {half_built.plies}, or remove it to build another"
+            )
         solution = Connect4Solution(game)  # type: ignore[arg-type]
-        partial = target.with_name(target.name + ".partial")
 
         def search_everywhere(
             search: Callable[[BookChunk], ChunkScores], chunks: list[BookChunk], on_done: Callable[[ChunkScores], None]
@@ -383,9 +402,10 @@ def _solve_connect4_command(
         def kept(stopped: KeyboardInterrupt) -> str:
             # build_book has saved what was searched before it let the interrupt through
             try:
-                searched = len(Book.from_bytes(partial.read_bytes()))
-            except (OSError, ValueError):
-                searched = 0
+                kept_book = read_partial(partial)
+            except ValueError:
+                kept_book = None
+            searched = 0 if kept_book is None else len(kept_book)
             return (
                 f"stopped: the {searched:,} positions of ply {wanted} searched so far are kept in {partial}; "
                 f"`gamelearn solve {game.spec} --plies {wanted}` goes on from there"
@@ -426,6 +446,9 @@ def _solve_connect4_command(
                 "start_value": value,
                 "start_distance": distance,
                 "first_moves": {move: list(outcome) for move, outcome in firsts.items()},
+                "half_built": None
+                if built or half_built is None
+                else {"plies": half_built.plies, "positions": len(half_built), "path": str(partial.absolute())},
             }
         )
         return
@@ -446,6 +469,13 @@ def _solve_connect4_command(
         + ".",
         markup=False,
     )
+    if half_built is not None and not built:
+        console.print(
+            f"A half-built book to ply {half_built.plies} is kept: {len(half_built):,} positions of ply "
+            f"{half_built.plies} searched so far, in {partial}; `gamelearn solve {game.spec} --plies "
+            f"{half_built.plies}` goes on from there.",
+            markup=False,
+        )
 
 
 def _solution_error(game: Game) -> ValueError:

@@ -217,8 +217,8 @@ def build_book(
     squares, height, board, bottom = searcher.squares, searcher.height, searcher.board, searcher.bottom
     scores: dict[int, int] = {}
     earlier = 0.0
-    if partial is not None and partial.exists():
-        kept = Book.from_bytes(partial.read_bytes())
+    kept = read_partial(partial) if partial is not None else None
+    if kept is not None:
         if kept.plies == plies:
             scores.update(zip(kept.keys.tolist(), kept.scores.tolist(), strict=True))
             earlier = kept.cpu_seconds
@@ -277,6 +277,26 @@ def build_book(
     if partial is not None:
         partial.unlink(missing_ok=True)
     return book
+
+
+def partial_path(book: Path) -> Path:
+    """Where a build of ``book`` keeps what it has searched until it is done: ``.book.partial``."""
+    return book.with_name(book.name + ".partial")
+
+
+def read_partial(path: Path) -> Book | None:
+    """A half-built book's deepest ply searched so far (its ``plies``), or None where there is none;
+    ValueError in one line, naming the file, where it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ValueError(f"the half-built book {path} cannot be read: {error.strerror or error}") from None
+    try:
+        return Book.from_bytes(data, str(path))
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}; remove it and the build starts afresh") from None
 
 
 def _book_of(plies: int, scores: dict[int, int], cpu_seconds: float) -> Book:
