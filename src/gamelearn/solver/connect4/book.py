@@ -287,16 +287,7 @@ def partial_path(book: Path) -> Path:
 def read_partial(path: Path) -> Book | None:
     """A half-built book's deepest ply searched so far (its ``plies``), or None where there is none;
     ValueError in one line, naming the file, where it cannot be read."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise ValueError(f"the half-built book {path} cannot be read: {error.strerror or error}") from None
-    try:
-        return Book.from_bytes(data, str(path))
-    except ValueError as error:
-        raise ValueError(f"{path}: {error}; remove it and the build starts afresh") from None
+    return read_book_file(path, "the half-built book", "remove it and the build starts afresh")
 
 
 def _book_of(plies: int, scores: dict[int, int], cpu_seconds: float) -> Book:
@@ -334,16 +325,22 @@ def shipped_book(columns: int, rows: int) -> Book | None:
 
 
 def _read_book(target: Path) -> Book | None:
+    return read_book_file(target, "the Connect Four book", "rebuild it with gamelearn solve connect4 --force")
+
+
+def read_book_file(path: Path, what: str, remedy: str) -> Book | None:
+    """The book a file holds, or None where there is no file; ValueError in one line where it cannot
+    be read, naming the file (``what`` it is) and, where it is damaged, the ``remedy``."""
     try:
-        data = target.read_bytes()
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise ValueError(f"the Connect Four book {target} cannot be read: {error.strerror or error}") from None
+        raise ValueError(f"{what} {path} cannot be read: {error.strerror or error}") from None
     try:
-        return Book.from_bytes(data, str(target))
+        return Book.from_bytes(data, str(path))
     except ValueError as error:
-        raise ValueError(f"{target}: {error}; rebuild it with gamelearn solve connect4 --force") from None
+        raise ValueError(f"{path}: {error}; {remedy}") from None
 
 
 def save_book(book: Book, path: Path) -> None:
@@ -371,16 +368,7 @@ class SolvedFile:
         self.writable = True
 
     def _read(self) -> Book | None:
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as error:
-            raise ValueError(f"the solved positions {self.path} cannot be read: {error.strerror or error}") from None
-        try:
-            return Book.from_bytes(data)
-        except ValueError as error:
-            raise ValueError(f"{self.path}: {error}; remove it (it holds only positions searched before)") from None
+        return read_book_file(self.path, "the solved positions", "remove it (it holds only positions searched before)")
 
     def __len__(self) -> int:
         return (0 if self.known is None else len(self.known)) + len(self.fresh)
