@@ -149,6 +149,35 @@ def test_a_book_build_stopped_by_ctrl_c_keeps_what_it_searched_and_goes_on(tmp_p
         assert book.get(key, both.bit_count()) == fresh.searcher.score(own, both, both.bit_count())
 
 
+@pytest.mark.slow  # a book of 6x5 to ply 6, about 9 CPU s, in one process
+def test_a_second_build_of_a_book_being_built_is_refused_in_one_line(tmp_path: Path):
+    """Two builds of one book would each save over what the other searched: while one runs (a real
+    process, its lock held), another is refused at once, and once it has ended the book is there."""
+    spec = "connect4:columns=6,rows=5"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "gamelearn.cli.main", "solve", spec, "--plies", "6", "--workers", "1"],
+        env=command_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        progress = Lines(first.stderr)  # type: ignore[arg-type]
+        progress.wait_for(" positions, ")  # a quarter of ply 6 searched: the build is under way
+        second = gamelearn(tmp_path, "solve", spec, "--plies", "6", "--workers", "1")
+        line = one_error_line(second)
+        book = tmp_path / "solved" / "connect4-6x5.book"
+        assert f"another gamelearn is using {book}; try again when it has finished" in line, line
+        assert second.stdout == ""
+        assert first.wait(timeout=240) == 0, progress.text()
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+    again = gamelearn(tmp_path, "solve", spec, "--json")
+    assert again.returncode == 0 and json.loads(again.stdout)["book_plies"] == 6, again.stderr
+
+
 def position_of_key(key: int, game) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     """(own, both) of a book's key, ``own + both``: a column of ``k`` discs holds ``2**k - 1`` plus
     the side to move's discs in it, so ``k`` is the bit length of its part plus one, less one."""

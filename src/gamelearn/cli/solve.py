@@ -353,6 +353,7 @@ def _solve_connect4_command(
     start's value and the first moves' values."""
     # `gamelearn solve connect4` alone: its compiled search would bring numba (0.2 CPU s) to every command
     from ..experiments.runners import check_workers, max_workers, run_all
+    from ..files import FileLock
     from ..solver.connect4 import Connect4Solution, fits
     from ..solver.connect4.book import (
         BookChunk,
@@ -392,43 +393,56 @@ def _solve_connect4_command(
                 f"({len(half_built):,} positions of ply {half_built.plies} searched): go on with "
                 f"--plies {half_built.plies}, or remove it to build another"
             )
-        solution = Connect4Solution(game)  # type: ignore[arg-type]
+        build_lock = FileLock(target)  # one build of a book at a time: each would save over the other's
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            build_lock.acquire()
+        except OSError as error:
+            fail(f"cannot write the book's folder {target.parent}: {error.strerror or error}")
+        except ValueError as error:  # another gamelearn is building it (FileInUseError), or no lock
+            fail(str(error))
+        try:
+            solution = Connect4Solution(game)  # type: ignore[arg-type]
 
-        def search_everywhere(
-            search: Callable[[BookChunk], ChunkScores], chunks: list[BookChunk], on_done: Callable[[ChunkScores], None]
-        ) -> None:
-            run_all(search, chunks, workers, dask, on_done)
+            def search_everywhere(
+                search: Callable[[BookChunk], ChunkScores],
+                chunks: list[BookChunk],
+                on_done: Callable[[ChunkScores], None],
+            ) -> None:
+                run_all(search, chunks, workers, dask, on_done)
 
-        def kept(stopped: KeyboardInterrupt) -> str:
-            # build_book has saved what was searched before it let the interrupt through
-            try:
-                kept_book = read_partial(partial)
-            except ValueError:
-                kept_book = None
-            searched = 0 if kept_book is None else len(kept_book)
-            return (
-                f"stopped: the {searched:,} positions of ply {wanted} searched so far are kept in {partial}; "
-                f"`gamelearn solve {game.spec} --plies {wanted}` goes on from there"
-            )
-
-        with progress_bar(err_console, "building the opening book", 1, "positions") as progress:
-
-            def report(stage: str, done: int, total: int) -> None:
-                progress.set(done, total=total, description=stage if progress.rich is not None else None)
-
-            # A build of hours can stop half-way: the positions searched so far are kept beside the
-            # book and read back by the next build of the same plies.
-            with kept_when_stopped(progress, kept):
-                book = build_book(
-                    solution.searcher,
-                    wanted,
-                    report,
-                    partial=partial,
-                    run=None if workers == 1 and dask is None else search_everywhere,
+            def kept(stopped: KeyboardInterrupt) -> str:
+                # build_book has saved what was searched before it let the interrupt through
+                try:
+                    kept_book = read_partial(partial)
+                except ValueError:
+                    kept_book = None
+                searched = 0 if kept_book is None else len(kept_book)
+                return (
+                    f"stopped: the {searched:,} positions of ply {wanted} searched so far are kept in {partial}; "
+                    f"`gamelearn solve {game.spec} --plies {wanted}` goes on from there"
                 )
-        save_book(book, target)
-        book.source = str(target)
-        built = True
+
+            with progress_bar(err_console, "building the opening book", 1, "positions") as progress:
+
+                def report(stage: str, done: int, total: int) -> None:
+                    progress.set(done, total=total, description=stage if progress.rich is not None else None)
+
+                # A build of hours can stop half-way: the positions searched so far are kept beside the
+                # book and read back by the next build of the same plies.
+                with kept_when_stopped(progress, kept):
+                    book = build_book(
+                        solution.searcher,
+                        wanted,
+                        report,
+                        partial=partial,
+                        run=None if workers == 1 and dask is None else search_everywhere,
+                    )
+            save_book(book, target)
+            book.source = str(target)
+            built = True
+        finally:
+            build_lock.release()
     solution = Connect4Solution(game, book)  # type: ignore[arg-type]
     start = game.initial()
     value, distance = solution.outcome(start)
