@@ -165,7 +165,11 @@ def test_a_second_build_of_a_book_being_built_is_refused_in_one_line(tmp_path: P
     try:
         progress = Lines(first.stderr)  # type: ignore[arg-type]
         progress.wait_for(" positions, ")  # a quarter of ply 6 searched: the build is under way
-        second = gamelearn(tmp_path, "solve", spec, "--plies", "6", "--workers", "1")
+        os.killpg(first.pid, signal.SIGSTOP)  # held there, its lock with it, however fast the machine
+        try:
+            second = gamelearn(tmp_path, "solve", spec, "--plies", "6", "--workers", "1")
+        finally:
+            os.killpg(first.pid, signal.SIGCONT)
         line = one_error_line(second)
         book = tmp_path / "solved" / "connect4-6x5.book"
         assert f"another gamelearn is using {book}; try again when it has finished" in line, line
