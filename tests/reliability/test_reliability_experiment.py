@@ -79,6 +79,9 @@ def test_an_interrupted_experiment_stops_its_workers_and_exits_130(tmp_path: Pat
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="two worker processes need two CPUs")
 @pytest.mark.parametrize("workers", [1, 2])  # in this process, one pair after another, or in two
+# With two processes the games are heard in a thread of their own: the callback's ^C must reach the
+# caller, not end that thread (whose death pytest reports as this warning).
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 def test_an_interrupted_tournament_keeps_the_pairs_that_finished(workers: int):
     from gamelearn.experiments.api import TournamentInterrupted
     from gamelearn.experiments.api import tournament as run_tournament

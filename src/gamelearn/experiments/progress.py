@@ -78,6 +78,9 @@ class GameCounter:
         self.manager: Any = None
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
+        #: What ``progress`` raised in another thread (the drain's, Dask's): raised in the caller's
+        #: thread at the next :meth:`finish`, where a ^C the callback stands for stops the run.
+        self.failed: BaseException | None = None
         self.queue: Any
         if dask:  # the workers log events that the client hears once it subscribes (:meth:`listen`)
             self.queue = DaskEvents(f"gamelearn-games-{uuid4().hex}")
@@ -98,7 +101,20 @@ class GameCounter:
                 continue
             except (EOFError, OSError):  # the manager is gone: the run is over
                 return
+            self._hear_elsewhere(task, game)
+            if self.failed is not None:
+                return
+
+    def _hear_elsewhere(self, task: int, game: int) -> None:
+        """:meth:`_hear` from a thread not the caller's: what the progress callback raises is kept for
+        :meth:`finish` to raise, where the caller can catch it (in this thread it would end the thread
+        and only be printed)."""
+        if self.failed is not None:
+            return
+        try:
             self._hear(task, game)
+        except BaseException as error:
+            self.failed = error
 
     def _hear(self, task: int, game: int) -> None:
         with self.lock:
@@ -108,7 +124,10 @@ class GameCounter:
         self.progress(1)
 
     def finish(self, task: int, games: int) -> None:
-        """Task ``task`` is done with ``games`` games: count those not heard of yet."""
+        """Task ``task`` is done with ``games`` games: count those not heard of yet (first raising
+        what the progress callback raised in another thread, if it did)."""
+        if self.failed is not None:
+            raise self.failed
         with self.lock:
             rest = games - len(self.heard.get(task, ()))
             self.finished.add(task)
@@ -118,7 +137,7 @@ class GameCounter:
     def listen(self, client: Any) -> None:
         """Hear the Dask workers' games through ``client``, before any task is submitted (the
         subscription goes to the scheduler ahead of the tasks, on the same stream)."""
-        client.subscribe_topic(self.queue.topic, lambda event: self._hear(*event[1]))
+        client.subscribe_topic(self.queue.topic, lambda event: self._hear_elsewhere(*event[1]))
 
     def close(self) -> None:
         self.stopping.set()
