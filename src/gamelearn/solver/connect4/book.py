@@ -207,11 +207,12 @@ def build_book(
     children.  The last ply is searched here, one position after another on ``searcher``'s table,
     or with ``run`` in chunks of ``chunk_size`` positions (in the order the plies' moves make them,
     so that a chunk's positions share their trees) wherever ``run`` runs them, each worker on a
-    table of its own.  With ``partial``, the deepest ply's scores found so far are
-    saved there every ``save_every`` positions (every thousandth of the ply's, where that is more:
-    each save writes them all) and when the build is stopped (an interrupt, an error), and read back when the build starts again, so a build stopped half-way (hours on the
-    standard board) goes on where it was.  The book's CPU seconds are this process's and the
-    workers'."""
+    table of its own.  With ``partial``, the deepest ply's scores found so far are saved there
+    every ``save_every`` positions (every thousandth of the ply's, where that is more: each save
+    writes them all) and when the build is stopped (an interrupt, an error), and read back when the
+    build starts again, so a build stopped half-way (hours on the standard board) goes on where it
+    was; a half-built file of other plies is written over (``gamelearn solve`` refuses to start
+    such a build).  The book's CPU seconds are this process's and the workers'."""
     started = time.process_time()
     levels = positions_by_ply(searcher, plies)
     squares, height, board, bottom = searcher.squares, searcher.height, searcher.board, searcher.bottom
