@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
@@ -24,6 +24,9 @@ from ..solver.teeko import build_table, default_path, solve_teeko, variant_of
 from .common import GAME_HELP, MAX_WORKERS, complete_game, console, err_console, fail, print_json, title_fits
 from .progress import progress_bar
 from .stops import kept_when_stopped
+
+if TYPE_CHECKING:
+    from ..solver.connect4.book import Book
 
 GameArgument = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, autocompletion=complete_game)]
 
@@ -352,19 +355,9 @@ def _solve_connect4_command(
     with a progress bar, its deepest ply searched by ``workers`` processes (or on Dask), then the
     start's value and the first moves' values."""
     # `gamelearn solve connect4` alone: its compiled search would bring numba (0.2 CPU s) to every command
-    from ..experiments.runners import check_workers, max_workers, run_all
-    from ..files import FileLock
+    from ..experiments.runners import check_workers, max_workers
     from ..solver.connect4 import Connect4Solution, fits
-    from ..solver.connect4.book import (
-        BookChunk,
-        ChunkScores,
-        book_path,
-        build_book,
-        load_book,
-        partial_path,
-        read_partial,
-        save_book,
-    )
+    from ..solver.connect4.book import book_path, load_book, partial_path, read_partial
 
     workers = workers or max_workers()
     try:
@@ -393,56 +386,8 @@ def _solve_connect4_command(
                 f"({len(half_built):,} positions of ply {half_built.plies} searched): go on with "
                 f"--plies {half_built.plies}, or remove it to build another"
             )
-        build_lock = FileLock(target)  # one build of a book at a time: each would save over the other's
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            build_lock.acquire()
-        except OSError as error:
-            fail(f"cannot write the book's folder {target.parent}: {error.strerror or error}")
-        except ValueError as error:  # another gamelearn is building it (FileInUseError), or no lock
-            fail(str(error))
-        try:
-            solution = Connect4Solution(game)  # type: ignore[arg-type]
-
-            def search_everywhere(
-                search: Callable[[BookChunk], ChunkScores],
-                chunks: list[BookChunk],
-                on_done: Callable[[ChunkScores], None],
-            ) -> None:
-                run_all(search, chunks, workers, dask, on_done)
-
-            def kept(stopped: KeyboardInterrupt) -> str:
-                # build_book has saved what was searched before it let the interrupt through
-                try:
-                    kept_book = read_partial(partial)
-                except ValueError:
-                    kept_book = None
-                searched = 0 if kept_book is None else len(kept_book)
-                return (
-                    f"stopped: the {searched:,} positions of ply {wanted} searched so far are kept in {partial}; "
-                    f"`gamelearn solve {game.spec} --plies {wanted}` goes on from there"
-                )
-
-            with progress_bar(err_console, "building the opening book", 1, "positions") as progress:
-
-                def report(stage: str, done: int, total: int) -> None:
-                    progress.set(done, total=total, description=stage if progress.rich is not None else None)
-
-                # A build of hours can stop half-way: the positions searched so far are kept beside the
-                # book and read back by the next build of the same plies.
-                with kept_when_stopped(progress, kept):
-                    book = build_book(
-                        solution.searcher,
-                        wanted,
-                        report,
-                        partial=partial,
-                        run=None if workers == 1 and dask is None else search_everywhere,
-                    )
-            save_book(book, target)
-            book.source = str(target)
-            built = True
-        finally:
-            build_lock.release()
+        book = _build_connect4_book(game, target, wanted, workers, dask)
+        built = True
     solution = Connect4Solution(game, book)  # type: ignore[arg-type]
     start = game.initial()
     value, distance = solution.outcome(start)
@@ -490,6 +435,68 @@ def _solve_connect4_command(
             f"{half_built.plies}` goes on from there.",
             markup=False,
         )
+
+
+def _build_connect4_book(game: Game, target: Path, plies: int, workers: int, dask: str | None) -> Book:
+    """Build the board's book to ``plies`` into ``target`` with a progress bar, its deepest ply
+    searched by ``workers`` processes (or on Dask), holding the book's lock throughout; ^C keeps
+    what was searched (``.book.partial``) and says so."""
+    from ..experiments.runners import run_all
+    from ..files import FileLock
+    from ..solver.connect4 import Connect4Solution
+    from ..solver.connect4.book import BookChunk, ChunkScores, build_book, partial_path, read_partial, save_book
+
+    partial = partial_path(target)
+    build_lock = FileLock(target)  # one build of a book at a time: each would save over the other's
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        build_lock.acquire()
+    except OSError as error:
+        fail(f"cannot write the book's folder {target.parent}: {error.strerror or error}")
+    except ValueError as error:  # another gamelearn is building it (FileInUseError), or no lock
+        fail(str(error))
+    try:
+        solution = Connect4Solution(game)  # type: ignore[arg-type]
+
+        def search_everywhere(
+            search: Callable[[BookChunk], ChunkScores],
+            chunks: list[BookChunk],
+            on_done: Callable[[ChunkScores], None],
+        ) -> None:
+            run_all(search, chunks, workers, dask, on_done)
+
+        def kept(stopped: KeyboardInterrupt) -> str:
+            # build_book has saved what was searched before it let the interrupt through
+            try:
+                kept_book = read_partial(partial)
+            except ValueError:
+                kept_book = None
+            searched = 0 if kept_book is None else len(kept_book)
+            return (
+                f"stopped: the {searched:,} positions of ply {plies} searched so far are kept in {partial}; "
+                f"`gamelearn solve {game.spec} --plies {plies}` goes on from there"
+            )
+
+        with progress_bar(err_console, "building the opening book", 1, "positions") as progress:
+
+            def report(stage: str, done: int, total: int) -> None:
+                progress.set(done, total=total, description=stage if progress.rich is not None else None)
+
+            # A build of hours can stop half-way: the positions searched so far are kept beside the
+            # book and read back by the next build of the same plies.
+            with kept_when_stopped(progress, kept):
+                book = build_book(
+                    solution.searcher,
+                    plies,
+                    report,
+                    partial=partial,
+                    run=None if workers == 1 and dask is None else search_everywhere,
+                )
+        save_book(book, target)
+        book.source = str(target)
+        return book
+    finally:
+        build_lock.release()
 
 
 def _solution_error(game: Game) -> ValueError:
