@@ -17,7 +17,6 @@ Real processes, real signals, a real full file system (a small tmpfs; root).
 
 from __future__ import annotations
 
-import fcntl
 import os
 import pty
 import select
@@ -25,7 +24,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import termios
 import time
 from pathlib import Path
 
@@ -39,6 +37,7 @@ from reliability_support import (
     one_error_line,
     small_file_system,
     start_gamelearn,
+    with_interrupts,
 )
 
 pytestmark = [
@@ -107,17 +106,13 @@ def test_two_signals_end_train_with_the_first_ones_status(tmp_path: Path, first:
 
 
 def test_ctrl_c_at_plays_prompt_abandons_the_game_in_one_line(tmp_path: Path):
-    def as_from_a_terminal() -> None:  # ^C's default action, whatever this test inherited (a `&`
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # ignores it, and the game would ignore it too)
-
-    player = subprocess.Popen(
-        [sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--seed", "1"],
+    player = subprocess.Popen(  # ^C's default action, as from a terminal (a `&` would ignore it)
+        with_interrupts("default", sys.executable, "-m", "gamelearn.cli.main", "play", "tictactoe", "--seed", "1"),
         env=command_env(tmp_path / "home"),
         stdin=subprocess.PIPE,  # open, never written: the prompt waits
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=as_from_a_terminal,
     )
     assert player.stdout is not None and player.stderr is not None
     out = Lines(player.stdout)
@@ -134,19 +129,13 @@ def test_ctrl_c_typed_at_the_teeko_console_ends_it_on_the_next_line(tmp_path: Pa
     # Typed at a terminal: the console runs on a pty that is its controlling terminal, and ^C
     # written to it is the terminal's SIGINT to the console's process group.
     leader, follower = pty.openpty()
-
-    def on_that_terminal() -> None:  # a session of its own (start_new_session) whose terminal it is
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    console = subprocess.Popen(
-        [sys.executable, "-m", "gamelearn.cli.main", "teeko", "console"],
+    console = subprocess.Popen(  # a session of its own, whose controlling terminal the pty is
+        with_interrupts("default", sys.executable, "-m", "gamelearn.cli.main", "teeko", "console", terminal=True),
         env={**command_env(tmp_path / "home"), "TERM": "dumb"},
         stdin=follower,
         stdout=follower,
         stderr=follower,
         start_new_session=True,
-        preexec_fn=on_that_terminal,
     )
     os.close(follower)
     seen = b""
@@ -163,8 +152,11 @@ def test_ctrl_c_typed_at_the_teeko_console_ends_it_on_the_next_line(tmp_path: Pa
 
     try:
         read_until(b"Your choice: ", guard=300)  # the thesis engine may compile first
-        os.write(leader, b"\x03")
-        read_until(b"interrupted\r\n")
+        for _ in range(12):  # ^C typed the instant the prompt shows can land before Python blocks
+            os.write(leader, b"\x03")  # in its read, which then waits on: a person presses it again
+            read_until(b"interrupted\r\n", guard=30)
+            if b"interrupted\r\n" in seen:
+                break
         status = console.wait(timeout=120)
     finally:
         if console.poll() is None:

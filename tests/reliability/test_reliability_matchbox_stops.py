@@ -16,22 +16,19 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import Lines, command_env
+from reliability_support import Lines, command_env, with_interrupts
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals to a child: POSIX")
 
 
 def start(home: Path, *args: str, background: bool) -> subprocess.Popen:
-    def ignore_interrupts() -> None:  # what a shell does to a command it starts with `&`
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    return subprocess.Popen(
-        [sys.executable, "-m", "gamelearn.cli.main", *args],
+    command = [sys.executable, "-m", "gamelearn.cli.main", *args]
+    return subprocess.Popen(  # in the background, ^C ignored: what a shell does to a command started with `&`
+        with_interrupts("ignore", *command) if background else command,
         env=command_env(home),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=ignore_interrupts if background else None,
     )
 
 

@@ -29,6 +29,29 @@ def command_env(home: Path) -> dict[str, str]:
     return env
 
 
+#: Sets ^C's action (``default`` or ``ignore``), with ``tty`` makes the pty on stdin the session's
+#: controlling terminal, then execs the command: in a process of its own, after an exec.  A
+#: ``preexec_fn`` does the same in the child of a fork, running Python there, and a test process
+#: with other threads (JAX's, once an az test has run in it) can hold a lock at the fork that the
+#: child then waits on for ever.
+INTERRUPTS_THEN_EXEC = """
+import fcntl, os, signal, sys, termios
+action, terminal, command = sys.argv[1], sys.argv[2], sys.argv[3:]
+if terminal == "tty":
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+signal.signal(signal.SIGINT, signal.SIG_IGN if action == "ignore" else signal.SIG_DFL)
+os.execv(command[0], command)
+"""
+
+
+def with_interrupts(action: str, *command: str, terminal: bool = False) -> list[str]:
+    """``command`` (its program a path) started with ^C's ``action``: ``default``, as a terminal's
+    foreground command has it whatever this test inherited (a shell's ``&`` ignores it), or
+    ``ignore``, as a shell's ``&`` starts it; with ``terminal``, the pty on its stdin becomes its
+    controlling terminal (start it with ``start_new_session=True``), so ^C typed there is its SIGINT."""
+    return [sys.executable, "-c", INTERRUPTS_THEN_EXEC, action, "tty" if terminal else "-", *command]
+
+
 def gamelearn(home: Path, *args: str, timeout: float = 60, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """``gamelearn ARGS`` as its own process, with ``home`` as GAMELEARN_HOME."""
     return subprocess.run(
