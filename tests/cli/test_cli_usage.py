@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import pty
-import select
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from gamelearn.cli.main import app
 from gamelearn.experiments import runners
 from gamelearn.games import get_game
 from gamelearn.thesis.memories import update_memory
+from reliability_support import PtyReader
 
 runner = CliRunner()
 #: The characters of Typer's boxed panels: never in an error.
@@ -137,33 +137,26 @@ def test_at_a_terminal_the_prompt_has_readline_history() -> None:
         command, stdin=follower, stdout=follower, stderr=follower, env={**os.environ, "TERM": "dumb"}
     )
     os.close(follower)
-    seen = b""
-
-    def read_until(marker: bytes, seconds: float = 60) -> None:
-        nonlocal seen
-        deadline = time.monotonic() + seconds
-        while marker not in seen and time.monotonic() < deadline:
-            if select.select([leader], [], [], 0.5)[0]:
-                try:
-                    seen += os.read(leader, 4096)
-                except OSError:
-                    break
-
+    terminal = PtyReader(leader)
     try:
-        read_until(b"to move: ")
+        terminal.read_until(b"to move: ", 60)
         os.write(leader, b"?\r")
-        read_until(b"Legal moves")
+        terminal.read_until(b"Legal moves", 60)
         os.write(leader, b"\x1b[A\r")
         deadline = time.monotonic() + 30
-        while seen.count(b"Legal moves") < 2 and b"not a move" not in seen and time.monotonic() < deadline:
-            read_until(b"\x00", 0.5)
+        while (
+            terminal.seen.count(b"Legal moves") < 2
+            and b"not a move" not in terminal.seen
+            and time.monotonic() < deadline
+        ):
+            terminal.read_until(b"\x00", 0.5)
         os.write(leader, b"q\r")
         process.wait(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
         os.close(leader)
-    assert seen.count(b"Legal moves") == 2, seen.decode(errors="replace")[-500:]
+    assert terminal.seen.count(b"Legal moves") == 2, terminal.seen.decode(errors="replace")[-500:]
 
 
 @pytest.mark.slow  # a Dask scheduler

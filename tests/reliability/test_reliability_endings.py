@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import pty
-import select
 import signal
 import sqlite3
 import subprocess
@@ -31,6 +30,7 @@ import pytest
 
 from reliability_support import (
     Lines,
+    PtyReader,
     command_env,
     fill,
     gamelearn,
@@ -144,31 +144,20 @@ def test_ctrl_c_typed_at_the_teeko_console_ends_it_on_the_next_line(tmp_path: Pa
         start_new_session=True,
     )
     os.close(follower)
-    seen = b""
-
-    def read_until(marker: bytes, guard: float = 120) -> None:
-        nonlocal seen
-        deadline = time.monotonic() + guard
-        while marker not in seen and time.monotonic() < deadline:
-            if select.select([leader], [], [], 0.5)[0]:
-                try:
-                    seen += os.read(leader, 4096)
-                except OSError:  # the console has ended and closed its side
-                    break
-
+    terminal = PtyReader(leader)
     try:
-        read_until(b"Your choice: ", guard=300)  # the thesis engine may compile first
+        terminal.read_until(b"Your choice: ", guard=300)  # the thesis engine may compile first
         for _ in range(12):  # ^C typed the instant the prompt shows can land before Python blocks
             os.write(leader, b"\x03")  # in its read, which then waits on: a person presses it again
-            read_until(b"interrupted\r\n", guard=30)
-            if b"interrupted\r\n" in seen:
+            terminal.read_until(b"interrupted\r\n", guard=30)
+            if b"interrupted\r\n" in terminal.seen:
                 break
         status = console.wait(timeout=120)
     finally:
         if console.poll() is None:
             console.kill()
         os.close(leader)
-    text = seen.decode(errors="replace")
+    text = terminal.seen.decode(errors="replace")
     assert status == 130, text[-500:]
     after_prompt = text[text.rindex("Your choice: ") + len("Your choice: ") :]
     assert after_prompt.replace("^C", "") == "\r\ngamelearn: interrupted\r\n", repr(after_prompt)

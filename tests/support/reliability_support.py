@@ -52,6 +52,27 @@ def with_interrupts(action: str, *command: str, terminal: bool = False) -> list[
     return [sys.executable, "-c", INTERRUPTS_THEN_EXEC, action, "tty" if terminal else "-", *command]
 
 
+class PtyReader:
+    """What a command on a pty has written so far (:attr:`seen`), read from the pty's leader side."""
+
+    def __init__(self, leader: int) -> None:
+        self.leader = leader
+        self.seen = b""
+
+    def read_until(self, marker: bytes, guard: float = 120) -> None:
+        """Read until ``marker`` has been written, the command has closed its side, or ``guard``
+        seconds have passed (a guard against a hang: the caller asserts what it needs)."""
+        import select
+
+        deadline = time.monotonic() + guard
+        while marker not in self.seen and time.monotonic() < deadline:
+            if select.select([self.leader], [], [], 0.5)[0]:
+                try:
+                    self.seen += os.read(self.leader, 4096)
+                except OSError:  # the command has ended and closed its side
+                    break
+
+
 def gamelearn(home: Path, *args: str, timeout: float = 60, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """``gamelearn ARGS`` as its own process, with ``home`` as GAMELEARN_HOME."""
     return subprocess.run(
